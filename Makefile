@@ -1,0 +1,36 @@
+# Two entry points for a fresh machine: `make run` (the app) and `make test` (the whole suite).
+# Both create .venv and install the pinned requirements first; a second call reuses them.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench browser-deps clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -r requirements-dev.txt
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m streamlit run app.py
+
+# Browser tests need Debian's chromium; scripts/ensure-chromium.sh installs it when missing.
+test: $(STAMP) browser-deps
+	$(PY) -m pytest
+
+browser-deps:
+	bash scripts/ensure-chromium.sh
+
+lint: $(STAMP)
+	$(PY) -m ruff check chunkviz tests bench app.py pages
+	$(PY) -m mypy
+
+bench: $(STAMP)
+	$(PY) -m pip install -r requirements-bench.txt
+	$(PY) bench/chunking.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

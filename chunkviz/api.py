@@ -1,0 +1,61 @@
+"""The public entry points: chunk a text, describe the strategies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chunkviz.errors import ParameterError
+from chunkviz.model import ChunkingResult
+from chunkviz.strategies import all_strategies, get_strategy
+
+
+def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
+    """Chunk ``text`` with the registered ``strategy``.
+
+    Args:
+        text: The document, exactly as the user sees it.
+        strategy: A registered strategy name (see ``strategies()``).
+        **params: Strategy parameters (checked against its schema) and resources the strategy
+            accepts, such as ``tokenizer`` for ``unit="tokens"``.
+
+    Returns:
+        The chunking; ``text[c.start:c.end]`` is each chunk's source text.
+
+    Raises:
+        UnknownStrategyError: ``strategy`` is not registered.
+        ParameterError: A parameter is unknown or breaks its rule.
+    """
+    if not isinstance(text, str):
+        raise ParameterError(f"text must be a str (got {type(text).__name__}); decode it first")
+    spec = get_strategy(strategy)
+    resources = {k: v for k, v in params.items() if k in spec.resources}
+    settings = spec.validate({k: v for k, v in params.items() if k not in spec.resources})
+    return spec.fn(text, **settings, **resources)
+
+
+def strategies() -> list[dict[str, Any]]:
+    """Every registered strategy as plain data (what ``chunkviz strategies --format json`` prints)."""
+    return [
+        {
+            "name": s.name,
+            "description": s.description,
+            "description_ja": s.description_ja,
+            "gaps": s.gaps,
+            "params": [
+                {
+                    "name": p.name,
+                    "type": p.type,
+                    "default": p.default,
+                    "min": p.min,
+                    "max": p.max,
+                    "unit": p.unit,
+                    "choices": list(p.choices),
+                    "optional": p.optional,
+                    "help": p.help,
+                    "help_ja": p.help_ja,
+                }
+                for p in s.params
+            ],
+        }
+        for s in all_strategies()
+    ]

@@ -1,0 +1,87 @@
+"""``chunkviz chunk FILE --strategy S [--PARAM VALUE ...]``: chunk a file, print the chunks."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from typing import Any
+
+from chunkviz.api import chunk
+from chunkviz.errors import ParameterError
+from chunkviz.export import chunk_records
+from chunkviz.strategies import get_strategy
+from chunkviz.textio import read_text_file
+
+
+def add_parser(sub: Any) -> None:
+    """Register the subcommand; strategy parameters are accepted as ``--name value``."""
+    p = sub.add_parser(
+        "chunk",
+        help="chunk a file and print its chunks",
+        description="Any parameter of the strategy is settable as --name value "
+        "(see `python -m chunkviz strategies`).",
+    )
+    p.add_argument("file", help="text file (UTF-8, Shift_JIS/CP932 or EUC-JP)")
+    p.add_argument("--strategy", default="fixed")
+    p.add_argument("--format", choices=("jsonl", "json", "csv"), default="jsonl")
+    p.add_argument("--newlines", choices=("keep", "lf"), default="keep",
+                   help="keep line ends as they are, or turn CRLF/CR into LF at load")
+    p.add_argument("--tokenizer", default=None,
+                   help="tokenizer for unit=tokens: use-m3 (default), whitespace or chars")
+    p.set_defaults(run=run, accepts_extra=True)
+
+
+def parse_strategy_options(strategy: str, extra: list[str]) -> dict[str, Any]:
+    """Turn ``--name value`` pairs into parameters of ``strategy`` (values are checked later).
+
+    Raises:
+        ParameterError: An option that is not a parameter of the strategy, or has no value.
+    """
+    spec = get_strategy(strategy)
+    params: dict[str, Any] = {}
+    i = 0
+    while i < len(extra):
+        item = extra[i]
+        if not item.startswith("--"):
+            raise ParameterError(f"unexpected argument {item!r}; parameters go as --name value")
+        key, _, inline = item[2:].partition("=")
+        name = key.replace("-", "_")
+        spec.param(name)  # raises with the list of parameters
+        if inline:
+            value = inline
+        elif i + 1 < len(extra):
+            i += 1
+            value = extra[i]
+        else:
+            raise ParameterError(f"--{key} needs a value (e.g. --{key} 100)")
+        params[name] = None if value.lower() in {"none", "off"} else value
+        i += 1
+    return params
+
+
+def run(args: argparse.Namespace, extra: list[str]) -> int:
+    """Chunk the file and write the chunks to standard output."""
+    text = read_text_file(args.file, newlines=args.newlines)
+    params = parse_strategy_options(args.strategy, extra)
+    spec = get_strategy(args.strategy)
+    if args.tokenizer is not None and "tokenizer" in spec.resources:
+        from chunkviz.tokenizers import get_tokenizer
+
+        params["tokenizer"] = get_tokenizer(args.tokenizer)
+    result = chunk(text, args.strategy, **params)
+    records = chunk_records(result)
+    if args.format == "jsonl":
+        for r in records:
+            print(json.dumps(r, ensure_ascii=False))
+    elif args.format == "json":
+        print(json.dumps(records, ensure_ascii=False, indent=2))
+    else:
+        writer = csv.DictWriter(
+            sys.stdout, fieldnames=["index", "start", "end", "length", "parent", "prefix", "text"]
+        )
+        writer.writeheader()
+        for r in records:
+            writer.writerow({"parent": None, "prefix": "", **r})
+    return 0

@@ -1,0 +1,48 @@
+"""Errors raised by chunkviz.
+
+Every message names the parameter, shows its value, and states the rule and the fix, so that a
+page can show ``str(error)`` as it is and the command line can print it without a traceback.
+
+Hierarchy::
+
+    ChunkvizError
+    ├── ParameterError (also ValueError)      a strategy or metric parameter breaks its rule
+    ├── InputTextError (also ValueError)      a document or file that cannot be used as text
+    ├── UnknownStrategyError (also KeyError)  a strategy name that is not registered
+    ├── DatasetError (also ValueError)        a QA file or dataset that cannot be read
+    └── MissingDependencyError (also ImportError)
+        └── ModelUnavailableError             a model that is neither cached nor reachable
+"""
+
+from __future__ import annotations
+
+
+class ChunkvizError(Exception):
+    """Base class of every error chunkviz raises on purpose."""
+
+
+class ParameterError(ChunkvizError, ValueError):
+    """A parameter value breaks the rule of its schema or of another parameter."""
+
+
+class InputTextError(ChunkvizError, ValueError):
+    """A document cannot be turned into text (binary, undecodable, too large)."""
+
+
+class UnknownStrategyError(ChunkvizError, KeyError):
+    """A strategy name that is not in the registry."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class DatasetError(ChunkvizError, ValueError):
+    """A dataset or QA-pair file that cannot be read or used."""
+
+
+class MissingDependencyError(ChunkvizError, ImportError):
+    """An optional package is not installed."""
+
+
+class ModelUnavailableError(MissingDependencyError):
+    """A model is neither on disk nor reachable; the message says how to get it."""

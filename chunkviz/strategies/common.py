@@ -1,0 +1,45 @@
+"""Parameter schemas and helpers shared by several strategies."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from chunkviz.errors import ParameterError
+from chunkviz.strategies.registry import Param
+from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece
+
+Unit = Literal["chars", "tokens"]
+
+MAX_SIZE = 100_000
+
+SIZE = Param(
+    "size", "int", 400, min=1, max=MAX_SIZE, unit="chars/tokens",
+    help="Largest chunk length, in the chosen unit.",
+    help_ja="チャンクの最大長（単位は unit で選択）。",
+)
+OVERLAP = Param(
+    "overlap", "int", 0, min=0, max=MAX_SIZE - 1, unit="chars/tokens",
+    help="How much of the end of a chunk is repeated at the start of the next (must be < size).",
+    help_ja="隣り合うチャンクで重ねる長さ（size 未満）。",
+)
+UNIT = Param(
+    "unit", "choice", "chars", choices=("chars", "tokens"),
+    help="Count lengths in characters (len()) or in tokens of the active model's tokenizer.",
+    help_ja="長さを文字数（len()）で数えるか、使用中モデルのトークン数で数えるか。",
+)
+
+
+def check_overlap(size: int, overlap: int) -> None:
+    """Raise unless ``0 <= overlap < size``."""
+    if overlap >= size:
+        raise ParameterError(
+            f"overlap must be smaller than size (got overlap={overlap}, size={size}); "
+            f"lower overlap to at most {size - 1} or raise size"
+        )
+
+
+def resolve_tokenizer(unit: str, tokenizer: Tokenizer | None) -> Tokenizer | None:
+    """The tokenizer to count with: None for chars, the given or the bundled one for tokens."""
+    if unit == "chars":
+        return None
+    return tokenizer if tokenizer is not None else bundled_sentencepiece()

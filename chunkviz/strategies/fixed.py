@@ -1,0 +1,77 @@
+"""Fixed window: a sliding window of ``size`` characters or tokens, moved by size − overlap."""
+
+from __future__ import annotations
+
+from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, check_overlap, resolve_tokenizer
+from chunkviz.strategies.registry import Strategy, register
+from chunkviz.tokenizers import Tokenizer, token_boundaries
+
+
+def window_starts(length: int, size: int, overlap: int) -> range:
+    """Start positions of the windows over ``length`` units.
+
+    Windows start every ``size - overlap`` units and stop once a window reaches the end, so the
+    count is ceil((L - o) / (c - o)) for L > c and 1 for 0 < L <= c (seed 000's loop).
+    """
+    if length == 0:
+        return range(0)
+    stride = size - overlap
+    if length <= size:
+        return range(0, 1)
+    count = -(-(length - overlap) // stride)
+    return range(0, count * stride, stride)
+
+
+def fixed_window(
+    text: str,
+    *,
+    size: int,
+    overlap: int = 0,
+    unit: Unit = "chars",
+    tokenizer: Tokenizer | None = None,
+) -> ChunkingResult:
+    """Cut ``text`` into windows of ``size`` units whose starts are ``size - overlap`` apart.
+
+    Args:
+        text: The document.
+        size: Window length in ``unit``.
+        overlap: Units shared by consecutive windows; must be smaller than ``size``.
+        unit: ``chars`` (code points) or ``tokens`` of ``tokenizer``.
+        tokenizer: Tokenizer for ``unit="tokens"``; the bundled SentencePiece model by default.
+
+    Returns:
+        The chunking; the last window may be shorter than ``size``.
+
+    Raises:
+        ParameterError: ``overlap >= size``.
+    """
+    check_overlap(size, overlap)
+    params = {"size": size, "overlap": overlap, "unit": unit}
+    tok = resolve_tokenizer(unit, tokenizer)
+    if tok is None:
+        n = len(text)
+        chunks = tuple(Chunk(s, min(s + size, n)) for s in window_starts(n, size, overlap))
+        return ChunkingResult(text, chunks, "fixed", params)
+    # Token windows are cut on token boundaries that partition the text, so they leave no gaps.
+    bounds = token_boundaries(tok, text)
+    count = len(bounds) - 1
+    chunks = tuple(
+        Chunk(bounds[s], bounds[min(s + size, count)])
+        for s in window_starts(count, size, overlap)
+    )
+    return ChunkingResult(text, chunks, "fixed", params)
+
+
+register(
+    Strategy(
+        name="fixed",
+        description="Sliding window of a fixed length; consecutive windows share `overlap`.",
+        description_ja="固定長のスライディングウィンドウ。隣り合う窓が overlap だけ重なる。",
+        params=(SIZE, OVERLAP, UNIT),
+        gaps="none",
+        fn=fixed_window,
+        size_param="size",
+        resources=frozenset({"tokenizer"}),
+    )
+)

@@ -1,0 +1,85 @@
+"""Natural paragraphs: blank lines separate paragraphs (single newlines when there are none)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from chunkviz.errors import ParameterError
+from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.strategies.registry import Strategy, register
+
+# A blank line: a line break, optional horizontal whitespace, another line break (CRLF aware).
+_BLANK_LINE = re.compile(r"(?:\r\n|\r|\n)[^\S\r\n]*(?:\r\n|\r|\n)\s*")
+_LINE_BREAK = re.compile(r"(?:\r\n|\r|\n)\s*")
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    """Offsets of ``text[start:end]`` without surrounding whitespace (text is never edited)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def paragraph_spans(text: str) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each paragraph, whitespace around it left out."""
+    separator = _BLANK_LINE if _BLANK_LINE.search(text) else _LINE_BREAK
+    pos = 0
+    for m in separator.finditer(text):
+        s, e = _trimmed(text, pos, m.start())
+        if e > s:
+            yield s, e
+        pos = m.end()
+    s, e = _trimmed(text, pos, len(text))
+    if e > s:
+        yield s, e
+
+
+def _spans_from_starts(text: str, starts: Sequence[int]) -> Iterator[tuple[int, int]]:
+    n = len(text)
+    bounds = list(starts)
+    if any(b < 0 or b > n for b in bounds) or bounds != sorted(set(bounds)):
+        raise ParameterError(
+            f"paragraph_starts must be increasing offsets from 0 to {n} (got {bounds[:5]}...); "
+            "pass the start offset of each paragraph in the document"
+        )
+    edges = [0, *(b for b in bounds if 0 < b < n), n] if n else []
+    for s, e in zip(edges, edges[1:], strict=False):
+        if e > s:
+            yield s, e
+
+
+def paragraph_split(
+    text: str, *, paragraph_starts: Sequence[int] | None = None
+) -> ChunkingResult:
+    """One chunk per natural paragraph.
+
+    Args:
+        text: The document.
+        paragraph_starts: Known paragraph start offsets (from a document's own structure, e.g.
+            the JSQuAD corpus, whose paragraphs are concatenated without separator). When given,
+            they are used as they are and the chunks tile the text.
+
+    Returns:
+        The chunking; whitespace between paragraphs is not part of any chunk.
+    """
+    if paragraph_starts is not None:
+        spans = list(_spans_from_starts(text, paragraph_starts))
+    else:
+        spans = list(paragraph_spans(text))
+    return ChunkingResult(text, tuple(Chunk(s, e) for s, e in spans), "paragraph", {})
+
+
+register(
+    Strategy(
+        name="paragraph",
+        description="Natural paragraphs: split at blank lines (or at line breaks if none).",
+        description_ja="自然な段落で分割（空行。空行がなければ改行）。",
+        params=(),
+        gaps="whitespace",
+        fn=paragraph_split,
+        resources=frozenset({"paragraph_starts"}),
+    )
+)

