@@ -1,0 +1,75 @@
+"""The interface every retrieval backend shares, lexical or dense.
+
+A backend turns chunk texts and queries into scores. Dense backends also expose vectors, so the
+Similarity page can compare dot product, cosine and L2 on them; lexical ones may expose raw
+(unnormalised) term vectors too (TF-IDF).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
+
+import numpy as np
+
+from chunkviz.tokenizers import Tokenizer
+
+Measure = Literal["dot", "cosine", "l2"]
+BackendKind = Literal["lexical", "dense"]
+
+
+@dataclass(frozen=True, slots=True)
+class BackendInfo:
+    """What a page or the CLI shows about a backend before loading it.
+
+    Attributes:
+        name: Registry name (``bm25``, ``tfidf``, ``use-m3``, ``st:<model or path>``).
+        label: Human-readable name.
+        kind: ``lexical`` or ``dense``.
+        available: Whether it can be loaded now, offline.
+        reason: Why it is unavailable and how to get it ("" when available).
+    """
+
+    name: str
+    label: str
+    kind: BackendKind
+    available: bool
+    reason: str = ""
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """A loaded retrieval backend.
+
+    Attributes:
+        name: Registry name.
+        model: Model identifier (part of every cache key).
+        kind: ``lexical`` or ``dense``.
+        normalized: Whether ``encode_*`` returns unit-length vectors.
+        raw_vectors: Whether vectors are the model's own, before any normalisation (needed to
+            show that norms grow with chunk length).
+        max_input_tokens: Longest input the model reads; longer inputs are silently truncated
+            (None: no limit).
+        tokenizer: The model's own tokenizer, with character offsets, for counting.
+        document_prefix: Prepended to every document before encoding (``検索文書: ``).
+        query_prefix: Prepended to every query before encoding (``検索クエリ: ``).
+    """
+
+    name: str
+    model: str
+    kind: BackendKind
+    normalized: bool
+    raw_vectors: bool
+    max_input_tokens: int | None
+    tokenizer: Tokenizer
+    document_prefix: str
+    query_prefix: str
+
+    def encode_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors of ``texts`` as documents, shape ``(len(texts), dim)``, float32."""
+        ...
+
+    def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors of ``texts`` as queries, shape ``(len(texts), dim)``, float32."""
+        ...

@@ -1,0 +1,1 @@
+"""Scoring and ranking chunks for queries."""
