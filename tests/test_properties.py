@@ -14,6 +14,8 @@ from tests.strategies import texts
 # Small parameters so that short generated texts still produce many chunks.
 SMALL_PARAMS: dict[str, dict[str, object]] = {
     "fixed": {"size": 7, "overlap": 2},
+    "table": {"size": 12},
+    "code": {"size": 15},
 }
 
 

@@ -1,6 +1,7 @@
 """Chunking strategies; importing this package registers every built-in strategy."""
 
-from chunkviz.strategies import fixed, paragraph  # noqa: F401  (registration side effect)
+# Registration side effect: each module registers its strategy.
+from chunkviz.strategies import code, fixed, paragraph, table  # noqa: F401
 from chunkviz.strategies.registry import Param, Strategy, all_strategies, get_strategy, register
 
 __all__ = ["Param", "Strategy", "all_strategies", "get_strategy", "register"]
