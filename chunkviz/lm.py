@@ -5,10 +5,10 @@ Two kinds share one small interface (``LanguageModel``: a ``name`` and
 
 - ``CharNgramLM`` (the offline default): an interpolated Kneser-Ney character n-gram model
   (Chen & Goodman 1999, "An empirical study of smoothing techniques for language modeling",
-  section 3.5) *fitted on the document's own sentences*. It needs no weights and no network and
-  treats Japanese, English and emoji alike. Because it has only seen this document, a sentence's
-  perplexity says how typical its character sequences are of the document: a passage on another
-  topic, in another script or of another register stands out.
+  section 3.5) that *reads the document in order*: each sentence is scored by the model of the
+  sentences before it, then added to it. It needs no weights and no network and treats
+  Japanese, English and emoji alike. A sentence that continues the topic is predictable from
+  what came before (low perplexity); one that starts a new topic is not (a jump).
 - ``TransformersLM``: a causal language model loaded through ``transformers`` from a local path
   or the local Hugging Face cache (never downloaded at run time), scoring each sentence on its
   own as seed 004 does with GPT-2.
@@ -17,7 +17,6 @@ Two kinds share one small interface (``LanguageModel``: a ``name`` and
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -50,7 +49,7 @@ class LanguageModel(Protocol):
 
 
 class CharNgramLM:
-    """Interpolated Kneser-Ney character n-gram model, fitted on the spans it scores.
+    """Interpolated Kneser-Ney character n-gram model, learned from the text it reads.
 
     For the highest order ``n`` and history ``h`` (the ``n - 1`` previous characters)::
 
@@ -81,11 +80,12 @@ class CharNgramLM:
             )
         self.order = order
         self.discount = discount
-        self.name = f"character {order}-gram, Kneser-Ney (fitted on the document)"
+        self.name = f"character {order}-gram, Kneser-Ney (reads the document in order)"
         # counts[k][g]: raw counts for k == order, continuation counts N1+(. g) below it.
         self._counts: list[dict[str, int]] = [{} for _ in range(order + 1)]
         self._context: list[dict[str, int]] = [{} for _ in range(order + 1)]
         self._followers: list[dict[str, int]] = [{} for _ in range(order + 1)]
+        self._chars: set[str] = set()
         self._vocabulary = 0
 
     def _padded(self, piece: str) -> str:
@@ -94,33 +94,38 @@ class CharNgramLM:
     def fit(self, pieces: Sequence[str]) -> CharNgramLM:
         """Count the n-grams of ``pieces`` (replacing earlier counts) and return the model."""
         n = self.order
-        top: dict[str, int] = defaultdict(int)
-        chars: set[str] = set()
-        for piece in pieces:
-            padded = self._padded(piece)
-            chars.update(piece)
-            for i in range(n - 1, len(padded)):
-                top[padded[i - n + 1 : i + 1]] += 1
-        counts: list[dict[str, int]] = [{} for _ in range(n + 1)]
-        counts[n] = dict(top)
-        for k in range(n - 1, 0, -1):
-            cont: dict[str, int] = defaultdict(int)
-            for gram in counts[k + 1]:
-                cont[gram[1:]] += 1  # one more distinct character precedes gram[1:]
-            counts[k] = dict(cont)
-        self._counts = counts
+        self._counts = [{} for _ in range(n + 1)]
         self._context = [{} for _ in range(n + 1)]
         self._followers = [{} for _ in range(n + 1)]
-        for k in range(1, n + 1):
-            context: dict[str, int] = defaultdict(int)
-            followers: dict[str, int] = defaultdict(int)
-            for gram, c in counts[k].items():
-                context[gram[:-1]] += c
-                followers[gram[:-1]] += 1
-            self._context[k] = dict(context)
-            self._followers[k] = dict(followers)
-        self._vocabulary = len(chars) + 1  # + the end symbol
+        self._chars = set()
+        self._vocabulary = 0
+        for piece in pieces:
+            self.update(piece)
         return self
+
+    def update(self, piece: str) -> None:
+        """Add the n-grams of ``piece`` to the counts (the model keeps learning as it reads)."""
+        n = self.order
+        padded = self._padded(piece)
+        for i in range(n - 1, len(padded)):
+            self._add(n, padded[i - n + 1 : i + 1])
+        self._chars.update(piece)
+        self._chars.add(_EOS)
+        self._vocabulary = len(self._chars)
+
+    def _add(self, k: int, gram: str) -> None:
+        # At the top order a count is a count; below it, a new (k+1)-gram type x·g adds one
+        # distinct left neighbour to g. Either way, the first sighting of a type at level k
+        # adds a follower to its history and one continuation to the level below.
+        counts = self._counts[k]
+        seen = counts.get(gram, 0)
+        counts[gram] = seen + 1
+        history = gram[:-1]
+        self._context[k][history] = self._context[k].get(history, 0) + 1
+        if seen == 0:
+            self._followers[k][history] = self._followers[k].get(history, 0) + 1
+            if k > 1:
+                self._add(k - 1, gram[1:])
 
     def probability(self, history: str, char: str) -> float:
         """``P(char | history)``; ``history`` holds the ``order - 1`` previous characters."""
@@ -146,13 +151,20 @@ class CharNgramLM:
         return math.exp(total / (len(padded) - n + 1))
 
     def perplexities(self, text: str, spans: Sequence[tuple[int, int]]) -> np.ndarray:
-        """Perplexity of each span under a fresh model of this order fitted on all the spans.
+        """Perplexity of each span given the spans before it (the model reads in order).
 
+        Span ``i`` is scored by a model fitted on spans ``0 .. i-1``, then added to it, as a
+        causal language model reads a document. The first span has nothing before it: NaN.
         ``self`` is left as it is (a shared, cached instance is never refitted).
         """
-        pieces = [text[s:e] for s, e in spans]
-        fitted = CharNgramLM(self.order, self.discount).fit(pieces)
-        return np.array([fitted.perplexity(p) for p in pieces], dtype=np.float64)
+        reader = CharNgramLM(self.order, self.discount)
+        out = np.full(len(spans), np.nan, dtype=np.float64)
+        for i, (s, e) in enumerate(spans):
+            piece = text[s:e]
+            if i > 0:
+                out[i] = reader.perplexity(piece)
+            reader.update(piece)
+        return out
 
 
 class TransformersLM:

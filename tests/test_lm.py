@@ -22,23 +22,35 @@ def test_kneser_ney_probabilities_sum_to_one(order, pieces, history):
     assert math.isclose(total, 1.0, rel_tol=1e-9)
 
 
-def test_a_sentence_in_another_script_is_more_perplexing():
-    sentences = ["梅雨は日本の気象現象である。"] * 5 + ["The cat sat on the mat."]
-    text = "".join(sentences)
+def _spans(pieces):
     spans, pos = [], 0
-    for s in sentences:
-        spans.append((pos, pos + len(s)))
-        pos += len(s)
-    ppl = CharNgramLM(3).perplexities(text, spans)
-    assert ppl.shape == (6,)
-    assert np.all(ppl[:5] == ppl[0])  # identical sentences, identical perplexity
-    assert ppl[5] > 2 * ppl[0]
+    for p in pieces:
+        spans.append((pos, pos + len(p)))
+        pos += len(p)
+    return spans
+
+
+def test_the_model_reads_in_order_and_a_new_topic_is_surprising():
+    sentences = ["梅雨は日本の気象現象である。"] * 4 + ["The cat sat on the mat."]
+    ppl = CharNgramLM(3).perplexities("".join(sentences), _spans(sentences))
+    assert ppl.shape == (5,)
+    assert np.isnan(ppl[0])  # nothing precedes the first sentence
+    assert ppl[1] > ppl[2] > ppl[3]  # a repeated sentence becomes ever more predictable
+    assert ppl[4] > 10 * ppl[3]
+
+
+@given(pieces=st.lists(texts, min_size=1, max_size=5))
+def test_each_sentence_is_scored_by_the_model_of_the_sentences_before_it(pieces):
+    ppl = CharNgramLM(2).perplexities("".join(pieces), _spans(pieces))
+    for i in range(1, len(pieces)):
+        expected = CharNgramLM(2).fit(pieces[:i]).perplexity(pieces[i])
+        assert ppl[i] == pytest.approx(expected)
 
 
 def test_perplexities_leave_a_shared_instance_unfitted():
     lm = CharNgramLM(2)
     lm.perplexities("abab", [(0, 2), (2, 4)])
-    assert lm.probability("a", "b") == pytest.approx(1 / 1)  # empty model: uniform over 1 slot
+    assert lm.probability("a", "b") == pytest.approx(1.0)  # empty model: one uniform slot
 
 
 def test_hand_computed_bigram_probability():

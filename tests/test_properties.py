@@ -16,6 +16,10 @@ SMALL_PARAMS: dict[str, dict[str, object]] = {
     "fixed": {"size": 7, "overlap": 2},
     "table": {"size": 12},
     "code": {"size": 15},
+    # Offline models only: TF-IDF vectors and the character n-gram LM need no download.
+    "semantic": {"percentile": 30.0, "min_size": 3, "max_size": 12, "model": "tfidf"},
+    "perplexity": {"threshold": 0.1, "min_size": 0, "max_size": 12},
+    "parent_child": {"child_size": 8, "parent_size": 20},
 }
 
 

@@ -5,7 +5,10 @@ from chunkviz.strategies import (  # noqa: F401  (registration side effect)
     fixed,
     markdown,
     paragraph,
+    parent_child,
+    perplexity,
     recursive,
+    semantic,
     sentence,
     table,
 )

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from chunkviz.errors import ParameterError
 
 Span = tuple[int, int]
 
@@ -115,3 +118,92 @@ def gaps_between(spans: Sequence[Span], start: int, end: int) -> Iterator[Span]:
         pos = max(pos, e)
     if end > pos:
         yield pos, end
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    """Consecutive units grouped into chunks at chosen boundaries.
+
+    Boundary ``i`` lies between unit ``i`` and unit ``i + 1``.
+
+    Attributes:
+        spans: ``(start, end)`` of each chunk (first unit's start to last unit's end).
+        cuts: Boundaries where a chunk ends, in order.
+        forced: The cuts made because the next unit would break ``max_size``.
+        suppressed: Wanted boundaries skipped because the chunk was still below ``min_size``.
+    """
+
+    spans: tuple[Span, ...]
+    cuts: tuple[int, ...]
+    forced: tuple[int, ...]
+    suppressed: tuple[int, ...]
+
+
+def group_units(
+    units: Sequence[Span], wanted: Sequence[bool], *, min_size: int, max_size: int
+) -> Grouping:
+    """Group ``units`` into chunks, cutting at wanted boundaries and where size forces it.
+
+    A chunk ends at boundary ``i`` when adding unit ``i + 1`` would make it longer than
+    ``max_size`` characters, or when ``wanted[i]`` holds and the chunk is already at least
+    ``min_size`` characters long. Units are each at most ``max_size`` long, so every chunk is.
+
+    Args:
+        units: Ordered, non-overlapping spans (sentences).
+        wanted: One flag per boundary (``len(units) - 1`` of them).
+        min_size: Shortest chunk a wanted boundary may end.
+        max_size: Longest chunk.
+
+    Returns:
+        The chunks and which boundaries were cut, forced or suppressed.
+    """
+    spans: list[Span] = []
+    cuts: list[int] = []
+    forced: list[int] = []
+    suppressed: list[int] = []
+    if not units:
+        return Grouping((), (), (), ())
+    first = units[0][0]
+    for i in range(len(units) - 1):
+        if units[i + 1][1] - first > max_size:
+            forced.append(i)
+        elif wanted[i] and units[i][1] - first < min_size:
+            suppressed.append(i)
+            continue
+        elif not wanted[i]:
+            continue
+        cuts.append(i)
+        spans.append((first, units[i][1]))
+        first = units[i + 1][0]
+    spans.append((first, units[-1][1]))
+    return Grouping(tuple(spans), tuple(cuts), tuple(forced), tuple(suppressed))
+
+
+def sentence_units(text: str, max_size: int) -> list[Span]:
+    """Sentences of ``text`` (``chunkviz.segment.sentence_spans``), each at most ``max_size``.
+
+    A sentence longer than ``max_size`` is cut the way ``recursive`` cuts it below the sentence
+    level: at ``、`` and commas, then at whitespace, then between characters.
+    """
+    from chunkviz.segment import sentence_spans
+    from chunkviz.strategies.recursive import CLAUSE_LEVEL, Measure, recursive_spans
+
+    measure = Measure(text, None)
+    units: list[Span] = []
+    for s, e in sentence_spans(text):
+        if e - s <= max_size:
+            units.append((s, e))
+        else:
+            units.extend(recursive_spans(text, s, e, size=max_size, overlap=0, measure=measure,
+                                         level=CLAUSE_LEVEL))
+    return units
+
+
+def check_sizes(min_size: int, max_size: int, *, small: str = "min_size",
+                large: str = "max_size") -> None:
+    """Raise ParameterError unless ``min_size <= max_size`` (names as the caller's parameters)."""
+    if min_size > max_size:
+        raise ParameterError(
+            f"{small} must not exceed {large} (got {small}={min_size}, {large}={max_size}); "
+            f"lower {small} to at most {max_size} or raise {large}"
+        )
