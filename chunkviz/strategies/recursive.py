@@ -206,11 +206,11 @@ def pack(
     m = len(starts)
     if m == 0:
         return []
+    sk: Sequence[int] = starts
+    ek: Sequence[int] = ends
     if measure.tokens:
-        sk = [measure.start_key(b) for b in starts]
-        ek = [measure.end_key(b) for b in ends]
-    else:
-        sk, ek = starts, ends
+        sk = list(map(measure.start_key, starts))
+        ek = list(map(measure.end_key, ends))
     last = m - 1
     # A chunk has at most `limit` pieces: every piece costs at least 1, so at most `size` fit;
     # bounding the searches keeps them local on long texts.
@@ -291,10 +291,10 @@ def recursive_split(
 register(
     Strategy(
         name="recursive",
-        description="Split at blank lines, then lines, sentence ends (。！？ . ! ?), 、 and commas, "
-        "spaces and characters, as far as needed; pack pieces up to size.",
-        description_ja="空行→改行→文末（。！？ . ! ?）→読点・カンマ→空白→文字の順に必要なだけ分割し、"
-        "size まで詰める。",
+        description="Split at blank lines, then lines, sentence ends (。！？ . ! ?), 、 and "
+        "commas, spaces and characters, as far as needed; pack pieces up to size.",
+        description_ja="空行→改行→文末（。！？ . ! ?）→読点・カンマ→空白→文字の順に"
+        "必要なだけ分割し、size まで詰める。",
         params=(SIZE, OVERLAP, UNIT),
         gaps="none",
         fn=recursive_split,
