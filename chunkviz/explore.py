@@ -55,27 +55,31 @@ class QAResult:
 
 
 def locate_qa(text: str, pairs: Sequence[Mapping[str, Any]], doc_id: str = "doc") -> list[QAItem]:
-    """Turn question/answer dicts into spans of ``text``.
+    """Turn question/answer dicts into spans of ``text``, keeping every pair (none dropped).
 
-    A pair with ``start`` is taken at that position (it must match the answer text); otherwise
-    every occurrence of the answer counts, as a user's answer may appear more than once.
+    A pair with ``start`` (a built-in sample's known answer position) is taken at that position;
+    otherwise every occurrence of the answer counts (``chunkviz.datasets.qa_pairs.occurrences``),
+    as a user's answer may appear more than once, and an answer not in the text gets no span.
 
     Raises:
-        DatasetError: A pair without ``question``/``answer``, or a ``start`` that does not point
-            at the answer.
+        DatasetError: A pair without ``question``/``answer``, an empty one, or a ``start`` that
+            does not point at the answer.
     """
+    from chunkviz.datasets.qa_pairs import normalize_pairs, occurrences
     from chunkviz.errors import DatasetError
 
     items = []
-    for n, pair in enumerate(pairs, start=1):
-        question = str(pair.get("question", "")).strip()
-        answer = str(pair.get("answer", ""))
+    for n, (pair, clean) in enumerate(zip(pairs, normalize_pairs(pairs), strict=True), start=1):
+        start = pair.get("start")
+        # A known position keeps the answer exactly; a searched answer is stripped, as the
+        # corpus's QA-pair loader strips it.
+        question = clean["question"]
+        answer = str(pair["answer"]) if start is not None else clean["answer"]
         if not question or not answer.strip():
             raise DatasetError(
                 f"QA pair {n} needs a non-empty question and answer (got question={question!r},"
                 f" answer={answer!r}); fill in both"
             )
-        start = pair.get("start")
         if start is not None:
             s = int(start)
             if text[s : s + len(answer)] != answer:
@@ -83,22 +87,12 @@ def locate_qa(text: str, pairs: Sequence[Mapping[str, Any]], doc_id: str = "doc"
                     f"QA pair {n}: start={s} does not point at the answer {answer!r}; remove"
                     " start to locate the answer in the text"
                 )
-            spans: tuple[Span, ...] = (Span(doc_id, s, s + len(answer)),)
+            starts = [s]
         else:
-            spans = tuple(Span(doc_id, s, s + len(answer)) for s in _occurrences(text, answer))
-        items.append(QAItem(question, answer, spans))
+            starts = occurrences(text, answer)
+        items.append(QAItem(question, answer, tuple(Span(doc_id, s, s + len(answer))
+                                                    for s in starts)))
     return items
-
-
-def _occurrences(text: str, needle: str) -> list[int]:
-    # Locating a user's answer in the document is a search by definition (not an offset
-    # recovery); overlapping occurrences count too.
-    found = []
-    pos = text.find(needle)
-    while pos != -1:
-        found.append(pos)
-        pos = text.find(needle, pos + 1)
-    return found
 
 
 def assess_qa(result: ChunkingResult, items: Sequence[QAItem]) -> list[QAResult]:
