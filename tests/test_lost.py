@@ -117,3 +117,21 @@ def test_no_overlap_breaks_answers_and_predictions_match_counts(corpus):
     assert rows["fixed-100-0"].broken > rows["fixed-200-0"].broken > rows["fixed-400-0"].broken > 0
     assert rows["fixed-400-80"].chunks == 632
     assert rows["fixed-800-160"].chunks == 326
+
+
+@pytest.mark.slow
+def test_the_study_example_answer_is_cut_in_two_without_overlap(corpus):
+    # Seed 000: "寒帯ジェット気流" is split into "寒帯ジェッ" and "ト気流" by 100-character
+    # windows without overlap, and rescued by 20 characters of overlap (the cut at offset 2500
+    # of 梅雨 falls there only with the paragraphs in numeric order).
+    (q,) = [q for q in corpus.questions if q.answer == "寒帯ジェット気流"]
+    doc = corpus.document(q.doc_id)
+    (span,) = q.spans
+    no_overlap = chunk_document(fixed_config(100, 0), doc)
+    status = analyze_spans(no_overlap, [span]).statuses[0]
+    assert status.broken
+    first, second = (no_overlap.chunks[i] for i in status.cutting)
+    assert doc.text[span.start : first.end] == "寒帯ジェッ"
+    assert doc.text[second.start : span.end] == "ト気流"
+    assert q.qid in lost_row(corpus, fixed_config(100, 0)).broken_ids
+    assert analyze_spans(chunk_document(fixed_config(100, 20), doc), [span]).statuses[0].contained
