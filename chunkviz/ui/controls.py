@@ -118,7 +118,13 @@ def _fallback(p: Param) -> Any:
     if p.default is not None:
         return p.default
     if p.type in ("int", "float"):
-        return p.min if p.min is not None else 0
+        # An optional cap starts somewhere useful once switched on: a typical chunk length for
+        # lengths, a handful for counts (sentences), never below min or above max.
+        start = 400 if "chars" in p.unit or "tokens" in p.unit else 5
+        low = p.min if p.min is not None else 0
+        high = min(p.max, SLIDER_MAX) if p.max is not None else start
+        value = min(max(start, low), high)
+        return int(value) if p.type == "int" else float(value)
     if p.type == "bool":
         return False
     if p.type == "choice":

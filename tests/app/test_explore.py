@@ -160,8 +160,16 @@ def test_strategy_switch_builds_controls_from_the_schema():
     sample = load_sample("jsquad_tsuyu")
     expected = chunkviz.chunk(sample.text, "paragraph", paragraph_starts=sample.paragraph_starts)
     assert _metric(at, "Chunks") == f"{len(expected):,}" == "49"
-    assert not [s for s in at.slider if s.key.startswith("explore_p_paragraph")]
     assert _metric(at, "Broken answers") == "0 / 180"
+    # max_size is optional: off by default (a disabled slider), a cap once switched on.
+    assert at.slider(key="explore_p_paragraph_max_size").disabled
+    at.checkbox(key="explore_p_paragraph_max_size__on").check().run()
+    at.slider(key="explore_p_paragraph_max_size").set_value(100).run()
+    assert not at.exception
+    capped = chunkviz.chunk(sample.text, "paragraph", max_size=100,
+                            paragraph_starts=sample.paragraph_starts)
+    assert len(capped) > 49
+    assert _metric(at, "Chunks") == f"{len(capped):,}"
 
 
 def test_token_unit_counts_with_the_active_backend_tokenizer():
@@ -199,3 +207,20 @@ def test_exports_and_code_snippets():
     assert any("LlamaIndex has no fixed character window" in c for c in codes)
     assert any("strategy=fixed&size=100&overlap=0&unit=chars&sample=jsquad_tsuyu" in c
                for c in codes)
+
+
+@pytest.mark.parametrize("name", [s["name"] for s in chunkviz.strategies()])
+def test_every_registered_strategy_gets_controls_and_the_right_count(name):
+    from chunkviz.strategies import get_strategy
+
+    spec = get_strategy(name)
+    at = _page(sample="policy_ja")
+    at.selectbox(key="explore_strategy").set_value(name).run()
+    assert not at.exception
+    assert not at.error
+    for p in spec.params:
+        key = f"explore_p_{name}_{p.name}"
+        assert key in at.session_state, f"no control for {name}.{p.name}"
+    text = load_sample("policy_ja").text
+    expected = chunkviz.chunk(text, name, **spec.defaults())
+    assert _metric(at, "Chunks") == f"{len(expected):,}"
