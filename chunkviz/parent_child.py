@@ -19,12 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
+import numpy as np
+
+from chunkviz.embeddings.base import Measure
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult
 
 ContextKind = Literal["parent", "child"]
+Fate = Literal["expanded", "absorbed", "kept"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +99,12 @@ def _check(result: ChunkingResult, ranked_children: Sequence[int], k: int) -> tu
     return hits
 
 
-def _merge_overlapping(contexts: list[Context]) -> list[Context]:
+def _merge_overlapping(contexts: list[Context], hits: Sequence[int]) -> list[Context]:
     """Join contexts whose spans overlap; the joined one keeps the best rank.
 
     Spans that only touch stay apart: adjacent parents of a hierarchy are separate contexts.
     """
+    rank_of = {child: rank for rank, child in enumerate(hits)}
     order = sorted(range(len(contexts)), key=lambda i: (contexts[i].start, contexts[i].end))
     groups: list[list[int]] = []
     group_end = -1
@@ -115,8 +120,7 @@ def _merge_overlapping(contexts: list[Context]) -> list[Context]:
     for group in groups:
         members = [contexts[i] for i in group]
         best = min(members, key=lambda c: c.rank)
-        children = sorted({ch for c in members for ch in c.children},
-                          key=lambda ch: min(c.rank for c in members if ch in c.children))
+        children = sorted({ch for c in members for ch in c.children}, key=rank_of.__getitem__)
         merged.append(Context(
             kind=best.kind if len(members) == 1 else "parent",
             start=min(c.start for c in members),
@@ -162,7 +166,7 @@ def expand_to_parents(
     contexts = [_context(result, p, children, first_rank[p]) for p, children in by_parent.items()]
     duplicates = len(hits) - len(by_parent)
     if merge_overlaps:
-        contexts = _merge_overlapping(contexts)
+        contexts = _merge_overlapping(contexts, hits)
     return Expansion(hits, tuple(contexts), duplicates, naive)
 
 
@@ -214,7 +218,7 @@ def auto_merge(
                 contexts.append(Context("child", ch.start, ch.end, (), (c,), rank_of[c]))
     contexts.sort(key=lambda c: c.rank)
     if merge_overlaps:
-        contexts = _merge_overlapping(contexts)
+        contexts = _merge_overlapping(contexts, hits)
     return Expansion(hits, tuple(contexts), duplicates, naive)
 
 
@@ -228,3 +232,59 @@ def _context(result: ChunkingResult, p: int, children: list[int], rank: int) -> 
         return Context("child", c.start, c.end, (), tuple(children), rank)
     parent = result.parents[p]
     return Context("parent", parent.start, parent.end, (p,), tuple(children), rank)
+
+
+def rank_children(
+    result: ChunkingResult, query: str, backend: Any, *, measure: Measure = "cosine"
+) -> list[int]:
+    """Child indices ordered best first for ``query`` under ``backend`` (ties: earlier first).
+
+    Children are scored as they are embedded (prefix and text), the same way as every chunk.
+    """
+    if not result.chunks:
+        return []
+    from chunkviz.embeddings import score
+
+    scores = score(backend, [query], result.embed_texts(), measure)[0]
+    # A stable sort on the negated scores keeps document order among equal scores.
+    return [int(i) for i in np.argsort(-scores, kind="stable")]
+
+
+@dataclass(frozen=True, slots=True)
+class HitRow:
+    """What became of one child hit, for the page's table.
+
+    Attributes:
+        rank: 1-based rank of the child.
+        child: Child index.
+        parent: Its parent index (None for an orphan).
+        fate: ``expanded`` (the best hit of its context: its parent is sent), ``absorbed``
+            (a later hit whose parent is already in the context: the duplicate is removed),
+            ``kept`` (sent as the child itself).
+        context: Index into ``Expansion.contexts`` of what carries it.
+    """
+
+    rank: int
+    child: int
+    parent: int | None
+    fate: Fate
+    context: int
+
+
+def hit_rows(result: ChunkingResult, expansion: Expansion) -> list[HitRow]:
+    """One row per child hit, in rank order, saying which context carries it and why."""
+    where = {child: i for i, ctx in enumerate(expansion.contexts) for child in ctx.children}
+    rows = []
+    for rank, child in enumerate(expansion.hits):
+        ctx_index = where[child]
+        ctx = expansion.contexts[ctx_index]
+        parent = result.chunks[child].parent
+        fate: Fate
+        if ctx.kind == "child":
+            fate = "kept"
+        elif ctx.children[0] == child:
+            fate = "expanded"
+        else:
+            fate = "absorbed"
+        rows.append(HitRow(rank + 1, child, parent, fate, ctx_index))
+    return rows

@@ -4,7 +4,13 @@ import pytest
 
 import chunkviz
 from chunkviz import Chunk, ChunkingResult
-from chunkviz.parent_child import Context, auto_merge, expand_to_parents
+from chunkviz.parent_child import (
+    Context,
+    auto_merge,
+    expand_to_parents,
+    hit_rows,
+    rank_children,
+)
 
 # Two parents of 10 characters, each with two children of 5.
 TEXT = "aaaaabbbbbcccccddddd"
@@ -77,3 +83,25 @@ def test_overlapping_sentence_windows_are_merged():
 def test_bad_arguments_name_the_parameter(call, message):
     with pytest.raises(chunkviz.ParameterError, match=message):
         call()
+
+
+def test_hit_rows_say_which_hit_brought_each_parent_and_which_were_absorbed():
+    expansion = expand_to_parents(RESULT, [3, 0, 1, 2], k=4)
+    rows = hit_rows(RESULT, expansion)
+    assert [(r.rank, r.child, r.parent, r.fate) for r in rows] == [
+        (1, 3, 1, "expanded"), (2, 0, 0, "expanded"), (3, 1, 0, "absorbed"),
+        (4, 2, 1, "absorbed"),
+    ]
+    assert [r.context for r in rows] == [0, 1, 1, 0]
+    merged = auto_merge(RESULT, [0, 2, 1], k=3, min_children=2)
+    assert [r.fate for r in hit_rows(RESULT, merged)] == ["expanded", "kept", "absorbed"]
+
+
+def test_children_are_ranked_by_the_backend():
+    from chunkviz.embeddings import get_backend
+
+    text = "梅雨前線が停滞する。台風が上陸する。梅雨明けが近い。"
+    result = chunkviz.chunk(text, "parent_child", mode="sentence_window", child_size=20)
+    order = rank_children(result, "台風", get_backend("bm25"))
+    assert order[0] == 1
+    assert sorted(order) == [0, 1, 2]
