@@ -36,10 +36,13 @@ CHILD_SIZE = Param(
     help="Largest child (retrieved) chunk in characters.",
     help_ja="子チャンク（検索に使う）の最大文字数。",
 )
+PARENT_FACTOR = 5
 PARENT_SIZE = Param(
-    "parent_size", "int", 1000, min=1, max=100_000, unit="chars",
-    help="Largest parent (context) chunk in characters (hierarchy mode).",
-    help_ja="親チャンク（LLM に渡す）の最大文字数（hierarchy モード）。",
+    "parent_size", "int", None, min=1, max=100_000, unit="chars", optional=True,
+    help=f"Largest parent (context) chunk in characters (hierarchy mode); empty: "
+         f"{PARENT_FACTOR} x child_size.",
+    help_ja=f"親チャンク（LLM に渡す）の最大文字数（hierarchy モード）。空欄なら child_size の "
+            f"{PARENT_FACTOR} 倍。",
 )
 WINDOW = Param(
     "window", "int", 1, min=0, max=50, unit="sentences",
@@ -79,7 +82,7 @@ def parent_child_split(
     *,
     mode: Mode = "hierarchy",
     child_size: int = 200,
-    parent_size: int = 1000,
+    parent_size: int | None = None,
     window: int = 1,
 ) -> ChunkingResult:
     """Children for retrieval, each pointing at its parent for context.
@@ -88,7 +91,8 @@ def parent_child_split(
         text: The document.
         mode: ``hierarchy`` or ``sentence_window``.
         child_size: Largest child in characters.
-        parent_size: Largest parent in characters (``hierarchy``).
+        parent_size: Largest parent in characters (``hierarchy``); None: ``PARENT_FACTOR`` times
+            ``child_size``, so that a grid over ``child_size`` never conflicts with it.
         window: Sentences on each side in a parent (``sentence_window``).
 
     Returns:
@@ -101,8 +105,9 @@ def parent_child_split(
               "window": window}
     units = sentence_units(text, child_size)
     if mode == "hierarchy":
-        check_sizes(child_size, parent_size, small="child_size", large="parent_size")
-        children, parents = _hierarchy(units, child_size, parent_size)
+        cap = parent_size if parent_size is not None else PARENT_FACTOR * child_size
+        check_sizes(child_size, cap, small="child_size", large="parent_size")
+        children, parents = _hierarchy(units, child_size, cap)
     else:
         children, parents = _windows(units, window)
     return ChunkingResult(text, tuple(children), "parent_child", params, parents=tuple(parents))
