@@ -119,12 +119,15 @@ def test_every_rank_metric_is_recomputed_from_the_ranks(results):
                 assert recompute_metrics(results, label, f"{name}@{k}") == pytest.approx(value)
 
 
-def test_budget_k_halves_with_double_chunk_size(results):
-    ks = results["budget"]["k"]
-    assert ks["fixed-20-0"] == 100 or ks["fixed-20-0"] == min(
-        100, next(c["chunks"] for c in results["configs"] if c["label"] == "fixed-20-0")
-    )
+def test_budget_k_matches_the_budget_per_configuration(results):
+    from chunkviz.eval.metrics import budget_k
+
     assert results["budget"]["chars"] == 2000
+    for cfg in results["configs"]:
+        expected = budget_k(cfg["mean_chunk_chars"], 2000, k_max=cfg["chunks"])
+        assert results["budget"]["k"][cfg["label"]] == expected
+    # a tiny corpus: 2000 characters is more than every configuration holds, so k = all chunks
+    assert results["budget"]["k"]["paragraph"] == 4
 
 
 def _strip_timing(data):
