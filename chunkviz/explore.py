@@ -189,7 +189,7 @@ def chunk_stats(
     """
     chars = tuple(c.length for c in result.chunks)
     tokens = tuple(token_lengths) if token_lengths is not None else None
-    over = ()
+    over: tuple[int, ...] = ()
     if tokens is not None and max_input_tokens is not None:
         over = tuple(i for i, n in enumerate(tokens) if n > max_input_tokens)
     params = result.params
