@@ -64,11 +64,13 @@ _T = {
         "link_problem": "Shared link: {msg}",
         "chunks": "Chunks",
         "chunks_help": "Number of chunks this configuration makes.",
-        "predicted": "Formula ceil((L−o)/(c−o))",
-        "predicted_help": "Fixed-window prediction for this size and overlap in the chosen unit "
-                          "(L = document length). Other strategies are compared with it.",
-        "cost": "Overlap cost 1/(1−r)",
-        "cost_help": "r = overlap/size: how much more text is embedded than the document holds. "
+        "predicted": "Predicted",
+        "predicted_help": "The fixed-window formula ceil((L−o)/(c−o)) for this size c and "
+                          "overlap o in the chosen unit (L = document length). Other "
+                          "strategies are compared with it.",
+        "cost": "Overlap cost",
+        "cost_help": "1/(1−r) with r = overlap/size: how much more text is embedded than the "
+                     "document holds. "
                      "Measured: embedded characters / document characters = {actual}.",
         "index": "Index size",
         "index_help": "Vectors stored: one per chunk ({chars:,} characters embedded in total). "
@@ -116,6 +118,9 @@ _T = {
         "not found": "⚠️ not found",
         "stats": "Lengths (min / median / max)",
         "stat_chars": "characters",
+        "stat_min": "min",
+        "stat_median": "median",
+        "stat_max": "max",
         "stat_tokens": "tokens ({tokenizer})",
         "export_json": "Chunks as JSON",
         "export_jsonl": "Chunks as JSONL",
@@ -156,18 +161,19 @@ _T = {
         "link_problem": "共有リンク：{msg}",
         "chunks": "チャンク数",
         "chunks_help": "この設定で作られるチャンクの数。",
-        "predicted": "公式 ceil((L−o)/(c−o))",
-        "predicted_help": "選んだ単位でのサイズとオーバーラップによる固定長の予測"
+        "predicted": "予測（公式）",
+        "predicted_help": "固定長の公式 ceil((L−o)/(c−o))：選んだ単位でのサイズ c と"
+                          "オーバーラップ o による予測"
                           "（L は文書の長さ）。他の戦略もこれと比べられます。",
-        "cost": "重なりのコスト 1/(1−r)",
-        "cost_help": "r = overlap/size：文書より何倍のテキストを埋め込むか。"
+        "cost": "重なりのコスト",
+        "cost_help": "1/(1−r)、r = overlap/size：文書より何倍のテキストを埋め込むか。"
                      "実測：埋め込む文字数 / 文書の文字数 = {actual}。",
-        "index": "インデックスの大きさ",
+        "index": "インデックス",
         "index_help": "保存するベクトル数：チャンクごとに1つ（埋め込む文字数の合計 {chars:,}）。"
                       "密ベクトルではチャンク数 × 次元数 × 4 バイト。",
         "broken_metric": "分断された正解",
         "broken_help": "どのチャンクにも丸ごと入らない正解：検索の前に失われています。",
-        "over_metric": "入力上限超え",
+        "over_metric": "上限超え",
         "over_help": "モデルの上限 {limit} トークンより長いチャンク：モデルが黙って切り捨てます。",
         "no_limit": "{backend} には入力上限がないため、切り捨てられるチャンクはありません。",
         "view": "ハイライト",
@@ -208,6 +214,9 @@ _T = {
         "not found": "⚠️ 見つからない",
         "stats": "長さ（最小 / 中央値 / 最大）",
         "stat_chars": "文字",
+        "stat_min": "最小",
+        "stat_median": "中央値",
+        "stat_max": "最大",
         "stat_tokens": "トークン（{tokenizer}）",
         "export_json": "チャンクを JSON で",
         "export_jsonl": "チャンクを JSONL で",
@@ -472,7 +481,8 @@ def _figures_section() -> None:
                           (tr(_T, "stat_tokens", tokenizer=tokenizer_name), stats.token_lengths)):
         s = summary(values or ())
         if s is not None:
-            rows.append({"": label, "min": s[0], "median": s[1], "max": s[2]})
+            rows.append({"": label, tr(_T, "stat_min"): s[0], tr(_T, "stat_median"): s[1],
+                         tr(_T, "stat_max"): s[2]})
     st.dataframe(rows, hide_index=True)
     fig_left, fig_right = st.columns(2)
     fig_left.plotly_chart(length_figure(stats, lang), key="explore_fig_chars")

@@ -49,9 +49,9 @@ def test_changing_the_size_changes_the_count_to_what_chunk_gives(size, overlap):
     expected = chunkviz.chunk(text, "fixed", size=size, overlap=overlap)
     assert _metric(at, "Chunks") == f"{len(expected):,}"
     predicted = chunkviz.predicted_chunk_count(len(text), size, overlap)
-    assert _metric(at, "Formula ceil((L−o)/(c−o))") == f"{predicted:,}"
+    assert _metric(at, "Predicted") == f"{predicted:,}"
     factor = chunkviz.overlap_cost_factor(size, overlap)
-    assert _metric(at, "Overlap cost 1/(1−r)") == f"{factor:.3f}"
+    assert _metric(at, "Overlap cost") == f"{factor:.3f}"
 
 
 def test_overlap_not_below_size_shows_the_named_error_and_the_rest_stays():
