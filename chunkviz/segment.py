@@ -51,20 +51,21 @@ _BOUNDARY = re.compile(
     f"(?P<end>{TERMINATOR})[^\\S\\r\\n]*|(?P<line>)[^\\S\\r\\n]*(?:\\r\\n|\\r|\\n)\\s*"
 )
 
-#: Separator patterns for splitters, one per terminator character (each starts with that
-#: literal character, which the regex engine searches for much faster than a character class):
+#: Separator patterns for splitters, ``(character, regex)`` for each terminator character (each
+#: regex starts with that literal character, which the regex engine searches for much faster
+#: than a character class):
 #: a terminator, its brackets and all whitespace after it. A match ends where the next sentence
 #: starts. Matches of different patterns can end at the same offset (``。！``); dedupe the ends.
 _JA_AFTER = f"(?![。！？{_CLOSE}]*[とっ])[。！？{_CLOSE}]*\\s*"
 _EN_AFTER = f"[.!?{_CLOSE}]*(?=\\s|\\Z)\\s*"
 _NOT_ABBREVIATION_OR_INITIAL = _NOT_AFTER_ABBREVIATION + r"(?<!\b[A-Z]\.)"
-SENTENCE_SEPARATORS: tuple[re.Pattern[str], ...] = (
-    re.compile("。" + _JA_AFTER),
-    re.compile("！" + _JA_AFTER),
-    re.compile("？" + _JA_AFTER),
-    re.compile(r"\." + _NOT_ABBREVIATION_OR_INITIAL + _EN_AFTER),
-    re.compile("!" + _EN_AFTER),
-    re.compile(r"\?" + _EN_AFTER),
+SENTENCE_SEPARATORS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("。", re.compile("。" + _JA_AFTER)),
+    ("！", re.compile("！" + _JA_AFTER)),
+    ("？", re.compile("？" + _JA_AFTER)),
+    (".", re.compile(r"\." + _NOT_ABBREVIATION_OR_INITIAL + _EN_AFTER)),
+    ("!", re.compile("!" + _EN_AFTER)),
+    ("?", re.compile(r"\?" + _EN_AFTER)),
 )
 
 _LEADING_SPACE = re.compile(r"\s*")

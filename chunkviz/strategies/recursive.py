@@ -49,41 +49,46 @@ class Separator:
 
     Attributes:
         name: What the level cuts at.
-        patterns: Regexes whose matches are separators (kept with the piece before them). Each
-            starts with a literal character where possible: the regex engine finds a literal
-            several times faster than a character class or an alternation.
+        patterns: ``(literal, regex)`` pairs; every regex match is a separator (kept with the
+            piece before it). ``literal`` is the character each match starts with, or "" when
+            there is none: ``str.find`` skips a pattern whose literal does not occur in the
+            range (and the prefix before its first occurrence), and the regex engine itself
+            finds a literal first character several times faster than a character class.
     """
 
     name: str
-    patterns: tuple[re.Pattern[str], ...]
+    patterns: tuple[tuple[str, re.Pattern[str]], ...]
 
     def cuts(self, text: str, start: int, end: int) -> list[int]:
         """Ends of the separator matches in ``text[start:end]``, increasing, without repeats."""
-        found = [
-            ends
-            for pattern in self.patterns
-            if (ends := [m.end() for m in pattern.finditer(text, start, end)])
-        ]
+        found = []
+        for literal, pattern in self.patterns:
+            first = text.find(literal, start, end) if literal else start
+            if first >= 0:
+                ends = [m.end() for m in pattern.finditer(text, first, end)]
+                if ends:
+                    found.append(ends)
         if len(found) <= 1:
             return found[0] if found else []
         # Sorting concatenated sorted runs is a merge for Timsort; dict.fromkeys drops repeats.
         return list(dict.fromkeys(sorted(chain.from_iterable(found))))
 
 
-def _literal_first(*patterns: str) -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(p) for p in patterns)
+def _level(name: str, *patterns: tuple[str, str]) -> Separator:
+    return Separator(name, tuple((lit, re.compile(src)) for lit, src in patterns))
 
 
 _BREAK = r"(?:\r\n|\r|\n)"
+_BLANK_REST = f"[^\\S\\r\\n]*{_BREAK}\\s*"
 
 #: Default separator levels, coarsest first.
 DEFAULT_SEPARATORS: tuple[Separator, ...] = (
-    Separator("blank line", _literal_first(f"\n[^\\S\\r\\n]*{_BREAK}\\s*",
-                                           f"\r\n?[^\\S\\r\\n]*{_BREAK}\\s*")),
-    Separator("line break", _literal_first(r"\n\s*", r"\r\s*")),
-    Separator("sentence end", SENTENCE_SEPARATORS),  # 。！？ + brackets; . ! ? before whitespace
-    Separator("comma", _literal_first(r"、\s*", r"，\s*", r",\s+")),
-    Separator("whitespace", _literal_first(r"\s+")),
+    _level("blank line", ("\n", "\n" + _BLANK_REST), ("\r", "\r\n?" + _BLANK_REST)),
+    _level("line break", ("\n", r"\n\s*"), ("\r", r"\r\s*")),
+    # 。！？ with closing brackets; . ! ? before whitespace (see chunkviz.segment)
+    Separator("sentence end", SENTENCE_SEPARATORS),
+    _level("comma", ("、", r"、\s*"), ("，", r"，\s*"), (",", r",\s+")),
+    _level("whitespace", ("", r"\s+")),
 )
 
 #: Index of the comma level in DEFAULT_SEPARATORS (sentence falls back from here).
@@ -206,11 +211,11 @@ def pack(
     m = len(starts)
     if m == 0:
         return []
+    sk: Sequence[int] = starts
+    ek: Sequence[int] = ends
     if measure.tokens:
-        sk = [measure.start_key(b) for b in starts]
-        ek = [measure.end_key(b) for b in ends]
-    else:
-        sk, ek = starts, ends
+        sk = list(map(measure.start_key, starts))
+        ek = list(map(measure.end_key, ends))
     last = m - 1
     # A chunk has at most `limit` pieces: every piece costs at least 1, so at most `size` fit;
     # bounding the searches keeps them local on long texts.
@@ -291,10 +296,10 @@ def recursive_split(
 register(
     Strategy(
         name="recursive",
-        description="Split at blank lines, then lines, sentence ends (。！？ . ! ?), 、 and commas, "
-        "spaces and characters, as far as needed; pack pieces up to size.",
-        description_ja="空行→改行→文末（。！？ . ! ?）→読点・カンマ→空白→文字の順に必要なだけ分割し、"
-        "size まで詰める。",
+        description="Split at blank lines, then lines, sentence ends (。！？ . ! ?), 、 and "
+        "commas, spaces and characters, as far as needed; pack pieces up to size.",
+        description_ja="空行→改行→文末（。！？ . ! ?）→読点・カンマ→空白→文字の順に"
+        "必要なだけ分割し、size まで詰める。",
         params=(SIZE, OVERLAP, UNIT),
         gaps="none",
         fn=recursive_split,
