@@ -8,14 +8,16 @@ be pickled, so the cache stores its chunks and the result is rebuilt around them
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
 
 from chunkviz.api import chunk
 from chunkviz.embeddings import Backend, BackendInfo, get_backend, list_backends
-from chunkviz.explore import chunk_token_counts, document_tokens
+from chunkviz.explore import QAItem, chunk_token_counts, document_tokens, locate_qa
 from chunkviz.model import Chunk, ChunkingResult
 from chunkviz.strategies import get_strategy
 
@@ -79,3 +81,18 @@ def token_counts_cached(
 def doc_tokens_cached(text: str, backend: str) -> int:
     """Tokens of the whole document with the backend's tokenizer."""
     return document_tokens(text, load_backend(backend).tokenizer)
+
+
+# A cache_resource (no pickling: the located items are frozen and never mutated) keyed by the
+# text and a digest of the pairs; hashing hundreds of dicts with Streamlit's hasher and
+# unpickling hundreds of spans cost more than a slider move should.
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _located(text: str, digest: str, _pairs: tuple[Mapping[str, Any], ...]) -> tuple[QAItem, ...]:
+    return tuple(locate_qa(text, _pairs))
+
+
+def locate_cached(text: str, pairs: Sequence[Mapping[str, Any]]) -> tuple[QAItem, ...]:
+    """``locate_qa`` through a bounded cache (a slider move does not search answers again)."""
+    blob = json.dumps([[p.get("question"), p.get("answer"), p.get("start")] for p in pairs],
+                      ensure_ascii=False, default=str)
+    return _located(text, hashlib.sha256(blob.encode()).hexdigest(), tuple(pairs))

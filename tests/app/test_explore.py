@@ -49,9 +49,9 @@ def test_changing_the_size_changes_the_count_to_what_chunk_gives(size, overlap):
     expected = chunkviz.chunk(text, "fixed", size=size, overlap=overlap)
     assert _metric(at, "Chunks") == f"{len(expected):,}"
     predicted = chunkviz.predicted_chunk_count(len(text), size, overlap)
-    assert _metric(at, "Formula ceil((L−o)/(c−o))") == f"{predicted:,}"
+    assert _metric(at, "Predicted") == f"{predicted:,}"
     factor = chunkviz.overlap_cost_factor(size, overlap)
-    assert _metric(at, "Overlap cost 1/(1−r)") == f"{factor:.3f}"
+    assert _metric(at, "Overlap cost") == f"{factor:.3f}"
 
 
 def test_overlap_not_below_size_shows_the_named_error_and_the_rest_stays():
@@ -196,15 +196,37 @@ def test_long_document_is_paged_and_jump_goes_to_the_chunk_page():
     assert at.pagination(key="explore_page").value == 2  # chunk 250 starts at 25,000
 
 
+def test_only_the_open_tab_runs():
+    at = _page()
+    assert [t.label for t in at.tabs][:5] == [
+        "Questions & answers", "Figures", "Chunk table", "Export", "Share"]
+    assert not at.code  # export and share tabs are closed: their content did not run
+    assert not at.get("plotly_chart")
+    at.session_state["explore_tab"] = "Figures"
+    at.run()
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == 2
+    stats = at.dataframe[0].value
+    text = load_sample("jsquad_tsuyu").text
+    lengths = [c.length for c in chunkviz.chunk(text, "fixed", size=400).chunks]
+    assert list(stats.iloc[0][["min", "max"]]) == [min(lengths), max(lengths)]
+
+
 def test_exports_and_code_snippets():
     at = _page()
-    at.slider(key=SIZE).set_value(100).run()
+    at.slider(key=SIZE).set_value(100)
+    at.session_state["explore_tab"] = "Export"
+    at.run()
     codes = [c.value for c in at.code]
     assert any("chunkviz.chunk(text, 'fixed', size=100, overlap=0, unit='chars')" in c
                for c in codes)
     assert any("CharacterTextSplitter" in c and "chunk_size=100" in c for c in codes)
     assert any('TokenChunker(tokenizer="character", chunk_size=100' in c for c in codes)
     assert any("LlamaIndex has no fixed character window" in c for c in codes)
+    assert len(at.get("download_button")) == 3
+    at.session_state["explore_tab"] = "Share"
+    at.run()
+    codes = [c.value for c in at.code]
     assert any("strategy=fixed&size=100&overlap=0&unit=chars&sample=jsquad_tsuyu" in c
                for c in codes)
 

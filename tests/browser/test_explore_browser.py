@@ -30,6 +30,7 @@ def test_broken_answer_is_red_in_the_highlight(app_url, page):
     assert halves.nth(0).inner_text() + halves.nth(1).inner_text() == "寒帯ジェット気流"
     broken.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "explore-broken-answer.png"), full_page=False)
+    page.screenshot(path=str(ARTIFACTS / "explore-page.png"), full_page=True)
     assert not page.dialogs
 
 
