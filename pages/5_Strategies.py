@@ -94,7 +94,7 @@ _T = {
         "col_context": "context",
         "col_text": "child text",
         "fate_expanded": "expanded to its parent",
-        "fate_absorbed": "parent already sent: duplicate removed",
+        "fate_absorbed": "its parent is already sent for a better hit: duplicate removed",
         "fate_kept": "sent as it is",
         "no_query": "Type a query to see which parents its child hits expand to.",
         "pc_note": "Bands are the contexts sent (numbered in hit order); underlined text is a "
@@ -169,7 +169,7 @@ _T = {
         "col_context": "文脈",
         "col_text": "子のテキスト",
         "fate_expanded": "親に展開",
-        "fate_absorbed": "親は渡し済み：重複を除去",
+        "fate_absorbed": "より上位のヒットで親を渡し済み：重複を除去",
         "fate_kept": "そのまま渡す",
         "no_query": "クエリを入力すると、子のヒットがどの親に広がるかを表示します。",
         "pc_note": "帯が渡す文脈（ヒット順の番号）、下線が子チャンクのヒットです。",

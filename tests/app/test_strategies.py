@@ -79,8 +79,8 @@ def test_parent_child_hits_expand_to_deduplicated_parents():
     assert metrics["Duplicate parents removed"] == [f"{expected.duplicates_removed:,}"]
     table = at.dataframe[0].value
     assert len(table) == 5
-    assert (table["what happens"] == "parent already sent: duplicate removed").sum() == \
-        expected.duplicates_removed
+    absorbed = table["what happens"].str.startswith("its parent is already sent").sum()
+    assert absorbed == expected.duplicates_removed
 
     at.radio(key="strategies_pc_exp").set_value("merge").run()
     assert not at.exception
@@ -94,3 +94,13 @@ def test_japanese_labels():
     assert not at.exception
     assert at.title[0].value == "戦略"
     assert "文の数" in _metrics(at)
+
+
+def test_semantic_uses_the_active_dense_backend():
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.session_state["backend"] = "use-m3"
+    at.run()
+    assert not at.exception
+    assert any("active dense backend **use-m3**" in m.value for m in at.markdown)
+    curve = semantic_curve(TEXT, percentile=10, min_size=100, max_size=1000, model="use-m3")
+    assert _metrics(at)["Threshold"] == [f"{curve.threshold:.3f}"]
