@@ -36,8 +36,7 @@ class LetterCounts:
         return np.array([[t.count("a"), t.count("b"), t.count("c")] for t in texts], dtype=float)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("model", ["tfidf", "use-m3"])
+@pytest.mark.parametrize("model", ["tfidf", pytest.param("use-m3", marks=pytest.mark.slow)])
 def test_two_unrelated_topics_are_cut_between_them(model):
     result = chunkviz.chunk(TWO_TOPICS, "semantic", percentile=10, min_size=0, max_size=2000,
                             model=model)
