@@ -21,6 +21,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import platform
 import re
@@ -195,6 +196,9 @@ def measure(field: Sequence[Contestant], texts: Sequence[str], repeats: int) -> 
     rows: dict[str, Row] = {}
     for _ in range(repeats):
         for c in field:  # round-robin: machine noise hits every contestant alike
+            # Start every run from a clean heap: the garbage collector would otherwise walk
+            # the previous contestant's objects during this one's run.
+            gc.collect()
             w0, c0 = time.perf_counter(), time.process_time()
             outputs = [c.run(t) for t in texts]
             cpu, wall = time.process_time() - c0, time.perf_counter() - w0
@@ -204,6 +208,7 @@ def measure(field: Sequence[Contestant], texts: Sequence[str], repeats: int) -> 
             else:
                 row = rows[c.name]
                 row.cpu, row.wall = min(row.cpu, cpu), min(row.wall, wall)
+            del outputs
     return rows
 
 
@@ -225,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=400)
     parser.add_argument("--overlap", type=int, default=80)
-    parser.add_argument("--repeats", type=int, default=5, help="repeats on the corpus")
+    parser.add_argument("--repeats", type=int, default=15, help="repeats on the corpus")
     parser.add_argument("--long-repeats", type=int, default=2, help="repeats on the long text")
     parser.add_argument("--long-mb", type=float, default=20.0, help="size of the long text")
     parser.add_argument("--quick", action="store_true", help="1 repeat, a 2 MB long text")
