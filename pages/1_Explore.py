@@ -10,7 +10,7 @@ import streamlit as st
 from chunkviz import codegen, export
 from chunkviz.datasets.qa_pairs import parse_qa_pairs
 from chunkviz.errors import ChunkvizError
-from chunkviz.explore import chunk_rows, chunk_stats, qa_report, summary
+from chunkviz.explore import chunk_rows, chunk_stats, summary
 from chunkviz.extract import DOCUMENT_TYPES, extract_text
 from chunkviz.highlight import LABELS_JA, Labels, page_bounds, page_count, page_of, render_html
 from chunkviz.samples import load_sample, sample_names
@@ -24,8 +24,8 @@ from chunkviz.ui.resources import (
     chunk_cached,
     doc_tokens_cached,
     load_backend,
-    locate_cached,
     param_items,
+    qa_report_cached,
     token_counts_cached,
 )
 from chunkviz.ui.sidebar import render_sidebar
@@ -341,14 +341,14 @@ try:
     tokens = token_counts_cached(text, strategy, param_items(params), backend_name,
                                  ss.get("explore_paragraph_starts", ()))
     doc_tokens = doc_tokens_cached(text, backend_name)
-    items = locate_cached(text, ss["qa_pairs"])
+    qa, marks = qa_report_cached(text, strategy, params, backend_name,
+                                 ss.get("explore_paragraph_starts", ()), ss["qa_pairs"])
 except ChunkvizError as exc:
     st.error(str(exc))
     st.stop()
 
 stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
                     max_input_tokens=backend.max_input_tokens)
-qa, marks = qa_report(result, items)
 broken = sum(1 for r in qa if r.status == "broken")
 
 
