@@ -32,11 +32,10 @@ import chunkviz  # noqa: E402
 from chunkviz.datasets import load_dataset  # noqa: E402
 from chunkviz.embeddings import get_backend  # noqa: E402
 from chunkviz.explore import (  # noqa: E402
-    assess_qa,
     chunk_stats,
     chunk_token_counts,
     locate_qa,
-    qa_marks,
+    qa_report,
 )
 from chunkviz.highlight import page_bounds, render_html  # noqa: E402
 
@@ -117,8 +116,7 @@ def bench_core(text: str, pairs: list[dict[str, Any]], moves: int) -> dict[str, 
         tokens = chunk_token_counts(result, tokenizer)
         chunk_stats(result, token_lengths=tokens, doc_tokens=None, max_input_tokens=None)
         t2 = time.perf_counter()
-        qa = assess_qa(result, items)
-        marks = qa_marks(qa, result)
+        _qa, marks = qa_report(result, items)
         t3 = time.perf_counter()
         a, b = page_bounds(len(text), 0)
         render_html(text, result.chunks, marks, start=a, end=b)
