@@ -525,8 +525,13 @@ def _share_section() -> None:
 # Only the open tab runs (on_change="rerun"), so a slider move pays for one tab, not five.
 SECTIONS = {"qa": _qa_section, "figures": _figures_section, "table": _table_section,
             "export": _export_section, "share": _share_section}
-for tab, draw in zip(st.tabs([tr(_T, f"tab_{name}") for name in SECTIONS], key="explore_tab",
-                             on_change="rerun"), SECTIONS.values(), strict=True):
+tab_labels = {name: tr(_T, f"tab_{name}") for name in SECTIONS}
+if ss.get("explore_tab") not in tab_labels.values() and ss.get("explore_tab_id") in tab_labels:
+    # The language changed: keep the same tab open under its translated label.
+    ss["explore_tab"] = tab_labels[ss["explore_tab_id"]]
+tabs = st.tabs(list(tab_labels.values()), key="explore_tab", on_change="rerun")
+for (name, draw), tab in zip(SECTIONS.items(), tabs, strict=True):
     if tab.open:
+        ss["explore_tab_id"] = name
         with tab:
             draw()

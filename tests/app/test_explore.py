@@ -207,6 +207,9 @@ def test_only_the_open_tab_runs():
     assert not at.exception
     assert len(at.get("plotly_chart")) == 2
     stats = at.dataframe[0].value
+    at.sidebar.radio(key="lang").set_value("ja").run()
+    assert at.session_state["explore_tab"] == "グラフ"  # the open tab survives the switch
+    assert len(at.get("plotly_chart")) == 2
     text = load_sample("jsquad_tsuyu").text
     lengths = [c.length for c in chunkviz.chunk(text, "fixed", size=400).chunks]
     assert list(stats.iloc[0][["min", "max"]]) == [min(lengths), max(lengths)]
