@@ -59,6 +59,13 @@ _BOUNDARY = re.compile(
 _JA_AFTER = f"(?![。！？{_CLOSE}]*[とっ])[。！？{_CLOSE}]*\\s*"
 _EN_AFTER = f"[.!?{_CLOSE}]*(?=\\s|\\Z)\\s*"
 _NOT_ABBREVIATION_OR_INITIAL = _NOT_AFTER_ABBREVIATION + r"(?<!\b[A-Z]\.)"
+#: Characters after a Japanese terminator that make its separator longer than the terminator
+#: itself (a run, brackets, whitespace) or cancel it (と/って): anywhere else, a Japanese
+#: terminator's separator is exactly that one character.
+JA_TERMINATOR_FOLLOWERS = "。！？" + _CLOSE + "とっ" + "".join(
+    chr(c) for c in range(0x3001) if chr(c).isspace()  # every Unicode space is below U+3001
+)
+
 SENTENCE_SEPARATORS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("。", re.compile("。" + _JA_AFTER)),
     ("！", re.compile("！" + _JA_AFTER)),

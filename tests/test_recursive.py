@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 import chunkviz
 from chunkviz import Chunk
+from chunkviz.strategies import recursive
 from chunkviz.tokenizers import WhitespaceTokenizer
 from tests.strategies import texts
 
@@ -96,3 +97,25 @@ def test_recursive_without_any_separator_is_the_fixed_window(length, size, overl
     recursive = chunkviz.chunk(text, "recursive", size=size, overlap=overlap).chunks
     fixed = chunkviz.chunk(text, "fixed", size=size, overlap=overlap).chunks
     assert recursive == fixed
+
+
+@given(text=texts)
+@example(text="。。」と言った。「はい。」　次。\u3000")
+@example(text="！。x？」")
+def test_long_range_fast_path_finds_the_same_sentence_ends_as_the_regex(text):
+    level = recursive.DEFAULT_SEPARATORS[2]
+    by_regex = level.cuts(text, 0, len(text))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(recursive, "_VECTOR_MIN", 0)
+        assert level.cuts(text, 0, len(text)) == by_regex
+        fast_region = level.cuts(text, 1, max(len(text) - 1, 1))
+    assert fast_region == level.cuts(text, 1, max(len(text) - 1, 1))
+
+
+def test_long_range_fast_path_on_a_long_document():
+    text = "梅雨は「雨季。」と呼ばれる。夏が来る！？  秋。。\u3000冬」。と。" * 3000
+    level = recursive.DEFAULT_SEPARATORS[2]
+    expected = list(dict.fromkeys(sorted(
+        m.end() for _, p in level.patterns for m in p.finditer(text)
+    )))
+    assert level.cuts(text, 0, len(text)) == expected
