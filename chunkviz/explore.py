@@ -119,21 +119,24 @@ def qa_report(
     marks: list[Mark] = []
     pos = 0
     for item in items:
-        mine = statuses[pos : pos + len(item.spans)]
-        pos += len(item.spans)
-        containing = sorted({c for s in mine for c in s.containing})
-        cutting = sorted({c for s in mine for c in s.cutting})
+        count = len(item.spans)
+        mine = statuses[pos : pos + count]
+        pos += count
+        if count == 1:  # the common case, without the set arithmetic
+            containing, cutting = mine[0].containing, mine[0].cutting
+        else:
+            containing = tuple(sorted({c for s in mine for c in s.containing}))
+            cutting = tuple(sorted({c for s in mine for c in s.cutting}))
         status: QAStatus
-        if not item.spans:
+        if not count:
             status = "not found"
         elif containing:
             status = "contained"
         else:
             status = "broken"
-        results.append(QAResult(item, status, tuple(containing), tuple(cutting)))
-        marks.extend(
-            Mark(s.span.start, s.span.end, item.question, s.broken, s.cutting) for s in mine
-        )
+        results.append(QAResult(item, status, containing, cutting))
+        for s in mine:
+            marks.append(Mark(s.span.start, s.span.end, item.question, s.broken, s.cutting))
     return results, marks
 
 

@@ -10,7 +10,7 @@ import streamlit as st
 from chunkviz import codegen, export
 from chunkviz.datasets.qa_pairs import parse_qa_pairs
 from chunkviz.errors import ChunkvizError
-from chunkviz.explore import chunk_rows, chunk_stats, qa_report, summary
+from chunkviz.explore import chunk_rows, chunk_stats, summary
 from chunkviz.extract import DOCUMENT_TYPES, extract_text
 from chunkviz.highlight import LABELS_JA, Labels, page_bounds, page_count, page_of, render_html
 from chunkviz.samples import load_sample, sample_names
@@ -24,8 +24,8 @@ from chunkviz.ui.resources import (
     chunk_cached,
     doc_tokens_cached,
     load_backend,
-    locate_cached,
     param_items,
+    qa_report_cached,
     token_counts_cached,
 )
 from chunkviz.ui.sidebar import render_sidebar
@@ -341,14 +341,14 @@ try:
     tokens = token_counts_cached(text, strategy, param_items(params), backend_name,
                                  ss.get("explore_paragraph_starts", ()))
     doc_tokens = doc_tokens_cached(text, backend_name)
-    items = locate_cached(text, ss["qa_pairs"])
+    qa, marks = qa_report_cached(text, strategy, params, backend_name,
+                                 ss.get("explore_paragraph_starts", ()), ss["qa_pairs"])
 except ChunkvizError as exc:
     st.error(str(exc))
     st.stop()
 
 stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
                     max_input_tokens=backend.max_input_tokens)
-qa, marks = qa_report(result, items)
 broken = sum(1 for r in qa if r.status == "broken")
 
 
@@ -525,8 +525,13 @@ def _share_section() -> None:
 # Only the open tab runs (on_change="rerun"), so a slider move pays for one tab, not five.
 SECTIONS = {"qa": _qa_section, "figures": _figures_section, "table": _table_section,
             "export": _export_section, "share": _share_section}
-for tab, draw in zip(st.tabs([tr(_T, f"tab_{name}") for name in SECTIONS], key="explore_tab",
-                             on_change="rerun"), SECTIONS.values(), strict=True):
+tab_labels = {name: tr(_T, f"tab_{name}") for name in SECTIONS}
+if ss.get("explore_tab") not in tab_labels.values() and ss.get("explore_tab_id") in tab_labels:
+    # The language changed: keep the same tab open under its translated label.
+    ss["explore_tab"] = tab_labels[ss["explore_tab_id"]]
+tabs = st.tabs(list(tab_labels.values()), key="explore_tab", on_change="rerun")
+for (name, draw), tab in zip(SECTIONS.items(), tabs, strict=True):
     if tab.open:
+        ss["explore_tab_id"] = name
         with tab:
             draw()

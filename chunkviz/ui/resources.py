@@ -17,7 +17,15 @@ import streamlit as st
 
 from chunkviz.api import chunk
 from chunkviz.embeddings import Backend, BackendInfo, get_backend, list_backends
-from chunkviz.explore import QAItem, chunk_token_counts, document_tokens, locate_qa
+from chunkviz.explore import (
+    QAItem,
+    QAResult,
+    chunk_token_counts,
+    document_tokens,
+    locate_qa,
+    qa_report,
+)
+from chunkviz.highlight import Mark
 from chunkviz.model import Chunk, ChunkingResult
 from chunkviz.strategies import get_strategy
 
@@ -91,8 +99,48 @@ def _located(text: str, digest: str, _pairs: tuple[Mapping[str, Any], ...]) -> t
     return tuple(locate_qa(text, _pairs))
 
 
-def locate_cached(text: str, pairs: Sequence[Mapping[str, Any]]) -> tuple[QAItem, ...]:
-    """``locate_qa`` through a bounded cache (a slider move does not search answers again)."""
+def pairs_digest(pairs: Sequence[Mapping[str, Any]]) -> str:
+    """A digest of QA pairs, cheaper to hash than the pairs themselves."""
     blob = json.dumps([[p.get("question"), p.get("answer"), p.get("start")] for p in pairs],
                       ensure_ascii=False, default=str)
-    return _located(text, hashlib.sha256(blob.encode()).hexdigest(), tuple(pairs))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def locate_cached(text: str, pairs: Sequence[Mapping[str, Any]]) -> tuple[QAItem, ...]:
+    """``locate_qa`` through a bounded cache (a slider move does not search answers again)."""
+    return _located(text, pairs_digest(pairs), tuple(pairs))
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _qa_report(
+    text: str,
+    strategy: str,
+    params: ParamItems,
+    backend: str,
+    paragraph_starts: tuple[int, ...],
+    digest: str,
+    _pairs: tuple[Mapping[str, Any], ...],
+) -> tuple[tuple[QAResult, ...], tuple[Mark, ...]]:
+    result = chunk_cached(text, strategy, dict(params), backend, paragraph_starts)
+    results, marks = qa_report(result, _located(text, digest, _pairs))
+    return tuple(results), tuple(marks)
+
+
+def qa_report_cached(
+    text: str,
+    strategy: str,
+    params: Mapping[str, Any],
+    backend: str,
+    paragraph_starts: tuple[int, ...],
+    pairs: Sequence[Mapping[str, Any]],
+) -> tuple[tuple[QAResult, ...], tuple[Mark, ...]]:
+    """Question statuses and answer marks of one configuration, through a bounded cache.
+
+    They are kept while the user pages through the document, switches tabs or the language;
+    only a new configuration, text or set of pairs recomputes them.
+
+    Raises:
+        DatasetError: A pair that cannot be located (see ``locate_qa``).
+    """
+    return _qa_report(text, strategy, param_items(params), backend, paragraph_starts,
+                      pairs_digest(pairs), tuple(pairs))

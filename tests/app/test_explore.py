@@ -207,6 +207,9 @@ def test_only_the_open_tab_runs():
     assert not at.exception
     assert len(at.get("plotly_chart")) == 2
     stats = at.dataframe[0].value
+    at.sidebar.radio(key="lang").set_value("ja").run()
+    assert at.session_state["explore_tab"] == "グラフ"  # the open tab survives the switch
+    assert len(at.get("plotly_chart")) == 2
     text = load_sample("jsquad_tsuyu").text
     lengths = [c.length for c in chunkviz.chunk(text, "fixed", size=400).chunks]
     assert list(stats.iloc[0][["min", "max"]]) == [min(lengths), max(lengths)]
@@ -246,3 +249,50 @@ def test_every_registered_strategy_gets_controls_and_the_right_count(name):
     text = load_sample("policy_ja").text
     expected = chunkviz.chunk(text, name, **spec.defaults())
     assert _metric(at, "Chunks") == f"{len(expected):,}"
+
+
+def test_upload_a_shift_jis_document_then_qa_pairs_as_csv():
+    at = _page()
+    at.radio(key="explore_source").set_value("upload").run()
+    text = "第1条 始業時刻は午前9時とする。\r\n第2条 終業時刻は午後6時とする。\r\n" * 20
+    at.file_uploader(key="explore_upload").upload("規程.txt", text.encode("cp932"),
+                                                   "text/plain").run()
+    assert not at.exception
+    expected_text = text.replace("\r\n", "\n")
+    assert at.session_state["doc_text"] == expected_text
+    at.slider(key=SIZE).set_value(30).run()
+    assert _metric(at, "Chunks") == f"{len(chunkviz.chunk(expected_text, 'fixed', size=30)):,}"
+    csv = "question,answer\n始業は？,午前9時\n休日は？,日曜日\n".encode()
+    at.file_uploader(key="explore_qa_upload").upload("qa.csv", csv, "text/csv").run()
+    assert not at.exception
+    table = _qa_table(at)
+    assert list(table["answer"]) == ["午前9時", "日曜日"]
+    assert list(table["occurrences"]) == [20, 0]
+    assert table.iloc[1]["status"] == "⚠️ not found"
+    result = chunkviz.chunk(expected_text, "fixed", size=30)
+    from chunkviz.explore import assess_qa, locate_qa
+
+    qa = assess_qa(result, locate_qa(expected_text, [{"question": "q", "answer": "午前9時"}]))
+    assert table.iloc[0]["status"] == {"contained": "✅ contained", "broken": "❌ broken"}[
+        qa[0].status]
+
+
+def test_upload_errors_are_shown_and_the_page_survives():
+    at = _page()
+    at.radio(key="explore_source").set_value("upload").run()
+    at.file_uploader(key="explore_upload").upload("blob.txt", b"\x00\x01\x02" * 100,
+                                                   "text/plain").run()
+    assert not at.exception
+    assert "looks like a binary file" in at.error[0].value
+    # The previous document (the sample) is still chunked and shown.
+    sample = chunkviz.chunk(load_sample("jsquad_tsuyu").text, "fixed", size=400)
+    assert _metric(at, "Chunks") == f"{len(sample):,}"
+
+
+def test_html_upload_keeps_markup_as_text_for_the_view():
+    at = _page()
+    at.radio(key="explore_source").set_value("upload").run()
+    markup = b"<html><body><p>&lt;script&gt;alert(1)&lt;/script&gt; stays text</p></body></html>"
+    at.file_uploader(key="explore_upload").upload("page.html", markup, "text/html").run()
+    assert not at.exception
+    assert at.session_state["doc_text"] == "<script>alert(1)</script> stays text"
