@@ -135,7 +135,7 @@ else:
     text = sample.text
     pairs = [dict(q) for q in sample.qa_pairs]
     paragraph_starts = sample.paragraph_starts
-if not text:
+if not text.strip():
     st.info(tr(_T, "empty"))
     st.stop()
 

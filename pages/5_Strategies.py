@@ -17,7 +17,7 @@ from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.resources import chunk_cached, load_backend
 from chunkviz.ui.sidebar import render_sidebar
 from chunkviz.ui.state import init_session
-from chunkviz.ui.strategies_figures import perplexity_figure, semantic_figure
+from chunkviz.ui.strategies_figures import clicked_boundary, perplexity_figure, semantic_figure
 from chunkviz.ui.strategies_resources import perplexity_curve_cached, semantic_curve_cached
 
 st.set_page_config(page_title="chunkviz · Strategies", page_icon="✂️", layout="wide")
@@ -34,7 +34,8 @@ _T = {
         "src_session": "Current document ({name})",
         "src_sample": "Sample",
         "sample": "Sample document",
-        "empty": "The document is empty: open Explore and paste a text, or pick a sample.",
+        "empty": "The document is empty (or only blank space): open Explore and paste a text, "
+                 "or pick a sample.",
         "tab_semantic": "Semantic",
         "tab_perplexity": "Perplexity",
         "tab_parent": "Parent-child",
@@ -110,7 +111,8 @@ _T = {
         "src_session": "現在の文書（{name}）",
         "src_sample": "サンプル",
         "sample": "サンプル文書",
-        "empty": "文書が空です。Explore でテキストを貼り付けるか、サンプルを選んでください。",
+        "empty": "文書が空（または空白のみ）です。Explore でテキストを貼り付けるか、"
+                 "サンプルを選んでください。",
         "tab_semantic": "意味分割",
         "tab_perplexity": "パープレキシティ",
         "tab_parent": "親子チャンク",
@@ -204,7 +206,7 @@ else:
                         format_func=titles.__getitem__)
     text = load_sample(name).text
     pairs = [dict(q) for q in load_sample(name).qa_pairs]
-if not text:
+if not text.strip():
     st.info(tr(_T, "empty"))
     st.stop()
 
@@ -217,20 +219,6 @@ def _view(chunks: tuple[Chunk, ...], target: int | None, key: str,
     markup = render_html(text, chunks, marks or [], start=a, end=b, labels=words or labels)
     highlight_view(markup, scroll_to=target, key=key)
     st.caption(tr(_T, "view_note", a=a, b=b, n=len(text)))
-
-
-def _clicked_boundary(event: Any) -> int | None:
-    """Boundary index of the point clicked on a curve, if any."""
-    points = getattr(getattr(event, "selection", None), "points", None) or []
-    for point in points:
-        data = point.get("customdata")
-        if isinstance(data, list):
-            data = data[0] if data else None
-        if data is not None:
-            return int(data)
-        if point.get("x") is not None:
-            return int(point["x"])
-    return None
 
 
 def _cut_picker(cuts: tuple[int, ...], values: tuple[float, ...], key: str,
@@ -283,7 +271,7 @@ with tab_sem:
                                 key="strategies_sem_chart", on_select="rerun",
                                 selection_mode="points")
         target = _cut_picker(curve.cuts, curve.similarities, "strategies_sem_jump",
-                             _clicked_boundary(event))
+                             clicked_boundary(event))
         chunks = tuple(Chunk(s, e) for s, e in curve.spans)
         _view(chunks, target, "strategies_sem_view")
 
@@ -314,7 +302,7 @@ with tab_ppl:
                                 on_select="rerun", selection_mode="points")
         changes = tuple(0.0 if c != c else c for c in pcurve.changes)
         target = _cut_picker(pcurve.cuts, changes, "strategies_ppl_jump",
-                             _clicked_boundary(event))
+                             clicked_boundary(event))
         _view(tuple(Chunk(s, e) for s, e in pcurve.spans), target, "strategies_ppl_view")
 
 # --- Parent-child --------------------------------------------------------------------------

@@ -51,3 +51,4 @@ def test_summary_counts_chunks_broken_answers_and_uncovered_characters(bm25):
 
 def test_config_label_skips_switched_off_parameters():
     assert config_label("sentence", {"size": 400, "max_sentences": None}) == "sentence size=400"
+

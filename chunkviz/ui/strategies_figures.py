@@ -6,7 +6,8 @@ click on a point (``st.plotly_chart(on_select=...)``) tells the page which cut t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import plotly.graph_objects as go
 
@@ -112,3 +113,22 @@ def perplexity_figure(curve: PerplexityCurve, lang: str) -> go.Figure:
     fig.update_layout(yaxis2={"title": "PPL", "overlaying": "y", "side": "right",
                               "type": "log", "showgrid": False})
     return _layout(fig, _t(lang, "ppl_title", model=curve.model), _t(lang, "change"), lang)
+
+
+def clicked_boundary(event: Any) -> int | None:
+    """Boundary index of the first point selected on a curve (``st.plotly_chart`` event).
+
+    Every trace carries the boundary index as ``customdata``; a point without it falls back to
+    its ``x``, which is the same index. None when nothing is selected.
+    """
+    selection = event.get("selection") if isinstance(event, Mapping) else None
+    points = selection.get("points", []) if isinstance(selection, Mapping) else []
+    for point in points:
+        data = point.get("customdata")
+        if isinstance(data, list):
+            data = data[0] if data else None
+        if data is None:
+            data = point.get("x")
+        if data is not None:
+            return int(data)
+    return None
