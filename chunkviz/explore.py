@@ -182,9 +182,15 @@ def summary(values: Sequence[int]) -> tuple[int, float, int] | None:
     return min(values), float(statistics.median(values)), max(values)
 
 
-def chunk_token_counts(result: ChunkingResult, tokenizer: Tokenizer) -> tuple[int, ...]:
-    """Tokens of each chunk as the model reads it: its prefix and its text, tokenized alone."""
-    return tuple(count_tokens(tokenizer, t) for t in result.embed_texts())
+def chunk_token_counts(
+    result: ChunkingResult, tokenizer: Tokenizer, document_prefix: str = ""
+) -> tuple[int, ...]:
+    """Tokens of each chunk as the model reads it, tokenized alone.
+
+    That is the backend's ``document_prefix`` (``検索文書: `` for ruri), the chunk's own prefix
+    (a heading breadcrumb) and its text: the same count ``chunkviz.embeddings.over_limit`` uses.
+    """
+    return tuple(count_tokens(tokenizer, document_prefix + t) for t in result.embed_texts())
 
 
 def chunk_stats(

@@ -80,9 +80,10 @@ def chunk_cached(
 def token_counts_cached(
     text: str, strategy: str, params: ParamItems, backend: str, paragraph_starts: tuple[int, ...]
 ) -> tuple[int, ...]:
-    """Tokens of every chunk (prefix included) with the backend's own tokenizer."""
+    """Tokens of every chunk as the backend reads it (its document prefix and the chunk's)."""
     result = chunk_cached(text, strategy, dict(params), backend, paragraph_starts)
-    return chunk_token_counts(result, load_backend(backend).tokenizer)
+    loaded = load_backend(backend)
+    return chunk_token_counts(result, loaded.tokenizer, loaded.document_prefix)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

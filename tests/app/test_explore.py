@@ -296,3 +296,17 @@ def test_html_upload_keeps_markup_as_text_for_the_view():
     at.file_uploader(key="explore_upload").upload("page.html", markup, "text/html").run()
     assert not at.exception
     assert at.session_state["doc_text"] == "<script>alert(1)</script> stays text"
+
+
+@pytest.mark.slow
+def test_chunks_over_the_models_input_limit_are_counted():
+    from chunkviz.embeddings import over_limit
+
+    at = _page(strategy="fixed", size="3000", overlap="0", unit="chars", sample="tech_en")
+    at.sidebar.selectbox(key="backend").set_value("st:all-MiniLM-L6-v2").run()
+    assert not at.exception
+    backend = get_backend("st:all-MiniLM-L6-v2")
+    result = chunkviz.chunk(load_sample("tech_en").text, "fixed", size=3000)
+    flags = over_limit(backend, result.chunk_texts())
+    assert sum(flags) >= 1  # 3,000 characters of English are far over MiniLM's 256 tokens
+    assert _metric(at, "Over the input limit") == str(sum(flags))
