@@ -247,7 +247,10 @@ def _split_into(
         out.append(end)
         return
     cuts = separators[level].cuts(text, start, end)
-    if cuts and cuts[-1] == end:
+    if not cuts or cuts == [end]:  # no separator inside: the whole range is one piece
+        _split_into(text, start, end, size, measure, separators, level + 1, out)
+        return
+    if cuts[-1] == end:
         cuts.pop()
     cuts.append(end)
     # Piece sizes and the over-long pieces are found with C-level iteration (map, compress):
