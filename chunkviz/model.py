@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
+from operator import itemgetter, le, lt
 from types import MappingProxyType
-from typing import Any
+from typing import Any, overload
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,99 @@ class Span:
     end: int
 
 
+class ChunkSequence(Sequence[Chunk]):
+    """Plain chunks (no parent, no prefix) held as two offset sequences.
+
+    Strategies that make many chunks (``fixed``, ``recursive``) return their offsets in this
+    form: ``Chunk`` objects are built on first access and then kept, so a caller that only needs
+    offsets or texts (``ChunkingResult.chunk_texts``) never pays for them. It behaves as an
+    immutable tuple of ``Chunk``: indexing, slicing (to a tuple), iteration, ``len`` and equality
+    with any sequence of chunks.
+    """
+
+    __slots__ = ("_ends", "_items", "_starts")
+
+    def __init__(self, starts: Sequence[int], ends: Sequence[int]) -> None:
+        """Chunks ``Chunk(starts[i], ends[i])``; both sequences must have the same length."""
+        if len(starts) != len(ends):
+            raise ValueError(f"{len(starts)} starts but {len(ends)} ends")
+        self._starts = starts
+        self._ends = ends
+        self._items: tuple[Chunk, ...] | None = None
+
+    @classmethod
+    def from_spans(cls, spans: Sequence[tuple[int, int]]) -> ChunkSequence:
+        """Chunks from ``(start, end)`` pairs."""
+        return cls(list(map(itemgetter(0), spans)), list(map(itemgetter(1), spans)))
+
+    @property
+    def starts(self) -> Sequence[int]:
+        """Start offsets, in chunk order."""
+        return self._starts
+
+    @property
+    def ends(self) -> Sequence[int]:
+        """End offsets, in chunk order."""
+        return self._ends
+
+    def _materialized(self) -> tuple[Chunk, ...]:
+        if self._items is None:
+            self._items = tuple(map(Chunk, self._starts, self._ends))
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> Chunk: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Chunk, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Chunk | tuple[Chunk, ...]:
+        return self._materialized()[index]
+
+    def __iter__(self) -> Iterator[Chunk]:
+        return iter(self._materialized())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ChunkSequence):
+            return list(self._starts) == list(other._starts) and list(self._ends) == list(
+                other._ends
+            )
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return self._materialized() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._materialized())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(map(repr, islice(self, 3)))
+        more = f", ... ({len(self)} chunks)" if len(self) > 3 else ""
+        return f"ChunkSequence({shown}{more})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ChunkSequence, (self._starts, self._ends))
+
+    def check_bounds(self, length: int) -> str | None:
+        """A description of the first broken invariant, or None when the offsets are sound.
+
+        Checked at C speed: ``0 <= start < end <= length`` and starts and ends non-decreasing.
+        """
+        starts, ends = self._starts, self._ends
+        if not starts:
+            return None
+        if not all(map(lt, starts, ends)):
+            return "a chunk with start >= end"
+        if starts[0] < 0 or max(ends) > length:
+            return f"offsets outside 0..{length}"
+        if not (all(map(le, starts, islice(starts, 1, None)))
+                and all(map(le, ends, islice(ends, 1, None)))):
+            return "chunks out of order"
+        return None
+
+
 def _frozen_params(params: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(dict(params))
 
@@ -59,17 +154,24 @@ class ChunkingResult:
     """
 
     text: str
-    chunks: tuple[Chunk, ...]
+    chunks: Sequence[Chunk]
     strategy: str
     params: Mapping[str, Any] = field(default_factory=dict)
     parents: tuple[Chunk, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", _frozen_params(self.params))
-        object.__setattr__(self, "chunks", tuple(self.chunks))
         object.__setattr__(self, "parents", tuple(self.parents))
         n = len(self.text)
-        for label, items in (("chunk", self.chunks), ("parent", self.parents)):
+        checked: tuple[tuple[str, Sequence[Chunk]], ...] = (("parent", self.parents),)
+        if isinstance(self.chunks, ChunkSequence):
+            problem = self.chunks.check_bounds(n)
+            if problem:
+                raise ValueError(f"{problem}; this is a bug in strategy {self.strategy!r}")
+        else:
+            object.__setattr__(self, "chunks", tuple(self.chunks))
+            checked = (("chunk", self.chunks), *checked)
+        for label, items in checked:
             for i, c in enumerate(items):
                 if not (0 <= c.start < c.end <= n):
                     raise ValueError(
@@ -94,6 +196,8 @@ class ChunkingResult:
     def chunk_texts(self) -> list[str]:
         """Source texts of all chunks, in order."""
         t = self.text
+        if isinstance(self.chunks, ChunkSequence):
+            return [t[s:e] for s, e in zip(self.chunks.starts, self.chunks.ends, strict=True)]
         return [t[c.start : c.end] for c in self.chunks]
 
     def embed_texts(self) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.model import ChunkingResult, ChunkSequence
 from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, check_overlap, resolve_tokenizer
 from chunkviz.strategies.registry import Strategy, register
 from chunkviz.tokenizers import Tokenizer, token_boundaries
@@ -51,16 +51,25 @@ def fixed_window(
     tok = resolve_tokenizer(unit, tokenizer)
     if tok is None:
         n = len(text)
-        chunks = tuple(Chunk(s, min(s + size, n)) for s in window_starts(n, size, overlap))
-        return ChunkingResult(text, chunks, "fixed", params)
+        starts = window_starts(n, size, overlap)
+        # Every window but the last ends inside the text (see window_starts), so the ends are
+        # an arithmetic range with the last one clipped: no per-chunk Python work at all.
+        ends = [*range(size, size + len(starts) * starts.step, starts.step)]
+        if ends:
+            ends[-1] = min(ends[-1], n)
+        return ChunkingResult(text, ChunkSequence(starts, ends), "fixed", params)
     # Token windows are cut on token boundaries that partition the text, so they leave no gaps.
     bounds = token_boundaries(tok, text)
     count = len(bounds) - 1
-    chunks = tuple(
-        Chunk(bounds[s], bounds[min(s + size, count)])
-        for s in window_starts(count, size, overlap)
+    token_starts = window_starts(count, size, overlap)
+    return ChunkingResult(
+        text,
+        ChunkSequence(
+            [bounds[s] for s in token_starts], [bounds[min(s + size, count)] for s in token_starts]
+        ),
+        "fixed",
+        params,
     )
-    return ChunkingResult(text, chunks, "fixed", params)
 
 
 register(

@@ -39,11 +39,11 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain, compress, count, starmap
+from itertools import chain, compress, count
 from operator import sub
 from typing import Any
 
-from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.model import ChunkingResult, ChunkSequence
 from chunkviz.segment import JA_TERMINATOR_FOLLOWERS, SENTENCE_SEPARATORS
 from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, check_overlap, resolve_tokenizer
 from chunkviz.strategies.registry import Strategy, register
@@ -375,7 +375,7 @@ def recursive_split(
     params = {"size": size, "overlap": overlap, "unit": unit}
     measure = Measure(text, resolve_tokenizer(unit, tokenizer))
     spans = recursive_spans(text, 0, len(text), size=size, overlap=overlap, measure=measure)
-    return ChunkingResult(text, tuple(starmap(Chunk, spans)), "recursive", params)
+    return ChunkingResult(text, ChunkSequence.from_spans(spans), "recursive", params)
 
 
 register(

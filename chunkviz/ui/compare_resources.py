@@ -24,7 +24,7 @@ def qa_key(pairs: Sequence[dict[str, Any]]) -> QAKey:
 def _ranks(
     text: str,
     strategy: str,
-    chunks: tuple[Any, ...],
+    chunks: Sequence[Any],
     parents: tuple[Any, ...],
     pairs: QAKey,
     backend: str,

@@ -52,7 +52,7 @@ def backend_infos() -> list[BackendInfo]:
 @st.cache_data(max_entries=32, show_spinner=False)
 def _chunks(
     text: str, strategy: str, params: ParamItems, backend: str, paragraph_starts: tuple[int, ...]
-) -> tuple[tuple[Chunk, ...], tuple[Chunk, ...], dict[str, Any]]:
+) -> tuple[Sequence[Chunk], tuple[Chunk, ...], dict[str, Any]]:
     spec = get_strategy(strategy)
     resources: dict[str, Any] = {}
     if "tokenizer" in spec.resources and dict(params).get("unit") == "tokens":

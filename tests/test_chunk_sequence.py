@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import chunkviz
+from chunkviz import Chunk, ChunkingResult
+from chunkviz.model import ChunkSequence
+
+
+def test_chunk_sequence_behaves_as_a_tuple_of_chunks():
+    seq = ChunkSequence(range(0, 6, 3), [4, 7])
+    assert seq == (Chunk(0, 4), Chunk(3, 7))
+    assert (Chunk(0, 4), Chunk(3, 7)) == seq
+    assert seq[1] == Chunk(3, 7)
+    assert seq[1:] == (Chunk(3, 7),)
+    assert list(seq) == [Chunk(0, 4), Chunk(3, 7)]
+    assert len(seq) == 2
+    assert seq != (Chunk(0, 4),)
+    assert pickle.loads(pickle.dumps(seq)) == seq
+
+
+def test_results_with_lazy_and_plain_chunks_are_equal():
+    text = "abcdefg"
+    lazy = ChunkingResult(text, ChunkSequence([0, 3], [4, 7]), "fixed", {})
+    plain = ChunkingResult(text, (Chunk(0, 4), Chunk(3, 7)), "fixed", {})
+    assert lazy == plain
+    assert lazy.chunk_texts() == plain.chunk_texts() == ["abcd", "defg"]
+
+
+@pytest.mark.parametrize(
+    ("starts", "ends", "problem"),
+    [
+        ([0, 3], [3, 3], "start >= end"),
+        ([0, 3], [4, 9], "outside 0..7"),
+        ([3, 0], [4, 5], "out of order"),
+    ],
+)
+def test_broken_lazy_offsets_are_refused(starts, ends, problem):
+    with pytest.raises(ValueError, match=problem):
+        ChunkingResult("abcdefg", ChunkSequence(starts, ends), "fixed", {})
+
+
+def test_fixed_offsets_are_ranges_until_chunks_are_needed():
+    result = chunkviz.chunk("x" * 1000, "fixed", size=100, overlap=20)
+    assert isinstance(result.chunks, ChunkSequence)
+    assert result.chunks[-1] == Chunk(960, 1000)
+    assert [c.length for c in result.chunks][:2] == [100, 100]
