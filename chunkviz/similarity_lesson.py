@@ -1,0 +1,182 @@
+"""Seed 003's lesson on real embeddings: norm vs chunk length, and ranks under three measures.
+
+The Similarity page embeds the chunks of the current configuration with a backend that exposes
+raw (unnormalised) vectors, then shows
+
+- how the vector norm follows the chunk length (Pearson correlation);
+- for a typed query, each chunk's rank under dot product, cosine and L2, and which chunks move
+  the most between them;
+- a 2-D PCA projection of the chunks and the query (numpy SVD).
+
+Everything here is numpy on plain arrays; the backend and the chunking come from the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from chunkviz.errors import ParameterError
+from chunkviz.retrieval.similarity import MEASURES, Measure, rank_order, similarity
+
+#: Shown when no document was loaded on the Explore page: paragraphs of very different lengths,
+#: so that norms have something to follow.
+DEFAULT_TEXT = (
+    "有給休暇の申請は、取得日の三日前までに勤怠システムから行ってください。\n\n"
+    "経費精算は月末締めです。\n\n"
+    "防災訓練は毎年九月に全社で実施します。当日は各フロアの防災担当者の指示に従い、非常階段を"
+    "使って一階の集合場所まで避難してください。エレベーターは使用できません。訓練の開始時刻は"
+    "前週に社内ポータルで告知します。在宅勤務の日に当たった社員は、自宅で避難経路と非常持ち出し"
+    "品を確認し、その結果を所定のフォームで報告してください。訓練後には各部署で振り返りを行い、"
+    "気づいた点を総務部に提出します。提出された意見は翌年の訓練計画と防災マニュアルの改訂に反映"
+    "されます。なお、来客がいる場合は担当者が来客を誘導し、人数を集合場所で報告してください。\n\n"
+    "休暇の残日数は給与明細に記載されています。\n\n"
+    "出張の旅費は、事前に申請した経路と金額を上限として精算します。宿泊費は地域ごとの上限額まで"
+    "実費を支給し、領収書の原本を経理部に提出してください。上限を超える場合は、理由を添えて上長の"
+    "承認を得る必要があります。"
+)
+#: The query typed by default: it matches the short leave paragraphs best.
+DEFAULT_QUERY_TEXT = "有給休暇の申請方法"
+
+
+@dataclass(frozen=True)
+class NormStats:
+    """Chunk lengths, vector norms and their Pearson correlation.
+
+    Attributes:
+        lengths: Chunk length in characters, one per chunk.
+        norms: Euclidean norm of each chunk vector.
+        pearson: Pearson correlation of ``lengths`` and ``norms``; None when it is undefined
+            (fewer than two chunks, or one of the two is constant, as with unit vectors).
+        unit_vectors: Whether every norm is 1 (within 1e-3): then dot product equals cosine
+            and L2 is a monotone function of them, so the three rankings coincide.
+    """
+
+    lengths: np.ndarray
+    norms: np.ndarray
+    pearson: float | None
+    unit_vectors: bool
+
+
+def pearson(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float | None:
+    """Pearson correlation of ``x`` and ``y``; None when undefined (n < 2 or a constant input).
+
+    Raises:
+        ParameterError: ``x`` and ``y`` have different lengths.
+    """
+    a = np.asarray(x, dtype=np.float64)
+    b = np.asarray(y, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ParameterError(
+            f"x and y must be 1-D of the same length (got shapes {a.shape} and {b.shape})"
+        )
+    if a.size < 2:
+        return None
+    # A relative tolerance: float32 unit vectors have norms that differ from 1 by ~1e-7, and a
+    # "correlation" of that noise with length would be meaningless.
+    if any(np.ptp(v) <= 1e-6 * max(1.0, float(np.abs(v).max())) for v in (a, b)):
+        return None
+    da, db = a - a.mean(), b - b.mean()
+    denom = float(np.sqrt((da**2).sum() * (db**2).sum()))
+    return float((da * db).sum() / denom)
+
+
+def norm_stats(lengths: Sequence[int], vectors: np.ndarray) -> NormStats:
+    """Norms of ``vectors`` and their correlation with ``lengths``.
+
+    Raises:
+        ParameterError: The number of lengths and vectors differ.
+    """
+    v = np.asarray(vectors, dtype=np.float64)
+    lens = np.asarray(lengths, dtype=np.float64)
+    if v.ndim != 2 or v.shape[0] != lens.shape[0]:
+        raise ParameterError(
+            f"lengths and vectors must describe the same chunks (got {lens.shape[0]} lengths and "
+            f"vectors of shape {v.shape})"
+        )
+    norms = np.linalg.norm(v, axis=1)
+    unit = bool(norms.size) and bool(np.all(np.abs(norms - 1.0) <= 1e-3))
+    return NormStats(lens, norms, pearson(lens, norms), unit)
+
+
+def measure_ranks(query: np.ndarray, documents: np.ndarray) -> dict[Measure, np.ndarray]:
+    """1-based rank of every document for one query under each measure (ties: lower index first).
+
+    Args:
+        query: Shape ``(dim,)``.
+        documents: Shape ``(n, dim)``.
+    """
+    out: dict[Measure, np.ndarray] = {}
+    for m in MEASURES:
+        order = rank_order(similarity(np.asarray(query), np.asarray(documents), m))
+        ranks = np.empty(order.shape[0], dtype=np.int64)
+        ranks[order] = np.arange(1, order.shape[0] + 1)
+        out[m] = ranks
+    return out
+
+
+def rank_spread(ranks: dict[Measure, np.ndarray]) -> np.ndarray:
+    """Per document: best rank minus worst rank across the measures (0: all agree)."""
+    stacked = np.stack([ranks[m] for m in MEASURES])
+    return np.asarray(stacked.max(axis=0) - stacked.min(axis=0))
+
+
+def most_moved(ranks: dict[Measure, np.ndarray], n: int = 3) -> list[int]:
+    """Indices of up to ``n`` documents whose rank differs most across measures (spread > 0).
+
+    Ties go to the document with the better cosine rank.
+    """
+    if n < 1:
+        raise ParameterError(f"n must be at least 1 (got n={n})")
+    spread = rank_spread(ranks)
+    order = sorted(range(spread.size), key=lambda i: (-int(spread[i]), int(ranks["cosine"][i])))
+    return [i for i in order[:n] if spread[i] > 0]
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Chunks and query in the plane of the chunks' first two principal components.
+
+    Attributes:
+        chunks: Shape ``(n, 2)``.
+        query: Shape ``(2,)``.
+        explained: Share of the chunks' variance along each of the two axes.
+    """
+
+    chunks: np.ndarray
+    query: np.ndarray
+    explained: np.ndarray
+
+
+def pca_2d(documents: np.ndarray, query: np.ndarray) -> Projection:
+    """Project ``documents`` and ``query`` onto the documents' first two principal axes.
+
+    The axes come from the SVD of the mean-centred documents; the query is centred with the same
+    mean. With fewer than two informative directions the missing coordinate is 0. Signs are
+    fixed so that each axis' largest loading is positive (deterministic pictures).
+
+    Raises:
+        ParameterError: ``documents`` is empty or widths differ.
+    """
+    d = np.asarray(documents, dtype=np.float64)
+    q = np.asarray(query, dtype=np.float64)
+    if d.ndim != 2 or d.shape[0] == 0 or q.shape != (d.shape[1],):
+        raise ParameterError(
+            f"documents must be (n >= 1, dim) and query (dim,) (got {d.shape} and {q.shape})"
+        )
+    mean = d.mean(axis=0)
+    centred = d - mean
+    _, s, vt = np.linalg.svd(centred, full_matrices=False)
+    axes = np.zeros((2, d.shape[1]))
+    take = min(2, vt.shape[0])
+    axes[:take] = vt[:take]
+    for i in range(take):
+        if axes[i, np.argmax(np.abs(axes[i]))] < 0:
+            axes[i] = -axes[i]
+    total = float((s**2).sum())
+    explained = np.zeros(2)
+    if total > 0:
+        explained[:take] = s[:take] ** 2 / total
+    return Projection(centred @ axes.T, (q - mean) @ axes.T, explained)
