@@ -400,3 +400,48 @@ def describe_measures(
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def describe_move(
+    points: Sequence[PlanePoint],
+    before: Sequence[float],
+    after: Sequence[float],
+    lang: Lang = "en",
+) -> str:
+    """One sentence saying how moving the query from ``before`` to ``after`` changed the top 1.
+
+    It names every measure whose best point changed (with the old and new point) and the
+    measures that kept theirs.
+    """
+    if lang not in ("en", "ja"):
+        raise ParameterError(f"lang must be 'en' or 'ja' (got lang={lang!r})")
+    if not points:
+        return "There is nothing to rank." if lang == "en" else "順位を付ける対象がありません。"
+    old, new = rankings(points, before), rankings(points, after)
+    names = MEASURE_NAMES[lang]
+    changed = [m for m in MEASURES if old[m][0] != new[m][0]]
+    kept = [m for m in MEASURES if old[m][0] == new[m][0]]
+    label = [p.label for p in points]
+    if lang == "en":
+        if not changed:
+            return "Moving the query kept the same top 1 under all three measures."
+        parts = [f"{names[m]} ({label[old[m][0]]} → {label[new[m][0]]})" for m in changed]
+        text = "Moving the query changed the top 1 under " + _join_en(parts)
+        if kept:
+            text += "; " + _join_en(
+                [f"{names[m]} still ranks {label[new[m][0]]} first" for m in kept]
+            )
+        return text + "."
+    if not changed:
+        return "クエリを動かしても、3つの尺度すべてで1位は変わりません。"
+    parts_ja = [f"{names[m]}（{label[old[m][0]]}→{label[new[m][0]]}）" for m in changed]
+    text = "クエリを動かすと、" + "と".join(parts_ja) + "で1位が入れ替わり"
+    if kept:
+        text += "、" + "と".join(f"{names[m]}では{label[new[m][0]]}が1位のまま" for m in kept)
+    return text + "です。"
+
+
+def _join_en(parts: Sequence[str]) -> str:
+    if len(parts) <= 2:
+        return " and ".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]

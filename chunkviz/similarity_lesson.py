@@ -180,3 +180,73 @@ def pca_2d(documents: np.ndarray, query: np.ndarray) -> Projection:
     if total > 0:
         explained[:take] = s[:take] ** 2 / total
     return Projection(centred @ axes.T, (q - mean) @ axes.T, explained)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """Everything the real-embedding part of the Similarity page shows for one query.
+
+    Attributes:
+        stats: Chunk lengths, norms and their correlation.
+        ranks: 1-based rank of every chunk under each measure.
+        spread: Worst minus best rank of each chunk across the measures.
+        moved: Chunks whose rank moves the most (see ``most_moved``).
+        projection: Chunks and query in the chunks' first two principal components.
+    """
+
+    stats: NormStats
+    ranks: dict[Measure, np.ndarray]
+    spread: np.ndarray
+    moved: list[int]
+    projection: Projection
+
+
+def analyse(
+    lengths: Sequence[int], documents: np.ndarray, query: np.ndarray, *, n_moved: int = 3
+) -> Lesson:
+    """Norms, ranks, movers and projection of ``documents`` for one ``query`` vector.
+
+    Args:
+        lengths: Character length of each chunk.
+        documents: Chunk vectors, shape ``(n, dim)`` with n >= 1.
+        query: Query vector, shape ``(dim,)``.
+        n_moved: How many movers to name.
+
+    Raises:
+        ParameterError: Shapes that do not match, or no chunks.
+    """
+    stats = norm_stats(lengths, documents)
+    ranks = measure_ranks(query, documents)
+    return Lesson(
+        stats, ranks, rank_spread(ranks), most_moved(ranks, n_moved), pca_2d(documents, query)
+    )
+
+
+def lesson_rows(
+    texts: Sequence[str], lesson: Lesson, *, preview: int = 30
+) -> list[dict[str, object]]:
+    """One table row per chunk: number, preview, length, norm, the three ranks and the spread.
+
+    Args:
+        texts: Source text of each chunk (for the preview).
+        lesson: The analysis of the same chunks.
+        preview: Characters of each chunk shown (an ellipsis marks a cut).
+    """
+    moved = set(lesson.moved)
+    rows: list[dict[str, object]] = []
+    for i, text in enumerate(texts):
+        flat = " ".join(text.split())
+        rows.append(
+            {
+                "chunk": i + 1,
+                "text": flat if len(flat) <= preview else flat[:preview] + "…",
+                "chars": int(lesson.stats.lengths[i]),
+                "norm": round(float(lesson.stats.norms[i]), 3),
+                "dot": int(lesson.ranks["dot"][i]),
+                "cosine": int(lesson.ranks["cosine"][i]),
+                "l2": int(lesson.ranks["l2"][i]),
+                "spread": int(lesson.spread[i]),
+                "moved": i in moved,
+            }
+        )
+    return rows
