@@ -263,9 +263,9 @@ def screen_to_plane(
 ) -> tuple[float, float]:
     """Plane coordinates of a screen position inside the drawn plane.
 
-    The component draws the square ``[-extent, extent]²`` into a square SVG box with y pointing
-    up; ``box`` is that element's bounding box (``x``, ``y``, ``width``, ``height`` in CSS
-    pixels, as Playwright's ``bounding_box()`` reports it).
+    The component draws the square ``[-extent, extent]²`` as a square SVG rect with y pointing
+    up; ``box`` is that rect's bounding box (``x``, ``y``, ``width``, ``height`` in CSS pixels,
+    as Playwright's ``bounding_box()`` reports it).
     """
     x = -extent + (px - box["x"]) / box["width"] * 2 * extent
     y = extent - (py - box["y"]) / box["height"] * 2 * extent

@@ -26,6 +26,7 @@ from chunkviz.ui.similarity_view import (
     chunk_cached,
     encode_documents,
     encode_query,
+    escape_markdown,
     load_backend,
     norm_figure,
     pca_figure,
@@ -317,12 +318,13 @@ else:
             st.table(
                 pd.DataFrame(
                     {
-                        tr(_T, "rank"): range(1, len(points) + 1),
-                        tr(_T, "chunk"): [points[i].label for i in ranks[m]],
-                        tr(_T, "length"): [round(points[i].length, 2) for i in ranks[m]],
-                        tr(_T, "score"): [round(float(all_scores[m][i]), 3) for i in ranks[m]],
+                        tr(_T, "rank"): [str(r) for r in range(1, len(points) + 1)],
+                        tr(_T, "chunk"): [escape_markdown(points[i].label) for i in ranks[m]],
+                        tr(_T, "length"): [f"{points[i].length:.2f}" for i in ranks[m]],
+                        tr(_T, "score"): [f"{all_scores[m][i]:.3f}" for i in ranks[m]],
                     }
-                ).set_index(tr(_T, "rank"))
+                ),
+                hide_index=True,
             )
     with st.container(key="sim_change"):
         st.info(f"**{tr(_T, 'measures_sentence')}:** {describe_measures(points, query, lang)}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,9 +12,10 @@ import streamlit as st
 from chunkviz.api import chunk
 from chunkviz.embeddings import Backend, get_backend
 from chunkviz.model import ChunkingResult
+from chunkviz.retrieval.similarity import Measure
 from chunkviz.similarity_lesson import Lesson
 
-MEASURE_COLOURS = {"dot": "#e8590c", "cosine": "#1c7ed6", "l2": "#2f9e44"}
+MEASURE_COLOURS: dict[Measure, str] = {"dot": "#e8590c", "cosine": "#1c7ed6", "l2": "#2f9e44"}
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -45,6 +47,11 @@ def encode_documents(
 def encode_query(_backend: Backend, name: str, model: str, text: str) -> np.ndarray:
     """One query vector, shape ``(dim,)``."""
     return np.asarray(_backend.encode_queries([text])[0])
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` with Markdown's special characters backslash-escaped (st.table renders Markdown)."""
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$])", r"\\\1", text)
 
 
 def _short(text: str, n: int = 40) -> str:

@@ -53,8 +53,11 @@ export default function (component) {
   const names = Object.fromEntries(data.measures.map((m) => [m.id, m.name]));
   const query = { x: data.query.x, y: data.query.y };
 
+  // A margin around the plane keeps labels and badges of points near the edge visible; the
+  // plane itself is the rect[data-role=plane] (tests convert coordinates with its box).
+  const P = 0.7;
   const svg = el("svg", {
-    viewBox: `${-E} ${-E} ${2 * E} ${2 * E}`,
+    viewBox: `${-E - P} ${-E - P} ${2 * (E + P)} ${2 * (E + P)}`,
     class: "cv-svg",
     "data-testid": "cv-plane-svg",
     role: "img",
