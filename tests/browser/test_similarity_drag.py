@@ -8,6 +8,8 @@ drop position converted to plane coordinates.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from chunkviz.plane import from_polar, plane_to_screen, preset, rankings, screen_to_plane
@@ -15,6 +17,7 @@ from chunkviz.plane import from_polar, plane_to_screen, preset, rankings, screen
 pytestmark = pytest.mark.browser
 
 MEASURES = ("dot", "cosine", "l2")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
 def _component_top(page, measure: str, k: int) -> list[str]:
@@ -38,11 +41,8 @@ def _python_ranking(page, measure: str) -> list[str]:
     return [rows.nth(i).locator("td").nth(1).inner_text().strip() for i in range(rows.count())]
 
 
-def test_drag_query_dot_and_cosine_disagree_and_python_matches_the_drop(
-    streamlit_app, browser_page, artifacts_dir
-):
-    page = browser_page
-    page.goto(f"{streamlit_app}/Similarity")
+def test_drag_query_dot_and_cosine_disagree_and_python_matches_the_drop(app_url, page):
+    page.goto(f"{app_url}/Similarity")
     plane = page.locator('rect[data-role="plane"]')
     plane.wait_for(state="visible")
     page.locator('[data-role="query"]').scroll_into_view_if_needed()
@@ -71,7 +71,7 @@ def test_drag_query_dot_and_cosine_disagree_and_python_matches_the_drop(
     assert live_top1 == {m: labels[expected[m][0]] for m in MEASURES}
     assert live_top1["dot"] != live_top1["cosine"]
     assert _component_top(page, "dot", 1) != _component_top(page, "cosine", 1)
-    page.screenshot(path=str(artifacts_dir / "similarity_drag_live.png"))
+    page.screenshot(path=str(ARTIFACTS / "similarity_drag_live.png"))
     page.mouse.up()
 
     # Python reruns with the released position and renders the three rankings.
@@ -87,4 +87,4 @@ def test_drag_query_dot_and_cosine_disagree_and_python_matches_the_drop(
     assert "Since the previous position" in sentence
 
     page.locator(".st-key-sim_change").scroll_into_view_if_needed()
-    page.screenshot(path=str(artifacts_dir / "similarity_drag.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / "similarity_drag.png"), full_page=True)
