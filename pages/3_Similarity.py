@@ -76,7 +76,10 @@ _T = {
         "no_points": "Add at least one chunk vector to the table.",
         "query": "Query",
         "top": "Top",
-        "drag_hint": "Drag the query point or click anywhere on the plane.",
+        "drag_hint": (
+            "Drag the query point or click anywhere on the plane; with the keyboard, focus the "
+            "point (Tab) and use the arrow keys (Shift: bigger steps)."
+        ),
         "rankings": "Rankings at the query ({x:.2f}, {y:.2f})",
         "rank": "Rank",
         "chunk": "Chunk",
@@ -170,7 +173,10 @@ _T = {
         "no_points": "表にチャンクベクトルを1つ以上追加してください。",
         "query": "クエリ",
         "top": "上位",
-        "drag_hint": "クエリ点をドラッグするか、平面上の好きな場所をクリックしてください。",
+        "drag_hint": (
+            "クエリ点をドラッグするか、平面上の好きな場所をクリックしてください。キーボードでは"
+            "Tabで点を選び、矢印キーで動かせます（Shiftで大きく動きます）。"
+        ),
         "rankings": "クエリ ({x:.2f}, {y:.2f}) での順位",
         "rank": "順位",
         "chunk": "チャンク",
@@ -235,6 +241,9 @@ st.session_state.setdefault("sim_query", DEFAULT_QUERY)
 st.session_state.setdefault("sim_prev_query", None)
 
 
+st.session_state.setdefault("sim_query_seq", 0)
+
+
 def _reset_query() -> None:
     st.session_state["sim_query"] = DEFAULT_QUERY
     st.session_state["sim_prev_query"] = None
@@ -245,6 +254,7 @@ def _on_release() -> None:
     if pos is not None:
         st.session_state["sim_prev_query"] = st.session_state["sim_query"]
         st.session_state["sim_query"] = (float(pos["x"]), float(pos["y"]))
+        st.session_state["sim_query_seq"] = int(pos.get("seq", 0))
 
 
 st.title(tr(_T, "title"))
@@ -308,6 +318,7 @@ else:
         text={"query": tr(_T, "query"), "top": tr(_T, "top"), "drag_hint": tr(_T, "drag_hint")},
         key="sim_plane",
         on_release=_on_release,
+        seq=st.session_state["sim_query_seq"],
     )
     st.subheader(tr(_T, "rankings", x=query[0], y=query[1]))
     ranks = rankings(points, query)
@@ -354,12 +365,15 @@ if not available:
     st.warning(tr(_T, "no_backend"))
     st.stop()
 choices = [b.name for b in available]
+shared_backend = st.session_state.get("backend")
+default_backend = shared_backend if shared_backend in choices else "tfidf"
 labels_by_name = {b.name: f"{b.name} — {b.label}" for b in available}
 bc1, bc2 = st.columns([1, 2])
 backend_name = bc1.selectbox(
     tr(_T, "backend"),
     choices,
-    index=choices.index("tfidf") if "tfidf" in choices else 0,
+    # The sidebar's retrieval backend when it has vectors, else raw TF-IDF.
+    index=choices.index(default_backend) if default_backend in choices else 0,
     format_func=labels_by_name.__getitem__,
     help=tr(_T, "backend_help"),
     key="sim_backend",

@@ -36,8 +36,9 @@ def similarity_plane(
     text: Mapping[str, str],
     key: str,
     on_release: Callable[[], None],
+    seq: int = 0,
 ) -> Any:
-    """Mount the plane and return its state (``.pos`` is the last released position or None).
+    """Mount the plane; its state ``pos`` is the last released ``{x, y, seq}`` (None before).
 
     Args:
         points: Chunk vectors to draw.
@@ -47,10 +48,14 @@ def similarity_plane(
         text: ``query`` (the point's name), ``top`` (column heading) and ``drag_hint``.
         key: Widget key; ``st.session_state[key]["pos"]`` holds the released position.
         on_release: Called (before the rerun) when the user releases the query point.
+        seq: The ``seq`` of the released position that ``query`` comes from (0: none). The
+            component numbers what it sends, so a rerun answering an older release does not
+            pull the point back while the user has already moved it again.
     """
     data = component_data(points, query, k=k)
     data["measures"] = [{"id": m, "name": measure_names[m]} for m in ("dot", "cosine", "l2")]
     data["text"] = dict(text)
+    data["seq"] = int(seq)
     return _PLANE(
         key=key, data=data, default={"pos": None}, on_pos_change=on_release, height="content"
     )

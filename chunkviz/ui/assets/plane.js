@@ -2,7 +2,7 @@
 // and the top-k under dot product, cosine and L2 recomputed live while dragging.
 // Data (from Python): {points: [{label, x, y}], query: {x, y}, k, extent, measures: [{id, name}],
 //                      text: {query, top, drag_hint}}
-// State (to Python): pos = {x, y} when the query is released.
+// State (to Python): pos = {x, y, seq} when the query is released; Python echoes seq as data.seq.
 // Everything is built with DOM calls and textContent: point labels are user text.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -45,13 +45,27 @@ export default function (component) {
   const { data, parentElement, setStateValue } = component;
   const root = parentElement.querySelector(".cv-plane");
   if (!root || !data) return undefined;
+  // A rerun rebuilds the drawing; keep keyboard focus on the query point if it had it.
+  const active = parentElement.activeElement;
+  const hadFocus = Boolean(active && active.getAttribute && active.getAttribute("data-role") === "query");
   root.replaceChildren();
 
   const E = data.extent;
   const points = data.points;
   const k = Math.min(data.k, points.length);
   const names = Object.fromEntries(data.measures.map((m) => [m.id, m.name]));
-  const query = { x: data.query.x, y: data.query.y };
+  // Positions sent to Python carry a sequence number that Python echoes back as data.seq. A
+  // rerun that answers an older send (the user moved on meanwhile) must not pull the point back.
+  const sent = parentElement.__cvSent || { seq: data.seq || 0, x: data.query.x, y: data.query.y };
+  const behind = (data.seq || 0) < sent.seq;
+  const query = behind ? { x: sent.x, y: sent.y } : { x: data.query.x, y: data.query.y };
+  function send() {
+    const round = (v) => Math.round(v * 1000) / 1000;
+    const pos = { x: round(query.x), y: round(query.y), seq: sent.seq + 1 };
+    parentElement.__cvSent = { seq: pos.seq, x: query.x, y: query.y };
+    Object.assign(sent, parentElement.__cvSent);
+    setStateValue("pos", pos);
+  }
 
   // A margin around the plane keeps labels and badges of points near the edge visible; the
   // plane itself is the rect[data-role=plane] (tests convert coordinates with its box).
@@ -97,6 +111,7 @@ export default function (component) {
   const qline = svg.lastChild;
   const handle = el("circle", {
     cx: query.x, cy: -query.y, r: 0.22, class: "cv-query", "data-role": "query", tabindex: 0,
+    "aria-label": data.text.query,
   }, svg);
   const qtitle = el("title", {}, handle);
   qtitle.textContent = data.text.query;
@@ -175,9 +190,27 @@ export default function (component) {
     Object.assign(query, toPlane(evt));
     handle.classList.remove("cv-dragging");
     render();
-    const round = (v) => Math.round(v * 1000) / 1000;
-    setStateValue("pos", { x: round(query.x), y: round(query.y) });
+    send();
   }
+  // Keyboard: arrow keys move the focused query by 0.1 (0.5 with Shift); releasing the key
+  // sends the position, as releasing the pointer does.
+  const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  function onKeyDown(evt) {
+    const step = STEPS[evt.key];
+    if (!step) return;
+    const d = evt.shiftKey ? 0.5 : 0.1;
+    query.x = Math.max(-E, Math.min(E, query.x + step[0] * d));
+    query.y = Math.max(-E, Math.min(E, query.y + step[1] * d));
+    render();
+    evt.preventDefault();
+  }
+  function onKeyUp(evt) {
+    if (!STEPS[evt.key]) return;
+    send();
+  }
+  handle.addEventListener("keydown", onKeyDown);
+  handle.addEventListener("keyup", onKeyUp);
+
   // Pointer events cover mouse, pen and touch; touch-action: none (CSS) stops scrolling.
   svg.addEventListener("pointerdown", onDown);
   svg.addEventListener("pointermove", onMove);
@@ -185,7 +218,10 @@ export default function (component) {
   svg.addEventListener("pointercancel", onUp);
 
   render();
+  if (hadFocus) handle.focus();
   return () => {
+    handle.removeEventListener("keydown", onKeyDown);
+    handle.removeEventListener("keyup", onKeyUp);
     svg.removeEventListener("pointerdown", onDown);
     svg.removeEventListener("pointermove", onMove);
     svg.removeEventListener("pointerup", onUp);
