@@ -131,6 +131,12 @@ _T = {
         "chunks": "chunks",
         "query_point": "query",
         "table": "Ranks per chunk (spread = worst rank − best rank across the measures)",
+        "col_chunk": "chunk",
+        "col_text": "text",
+        "col_chars": "characters",
+        "col_norm": "norm",
+        "col_spread": "spread",
+        "col_moved": "moves most",
     },
     "ja": {
         "title": "類似度: 内積・コサイン・L2",
@@ -227,7 +233,13 @@ _T = {
         "pca_title": "チャンクとクエリ（チャンクベクトルの2次元PCA、点の大きさはチャンクの長さ）",
         "chunks": "チャンク",
         "query_point": "クエリ",
-        "table": "チャンクごとの順位（spread = 尺度間での最下位と最上位の差）",
+        "table": "チャンクごとの順位（順位の幅 = 尺度間での最下位と最上位の差）",
+        "col_chunk": "チャンク",
+        "col_text": "本文",
+        "col_chars": "文字数",
+        "col_norm": "ノルム",
+        "col_spread": "順位の幅",
+        "col_moved": "最も動く",
     },
 }
 
@@ -456,7 +468,14 @@ st.plotly_chart(
 )
 st.caption(tr(_T, "table"))
 st.dataframe(
-    pd.DataFrame(lesson_rows(texts, lesson)).rename(columns=names),
+    pd.DataFrame(lesson_rows(texts, lesson)).rename(
+        columns={
+            **names,
+            **{
+                c: tr(_T, f"col_{c}") for c in ("chunk", "text", "chars", "norm", "spread", "moved")
+            },
+        }
+    ),
     hide_index=True,
     key="sim_rank_table",
 )

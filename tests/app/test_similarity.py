@@ -117,7 +117,7 @@ def test_real_embeddings_tfidf_offline_on_the_builtin_text():
     longest = int(np.argmax(lesson.stats.lengths))
     assert table["dot product"][longest] == 1
     assert table["cosine"][0] == 1
-    assert table["moved"][longest]
+    assert table["moves most"][longest]
     assert len(at.get("plotly_chart")) == 3
     assert not at.warning
 
