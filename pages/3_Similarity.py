@@ -18,15 +18,14 @@ from chunkviz.plane import (
     scores,
 )
 from chunkviz.retrieval.similarity import MEASURES
-from chunkviz.similarity_lesson import DEFAULT_QUERY_TEXT, DEFAULT_TEXT, analyse, lesson_rows
+from chunkviz.similarity_lesson import DEFAULT_QUERY_TEXT, DEFAULT_TEXT, lesson_rows
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.plane_component import similarity_plane
 from chunkviz.ui.sidebar import render_sidebar
 from chunkviz.ui.similarity_view import (
     chunk_cached,
-    encode_documents,
-    encode_query,
     escape_markdown,
+    lesson_cached,
     load_backend,
     norm_figure,
     pca_figure,
@@ -251,8 +250,6 @@ lang = current_lang()
 names = MEASURE_NAMES[lang]
 st.session_state.setdefault("sim_query", DEFAULT_QUERY)
 st.session_state.setdefault("sim_prev_query", None)
-
-
 st.session_state.setdefault("sim_query_seq", 0)
 
 
@@ -272,210 +269,240 @@ def _on_release() -> None:
 st.title(tr(_T, "title"))
 st.markdown(tr(_T, "intro"))
 
+
 # --- the plane -----------------------------------------------------------------------------------
-st.header(tr(_T, "plane_header"))
-st.markdown(tr(_T, "plane_intro"))
-c1, c2, c3 = st.columns([3, 1, 1])
-preset_name = c1.radio(
-    tr(_T, "preset"),
-    PRESETS,
-    format_func=lambda p: tr(_T, f"preset_{p}"),
-    key="sim_preset",
-    horizontal=True,
-    on_change=_reset_query,
-)
-seed = int(
-    c2.number_input(
-        tr(_T, "seed"),
-        min_value=0,
-        max_value=9999,
-        value=0,
-        key="sim_seed",
-        disabled=preset_name != "random",
+# A fragment: dragging the query reruns this section only, not the embeddings below.
+@st.fragment
+def _plane_section() -> None:
+    st.header(tr(_T, "plane_header"))
+    st.markdown(tr(_T, "plane_intro"))
+    c1, c2, c3 = st.columns([3, 1, 1])
+    preset_name = c1.radio(
+        tr(_T, "preset"),
+        PRESETS,
+        format_func=lambda p: tr(_T, f"preset_{p}"),
+        key="sim_preset",
+        horizontal=True,
         on_change=_reset_query,
     )
-)
-k = c3.slider(tr(_T, "k"), min_value=1, max_value=3, value=2, key="sim_k")
-st.caption(tr(_T, f"help_{preset_name}"))
-
-base = preset(preset_name, seed=seed)
-with st.expander(tr(_T, "edit")):
-    st.caption(tr(_T, "edit_help"))
-    edited = st.data_editor(
-        pd.DataFrame(points_to_rows(base), columns=["label", "angle", "length"]),
-        num_rows="dynamic",
-        key=f"sim_points_{preset_name}_{seed}",
-        column_config={
-            "label": st.column_config.TextColumn(tr(_T, "label"), max_chars=12),
-            "angle": st.column_config.NumberColumn(tr(_T, "angle"), min_value=-360, max_value=360),
-            "length": st.column_config.NumberColumn(tr(_T, "length"), min_value=0.05, max_value=5),
-        },
-        hide_index=True,
+    seed = int(
+        c2.number_input(
+            tr(_T, "seed"),
+            min_value=0,
+            max_value=9999,
+            value=0,
+            key="sim_seed",
+            disabled=preset_name != "random",
+            on_change=_reset_query,
+        )
     )
-try:
-    points = points_from_rows(edited.to_dict("records"))
-except ChunkvizError as e:
-    st.error(str(e))
-    points = base
+    k = c3.slider(tr(_T, "k"), min_value=1, max_value=3, value=2, key="sim_k")
+    st.caption(tr(_T, f"help_{preset_name}"))
 
-query = st.session_state["sim_query"]
-if not points:
-    st.info(tr(_T, "no_points"))
-else:
-    similarity_plane(
-        points,
-        query,
-        k=min(k, len(points)),
-        measure_names=names,
-        text={"query": tr(_T, "query"), "top": tr(_T, "top"), "drag_hint": tr(_T, "drag_hint")},
-        key="sim_plane",
-        on_release=_on_release,
-        seq=st.session_state["sim_query_seq"],
-    )
-    st.subheader(tr(_T, "rankings", x=query[0], y=query[1]))
-    ranks = rankings(points, query)
-    all_scores = scores(points, query)
-    for col, m in zip(st.columns(3), MEASURES, strict=True):
-        with col, st.container(key=f"sim_rank_{m}"):
-            st.markdown(f"**{names[m]}**")
-            st.table(
-                pd.DataFrame(
-                    {
-                        tr(_T, "rank"): [str(r) for r in range(1, len(points) + 1)],
-                        tr(_T, "chunk"): [escape_markdown(points[i].label) for i in ranks[m]],
-                        tr(_T, "length"): [f"{points[i].length:.2f}" for i in ranks[m]],
-                        tr(_T, "score"): [f"{all_scores[m][i]:.3f}" for i in ranks[m]],
-                    }
+    base = preset(preset_name, seed=seed)
+    with st.expander(tr(_T, "edit")):
+        st.caption(tr(_T, "edit_help"))
+        edited = st.data_editor(
+            pd.DataFrame(points_to_rows(base), columns=["label", "angle", "length"]),
+            num_rows="dynamic",
+            key=f"sim_points_{preset_name}_{seed}",
+            column_config={
+                "label": st.column_config.TextColumn(tr(_T, "label"), max_chars=12),
+                "angle": st.column_config.NumberColumn(
+                    tr(_T, "angle"), min_value=-360, max_value=360
                 ),
-                hide_index=True,
-            )
-    with st.container(key="sim_change"):
-        st.info(f"**{tr(_T, 'measures_sentence')}:** {describe_measures(points, query, lang)}")
-        prev = st.session_state["sim_prev_query"]
-        if prev is not None:
-            st.caption(f"{tr(_T, 'move_sentence')}: {describe_move(points, prev, query, lang)}")
+                "length": st.column_config.NumberColumn(
+                    tr(_T, "length"), min_value=0.05, max_value=5
+                ),
+            },
+            hide_index=True,
+        )
+    try:
+        points = points_from_rows(edited.to_dict("records"))
+    except ChunkvizError as e:
+        st.error(str(e))
+        points = base
+
+    query = st.session_state["sim_query"]
+    if not points:
+        st.info(tr(_T, "no_points"))
+    else:
+        similarity_plane(
+            points,
+            query,
+            k=min(k, len(points)),
+            measure_names=names,
+            text={"query": tr(_T, "query"), "top": tr(_T, "top"), "drag_hint": tr(_T, "drag_hint")},
+            key="sim_plane",
+            on_release=_on_release,
+            seq=st.session_state["sim_query_seq"],
+        )
+        st.subheader(tr(_T, "rankings", x=query[0], y=query[1]))
+        ranks = rankings(points, query)
+        all_scores = scores(points, query)
+        for col, m in zip(st.columns(3), MEASURES, strict=True):
+            with col, st.container(key=f"sim_rank_{m}"):
+                st.markdown(f"**{names[m]}**")
+                st.table(
+                    pd.DataFrame(
+                        {
+                            tr(_T, "rank"): [str(r) for r in range(1, len(points) + 1)],
+                            tr(_T, "chunk"): [escape_markdown(points[i].label) for i in ranks[m]],
+                            tr(_T, "length"): [f"{points[i].length:.2f}" for i in ranks[m]],
+                            tr(_T, "score"): [f"{all_scores[m][i]:.3f}" for i in ranks[m]],
+                        }
+                    ),
+                    hide_index=True,
+                )
+        with st.container(key="sim_change"):
+            st.info(f"**{tr(_T, 'measures_sentence')}:** {describe_measures(points, query, lang)}")
+            prev = st.session_state["sim_prev_query"]
+            if prev is not None:
+                st.caption(f"{tr(_T, 'move_sentence')}: {describe_move(points, prev, query, lang)}")
+
 
 # --- real embeddings -----------------------------------------------------------------------------
-st.header(tr(_T, "real_header"))
-st.markdown(tr(_T, "real_intro"))
+@st.fragment
+def _real_section() -> None:
+    st.header(tr(_T, "real_header"))
+    st.markdown(tr(_T, "real_intro"))
 
-doc_text = st.session_state.get("doc_text") or ""
-from_explore = bool(doc_text)
-if from_explore:
-    st.caption(
-        tr(_T, "doc_from_explore", name=st.session_state.get("doc_name") or "—", n=len(doc_text))
-    )
-    strategy = st.session_state.get("explore_strategy") or "paragraph"
-    params = dict(st.session_state.get("explore_params") or {})
-else:
-    st.caption(tr(_T, "doc_default"))
-    doc_text, strategy, params = DEFAULT_TEXT, "paragraph", {}
-st.caption(tr(_T, "config", strategy=strategy, params=params or ""))
-
-available = [b for b in list_backends() if b.available and b.name != "bm25"]
-if not available:
-    st.warning(tr(_T, "no_backend"))
-    st.stop()
-choices = [b.name for b in available]
-shared_backend = st.session_state.get("backend")
-default_backend = shared_backend if shared_backend in choices else "tfidf"
-labels_by_name = {b.name: f"{b.name} — {b.label}" for b in available}
-bc1, bc2 = st.columns([1, 2])
-backend_name = bc1.selectbox(
-    tr(_T, "backend"),
-    choices,
-    # The sidebar's retrieval backend when it has vectors, else raw TF-IDF.
-    index=choices.index(default_backend) if default_backend in choices else 0,
-    format_func=labels_by_name.__getitem__,
-    help=tr(_T, "backend_help"),
-    key="sim_backend",
-)
-query_text = bc2.text_input(
-    tr(_T, "query_text"),
-    value=DEFAULT_QUERY_TEXT if not from_explore else "",
-    key="sim_query_text",
-)
-
-try:
-    result = chunk_cached(doc_text, strategy, tuple(sorted(params.items())))
-    backend = load_backend(backend_name)
-except ChunkvizError as e:
-    st.error(str(e))
-    st.stop()
-
-if len(result.chunks) == 0:
-    st.info(tr(_T, "empty_doc"))
-    st.stop()
-if backend.normalized and not backend.raw_vectors:
-    st.warning(tr(_T, "unit_only", name=backend_name))
-if not query_text.strip():
-    st.info(tr(_T, "query_empty"))
-    st.stop()
-
-texts = result.chunk_texts()
-lengths = [c.end - c.start for c in result.chunks]
-try:
-    with st.spinner(backend_name):
-        doc_vectors = encode_documents(
-            backend, backend.name, backend.model, tuple(result.embed_texts())
+    doc_text = st.session_state.get("doc_text") or ""
+    from_explore = bool(doc_text)
+    if from_explore:
+        st.caption(
+            tr(
+                _T,
+                "doc_from_explore",
+                name=st.session_state.get("doc_name") or "—",
+                n=len(doc_text),
+            )
         )
-        query_vector = encode_query(backend, backend.name, backend.model, query_text)
-    lesson = analyse(lengths, doc_vectors, query_vector)
-except ChunkvizError as e:
-    st.error(str(e))
-    st.stop()
+        strategy = st.session_state.get("explore_strategy") or "paragraph"
+        params = dict(st.session_state.get("explore_params") or {})
+    else:
+        st.caption(tr(_T, "doc_default"))
+        doc_text, strategy, params = DEFAULT_TEXT, "paragraph", {}
+    st.caption(tr(_T, "config", strategy=strategy, params=params or ""))
 
-m1, m2, m3 = st.columns(3)
-m1.metric(tr(_T, "n_chunks"), len(texts))
-m2.metric(
-    tr(_T, "pearson"),
-    f"{lesson.stats.pearson:.2f}" if lesson.stats.pearson is not None else tr(_T, "pearson_na"),
-    help=tr(_T, "pearson_help"),
-)
-m3.metric(
-    tr(_T, "moved"),
-    ", ".join(f"#{i + 1}" for i in lesson.moved) if lesson.moved else tr(_T, "moved_none"),
-)
+    available = [b for b in list_backends() if b.available and b.name != "bm25"]
+    if not available:
+        st.warning(tr(_T, "no_backend"))
+        return
+    choices = [b.name for b in available]
+    shared_backend = st.session_state.get("backend")
+    default_backend = shared_backend if shared_backend in choices else "tfidf"
+    labels_by_name = {b.name: f"{b.name} — {b.label}" for b in available}
+    bc1, bc2 = st.columns([1, 2])
+    backend_name = bc1.selectbox(
+        tr(_T, "backend"),
+        choices,
+        # The sidebar's retrieval backend when it has vectors, else raw TF-IDF.
+        index=choices.index(default_backend) if default_backend in choices else 0,
+        format_func=labels_by_name.__getitem__,
+        help=tr(_T, "backend_help"),
+        key="sim_backend",
+    )
+    query_text = bc2.text_input(
+        tr(_T, "query_text"),
+        value=DEFAULT_QUERY_TEXT if not from_explore else "",
+        key="sim_query_text",
+    )
 
-g1, g2 = st.columns(2)
-g1.plotly_chart(
-    norm_figure(
-        lesson,
-        texts,
-        {
-            "title": tr(_T, "norm_title"),
-            "x": tr(_T, "norm_x"),
-            "y": tr(_T, "norm_y"),
-            "fit": tr(_T, "fit"),
-            "chunks": tr(_T, "chunks"),
-        },
-    ),
-    key="sim_norm_chart",
-)
-g2.plotly_chart(
-    rank_figure(
-        lesson, names, {"title": tr(_T, "rank_title"), "x": tr(_T, "rank_x"), "y": tr(_T, "rank_y")}
-    ),
-    key="sim_rank_chart",
-)
-st.plotly_chart(
-    pca_figure(
-        lesson,
-        texts,
-        {"title": tr(_T, "pca_title"), "chunks": tr(_T, "chunks"), "query": tr(_T, "query_point")},
-    ),
-    key="sim_pca_chart",
-)
-st.caption(tr(_T, "table"))
-st.dataframe(
-    pd.DataFrame(lesson_rows(texts, lesson)).rename(
-        columns={
-            **names,
-            **{
-                c: tr(_T, f"col_{c}") for c in ("chunk", "text", "chars", "norm", "spread", "moved")
+    try:
+        result = chunk_cached(doc_text, strategy, tuple(sorted(params.items())))
+        backend = load_backend(backend_name)
+    except ChunkvizError as e:
+        st.error(str(e))
+        return
+
+    if len(result.chunks) == 0:
+        st.info(tr(_T, "empty_doc"))
+        return
+    if backend.normalized and not backend.raw_vectors:
+        st.warning(tr(_T, "unit_only", name=backend_name))
+    if not query_text.strip():
+        st.info(tr(_T, "query_empty"))
+        return
+
+    texts = result.chunk_texts()
+    lengths = [c.end - c.start for c in result.chunks]
+    try:
+        with st.spinner(backend_name):
+            lesson = lesson_cached(
+                backend,
+                backend.name,
+                backend.model,
+                tuple(result.embed_texts()),
+                tuple(lengths),
+                query_text,
+            )
+    except ChunkvizError as e:
+        st.error(str(e))
+        return
+
+    m1, m2, m3 = st.columns(3)
+    m1.metric(tr(_T, "n_chunks"), len(texts))
+    m2.metric(
+        tr(_T, "pearson"),
+        f"{lesson.stats.pearson:.2f}" if lesson.stats.pearson is not None else tr(_T, "pearson_na"),
+        help=tr(_T, "pearson_help"),
+    )
+    m3.metric(
+        tr(_T, "moved"),
+        ", ".join(f"#{i + 1}" for i in lesson.moved) if lesson.moved else tr(_T, "moved_none"),
+    )
+
+    g1, g2 = st.columns(2)
+    g1.plotly_chart(
+        norm_figure(
+            lesson,
+            texts,
+            {
+                "title": tr(_T, "norm_title"),
+                "x": tr(_T, "norm_x"),
+                "y": tr(_T, "norm_y"),
+                "fit": tr(_T, "fit"),
+                "chunks": tr(_T, "chunks"),
             },
-        }
-    ),
-    hide_index=True,
-    key="sim_rank_table",
-)
+        ),
+        key="sim_norm_chart",
+    )
+    g2.plotly_chart(
+        rank_figure(
+            lesson,
+            names,
+            {"title": tr(_T, "rank_title"), "x": tr(_T, "rank_x"), "y": tr(_T, "rank_y")},
+        ),
+        key="sim_rank_chart",
+    )
+    st.plotly_chart(
+        pca_figure(
+            lesson,
+            texts,
+            {
+                "title": tr(_T, "pca_title"),
+                "chunks": tr(_T, "chunks"),
+                "query": tr(_T, "query_point"),
+            },
+        ),
+        key="sim_pca_chart",
+    )
+    st.caption(tr(_T, "table"))
+    st.dataframe(
+        pd.DataFrame(lesson_rows(texts, lesson)).rename(
+            columns={
+                **names,
+                **{
+                    c: tr(_T, f"col_{c}")
+                    for c in ("chunk", "text", "chars", "norm", "spread", "moved")
+                },
+            }
+        ),
+        hide_index=True,
+        key="sim_rank_table",
+    )
+
+
+_plane_section()
+_real_section()

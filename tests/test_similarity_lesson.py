@@ -100,3 +100,17 @@ def test_default_text_has_paragraphs_of_very_different_lengths():
     lengths = [len(p) for p in DEFAULT_TEXT.split("\n\n")]
     assert len(lengths) >= 4
     assert max(lengths) > 8 * min(lengths)
+
+
+@pytest.mark.parametrize(("n", "dim"), [(6, 40), (40, 6)])
+def test_pca_2d_matches_numpy_svd_in_both_regimes(n, dim):
+    rng = np.random.default_rng(n)
+    docs = rng.normal(size=(n, dim)) * np.linspace(3.0, 0.5, dim)
+    query = rng.normal(size=dim)
+    proj = pca_2d(docs, query)
+    centred = docs - docs.mean(axis=0)
+    _, s, vt = np.linalg.svd(centred, full_matrices=False)
+    axes = vt[:2] * np.sign(vt[:2][np.arange(2), np.argmax(np.abs(vt[:2]), axis=1)])[:, None]
+    assert proj.chunks == pytest.approx(centred @ axes.T, abs=1e-8)
+    assert proj.query == pytest.approx((query - docs.mean(axis=0)) @ axes.T, abs=1e-8)
+    assert proj.explained == pytest.approx(s[:2] ** 2 / (s**2).sum())

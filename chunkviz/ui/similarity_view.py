@@ -13,7 +13,7 @@ from chunkviz.api import chunk
 from chunkviz.embeddings import Backend, get_backend
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.similarity import Measure
-from chunkviz.similarity_lesson import Lesson
+from chunkviz.similarity_lesson import Lesson, analyse
 
 MEASURE_COLOURS: dict[Measure, str] = {"dot": "#e8590c", "cosine": "#1c7ed6", "l2": "#2f9e44"}
 
@@ -47,6 +47,21 @@ def encode_documents(
 def encode_query(_backend: Backend, name: str, model: str, text: str) -> np.ndarray:
     """One query vector, shape ``(dim,)``."""
     return np.asarray(_backend.encode_queries([text])[0])
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def lesson_cached(
+    _backend: Backend,
+    name: str,
+    model: str,
+    embed_texts: tuple[str, ...],
+    lengths: tuple[int, ...],
+    query_text: str,
+) -> Lesson:
+    """``analyse`` of the chunks and the query, encoded by the backend (all steps cached)."""
+    documents = encode_documents(_backend, name, model, embed_texts)
+    query = encode_query(_backend, name, model, query_text)
+    return analyse(lengths, documents, query)
 
 
 def escape_markdown(text: str) -> str:
