@@ -114,3 +114,20 @@ def test_pca_2d_matches_numpy_svd_in_both_regimes(n, dim):
     assert proj.chunks == pytest.approx(centred @ axes.T, abs=1e-8)
     assert proj.query == pytest.approx((query - docs.mean(axis=0)) @ axes.T, abs=1e-8)
     assert proj.explained == pytest.approx(s[:2] ** 2 / (s**2).sum())
+
+
+def test_pca_2d_sparse_route_matches_numpy_svd():
+    # Over a million cells and under 5% non-zero: the scipy sparse Gram route.
+    rng = np.random.default_rng(1)
+    docs = np.zeros((70, 16_000))
+    for row in docs:
+        cols = rng.choice(16_000, size=120, replace=False)
+        row[cols] = rng.uniform(0.5, 3.0, size=120)
+    query = docs[3] * 0.5
+    proj = pca_2d(docs, query)
+    centred = docs - docs.mean(axis=0)
+    _, s, vt = np.linalg.svd(centred, full_matrices=False)
+    axes = vt[:2] * np.sign(vt[:2][np.arange(2), np.argmax(np.abs(vt[:2]), axis=1)])[:, None]
+    assert proj.chunks == pytest.approx(centred @ axes.T, abs=1e-8)
+    assert proj.query == pytest.approx((query - docs.mean(axis=0)) @ axes.T, abs=1e-8)
+    assert proj.explained == pytest.approx(s[:2] ** 2 / (s**2).sum())
