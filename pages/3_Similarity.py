@@ -251,11 +251,17 @@ names = MEASURE_NAMES[lang]
 st.session_state.setdefault("sim_query", DEFAULT_QUERY)
 st.session_state.setdefault("sim_prev_query", None)
 st.session_state.setdefault("sim_query_seq", 0)
+st.session_state.setdefault("sim_preset", PRESETS[0])
 
 
 def _reset_query() -> None:
     st.session_state["sim_query"] = DEFAULT_QUERY
     st.session_state["sim_prev_query"] = None
+
+
+def _on_preset(widget_key: str) -> None:
+    st.session_state["sim_preset"] = st.session_state[widget_key]
+    _reset_query()
 
 
 def _on_release() -> None:
@@ -277,13 +283,18 @@ def _plane_section() -> None:
     st.header(tr(_T, "plane_header"))
     st.markdown(tr(_T, "plane_intro"))
     c1, c2, c3 = st.columns([3, 1, 1])
+    # NOTE: a radio's state is its *displayed* option, which changes with the language, so the
+    # widget is keyed per language and the chosen preset lives in the neutral "sim_preset".
+    preset_key = f"sim_preset_{lang}"
     preset_name = c1.radio(
         tr(_T, "preset"),
         PRESETS,
+        index=PRESETS.index(st.session_state["sim_preset"]),
         format_func=lambda p: tr(_T, f"preset_{p}"),
-        key="sim_preset",
+        key=preset_key,
         horizontal=True,
-        on_change=_reset_query,
+        on_change=_on_preset,
+        args=(preset_key,),
     )
     seed = int(
         c2.number_input(

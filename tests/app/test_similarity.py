@@ -55,7 +55,7 @@ def test_default_long_vs_short_dot_prefers_long_cosine_short():
 
 def test_preset_switch_to_normalised_makes_the_measures_agree():
     at = _run()
-    at.radio(key="sim_preset").set_value("normalised").run()
+    at.radio(key="sim_preset_en").set_value("normalised").run()
     assert not at.exception
     shown = _shown_rankings(at)
     assert shown["dot"] == shown["cosine"] == shown["l2"]
@@ -65,7 +65,7 @@ def test_preset_switch_to_normalised_makes_the_measures_agree():
 
 def test_random_preset_follows_its_seed():
     at = _run()
-    at.radio(key="sim_preset").set_value("random").run()
+    at.radio(key="sim_preset_en").set_value("random").run()
     at.number_input(key="sim_seed").set_value(7).run()
     assert not at.exception
     assert _shown_rankings(at) == _expected(preset("random", seed=7), DEFAULT_QUERY)
@@ -80,6 +80,16 @@ def test_released_position_drives_rankings_and_the_move_sentence():
     assert at.subheader[0].value == "Rankings at the query (-2.00, 2.50)"
     move = next(c.value for c in at.caption if c.value.startswith("Since the previous position"))
     assert "cosine (A → E)" in move
+
+
+def test_preset_survives_a_language_switch():
+    at = _run()
+    at.radio(key="sim_preset_en").set_value("normalised").run()
+    at.session_state["lang"] = "ja"
+    at.run()
+    assert not at.exception
+    assert at.radio(key="sim_preset_ja").value == "normalised"
+    assert "まったく同じ順位" in at.info[0].value
 
 
 def test_japanese_labels_and_sentences():
