@@ -2,9 +2,9 @@
 
 Rules (``sentence_spans``):
 
-- Japanese: a run of ``。！？`` ends a sentence, together with closing brackets right after it
-  (``」』）】〕``) - unless the bracket is followed by the quotative ``と``/``って``
-  (``「はい。」と言った。`` is one sentence).
+- Japanese: a run of ``。！？`` ends a sentence, together with the closing brackets right after
+  it (``」』）】〕〉》``; terminators and brackets form one run, ``。」。``) - unless the run is
+  followed by the quotative ``と``/``って`` (``「はい。」と言った。`` is one sentence).
 - English: a run of ``. ! ?`` (with closing quotes or brackets) followed by whitespace or the end
   of the text. A ``.`` does not end a sentence after a common abbreviation (``Mr.``, ``Dr.``,
   ``e.g.``, ``i.e.``, ``etc.`` ...) or a single capital initial (``J. Smith``, ``U.S.``); a
@@ -35,8 +35,8 @@ _NOT_AFTER_ABBREVIATION = "".join(
 _CLOSE = _CLOSE_JA + _CLOSE_EN
 
 #: The end of a sentence's own text: a terminator with its closing brackets (no whitespace).
-#: One character class comes first and each branch checks which one it saw: the regex engine
-#: then scans for that class quickly (an alternation at the top is several times slower).
+#: One character class comes first and each branch checks which one it saw (measured about
+#: twice as fast as an alternation of the two branches at the top).
 TERMINATOR = (
     "[。！？.!?]"
     # Japanese: the run and its brackets, unless a quotative と/って follows (「はい。」と).
@@ -51,20 +51,28 @@ _BOUNDARY = re.compile(
     f"(?P<end>{TERMINATOR})[^\\S\\r\\n]*|(?P<line>)[^\\S\\r\\n]*(?:\\r\\n|\\r|\\n)\\s*"
 )
 
-#: Separator patterns for splitters, one per terminator character (each starts with that
-#: literal character, which the regex engine searches for much faster than a character class):
-#: a terminator, its brackets and all whitespace after it. A match ends where the next sentence
-#: starts. Matches of different patterns can end at the same offset (``。！``); dedupe the ends.
 _JA_AFTER = f"(?![。！？{_CLOSE}]*[とっ])[。！？{_CLOSE}]*\\s*"
 _EN_AFTER = f"[.!?{_CLOSE}]*(?=\\s|\\Z)\\s*"
 _NOT_ABBREVIATION_OR_INITIAL = _NOT_AFTER_ABBREVIATION + r"(?<!\b[A-Z]\.)"
-SENTENCE_SEPARATORS: tuple[re.Pattern[str], ...] = (
-    re.compile("。" + _JA_AFTER),
-    re.compile("！" + _JA_AFTER),
-    re.compile("？" + _JA_AFTER),
-    re.compile(r"\." + _NOT_ABBREVIATION_OR_INITIAL + _EN_AFTER),
-    re.compile("!" + _EN_AFTER),
-    re.compile(r"\?" + _EN_AFTER),
+#: Characters after a Japanese terminator that make its separator longer than the terminator
+#: itself (a run, brackets, whitespace) or cancel it (と/って): anywhere else, a Japanese
+#: terminator's separator is exactly that one character.
+JA_TERMINATOR_FOLLOWERS = "。！？" + _CLOSE + "とっ" + "".join(
+    chr(c) for c in range(0x3001) if chr(c).isspace()  # every Unicode space is below U+3001
+)
+
+#: Separator patterns for splitters, ``(character, regex)`` for each terminator character (each
+#: regex starts with that literal character, which the regex engine searches for much faster
+#: than a character class): a terminator, its brackets and all whitespace after it. A match
+#: ends where the next sentence starts. Matches of different patterns can end at the same
+#: offset (``！。``), so a splitter drops repeated ends.
+SENTENCE_SEPARATORS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("。", re.compile("。" + _JA_AFTER)),
+    ("！", re.compile("！" + _JA_AFTER)),
+    ("？", re.compile("？" + _JA_AFTER)),
+    (".", re.compile(r"\." + _NOT_ABBREVIATION_OR_INITIAL + _EN_AFTER)),
+    ("!", re.compile("!" + _EN_AFTER)),
+    ("?", re.compile(r"\?" + _EN_AFTER)),
 )
 
 _LEADING_SPACE = re.compile(r"\s*")

@@ -123,3 +123,11 @@ def test_export_formats_agree_with_offsets():
     assert [json.loads(line) for line in export.to_jsonl(result).splitlines()] == records
     rows = list(csv.DictReader(io.StringIO(export.to_csv(result))))
     assert [r["text"] for r in rows] == result.chunk_texts()
+
+
+def test_token_counts_include_the_backends_document_prefix():
+    text = "a b c d e f"
+    result = chunkviz.chunk(text, "fixed", size=6, overlap=0)
+    plain = chunk_token_counts(result, WhitespaceTokenizer())
+    prefixed = chunk_token_counts(result, WhitespaceTokenizer(), "検索文書: ")
+    assert [p - n for p, n in zip(prefixed, plain, strict=True)] == [1] * len(result)

@@ -1,11 +1,16 @@
 """Chunking strategies; importing this package registers every built-in strategy."""
 
 from chunkviz.strategies import (  # noqa: F401  (registration side effect)
+    code,
     fixed,
     markdown,
     paragraph,
+    parent_child,
+    perplexity,
     recursive,
+    semantic,
     sentence,
+    table,
 )
 from chunkviz.strategies.registry import Param, Strategy, all_strategies, get_strategy, register
 

@@ -7,9 +7,9 @@ headings. Setext headings (underlined with ``===``/``---``) are not recognised.
 
 Each section, without the whitespace around it, is one chunk; a section longer than ``size``
 is cut with ``recursive`` (its blank lines, lines, sentences ... with ``overlap``). Every chunk
-of a section gets ``prefix`` = the heading breadcrumb joined with `` > `` and a newline
-(``就業規則 > 第5章 休暇 > 第21条\\n``): it is embedded with the chunk but is not part of its
-offsets, and the size bound counts the offsets only.
+of a section gets ``prefix`` = the heading breadcrumb joined with `` > `` plus a line break
+(``就業規則 > 第5章 休暇 > 第21条``): it is embedded with the chunk but is not part of its offsets,
+and the size bound counts the offsets only.
 """
 
 from __future__ import annotations

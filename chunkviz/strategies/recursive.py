@@ -1,6 +1,6 @@
 """Recursive splitting: cut at the coarsest separator that makes pieces fit, then pack them.
 
-The algorithm, on integer offsets only (no substring is copied while splitting):
+The algorithm works on integer offsets only (pieces are never copied as strings):
 
 1. **Pieces.** The text is cut after every match of the first separator (blank line); each
    separator stays with the piece before it, so pieces tile the text. A piece that fits in
@@ -8,9 +8,15 @@ The algorithm, on integer offsets only (no substring is copied while splitting):
    (line break, sentence end ``。！？ . ! ?``, ``、`` and ``,``, whitespace), and so on down to
    single characters (``unit="chars"``) or single tokens (``unit="tokens"``). Sentence ends come
    before ``、``: LangChain's Japanese recipe lists ``、`` first and so cuts at commas although a
-   sentence end is in reach. Each level runs one compiled regex over the over-long piece only.
+   sentence end is in reach. Each level scans the over-long piece only, with one regex per
+   separator character (a literal first character is found fastest); in ranges of 200,000
+   characters or more, Japanese sentence ends are located with numpy over the code points and
+   the regex runs only where a bracket, another terminator, a space or と follows.
 2. **Packing.** Chunks take consecutive pieces greedily: a chunk grows while the next piece still
-   fits in ``size``. Chunk ends are therefore always piece ends.
+   fits in ``size``. Chunk ends are therefore always piece ends. Pieces of different levels are
+   packed together (the sentences of an over-long paragraph may share a chunk with the short
+   paragraph before it); LangChain instead merges only pieces of one level and starts a new
+   chunk around every over-long piece, which gives more, smaller chunks.
 3. **Overlap.** The next chunk starts with the longest run of *whole* trailing pieces of the
    previous chunk whose length is at most ``overlap``, shortened from its front if the next new
    piece would not fit in ``size`` with it, and never the whole previous chunk (so every chunk
@@ -23,8 +29,8 @@ Sizes in tokens count the tokens of the document's own tokenization that a chunk
 token cut by a chunk boundary counts on both sides), from the tokenizer's offsets; re-tokenizing
 a chunk on its own can differ by a token at its edges (SentencePiece's leading ``▁``).
 
-Packing uses binary search over cumulative offsets, so it costs O(chunks · log pieces) Python
-steps; the separator scans run in the regex engine.
+Packing uses binary search over the piece offsets (or token keys), so it costs
+O(chunks · log pieces) Python steps; finding the over-long pieces uses C-level iteration.
 """
 
 from __future__ import annotations
@@ -35,9 +41,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, count, starmap
 from operator import sub
+from typing import Any
 
 from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.segment import SENTENCE_SEPARATORS
+from chunkviz.segment import JA_TERMINATOR_FOLLOWERS, SENTENCE_SEPARATORS
 from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, check_overlap, resolve_tokenizer
 from chunkviz.strategies.registry import Strategy, register
 from chunkviz.tokenizers import Tokenizer, token_boundaries
@@ -49,41 +56,121 @@ class Separator:
 
     Attributes:
         name: What the level cuts at.
-        patterns: Regexes whose matches are separators (kept with the piece before them). Each
-            starts with a literal character where possible: the regex engine finds a literal
-            several times faster than a character class or an alternation.
+        patterns: ``(literal, regex)`` pairs; every regex match is a separator (kept with the
+            piece before it). ``literal`` is the character each match starts with, or "" when
+            there is none: ``str.find`` skips a pattern whose literal does not occur in the
+            range (and the prefix before its first occurrence), and the regex engine itself
+            finds a literal first character several times faster than a character class.
+        single: Literals whose separator is that one character unless the next character is
+            in ``followers``; long ranges find them with numpy instead of a regex match each.
+        followers: See ``single``.
     """
 
     name: str
-    patterns: tuple[re.Pattern[str], ...]
+    patterns: tuple[tuple[str, re.Pattern[str]], ...]
+    single: frozenset[str] = frozenset()
+    followers: str = ""
 
     def cuts(self, text: str, start: int, end: int) -> list[int]:
         """Ends of the separator matches in ``text[start:end]``, increasing, without repeats."""
-        found = [
-            ends
-            for pattern in self.patterns
-            if (ends := [m.end() for m in pattern.finditer(text, start, end)])
-        ]
+        found: list[Any] = []  # lists of ends, or numpy arrays from the fast path
+        codes = None
+        for literal, pattern in self.patterns:
+            first = text.find(literal, start, end) if literal else start
+            if first < 0:
+                continue
+            if literal in self.single and end - first >= _VECTOR_MIN:
+                if codes is None:
+                    codes = _code_points(text, start, end)
+                ends = _single_char_cuts(text, start, end, codes, literal, pattern,
+                                         self.followers)
+            else:
+                ends = [m.end() for m in pattern.finditer(text, first, end)]
+            if len(ends):
+                found.append(ends)
+        if codes is not None and found:
+            import numpy as np
+
+            # Sort, then drop the repeats of separators that end at the same offset (np.unique's
+            # hash-based default is many times slower on large int arrays).
+            merged = np.sort(np.concatenate(found), kind="stable")
+            if merged.size > 1:
+                merged = merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
+            result: list[int] = merged.tolist()
+            return result
         if len(found) <= 1:
             return found[0] if found else []
         # Sorting concatenated sorted runs is a merge for Timsort; dict.fromkeys drops repeats.
         return list(dict.fromkeys(sorted(chain.from_iterable(found))))
 
 
-def _literal_first(*patterns: str) -> tuple[re.Pattern[str], ...]:
-    return tuple(re.compile(p) for p in patterns)
+# Ranges shorter than this use the regex alone (numpy's fixed costs do not pay off: measured
+# slower on the one 36,000-character JSQuAD article, faster on the 20 MB text).
+_VECTOR_MIN = 200_000
+
+
+def _code_points(text: str, start: int, end: int) -> Any:
+    """``text[start:end]`` as a numpy array of code points (lone surrogates kept)."""
+    import numpy as np
+
+    if end <= start:
+        return np.zeros(0, dtype=np.uint32)
+    # A numpy string scalar stores UCS-4, so viewing it as uint32 gives the code points; this
+    # is several times faster than encoding to UTF-32.
+    return np.array(text[start:end]).reshape(1).view(np.uint32)
+
+
+def _single_char_cuts(
+    text: str,
+    start: int,
+    end: int,
+    codes: Any,
+    literal: str,
+    pattern: re.Pattern[str],
+    followers: str,
+) -> Any:
+    """The ends ``pattern.finditer`` gives, as a numpy array, without a match object each.
+
+    Where ``literal`` is followed by a character outside ``followers`` (or ends the range), the
+    separator is that one character; elsewhere the regex decides. Ends come out non-decreasing
+    (a match starting inside an earlier one, as in the run ``。。``, ends where that one does),
+    so repeats are adjacent and dropped.
+    """
+    import numpy as np
+
+    at = np.flatnonzero(codes == ord(literal))
+    ends = at + (start + 1)
+    inside = ends < end
+    special = np.zeros(at.size, dtype=bool)
+    special[inside] = np.isin(codes[at[inside] + 1], [ord(c) for c in followers])
+    keep = np.ones(at.size, dtype=bool)
+    for i in np.flatnonzero(special).tolist():
+        m = pattern.match(text, int(at[i]) + start, end)
+        if m is None:
+            keep[i] = False
+        else:
+            ends[i] = m.end()
+    ends = ends[keep]
+    if ends.size:
+        ends = ends[np.concatenate(([True], ends[1:] != ends[:-1]))]
+    return ends
+
+
+def _level(name: str, *patterns: tuple[str, str]) -> Separator:
+    return Separator(name, tuple((lit, re.compile(src)) for lit, src in patterns))
 
 
 _BREAK = r"(?:\r\n|\r|\n)"
+_BLANK_REST = f"[^\\S\\r\\n]*{_BREAK}\\s*"
 
 #: Default separator levels, coarsest first.
 DEFAULT_SEPARATORS: tuple[Separator, ...] = (
-    Separator("blank line", _literal_first(f"\n[^\\S\\r\\n]*{_BREAK}\\s*",
-                                           f"\r\n?[^\\S\\r\\n]*{_BREAK}\\s*")),
-    Separator("line break", _literal_first(r"\n\s*", r"\r\s*")),
-    Separator("sentence end", SENTENCE_SEPARATORS),  # 。！？ + brackets; . ! ? before whitespace
-    Separator("comma", _literal_first(r"、\s*", r"，\s*", r",\s+")),
-    Separator("whitespace", _literal_first(r"\s+")),
+    _level("blank line", ("\n", "\n" + _BLANK_REST), ("\r", "\r\n?" + _BLANK_REST)),
+    _level("line break", ("\n", r"\n\s*"), ("\r", r"\r\s*")),
+    # 。！？ with closing brackets; . ! ? before whitespace (see chunkviz.segment)
+    Separator("sentence end", SENTENCE_SEPARATORS, frozenset("。！？"), JA_TERMINATOR_FOLLOWERS),
+    _level("comma", ("、", r"、\s*"), ("，", r"，\s*"), (",", r",\s+")),
+    _level("whitespace", ("", r"\s+")),
 )
 
 #: Index of the comma level in DEFAULT_SEPARATORS (sentence falls back from here).
@@ -160,7 +247,10 @@ def _split_into(
         out.append(end)
         return
     cuts = separators[level].cuts(text, start, end)
-    if cuts and cuts[-1] == end:
+    if not cuts or cuts == [end]:  # no separator inside: the whole range is one piece
+        _split_into(text, start, end, size, measure, separators, level + 1, out)
+        return
+    if cuts[-1] == end:
         cuts.pop()
     cuts.append(end)
     # Piece sizes and the over-long pieces are found with C-level iteration (map, compress):
@@ -206,11 +296,11 @@ def pack(
     m = len(starts)
     if m == 0:
         return []
+    sk: Sequence[int] = starts
+    ek: Sequence[int] = ends
     if measure.tokens:
-        sk = [measure.start_key(b) for b in starts]
-        ek = [measure.end_key(b) for b in ends]
-    else:
-        sk, ek = starts, ends
+        sk = list(map(measure.start_key, starts))
+        ek = list(map(measure.end_key, ends))
     last = m - 1
     # A chunk has at most `limit` pieces: every piece costs at least 1, so at most `size` fit;
     # bounding the searches keeps them local on long texts.
@@ -291,10 +381,10 @@ def recursive_split(
 register(
     Strategy(
         name="recursive",
-        description="Split at blank lines, then lines, sentence ends (。！？ . ! ?), 、 and commas, "
-        "spaces and characters, as far as needed; pack pieces up to size.",
-        description_ja="空行→改行→文末（。！？ . ! ?）→読点・カンマ→空白→文字の順に必要なだけ分割し、"
-        "size まで詰める。",
+        description="Split at blank lines, then lines, sentence ends (。！？ . ! ?), 、 and "
+        "commas, spaces and characters, as far as needed; pack pieces up to size.",
+        description_ja="空行→改行→文末（。！？ . ! ?）→読点・カンマ→空白→文字の順に"
+        "必要なだけ分割し、size まで詰める。",
         params=(SIZE, OVERLAP, UNIT),
         gaps="none",
         fn=recursive_split,

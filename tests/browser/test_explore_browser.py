@@ -30,6 +30,7 @@ def test_broken_answer_is_red_in_the_highlight(app_url, page):
     assert halves.nth(0).inner_text() + halves.nth(1).inner_text() == "寒帯ジェット気流"
     broken.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "explore-broken-answer.png"), full_page=False)
+    page.screenshot(path=str(ARTIFACTS / "explore-page.png"), full_page=True)
     assert not page.dialogs
 
 
@@ -57,3 +58,25 @@ def test_script_and_img_in_a_document_render_as_text(app_url, page):
     page.wait_for_timeout(1000)  # give an injected handler the chance to fire
     assert page.dialogs == []
     page.screenshot(path=str(ARTIFACTS / "explore-escaped-html.png"), full_page=False)
+
+
+def test_jump_to_chunk_scrolls_the_highlight(app_url, page):
+    query = "strategy=fixed&size=100&overlap=0&unit=chars&sample=jsquad_tsuyu"
+    page.goto(f"{app_url}/Explore?{query}")
+    _wait_for_app(page)
+    jump = page.get_by_role("spinbutton", name="Jump to chunk")
+    jump.fill("60")
+    jump.press("Enter")
+    badge = page.locator(".hl-box #chunk-60")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('*')].some(e => e.shadowRoot && "
+        "e.shadowRoot.querySelector('#chunk-60.target'))",
+        timeout=30_000,
+    )
+    box = page.locator(".hl-box").bounding_box()
+    target = badge.bounding_box()
+    assert box is not None
+    assert target is not None
+    # The badge of chunk 60 (far below the first screen of text) is inside the visible box.
+    assert box["y"] <= target["y"] <= box["y"] + box["height"]
+    assert page.locator(".hl-box").evaluate("el => el.scrollTop") > 0

@@ -1,0 +1,164 @@
+"""Compare configurations on one document: boundaries, counts, lost answers, retrieval ranks.
+
+Every configuration is chunked on the same text and judged on the same questions, whose ground
+truth is a span of the text (not a chunk id), so any two strategies can be compared. For each
+question the rank of its best chunk (the best-ranked chunk that holds a whole answer span) is
+computed under one backend; a question no chunk can answer has no rank (lost before retrieval).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from chunkviz.embeddings.base import Backend, Measure
+from chunkviz.eval.metrics import best_relevant_rank
+from chunkviz.explore import QAItem, QAResult, assess_qa
+from chunkviz.model import ChunkingResult
+
+Rank = int | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One configuration's result on the document.
+
+    Attributes:
+        label: The configuration's name on the page.
+        result: The chunking.
+        qa: Status of every question (contained, broken, not found).
+        ranks: Per question, the 1-based rank of its best chunk under the backend (None when no
+            chunk holds a whole answer span).
+    """
+
+    label: str
+    result: ChunkingResult
+    qa: tuple[QAResult, ...]
+    ranks: tuple[Rank, ...]
+
+    @property
+    def count(self) -> int:
+        """Number of chunks."""
+        return len(self.result.chunks)
+
+    @property
+    def mean_chars(self) -> float:
+        """Mean chunk length in characters (0 without chunks)."""
+        lengths = [c.length for c in self.result.chunks]
+        return float(np.mean(lengths)) if lengths else 0.0
+
+    @property
+    def broken(self) -> int:
+        """Questions whose every answer span is cut by a boundary."""
+        return sum(1 for r in self.qa if r.status == "broken")
+
+    @property
+    def lost_chars(self) -> int:
+        """Characters of the text that no chunk covers (whitespace gaps and more)."""
+        covered = 0
+        end = 0
+        for c in self.result.chunks:
+            covered += max(0, c.end - max(c.start, end))
+            end = max(end, c.end)
+        return len(self.result.text) - covered
+
+    def recall_at(self, k: int) -> float | None:
+        """Share of the questions found in the document whose best chunk ranks within ``k``.
+
+        Broken questions count as misses; None when no question was found.
+        """
+        found = [r for q, r in zip(self.qa, self.ranks, strict=True) if q.status != "not found"]
+        if not found:
+            return None
+        return sum(1 for r in found if r is not None and r <= k) / len(found)
+
+
+def question_ranks(
+    result: ChunkingResult,
+    qa: Sequence[QAResult],
+    backend: Backend,
+    *,
+    measure: Measure = "cosine",
+) -> tuple[Rank, ...]:
+    """Rank of each question's best containing chunk when ``backend`` ranks the chunks.
+
+    Chunks are scored as they are embedded (prefix and text); ties count against the answer
+    (``chunkviz.eval.metrics.best_relevant_rank``).
+    """
+    if not qa:
+        return ()
+    if not result.chunks:
+        return tuple(None for _ in qa)
+    from chunkviz.embeddings import score
+
+    scores = score(backend, [r.item.question for r in qa], result.embed_texts(), measure)
+    ranks: list[Rank] = []
+    for row, r in zip(scores, qa, strict=True):
+        relevant = np.zeros(len(result.chunks), dtype=bool)
+        relevant[list(r.containing)] = True
+        ranks.append(best_relevant_rank(row, relevant))
+    return tuple(ranks)
+
+
+def outcome(
+    label: str,
+    result: ChunkingResult,
+    items: Sequence[QAItem],
+    backend: Backend | None,
+    *,
+    measure: Measure = "cosine",
+) -> Outcome:
+    """Judge ``result`` on ``items``; ranks need a backend (None: every rank is None)."""
+    qa = tuple(assess_qa(result, items))
+    if backend is None:
+        return Outcome(label, result, qa, tuple(None for _ in qa))
+    return Outcome(label, result, qa, question_ranks(result, qa, backend, measure=measure))
+
+
+def summary_rows(outcomes: Sequence[Outcome], ks: Sequence[int] = (1, 5)) -> list[dict[str, Any]]:
+    """One row per configuration: counts, lengths, lost answers and Recall@k."""
+    rows = []
+    for o in outcomes:
+        row: dict[str, Any] = {
+            "configuration": o.label,
+            "strategy": o.result.strategy,
+            "chunks": o.count,
+            "mean chars": round(o.mean_chars, 1),
+            "broken answers": o.broken,
+            "questions": len(o.qa),
+            "chars in no chunk": o.lost_chars,
+        }
+        for k in ks:
+            value = o.recall_at(k)
+            row[f"Recall@{k}"] = None if value is None else round(value, 3)
+        rows.append(row)
+    return rows
+
+
+def rank_rows(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
+    """One row per question: its best chunk's rank under each configuration.
+
+    A cell is the rank as text, ``"broken"`` when no chunk holds a whole answer span, or
+    ``"not found"`` when the answer is not in the document (text throughout, so that a table
+    column has one type).
+    """
+    if not outcomes:
+        return []
+    rows = []
+    for qi, first in enumerate(outcomes[0].qa):
+        row: dict[str, Any] = {"question": first.item.question, "answer": first.item.answer}
+        for o in outcomes:
+            status = o.qa[qi].status
+            rank = o.ranks[qi]
+            row[o.label] = str(rank) if rank is not None else status
+        rows.append(row)
+    return rows
+
+
+def config_label(strategy: str, params: Mapping[str, Any]) -> str:
+    """A short label such as ``fixed size=400 overlap=0`` (parameters in schema order)."""
+    shown = " ".join(f"{k}={v}" for k, v in params.items() if v is not None)
+    return f"{strategy} {shown}".strip()

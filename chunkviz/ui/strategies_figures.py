@@ -1,0 +1,134 @@
+"""Plotly figures of the Strategies page: the semantic and perplexity curves with their cuts.
+
+Each point is a boundary between two sentences; its ``customdata`` is the boundary index, so a
+click on a point (``st.plotly_chart(on_select=...)``) tells the page which cut to show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+
+from chunkviz.strategies.perplexity import PerplexityCurve
+from chunkviz.strategies.semantic import SemanticCurve
+
+_T = {
+    "en": {
+        "boundary": "boundary between sentence i and i+1",
+        "similarity": "cosine similarity s_i",
+        "sem_title": "Adjacent-sentence similarity ({embedder})",
+        "threshold": "threshold: {p:g}th percentile = {t:.3f}",
+        "curve_sim": "s_i",
+        "change": "|Δ ln PPL|",
+        "ppl": "perplexity of sentence i+1",
+        "ppl_title": "Perplexity change between sentences ({model})",
+        "ppl_threshold": "threshold {t:g}",
+        "cut": "cut (topic change)",
+        "forced": "cut (max_size)",
+        "suppressed": "skipped (chunk below min_size)",
+    },
+    "ja": {
+        "boundary": "文 i と i+1 の境界",
+        "similarity": "コサイン類似度 s_i",
+        "sem_title": "隣接文の類似度（{embedder}）",
+        "threshold": "しきい値：{p:g} パーセンタイル = {t:.3f}",
+        "curve_sim": "s_i",
+        "change": "|Δ ln PPL|",
+        "ppl": "文 i+1 のパープレキシティ",
+        "ppl_title": "文間のパープレキシティ変化（{model}）",
+        "ppl_threshold": "しきい値 {t:g}",
+        "cut": "切る（話題の変わり目）",
+        "forced": "切る（max_size）",
+        "suppressed": "見送り（min_size 未満）",
+    },
+}
+
+
+def _t(lang: str, key: str, **fmt: object) -> str:
+    text = _T.get(lang, _T["en"]).get(key) or _T["en"][key]
+    return text.format(**fmt) if fmt else text
+
+
+def _markers(
+    fig: go.Figure, ys: Sequence[float], cuts: Sequence[int], forced: Sequence[int],
+    suppressed: Sequence[int], lang: str,
+) -> None:
+    forced_set = set(forced)
+    groups = (
+        ("cut", [i for i in cuts if i not in forced_set], "#dc2626", "circle"),
+        ("forced", list(forced), "#6b7280", "triangle-down"),
+        ("suppressed", list(suppressed), "#f59e0b", "circle-open"),
+    )
+    for key, idx, colour, symbol in groups:
+        fig.add_trace(go.Scatter(
+            x=idx, y=[ys[i] for i in idx], mode="markers", name=_t(lang, key),
+            marker={"color": colour, "size": 11, "symbol": symbol,
+                    "line": {"width": 2, "color": colour}},
+            customdata=idx,
+        ))
+
+
+def _layout(fig: go.Figure, title: str, ytitle: str, lang: str) -> go.Figure:
+    fig.update_layout(
+        title=title, xaxis_title=_t(lang, "boundary"), yaxis_title=ytitle, height=360,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h", "y": -0.3},
+        clickmode="event+select",
+    )
+    return fig
+
+
+def semantic_figure(curve: SemanticCurve, percentile: float, lang: str) -> go.Figure:
+    """``s_i`` by boundary, the percentile threshold line, and the cuts."""
+    sims = list(curve.similarities)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=list(range(len(sims))), y=sims, mode="lines+markers", name=_t(lang, "curve_sim"),
+        line={"color": "#2563eb"}, marker={"size": 5}, customdata=list(range(len(sims))),
+    ))
+    if curve.threshold is not None:
+        fig.add_hline(y=curve.threshold, line={"dash": "dash", "color": "#dc2626"},
+                      annotation_text=_t(lang, "threshold", p=percentile, t=curve.threshold))
+    _markers(fig, sims, curve.cuts, curve.forced, curve.suppressed, lang)
+    return _layout(fig, _t(lang, "sem_title", embedder=curve.embedder),
+                   _t(lang, "similarity"), lang)
+
+
+def perplexity_figure(curve: PerplexityCurve, lang: str) -> go.Figure:
+    """``|Δ ln PPL|`` by boundary with the threshold and cuts; perplexities on a second axis."""
+    changes = [0.0 if c != c else c for c in curve.changes]  # NaN (no prediction) drawn at 0
+    fig = go.Figure()
+    fig.add_trace(go.Bar(
+        x=list(range(len(changes))), y=changes, name=_t(lang, "change"),
+        marker={"color": "#93c5fd"}, customdata=list(range(len(changes))),
+    ))
+    fig.add_trace(go.Scatter(
+        x=list(range(len(changes))), y=list(curve.perplexities[1:]), name=_t(lang, "ppl"),
+        mode="lines", line={"color": "#7c3aed", "width": 1}, yaxis="y2",
+    ))
+    fig.add_hline(y=curve.threshold, line={"dash": "dash", "color": "#dc2626"},
+                  annotation_text=_t(lang, "ppl_threshold", t=curve.threshold))
+    _markers(fig, changes, curve.cuts, curve.forced, curve.suppressed, lang)
+    fig.update_layout(yaxis2={"title": "PPL", "overlaying": "y", "side": "right",
+                              "type": "log", "showgrid": False})
+    return _layout(fig, _t(lang, "ppl_title", model=curve.model), _t(lang, "change"), lang)
+
+
+def clicked_boundary(event: Any) -> int | None:
+    """Boundary index of the first point selected on a curve (``st.plotly_chart`` event).
+
+    Every trace carries the boundary index as ``customdata``; a point without it falls back to
+    its ``x``, which is the same index. None when nothing is selected.
+    """
+    selection = event.get("selection") if isinstance(event, Mapping) else None
+    points = selection.get("points", []) if isinstance(selection, Mapping) else []
+    for point in points:
+        data = point.get("customdata")
+        if isinstance(data, list):
+            data = data[0] if data else None
+        if data is None:
+            data = point.get("x")
+        if data is not None:
+            return int(data)
+    return None

@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+import numpy as np
+from streamlit.util import AttributeDictionary  # what st.plotly_chart returns
+
+from chunkviz.strategies.perplexity import perplexity_curve
+from chunkviz.strategies.semantic import semantic_curve
+from chunkviz.ui.strategies_figures import clicked_boundary, perplexity_figure, semantic_figure
+from tests.test_perplexity import FixedPerplexities
+from tests.test_semantic import LetterCounts
+
+
+def test_semantic_figure_draws_the_threshold_and_marks_each_kind_of_cut():
+    text = "aaa. aab. bbb. bbc. ccc. ccc."
+    curve = semantic_curve(text, percentile=40, min_size=0, max_size=15, embedder=LetterCounts())
+    fig = semantic_figure(curve, 40, "en")
+    assert fig.layout.shapes[0].y0 == curve.threshold
+    traces = {t.name: t for t in fig.data}
+    assert list(traces["s_i"].y) == list(curve.similarities)
+    topic = [i for i in curve.cuts if i not in curve.forced]
+    assert list(traces["cut (topic change)"].x) == topic
+    assert list(traces["cut (topic change)"].customdata) == topic
+    assert list(traces["cut (max_size)"].x) == list(curve.forced)
+
+
+def test_perplexity_figure_draws_changes_threshold_and_perplexities():
+    lm = FixedPerplexities([10.0, 40.0, 40.0, float("nan")])
+    curve = perplexity_curve("a. b. c. d.", threshold=0.5, min_size=0, max_size=100,
+                             language_model=lm)
+    fig = perplexity_figure(curve, "ja")
+    assert fig.layout.shapes[0].y0 == 0.5
+    bars = fig.data[0]
+    assert np.allclose(list(bars.y), [np.log(4), 0.0, 0.0])  # NaN drawn at 0
+    assert list(fig.data[2].x) == [0]  # the one cut
+    assert "fixed" in fig.layout.title.text
+
+
+def test_a_clicked_curve_point_gives_its_boundary():
+    event = AttributeDictionary({"selection": {"points": [{"x": 7, "customdata": 4}]}})
+    assert clicked_boundary(event) == 4
+    assert clicked_boundary({"selection": {"points": [{"x": 3}]}}) == 3
+    assert clicked_boundary({"selection": {"points": []}}) is None
+    assert clicked_boundary(None) is None
