@@ -1,0 +1,447 @@
+"""A 2-D toy model of seed 003's lesson: vector length decides raw dot-product rankings.
+
+Each chunk is a vector from the origin whose length stands for the chunk's length (longer chunks
+tend to get larger embedding norms when nothing normalises them). A query point is compared with
+every chunk under three measures:
+
+- ``dot``: q·d = |q| |d| cos θ — grows with |d|, so a long chunk pointing roughly the right way
+  beats a short chunk pointing exactly the right way;
+- ``cosine``: cos θ — the direction only;
+- ``l2``: −|q − d| — the nearest tip wins, which punishes chunks much longer *or* shorter than
+  the query.
+
+When every chunk vector has length 1 the three orders coincide: |d| is constant, and
+|q − d|² = |q|² + 1 − 2 q·d falls as q·d rises.
+
+Everything here is pure and works on plain tuples, so the Similarity page, its component and the
+tests share one definition.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from chunkviz.errors import ParameterError
+from chunkviz.retrieval.similarity import MEASURES, Measure, rank_order, similarity
+
+PresetName = Literal["long_vs_short", "normalised", "random"]
+PRESETS: tuple[PresetName, ...] = ("long_vs_short", "normalised", "random")
+Lang = Literal["en", "ja"]
+
+#: Half the side of the square the plane shows: coordinates run from -EXTENT to +EXTENT.
+EXTENT = 5.0
+#: Longest chunk vector a user may set (it must stay inside the drawn plane).
+MAX_LENGTH = EXTENT
+
+
+@dataclass(frozen=True, slots=True)
+class PlanePoint:
+    """A chunk vector: its label and the coordinates of its tip.
+
+    Attributes:
+        label: Short name shown next to the arrow (``A``, ``long 1`` ...).
+        x: Horizontal coordinate of the tip.
+        y: Vertical coordinate of the tip (up is positive).
+    """
+
+    label: str
+    x: float
+    y: float
+
+    @property
+    def length(self) -> float:
+        """Euclidean norm of the vector (stands for the chunk's length)."""
+        return math.hypot(self.x, self.y)
+
+    @property
+    def angle(self) -> float:
+        """Direction in degrees, counter-clockwise from the positive x axis, in (-180, 180]."""
+        return math.degrees(math.atan2(self.y, self.x))
+
+
+def from_polar(label: str, angle: float, length: float) -> PlanePoint:
+    """A point at ``angle`` degrees and distance ``length`` from the origin.
+
+    Raises:
+        ParameterError: ``length`` is not in (0, MAX_LENGTH].
+    """
+    _check_length(label, length)
+    rad = math.radians(angle)
+    return PlanePoint(label, round(length * math.cos(rad), 6), round(length * math.sin(rad), 6))
+
+
+def _check_length(label: str, length: float) -> None:
+    if not (isinstance(length, int | float) and 0 < length <= MAX_LENGTH):
+        raise ParameterError(
+            f"length of point {label!r} must be in (0, {MAX_LENGTH:g}] so that the arrow stays "
+            f"on the plane (got length={length!r}); pick a positive length up to {MAX_LENGTH:g}"
+        )
+
+
+def _check_coordinate(name: str, value: float) -> None:
+    if not (isinstance(value, int | float) and math.isfinite(value)):
+        raise ParameterError(f"{name} must be a finite number (got {name}={value!r})")
+    if abs(value) > EXTENT:
+        raise ParameterError(
+            f"{name} must lie on the plane, between {-EXTENT:g} and {EXTENT:g} "
+            f"(got {name}={value!r}); move it inside"
+        )
+
+
+# --- presets -------------------------------------------------------------------------------------
+
+#: "long vs short": two short chunks aim straight at the default query; two long ones point well
+#: away from it. Raw dot product ranks a long one first; cosine and L2 rank a short one first.
+_LONG_VS_SHORT: tuple[tuple[str, float, float], ...] = (
+    ("A", 20.0, 1.0),
+    ("B", 40.0, 1.2),
+    ("C", 75.0, 4.5),
+    ("D", -30.0, 4.0),
+    ("E", 130.0, 2.2),
+)
+#: Default query for the presets: direction 25°, length 1.5.
+DEFAULT_QUERY: tuple[float, float] = (
+    round(1.5 * math.cos(math.radians(25.0)), 6),
+    round(1.5 * math.sin(math.radians(25.0)), 6),
+)
+
+
+def preset(name: str, *, seed: int = 0, n: int = 6) -> tuple[PlanePoint, ...]:
+    """The chunk vectors of a named preset.
+
+    Args:
+        name: ``long_vs_short`` (raw dot product prefers the long chunks), ``normalised`` (every
+            vector has length 1, so the three measures agree) or ``random`` (seeded).
+        seed: Seed of the ``random`` preset (ignored by the others).
+        n: Number of points of the ``random`` and ``normalised`` presets (1 to 26).
+
+    Returns:
+        The points, labelled in order.
+
+    Raises:
+        ParameterError: Unknown preset name or ``n`` out of range.
+    """
+    if not 1 <= n <= 26:
+        raise ParameterError(f"n must be between 1 and 26 (got n={n}); use fewer points")
+    if name == "long_vs_short":
+        return tuple(from_polar(label, a, r) for label, a, r in _LONG_VS_SHORT)
+    if name == "normalised":
+        # Evenly spread directions, all of length 1.
+        spread = [-150.0 + 300.0 * i / max(n - 1, 1) for i in range(n)]
+        return tuple(from_polar(chr(65 + i), a, 1.0) for i, a in enumerate(spread))
+    if name == "random":
+        rng = np.random.default_rng(seed)
+        angles = rng.uniform(-180.0, 180.0, size=n)
+        lengths = rng.uniform(0.5, 4.5, size=n)
+        return tuple(
+            from_polar(chr(65 + i), round(float(a), 1), round(float(r), 2))
+            for i, (a, r) in enumerate(zip(angles, lengths, strict=True))
+        )
+    raise ParameterError(
+        f"preset must be one of {', '.join(PRESETS)} (got preset={name!r}); pick one of those"
+    )
+
+
+# --- editing -------------------------------------------------------------------------------------
+
+
+def add_point(points: Sequence[PlanePoint], point: PlanePoint) -> tuple[PlanePoint, ...]:
+    """``points`` with ``point`` appended (its label must be new)."""
+    if any(p.label == point.label for p in points):
+        raise ParameterError(
+            f"label must be unique (got label={point.label!r}, already used); rename the point"
+        )
+    _check_length(point.label, point.length)
+    return (*points, point)
+
+
+def move_point(
+    points: Sequence[PlanePoint], index: int, x: float, y: float
+) -> tuple[PlanePoint, ...]:
+    """``points`` with point ``index`` moved so that its tip is at ``(x, y)``."""
+    _check_index(points, index)
+    _check_coordinate("x", x)
+    _check_coordinate("y", y)
+    moved = PlanePoint(points[index].label, float(x), float(y))
+    _check_length(moved.label, moved.length)
+    return (*points[:index], moved, *points[index + 1 :])
+
+
+def resize_point(points: Sequence[PlanePoint], index: int, length: float) -> tuple[PlanePoint, ...]:
+    """``points`` with point ``index`` stretched to ``length``, keeping its direction."""
+    _check_index(points, index)
+    old = points[index]
+    resized = from_polar(old.label, old.angle, length)
+    return (*points[:index], resized, *points[index + 1 :])
+
+
+def _check_index(points: Sequence[PlanePoint], index: int) -> None:
+    if not 0 <= index < len(points):
+        raise ParameterError(
+            f"index must point at an existing point, 0 to {len(points) - 1} (got index={index})"
+        )
+
+
+def points_from_rows(rows: Sequence[Mapping[str, object]]) -> tuple[PlanePoint, ...]:
+    """Points from table rows with ``label``, ``angle`` (degrees) and ``length``.
+
+    Rows whose label, angle and length are all empty (a fresh editor row) are skipped; a
+    missing label gets the next free letter.
+
+    Raises:
+        ParameterError: A length outside (0, MAX_LENGTH], a non-numeric angle or a repeated
+            label.
+    """
+    points: list[PlanePoint] = []
+    for i, row in enumerate(rows):
+        label_raw, angle_raw, length_raw = row.get("label"), row.get("angle"), row.get("length")
+        if all(_is_blank(v) for v in (label_raw, angle_raw, length_raw)):
+            continue
+        label = str(label_raw).strip() if not _is_blank(label_raw) else _free_label(points)
+        angle = _as_float(f"angle of row {i + 1}", angle_raw)
+        length = _as_float(f"length of row {i + 1}", length_raw)
+        points = list(add_point(points, from_polar(label, angle, length)))
+    return tuple(points)
+
+
+def points_to_rows(points: Sequence[PlanePoint]) -> list[dict[str, object]]:
+    """Table rows (``label``, ``angle``, ``length``) for an editor; inverse of points_from_rows."""
+    return [
+        {"label": p.label, "angle": round(p.angle, 1), "length": round(p.length, 2)} for p in points
+    ]
+
+
+def _is_blank(value: object) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    return isinstance(value, str) and not value.strip()
+
+
+def _as_float(name: str, value: object) -> float:
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ParameterError(f"{name} must be a number (got {value!r})") from None
+    if not math.isfinite(number):
+        raise ParameterError(f"{name} must be a finite number (got {value!r})")
+    return number
+
+
+def _free_label(points: Sequence[PlanePoint]) -> str:
+    used = {p.label for p in points}
+    return next(chr(65 + i) for i in range(len(used) + 1) if chr(65 + i) not in used)
+
+
+# --- rankings ------------------------------------------------------------------------------------
+
+
+def scores(points: Sequence[PlanePoint], query: Sequence[float]) -> dict[Measure, np.ndarray]:
+    """Score of every point for the query under each measure (higher is better)."""
+    docs = np.array([[p.x, p.y] for p in points], dtype=np.float64).reshape(len(points), 2)
+    q = np.asarray(query, dtype=np.float64)
+    if q.shape != (2,):
+        raise ParameterError(f"query must be a point (x, y) (got {tuple(query)!r})")
+    return {m: similarity(q, docs, m) for m in MEASURES}
+
+
+def rankings(
+    points: Sequence[PlanePoint], query: Sequence[float]
+) -> dict[Measure, tuple[int, ...]]:
+    """Point indices from best to worst under each measure (ties: lower index first)."""
+    return {m: tuple(int(i) for i in rank_order(s)) for m, s in scores(points, query).items()}
+
+
+def screen_to_plane(
+    px: float, py: float, box: Mapping[str, float], extent: float = EXTENT
+) -> tuple[float, float]:
+    """Plane coordinates of a screen position inside the drawn plane.
+
+    The component draws the square ``[-extent, extent]²`` as a square SVG rect with y pointing
+    up; ``box`` is that rect's bounding box (``x``, ``y``, ``width``, ``height`` in CSS pixels,
+    as Playwright's ``bounding_box()`` reports it).
+    """
+    x = -extent + (px - box["x"]) / box["width"] * 2 * extent
+    y = extent - (py - box["y"]) / box["height"] * 2 * extent
+    return (x, y)
+
+
+def plane_to_screen(
+    x: float, y: float, box: Mapping[str, float], extent: float = EXTENT
+) -> tuple[float, float]:
+    """Inverse of screen_to_plane."""
+    px = box["x"] + (x + extent) / (2 * extent) * box["width"]
+    py = box["y"] + (extent - y) / (2 * extent) * box["height"]
+    return (px, py)
+
+
+def component_data(
+    points: Sequence[PlanePoint], query: Sequence[float], *, k: int
+) -> dict[str, object]:
+    """The JSON the plane component draws: points, query, ``k`` and the plane's extent.
+
+    Raises:
+        ParameterError: ``k`` is smaller than 1.
+    """
+    if k < 1:
+        raise ParameterError(f"k must be at least 1 (got k={k}); show at least the top 1")
+    return {
+        "points": [{"label": p.label, "x": p.x, "y": p.y} for p in points],
+        "query": {"x": float(query[0]), "y": float(query[1])},
+        "k": int(k),
+        "extent": EXTENT,
+    }
+
+
+# --- explanations --------------------------------------------------------------------------------
+
+MEASURE_NAMES: dict[str, dict[str, str]] = {
+    "en": {"dot": "dot product", "cosine": "cosine", "l2": "L2 distance"},
+    "ja": {"dot": "内積", "cosine": "コサイン類似度", "l2": "L2距離"},
+}
+
+
+def describe_change(
+    before: Sequence[int],
+    after: Sequence[int],
+    labels: Sequence[str],
+    *,
+    before_name: str,
+    after_name: str,
+    lang: Lang = "en",
+) -> str:
+    """One sentence saying how ranking ``after`` differs from ranking ``before``.
+
+    It names the new top item (and the old one if it changed) and the item whose rank moved the
+    most; identical rankings get a sentence saying so.
+
+    Args:
+        before: Item indices from best to worst (a permutation of ``range(len(labels))``).
+        after: The other ranking of the same items.
+        labels: Display name of each item.
+        before_name: What ``before`` is ("cosine", "the previous position" ...).
+        after_name: What ``after`` is.
+        lang: ``en`` or ``ja``.
+
+    Raises:
+        ParameterError: The rankings are not permutations of the same items, or ``lang`` is
+            unknown.
+    """
+    if lang not in ("en", "ja"):
+        raise ParameterError(f"lang must be 'en' or 'ja' (got lang={lang!r})")
+    n = len(labels)
+    if sorted(before) != list(range(n)) or sorted(after) != list(range(n)):
+        raise ParameterError(
+            f"before and after must both rank all {n} items (got {list(before)} and "
+            f"{list(after)}); pass full rankings"
+        )
+    if n == 0:
+        return "There is nothing to rank." if lang == "en" else "順位を付ける対象がありません。"
+    if list(before) == list(after):
+        if lang == "en":
+            return f"{_cap(after_name)} ranks every item exactly as {before_name} does."
+        return f"{after_name}は{before_name}とまったく同じ順位を付けています。"
+    pos_before = {item: r for r, item in enumerate(before, start=1)}
+    pos_after = {item: r for r, item in enumerate(after, start=1)}
+    # The biggest mover; ties go to the item ranked higher under ``after``.
+    mover = max(after, key=lambda i: (abs(pos_after[i] - pos_before[i]), -pos_after[i]))
+    m_label, m_from, m_to = labels[mover], pos_before[mover], pos_after[mover]
+    new_top, old_top = labels[after[0]], labels[before[0]]
+    if after[0] != before[0]:
+        if lang == "en":
+            tail = (
+                f", and {m_label} moves the most, from rank {m_from} to {m_to}"
+                if mover not in (after[0], before[0])
+                else f" ({new_top} rises from rank {pos_before[after[0]]})"
+            )
+            return (
+                f"{_cap(after_name)} puts {new_top} first where {before_name} puts {old_top}{tail}."
+            )
+        tail_ja = (
+            f"、最も大きく動くのは{m_label}（{m_from}位→{m_to}位）です"
+            if mover not in (after[0], before[0])
+            else f"（{new_top}は{pos_before[after[0]]}位から浮上）"
+        )
+        return (
+            f"{before_name}では{old_top}が1位ですが、{after_name}では{new_top}が1位です{tail_ja}。"
+        )
+    if lang == "en":
+        return (
+            f"Both {before_name} and {after_name} put {new_top} first, but {m_label} moves from "
+            f"rank {m_from} to {m_to}."
+        )
+    return (
+        f"{before_name}も{after_name}も1位は{new_top}ですが、{m_label}が{m_from}位から{m_to}位へ"
+        "動きます。"
+    )
+
+
+def describe_measures(
+    points: Sequence[PlanePoint], query: Sequence[float], lang: Lang = "en"
+) -> str:
+    """One sentence comparing the dot-product ranking with the cosine ranking at ``query``."""
+    ranks = rankings(points, query)
+    names = MEASURE_NAMES[lang]
+    return describe_change(
+        ranks["cosine"],
+        ranks["dot"],
+        [p.label for p in points],
+        before_name=names["cosine"],
+        after_name=names["dot"],
+        lang=lang,
+    )
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def describe_move(
+    points: Sequence[PlanePoint],
+    before: Sequence[float],
+    after: Sequence[float],
+    lang: Lang = "en",
+) -> str:
+    """One sentence saying how moving the query from ``before`` to ``after`` changed the top 1.
+
+    It names every measure whose best point changed (with the old and new point) and the
+    measures that kept theirs.
+    """
+    if lang not in ("en", "ja"):
+        raise ParameterError(f"lang must be 'en' or 'ja' (got lang={lang!r})")
+    if not points:
+        return "There is nothing to rank." if lang == "en" else "順位を付ける対象がありません。"
+    old, new = rankings(points, before), rankings(points, after)
+    names = MEASURE_NAMES[lang]
+    changed = [m for m in MEASURES if old[m][0] != new[m][0]]
+    kept = [m for m in MEASURES if old[m][0] == new[m][0]]
+    label = [p.label for p in points]
+    if lang == "en":
+        if not changed:
+            return "Moving the query kept the same top 1 under all three measures."
+        parts = [f"{names[m]} ({label[old[m][0]]} → {label[new[m][0]]})" for m in changed]
+        text = "Moving the query changed the top 1 under " + _join_en(parts)
+        if kept:
+            text += "; " + _join_en(
+                [f"{names[m]} still ranks {label[new[m][0]]} first" for m in kept]
+            )
+        return text + "."
+    if not changed:
+        return "クエリを動かしても、3つの尺度すべてで1位は変わりません。"
+    parts_ja = [f"{names[m]}（{label[old[m][0]]}→{label[new[m][0]]}）" for m in changed]
+    text = "クエリを動かすと、" + "と".join(parts_ja) + "で1位が入れ替わり"
+    if kept:
+        text += "、" + "と".join(f"{names[m]}では{label[new[m][0]]}が1位のまま" for m in kept)
+    return text + "です。"
+
+
+def _join_en(parts: Sequence[str]) -> str:
+    if len(parts) <= 2:
+        return " and ".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]

@@ -1,0 +1,200 @@
+"""Cached wrappers and plotly figures for the Similarity page's real-embedding part."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from chunkviz.api import chunk
+from chunkviz.embeddings import Backend, get_backend
+from chunkviz.model import ChunkingResult
+from chunkviz.retrieval.similarity import Measure
+from chunkviz.similarity_lesson import Lesson, analyse
+
+MEASURE_COLOURS: dict[Measure, str] = {"dot": "#e8590c", "cosine": "#1c7ed6", "l2": "#2f9e44"}
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def load_backend(name: str) -> Backend:
+    """The backend called ``name`` (read-only; shared by sessions)."""
+    return get_backend(name)
+
+
+# NOTE: cache_resource, not cache_data: a ChunkingResult holds a read-only mappingproxy that
+# pickle refuses, and the frozen result is safe to share without a copy.
+@st.cache_resource(max_entries=32, show_spinner=False)
+def chunk_cached(text: str, strategy: str, params: tuple[tuple[str, Any], ...]) -> ChunkingResult:
+    """``chunkviz.chunk`` keyed by hashable arguments."""
+    return chunk(text, strategy, **dict(params))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def encode_documents(
+    _backend: Backend, name: str, model: str, texts: tuple[str, ...]
+) -> np.ndarray:
+    """Chunk vectors; ``name`` and ``model`` key the cache in place of the backend object.
+
+    All texts are encoded in one call: TF-IDF fits its IDF on exactly this set.
+    """
+    return _backend.encode_documents(list(texts))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def encode_query(_backend: Backend, name: str, model: str, text: str) -> np.ndarray:
+    """One query vector, shape ``(dim,)``."""
+    return np.asarray(_backend.encode_queries([text])[0])
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def lesson_cached(
+    _backend: Backend,
+    name: str,
+    model: str,
+    embed_texts: tuple[str, ...],
+    lengths: tuple[int, ...],
+    query_text: str,
+) -> Lesson:
+    """``analyse`` of the chunks and the query, encoded by the backend (all steps cached)."""
+    documents = encode_documents(_backend, name, model, embed_texts)
+    query = encode_query(_backend, name, model, query_text)
+    return analyse(lengths, documents, query)
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` with Markdown's special characters backslash-escaped (st.table renders Markdown)."""
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$])", r"\\\1", text)
+
+
+def _short(text: str, n: int = 40) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= n else flat[:n] + "…"
+
+
+def norm_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str]) -> Any:
+    """Scatter of vector norm against chunk length, one point per chunk."""
+    import plotly.graph_objects as go
+
+    stats = lesson.stats
+    fig = go.Figure(
+        go.Scatter(
+            x=stats.lengths,
+            y=stats.norms,
+            mode="markers+text",
+            text=[str(i + 1) for i in range(len(texts))],
+            textposition="top center",
+            hovertext=[_short(t) for t in texts],
+            marker={"size": 10, "color": "#495057"},
+            name=labels["chunks"],
+        )
+    )
+    if stats.pearson is not None and len(stats.lengths) >= 2:
+        slope, intercept = np.polyfit(stats.lengths, stats.norms, 1)
+        xs = np.array([stats.lengths.min(), stats.lengths.max()])
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=slope * xs + intercept,
+                mode="lines",
+                line={"dash": "dot", "color": "#adb5bd"},
+                name=labels["fit"],
+            )
+        )
+    fig.update_layout(
+        title=labels["title"],
+        xaxis_title=labels["x"],
+        yaxis_title=labels["y"],
+        height=360,
+        margin={"t": 50, "b": 40, "l": 50, "r": 10},
+        showlegend=False,
+    )
+    return fig
+
+
+def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], labels: Mapping[str, str]) -> Any:
+    """Each chunk's rank under the three measures, joined by a line per chunk (a dumbbell)."""
+    import plotly.graph_objects as go
+
+    n = len(lesson.spread)
+    chunks = np.arange(1, n + 1)
+    fig = go.Figure()
+    lo = np.min(np.stack([lesson.ranks[m] for m in MEASURE_COLOURS]), axis=0)
+    hi = np.max(np.stack([lesson.ranks[m] for m in MEASURE_COLOURS]), axis=0)
+    moved = set(lesson.moved)
+    for i in range(n):
+        fig.add_trace(
+            go.Scatter(
+                x=[chunks[i], chunks[i]],
+                y=[lo[i], hi[i]],
+                mode="lines",
+                line={
+                    "color": "#c2255c" if i in moved else "#ced4da",
+                    "width": 6 if i in moved else 3,
+                },
+                showlegend=False,
+                hoverinfo="skip",
+            )
+        )
+    for m, colour in MEASURE_COLOURS.items():
+        fig.add_trace(
+            go.Scatter(
+                x=chunks,
+                y=lesson.ranks[m],
+                mode="markers",
+                marker={"size": 11, "color": colour},
+                name=measure_names[m],
+            )
+        )
+    fig.update_layout(
+        title=labels["title"],
+        xaxis_title=labels["x"],
+        yaxis_title=labels["y"],
+        yaxis={"autorange": "reversed", "dtick": 1 if n <= 20 else None},
+        xaxis={"dtick": 1 if n <= 30 else None},
+        height=360,
+        margin={"t": 50, "b": 40, "l": 50, "r": 10},
+        legend={"orientation": "h", "y": -0.25},
+    )
+    return fig
+
+
+def pca_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str]) -> Any:
+    """Chunks (size by length) and the query in the chunks' first two principal components."""
+    import plotly.graph_objects as go
+
+    proj = lesson.projection
+    lengths = lesson.stats.lengths
+    size = 8 + 22 * (lengths / lengths.max() if lengths.max() > 0 else lengths)
+    fig = go.Figure(
+        [
+            go.Scatter(
+                x=proj.chunks[:, 0],
+                y=proj.chunks[:, 1],
+                mode="markers+text",
+                text=[str(i + 1) for i in range(len(texts))],
+                textposition="middle center",
+                hovertext=[_short(t) for t in texts],
+                marker={"size": size, "color": "#74c0fc", "line": {"color": "#1c7ed6", "width": 1}},
+                name=labels["chunks"],
+            ),
+            go.Scatter(
+                x=[proj.query[0]],
+                y=[proj.query[1]],
+                mode="markers",
+                marker={"size": 16, "symbol": "star", "color": "#c2255c"},
+                name=labels["query"],
+            ),
+        ]
+    )
+    fig.update_layout(
+        title=labels["title"],
+        xaxis_title=f"PC1 ({proj.explained[0]:.0%})",
+        yaxis_title=f"PC2 ({proj.explained[1]:.0%})",
+        height=380,
+        margin={"t": 50, "b": 40, "l": 50, "r": 10},
+        legend={"orientation": "h", "y": -0.2},
+    )
+    return fig

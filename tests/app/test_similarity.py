@@ -1,0 +1,174 @@
+"""AppTest for pages/3_Similarity.py: presets, rankings, languages and the TF-IDF lesson offline.
+
+Under AppTest the plane component yields its default state (no drag), so the query position is
+set through ``sim_query``, the key the component's release callback writes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from chunkviz import chunk
+from chunkviz.embeddings import get_backend
+from chunkviz.plane import DEFAULT_QUERY, preset, rankings
+from chunkviz.similarity_lesson import DEFAULT_QUERY_TEXT, DEFAULT_TEXT, analyse
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "3_Similarity.py")
+MEASURES = ("dot", "cosine", "l2")
+
+
+def _run(**state) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    for key, value in state.items():
+        at.session_state[key] = value
+    return at.run()
+
+
+def _shown_rankings(at: AppTest) -> dict[str, list[str]]:
+    """The chunk column of the three ranking tables, in page order (dot, cosine, L2)."""
+    assert len(at.table) == 3
+    return {m: list(t.value.iloc[:, 1]) for m, t in zip(MEASURES, at.table, strict=True)}
+
+
+def _expected(points, query) -> dict[str, list[str]]:
+    return {m: [points[i].label for i in order] for m, order in rankings(points, query).items()}
+
+
+def _metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_default_long_vs_short_dot_prefers_long_cosine_short():
+    at = _run()
+    assert not at.exception
+    shown = _shown_rankings(at)
+    assert shown == _expected(preset("long_vs_short"), DEFAULT_QUERY)
+    assert shown["dot"][0] == "C"
+    assert shown["cosine"][0] == "A"
+    assert "Dot product puts C first where cosine puts A" in at.info[0].value
+    assert at.subheader[0].value == "Rankings at the query (1.36, 0.63)"
+
+
+def test_preset_switch_to_normalised_makes_the_measures_agree():
+    at = _run()
+    at.radio(key="sim_preset_en").set_value("normalised").run()
+    assert not at.exception
+    shown = _shown_rankings(at)
+    assert shown["dot"] == shown["cosine"] == shown["l2"]
+    assert shown == _expected(preset("normalised"), DEFAULT_QUERY)
+    assert "ranks every item exactly as cosine does" in at.info[0].value
+
+
+def test_random_preset_follows_its_seed():
+    at = _run()
+    at.radio(key="sim_preset_en").set_value("random").run()
+    at.number_input(key="sim_seed").set_value(7).run()
+    assert not at.exception
+    assert _shown_rankings(at) == _expected(preset("random", seed=7), DEFAULT_QUERY)
+
+
+def test_released_position_drives_rankings_and_the_move_sentence():
+    # What the release callback stores: the new position and the previous one.
+    at = _run(sim_query=(-2.0, 2.5), sim_prev_query=DEFAULT_QUERY)
+    assert not at.exception
+    pts = preset("long_vs_short")
+    assert _shown_rankings(at) == _expected(pts, (-2.0, 2.5))
+    assert at.subheader[0].value == "Rankings at the query (-2.00, 2.50)"
+    move = next(c.value for c in at.caption if c.value.startswith("Since the previous position"))
+    assert "cosine (A → E)" in move
+
+
+def test_preset_survives_a_language_switch():
+    at = _run()
+    at.radio(key="sim_preset_en").set_value("normalised").run()
+    at.session_state["lang"] = "ja"
+    at.run()
+    assert not at.exception
+    assert at.radio(key="sim_preset_ja").value == "normalised"
+    assert "まったく同じ順位" in at.info[0].value
+
+
+def test_japanese_labels_and_sentences():
+    at = _run(lang="ja")
+    assert not at.exception
+    assert at.title[0].value == "類似度: 内積・コサイン・L2"
+    assert at.info[0].value.endswith(
+        "コサイン類似度ではAが1位ですが、内積ではCが1位です（Cは3位から浮上）。"
+    )
+
+
+def test_real_embeddings_tfidf_offline_on_the_builtin_text():
+    at = _run()
+    assert not at.exception
+    assert at.selectbox(key="sim_backend").value == "tfidf"
+    assert at.text_input(key="sim_query_text").value == DEFAULT_QUERY_TEXT
+    result = chunk(DEFAULT_TEXT, "paragraph")
+    backend = get_backend("tfidf")
+    lesson = analyse(
+        [c.end - c.start for c in result.chunks],
+        backend.encode_documents(result.embed_texts()),
+        backend.encode_queries([DEFAULT_QUERY_TEXT])[0],
+    )
+    assert _metric(at, "Chunks") == str(len(result.chunks))
+    assert lesson.stats.pearson is not None
+    assert lesson.stats.pearson > 0.8  # raw TF-IDF norms follow chunk length
+    assert _metric(at, "Pearson r (length, norm)") == f"{lesson.stats.pearson:.2f}"
+    assert _metric(at, "Rank moves most") == ", ".join(f"#{i + 1}" for i in lesson.moved)
+    table = at.dataframe[-1].value
+    assert table["dot product"].tolist() == lesson.ranks["dot"].tolist()
+    assert table["cosine"].tolist() == lesson.ranks["cosine"].tolist()
+    assert table["L2 distance"].tolist() == lesson.ranks["l2"].tolist()
+    # The built-in text is the lesson: raw dot product ranks the longest paragraph (which mentions
+    # the query words in passing) first; cosine ranks the short paragraph that answers it first.
+    longest = int(np.argmax(lesson.stats.lengths))
+    assert table["dot product"][longest] == 1
+    assert table["cosine"][0] == 1
+    assert table["moves most"][longest]
+    assert len(at.get("plotly_chart")) == 3
+    assert not at.warning
+
+
+def test_real_embeddings_use_the_explore_configuration():
+    text = "短い。\n\n" + "とても長い段落です。" * 12 + "\n\nまた短い。"
+    at = _run(
+        doc_text=text,
+        doc_name="memo.txt",
+        explore_strategy="fixed",
+        explore_params={"size": 40, "overlap": 10},
+    )
+    assert not at.exception
+    assert any("memo.txt" in c.value for c in at.caption)
+    # No default query for the user's own document.
+    assert at.text_input(key="sim_query_text").value == ""
+    assert any("Type a query" in i.value for i in at.info)
+    at.text_input(key="sim_query_text").set_value("長い段落").run()
+    assert not at.exception
+    expected = chunk(text, "fixed", size=40, overlap=10)
+    assert _metric(at, "Chunks") == str(len(expected.chunks))
+    assert len(at.dataframe[-1].value) == len(expected.chunks)
+
+
+def test_bad_explore_parameters_show_the_error_and_keep_the_plane():
+    at = _run(
+        doc_text="abc " * 50, explore_strategy="fixed", explore_params={"size": 10, "overlap": 10}
+    )
+    assert not at.exception
+    assert "overlap" in at.error[0].value
+    assert len(at.table) == 3
+
+
+@pytest.mark.slow
+def test_use_m3_says_it_has_unit_vectors_only():
+    at = _run()
+    at.selectbox(key="sim_backend").set_value("use-m3").run()
+    assert not at.exception
+    assert "use-m3 returns unit vectors only" in at.warning[0].value
+    assert _metric(at, "Pearson r (length, norm)") == "undefined"
+    table = at.dataframe[-1].value
+    assert (
+        table["dot product"].tolist() == table["cosine"].tolist() == table["L2 distance"].tolist()
+    )
