@@ -188,6 +188,14 @@ class ChunkingResult:
     def __len__(self) -> int:
         return len(self.chunks)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The read-only params mapping does not pickle; rebuild from a plain dict (st.cache_data
+        # and multiprocessing pickle results).
+        return (
+            ChunkingResult,
+            (self.text, self.chunks, self.strategy, dict(self.params), self.parents),
+        )
+
     def chunk_text(self, i: int) -> str:
         """Source text of chunk ``i`` (without its prefix)."""
         c = self.chunks[i]

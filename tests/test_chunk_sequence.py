@@ -47,3 +47,10 @@ def test_fixed_offsets_are_ranges_until_chunks_are_needed():
     assert isinstance(result.chunks, ChunkSequence)
     assert result.chunks[-1] == Chunk(960, 1000)
     assert [c.length for c in result.chunks][:2] == [100, 100]
+
+
+def test_results_pickle_with_their_params():
+    result = chunkviz.chunk("梅雨は日本の気象現象である。", "fixed", size=5, overlap=1)
+    copy = pickle.loads(pickle.dumps(result))
+    assert copy == result
+    assert copy.params["size"] == 5
