@@ -1,5 +1,49 @@
-"""Question sets with answers as spans of documents (JSQuAD long documents, SQuAD, user QA)."""
+"""Question sets with answers as spans of documents (JSQuAD long documents, SQuAD, user QA).
+
+``load_dataset(spec)`` understands:
+
+- ``jsquad``: the vendored JSQuAD v1.3 validation split as the seed study's 59 long documents;
+- ``jsquad:PATH``: any file in JSQuAD's format, built the same way;
+- ``squad:PATH``: any SQuAD-format file, one document per paragraph context, any language;
+- ``hf:NAME[:SPLIT]``: a Hugging Face hub dataset in SQuAD's columns (``context``, ``question``,
+  ``answers``), loaded with ``datasets`` (split ``validation`` by default); needs the network
+  unless the dataset is cached;
+- ``hf:json:PATH`` (also ``hf:csv:PATH``, ``hf:parquet:PATH``): a local file in SQuAD's columns
+  read through ``datasets``'s own loader of that format (works offline).
+"""
+
+from __future__ import annotations
 
 from chunkviz.datasets.base import Dataset, Document, Question
+from chunkviz.errors import DatasetError
 
-__all__ = ["Dataset", "Document", "Question"]
+__all__ = ["Dataset", "Document", "Question", "load_dataset"]
+
+SPEC_HELP = "jsquad, jsquad:PATH, squad:PATH, hf:NAME[:SPLIT] or hf:json:PATH"
+
+
+def load_dataset(spec: str) -> Dataset:
+    """Load the dataset named by ``spec`` (see the module docstring for the forms).
+
+    Raises:
+        DatasetError: An unknown form, a missing file, a file in the wrong format, or a hub
+            dataset that cannot be reached.
+        MissingDependencyError: ``hf:`` without the ``datasets`` package.
+    """
+    kind, sep, rest = spec.partition(":")
+    kind = kind.strip().lower()
+    if kind == "jsquad":
+        from chunkviz.datasets.jsquad import load_jsquad
+
+        return load_jsquad(rest if sep else None)
+    if sep and not rest:
+        raise DatasetError(f"dataset {spec!r} names no file after {kind + ':'!r}; use {SPEC_HELP}")
+    if kind == "squad" and sep:
+        from chunkviz.datasets.squad import load_squad
+
+        return load_squad(rest)
+    if kind == "hf" and sep:
+        from chunkviz.datasets.hub import load_hub
+
+        return load_hub(rest)
+    raise DatasetError(f"unknown dataset {spec!r}; use {SPEC_HELP}")

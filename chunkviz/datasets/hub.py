@@ -1,0 +1,136 @@
+"""Hugging Face ``datasets`` in SQuAD's columns, from the hub or from a local file.
+
+Rows need ``context``, ``question`` and ``answers`` (``{"text": [...], "answer_start": [...]}``
+as on the hub, or a list of ``{"text", "answer_start"}``); ``id`` and ``title`` are optional.
+Rows are grouped into one document per distinct (title, context), then read exactly as a
+SQuAD-format file (``chunkviz.datasets.squad``): the first answer is the question's answer.
+
+``datasets`` is imported inside the function, so ``import chunkviz`` never loads it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from chunkviz.datasets.base import Dataset
+from chunkviz.datasets.squad import build_squad
+from chunkviz.errors import DatasetError, MissingDependencyError
+
+#: ``hf:<builder>:PATH`` reads a local file with ``datasets``'s packaged loader of that format.
+LOCAL_BUILDERS = ("json", "csv", "parquet")
+DEFAULT_SPLIT = "validation"
+REQUIRED_COLUMNS = ("context", "question", "answers")
+
+
+def parse_hub_spec(spec: str) -> tuple[str, str | None, str]:
+    """``(name, data_files, split)`` for the part of a dataset spec after ``hf:``.
+
+    ``json:PATH`` (``csv``, ``parquet``) gives ``(builder, PATH, "train")``; ``NAME[:SPLIT]``
+    gives ``(NAME, None, SPLIT or "validation")``.
+
+    Raises:
+        DatasetError: An empty name or path.
+    """
+    head, sep, rest = spec.partition(":")
+    if head in LOCAL_BUILDERS:
+        if not rest:
+            raise DatasetError(f"hf:{spec} names no file; use hf:{head}:PATH")
+        return head, rest, "train"
+    if not head:
+        raise DatasetError(f"hf:{spec} names no dataset; use hf:NAME[:SPLIT] (e.g. hf:squad)")
+    return head, None, (rest or DEFAULT_SPLIT) if sep else DEFAULT_SPLIT
+
+
+def load_hub(spec: str, *, cache_dir: str | Path | None = None) -> Dataset:
+    """Load ``NAME[:SPLIT]`` from the hub or ``json:PATH`` from disk through ``datasets``.
+
+    Args:
+        spec: What follows ``hf:`` in a dataset spec.
+        cache_dir: ``datasets``'s cache folder (its default when None).
+
+    Raises:
+        MissingDependencyError: ``datasets`` is not installed.
+        DatasetError: The hub cannot be reached (offline, ``HF_HUB_OFFLINE=1``), the dataset,
+            split or file does not exist, or the rows lack SQuAD's columns.
+    """
+    name, data_files, split = parse_hub_spec(spec)
+    try:
+        import datasets
+    except ImportError:
+        raise MissingDependencyError(
+            'hf: datasets need the datasets package; run pip install "chunkviz[models]" '
+            "(or pip install datasets)"
+        ) from None
+    if data_files is not None and not Path(data_files).is_file():
+        raise DatasetError(f"hf:{spec}: no file at {data_files}; check the path")
+    try:
+        rows = datasets.load_dataset(
+            name,
+            data_files=data_files,
+            split=split,
+            cache_dir=None if cache_dir is None else str(cache_dir),
+        )
+    except (OSError, ValueError) as exc:
+        # ConnectionError (offline / unreachable hub), FileNotFoundError and
+        # DatasetNotFoundError (no such dataset), ValueError (unknown split, bad file).
+        where = data_files or f"the Hugging Face hub ({name}, split {split})"
+        raise DatasetError(
+            f"cannot load hf:{spec} from {where}: {type(exc).__name__}: {exc}. If you are "
+            "offline, use a local file instead (squad:PATH, jsquad:PATH or hf:json:PATH); "
+            "otherwise check the dataset name and split"
+        ) from None
+    missing = [c for c in REQUIRED_COLUMNS if c not in rows.column_names]
+    if missing:
+        raise DatasetError(
+            f"hf:{spec} has no column {missing[0]!r} (columns: {rows.column_names}); "
+            f"rows need {', '.join(REQUIRED_COLUMNS)} in SQuAD's layout"
+        )
+    label = Path(data_files).name if data_files else f"{name}:{split}"
+    return build_squad(rows_to_squad(rows, name=label), name=label)
+
+
+def rows_to_squad(rows: Iterable[Mapping[str, Any]], *, name: str) -> dict[str, Any]:
+    """SQuAD-format JSON from flat rows, one paragraph per distinct (title, context).
+
+    Raises:
+        DatasetError: A row's ``answers`` is in neither accepted layout.
+    """
+    articles: dict[str, dict[str, dict[str, Any]]] = {}
+    for i, row in enumerate(rows):
+        title = str(row.get("title") or "")
+        context = str(row["context"])
+        paragraph = articles.setdefault(title, {}).setdefault(
+            context, {"context": context, "qas": []}
+        )
+        paragraph["qas"].append({
+            "id": str(row.get("id") or f"row{i}"),
+            "question": str(row["question"]),
+            "answers": _answers(row["answers"], row=i, name=name),
+        })
+    return {"data": [
+        {"title": title or f"article {k}", "paragraphs": list(paragraphs.values())}
+        for k, (title, paragraphs) in enumerate(articles.items())
+    ]}
+
+
+def _answers(value: Any, *, row: int, name: str) -> list[dict[str, Any]]:
+    if (
+        isinstance(value, Mapping)
+        and "text" in value
+        and "answer_start" in value
+        and len(value["text"]) == len(value["answer_start"])
+    ):
+        return [
+            {"text": t, "answer_start": s}
+            for t, s in zip(value["text"], value["answer_start"], strict=True)
+        ]
+    if isinstance(value, list) and all(
+        isinstance(a, Mapping) and "text" in a and "answer_start" in a for a in value
+    ):
+        return [dict(a) for a in value]
+    raise DatasetError(
+        f"{name}: row {row} has answers {str(value)[:80]!r}; expected "
+        '{"text": [...], "answer_start": [...]} or a list of {"text", "answer_start"}'
+    )

@@ -1,0 +1,189 @@
+"""SQuAD-format question sets: one document per paragraph context, any language.
+
+The SQuAD v1.1 / v2.0 JSON layout is ``{"data": [{"title", "paragraphs": [{"context", "qas":
+[{"id", "question", "answers": [{"text", "answer_start"}], "is_impossible"?}]}]}]}``;
+``answer_start`` counts characters (Python ``len``) from the start of ``context``.
+
+Which answer is used: the FIRST answer of each question (``answers[0]``), as in the seed study
+(see ``chunkviz.datasets.jsquad``). Unanswerable questions (SQuAD v2.0) and answers whose text is
+not found at ``answer_start`` are dropped, each with its reason in ``Dataset.dropped``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from chunkviz.datasets.base import Dataset, Document, Question
+from chunkviz.errors import DatasetError
+from chunkviz.model import Span
+
+REASON_UNANSWERABLE = "unanswerable (no answer given)"
+REASON_MISMATCH = "answer text not found at answer_start in the context"
+
+
+def read_json_file(path: str | Path) -> Any:
+    """Parse a JSON file, turning every failure into a DatasetError that names the file.
+
+    Raises:
+        DatasetError: The file is missing, unreadable, or not valid UTF-8 JSON.
+    """
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise DatasetError(
+            f"cannot read dataset file {p} ({exc.strerror}); check the path"
+        ) from None
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DatasetError(
+            f"dataset file {p} is not valid UTF-8 JSON ({exc}); "
+            "pass a SQuAD-format .json file"
+        ) from None
+
+
+def squad_articles(data: Any, *, name: str) -> list[Mapping[str, Any]]:
+    """The ``data`` list of a SQuAD-format object, checked for its shape.
+
+    Raises:
+        DatasetError: ``data`` is missing or an article lacks ``paragraphs``.
+    """
+    if not isinstance(data, Mapping) or not isinstance(data.get("data"), list):
+        raise DatasetError(
+            f"{name} is not in SQuAD format: expected a JSON object with a 'data' list of "
+            "articles, each with 'title' and 'paragraphs'"
+        )
+    articles = data["data"]
+    for i, article in enumerate(articles):
+        if not isinstance(article, Mapping) or not isinstance(article.get("paragraphs"), list):
+            raise DatasetError(
+                f"{name}: article {i} has no 'paragraphs' list; every SQuAD article needs "
+                "'title' and 'paragraphs'"
+            )
+    return articles
+
+
+def first_answer(qa: Mapping[str, Any], *, name: str) -> tuple[str, int] | None:
+    """``(text, answer_start)`` of the question's first answer, or None if it has none.
+
+    Raises:
+        DatasetError: The question or its first answer lacks a required key.
+    """
+    for key in ("id", "question"):
+        if key not in qa:
+            raise DatasetError(
+                f"{name}: a question has no {key!r} key (keys: {sorted(qa)}); "
+                "each SQuAD question needs 'id', 'question' and 'answers'"
+            )
+    answers = qa.get("answers") or []
+    if qa.get("is_impossible") or not answers:
+        return None
+    answer = answers[0]
+    if not isinstance(answer, Mapping) or "text" not in answer or "answer_start" not in answer:
+        raise DatasetError(
+            f"{name}: question {qa['id']!r} has an answer without 'text' and 'answer_start'; "
+            "each SQuAD answer needs both"
+        )
+    return str(answer["text"]), int(answer["answer_start"])
+
+
+def paragraph_questions(
+    qas: Iterable[Mapping[str, Any]],
+    *,
+    context: str,
+    skip: int,
+    offset: int,
+    doc_id: str,
+    dropped: dict[str, str],
+    name: str,
+    skip_reason: str = "",
+) -> list[Question]:
+    """Questions of one paragraph with their first answer mapped into document coordinates.
+
+    Args:
+        qas: The paragraph's questions.
+        context: The paragraph's context, as ``answer_start`` counts it.
+        skip: Characters of ``context`` left out of the document (a title prefix); an answer
+            that starts inside them is dropped with ``skip_reason``.
+        offset: Where ``context[skip:]`` starts in the document.
+        doc_id: The document's id.
+        dropped: Receives ``qid -> reason`` for every question not kept.
+        name: What to call the file in error messages.
+        skip_reason: Why an answer inside the skipped prefix is dropped.
+    """
+    kept = []
+    for qa in qas:
+        qid = str(qa.get("id", ""))
+        answer = first_answer(qa, name=name)
+        if answer is None:
+            dropped[qid] = REASON_UNANSWERABLE
+            continue
+        text, start = answer
+        if context[start : start + len(text)] != text or not text:
+            dropped[qid] = REASON_MISMATCH
+            continue
+        if start < skip:
+            dropped[qid] = skip_reason
+            continue
+        begin = offset + start - skip
+        span = Span(doc_id, begin, begin + len(text))
+        kept.append(Question(qid, doc_id, str(qa["question"]), text, (span,)))
+    return kept
+
+
+def build_squad(data: Any, *, name: str) -> Dataset:
+    """A Dataset from parsed SQuAD-format JSON: one document per paragraph context.
+
+    Document ids are ``<article index>-<paragraph index>`` (stable for a given file); the title is
+    the article title with the paragraph index.
+
+    Raises:
+        DatasetError: The object is not in SQuAD format.
+    """
+    documents: list[Document] = []
+    questions: list[Question] = []
+    dropped: dict[str, str] = {}
+    for i, article in enumerate(squad_articles(data, name=name)):
+        title = str(article.get("title", f"article {i}"))
+        for j, paragraph in enumerate(article["paragraphs"]):
+            if "context" not in paragraph:
+                raise DatasetError(
+                    f"{name}: paragraph {j} of article {i} has no 'context'; "
+                    "every SQuAD paragraph needs 'context' and 'qas'"
+                )
+            context = str(paragraph["context"])
+            doc_id = f"{i}-{j}"
+            documents.append(Document(doc_id, f"{title} ¶{j}", context, (0,) if context else ()))
+            questions += paragraph_questions(
+                paragraph.get("qas", []), context=context, skip=0, offset=0, doc_id=doc_id,
+                dropped=dropped, name=name,
+            )
+    return Dataset(name, tuple(documents), tuple(questions), dropped, summary_notes(
+        documents, questions, dropped))
+
+
+def load_squad(path: str | Path) -> Dataset:
+    """Load any SQuAD-format JSON file (v1.1 or v2.0, any language).
+
+    Raises:
+        DatasetError: The file is missing, unreadable or not in SQuAD format.
+    """
+    p = Path(path)
+    return build_squad(read_json_file(p), name=p.name)
+
+
+def summary_notes(
+    documents: Sequence[Document], questions: Sequence[Question], dropped: Mapping[str, str]
+) -> tuple[str, ...]:
+    """Counts worth showing: documents, questions kept, and dropped questions by reason."""
+    notes = [f"{len(documents)} documents, {len(questions)} questions kept"]
+    reasons: dict[str, int] = {}
+    for reason in dropped.values():
+        reasons[reason] = reasons.get(reason, 0) + 1
+    for reason, count in sorted(reasons.items()):
+        notes.append(f"{count} questions dropped: {reason}")
+    return tuple(notes)
