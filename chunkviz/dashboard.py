@@ -654,3 +654,20 @@ def build_grid(strategies: Sequence[str], sizes: Sequence[int],
                     configs.append(Config(f"{name}-{size}{suffix}", name, params))
     unique = {c.label: c for c in reversed(configs)}  # first occurrence wins
     return tuple(unique[lab] for lab in dict.fromkeys(c.label for c in configs))
+
+
+def parse_ints(text: str, name: str) -> tuple[int, ...]:
+    """``"100, 200 400"`` -> ``(100, 200, 400)``: whole numbers separated by commas or spaces.
+
+    Raises:
+        ParameterError: A piece that is not a whole number (the message names ``name``).
+    """
+    pieces = [p for p in text.replace("、", ",").replace(",", " ").split() if p]
+    values = []
+    for p in pieces:
+        try:
+            values.append(int(p))
+        except ValueError:
+            raise ParameterError(f"{name} must be whole numbers separated by commas (got "
+                                 f"{p!r} in {text!r}); write e.g. 100, 200, 400") from None
+    return tuple(dict.fromkeys(values))
