@@ -8,6 +8,9 @@
 - ``hf:NAME[:SPLIT]``: a Hugging Face hub dataset in SQuAD's columns (``context``, ``question``,
   ``answers``), loaded with ``datasets`` (split ``validation`` by default); needs the network
   unless the dataset is cached;
+- ``qa:PAIRS:DOCUMENT``: a user's QA pairs file (CSV/JSON, ``question``, ``answer``) whose
+  answers are located in the DOCUMENT file (not-found and repeated answers are listed in
+  ``Dataset.notes``; see ``chunkviz.datasets.qa_pairs``);
 - ``hf:json:PATH`` (also ``hf:csv:PATH``, ``hf:parquet:PATH``): a local file in SQuAD's columns
   read through ``datasets``'s own loader of that format (works offline).
 """
@@ -19,7 +22,7 @@ from chunkviz.errors import DatasetError
 
 __all__ = ["Dataset", "Document", "Question", "load_dataset"]
 
-SPEC_HELP = "jsquad, jsquad:PATH, squad:PATH, hf:NAME[:SPLIT] or hf:json:PATH"
+SPEC_HELP = "jsquad, jsquad:PATH, squad:PATH, qa:PAIRS:DOCUMENT, hf:NAME[:SPLIT] or hf:json:PATH"
 
 
 def load_dataset(spec: str) -> Dataset:
@@ -42,6 +45,15 @@ def load_dataset(spec: str) -> Dataset:
         from chunkviz.datasets.squad import load_squad
 
         return load_squad(rest)
+    if kind == "qa" and sep:
+        from chunkviz.datasets.qa_pairs import load_qa_dataset
+
+        pairs, colon, document = rest.rpartition(":")
+        if not colon or not pairs or not document:
+            raise DatasetError(
+                f"dataset {spec!r} needs a pairs file and a document: qa:PAIRS.csv:DOCUMENT.txt"
+            )
+        return load_qa_dataset(pairs, [document])
     if kind == "hf" and sep:
         from chunkviz.datasets.hub import load_hub
 

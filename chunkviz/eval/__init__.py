@@ -1,0 +1,1 @@
+"""Retrieval metrics and the statistics that say which differences are real."""

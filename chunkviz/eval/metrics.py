@@ -1,0 +1,310 @@
+"""Retrieval metrics computed from the rank of the best relevant chunk, as the seed study does.
+
+Every rank-based metric here needs one number per question: the 1-based rank, in the full
+ranking of all chunks of the index, of the best-ranked chunk that contains an answer span, or
+``None`` when no chunk contains one (the answer was broken by chunking). With that rank ``r``:
+
+- Recall@k = 1 if r <= k else 0 (also called hit rate / success@k: one relevant chunk suffices),
+- nDCG@k = 1 / log2(r + 1) if r <= k else 0 (binary gain of the best relevant chunk only, so
+  the ideal DCG is 1),
+- MRR@k = 1 / r if r <= k else 0,
+
+each computed per question and then averaged. With one relevant item per query these are the
+definitions of ranx and ir_measures (``Success@k``/``R@k``, ``nDCG@k``, ``RR@k``); a test
+cross-checks them against ranx.
+
+Span metrics follow Chroma's chunking evaluation (Smith & Troynikov, "Evaluating Chunking
+Strategies for Retrieval", 2024): with ``t_r`` the text covered by the retrieved chunks and
+``t_e`` the answer (the excerpt), precision = |t_e ∩ t_r| / |t_r|, recall = |t_e ∩ t_r| / |t_e|
+and IoU = |t_e ∩ t_r| / (|t_e| + |t_r| − |t_e ∩ t_r|). Chroma counts tokens; we count
+characters (code points), because offsets are the truth in chunkviz and a character count does
+not depend on the embedding model, so every backend is measured on the same scale. ``t_r`` is the
+*union* of the retrieved chunks' ranges, so text shared by two overlapping windows counts once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+import numpy as np
+
+from chunkviz.errors import ParameterError
+
+MetricName = Literal["recall", "ndcg", "mrr"]
+METRIC_NAMES: tuple[MetricName, ...] = ("recall", "ndcg", "mrr")
+_DISPLAY = {
+    "recall": "Recall",
+    "ndcg": "nDCG",
+    "mrr": "MRR",
+    "span_precision": "Span precision",
+    "span_recall": "Span recall",
+    "span_iou": "Span IoU",
+}
+
+Rank = int | None
+
+
+def _check_k(k: int) -> None:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ParameterError(f"k must be a positive integer (got k={k!r}); use k >= 1")
+
+
+def _ranks_array(ranks: Iterable[Rank]) -> np.ndarray:
+    """Ranks as float64 with ``inf`` for ``None`` (never retrieved)."""
+    out = []
+    for r in ranks:
+        if r is None:
+            out.append(math.inf)
+            continue
+        if isinstance(r, bool) or int(r) != r or r < 1:
+            raise ParameterError(f"ranks must be 1-based integers or None (got {r!r})")
+        out.append(float(r))
+    return np.asarray(out, dtype=np.float64)
+
+
+def recall_at_k(ranks: Iterable[Rank], k: int) -> np.ndarray:
+    """Per-question Recall@k: 1 when the best relevant chunk is within the top ``k``.
+
+    Formula: ``1[r <= k]`` with ``r`` the rank of the best relevant chunk (``None``: 0).
+    Reference: ranx ``hit_rate@k`` / ir_measures ``Success@k``; equal to ``recall@k`` when a
+    question has one relevant item.
+
+    Args:
+        ranks: 1-based rank per question, ``None`` when no chunk is relevant.
+        k: Cut-off, >= 1 (a ``k`` beyond the ranking is fine).
+
+    Returns:
+        float64 array of 0/1, one per question.
+
+    Raises:
+        ParameterError: ``k`` < 1 or a rank that is not a positive integer.
+    """
+    _check_k(k)
+    r = _ranks_array(ranks)
+    return (r <= k).astype(np.float64)
+
+
+def ndcg_at_k(ranks: Iterable[Rank], k: int) -> np.ndarray:
+    """Per-question nDCG@k with binary gain of the best relevant chunk only.
+
+    Formula: ``1 / log2(r + 1)`` if ``r <= k`` else 0. The ideal ranking puts a relevant chunk
+    first, so the ideal DCG is 1 (Järvelin & Kekäläinen 2002; ranx ``ndcg@k`` with one relevant
+    item per query).
+
+    Args:
+        ranks: 1-based rank per question, ``None`` when no chunk is relevant.
+        k: Cut-off, >= 1.
+
+    Returns:
+        float64 array in [0, 1], one per question.
+
+    Raises:
+        ParameterError: ``k`` < 1 or a rank that is not a positive integer.
+    """
+    _check_k(k)
+    r = _ranks_array(ranks)
+    out = np.zeros_like(r)
+    hit = r <= k
+    out[hit] = 1.0 / np.log2(r[hit] + 1.0)
+    return out
+
+
+def mrr_at_k(ranks: Iterable[Rank], k: int) -> np.ndarray:
+    """Per-question reciprocal rank cut at ``k`` (its mean is MRR@k).
+
+    Formula: ``1 / r`` if ``r <= k`` else 0 (Voorhees 1999; ranx ``mrr@k``).
+
+    Args:
+        ranks: 1-based rank per question, ``None`` when no chunk is relevant.
+        k: Cut-off, >= 1.
+
+    Returns:
+        float64 array in [0, 1], one per question.
+
+    Raises:
+        ParameterError: ``k`` < 1 or a rank that is not a positive integer.
+    """
+    _check_k(k)
+    r = _ranks_array(ranks)
+    out = np.zeros_like(r)
+    hit = r <= k
+    out[hit] = 1.0 / r[hit]
+    return out
+
+
+METRIC_FUNCTIONS = {"recall": recall_at_k, "ndcg": ndcg_at_k, "mrr": mrr_at_k}
+
+
+def metric_values(name: str, ranks: Iterable[Rank], k: int) -> np.ndarray:
+    """Per-question values of the metric called ``name`` (``recall``, ``ndcg``, ``mrr``).
+
+    Raises:
+        ParameterError: An unknown metric name.
+    """
+    try:
+        fn = METRIC_FUNCTIONS[name]
+    except KeyError:
+        raise ParameterError(
+            f"metric must be one of {', '.join(METRIC_NAMES)} (got metric={name!r})"
+        ) from None
+    return fn(ranks, k)
+
+
+def metric_key(name: str, k: int | str) -> str:
+    """The key a results file uses: ``recall@5``, ``ndcg@10``, ``span_iou@5``."""
+    return f"{name}@{k}"
+
+
+def parse_metric_key(key: str) -> tuple[str, str]:
+    """``"ndcg@10"`` -> ``("ndcg", "10")``.
+
+    Raises:
+        ParameterError: A key without ``@``.
+    """
+    name, sep, k = key.partition("@")
+    if not sep or not name or not k:
+        raise ParameterError(f"metric key must look like name@k, e.g. ndcg@10 (got {key!r})")
+    return name, k
+
+
+def display_name(key: str) -> str:
+    """The one display name for a metric key.
+
+    ``recall@5`` -> ``Recall@5``, ``ndcg@10`` -> ``nDCG@10``, ``mrr@10`` -> ``MRR@10``,
+    ``span_iou@5`` -> ``Span IoU@5``.
+
+    Raises:
+        ParameterError: A key without ``@`` or an unknown metric name.
+    """
+    name, k = parse_metric_key(key)
+    if name not in _DISPLAY:
+        raise ParameterError(
+            f"unknown metric {name!r} in {key!r}; known: {', '.join(sorted(_DISPLAY))}"
+        )
+    return f"{_DISPLAY[name]}@{k}"
+
+
+def best_relevant_rank(scores: np.ndarray, relevant: np.ndarray) -> int | None:
+    """1-based rank of the best relevant item in the full ranking by ``scores``.
+
+    Ties count against the relevant item (pessimistic): the rank is one plus the number of
+    items scored strictly higher plus the number of *irrelevant* items scored equal. A stable
+    sort would instead let an item's position in the index decide, which favours whichever
+    chunk happens to come first; the pessimistic rule needs no such arbitrary order and gives an
+    all-zero score (a query sharing nothing with any chunk) the worst rank, not the first.
+
+    Args:
+        scores: Shape ``(n,)``, higher is better.
+        relevant: Boolean mask of shape ``(n,)``.
+
+    Returns:
+        The rank, or ``None`` when no item is relevant.
+
+    Raises:
+        ParameterError: Shapes differ.
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    rel = np.asarray(relevant, dtype=bool)
+    if s.shape != rel.shape or s.ndim != 1:
+        raise ParameterError(
+            f"scores and relevant must be 1-D of the same length (got {s.shape} and {rel.shape})"
+        )
+    if not rel.any():
+        return None
+    best = float(s[rel].max())
+    higher = int(np.count_nonzero(s > best))
+    tied_irrelevant = int(np.count_nonzero((s == best) & ~rel))
+    return 1 + higher + tied_irrelevant
+
+
+# ---------------------------------------------------------------------------- span metrics
+
+Range = tuple[int, int]
+
+
+def union_ranges(ranges: Iterable[Range]) -> list[Range]:
+    """Sorted, merged half-open ranges (touching ranges merge)."""
+    out: list[list[int]] = []
+    for start, end in sorted(r for r in ranges if r[1] > r[0]):
+        if out and start <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], end)
+        else:
+            out.append([start, end])
+    return [(a, b) for a, b in out]
+
+
+def _length(ranges: Sequence[Range]) -> int:
+    return sum(b - a for a, b in ranges)
+
+
+def _intersection_length(merged: Sequence[Range], span: Range) -> int:
+    s0, s1 = span
+    return sum(max(0, min(b, s1) - max(a, s0)) for a, b in merged)
+
+
+def span_scores(
+    retrieved: Sequence[tuple[str, int, int]], answer: Sequence[tuple[str, int, int]]
+) -> tuple[float, float, float]:
+    """Character-level span precision, recall and IoU of retrieved text against an answer.
+
+    ``t_r`` is the union of the retrieved ranges (per document), ``t_e`` the answer span.
+    precision = |t_e ∩ t_r| / |t_r|, recall = |t_e ∩ t_r| / |t_e|,
+    IoU = |t_e ∩ t_r| / (|t_e| + |t_r| − |t_e ∩ t_r|) (Chroma's chunking evaluation, counted in
+    characters). When a question has several alternative spans (every occurrence of a user's
+    answer), the span with the highest IoU is scored: any one of them answers the question.
+
+    Args:
+        retrieved: ``(doc_id, start, end)`` of each retrieved chunk.
+        answer: ``(doc_id, start, end)`` of each alternative answer span.
+
+    Returns:
+        ``(precision, recall, iou)``; all 0.0 when nothing was retrieved or there is no answer.
+    """
+    by_doc: dict[str, list[Range]] = {}
+    for doc, a, b in retrieved:
+        by_doc.setdefault(doc, []).append((a, b))
+    merged = {doc: union_ranges(r) for doc, r in by_doc.items()}
+    total = sum(_length(r) for r in merged.values())
+    candidates = [(0.0, 0.0, 0.0)]
+    for doc, a, b in answer:
+        alen = b - a
+        if alen <= 0 or total == 0:
+            continue
+        inter = _intersection_length(merged.get(doc, []), (a, b))
+        candidates.append((inter / total, inter / alen, inter / (alen + total - inter)))
+    return max(candidates, key=lambda c: (c[2], c[1], c[0]))
+
+
+# --------------------------------------------------------------------- context budget
+
+
+def budget_k(mean_chunk_chars: float, budget_chars: int, *, k_max: int | None = None) -> int:
+    """The ``k`` whose retrieved text best matches a budget of characters.
+
+    ``k = max(1, round(budget / mean chunk length))``: halving the chunk size doubles ``k``
+    (seed 003), so configurations are compared at the same amount of context handed to the
+    reader rather than at the same number of chunks.
+
+    Args:
+        mean_chunk_chars: Mean chunk length of the configuration, in characters (> 0).
+        budget_chars: Characters of context to retrieve (>= 1).
+        k_max: Optional upper bound (e.g. the number of chunks in the index).
+
+    Returns:
+        The k, at least 1.
+
+    Raises:
+        ParameterError: A non-positive chunk length or budget.
+    """
+    if not mean_chunk_chars > 0:
+        raise ParameterError(
+            f"mean_chunk_chars must be positive (got {mean_chunk_chars!r}); chunk the corpus first"
+        )
+    if budget_chars < 1:
+        raise ParameterError(f"budget_chars must be at least 1 (got budget_chars={budget_chars})")
+    k = max(1, int(math.floor(budget_chars / mean_chunk_chars + 0.5)))
+    if k_max is not None:
+        k = max(1, min(k, k_max))
+    return k
