@@ -17,6 +17,7 @@ from typing import Any, Literal
 from urllib.parse import urlencode
 
 from chunkviz.errors import ParameterError
+from chunkviz.eval.metrics import display_name
 from chunkviz.grid import Config, fixed_config
 from chunkviz.strategies import get_strategy
 
@@ -39,10 +40,13 @@ _REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def metric_label(name: str) -> str:
-    """Display name of a metric key: ``recall@5`` -> ``Recall@5``, ``ndcg@10`` -> ``nDCG@10``."""
-    measure, _, k = name.partition("@")
-    shown = _DISPLAY.get(measure, measure)
-    return f"{shown}@{k}" if k else shown
+    """Display name of a metric key (``ndcg@10`` -> ``nDCG@10``) or of a bare measure (``mrr``).
+
+    Keys go through ``chunkviz.eval.metrics.display_name``, the one formatter of the project.
+    """
+    if "@" in name:
+        return display_name(name)
+    return _DISPLAY.get(name, name)
 
 
 def results_dirs(environ: Mapping[str, str]) -> tuple[Path, ...]:
