@@ -1,0 +1,147 @@
+"""``chunkviz bench`` runs and caches the retrieval benchmark; ``chunkviz backends`` lists them.
+
+Usage::
+
+    python -m chunkviz bench --dataset jsquad --backend bm25 [--sample N --seed S]
+        [--grid default] [--measure cosine] [--out DIR] [--cache-dir DIR]
+    python -m chunkviz backends
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from typing import Any
+
+from chunkviz.errors import ParameterError
+from chunkviz.grid import Config, default_grid, fixed_config
+
+_FIXED = re.compile(r"^fixed-(\d+)-(\d+)$")
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``bench`` and ``backends``."""
+    p = sub.add_parser(
+        "bench",
+        help="run the retrieval benchmark and write a results file",
+        description="Chunk every document under each configuration, rank all chunks for every "
+        "question, and write metrics with confidence intervals and Holm-corrected paired tests.",
+    )
+    p.add_argument("--dataset", default="jsquad",
+                   help="dataset spec: jsquad, squad:PATH, qa:PAIRS:DOCUMENT, hf:NAME[:SPLIT]")
+    p.add_argument("--backend", default="bm25",
+                   help="bm25 (default), tfidf, use-m3 or st:<model name or path>")
+    p.add_argument("--sample", type=int, default=0, help="questions to sample (0: all)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the sample and the statistics")
+    p.add_argument("--grid", default="default",
+                   help="'default' (the seed study's 8 configurations) or comma-separated labels "
+                   "such as fixed-200-40,paragraph")
+    p.add_argument("--measure", choices=("cosine", "dot", "l2"), default="cosine",
+                   help="similarity for vector backends (BM25 uses its own score)")
+    p.add_argument("--out", default=None,
+                   help="results folder (default .cache/chunkviz/results)")
+    p.add_argument("--cache-dir", default=None,
+                   help="embedding cache (default .cache/chunkviz/embeddings or "
+                   "$CHUNKVIZ_CACHE_DIR/embeddings)")
+    p.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples")
+    p.add_argument("--permutations", type=int, default=5000, help="sign flips per paired test")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+    b = sub.add_parser("backends", help="list retrieval backends and whether they load offline")
+    b.set_defaults(run=run_backends)
+
+
+def parse_grid(spec: str) -> tuple[Config, ...]:
+    """``default`` or comma-separated labels (``fixed-<size>-<overlap>`` or a strategy name).
+
+    Raises:
+        ParameterError: An empty grid.
+        UnknownStrategyError: A label that is neither fixed-S-O nor a strategy name.
+    """
+    if spec.strip() == "default":
+        return default_grid()
+    configs = []
+    for item in (s.strip() for s in spec.split(",")):
+        if not item:
+            continue
+        m = _FIXED.match(item)
+        configs.append(fixed_config(int(m[1]), int(m[2])) if m else Config(item, item, {}))
+    if not configs:
+        raise ParameterError(f"--grid names no configuration (got {spec!r}); use default")
+    return tuple(configs)
+
+
+class _Bar:
+    """A tqdm bar fed by ``run_benchmark``'s progress callback."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.bar: Any = None
+
+    def __call__(self, done: int, total: int, message: str) -> None:
+        if self.quiet:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="step", file=sys.stderr, dynamic_ncols=True)
+        self.bar.set_description_str(message[:60], refresh=False)
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def run(args: argparse.Namespace, extra: list[str]) -> int:
+    """Run the benchmark and write its results file; prints the main table."""
+    from chunkviz.benchmark import default_results_dir, run_benchmark, save_results
+    from chunkviz.datasets import load_dataset
+    from chunkviz.embeddings import get_backend
+
+    configs = parse_grid(args.grid)
+    backend = get_backend(args.backend)
+    dataset = load_dataset(args.dataset)
+    bar = _Bar(args.quiet)
+    try:
+        results = run_benchmark(
+            dataset, configs, backend, measure=args.measure, cache_dir=args.cache_dir,
+            progress=bar, spec=args.dataset, sample=args.sample, seed=args.seed,
+            bootstrap=args.bootstrap, permutations=args.permutations,
+        )
+    finally:
+        bar.close()
+    path = save_results(results, args.out or default_results_dir())
+    print(format_table(results))
+    print(f"wrote {path}")
+    return 0
+
+
+def format_table(results: dict[str, Any]) -> str:
+    """The main table as Markdown: Recall@5, nDCG@10, MRR@10 with 95% CIs, chunks, broken."""
+    from chunkviz.eval.metrics import display_name
+
+    keys = ("recall@5", "ndcg@10", "mrr@10")
+    head = ["config", *(display_name(k) for k in keys), "chunks", "broken", "encode s"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for cfg in results["configs"]:
+        m = results["metrics"][cfg["label"]]
+        cells = [f"{m[k]['mean']:.3f} [{m[k]['ci_low']:.3f}, {m[k]['ci_high']:.3f}]" for k in keys]
+        lines.append("| " + " | ".join([cfg["label"], *cells, str(cfg["chunks"]),
+                                        str(cfg["broken"]), f"{cfg['encode_seconds']:.1f}"]) + " |")
+    return "\n".join(lines)
+
+
+def run_backends(args: argparse.Namespace, extra: list[str]) -> int:
+    """Print every backend with its availability and, when unavailable, how to get it."""
+    from chunkviz.embeddings import list_backends
+
+    for info in list_backends():
+        state = "available" if info.available else "unavailable"
+        print(f"{info.name}  [{info.kind}, {state}]  {info.label}")
+        if info.reason:
+            print(f"    {info.reason}")
+    print("any sentence-transformers model: --backend st:<model name or local folder>")
+    return 0
