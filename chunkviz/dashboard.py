@@ -36,8 +36,6 @@ RESULTS_DIRS_ENV = "CHUNKVIZ_RESULTS_DIRS"
 #: Environment variable: the directory Recompute writes new results files into.
 RECOMPUTE_DIR_ENV = "CHUNKVIZ_RECOMPUTE_DIR"
 
-_REPO_ROOT = Path(__file__).resolve().parent.parent
-
 
 def metric_label(name: str) -> str:
     """Display name of a metric key (``ndcg@10`` -> ``nDCG@10``) or of a bare measure (``mrr``).
@@ -57,16 +55,23 @@ def results_dirs(environ: Mapping[str, str]) -> tuple[Path, ...]:
     """
     import os
 
+    from chunkviz.benchmark import shipped_results_dir
+
     raw = environ.get(RESULTS_DIRS_ENV, "")
-    dirs = [Path(p) for p in raw.split(os.pathsep) if p] or [_REPO_ROOT / "results"]
-    extra = recompute_dir(environ)
-    return tuple(dict.fromkeys([*dirs, extra]))
+    dirs = [Path(p) for p in raw.split(os.pathsep) if p] or [shipped_results_dir()]
+    return tuple(dict.fromkeys([*dirs, recompute_dir(environ)]))
 
 
 def recompute_dir(environ: Mapping[str, str]) -> Path:
-    """Where Recompute writes: ``CHUNKVIZ_RECOMPUTE_DIR`` or ``.cache/chunkviz/results``."""
+    """Where Recompute writes.
+
+    ``CHUNKVIZ_RECOMPUTE_DIR``, else the runner's default folder (``<cache root>/results``,
+    i.e. ``.cache/chunkviz/results``).
+    """
+    from chunkviz.benchmark import default_results_dir
+
     raw = environ.get(RECOMPUTE_DIR_ENV, "")
-    return Path(raw) if raw else _REPO_ROOT / ".cache" / "chunkviz" / "results"
+    return Path(raw) if raw else default_results_dir()
 
 
 # --- the list of runs -------------------------------------------------------------------------

@@ -1,8 +1,11 @@
-"""Finding and loading results files for the Benchmark page, cached by path and mtime."""
+"""Finding and loading results files for the Benchmark page, cached by path and mtime.
+
+Reading goes through the runner's own ``list_results`` and ``load_results``; this module only
+adds Streamlit's cache so that a rerun of the page parses no file twice.
+"""
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,10 +13,10 @@ from typing import Any
 
 import streamlit as st
 
+from chunkviz.benchmark import list_results, load_results
 from chunkviz.dashboard import RunSummary, results_dirs, summarize
-from chunkviz.errors import ChunkvizError
 
-SCHEMA = "chunkviz.benchmark"
+Signature = tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,27 +27,22 @@ class Found:
     skipped: tuple[tuple[Path, str], ...]
 
 
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ChunkvizError(f"cannot read results file {path}: {e}") from None
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        raise ChunkvizError(f"{path} is not a chunkviz benchmark results file "
-                            f"(its 'schema' is not {SCHEMA!r})")
-    return data
-
-
 @st.cache_data(max_entries=64, show_spinner=False)
 def load(path: str, mtime_ns: int) -> dict[str, Any]:
     """The results file at ``path``; ``mtime_ns`` is part of the key so a rewrite reloads."""
     del mtime_ns  # only a cache key
-    return _read(Path(path))
+    return load_results(path)
 
 
 def load_path(path: Path) -> dict[str, Any]:
     """``load`` keyed by the file's current mtime."""
     return load(str(path), path.stat().st_mtime_ns)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _listing(dirs: tuple[str, ...], signature: Signature) -> list[dict[str, Any]]:
+    del signature  # only a cache key: a new, removed or rewritten file lists again
+    return list_results(dirs)
 
 
 def results_dirs_now() -> tuple[Path, ...]:
@@ -54,14 +52,15 @@ def results_dirs_now() -> tuple[Path, ...]:
 
 def discover() -> Found:
     """Every ``*.json`` in the results directories (``results_dirs``), read through the cache."""
+    dirs = results_dirs_now()
+    signature = tuple((str(p), p.stat().st_mtime_ns)
+                      for d in dirs if d.is_dir() for p in sorted(d.glob("*.json")))
     runs: list[RunSummary] = []
     skipped: list[tuple[Path, str]] = []
-    for folder in results_dirs_now():
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.glob("*.json")):
-            try:
-                runs.append(summarize(load_path(path), path))
-            except (ChunkvizError, KeyError, TypeError, ValueError) as e:
-                skipped.append((path, str(e)))
+    for entry in _listing(tuple(str(d) for d in dirs), signature):
+        path = Path(entry["path"])
+        if entry["error"]:
+            skipped.append((path, str(entry["error"])))
+        else:
+            runs.append(summarize(load_path(path), path))
     return Found(tuple(runs), tuple(skipped))

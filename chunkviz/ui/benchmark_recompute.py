@@ -2,15 +2,15 @@
 
 The run happens in this session's own script thread: Streamlit gives every session its own
 thread, and nothing here takes a lock or writes to a shared cache, so a long run does not hold
-up other users' sessions. Read-only things (the dataset) come from ``cache_resource``; the backend
-is loaded for the run and dropped after it, because a backend may keep per-run state.
+up other users' sessions. Read-only things come from caches: the dataset from ``cache_resource``,
+the backend from the core's bounded ``get_backend`` cache (a backend builds a fresh index per
+configuration and keeps no per-run state).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
 
 import streamlit as st
 
@@ -23,12 +23,6 @@ Tr = Callable[[str], str]
 #: Session key through which a finished run selects itself in the run list on the next rerun
 #: (the list's own widget key cannot be written once the widget exists in the current run).
 NEW_RUN_KEY = "bench_new_run"
-
-
-def _sample(dataset: Any, sample: int, seed: int) -> Any:
-    from chunkviz.benchmark import sample_dataset
-
-    return sample_dataset(dataset, sample, seed)
 
 
 def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes: str,
@@ -44,9 +38,8 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
 
     configs = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
                             db.parse_ints(overlaps, "overlap percents"))
-    dataset = _sample(cached_dataset(spec), sample, seed)
-    backend = get_backend(backend_name)
-    results = benchmark.run_benchmark(dataset, configs, backend, progress=progress)
+    results = benchmark.run_benchmark(cached_dataset(spec), configs, get_backend(backend_name),
+                                      progress=progress, spec=spec, sample=sample, seed=seed)
     path = benchmark.save_results(results, db.recompute_dir(os.environ))
     return str(path)
 

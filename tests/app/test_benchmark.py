@@ -167,3 +167,52 @@ def test_a_bad_grid_shows_the_named_error(page):
     page.text_input(key="bench_rc_sizes").set_value("100, abc").run()
     assert not page.exception
     assert any("sizes must be whole numbers" in e.value for e in page.error)
+
+
+def test_shipped_results_load_without_running_the_benchmark(monkeypatch, tmp_path):
+    from chunkviz import benchmark, embeddings
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the page computed something at load")
+
+    monkeypatch.setattr(benchmark, "run_benchmark", refuse)
+    monkeypatch.setattr(embeddings, "get_backend", refuse)
+    monkeypatch.delenv(RESULTS_DIRS_ENV, raising=False)
+    monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path))
+    shipped = sorted(benchmark.shipped_results_dir().glob("*.json"))
+    assert shipped, "results/ holds the shipped runs"
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    assert not at.exception
+    assert list(at.dataframe[0].value["File"]) == [p.name for p in shipped]
+    first = benchmark.load_results(shipped[0])
+    rows = _table(_markdown_starting(at, "| Configuration"))
+    assert [r[0] for r in rows] == [c["label"] for c in first["configs"]]
+
+
+def test_recompute_a_tiny_grid_writes_and_shows_a_new_file(page, tmp_path):
+    page.selectbox(key="bench_rc_backend").set_value("bm25")
+    page.multiselect(key="bench_rc_strategies").set_value(["fixed"])
+    page.text_input(key="bench_rc_sizes").set_value("200")
+    page.text_input(key="bench_rc_overlaps").set_value("0, 20")
+    page.text_input(key="bench_rc_dataset").set_value("jsquad")
+    page.number_input(key="bench_rc_sample").set_value(20)
+    page.number_input(key="bench_rc_seed").set_value(3)
+    page.run()
+    assert not page.exception
+    assert any("2 configurations: fixed-200-0, fixed-200-40" in c.value for c in page.caption)
+    page.button(key="bench_rc_run").click().run()
+    assert not page.exception
+    assert not page.error
+    written = sorted(tmp_path.glob("*.json"))
+    assert [p.name for p in written] == ["jsquad-bm25-n20-s3.json"]
+    data = json.loads(written[0].read_text(encoding="utf-8"))
+    assert len(data["question_ids"]) == 20
+    assert [c["label"] for c in data["configs"]] == ["fixed-200-0", "fixed-200-40"]
+    # The new file is listed and selected, and the page shows its numbers.
+    assert "jsquad-bm25-n20-s3.json" in list(page.dataframe[0].value["File"])
+    assert page.selectbox(key="bench_run").value == str(written[0])
+    rows = _table(_markdown_starting(page, "| Configuration"))
+    for row in rows:
+        m = data["metrics"][row[0]]["recall@5"]
+        assert row[1].replace("**", "") == (
+            f"{m['mean']:.3f} [{m['ci_low']:.3f}, {m['ci_high']:.3f}]")
