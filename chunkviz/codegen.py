@@ -1,0 +1,223 @@
+"""A chunkviz configuration as Python code for LangChain, LlamaIndex and chonkie.
+
+Each snippet says how close it is: ``equivalent`` (the same chunks; for the fixed character
+window this is checked by tests/test_codegen.py against the installed peers), ``closest`` (the
+library's nearest splitter, whose output differs; the note says how) or ``none`` (the library has
+no such splitter; the snippet is a comment saying so). chunkviz's own call is always exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Library = Literal["chunkviz", "langchain", "llamaindex", "chonkie"]
+Fidelity = Literal["exact", "equivalent", "closest", "none"]
+LIBRARIES: tuple[Library, ...] = ("chunkviz", "langchain", "llamaindex", "chonkie")
+
+
+@dataclass(frozen=True, slots=True)
+class Snippet:
+    """Code for one library.
+
+    Attributes:
+        library: The target library.
+        fidelity: ``exact``/``equivalent`` (same chunks), ``closest`` or ``none``.
+        code: Python source (a comment when there is no equivalent).
+        note: One line on what differs, in English.
+    """
+
+    library: Library
+    fidelity: Fidelity
+    code: str
+    note: str = ""
+
+
+def _kwargs(params: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in params.items())
+
+
+def _chunkviz(strategy: str, params: Mapping[str, Any]) -> Snippet:
+    args = _kwargs(params)
+    code = (
+        "import chunkviz\n\n"
+        f"result = chunkviz.chunk(text, {strategy!r}{', ' + args if args else ''})\n"
+        "chunks = result.chunk_texts()  # text[c.start:c.end] for every chunk"
+    )
+    return Snippet("chunkviz", "exact", code)
+
+
+def _none(library: Library, strategy: str) -> Snippet:
+    names = {"langchain": "LangChain", "llamaindex": "LlamaIndex", "chonkie": "chonkie"}
+    code = f"# {names[library]} has no splitter equivalent to chunkviz's {strategy!r} strategy."
+    return Snippet(library, "none", code, f"No {names[library]} equivalent.")
+
+
+def _size_overlap(params: Mapping[str, Any]) -> tuple[int, int]:
+    return int(params.get("size", 400)), int(params.get("overlap", 0) or 0)
+
+
+def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
+    size, overlap = _size_overlap(params)
+    tokens = params.get("unit", "chars") == "tokens"
+    if library == "langchain":
+        if tokens:
+            return Snippet(
+                library, "closest",
+                "from langchain_text_splitters import TokenTextSplitter\n\n"
+                f"splitter = TokenTextSplitter(chunk_size={size}, chunk_overlap={overlap})\n"
+                "chunks = splitter.split_text(text)",
+                "Counts tiktoken tokens, not the tokens of chunkviz's active model.",
+            )
+        return Snippet(
+            library, "equivalent",
+            "from langchain_text_splitters import CharacterTextSplitter\n\n"
+            "splitter = CharacterTextSplitter(\n"
+            f'    separator="", chunk_size={size}, chunk_overlap={overlap}, '
+            "strip_whitespace=False\n)\n"
+            "chunks = splitter.split_text(text)",
+            "Same windows: an empty separator splits into characters and merges them back.",
+        )
+    if library == "chonkie":
+        if tokens:
+            return Snippet(
+                library, "closest",
+                "from chonkie import TokenChunker\n\n"
+                f'chunker = TokenChunker(tokenizer="gpt2", chunk_size={size}, '
+                f"chunk_overlap={overlap})\n"
+                "chunks = [c.text for c in chunker.chunk(text)]",
+                "Same windowing, but over the tokenizer you name, not chunkviz's active model.",
+            )
+        return Snippet(
+            library, "equivalent",
+            "from chonkie import TokenChunker\n\n"
+            f'chunker = TokenChunker(tokenizer="character", chunk_size={size}, '
+            f"chunk_overlap={overlap})\n"
+            "chunks = [c.text for c in chunker.chunk(text)]",
+            "Same windows: chonkie's character tokenizer makes tokens of single characters.",
+        )
+    if tokens:
+        return Snippet(
+            library, "closest",
+            "from llama_index.core.node_parser import TokenTextSplitter\n\n"
+            f"splitter = TokenTextSplitter(chunk_size={size}, chunk_overlap={overlap})\n"
+            "chunks = splitter.split_text(text)",
+            "Splits at word separators first and counts tiktoken tokens.",
+        )
+    return Snippet(
+        library, "none",
+        "# LlamaIndex has no fixed character window: its splitters count tokens and prefer\n"
+        "# word/sentence separators. The nearest is TokenTextSplitter (token counts):\n"
+        "# from llama_index.core.node_parser import TokenTextSplitter\n"
+        f"# splitter = TokenTextSplitter(chunk_size={size}, chunk_overlap={overlap})",
+        "No character-window splitter in LlamaIndex.",
+    )
+
+
+def _paragraph(library: Library, params: Mapping[str, Any]) -> Snippet:
+    if library == "langchain":
+        return Snippet(
+            library, "closest",
+            "from langchain_text_splitters import CharacterTextSplitter\n\n"
+            "# chunk_size=1 keeps every paragraph on its own (LangChain logs a warning per\n"
+            "# paragraph longer than chunk_size); a larger chunk_size merges short paragraphs.\n"
+            'splitter = CharacterTextSplitter(separator="\\n\\n", chunk_size=1, chunk_overlap=0)\n'
+            "chunks = splitter.split_text(text)",
+            "Splits at blank lines only (chunkviz falls back to line breaks when there are none).",
+        )
+    return _none(library, "paragraph")
+
+
+def _recursive(library: Library, params: Mapping[str, Any]) -> Snippet:
+    size, overlap = _size_overlap(params)
+    separators = params.get("separators")
+    if library == "langchain":
+        seps = f"    separators={list(separators)!r},\n" if separators else ""
+        return Snippet(
+            library, "closest",
+            "from langchain_text_splitters import RecursiveCharacterTextSplitter\n\n"
+            "splitter = RecursiveCharacterTextSplitter(\n"
+            f"{seps}    chunk_size={size}, chunk_overlap={overlap}, keep_separator=\"end\",\n"
+            "    strip_whitespace=False,\n)\n"
+            "chunks = splitter.split_text(text)",
+            "Same idea; merge and overlap rules differ in detail.",
+        )
+    if library == "chonkie":
+        return Snippet(
+            library, "closest",
+            "from chonkie import RecursiveChunker\n\n"
+            f'chunker = RecursiveChunker(tokenizer="character", chunk_size={size})\n'
+            "chunks = [c.text for c in chunker.chunk(text)]",
+            "chonkie's recursive chunker has no overlap and its own separator rules.",
+        )
+    return _none(library, "recursive")
+
+
+def _sentence(library: Library, params: Mapping[str, Any]) -> Snippet:
+    size, overlap = _size_overlap(params)
+    if library == "chonkie":
+        return Snippet(
+            library, "closest",
+            "from chonkie import SentenceChunker\n\n"
+            f'chunker = SentenceChunker(tokenizer="character", chunk_size={size}, '
+            f"chunk_overlap={overlap},\n"
+            '                          delim=["。", "！", "？", ". ", "! ", "? ", "\\n"])\n'
+            "chunks = [c.text for c in chunker.chunk(text)]",
+            "Packs sentences up to chunk_size; its overlap counts characters, not sentences.",
+        )
+    if library == "llamaindex":
+        return Snippet(
+            library, "closest",
+            "from llama_index.core.node_parser import SentenceSplitter\n\n"
+            f"splitter = SentenceSplitter(chunk_size={size}, chunk_overlap={overlap})\n"
+            "chunks = splitter.split_text(text)",
+            "Counts tiktoken tokens and uses its own sentence rules.",
+        )
+    return _none(library, "sentence")
+
+
+def _markdown(library: Library, params: Mapping[str, Any]) -> Snippet:
+    if library == "langchain":
+        return Snippet(
+            library, "closest",
+            "from langchain_text_splitters import MarkdownHeaderTextSplitter\n\n"
+            "splitter = MarkdownHeaderTextSplitter(\n"
+            '    headers_to_split_on=[("#", "h1"), ("##", "h2"), ("###", "h3")],\n'
+            "    strip_headers=False,\n)\n"
+            "docs = splitter.split_text(text)  # headings go to metadata, not a prefix",
+            "Heading path is kept as metadata rather than a breadcrumb prefix.",
+        )
+    if library == "llamaindex":
+        return Snippet(
+            library, "closest",
+            "from llama_index.core import Document\n"
+            "from llama_index.core.node_parser import MarkdownNodeParser\n\n"
+            "nodes = MarkdownNodeParser().get_nodes_from_documents([Document(text=text)])",
+            "Splits at every heading; the heading path goes to metadata.",
+        )
+    return _none(library, "markdown")
+
+
+_BUILDERS: dict[str, Callable[[Library, Mapping[str, Any]], Snippet]] = {
+    "fixed": _fixed,
+    "paragraph": _paragraph,
+    "recursive": _recursive,
+    "sentence": _sentence,
+    "markdown": _markdown,
+}
+
+
+def snippet(strategy: str, params: Mapping[str, Any], library: Library) -> Snippet:
+    """Code that chunks ``text`` like chunkviz's ``strategy`` with ``params`` in ``library``."""
+    if library == "chunkviz":
+        return _chunkviz(strategy, params)
+    builder = _BUILDERS.get(strategy)
+    if builder is None:
+        return _none(library, strategy)
+    return builder(library, params)
+
+
+def snippets(strategy: str, params: Mapping[str, Any]) -> list[Snippet]:
+    """Snippets for every library, chunkviz first."""
+    return [snippet(strategy, params, lib) for lib in LIBRARIES]

@@ -1,0 +1,249 @@
+"""What the Explore page computes about one chunking: QA spans, their fate, lengths and costs.
+
+Pure functions over a ``ChunkingResult``; the page only lays the results out.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from chunkviz.cost import overlap_cost_factor, predicted_chunk_count
+from chunkviz.errors import ChunkvizError
+from chunkviz.highlight import Mark
+from chunkviz.model import ChunkingResult, Span
+from chunkviz.spans import analyze_spans
+from chunkviz.tokenizers import Tokenizer, count_tokens, token_boundaries
+
+QAStatus = Literal["contained", "broken", "not found"]
+
+
+@dataclass(frozen=True, slots=True)
+class QAItem:
+    """A question with the spans of the document that answer it.
+
+    Attributes:
+        question: The question.
+        answer: The answer text.
+        spans: Where the answer is in the document (every occurrence for a located answer; the
+            given position when the pair carries ``start``). Empty when it was not found.
+    """
+
+    question: str
+    answer: str
+    spans: tuple[Span, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class QAResult:
+    """How one question fares under a chunking.
+
+    Attributes:
+        item: The question and its spans.
+        status: ``contained`` when some chunk holds one of its spans whole, ``broken`` when every
+            span is cut, ``not found`` when the answer is not in the document.
+        containing: Chunks that hold a whole span.
+        cutting: Chunks that cut a span (for broken questions).
+    """
+
+    item: QAItem
+    status: QAStatus
+    containing: tuple[int, ...]
+    cutting: tuple[int, ...]
+
+
+def locate_qa(text: str, pairs: Sequence[Mapping[str, Any]], doc_id: str = "doc") -> list[QAItem]:
+    """Turn question/answer dicts into spans of ``text``, keeping every pair (none dropped).
+
+    A pair with ``start`` (a built-in sample's known answer position) is taken at that position;
+    otherwise every occurrence of the answer counts (``chunkviz.datasets.qa_pairs.occurrences``),
+    as a user's answer may appear more than once, and an answer not in the text gets no span.
+
+    Raises:
+        DatasetError: A pair without ``question``/``answer``, an empty one, or a ``start`` that
+            does not point at the answer.
+    """
+    from chunkviz.datasets.qa_pairs import normalize_pairs, occurrences
+    from chunkviz.errors import DatasetError
+
+    items = []
+    for n, (pair, clean) in enumerate(zip(pairs, normalize_pairs(pairs), strict=True), start=1):
+        start = pair.get("start")
+        # A known position keeps the answer exactly; a searched answer is stripped, as the
+        # corpus's QA-pair loader strips it.
+        question = clean["question"]
+        answer = str(pair["answer"]) if start is not None else clean["answer"]
+        if not question or not answer.strip():
+            raise DatasetError(
+                f"QA pair {n} needs a non-empty question and answer (got question={question!r},"
+                f" answer={answer!r}); fill in both"
+            )
+        if start is not None:
+            s = int(start)
+            if text[s : s + len(answer)] != answer:
+                raise DatasetError(
+                    f"QA pair {n}: start={s} does not point at the answer {answer!r}; remove"
+                    " start to locate the answer in the text"
+                )
+            starts = [s]
+        else:
+            starts = occurrences(text, answer)
+        items.append(QAItem(question, answer, tuple(Span(doc_id, s, s + len(answer))
+                                                    for s in starts)))
+    return items
+
+
+def assess_qa(result: ChunkingResult, items: Sequence[QAItem]) -> list[QAResult]:
+    """The status of every question under ``result``."""
+    flat = [span for item in items for span in item.spans]
+    statuses = iter(analyze_spans(result, flat).statuses)
+    out = []
+    for item in items:
+        mine = [next(statuses) for _ in item.spans]
+        containing = tuple(sorted({c for s in mine for c in s.containing}))
+        cutting = tuple(sorted({c for s in mine for c in s.cutting}))
+        status: QAStatus
+        if not item.spans:
+            status = "not found"
+        elif containing:
+            status = "contained"
+        else:
+            status = "broken"
+        out.append(QAResult(item, status, containing, cutting))
+    return out
+
+
+def qa_marks(results: Sequence[QAResult], result: ChunkingResult) -> list[Mark]:
+    """Highlight marks for every answer span; a span is broken when no chunk holds it whole."""
+    spans = [(r.item, span) for r in results for span in r.item.spans]
+    report = analyze_spans(result, [s for _, s in spans])
+    return [
+        Mark(span.start, span.end, item.question, status.broken, status.cutting)
+        for (item, span), status in zip(spans, report.statuses, strict=True)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkStats:
+    """Lengths and costs of one chunking.
+
+    Attributes:
+        count: Number of chunks.
+        doc_chars: Length of the document in characters.
+        char_lengths: Length of every chunk in characters.
+        token_lengths: Tokens of every chunk (prefix included: what the model reads), or None.
+        doc_tokens: Tokens of the whole document, or None.
+        max_input_tokens: The model's input limit, or None when it has none.
+        over_limit: Chunks with more tokens than the limit (the model silently truncates them).
+        predicted: The fixed-window formula's count for the strategy's size and overlap in its
+            unit, or None when the strategy has no size.
+        cost_factor: 1 / (1 - overlap/size), or None without size and overlap.
+        embedded_chars: Characters embedded in total (prefixes included).
+    """
+
+    count: int
+    doc_chars: int
+    char_lengths: tuple[int, ...]
+    token_lengths: tuple[int, ...] | None
+    doc_tokens: int | None
+    max_input_tokens: int | None
+    over_limit: tuple[int, ...]
+    predicted: int | None
+    cost_factor: float | None
+    embedded_chars: int
+
+    @property
+    def actual_factor(self) -> float | None:
+        """Embedded characters over document characters (the measured cost of overlap)."""
+        return self.embedded_chars / self.doc_chars if self.doc_chars else None
+
+
+def summary(values: Sequence[int]) -> tuple[int, float, int] | None:
+    """``(min, median, max)`` of ``values``, or None when empty."""
+    if not values:
+        return None
+    return min(values), float(statistics.median(values)), max(values)
+
+
+def chunk_token_counts(result: ChunkingResult, tokenizer: Tokenizer) -> tuple[int, ...]:
+    """Tokens of each chunk as the model reads it: its prefix and its text, tokenized alone."""
+    return tuple(count_tokens(tokenizer, t) for t in result.embed_texts())
+
+
+def chunk_stats(
+    result: ChunkingResult,
+    *,
+    token_lengths: Sequence[int] | None = None,
+    doc_tokens: int | None = None,
+    max_input_tokens: int | None = None,
+) -> ChunkStats:
+    """Lengths, the formula's prediction, the overlap cost and the chunks over the input limit.
+
+    Args:
+        result: The chunking.
+        token_lengths: Tokens of each chunk (``chunk_token_counts``), if a tokenizer is active.
+        doc_tokens: Tokens of the whole document, needed for the prediction in tokens.
+        max_input_tokens: The active model's input limit (None: no limit).
+    """
+    chars = tuple(c.length for c in result.chunks)
+    tokens = tuple(token_lengths) if token_lengths is not None else None
+    over = ()
+    if tokens is not None and max_input_tokens is not None:
+        over = tuple(i for i, n in enumerate(tokens) if n > max_input_tokens)
+    params = result.params
+    predicted = None
+    factor = None
+    if "size" in params:
+        size = int(params["size"])
+        overlap = int(params.get("overlap", 0) or 0)
+        unit = params.get("unit", "chars")
+        length = len(result.text) if unit == "chars" else doc_tokens
+        try:
+            factor = overlap_cost_factor(size, overlap)
+            if length is not None:
+                predicted = predicted_chunk_count(length, size, overlap)
+        except ChunkvizError:
+            factor = None
+    embedded = sum(len(c.prefix) + c.length for c in result.chunks)
+    return ChunkStats(
+        count=len(result.chunks),
+        doc_chars=len(result.text),
+        char_lengths=chars,
+        token_lengths=tokens,
+        doc_tokens=doc_tokens,
+        max_input_tokens=max_input_tokens,
+        over_limit=over,
+        predicted=predicted,
+        cost_factor=factor,
+        embedded_chars=embedded,
+    )
+
+
+def document_tokens(text: str, tokenizer: Tokenizer) -> int:
+    """Tokens of the whole document as the boundaries a token window uses."""
+    return len(token_boundaries(tokenizer, text)) - 1 if text else 0
+
+
+def chunk_rows(
+    result: ChunkingResult, token_lengths: Sequence[int] | None, preview: int = 80
+) -> list[dict[str, Any]]:
+    """Rows of the chunk table: index, offsets, lengths, prefix and a text preview."""
+    rows = []
+    text = result.text
+    for i, c in enumerate(result.chunks):
+        body = text[c.start : c.end]
+        short = body if len(body) <= preview else body[:preview] + "…"
+        rows.append(
+            {
+                "index": i,
+                "start": c.start,
+                "end": c.end,
+                "chars": c.length,
+                "tokens": token_lengths[i] if token_lengths is not None else None,
+                "prefix": c.prefix,
+                "preview": short.replace("\n", "⏎"),
+            }
+        )
+    return rows

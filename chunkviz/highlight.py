@@ -1,0 +1,212 @@
+"""The highlight view: a document as escaped HTML with chunk bands, overlaps and answer marks.
+
+Everything is derived from offsets. The text is cut at every chunk and mark boundary into
+elementary segments; each segment is covered by the same set of chunks and marks from its first
+character to its last, so one ``<span>`` per segment can say all of it:
+
+- the chunk band it belongs to (``c0``/``c1``, alternating by chunk index), or ``ov`` when two or
+  more chunks share it (an overlap region, drawn in both colours), or ``gap`` when no chunk does;
+- ``ans`` when an answer span that some chunk contains covers it, ``broken`` (red) when an answer
+  span that no chunk contains covers it, with a tooltip naming the chunks that cut the span.
+
+A chunk number (``#i``, the same 0-based index as the chunk table and the exports) is placed at the
+start of every chunk. Every piece of document text and every question goes through
+``html.escape``; the only markup is what this module writes.
+
+Long documents are rendered one page at a time (``page_bounds``), so a 200,000-character text
+never becomes one giant DOM.
+"""
+
+from __future__ import annotations
+
+import html
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from chunkviz.model import Chunk
+
+PAGE_SIZE = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """An answer span to mark in the view.
+
+    Attributes:
+        start: First character of the span.
+        end: One past the last character.
+        label: What the tooltip says about it (the question).
+        broken: No chunk contains the whole span.
+        cut_by: Indices of the chunks whose boundaries cut it (for broken spans).
+    """
+
+    start: int
+    end: int
+    label: str = ""
+    broken: bool = False
+    cut_by: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A run of text covered by one set of chunks and one set of marks.
+
+    Attributes:
+        start: First character.
+        end: One past the last character.
+        chunks: Indices of the chunks that cover it, ascending.
+        marks: Indices (into the marks given) of the marks that cover it, ascending.
+        chunk_starts: Indices of chunks that start at ``start`` (a number goes before the text).
+    """
+
+    start: int
+    end: int
+    chunks: tuple[int, ...]
+    marks: tuple[int, ...]
+    chunk_starts: tuple[int, ...] = ()
+
+
+def page_count(length: int, page_size: int = PAGE_SIZE) -> int:
+    """Number of pages a text of ``length`` characters needs (at least 1)."""
+    return max(1, -(-length // page_size))
+
+
+def page_bounds(length: int, page: int, page_size: int = PAGE_SIZE) -> tuple[int, int]:
+    """``(start, end)`` of 0-based ``page``, clipped to the text."""
+    start = min(max(page, 0) * page_size, length)
+    return start, min(start + page_size, length)
+
+
+def page_of(offset: int, page_size: int = PAGE_SIZE) -> int:
+    """The 0-based page that shows character ``offset``."""
+    return max(offset, 0) // page_size
+
+
+def segments(
+    length: int,
+    chunks: Sequence[Chunk],
+    marks: Sequence[Mark] = (),
+    *,
+    start: int = 0,
+    end: int | None = None,
+) -> list[Segment]:
+    """Elementary segments of ``[start, end)`` (the whole text by default).
+
+    Chunks must be ordered by start and by end, as every strategy returns them; marks may come in
+    any order and overlap each other.
+    """
+    stop = length if end is None else min(end, length)
+    if stop <= start:
+        return []
+    starts = [c.start for c in chunks]
+    ends = [c.end for c in chunks]
+    # Chunks touching the window: end > start and start < stop.
+    lo = bisect_right(ends, start)
+    hi = bisect_left(starts, stop)
+    window = range(lo, max(lo, hi))
+    visible_marks = [i for i, m in enumerate(marks) if m.end > start and m.start < stop]
+
+    cuts = {start, stop}
+    for i in window:
+        cuts.add(max(chunks[i].start, start))
+        cuts.add(min(chunks[i].end, stop))
+    opening: dict[int, list[int]] = {}
+    closing: dict[int, list[int]] = {}
+    for i in visible_marks:
+        a, b = max(marks[i].start, start), min(marks[i].end, stop)
+        cuts.update((a, b))
+        opening.setdefault(a, []).append(i)
+        closing.setdefault(b, []).append(i)
+    bounds = sorted(cuts)
+
+    active: set[int] = set()
+    out: list[Segment] = []
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        active.difference_update(closing.get(a, ()))
+        active.update(opening.get(a, ()))
+        if b <= a:
+            continue
+        # Chunks covering [a, b): start <= a < end, a contiguous range because both are sorted.
+        first = bisect_right(ends, a, lo, max(lo, hi))
+        last = bisect_right(starts, a, lo, max(lo, hi))
+        covering = tuple(range(first, max(first, last)))
+        starting = tuple(i for i in covering if chunks[i].start == a)
+        out.append(Segment(a, b, covering, tuple(sorted(active)), starting))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """Words of the tooltips, in the UI language."""
+
+    chunk: str = "chunk"
+    chunks: str = "chunks"
+    overlap: str = "overlap"
+    gap: str = "not in any chunk"
+    answer: str = "answer (contained)"
+    broken: str = "BROKEN answer: no chunk holds all of it; cut by chunks"
+
+
+LABELS_JA = Labels(
+    chunk="チャンク",
+    chunks="チャンク",
+    overlap="重なり",
+    gap="どのチャンクにも含まれない",
+    answer="正解（1つのチャンクに収まっている）",
+    broken="分断された正解：全体を含むチャンクがない。切っているチャンク",
+)
+
+
+def _segment_title(seg: Segment, marks: Sequence[Mark], labels: Labels) -> str:
+    if not seg.chunks:
+        parts = [labels.gap]
+    elif len(seg.chunks) == 1:
+        parts = [f"{labels.chunk} #{seg.chunks[0]}"]
+    else:
+        numbers = ", ".join(f"#{i}" for i in seg.chunks)
+        parts = [f"{labels.chunks} {numbers} ({labels.overlap})"]
+    for i in seg.marks:
+        m = marks[i]
+        if m.broken:
+            cut = ", ".join(f"#{c}" for c in m.cut_by)
+            parts.append(f"{labels.broken} {cut}: {m.label}")
+        else:
+            parts.append(f"{labels.answer}: {m.label}")
+    return "\n".join(parts)
+
+
+def render_html(
+    text: str,
+    chunks: Sequence[Chunk],
+    marks: Sequence[Mark] = (),
+    *,
+    start: int = 0,
+    end: int | None = None,
+    labels: Labels | None = None,
+) -> str:
+    """HTML of ``text[start:end]`` with chunk bands, overlaps, chunk numbers and answer marks.
+
+    The result is a sequence of ``<span>`` elements (no container); all text is escaped. Chunk
+    number badges carry ``id="chunk-<i>"`` so a view can scroll to a chunk.
+    """
+    words = labels or Labels()
+    out: list[str] = []
+    for seg in segments(len(text), chunks, marks, start=start, end=end):
+        for i in seg.chunk_starts:
+            prefix = chunks[i].prefix
+            tip = f' title="{html.escape(prefix, quote=True)}"' if prefix else ""
+            out.append(f'<span class="cn" id="chunk-{i}"{tip}>#{i}</span>')
+        if not seg.chunks:
+            band = "gap"
+        elif len(seg.chunks) == 1:
+            band = f"c{seg.chunks[0] % 2}"
+        else:
+            band = "ov"
+        classes = [band]
+        if seg.marks:
+            classes.append("broken" if any(marks[i].broken for i in seg.marks) else "ans")
+        title = html.escape(_segment_title(seg, marks, words), quote=True)
+        body = html.escape(text[seg.start : seg.end], quote=True)
+        out.append(f'<span class="{" ".join(classes)}" title="{title}">{body}</span>')
+    return "".join(out)

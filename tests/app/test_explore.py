@@ -1,0 +1,201 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import chunkviz
+from chunkviz.embeddings import get_backend
+from chunkviz.samples import load_sample
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "1_Explore.py")
+SIZE = "explore_p_fixed_size"
+OVERLAP = "explore_p_fixed_overlap"
+
+
+def _page(**query: str) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    at.query_params.update(query)
+    return at.run()
+
+
+def _metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def _qa_table(at: AppTest):
+    return next(df.value for df in at.dataframe if "status" in df.value.columns)
+
+
+def test_default_page_shows_the_jsquad_sample_chunked_with_the_defaults():
+    at = _page()
+    assert not at.exception
+    text = load_sample("jsquad_tsuyu").text
+    expected = chunkviz.chunk(text, "fixed", size=400, overlap=0)
+    assert _metric(at, "Chunks") == f"{len(expected):,}"
+    assert at.session_state["doc_text"] == text
+    assert len(at.session_state["qa_pairs"]) == 180
+
+
+@pytest.mark.parametrize(("size", "overlap"), [(100, 0), (250, 50), (1000, 0)])
+def test_changing_the_size_changes_the_count_to_what_chunk_gives(size, overlap):
+    at = _page()
+    at.slider(key=OVERLAP).set_value(overlap)
+    at.slider(key=SIZE).set_value(size).run()
+    assert not at.exception
+    text = load_sample("jsquad_tsuyu").text
+    expected = chunkviz.chunk(text, "fixed", size=size, overlap=overlap)
+    assert _metric(at, "Chunks") == f"{len(expected):,}"
+    predicted = chunkviz.predicted_chunk_count(len(text), size, overlap)
+    assert _metric(at, "Formula ceil((L−o)/(c−o))") == f"{predicted:,}"
+    factor = chunkviz.overlap_cost_factor(size, overlap)
+    assert _metric(at, "Overlap cost 1/(1−r)") == f"{factor:.3f}"
+
+
+def test_overlap_not_below_size_shows_the_named_error_and_the_rest_stays():
+    at = _page()
+    at.slider(key=SIZE).set_value(100)
+    at.slider(key=OVERLAP).set_value(100).run()
+    assert not at.exception
+    with pytest.raises(chunkviz.ParameterError) as info:
+        chunkviz.chunk("x", "fixed", size=100, overlap=100)
+    assert [e.value for e in at.error] == [str(info.value)]
+    assert "overlap must be smaller than size" in at.error[0].value
+    # The controls are still there and the user can recover.
+    assert at.selectbox(key="explore_strategy").value == "fixed"
+    assert not at.metric
+    at.slider(key=OVERLAP).set_value(20).run()
+    assert not at.error
+    recovered = chunkviz.chunk(at.session_state["doc_text"], "fixed", size=100, overlap=20)
+    assert _metric(at, "Chunks") == f"{len(recovered):,}"
+
+
+def test_known_answer_is_broken_under_fixed_100_0():
+    at = _page()
+    at.slider(key=SIZE).set_value(100).run()
+    table = _qa_table(at)
+    row = table[table["answer"] == "寒帯ジェット気流"].iloc[0]
+    # 寒帯ジェット気流 spans 2495..2503: "寒帯ジェッ" ends chunk 24 and "ト気流" starts chunk 25.
+    assert row["status"] == "❌ broken"
+    assert row["cut by chunks"] == "#24, #25"
+    statuses = table["status"].value_counts().to_dict()
+    sample = load_sample("jsquad_tsuyu")
+    result = chunkviz.chunk(sample.text, "fixed", size=100, overlap=0)
+    spans = [chunkviz.Span("d", q["start"], q["start"] + len(q["answer"]))
+             for q in sample.qa_pairs]
+    from chunkviz.spans import analyze_spans
+
+    broken = analyze_spans(result, spans).broken_count
+    assert statuses["❌ broken"] == broken
+    assert _metric(at, "Broken answers") == f"{broken} / 180"
+    # With 20% overlap the same answer is whole in one chunk.
+    at.slider(key=OVERLAP).set_value(20).run()
+    table = _qa_table(at)
+    assert table[table["answer"] == "寒帯ジェット気流"].iloc[0]["status"] == "✅ contained"
+
+
+def test_switching_language_changes_labels():
+    at = _page()
+    assert at.title[0].value == "Explore"
+    assert at.slider(key=SIZE).label.startswith("Size")
+    at.sidebar.radio(key="lang").set_value("ja").run()
+    assert not at.exception
+    assert at.title[0].value == "探索"
+    assert at.slider(key=SIZE).label.startswith("サイズ")
+    assert at.slider(key=SIZE).help.startswith("チャンクの最大長")
+    assert {m.label for m in at.metric} >= {"チャンク数", "分断された正解"}
+    # The value survives the switch (widgets are identified by key, not label).
+    assert at.slider(key=SIZE).value == 400
+
+
+def test_shared_link_restores_strategy_params_unit_and_sample():
+    at = _page(strategy="fixed", size="120", overlap="30", unit="chars", sample="policy_ja")
+    assert not at.exception
+    assert not at.warning
+    assert at.slider(key=SIZE).value == 120
+    assert at.slider(key=OVERLAP).value == 30
+    assert at.radio(key="explore_p_fixed_unit").value == "chars"
+    assert at.selectbox(key="explore_sample").value == "policy_ja"
+    text = load_sample("policy_ja").text
+    assert _metric(at, "Chunks") == f"{len(chunkviz.chunk(text, 'fixed', size=120, overlap=30)):,}"
+    # The page writes the configuration back into the URL.
+    assert at.query_params["size"] == ["120"] or at.query_params["size"] == "120"
+
+
+def test_bad_link_values_are_reported_and_defaults_kept():
+    at = _page(strategy="fixed", size="abc", bogus="1")
+    assert not at.exception
+    warnings = " ".join(w.value for w in at.warning)
+    assert "size must be an integer (got 'abc')" in warnings
+    assert "bogus" in warnings
+    assert at.slider(key=SIZE).value == 400
+
+
+def test_pasted_text_with_a_hand_added_pair():
+    at = _page()
+    at.radio(key="explore_source").set_value("paste").run()
+    text = "第1条 目的。" * 30 + "年次有給休暇は10日とする。" + "第2条 範囲。" * 30
+    at.text_area(key="explore_paste").input(text).run()
+    at.slider(key=SIZE).set_value(50).run()
+    assert not at.exception
+    assert at.session_state["qa_pairs"] == []
+    assert _metric(at, "Chunks") == f"{len(chunkviz.chunk(text, 'fixed', size=50)):,}"
+    at.text_input(key="explore_new_question").input("有給休暇は何日？")
+    at.text_input(key="explore_new_answer").input("年次有給休暇は10日")
+    at.button[0].click().run()  # the form's submit button is the first button on the page
+    assert not at.exception
+    table = _qa_table(at)
+    assert list(table["answer"]) == ["年次有給休暇は10日"]
+    start = text.index("年次有給休暇は10日")
+    expected = "✅ contained" if start // 50 == (start + 10) // 50 else "❌ broken"
+    assert table.iloc[0]["status"] == expected
+
+
+def test_strategy_switch_builds_controls_from_the_schema():
+    at = _page()
+    at.selectbox(key="explore_strategy").set_value("paragraph").run()
+    assert not at.exception
+    sample = load_sample("jsquad_tsuyu")
+    expected = chunkviz.chunk(sample.text, "paragraph", paragraph_starts=sample.paragraph_starts)
+    assert _metric(at, "Chunks") == f"{len(expected):,}" == "49"
+    assert not [s for s in at.slider if s.key.startswith("explore_p_paragraph")]
+    assert _metric(at, "Broken answers") == "0 / 180"
+
+
+def test_token_unit_counts_with_the_active_backend_tokenizer():
+    at = _page()
+    at.radio(key="explore_p_fixed_unit").set_value("tokens")
+    at.slider(key=SIZE).set_value(100).run()
+    assert not at.exception
+    text = load_sample("jsquad_tsuyu").text
+    tokenizer = get_backend("bm25").tokenizer
+    expected = chunkviz.chunk(text, "fixed", size=100, unit="tokens", tokenizer=tokenizer)
+    assert _metric(at, "Chunks") == f"{len(expected):,}"
+
+
+def test_long_document_is_paged_and_jump_goes_to_the_chunk_page():
+    at = _page()
+    at.radio(key="explore_source").set_value("paste").run()
+    text = ("梅雨前線が停滞すると長雨になる。" * 2500)[:40_000]
+    at.text_area(key="explore_paste").input(text).run()
+    at.slider(key=SIZE).set_value(100).run()
+    assert not at.exception
+    assert at.pagination(key="explore_page").value == 1
+    at.number_input(key="explore_jump").set_value(250).run()
+    assert not at.exception
+    assert at.pagination(key="explore_page").value == 2  # chunk 250 starts at 25,000
+
+
+def test_exports_and_code_snippets():
+    at = _page()
+    at.slider(key=SIZE).set_value(100).run()
+    codes = [c.value for c in at.code]
+    assert any("chunkviz.chunk(text, 'fixed', size=100, overlap=0, unit='chars')" in c
+               for c in codes)
+    assert any("CharacterTextSplitter" in c and "chunk_size=100" in c for c in codes)
+    assert any('TokenChunker(tokenizer="character", chunk_size=100' in c for c in codes)
+    assert any("LlamaIndex has no fixed character window" in c for c in codes)
+    assert any("strategy=fixed&size=100&overlap=0&unit=chars&sample=jsquad_tsuyu" in c
+               for c in codes)
