@@ -345,12 +345,13 @@ def sentence(comp: Comparison, lang: Lang) -> str:
             return (f"{c.a} と {c.b}：{name} は {c.a} のほうが {c.diff:.3f} 高い。"
                     f"多重比較の補正（Holm）後も有意（補正後 p = {c.p_holm:.3g}）。")
         return (f"{c.a} と {c.b}：{name} に検出できる差はない — 等しいという意味ではない"
-                f"（差 {c.diff:+.3f}、95% CI {ci}、補正後 p = {c.p_holm:.3g}）。")
+                f"（差 {c.diff:+.3f}、未補正の 95% CI {ci}、補正後 p = {c.p_holm:.3g}）。")
     if c.significant:
         return (f"{c.a} vs {c.b}: {name} higher by {c.diff:.3f}, survives correction "
                 f"(Holm-adjusted p = {c.p_holm:.3g}).")
     return (f"{c.a} vs {c.b}: {name}: no detectable difference — not the same as equal "
-            f"(difference {c.diff:+.3f}, 95% CI {ci}, Holm-adjusted p = {c.p_holm:.3g}).")
+            f"(difference {c.diff:+.3f}, uncorrected 95% CI {ci}, "
+            f"Holm-adjusted p = {c.p_holm:.3g}).")
 
 
 def sentences(results: Mapping[str, Any], metric: str, lang: Lang) -> list[str]:
@@ -606,19 +607,27 @@ def answer_context(text: str, start: int, end: int, width: int = 120) -> AnswerC
                          text[end:end + width], start, end)
 
 
-def explore_query(config: Mapping[str, Any], sample: str, doc_id: str) -> str:
-    """Query string that opens Explore on a document under one configuration.
+def explore_sample_for(document_text: str) -> str | None:
+    """The built-in Explore sample whose text is exactly ``document_text`` (None: no sample is).
 
-    Uses Explore's query parameters: ``strategy``, each strategy parameter by name (``size``,
-    ``overlap`` ...), ``unit`` (characters unless the configuration says otherwise), ``sample``
-    (the built-in sample / dataset) and ``doc`` (the document id).
+    Explore's links name a built-in sample, never a document of a dataset, so a question's
+    document can be opened there only when it is one of the samples (JSQuAD's 梅雨 article is).
     """
-    params = {k: v for k, v in dict(config.get("params", {})).items() if v is not None}
-    query: dict[str, Any] = {"strategy": config["strategy"], **params}
-    query.setdefault("unit", "chars")
-    query["sample"] = sample
-    query["doc"] = doc_id
-    return urlencode({k: str(v) for k, v in query.items()})
+    from chunkviz.samples import load_sample, sample_names
+
+    return next((n for n in sample_names() if load_sample(n).text == document_text), None)
+
+
+def explore_query(config: Mapping[str, Any], sample: str | None) -> str:
+    """Query string that opens Explore under one configuration (and on a built-in sample).
+
+    Built with Explore's own ``chunkviz.shareurl.to_query``: ``strategy``, the strategy's schema
+    parameters by name (``size``, ``overlap``, ``unit`` ...) and ``sample``.
+    """
+    from chunkviz.shareurl import to_query
+
+    params = dict(config.get("params", {}))
+    return urlencode(to_query(str(config["strategy"]), params, sample))
 
 
 # --- recompute grid ---------------------------------------------------------------------------

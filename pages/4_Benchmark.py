@@ -70,6 +70,10 @@ _T = {
         "drill_question": "**Question:** {q}",
         "drill_answer": "**Answer:** {a} (characters {start}–{end} of document `{doc}`)",
         "drill_open": "Open in Explore",
+        "drill_sample": "Explore opens this document as its built-in sample `{sample}`, under the "
+                        "configuration of the row.",
+        "drill_no_sample": "This document is not one of Explore's built-in samples: the link "
+                           "opens the row's configuration on Explore's current document.",
         "col_rank": "Rank",
         "rc_title": "Recompute",
         "rc_backend": "Retrieval backend",
@@ -154,6 +158,10 @@ _T = {
         "drill_question": "**質問：** {q}",
         "drill_answer": "**答え：** {a}（文書 `{doc}` の {start}–{end} 文字目）",
         "drill_open": "Explore で開く",
+        "drill_sample": "Explore はこの文書を組み込みサンプル `{sample}` として、その行の構成で"
+                        "開きます。",
+        "drill_no_sample": "この文書は Explore の組み込みサンプルではありません。リンクはその行の"
+                           "構成を Explore の現在の文書で開きます。",
         "col_rank": "順位",
         "rc_title": "再計算",
         "rc_backend": "検索バックエンド",
@@ -305,6 +313,6 @@ else:
     qid = st.selectbox(t("drill_pick"), results["question_ids"], index=None, key="bench_qid",
                        placeholder=t("drill_placeholder"))
     if qid is not None:
-        drilldown.render(results, run.spec, qid, t, fmt)
+        drilldown.render(results, qid, t, fmt)
 
 recompute.render(t, fmt, expanded=not runs)

@@ -11,7 +11,10 @@ from urllib.parse import parse_qs
 import pytest
 
 from chunkviz import dashboard as db
+from chunkviz.benchmark import default_results_dir, shipped_results_dir
+from chunkviz.datasets import load_dataset
 from chunkviz.errors import ChunkvizError, ParameterError
+from chunkviz.shareurl import from_query
 from chunkviz.ui.benchmark_tables import cell_text, main_table_markdown, md_escape
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -228,11 +231,24 @@ def test_answer_context_cuts_by_offsets():
         db.answer_context(text, 5, 500)
 
 
-def test_explore_query_carries_strategy_params_sample_and_document():
+def test_explore_query_uses_explores_share_url_names():
     config = {"label": "fixed-400-80", "strategy": "fixed", "params": {"size": 400, "overlap": 80}}
-    query = parse_qs(db.explore_query(config, "jsquad", "a10336"))
-    assert query == {"strategy": ["fixed"], "size": ["400"], "overlap": ["80"], "unit": ["chars"],
-                     "sample": ["jsquad"], "doc": ["a10336"]}
+    query = parse_qs(db.explore_query(config, "jsquad_tsuyu"))
+    assert query == {"strategy": ["fixed"], "size": ["400"], "overlap": ["80"],
+                     "sample": ["jsquad_tsuyu"]}
+    # Explore restores exactly this configuration from the link, with nothing ignored.
+    shared = from_query({k: v[0] for k, v in query.items()})
+    assert (shared.strategy, shared.params, shared.sample, shared.problems) == (
+        "fixed", {"size": 400, "overlap": 80}, "jsquad_tsuyu", ())
+    assert parse_qs(db.explore_query({"strategy": "paragraph", "params": {}}, None)) == {
+        "strategy": ["paragraph"]}
+
+
+def test_explore_sample_for_finds_the_jsquad_article_among_the_samples():
+    tsuyu = load_dataset("jsquad").document("a10336")
+    assert db.explore_sample_for(tsuyu.text) == "jsquad_tsuyu"
+    tiny = load_dataset(f"jsquad:{FIXTURES / 'data' / 'jsquad_tiny.json'}").document("a10336")
+    assert db.explore_sample_for(tiny.text) is None
 
 
 def test_build_grid_crosses_sizes_and_overlap_percents():
@@ -268,8 +284,8 @@ def test_results_dirs_from_environment(tmp_path):
            db.RECOMPUTE_DIR_ENV: str(tmp_path / "new")}
     assert db.results_dirs(env) == (tmp_path / "a", tmp_path / "b", tmp_path / "new")
     default = db.results_dirs({})
-    assert default[0].name == "results"
-    assert default[-1].parts[-3:] == (".cache", "chunkviz", "results")
+    assert default[0] == shipped_results_dir()
+    assert default[-1] == default_results_dir()
 
 
 def test_format_bytes():

@@ -21,13 +21,11 @@ def cached_dataset(spec: str) -> Dataset:
     return load_dataset(spec)
 
 
-def render(results: Mapping[str, Any], sample: str, qid: str, t: Tr,
-           fmt: Callable[..., str]) -> None:
+def render(results: Mapping[str, Any], qid: str, t: Tr, fmt: Callable[..., str]) -> None:
     """Draw the drill-down of question ``qid`` of ``results``.
 
     Args:
         results: The results file.
-        sample: Name Explore knows the dataset by (the ``sample`` query parameter).
         qid: The question id.
         t: Translation of a page key.
         fmt: Translation of a page key with ``str.format`` arguments.
@@ -35,12 +33,14 @@ def render(results: Mapping[str, Any], sample: str, qid: str, t: Tr,
     ranks = db.question_ranks(results, qid)
     spec = str(results["dataset"].get("spec", results["dataset"]["name"]))
     question = None
+    sample = None
     try:
         dataset = cached_dataset(spec)
         question = next((q for q in dataset.questions if q.qid == qid), None)
         if question is None:
             raise ChunkvizError(f"question {qid!r} is not in dataset {spec!r}")
         document = dataset.document(question.doc_id)
+        sample = db.explore_sample_for(document.text)
     except (ChunkvizError, KeyError) as e:
         st.info(fmt("drill_no_dataset", why=str(e)))
     if question is not None:
@@ -56,10 +56,9 @@ def render(results: Mapping[str, Any], sample: str, qid: str, t: Tr,
     lines = [f"| {t('col_config')} | {t('col_rank')} | |", "| --- | ---: | --- |"]
     for label, rank in ranks:
         shown = t("drill_lost") if rank is None else str(rank)
-        link = ""
-        if question is not None:
-            query = db.explore_query(configs[label], sample, question.doc_id)
-            link = f"[{t('drill_open')}](./Explore?{query})"
+        query = db.explore_query(configs[label], sample)
+        link = f"[{t('drill_open')}](./Explore?{query})"
         lines.append(f"| {md_escape(label)} | {shown} | {link} |")
     st.markdown(f"**{t('drill_rank')}**")
     st.markdown("\n".join(lines))
+    st.caption(fmt("drill_sample", sample=sample) if sample else t("drill_no_sample"))

@@ -150,8 +150,9 @@ def test_drill_down_shows_the_answer_and_ranks(page):
     shown = {r[0]: r[1] for r in ranks}
     assert shown == {"fixed-100-0": "lost (no chunk contains the answer)",
                      "fixed-200-40": "1", "paragraph": "1"}
-    assert "strategy=fixed&size=200&overlap=40&unit=chars" in ranks[1][2]
-    assert "doc=a10336" in ranks[1][2]
+    # The tiny fixture's document is not one of Explore's samples: the link opens the configuration.
+    assert "(./Explore?strategy=fixed&size=200&overlap=40)" in ranks[1][2]
+    assert any("not one of Explore's built-in samples" in c.value for c in page.caption)
 
 
 def test_no_results_file_opens_recompute(monkeypatch, tmp_path):
