@@ -571,12 +571,75 @@ def backend_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[RunSum
 
 def question_ranks(results: Mapping[str, Any], qid: str) -> list[tuple[str, int | None]]:
     """Rank of the question's best relevant chunk under each configuration (None: lost)."""
+    i = _question_index(results, qid)
+    return [(lab, results["ranks"][lab][i]) for lab in labels(results)]
+
+
+def _question_index(results: Mapping[str, Any], qid: str) -> int:
     try:
-        i = list(results["question_ids"]).index(qid)
+        return list(results["question_ids"]).index(qid)
     except ValueError:
         raise ParameterError(f"question {qid!r} is not in this results file; pick one of its "
                              f"question_ids") from None
-    return [(lab, results["ranks"][lab][i]) for lab in labels(results)]
+
+
+Range = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class DrillRow:
+    """One configuration in the drill-down of a question.
+
+    Attributes:
+        label: Configuration label.
+        rank: Rank of the best chunk that contains an answer span (None: lost before retrieval).
+        containing: ``(start, end)`` of each chunk of the question's document that contains an
+            answer span (empty when the file carries no chunk offsets, or when the span is lost).
+        cutting: When no chunk contains a span: the chunks that overlap it, i.e. cut it.
+        top: ``(doc_id, start, end)`` of the top-ranked chunk (None without retrieval data).
+        top_relevant: Whether that chunk contains an answer span.
+    """
+
+    label: str
+    rank: int | None
+    containing: tuple[Range, ...]
+    cutting: tuple[Range, ...]
+    top: tuple[str, int, int] | None
+    top_relevant: bool | None
+
+
+def drilldown_rows(results: Mapping[str, Any], qid: str, doc_id: str,
+                   spans: Sequence[Range]) -> tuple[DrillRow, ...]:
+    """Rank, answer-holding chunks and top-ranked chunk of one question per configuration.
+
+    Chunk positions come from the file's optional ``retrieval`` section (``chunk_offsets``:
+    ``[document index, start, end]`` per chunk; ``topk``: chunk indices per question) and are
+    compared with the answer spans by offsets only.
+    """
+    i = _question_index(results, qid)
+    retrieval = results.get("retrieval") or {}
+    doc_ids = [str(d) for d in retrieval.get("document_ids", [])]
+    rows = []
+    for lab in labels(results):
+        rank = results["ranks"][lab][i]
+        offsets = retrieval.get("chunk_offsets", {}).get(lab)
+        containing: tuple[Range, ...] = ()
+        cutting: tuple[Range, ...] = ()
+        top = None
+        top_relevant = None
+        if offsets is not None and doc_id in doc_ids:
+            d = doc_ids.index(doc_id)
+            own = [(int(s), int(e)) for dd, s, e in offsets if dd == d]
+            containing = tuple(c for c in own if any(c[0] <= a and b <= c[1] for a, b in spans))
+            if not containing:
+                cutting = tuple(c for c in own if any(c[0] < b and a < c[1] for a, b in spans))
+            tops = retrieval.get("topk", {}).get(lab)
+            if tops:
+                dd, start, end = offsets[int(tops[i][0])]
+                top = (doc_ids[int(dd)], int(start), int(end))
+                top_relevant = top[0] == doc_id and (start, end) in set(containing)
+        rows.append(DrillRow(lab, rank, containing, cutting, top, top_relevant))
+    return tuple(rows)
 
 
 @dataclass(frozen=True, slots=True)

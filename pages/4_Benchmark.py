@@ -75,6 +75,9 @@ _T = {
         "drill_no_sample": "This document is not one of Explore's built-in samples: the link "
                            "opens the row's configuration on Explore's current document.",
         "col_rank": "Rank",
+        "col_holding": "Chunk holding the answer (characters)",
+        "col_top": "Top-ranked chunk (document, characters; ✓ holds the answer)",
+        "drill_cut": "cut by {chunks}",
         "rc_title": "Recompute",
         "rc_backend": "Retrieval backend",
         "rc_unavailable": "{name} is not available: {reason}",
@@ -163,6 +166,9 @@ _T = {
         "drill_no_sample": "この文書は Explore の組み込みサンプルではありません。リンクはその行の"
                            "構成を Explore の現在の文書で開きます。",
         "col_rank": "順位",
+        "col_holding": "答えを含むチャンク（文字位置）",
+        "col_top": "1 位のチャンク（文書、文字位置。✓ は答えを含む）",
+        "drill_cut": "{chunks} で分断",
         "rc_title": "再計算",
         "rc_backend": "検索バックエンド",
         "rc_unavailable": "{name} は利用できません：{reason}",

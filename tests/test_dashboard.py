@@ -14,7 +14,9 @@ from chunkviz import dashboard as db
 from chunkviz.benchmark import default_results_dir, shipped_results_dir
 from chunkviz.datasets import load_dataset
 from chunkviz.errors import ChunkvizError, ParameterError
+from chunkviz.grid import Config, chunk_document
 from chunkviz.shareurl import from_query
+from chunkviz.spans import analyze_spans
 from chunkviz.ui.benchmark_tables import cell_text, main_table_markdown, md_escape
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -214,9 +216,9 @@ def test_summarize_reads_what_the_run_list_shows(bm25):
 
 
 def test_question_ranks_follow_question_order(bm25):
-    qid = bm25["question_ids"][2]
+    qid = bm25["question_ids"][8]
     assert db.question_ranks(bm25, qid) == [
-        ("fixed-100-0", None), ("fixed-200-40", 1), ("paragraph", 1)]
+        ("fixed-100-0", None), ("fixed-200-40", 1), ("paragraph", 3)]
     with pytest.raises(ParameterError, match="not in this results file"):
         db.question_ranks(bm25, "nope")
 
@@ -303,3 +305,46 @@ def test_markdown_cells_bold_only_the_best(bm25):
 
 def test_md_escape_neutralises_markdown_and_latex():
     assert md_escape("a|b*c_$x$:red[y]<b>") == r"a\|b\*c\_\$x\$\:red\[y\]\<b\>"
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return load_dataset(f"jsquad:{FIXTURES / 'data' / 'jsquad_tiny.json'}")
+
+
+@pytest.mark.parametrize("name", ["results_small.json", "results_small_dense.json"])
+def test_fixture_losses_agree_with_span_analysis(name, tiny):
+    # The hand-written ranks are null exactly where no chunk of the real chunking holds the answer.
+    results = _load(name)
+    for row in db.main_table(results):
+        config = Config.from_dict({"label": row.label, "strategy": row.strategy,
+                                   "params": row.params})
+        lost = []
+        for q in tiny.questions:
+            chunking = chunk_document(config, tiny.document(q.doc_id))
+            report = analyze_spans(chunking, list(q.spans))
+            lost.append(not any(s.containing for s in report.statuses))
+        assert lost == [r is None for r in results["ranks"][row.label]]
+        assert results["question_ids"] == [q.qid for q in tiny.questions]
+
+
+def test_drilldown_rows_locate_chunks_by_offsets(bm25, tiny):
+    q = tiny.questions[8]
+    spans = [(s.start, s.end) for s in q.spans]
+    rows = {r.label: r for r in db.drilldown_rows(bm25, q.qid, q.doc_id, spans)}
+    lost = rows["fixed-100-0"]
+    assert (lost.rank, lost.containing, lost.cutting) == (None, (), ((0, 100), (100, 200)))
+    assert spans[0][0] < 100 < spans[0][1]  # the boundary at 100 falls inside the answer
+    held = rows["fixed-200-40"]
+    assert held.rank == 1
+    assert held.top is not None
+    assert held.top_relevant
+    assert all(s <= spans[0][0] and spans[0][1] <= e for s, e in held.containing)
+    assert rows["paragraph"].top_relevant is False
+
+
+def test_drilldown_rows_without_retrieval_data(bm25):
+    stripped = {k: v for k, v in bm25.items() if k != "retrieval"}
+    rows = db.drilldown_rows(stripped, bm25["question_ids"][0], "a10336", [(16, 21)])
+    assert [(r.rank, r.containing, r.top) for r in rows] == [(2, (), None), (1, (), None),
+                                                             (1, (), None)]

@@ -15,6 +15,10 @@ from chunkviz.ui.benchmark_tables import md_escape
 Tr = Callable[[str], str]
 
 
+def _chars(r: tuple[int, int]) -> str:
+    return f"{r[0]}–{r[1]}"
+
+
 @st.cache_resource(max_entries=4, show_spinner=False)
 def cached_dataset(spec: str) -> Dataset:
     """The dataset named by ``spec``; read-only once built, shared by sessions."""
@@ -30,7 +34,6 @@ def render(results: Mapping[str, Any], qid: str, t: Tr, fmt: Callable[..., str])
         t: Translation of a page key.
         fmt: Translation of a page key with ``str.format`` arguments.
     """
-    ranks = db.question_ranks(results, qid)
     spec = str(results["dataset"].get("spec", results["dataset"]["name"]))
     question = None
     sample = None
@@ -53,12 +56,26 @@ def render(results: Mapping[str, Any], qid: str, t: Tr, fmt: Callable[..., str])
         st.markdown(f"> …{md_escape(ctx.before)}:orange-background[**{md_escape(ctx.answer)}**]"
                     f"{md_escape(ctx.after)}…".replace("\n", " "))
     configs = {str(c["label"]): c for c in results["configs"]}
-    lines = [f"| {t('col_config')} | {t('col_rank')} | |", "| --- | ---: | --- |"]
-    for label, rank in ranks:
-        shown = t("drill_lost") if rank is None else str(rank)
-        query = db.explore_query(configs[label], sample)
+    spans = [(sp.start, sp.end) for sp in question.spans] if question is not None else []
+    rows = db.drilldown_rows(results, qid, question.doc_id if question else "", spans)
+    lines = [f"| {t('col_config')} | {t('col_rank')} | {t('col_holding')} | {t('col_top')} | |",
+             "| --- | ---: | --- | --- | --- |"]
+    for row in rows:
+        shown = t("drill_lost") if row.rank is None else str(row.rank)
+        if row.containing:
+            holding = ", ".join(_chars(r) for r in row.containing[:3])
+        elif row.cutting:
+            holding = ":red[" + fmt("drill_cut", chunks=", ".join(_chars(r) for r in row.cutting))
+            holding += "]"
+        else:
+            holding = "—"
+        top = "—"
+        if row.top is not None:
+            mark = "✓" if row.top_relevant else "✗"
+            top = f"{md_escape(row.top[0])} {_chars(row.top[1:])} {mark}"
+        query = db.explore_query(configs[row.label], sample)
         link = f"[{t('drill_open')}](./Explore?{query})"
-        lines.append(f"| {md_escape(label)} | {shown} | {link} |")
+        lines.append(f"| {md_escape(row.label)} | {shown} | {holding} | {top} | {link} |")
     st.markdown(f"**{t('drill_rank')}**")
     st.markdown("\n".join(lines))
     st.caption(fmt("drill_sample", sample=sample) if sample else t("drill_no_sample"))

@@ -141,17 +141,21 @@ def test_two_backends_side_by_side(page):
 
 
 def test_drill_down_shows_the_answer_and_ranks(page):
-    qid = SMALL["question_ids"][2]
+    qid = SMALL["question_ids"][8]
     page.selectbox(key="bench_qid").set_value(qid).run()
     assert not page.exception
     text = "\n".join(m.value for m in page.markdown)
-    assert "田植えの時期の目安" in text  # the answer of a10336p1q0, cut from the document
-    ranks = _table(_markdown_starting(page, "| Configuration | Rank"))
-    shown = {r[0]: r[1] for r in ranks}
-    assert shown == {"fixed-100-0": "lost (no chunk contains the answer)",
-                     "fixed-200-40": "1", "paragraph": "1"}
+    assert "14人" in text  # the answer of a10743p1q0, cut from the document by its offsets
+    rows = {r[0]: r for r in _table(_markdown_starting(page, "| Configuration | Rank"))}
+    assert {label: r[1] for label, r in rows.items()} == {
+        "fixed-100-0": "lost (no chunk contains the answer)", "fixed-200-40": "1",
+        "paragraph": "3"}
+    # Lost under fixed-100-0: the chunks at 0–100 and 100–200 of the document cut the answer.
+    assert rows["fixed-100-0"][2] == ":red[cut by 0–100, 100–200]"
+    assert rows["fixed-200-40"][3].endswith("✓")  # rank 1: the top chunk holds the answer
+    assert rows["paragraph"][3].endswith("✗")
     # The tiny fixture's document is not one of Explore's samples: the link opens the configuration.
-    assert "(./Explore?strategy=fixed&size=200&overlap=40)" in ranks[1][2]
+    assert "(./Explore?strategy=fixed&size=200&overlap=40)" in rows["fixed-200-40"][4]
     assert any("not one of Explore's built-in samples" in c.value for c in page.caption)
 
 
