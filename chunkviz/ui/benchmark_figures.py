@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
@@ -23,13 +24,18 @@ def quality_scatter(rows: Sequence[TableRow], metric: str, x_title: str) -> go.F
         y=[c.mean for c in cells],
         text=[r.label for r in rows],
         mode="markers+text",
-        textposition="top center",
+        # Alternate label sides so neighbouring points do not print over each other.
+        textposition=["top right" if i % 2 else "top left" for i in range(len(rows))],
+        cliponaxis=False,
         error_y={"type": "data", "symmetric": False,
                  "array": [c.ci_high - c.mean for c in cells],
                  "arrayminus": [c.mean - c.ci_low for c in cells]},
         hovertemplate="%{text}<br>%{x:,} chunks<br>%{y:.3f}<extra></extra>",
     ))
-    fig.update_xaxes(type="log")
+    counts = [max(1, r.chunks) for r in rows]
+    # Log axis (chunk counts span orders of magnitude), padded so edge labels stay visible.
+    fig.update_xaxes(type="log", range=[math.log10(min(counts) / 1.6),
+                                        math.log10(max(counts) * 1.6)])
     return _layout(fig, f"{x_title} vs {metric_label(metric)}", x_title, metric_label(metric))
 
 
@@ -67,9 +73,13 @@ def mode_bar(rows: Sequence[ModeRow], title: str, y_title: str) -> go.Figure:
         x=[r.label for r in rows],
         y=[r.mean for r in rows],
         text=[f"k={r.k} · {r.chars:,.0f} chars" for r in rows],
-        textposition="inside",
+        textposition="none",
+        hovertemplate="%{x}<br>%{text}<br>Recall %{y:.3f}<extra></extra>",
         error_y=error,
     ))
+    # k and the characters it retrieves go under each bar, where they stay readable.
+    fig.update_xaxes(tickmode="array", tickvals=[r.label for r in rows],
+                     ticktext=[f"{r.label}<br>k={r.k} · {r.chars:,.0f} ch" for r in rows])
     fig.update_yaxes(range=[0, 1.05])
     return _layout(fig, title, "", y_title)
 

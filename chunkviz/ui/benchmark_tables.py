@@ -82,7 +82,7 @@ def runs_records(runs: Sequence[RunSummary], t: Tr) -> list[dict[str, object]]:
             t("col_backend"): r.backend,
             t("col_model"): r.model,
             t("col_dataset"): r.dataset,
-            t("col_sample"): t("all") if r.sample == 0 else r.sample,
+            t("col_sample"): t("all") if r.sample == 0 else str(r.sample),
             t("col_seed"): r.seed,
             t("col_questions"): r.questions,
             t("col_configs"): r.configs,
