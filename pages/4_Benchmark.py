@@ -92,6 +92,9 @@ _T = {
         "rc_seed": "Seed",
         "rc_grid": "{n} configurations: {labels}",
         "rc_run": "Run the benchmark",
+        "rc_stay": "The run happens in this browser session and does not hold up other users; "
+                   "changing a control on this page while it runs stops it (Streamlit reruns the "
+                   "page). Embeddings are cached on disk, so a rerun of the same texts is quick.",
         "rc_starting": "Loading the dataset and the backend…",
         "rc_done": "Done: the new results file is selected above.",
         "col_file": "File",
@@ -183,6 +186,10 @@ _T = {
         "rc_seed": "シード",
         "rc_grid": "{n} 個の構成：{labels}",
         "rc_run": "ベンチマークを実行",
+        "rc_stay": "実行はこのブラウザーのセッション内で行われ、他のユーザーを待たせません。"
+                   "実行中にこのページの操作を変えると実行は止まります（Streamlit がページを"
+                   "再実行するため）。埋め込みはディスクにキャッシュされるので、同じテキストの"
+                   "再実行は速く終わります。",
         "rc_starting": "データセットとバックエンドを読み込み中…",
         "rc_done": "完了：新しい結果ファイルを上で選択しました。",
         "col_file": "ファイル",

@@ -81,6 +81,7 @@ def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
             st.error(str(e))
             return
         st.caption(fmt("rc_grid", n=len(grid), labels=", ".join(c.label for c in grid)))
+        st.caption(t("rc_stay"))
         if backend is None or not st.button(t("rc_run"), key="bench_rc_run", type="primary"):
             return
         bar = st.progress(0.0, text=t("rc_starting"))

@@ -221,3 +221,19 @@ def test_recompute_a_tiny_grid_writes_and_shows_a_new_file(page, tmp_path):
         m = data["metrics"][row[0]]["recall@5"]
         assert row[1].replace("**", "") == (
             f"{m['mean']:.3f} [{m['ci_low']:.3f}, {m['ci_high']:.3f}]")
+
+
+def test_run_and_save_feeds_the_progress_callback(monkeypatch, tmp_path):
+    from chunkviz.ui.benchmark_recompute import run_and_save
+
+    monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path))
+    calls: list[tuple[int, int, str]] = []
+    spec = f"jsquad:{FIXTURES / 'data' / 'jsquad_tiny.json'}"
+    path = run_and_save(spec, 0, 0, ["fixed", "paragraph"], "100", "0", "bm25",
+                        lambda done, total, message: calls.append((done, total, message)))
+    assert Path(path).parent == tmp_path
+    assert json.loads(Path(path).read_text(encoding="utf-8"))["dataset"]["spec"] == spec
+    assert calls
+    dones = [c[0] for c in calls]
+    assert dones == sorted(dones)
+    assert calls[-1][0] == calls[-1][1]
