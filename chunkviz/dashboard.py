@@ -446,8 +446,8 @@ def mode_rows(results: Mapping[str, Any], mode: Mode, k: int = 5) -> tuple[ModeR
 
 def has_budget(results: Mapping[str, Any]) -> bool:
     """Whether the file carries the context-budget section."""
-    budget = results.get("budget")
-    return bool(budget) and bool(budget.get("k"))
+    budget = results.get("budget") or {}
+    return bool(budget.get("k"))
 
 
 # --- two backends -----------------------------------------------------------------------------
