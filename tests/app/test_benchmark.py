@@ -237,3 +237,15 @@ def test_run_and_save_feeds_the_progress_callback(monkeypatch, tmp_path):
     dones = [c[0] for c in calls]
     assert dones == sorted(dones)
     assert calls[-1][0] == calls[-1][1]
+
+
+def test_every_label_exists_in_both_languages():
+    import ast
+
+    tree = ast.parse(Path(PAGE).read_text(encoding="utf-8"))
+    table = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == "_T" for t in node.targets))
+    langs = ast.literal_eval(table)
+    assert set(langs) == {"en", "ja"}
+    assert set(langs["en"]) == set(langs["ja"])
+    assert all(v.strip() for lang in langs.values() for v in lang.values())
