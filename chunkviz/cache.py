@@ -19,6 +19,7 @@ import io
 import json
 import os
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +63,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; results files are meant to be shared
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -75,10 +77,12 @@ class CacheStats:
     Attributes:
         hits: Texts served from the cache.
         encoded: Texts the backend had to encode.
+        encode_seconds: Time spent inside the backend's encode calls.
     """
 
     hits: int = 0
     encoded: int = 0
+    encode_seconds: float = 0.0
 
 
 @dataclass
@@ -140,10 +144,12 @@ class EmbeddingCache:
         for k, t in zip(keys, texts, strict=True):
             if k not in table and k not in missing:
                 missing[k] = t
-        self.stats.hits += len(keys) - sum(1 for k in keys if k in missing)
+        self.stats.hits += len(keys) - len(missing)  # every text not encoded by this call
         if missing:
             fn = backend.encode_documents if role == "document" else backend.encode_queries
+            t0 = time.perf_counter()
             new = np.asarray(fn(list(missing.values())), dtype=np.float32)
+            self.stats.encode_seconds += time.perf_counter() - t0
             self.stats.encoded += len(missing)
             self._write(backend, prefix, list(missing), new)
             for k, v in zip(missing, new, strict=True):

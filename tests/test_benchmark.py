@@ -1,0 +1,224 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from chunkviz.benchmark import (
+    PAIRWISE_METRICS,
+    RANK_METRICS,
+    ResultsFileError,
+    list_results,
+    load_results,
+    recompute_metrics,
+    run_benchmark,
+    run_id_for,
+    sample_questions,
+    save_results,
+)
+from chunkviz.datasets.base import Dataset, Document, Question
+from chunkviz.errors import ParameterError
+from chunkviz.grid import Config, fixed_config
+from chunkviz.model import Span
+
+TEXT_A = (
+    "東京は日本の首都である。人口は約千四百万人で、世界有数の大都市として知られている。"
+    "江戸時代には江戸と呼ばれ、徳川幕府が置かれた。明治維新の後に東京と改称された。"
+)
+TEXT_B = (
+    "富士山は静岡県と山梨県にまたがる活火山である。標高は三千七百七十六メートルで日本一高い。"
+    "二千十三年に世界文化遺産に登録された。山頂には浅間大社の奥宮がある。"
+)
+
+
+def _span(doc: Document, answer: str) -> Span:
+    start = doc.text.index(answer)  # locating an answer in its document is a search, by design
+    return Span(doc.doc_id, start, start + len(answer))
+
+
+def make_dataset() -> Dataset:
+    a = Document("a", "東京", TEXT_A, paragraph_starts=(0, TEXT_A.index("江戸時代")))
+    b = Document("b", "富士山", TEXT_B, paragraph_starts=(0, TEXT_B.index("二千十三年")))
+    qs = [
+        ("q1", a, "日本の首都はどこか", "東京"),
+        ("q2", a, "東京の人口は約何人か", "約千四百万人"),
+        ("q3", a, "江戸時代に置かれたのは何か", "徳川幕府"),
+        ("q4", b, "富士山の標高は何メートルか", "三千七百七十六メートル"),
+        ("q5", b, "富士山が世界文化遺産に登録されたのはいつか", "二千十三年"),
+        ("q6", b, "山頂にあるのは何か", "浅間大社の奥宮"),
+    ]
+    questions = tuple(
+        Question(qid, doc.doc_id, q, ans, (_span(doc, ans),)) for qid, doc, q, ans in qs
+    )
+    return Dataset("tiny", (a, b), questions, dropped={"q0": "answer in the title"})
+
+
+CONFIGS = (fixed_config(20, 0), fixed_config(40, 8), Config("paragraph", "paragraph", {}))
+
+
+@pytest.fixture(scope="module")
+def results():
+    return run_benchmark(make_dataset(), CONFIGS, "bm25", bootstrap=200, permutations=200)
+
+
+def test_results_follow_the_schema(results):
+    assert results["schema"] == "chunkviz.benchmark"
+    assert results["schema_version"] == 1
+    assert results["run_id"] == "tiny-bm25-all-s0"
+    assert results["dataset"] == {"name": "tiny", "spec": "tiny", "documents": 2, "questions": 6,
+                                  "sample": 0, "seed": 0, "dropped": 1}
+    assert results["backend"]["measure"] == "bm25"
+    assert results["question_ids"] == ["q1", "q2", "q3", "q4", "q5", "q6"]
+    assert [c["label"] for c in results["configs"]] == ["fixed-20-0", "fixed-40-8", "paragraph"]
+    for cfg in results["configs"]:
+        assert set(cfg) >= {"chunks", "predicted_chunks", "broken", "chars_embedded",
+                            "index_bytes", "dims", "encode_seconds", "mean_chunk_chars"}
+        m = results["metrics"][cfg["label"]]
+        assert set(m) >= {"recall@5", "ndcg@10", "mrr@10", "span_precision@5",
+                          "span_recall@5", "span_iou@5"}
+        for est in m.values():
+            assert est["ci_low"] <= est["mean"] <= est["ci_high"]
+        assert len(results["curves"][cfg["label"]]["recall"]) == 20
+    assert len(results["pairwise"]) == 3 * len(PAIRWISE_METRICS)
+
+
+def test_chunk_counts_and_prediction(results):
+    by_label = {c["label"]: c for c in results["configs"]}
+    total = len(TEXT_A) + len(TEXT_B)
+    assert by_label["fixed-20-0"]["predicted_chunks"] == by_label["fixed-20-0"]["chunks"]
+    assert by_label["fixed-20-0"]["chars_embedded"] == total
+    assert by_label["paragraph"]["chunks"] == 4
+    assert by_label["paragraph"]["predicted_chunks"] is None
+    assert by_label["paragraph"]["broken"] == 0
+
+
+def test_broken_answers_have_null_ranks(results):
+    for cfg in results["configs"]:
+        ranks = results["ranks"][cfg["label"]]
+        assert cfg["broken"] == sum(r is None for r in ranks)
+        assert all(r is None or 1 <= r <= cfg["chunks"] for r in ranks)
+
+
+def test_paragraph_ranks_are_hand_checkable(results):
+    # two paragraphs per document; every question shares its wording with its own paragraph
+    assert results["ranks"]["paragraph"] == [1, 1, 1, 1, 1, 1]
+    assert results["metrics"]["paragraph"]["recall@5"]["mean"] == 1.0
+
+
+def test_every_rank_metric_is_recomputed_from_the_ranks(results):
+    for cfg in results["configs"]:
+        label = cfg["label"]
+        for key in RANK_METRICS:
+            assert recompute_metrics(results, label, key) == pytest.approx(
+                results["metrics"][label][key]["mean"]
+            )
+        for key, est in results["budget"]["metrics"][label].items():
+            assert recompute_metrics(results, label, key) == pytest.approx(est["mean"])
+        for name, curve in results["curves"][label].items():
+            for k, value in zip(results["ks"], curve, strict=True):
+                assert recompute_metrics(results, label, f"{name}@{k}") == pytest.approx(value)
+
+
+def test_budget_k_matches_the_budget_per_configuration(results):
+    from chunkviz.eval.metrics import budget_k
+
+    assert results["budget"]["chars"] == 2000
+    for cfg in results["configs"]:
+        expected = budget_k(cfg["mean_chunk_chars"], 2000, k_max=cfg["chunks"])
+        assert results["budget"]["k"][cfg["label"]] == expected
+    # a tiny corpus: 2000 characters is more than every configuration holds, so k = all chunks
+    assert results["budget"]["k"]["paragraph"] == 4
+
+
+def _strip_timing(data):
+    data = json.loads(json.dumps(data))
+    data.pop("created")
+    data.pop("timings")
+    for cfg in data["configs"]:
+        cfg.pop("encode_seconds")
+    return data
+
+
+def test_two_runs_write_identical_files_apart_from_timings(tmp_path, results):
+    again = run_benchmark(make_dataset(), CONFIGS, "bm25", bootstrap=200, permutations=200)
+    p1 = save_results(results, tmp_path / "one")
+    p2 = save_results(again, tmp_path / "two")
+    assert _strip_timing(load_results(p1)) == _strip_timing(load_results(p2))
+
+
+def test_progress_callback_reaches_the_total():
+    calls = []
+    run_benchmark(make_dataset(), CONFIGS[:1], "bm25", bootstrap=50, permutations=50,
+                  progress=lambda done, total, msg: calls.append((done, total, msg)))
+    assert calls[-1][0] == calls[-1][1]
+    assert [c[0] for c in calls] == sorted(c[0] for c in calls)
+
+
+def test_dense_backend_encodes_each_unique_text_once(tmp_path):
+    from tests.test_cache import CountingBackend
+
+    backend = CountingBackend()
+    # fixed-40-8 and fixed-40-8 under another label share every text
+    configs = (fixed_config(40, 8), Config("again", "fixed", {"size": 40, "overlap": 8}))
+    res = run_benchmark(make_dataset(), configs, backend, cache_dir=tmp_path, bootstrap=50,
+                        permutations=50)
+    encoded = [t for call in backend.calls for t in call]
+    assert len(encoded) == len(set(encoded))
+    assert res["timings"]["encoded_texts"] == res["configs"][0]["chunks"] + 6
+    assert res["ranks"]["fixed-40-8"] == res["ranks"]["again"]
+    backend.calls.clear()
+    warm = run_benchmark(make_dataset(), configs, backend, cache_dir=tmp_path, bootstrap=50,
+                         permutations=50)
+    assert backend.calls == []
+    assert warm["timings"]["encoded_texts"] == 0
+
+
+def test_sampling_is_seeded_and_keeps_order():
+    qs = make_dataset().questions
+    a = sample_questions(qs, 3, seed=1)
+    assert a == sample_questions(qs, 3, seed=1)
+    assert [q.qid for q in a] == sorted(q.qid for q in a)
+    assert sample_questions(qs, 0, seed=1) == list(qs)
+    with pytest.raises(ParameterError, match="sample"):
+        sample_questions(qs, -1, seed=0)
+
+
+def test_bad_inputs_are_rejected():
+    with pytest.raises(ParameterError, match="configs is empty"):
+        run_benchmark(make_dataset(), (), "bm25")
+    with pytest.raises(ParameterError, match="unique"):
+        run_benchmark(make_dataset(), (CONFIGS[0], CONFIGS[0]), "bm25")
+
+
+def test_run_id_is_a_safe_file_stem():
+    assert run_id_for("jsquad", "st:cl-nagoya/ruri-v3-130m", 500, 2) == (
+        "jsquad-st_cl-nagoya_ruri-v3-130m-n500-s2"
+    )
+
+
+def test_load_results_rejects_other_files_clearly(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema": "other"}', encoding="utf-8")
+    with pytest.raises(ResultsFileError, match="not a chunkviz benchmark"):
+        load_results(bad)
+    old = tmp_path / "old.json"
+    old.write_text('{"schema": "chunkviz.benchmark", "schema_version": 99}', encoding="utf-8")
+    with pytest.raises(ResultsFileError, match="schema_version=99"):
+        load_results(old)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    with pytest.raises(ResultsFileError, match="cannot be read as JSON"):
+        load_results(broken)
+    with pytest.raises(ResultsFileError, match="does not exist"):
+        load_results(tmp_path / "missing.json")
+
+
+def test_list_results_reports_usable_and_unusable_files(tmp_path, results):
+    save_results(results, tmp_path)
+    (tmp_path / "junk.json").write_text("[]", encoding="utf-8")
+    entries = list_results([tmp_path, tmp_path / "absent"])
+    by_id = {e["run_id"]: e for e in entries}
+    assert by_id["tiny-bm25-all-s0"]["error"] == ""
+    assert by_id["tiny-bm25-all-s0"]["questions"] == 6
+    assert by_id["tiny-bm25-all-s0"]["configs"] == ["fixed-20-0", "fixed-40-8", "paragraph"]
+    assert "not a chunkviz benchmark" in by_id["junk"]["error"]

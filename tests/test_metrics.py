@@ -1,0 +1,143 @@
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from chunkviz.errors import ParameterError
+from chunkviz.eval.metrics import (
+    best_relevant_rank,
+    budget_k,
+    display_name,
+    mrr_at_k,
+    ndcg_at_k,
+    recall_at_k,
+    span_scores,
+    union_ranges,
+)
+
+RANKS = [1, 3, None, 12, 2]
+
+
+def test_recall_hand_computed():
+    assert recall_at_k(RANKS, 1).tolist() == [1, 0, 0, 0, 0]
+    assert recall_at_k(RANKS, 3).tolist() == [1, 1, 0, 0, 1]
+    assert recall_at_k(RANKS, 5).mean() == pytest.approx(3 / 5)
+
+
+def test_ndcg_hand_computed():
+    values = ndcg_at_k(RANKS, 10)
+    expected = [1.0, 1 / math.log2(4), 0.0, 0.0, 1 / math.log2(3)]
+    np.testing.assert_allclose(values, expected)
+
+
+def test_mrr_hand_computed():
+    np.testing.assert_allclose(mrr_at_k(RANKS, 10), [1.0, 1 / 3, 0.0, 0.0, 0.5])
+    np.testing.assert_allclose(mrr_at_k(RANKS, 2), [1.0, 0.0, 0.0, 0.0, 0.5])
+
+
+def test_no_relevant_chunk_scores_zero_everywhere():
+    for fn in (recall_at_k, ndcg_at_k, mrr_at_k):
+        assert fn([None, None], 20).tolist() == [0.0, 0.0]
+
+
+def test_k_beyond_the_list_is_fine():
+    # rank 12 counts at k=100 although most indexes in tests are smaller
+    assert recall_at_k([12], 100).tolist() == [1.0]
+    assert mrr_at_k([12], 100).tolist() == [pytest.approx(1 / 12)]
+
+
+@pytest.mark.parametrize("k", [0, -1, 2.5, True])
+def test_bad_k_is_rejected(k):
+    with pytest.raises(ParameterError, match="k must be a positive integer"):
+        recall_at_k([1], k)
+
+
+def test_bad_rank_is_rejected():
+    with pytest.raises(ParameterError, match="1-based"):
+        ndcg_at_k([0], 5)
+
+
+def test_best_relevant_rank_ties_count_against_the_relevant_chunk():
+    scores = np.array([0.9, 0.5, 0.5, 0.5, 0.1])
+    relevant = np.array([False, False, True, False, False])
+    # one strictly higher, two irrelevant chunks tie with the relevant one
+    assert best_relevant_rank(scores, relevant) == 4
+    # two relevant chunks tied: the pair shares the best position after the irrelevant ties
+    relevant2 = np.array([False, True, True, False, False])
+    assert best_relevant_rank(scores, relevant2) == 3
+
+
+def test_best_relevant_rank_without_ties_and_without_relevant():
+    scores = np.array([0.3, 0.9, 0.1])
+    assert best_relevant_rank(scores, np.array([True, False, False])) == 2
+    assert best_relevant_rank(scores, np.array([False, False, False])) is None
+
+
+def test_all_zero_scores_give_the_worst_rank():
+    assert best_relevant_rank(np.zeros(5), np.array([True, False, False, False, False])) == 5
+
+
+def test_display_names():
+    assert display_name("recall@5") == "Recall@5"
+    assert display_name("ndcg@10") == "nDCG@10"
+    assert display_name("mrr@10") == "MRR@10"
+    assert display_name("span_iou@5") == "Span IoU@5"
+    with pytest.raises(ParameterError, match="unknown metric"):
+        display_name("map@5")
+    with pytest.raises(ParameterError, match="name@k"):
+        display_name("recall")
+
+
+def test_union_ranges_merges_overlaps_and_touching():
+    assert union_ranges([(5, 8), (0, 3), (2, 4), (8, 9)]) == [(0, 4), (5, 9)]
+
+
+def test_span_scores_hand_computed():
+    # retrieved [0,10) and [8,20) of doc a -> union [0,20) = 20 chars; answer [15,25) = 10 chars
+    p, r, iou = span_scores([("a", 0, 10), ("a", 8, 20)], [("a", 15, 25)])
+    assert (p, r, iou) == (pytest.approx(5 / 20), pytest.approx(5 / 10), pytest.approx(5 / 25))
+
+
+def test_span_scores_other_document_adds_retrieved_text_only():
+    p, r, iou = span_scores([("a", 0, 10), ("b", 0, 10)], [("a", 2, 4)])
+    assert (p, r, iou) == (pytest.approx(2 / 20), pytest.approx(1.0), pytest.approx(2 / 20))
+
+
+def test_span_scores_best_alternative_span_and_empty_cases():
+    p, r, iou = span_scores([("a", 0, 10)], [("a", 50, 55), ("a", 2, 7)])
+    assert (p, r, iou) == (pytest.approx(0.5), pytest.approx(1.0), pytest.approx(0.5))
+    assert span_scores([], [("a", 0, 3)]) == (0.0, 0.0, 0.0)
+    assert span_scores([("a", 0, 3)], []) == (0.0, 0.0, 0.0)
+
+
+def test_budget_k_half_the_size_twice_the_k():
+    assert budget_k(400, 2000) == 5
+    assert budget_k(200, 2000) == 10
+    assert budget_k(100, 2000) == 20
+    assert budget_k(5000, 2000) == 1
+    assert budget_k(100, 2000, k_max=7) == 7
+    with pytest.raises(ParameterError, match="budget_chars"):
+        budget_k(100, 0)
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning")
+def test_cross_check_against_ranx():
+    ranx = pytest.importorskip("ranx")
+    rng = np.random.default_rng(7)
+    n_q, n_d = 40, 30
+    qrels, run, ranks = {}, {}, []
+    for q in range(n_q):
+        scores = rng.permutation(n_d).astype(float)  # distinct scores: no ties
+        rel = int(rng.integers(0, n_d))
+        qrels[f"q{q}"] = {f"d{rel}": 1}
+        run[f"q{q}"] = {f"d{d}": float(scores[d]) for d in range(n_d)}
+        mask = np.zeros(n_d, dtype=bool)
+        mask[rel] = True
+        ranks.append(best_relevant_rank(scores, mask))
+    got = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), ["ndcg@10", "mrr@10", "recall@5"])
+    assert ndcg_at_k(ranks, 10).mean() == pytest.approx(got["ndcg@10"])
+    assert mrr_at_k(ranks, 10).mean() == pytest.approx(got["mrr@10"])
+    assert recall_at_k(ranks, 5).mean() == pytest.approx(got["recall@5"])
