@@ -37,6 +37,8 @@ def test_bench_writes_a_results_file_and_prints_the_table(tmp_path, squad_file, 
     assert code == 0
     printed = capsys.readouterr().out
     assert "| config | Recall@5 | nDCG@10 | MRR@10 | chunks | broken | encode s |" in printed
+    assert "- nDCG@10: " in printed
+    assert "pairs differ (Holm, alpha=0.05)" in printed
     files = list(out.glob("*.json"))
     assert len(files) == 1
     results = load_results(files[0])

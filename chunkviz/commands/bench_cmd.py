@@ -115,6 +115,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         bar.close()
     path = save_results(results, args.out or default_results_dir())
     print(format_table(results))
+    print(format_significance(results))
     print(f"wrote {path}")
     return 0
 
@@ -131,6 +132,38 @@ def format_table(results: dict[str, Any]) -> str:
         cells = [f"{m[k]['mean']:.3f} [{m[k]['ci_low']:.3f}, {m[k]['ci_high']:.3f}]" for k in keys]
         lines.append("| " + " | ".join([cfg["label"], *cells, str(cfg["chunks"]),
                                         str(cfg["broken"]), f"{cfg['encode_seconds']:.1f}"]) + " |")
+    return "\n".join(lines)
+
+
+def format_significance(results: dict[str, Any]) -> str:
+    """Which differences survive Holm's correction, per tested metric, as Markdown bullets.
+
+    For each metric: how many pairs differ, the best configuration, the configurations with no
+    detectable difference from it, and every pair with no detectable difference.
+    """
+    from chunkviz.eval.metrics import display_name
+
+    alpha = results["stats"]["alpha"]
+    lines = []
+    metrics = list(dict.fromkeys(row["metric"] for row in results["pairwise"]))
+    for key in metrics:
+        rows = [r for r in results["pairwise"] if r["metric"] == key]
+        means = {c["label"]: results["metrics"][c["label"]][key]["mean"]
+                 for c in results["configs"]}
+        best = max(means, key=lambda label: (means[label], label))
+        ties = sorted(
+            (r["b"] if r["a"] == best else r["a"])
+            for r in rows
+            if best in (r["a"], r["b"]) and not r["significant"]
+        )
+        same = [f"{r['a']} vs {r['b']}" for r in rows if not r["significant"]]
+        significant = sum(1 for r in rows if r["significant"])
+        lines.append(
+            f"- {display_name(key)}: {significant} of {len(rows)} pairs differ (Holm, "
+            f"alpha={alpha}). Best: {best} ({means[best]:.3f}); no detectable difference from "
+            f"it: {', '.join(ties) if ties else 'none'}. No detectable difference: "
+            f"{'; '.join(same) if same else 'none'}."
+        )
     return "\n".join(lines)
 
 
