@@ -10,6 +10,7 @@ context-budget view are derived from the per-question ranks that the file stores
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -387,11 +388,25 @@ def metric_at_k(ranks: Sequence[int | None], measure: Measure, k: int) -> float:
     return sum(_gain(measure, r, k) for r in ranks) / len(ranks)
 
 
+def curve(ranks: Sequence[int | None], measure: Measure, ks: Sequence[int]) -> list[float]:
+    """``metric_at_k(ranks, measure, k)`` for every k in ``ks``, in one pass over the ranks."""
+    if any(k < 1 for k in ks):
+        raise ParameterError(f"k must be at least 1 (got ks={list(ks)}); use cut-offs of 1 or more")
+    if not ranks:
+        return [0.0 for _ in ks]
+    top = max(ks, default=0)
+    # Only ranks up to the largest k score; count them once, then add up gains per cut-off.
+    counts = Counter(r for r in ranks if r is not None and r <= top)
+    sums = [0.0] * (top + 1)
+    for r in range(1, top + 1):
+        sums[r] = sums[r - 1] + counts.get(r, 0) * _gain(measure, r, r)
+    return [sums[k] / len(ranks) for k in ks]
+
+
 def curves(results: Mapping[str, Any], measure: Measure) -> dict[str, list[float]]:
     """``measure@k`` for k in the file's ``ks`` (1..20), per configuration, from its ranks."""
     ks = [int(k) for k in results.get("ks", range(1, 21))]
-    return {lab: [metric_at_k(results["ranks"][lab], measure, k) for k in ks]
-            for lab in labels(results)}
+    return {lab: curve(results["ranks"][lab], measure, ks) for lab in labels(results)}
 
 
 Mode = Literal["equal_k", "budget"]
@@ -437,7 +452,7 @@ def mode_rows(results: Mapping[str, Any], mode: Mode, k: int = 5) -> tuple[ModeR
         else:
             kk = k
             interval = results["metrics"][lab].get(f"recall@{k}")
-        mean = metric_at_k(results["ranks"][lab], "recall", kk)
+        mean = curve(results["ranks"][lab], "recall", [kk])[0]
         lo = None if interval is None else float(interval["ci_low"])
         hi = None if interval is None else float(interval["ci_high"])
         rows.append(ModeRow(lab, kk, kk * float(c["mean_chunk_chars"]), mean, lo, hi))

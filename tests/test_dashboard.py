@@ -348,3 +348,12 @@ def test_drilldown_rows_without_retrieval_data(bm25):
     rows = db.drilldown_rows(stripped, bm25["question_ids"][0], "a10336", [(16, 21)])
     assert [(r.rank, r.containing, r.top) for r in rows] == [(2, (), None), (1, (), None),
                                                              (1, (), None)]
+
+
+def test_curve_equals_metric_at_k_for_every_cut_off():
+    ranks = [1, 3, None, 7, 2, 20, 21, 1]
+    ks = list(range(1, 23))
+    for measure in db.MEASURES:
+        assert db.curve(ranks, measure, ks) == pytest.approx(
+            [db.metric_at_k(ranks, measure, k) for k in ks])
+    assert db.curve([], "recall", [1, 5]) == [0.0, 0.0]

@@ -39,6 +39,12 @@ def load_path(path: Path) -> dict[str, Any]:
     return load(str(path), path.stat().st_mtime_ns)
 
 
+@st.cache_data(max_entries=256, show_spinner=False)
+def _summary(path: str, mtime_ns: int) -> RunSummary:
+    # A small value: a rerun unpickles this, not the whole file, for each listed run.
+    return summarize(load(path, mtime_ns), Path(path))
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def _listing(dirs: tuple[str, ...], signature: Signature) -> list[dict[str, Any]]:
     del signature  # only a cache key: a new, removed or rewritten file lists again
@@ -62,5 +68,5 @@ def discover() -> Found:
         if entry["error"]:
             skipped.append((path, str(entry["error"])))
         else:
-            runs.append(summarize(load_path(path), path))
+            runs.append(_summary(str(path), path.stat().st_mtime_ns))
     return Found(tuple(runs), tuple(skipped))
