@@ -557,8 +557,8 @@ def backend_sentence(cmp: BackendComparison, lang: Lang) -> str:
         def clear_ja(ok: bool) -> str:
             return "他のすべてに有意に勝つ" if ok else "他との差は補正後に有意とは限らない"
 
-        head = ("最良の構成はリトリーバーによって変わらない" if cmp.same_best
-                else "最良の構成はリトリーバーによって変わる")
+        head = ("最良の構成は検索器によって変わらない" if cmp.same_best
+                else "最良の構成は検索器によって変わる")
         return (f"{name}：{head}。{cmp.backend_a} では {best_a}（{clear_ja(cmp.clear_a)}）、"
                 f"{cmp.backend_b} では {best_b}（{clear_ja(cmp.clear_b)}）。")
 

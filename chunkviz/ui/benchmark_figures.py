@@ -46,8 +46,11 @@ def lost_bar(rows: Sequence[TableRow], title: str, y_title: str) -> go.Figure:
         y=[r.broken for r in rows],
         text=[f"{r.broken} ({r.broken_share:.1%})" for r in rows],
         textposition="outside",
+        cliponaxis=False,
         marker_color="#dc2626",
     ))
+    # Head room for the count printed above the tallest bar.
+    fig.update_yaxes(range=[0, max(1, *(r.broken for r in rows)) * 1.15])
     return _layout(fig, title, "", y_title)
 
 
