@@ -85,7 +85,8 @@ def test_bm25_query_without_known_terms_scores_zero():
 
 def test_tfidf_raw_norms_grow_with_length():
     tfidf = get_backend("tfidf")
-    assert tfidf.raw_vectors and not tfidf.normalized
+    assert tfidf.raw_vectors
+    assert not tfidf.normalized
     short = "日本の首都は東京。"
     vecs = tfidf.encode_documents([short, short * 4, "関係のない文章。"])
     norms = np.linalg.norm(vecs, axis=1)

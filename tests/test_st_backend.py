@@ -33,7 +33,8 @@ def test_minilm_encodes_text_offline(minilm):
     assert vecs.dtype == np.float32
     assert np.all(np.isfinite(vecs))
     # the model ends with a Normalize module: vectors are unit length and reported as such
-    assert minilm.normalized and not minilm.raw_vectors
+    assert minilm.normalized
+    assert not minilm.raw_vectors
     np.testing.assert_allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-4)
     s = score(minilm, ["Where is the cat?"], ["The cat sits on the mat.", "Stocks fell."])
     assert s[0].argmax() == 0

