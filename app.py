@@ -63,14 +63,14 @@ _T = {
 }
 
 PAGES = (
-    ("pages/1_Explore.py", "Explore", "🔍"),
-    ("pages/2_Compare.py", "Compare", "⚖️"),
-    ("pages/3_Similarity.py", "Similarity", "📐"),
-    ("pages/4_Benchmark.py", "Benchmark", "📊"),
-    ("pages/5_Strategies.py", "Strategies", "🧩"),
+    ("pages/1_Explore.py", "Explore", ":material/travel_explore:"),
+    ("pages/2_Compare.py", "Compare", ":material/compare:"),
+    ("pages/3_Similarity.py", "Similarity", ":material/scatter_plot:"),
+    ("pages/4_Benchmark.py", "Benchmark", ":material/leaderboard:"),
+    ("pages/5_Strategies.py", "Strategies", ":material/account_tree:"),
 )
 
-st.title("chunkviz ✂️")
+st.title("chunkviz")
 st.markdown(tr(_T, "tagline"))
 
 st.subheader(tr(_T, "what"))

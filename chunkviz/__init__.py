@@ -1,4 +1,4 @@
-"""chunkviz: see where a chunker cuts a document, what each cut costs, and what it does to retrieval.
+"""chunkviz: where a chunker cuts a document, what each cut costs, what it does to retrieval.
 
 Importing this package loads neither Streamlit nor torch; heavy dependencies are imported inside
 the functions that need them.

@@ -34,7 +34,7 @@ def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
 
 
 def strategies() -> list[dict[str, Any]]:
-    """Every registered strategy as plain data (what ``chunkviz strategies --format json`` prints)."""
+    """Every registered strategy as plain data (``chunkviz strategies --format json``)."""
     return [
         {
             "name": s.name,

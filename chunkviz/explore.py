@@ -97,32 +97,47 @@ def locate_qa(text: str, pairs: Sequence[Mapping[str, Any]], doc_id: str = "doc"
 
 def assess_qa(result: ChunkingResult, items: Sequence[QAItem]) -> list[QAResult]:
     """The status of every question under ``result``."""
+    return qa_report(result, items)[0]
+
+
+def qa_marks(results: Sequence[QAResult], result: ChunkingResult) -> list[Mark]:
+    """Highlight marks for every answer span; a span is broken when no chunk holds it whole."""
+    return qa_report(result, [r.item for r in results])[1]
+
+
+def qa_report(
+    result: ChunkingResult, items: Sequence[QAItem]
+) -> tuple[list[QAResult], list[Mark]]:
+    """Question statuses and the highlight marks of their spans, from one span analysis.
+
+    A question is ``contained`` when some chunk holds one of its spans whole and ``broken`` when
+    every span is cut; each span becomes a mark, red (broken) when no chunk holds that span.
+    """
     flat = [span for item in items for span in item.spans]
-    statuses = iter(analyze_spans(result, flat).statuses)
-    out = []
+    statuses = analyze_spans(result, flat).statuses
+    results: list[QAResult] = []
+    marks: list[Mark] = []
+    pos = 0
     for item in items:
-        mine = [next(statuses) for _ in item.spans]
-        containing = tuple(sorted({c for s in mine for c in s.containing}))
-        cutting = tuple(sorted({c for s in mine for c in s.cutting}))
+        count = len(item.spans)
+        mine = statuses[pos : pos + count]
+        pos += count
+        if count == 1:  # the common case, without the set arithmetic
+            containing, cutting = mine[0].containing, mine[0].cutting
+        else:
+            containing = tuple(sorted({c for s in mine for c in s.containing}))
+            cutting = tuple(sorted({c for s in mine for c in s.cutting}))
         status: QAStatus
-        if not item.spans:
+        if not count:
             status = "not found"
         elif containing:
             status = "contained"
         else:
             status = "broken"
-        out.append(QAResult(item, status, containing, cutting))
-    return out
-
-
-def qa_marks(results: Sequence[QAResult], result: ChunkingResult) -> list[Mark]:
-    """Highlight marks for every answer span; a span is broken when no chunk holds it whole."""
-    spans = [(r.item, span) for r in results for span in r.item.spans]
-    report = analyze_spans(result, [s for _, s in spans])
-    return [
-        Mark(span.start, span.end, item.question, status.broken, status.cutting)
-        for (item, span), status in zip(spans, report.statuses, strict=True)
-    ]
+        results.append(QAResult(item, status, containing, cutting))
+        for s in mine:
+            marks.append(Mark(s.span.start, s.span.end, item.question, s.broken, s.cutting))
+    return results, marks
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,9 +182,15 @@ def summary(values: Sequence[int]) -> tuple[int, float, int] | None:
     return min(values), float(statistics.median(values)), max(values)
 
 
-def chunk_token_counts(result: ChunkingResult, tokenizer: Tokenizer) -> tuple[int, ...]:
-    """Tokens of each chunk as the model reads it: its prefix and its text, tokenized alone."""
-    return tuple(count_tokens(tokenizer, t) for t in result.embed_texts())
+def chunk_token_counts(
+    result: ChunkingResult, tokenizer: Tokenizer, document_prefix: str = ""
+) -> tuple[int, ...]:
+    """Tokens of each chunk as the model reads it, tokenized alone.
+
+    That is the backend's ``document_prefix`` (``検索文書: `` for ruri), the chunk's own prefix
+    (a heading breadcrumb) and its text: the same count ``chunkviz.embeddings.over_limit`` uses.
+    """
+    return tuple(count_tokens(tokenizer, document_prefix + t) for t in result.embed_texts())
 
 
 def chunk_stats(
@@ -189,7 +210,7 @@ def chunk_stats(
     """
     chars = tuple(c.length for c in result.chunks)
     tokens = tuple(token_lengths) if token_lengths is not None else None
-    over = ()
+    over: tuple[int, ...] = ()
     if tokens is not None and max_input_tokens is not None:
         over = tuple(i for i, n in enumerate(tokens) if n > max_input_tokens)
     params = result.params

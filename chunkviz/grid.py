@@ -47,8 +47,11 @@ def fixed_config(size: int, overlap: int) -> Config:
 
 
 def default_grid() -> tuple[Config, ...]:
-    """The seed study's 8 configurations: fixed 100/200/400/800 chars with 0% and 20% overlap
-    (800 with 20% only) plus natural paragraphs."""
+    """The seed study's 8 configurations.
+
+    Fixed 100/200/400/800 characters with 0% and 20% overlap (800 with 20% only), plus natural
+    paragraphs.
+    """
     configs = []
     for size in (100, 200, 400, 800):
         if size != 800:
@@ -59,8 +62,11 @@ def default_grid() -> tuple[Config, ...]:
 
 
 def chunk_document(config: Config, document: Document, **resources: Any) -> ChunkingResult:
-    """Chunk ``document`` under ``config``, passing the document's own paragraph starts to
-    strategies that accept them (so ``paragraph`` reproduces a corpus's paragraphs exactly)."""
+    """Chunk ``document`` under ``config``.
+
+    The document's own paragraph starts go to strategies that accept them, so ``paragraph``
+    reproduces a corpus's paragraphs exactly.
+    """
     spec = get_strategy(config.strategy)
     extra = dict(resources)
     if "paragraph_starts" in spec.resources and document.paragraph_starts:

@@ -10,7 +10,7 @@ import streamlit as st
 from chunkviz import codegen, export
 from chunkviz.datasets.qa_pairs import parse_qa_pairs
 from chunkviz.errors import ChunkvizError
-from chunkviz.explore import assess_qa, chunk_rows, chunk_stats, locate_qa, qa_marks, summary
+from chunkviz.explore import chunk_rows, chunk_stats, summary
 from chunkviz.extract import DOCUMENT_TYPES, extract_text
 from chunkviz.highlight import LABELS_JA, Labels, page_bounds, page_count, page_of, render_html
 from chunkviz.samples import load_sample, sample_names
@@ -25,6 +25,7 @@ from chunkviz.ui.resources import (
     doc_tokens_cached,
     load_backend,
     param_items,
+    qa_report_cached,
     token_counts_cached,
 )
 from chunkviz.ui.sidebar import render_sidebar
@@ -63,11 +64,13 @@ _T = {
         "link_problem": "Shared link: {msg}",
         "chunks": "Chunks",
         "chunks_help": "Number of chunks this configuration makes.",
-        "predicted": "Formula ceil((L−o)/(c−o))",
-        "predicted_help": "Fixed-window prediction for this size and overlap in the chosen unit "
-                          "(L = document length). Other strategies are compared with it.",
-        "cost": "Overlap cost 1/(1−r)",
-        "cost_help": "r = overlap/size: how much more text is embedded than the document holds. "
+        "predicted": "Predicted",
+        "predicted_help": "The fixed-window formula ceil((L−o)/(c−o)) for this size c and "
+                          "overlap o in the chosen unit (L = document length). Other "
+                          "strategies are compared with it.",
+        "cost": "Overlap cost",
+        "cost_help": "1/(1−r) with r = overlap/size: how much more text is embedded than the "
+                     "document holds. "
                      "Measured: embedded characters / document characters = {actual}.",
         "index": "Index size",
         "index_help": "Vectors stored: one per chunk ({chars:,} characters embedded in total). "
@@ -115,6 +118,9 @@ _T = {
         "not found": "⚠️ not found",
         "stats": "Lengths (min / median / max)",
         "stat_chars": "characters",
+        "stat_min": "min",
+        "stat_median": "median",
+        "stat_max": "max",
         "stat_tokens": "tokens ({tokenizer})",
         "export_json": "Chunks as JSON",
         "export_jsonl": "Chunks as JSONL",
@@ -155,18 +161,19 @@ _T = {
         "link_problem": "共有リンク：{msg}",
         "chunks": "チャンク数",
         "chunks_help": "この設定で作られるチャンクの数。",
-        "predicted": "公式 ceil((L−o)/(c−o))",
-        "predicted_help": "選んだ単位でのサイズとオーバーラップによる固定長の予測"
+        "predicted": "予測（公式）",
+        "predicted_help": "固定長の公式 ceil((L−o)/(c−o))：選んだ単位でのサイズ c と"
+                          "オーバーラップ o による予測"
                           "（L は文書の長さ）。他の戦略もこれと比べられます。",
-        "cost": "重なりのコスト 1/(1−r)",
-        "cost_help": "r = overlap/size：文書より何倍のテキストを埋め込むか。"
+        "cost": "重なりのコスト",
+        "cost_help": "1/(1−r)、r = overlap/size：文書より何倍のテキストを埋め込むか。"
                      "実測：埋め込む文字数 / 文書の文字数 = {actual}。",
-        "index": "インデックスの大きさ",
+        "index": "インデックス",
         "index_help": "保存するベクトル数：チャンクごとに1つ（埋め込む文字数の合計 {chars:,}）。"
                       "密ベクトルではチャンク数 × 次元数 × 4 バイト。",
         "broken_metric": "分断された正解",
         "broken_help": "どのチャンクにも丸ごと入らない正解：検索の前に失われています。",
-        "over_metric": "入力上限超え",
+        "over_metric": "上限超え",
         "over_help": "モデルの上限 {limit} トークンより長いチャンク：モデルが黙って切り捨てます。",
         "no_limit": "{backend} には入力上限がないため、切り捨てられるチャンクはありません。",
         "view": "ハイライト",
@@ -207,6 +214,9 @@ _T = {
         "not found": "⚠️ 見つからない",
         "stats": "長さ（最小 / 中央値 / 最大）",
         "stat_chars": "文字",
+        "stat_min": "最小",
+        "stat_median": "中央値",
+        "stat_max": "最大",
         "stat_tokens": "トークン（{tokenizer}）",
         "export_json": "チャンクを JSON で",
         "export_jsonl": "チャンクを JSONL で",
@@ -331,15 +341,14 @@ try:
     tokens = token_counts_cached(text, strategy, param_items(params), backend_name,
                                  ss.get("explore_paragraph_starts", ()))
     doc_tokens = doc_tokens_cached(text, backend_name)
-    items = locate_qa(text, ss["qa_pairs"])
+    qa, marks = qa_report_cached(text, strategy, params, backend_name,
+                                 ss.get("explore_paragraph_starts", ()), ss["qa_pairs"])
 except ChunkvizError as exc:
     st.error(str(exc))
     st.stop()
 
 stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
                     max_input_tokens=backend.max_input_tokens)
-qa = assess_qa(result, items)
-marks = qa_marks(qa, result)
 broken = sum(1 for r in qa if r.status == "broken")
 
 
@@ -404,26 +413,25 @@ if pages > 1:
 
 
 # --- Details -------------------------------------------------------------------------------
-tab_qa, tab_fig, tab_table, tab_export, tab_share = st.tabs(
-    [tr(_T, "tab_qa"), tr(_T, "tab_figures"), tr(_T, "tab_table"), tr(_T, "tab_export"),
-     tr(_T, "tab_share")]
-)
-
-with tab_qa:
+def _qa_section() -> None:
     counts = {s: sum(1 for r in qa if r.status == s) for s in ("contained", "broken", "not found")}
     if qa:
         st.markdown(tr(_T, "qa_counts", contained=counts["contained"], broken=counts["broken"],
                        missing=counts["not found"], total=len(qa)))
+        # Labels translated once, not once per cell: st.session_state lookups add up.
+        col = {k: tr(_T, k) for k in ("col_question", "col_answer", "col_status", "col_in",
+                                       "col_cut", "col_found")}
+        status = {k: tr(_T, k) for k in ("contained", "broken", "not found")}
         st.dataframe(
             [
                 {
-                    tr(_T, "col_question"): r.item.question,
-                    tr(_T, "col_answer"): r.item.answer,
-                    tr(_T, "col_status"): tr(_T, r.status),
-                    tr(_T, "col_in"): ", ".join(f"#{i}" for i in r.containing),
-                    tr(_T, "col_cut"): ", ".join(f"#{i}" for i in r.cutting)
+                    col["col_question"]: r.item.question,
+                    col["col_answer"]: r.item.answer,
+                    col["col_status"]: status[r.status],
+                    col["col_in"]: ", ".join(f"#{i}" for i in r.containing),
+                    col["col_cut"]: ", ".join(f"#{i}" for i in r.cutting)
                     if r.status == "broken" else "",
-                    tr(_T, "col_found"): len(r.item.spans),
+                    col["col_found"]: len(r.item.spans),
                 }
                 for r in qa
             ],
@@ -464,7 +472,8 @@ with tab_qa:
             ss["qa_pairs"] = []
             st.rerun()
 
-with tab_fig:
+
+def _figures_section() -> None:
     tokenizer_name = getattr(backend.tokenizer, "name", backend_name)
     st.markdown(f"**{tr(_T, 'stats')}**")
     rows = []
@@ -472,19 +481,22 @@ with tab_fig:
                           (tr(_T, "stat_tokens", tokenizer=tokenizer_name), stats.token_lengths)):
         s = summary(values or ())
         if s is not None:
-            rows.append({"": label, "min": s[0], "median": s[1], "max": s[2]})
+            rows.append({"": label, tr(_T, "stat_min"): s[0], tr(_T, "stat_median"): s[1],
+                         tr(_T, "stat_max"): s[2]})
     st.dataframe(rows, hide_index=True)
     fig_left, fig_right = st.columns(2)
     fig_left.plotly_chart(length_figure(stats, lang), key="explore_fig_chars")
     fig_right.plotly_chart(token_figure(stats, tokenizer_name, lang), key="explore_fig_tokens")
 
-with tab_table:
+
+def _table_section() -> None:
     st.dataframe(
         chunk_rows(result, tokens), key="explore_table", hide_index=True,
         on_select=_on_table_select, selection_mode="single-row", width="stretch",
     )
 
-with tab_export:
+
+def _export_section() -> None:
     e1, e2, e3 = st.columns(3)
     stem = f"chunks-{strategy}"
     e1.download_button(tr(_T, "export_json"), export.to_json(result), f"{stem}.json",
@@ -500,11 +512,26 @@ with tab_export:
             st.caption(tr(_T, f"fidelity_{snip.fidelity}", note=snip.note))
             st.code(snip.code, language="python")
 
-with tab_share:
+
+def _share_section() -> None:
     query = to_query(strategy, params, sample_name)
     st.markdown(tr(_T, "share_intro"))
     base = (st.context.url or "").split("?")[0]
-    link = f"{base}?{urlencode(query)}"
-    st.code(link, language=None)
+    st.code(f"{base}?{urlencode(query)}", language=None)
     if sample_name is None:
         st.caption(tr(_T, "share_own_doc"))
+
+
+# Only the open tab runs (on_change="rerun"), so a slider move pays for one tab, not five.
+SECTIONS = {"qa": _qa_section, "figures": _figures_section, "table": _table_section,
+            "export": _export_section, "share": _share_section}
+tab_labels = {name: tr(_T, f"tab_{name}") for name in SECTIONS}
+if ss.get("explore_tab") not in tab_labels.values() and ss.get("explore_tab_id") in tab_labels:
+    # The language changed: keep the same tab open under its translated label.
+    ss["explore_tab"] = tab_labels[ss["explore_tab_id"]]
+tabs = st.tabs(list(tab_labels.values()), key="explore_tab", on_change="rerun")
+for (name, draw), tab in zip(SECTIONS.items(), tabs, strict=True):
+    if tab.open:
+        ss["explore_tab_id"] = name
+        with tab:
+            draw()

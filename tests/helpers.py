@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 
 from chunkviz.model import ChunkingResult
 from chunkviz.strategies import get_strategy
+from chunkviz.tokenizers import Tokenizer, token_boundaries
 
 
 def assert_valid_chunking(
@@ -45,3 +47,18 @@ def assert_valid_chunking(
     else:
         bad = [j for j in uncovered if not text[j].isspace()]
         assert not bad, f"non-whitespace positions {bad[:10]} are in no chunk: {text[bad[0]]!r}"
+
+
+def assert_token_bound(result: ChunkingResult, tokenizer: Tokenizer, size: int) -> None:
+    """Each chunk overlaps at most ``size`` tokens of the document's own tokenization.
+
+    This is how token-sized strategies count (a token cut by a chunk boundary counts on both
+    sides); computed here from the tokenizer's offsets independently of the strategies' code.
+    """
+    bounds = token_boundaries(tokenizer, result.text)
+    for i, c in enumerate(result.chunks):
+        first = bisect_right(bounds, c.start) - 1
+        past = bisect_left(bounds, c.end)
+        assert past - first <= size, (
+            f"chunk {i} overlaps {past - first} > {size} tokens: {result.chunk_text(i)!r}"
+        )

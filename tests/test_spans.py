@@ -11,7 +11,8 @@ def test_span_cut_by_a_boundary_is_broken_and_names_the_chunks():
     span = Span("d", 0, 6)  # 寒帯ジェット
     report = analyze_spans(result, [span, Span("d", 0, 5), Span("d", 6, 8)])
     broken, whole, second = report.statuses
-    assert broken.broken and broken.cutting == (0, 1)
+    assert broken.broken
+    assert broken.cutting == (0, 1)
     assert whole.containing == (0,)
     assert second.containing == (1,)
     assert report.broken_count == 1

@@ -57,7 +57,7 @@ def squad_articles(data: Any, *, name: str) -> list[Mapping[str, Any]]:
             f"{name} is not in SQuAD format: expected a JSON object with a 'data' list of "
             "articles, each with 'title' and 'paragraphs'"
         )
-    articles = data["data"]
+    articles: list[Mapping[str, Any]] = data["data"]
     for i, article in enumerate(articles):
         if not isinstance(article, Mapping) or not isinstance(article.get("paragraphs"), list):
             raise DatasetError(

@@ -1,4 +1,9 @@
-"""Natural paragraphs: blank lines separate paragraphs (single newlines when there are none)."""
+"""Natural paragraphs: blank lines separate paragraphs (single newlines when there are none).
+
+With ``max_size`` set, a paragraph longer than ``max_size`` (in ``unit``) is cut inside with
+``recursive`` (lines, sentence ends, 、 and commas, spaces, characters; no overlap); the other
+paragraphs stay whole.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,16 @@ from collections.abc import Iterator, Sequence
 
 from chunkviz.errors import ParameterError
 from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.strategies.registry import Strategy, register
+from chunkviz.strategies.common import MAX_SIZE, UNIT, Unit, resolve_tokenizer
+from chunkviz.strategies.recursive import Measure, recursive_spans
+from chunkviz.strategies.registry import Param, Strategy, register
+from chunkviz.tokenizers import Tokenizer
+
+PARAGRAPH_MAX_SIZE = Param(
+    "max_size", "int", None, min=1, max=MAX_SIZE, unit="chars/tokens", optional=True,
+    help="Cut paragraphs longer than this (in unit) with the recursive splitter; empty: never.",
+    help_ja="これより長い段落（unit 単位）を再帰分割で切る。空欄なら切らない。",
+)
 
 # A blank line: a line break, optional horizontal whitespace, another line break (CRLF aware).
 _BLANK_LINE = re.compile(r"(?:\r\n|\r|\n)[^\S\r\n]*(?:\r\n|\r|\n)\s*")
@@ -52,24 +66,40 @@ def _spans_from_starts(text: str, starts: Sequence[int]) -> Iterator[tuple[int, 
 
 
 def paragraph_split(
-    text: str, *, paragraph_starts: Sequence[int] | None = None
+    text: str,
+    *,
+    max_size: int | None = None,
+    unit: Unit = "chars",
+    paragraph_starts: Sequence[int] | None = None,
+    tokenizer: Tokenizer | None = None,
 ) -> ChunkingResult:
-    """One chunk per natural paragraph.
+    """One chunk per natural paragraph, over-long ones cut recursively when ``max_size`` is set.
 
     Args:
         text: The document.
+        max_size: Largest chunk size in ``unit``; None keeps every paragraph whole.
+        unit: ``chars`` (code points) or ``tokens`` of ``tokenizer`` (used with ``max_size``).
         paragraph_starts: Known paragraph start offsets (from a document's own structure, e.g.
             the JSQuAD corpus, whose paragraphs are concatenated without separator). When given,
             they are used as they are and the chunks tile the text.
+        tokenizer: Tokenizer for ``unit="tokens"``; the bundled SentencePiece model by default.
 
     Returns:
         The chunking; whitespace between paragraphs is not part of any chunk.
     """
+    params = {"max_size": max_size, "unit": unit}
     if paragraph_starts is not None:
         spans = list(_spans_from_starts(text, paragraph_starts))
     else:
         spans = list(paragraph_spans(text))
-    return ChunkingResult(text, tuple(Chunk(s, e) for s, e in spans), "paragraph", {})
+    if max_size is not None:
+        measure = Measure(text, resolve_tokenizer(unit, tokenizer))
+        spans = [
+            piece
+            for s, e in spans
+            for piece in recursive_spans(text, s, e, size=max_size, overlap=0, measure=measure)
+        ]
+    return ChunkingResult(text, tuple(Chunk(s, e) for s, e in spans), "paragraph", params)
 
 
 register(
@@ -77,9 +107,10 @@ register(
         name="paragraph",
         description="Natural paragraphs: split at blank lines (or at line breaks if none).",
         description_ja="自然な段落で分割（空行。空行がなければ改行）。",
-        params=(),
+        params=(PARAGRAPH_MAX_SIZE, UNIT),
         gaps="whitespace",
         fn=paragraph_split,
-        resources=frozenset({"paragraph_starts"}),
+        size_param="max_size",
+        resources=frozenset({"paragraph_starts", "tokenizer"}),
     )
 )

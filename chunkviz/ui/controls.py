@@ -25,8 +25,11 @@ _T = {
         "size": "Size",
         "overlap": "Overlap",
         "unit": "Unit",
+        "max_size": "Max size",
+        "max_sentences": "Max sentences",
         "chars": "characters",
         "tokens": "tokens",
+        "sentences": "sentences",
         "use": "Set {name}",
         "use_help": "Off: no {name} (the strategy's default behaviour).",
         "slider_cap": "The slider stops at {cap}; the API and CLI accept up to {max}.",
@@ -35,8 +38,11 @@ _T = {
         "size": "サイズ",
         "overlap": "オーバーラップ",
         "unit": "単位",
+        "max_size": "最大長",
+        "max_sentences": "最大文数",
         "chars": "文字",
         "tokens": "トークン",
+        "sentences": "文",
         "use": "{name} を指定する",
         "use_help": "オフ：{name} を指定しない（戦略の既定の動作）。",
         "slider_cap": "スライダーの上限は {cap} です（API と CLI では {max} まで指定できます）。",
@@ -53,7 +59,7 @@ def _label(p: Param) -> str:
     table = _T.get(current_lang(), _T["en"])
     name = table.get(p.name, p.name)
     unit = p.unit
-    if unit in ("chars", "tokens"):
+    if unit in ("chars", "tokens", "sentences"):
         unit = table[unit]
     return f"{name} ({unit})" if unit and unit != "chars/tokens" else name
 
@@ -118,7 +124,13 @@ def _fallback(p: Param) -> Any:
     if p.default is not None:
         return p.default
     if p.type in ("int", "float"):
-        return p.min if p.min is not None else 0
+        # An optional cap starts somewhere useful once switched on: a typical chunk length for
+        # lengths, a handful for counts (sentences), never below min or above max.
+        start = 400 if "chars" in p.unit or "tokens" in p.unit else 5
+        low = p.min if p.min is not None else 0
+        high = min(p.max, SLIDER_MAX) if p.max is not None else start
+        value = min(max(start, low), high)
+        return int(value) if p.type == "int" else float(value)
     if p.type == "bool":
         return False
     if p.type == "choice":

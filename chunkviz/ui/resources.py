@@ -8,14 +8,24 @@ be pickled, so the cache stores its chunks and the result is rebuilt around them
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
 
 from chunkviz.api import chunk
 from chunkviz.embeddings import Backend, BackendInfo, get_backend, list_backends
-from chunkviz.explore import chunk_token_counts, document_tokens
+from chunkviz.explore import (
+    QAItem,
+    QAResult,
+    chunk_token_counts,
+    document_tokens,
+    locate_qa,
+    qa_report,
+)
+from chunkviz.highlight import Mark
 from chunkviz.model import Chunk, ChunkingResult
 from chunkviz.strategies import get_strategy
 
@@ -70,12 +80,68 @@ def chunk_cached(
 def token_counts_cached(
     text: str, strategy: str, params: ParamItems, backend: str, paragraph_starts: tuple[int, ...]
 ) -> tuple[int, ...]:
-    """Tokens of every chunk (prefix included) with the backend's own tokenizer."""
+    """Tokens of every chunk as the backend reads it (its document prefix and the chunk's)."""
     result = chunk_cached(text, strategy, dict(params), backend, paragraph_starts)
-    return chunk_token_counts(result, load_backend(backend).tokenizer)
+    loaded = load_backend(backend)
+    return chunk_token_counts(result, loaded.tokenizer, loaded.document_prefix)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def doc_tokens_cached(text: str, backend: str) -> int:
     """Tokens of the whole document with the backend's tokenizer."""
     return document_tokens(text, load_backend(backend).tokenizer)
+
+
+# A cache_resource (no pickling: the located items are frozen and never mutated) keyed by the
+# text and a digest of the pairs; hashing hundreds of dicts with Streamlit's hasher and
+# unpickling hundreds of spans cost more than a slider move should.
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _located(text: str, digest: str, _pairs: tuple[Mapping[str, Any], ...]) -> tuple[QAItem, ...]:
+    return tuple(locate_qa(text, _pairs))
+
+
+def pairs_digest(pairs: Sequence[Mapping[str, Any]]) -> str:
+    """A digest of QA pairs, cheaper to hash than the pairs themselves."""
+    blob = json.dumps([[p.get("question"), p.get("answer"), p.get("start")] for p in pairs],
+                      ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def locate_cached(text: str, pairs: Sequence[Mapping[str, Any]]) -> tuple[QAItem, ...]:
+    """``locate_qa`` through a bounded cache (a slider move does not search answers again)."""
+    return _located(text, pairs_digest(pairs), tuple(pairs))
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _qa_report(
+    text: str,
+    strategy: str,
+    params: ParamItems,
+    backend: str,
+    paragraph_starts: tuple[int, ...],
+    digest: str,
+    _pairs: tuple[Mapping[str, Any], ...],
+) -> tuple[tuple[QAResult, ...], tuple[Mark, ...]]:
+    result = chunk_cached(text, strategy, dict(params), backend, paragraph_starts)
+    results, marks = qa_report(result, _located(text, digest, _pairs))
+    return tuple(results), tuple(marks)
+
+
+def qa_report_cached(
+    text: str,
+    strategy: str,
+    params: Mapping[str, Any],
+    backend: str,
+    paragraph_starts: tuple[int, ...],
+    pairs: Sequence[Mapping[str, Any]],
+) -> tuple[tuple[QAResult, ...], tuple[Mark, ...]]:
+    """Question statuses and answer marks of one configuration, through a bounded cache.
+
+    They are kept while the user pages through the document, switches tabs or the language;
+    only a new configuration, text or set of pairs recomputes them.
+
+    Raises:
+        DatasetError: A pair that cannot be located (see ``locate_qa``).
+    """
+    return _qa_report(text, strategy, param_items(params), backend, paragraph_starts,
+                      pairs_digest(pairs), tuple(pairs))

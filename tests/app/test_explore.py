@@ -49,9 +49,9 @@ def test_changing_the_size_changes_the_count_to_what_chunk_gives(size, overlap):
     expected = chunkviz.chunk(text, "fixed", size=size, overlap=overlap)
     assert _metric(at, "Chunks") == f"{len(expected):,}"
     predicted = chunkviz.predicted_chunk_count(len(text), size, overlap)
-    assert _metric(at, "Formula ceil((L−o)/(c−o))") == f"{predicted:,}"
+    assert _metric(at, "Predicted") == f"{predicted:,}"
     factor = chunkviz.overlap_cost_factor(size, overlap)
-    assert _metric(at, "Overlap cost 1/(1−r)") == f"{factor:.3f}"
+    assert _metric(at, "Overlap cost") == f"{factor:.3f}"
 
 
 def test_overlap_not_below_size_shows_the_named_error_and_the_rest_stays():
@@ -160,8 +160,16 @@ def test_strategy_switch_builds_controls_from_the_schema():
     sample = load_sample("jsquad_tsuyu")
     expected = chunkviz.chunk(sample.text, "paragraph", paragraph_starts=sample.paragraph_starts)
     assert _metric(at, "Chunks") == f"{len(expected):,}" == "49"
-    assert not [s for s in at.slider if s.key.startswith("explore_p_paragraph")]
     assert _metric(at, "Broken answers") == "0 / 180"
+    # max_size is optional: off by default (a disabled slider), a cap once switched on.
+    assert at.slider(key="explore_p_paragraph_max_size").disabled
+    at.checkbox(key="explore_p_paragraph_max_size__on").check().run()
+    at.slider(key="explore_p_paragraph_max_size").set_value(100).run()
+    assert not at.exception
+    capped = chunkviz.chunk(sample.text, "paragraph", max_size=100,
+                            paragraph_starts=sample.paragraph_starts)
+    assert len(capped) > 49
+    assert _metric(at, "Chunks") == f"{len(capped):,}"
 
 
 def test_token_unit_counts_with_the_active_backend_tokenizer():
@@ -188,14 +196,117 @@ def test_long_document_is_paged_and_jump_goes_to_the_chunk_page():
     assert at.pagination(key="explore_page").value == 2  # chunk 250 starts at 25,000
 
 
+def test_only_the_open_tab_runs():
+    at = _page()
+    assert [t.label for t in at.tabs][:5] == [
+        "Questions & answers", "Figures", "Chunk table", "Export", "Share"]
+    assert not at.code  # export and share tabs are closed: their content did not run
+    assert not at.get("plotly_chart")
+    at.session_state["explore_tab"] = "Figures"
+    at.run()
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == 2
+    stats = at.dataframe[0].value
+    at.sidebar.radio(key="lang").set_value("ja").run()
+    assert at.session_state["explore_tab"] == "グラフ"  # the open tab survives the switch
+    assert len(at.get("plotly_chart")) == 2
+    text = load_sample("jsquad_tsuyu").text
+    lengths = [c.length for c in chunkviz.chunk(text, "fixed", size=400).chunks]
+    assert list(stats.iloc[0][["min", "max"]]) == [min(lengths), max(lengths)]
+
+
 def test_exports_and_code_snippets():
     at = _page()
-    at.slider(key=SIZE).set_value(100).run()
+    at.slider(key=SIZE).set_value(100)
+    at.session_state["explore_tab"] = "Export"
+    at.run()
     codes = [c.value for c in at.code]
     assert any("chunkviz.chunk(text, 'fixed', size=100, overlap=0, unit='chars')" in c
                for c in codes)
     assert any("CharacterTextSplitter" in c and "chunk_size=100" in c for c in codes)
     assert any('TokenChunker(tokenizer="character", chunk_size=100' in c for c in codes)
     assert any("LlamaIndex has no fixed character window" in c for c in codes)
+    assert len(at.get("download_button")) == 3
+    at.session_state["explore_tab"] = "Share"
+    at.run()
+    codes = [c.value for c in at.code]
     assert any("strategy=fixed&size=100&overlap=0&unit=chars&sample=jsquad_tsuyu" in c
                for c in codes)
+
+
+@pytest.mark.parametrize("name", [s["name"] for s in chunkviz.strategies()])
+def test_every_registered_strategy_gets_controls_and_the_right_count(name):
+    from chunkviz.strategies import get_strategy
+
+    spec = get_strategy(name)
+    at = _page(sample="policy_ja")
+    at.selectbox(key="explore_strategy").set_value(name).run()
+    assert not at.exception
+    assert not at.error
+    for p in spec.params:
+        key = f"explore_p_{name}_{p.name}"
+        assert key in at.session_state, f"no control for {name}.{p.name}"
+    text = load_sample("policy_ja").text
+    expected = chunkviz.chunk(text, name, **spec.defaults())
+    assert _metric(at, "Chunks") == f"{len(expected):,}"
+
+
+def test_upload_a_shift_jis_document_then_qa_pairs_as_csv():
+    at = _page()
+    at.radio(key="explore_source").set_value("upload").run()
+    text = "第1条 始業時刻は午前9時とする。\r\n第2条 終業時刻は午後6時とする。\r\n" * 20
+    at.file_uploader(key="explore_upload").upload("規程.txt", text.encode("cp932"),
+                                                   "text/plain").run()
+    assert not at.exception
+    expected_text = text.replace("\r\n", "\n")
+    assert at.session_state["doc_text"] == expected_text
+    at.slider(key=SIZE).set_value(30).run()
+    assert _metric(at, "Chunks") == f"{len(chunkviz.chunk(expected_text, 'fixed', size=30)):,}"
+    csv = "question,answer\n始業は？,午前9時\n休日は？,日曜日\n".encode()
+    at.file_uploader(key="explore_qa_upload").upload("qa.csv", csv, "text/csv").run()
+    assert not at.exception
+    table = _qa_table(at)
+    assert list(table["answer"]) == ["午前9時", "日曜日"]
+    assert list(table["occurrences"]) == [20, 0]
+    assert table.iloc[1]["status"] == "⚠️ not found"
+    result = chunkviz.chunk(expected_text, "fixed", size=30)
+    from chunkviz.explore import assess_qa, locate_qa
+
+    qa = assess_qa(result, locate_qa(expected_text, [{"question": "q", "answer": "午前9時"}]))
+    assert table.iloc[0]["status"] == {"contained": "✅ contained", "broken": "❌ broken"}[
+        qa[0].status]
+
+
+def test_upload_errors_are_shown_and_the_page_survives():
+    at = _page()
+    at.radio(key="explore_source").set_value("upload").run()
+    at.file_uploader(key="explore_upload").upload("blob.txt", b"\x00\x01\x02" * 100,
+                                                   "text/plain").run()
+    assert not at.exception
+    assert "looks like a binary file" in at.error[0].value
+    # The previous document (the sample) is still chunked and shown.
+    sample = chunkviz.chunk(load_sample("jsquad_tsuyu").text, "fixed", size=400)
+    assert _metric(at, "Chunks") == f"{len(sample):,}"
+
+
+def test_html_upload_keeps_markup_as_text_for_the_view():
+    at = _page()
+    at.radio(key="explore_source").set_value("upload").run()
+    markup = b"<html><body><p>&lt;script&gt;alert(1)&lt;/script&gt; stays text</p></body></html>"
+    at.file_uploader(key="explore_upload").upload("page.html", markup, "text/html").run()
+    assert not at.exception
+    assert at.session_state["doc_text"] == "<script>alert(1)</script> stays text"
+
+
+@pytest.mark.slow
+def test_chunks_over_the_models_input_limit_are_counted():
+    from chunkviz.embeddings import over_limit
+
+    at = _page(strategy="fixed", size="3000", overlap="0", unit="chars", sample="tech_en")
+    at.sidebar.selectbox(key="backend").set_value("st:all-MiniLM-L6-v2").run()
+    assert not at.exception
+    backend = get_backend("st:all-MiniLM-L6-v2")
+    result = chunkviz.chunk(load_sample("tech_en").text, "fixed", size=3000)
+    flags = over_limit(backend, result.chunk_texts())
+    assert sum(flags) >= 1  # 3,000 characters of English are far over MiniLM's 256 tokens
+    assert _metric(at, "Over the input limit") == str(sum(flags))

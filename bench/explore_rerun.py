@@ -1,0 +1,149 @@
+"""Server-side time of an Explore rerun after a slider move, on 20,000 and 200,000 characters.
+
+Two measurements per document size, both on Japanese text (JSQuAD long documents concatenated,
+with their questions as QA pairs, so span checks and answer marks are part of the work):
+
+1. ``apptest``: the whole page script run by Streamlit's ``AppTest`` after ``slider.set_value``
+   (every slider value is new, so the chunking is computed, not served from the cache). This is
+   what the server does between the browser sending the new value and sending the new page,
+   minus the websocket.
+2. ``core``: the core functions that rerun calls, timed one by one (chunk, token counts, span
+   status, highlight HTML of the visible page), to show where the time goes.
+
+A third line reruns the page with nothing changed (all cached): the fixed cost of drawing the
+page plus AppTest's own overhead (it polls the script thread every 10 ms).
+
+Usage: python bench/explore_rerun.py [--moves N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import chunkviz  # noqa: E402
+from chunkviz.datasets import load_dataset  # noqa: E402
+from chunkviz.embeddings import get_backend  # noqa: E402
+from chunkviz.explore import (  # noqa: E402
+    chunk_stats,
+    chunk_token_counts,
+    locate_qa,
+    qa_report,
+)
+from chunkviz.highlight import page_bounds, render_html  # noqa: E402
+
+SIZES = (20_000, 200_000)
+
+
+def japanese_document(length: int) -> tuple[str, list[dict[str, Any]]]:
+    """JSQuAD long documents concatenated up to ``length`` characters, with their questions."""
+    dataset = load_dataset("jsquad")
+    by_doc: dict[str, list[Any]] = {}
+    for q in dataset.questions:
+        by_doc.setdefault(q.doc_id, []).append(q)
+    text = ""
+    pairs: list[dict[str, Any]] = []
+    while len(text) < length:
+        for doc in dataset.documents:
+            offset = len(text)
+            text += doc.text
+            for q in by_doc.get(doc.doc_id, ()):
+                start = offset + q.spans[0].start
+                if start + len(q.answer) <= length:
+                    pairs.append({"question": q.question, "answer": q.answer, "start": start})
+            if len(text) >= length:
+                break
+    return text[:length], pairs
+
+
+def _ms(values: list[float]) -> str:
+    values = sorted(values)
+    p90 = values[min(len(values) - 1, int(round(0.9 * (len(values) - 1))))]
+    return f"median {statistics.median(values) * 1000:7.1f} ms   p90 {p90 * 1000:7.1f} ms"
+
+
+def bench_apptest(
+    text: str, pairs: list[dict[str, Any]], moves: int
+) -> tuple[list[float], list[float]]:
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "pages" / "1_Explore.py"), default_timeout=300)
+    at.session_state["explore_link_applied"] = True
+    at.session_state["explore_source"] = "paste"
+    at.session_state["explore_paste"] = text
+    at.session_state["doc_name"] = "pasted:"
+    at.session_state["doc_text"] = text
+    at.session_state["qa_pairs"] = pairs
+    at.run()
+    if at.exception:
+        raise SystemExit(f"page failed: {at.exception[0].message}")
+    times = []
+    for i in range(moves):
+        size = 100 + 7 * (i + 1)  # a new value every time: the chunking is not cached
+        slider = at.slider(key="explore_p_fixed_size").set_value(size)
+        start = time.perf_counter()
+        slider.run()
+        times.append(time.perf_counter() - start)
+        if at.exception or at.error:
+            raise SystemExit(f"page failed at size {size}")
+    # The same rerun with nothing changed (every computation served from the cache): the cost
+    # of drawing the page and of the AppTest harness itself.
+    idle = []
+    for _ in range(moves):
+        start = time.perf_counter()
+        at.run()
+        idle.append(time.perf_counter() - start)
+    return times, idle
+
+
+def bench_core(text: str, pairs: list[dict[str, Any]], moves: int) -> dict[str, list[float]]:
+    tokenizer = get_backend("bm25").tokenizer
+    items = locate_qa(text, pairs)
+    steps: dict[str, list[float]] = {k: [] for k in
+                                     ("chunk", "tokens", "spans", "highlight", "total")}
+    for i in range(moves):
+        size = 100 + 7 * (i + 1)
+        t0 = time.perf_counter()
+        result = chunkviz.chunk(text, "fixed", size=size, overlap=0)
+        t1 = time.perf_counter()
+        tokens = chunk_token_counts(result, tokenizer)
+        chunk_stats(result, token_lengths=tokens, doc_tokens=None, max_input_tokens=None)
+        t2 = time.perf_counter()
+        _qa, marks = qa_report(result, items)
+        t3 = time.perf_counter()
+        a, b = page_bounds(len(text), 0)
+        render_html(text, result.chunks, marks, start=a, end=b)
+        t4 = time.perf_counter()
+        for key, value in (("chunk", t1 - t0), ("tokens", t2 - t1), ("spans", t3 - t2),
+                           ("highlight", t4 - t3), ("total", t4 - t0)):
+            steps[key].append(value)
+    return steps
+
+
+def main() -> None:
+    """Print both measurements for each document size."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=15, help="slider moves per document size")
+    args = parser.parse_args()
+    print(f"Explore rerun after a slider move (fixed window, sizes 107..{100 + 7 * args.moves}, "
+          f"overlap 0, backend bm25), {args.moves} moves each")
+    for length in SIZES:
+        text, pairs = japanese_document(length)
+        print(f"\n{length:,} characters, {len(pairs)} QA pairs")
+        core = bench_core(text, pairs, args.moves)
+        for key, values in core.items():
+            print(f"  core {key:<10} {_ms(values)}")
+        moved, idle = bench_apptest(text, pairs, args.moves)
+        print(f"  apptest rerun after a slider move   {_ms(moved)}")
+        print(f"  apptest rerun, nothing changed      {_ms(idle)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""Sentence packing: whole sentences, up to ``size`` and at most ``max_sentences`` per chunk.
+
+Sentences come from ``chunkviz.segment.sentence_spans`` (Japanese ``。！？`` with closing
+brackets, English ``. ! ?`` before whitespace, not after ``Mr.``/``e.g.``/``3.14``; line breaks).
+Consecutive sentences are packed greedily; a chunk runs from its first sentence's start to its
+last sentence's end, so the whitespace between chunks belongs to none (``gaps="whitespace"``).
+
+``overlap`` repeats whole trailing sentences (at most ``overlap`` units in all, the same rule as
+``recursive``). A sentence longer than ``size`` is cut on its own with ``recursive``'s lower
+levels: at ``、`` and commas, then at whitespace, then between characters (or tokens), so the
+size bound always holds; no overlap is carried across such a sentence.
+"""
+
+from __future__ import annotations
+
+from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.segment import sentence_spans
+from chunkviz.strategies.common import (
+    MAX_SIZE,
+    OVERLAP,
+    SIZE,
+    UNIT,
+    Unit,
+    check_overlap,
+    resolve_tokenizer,
+)
+from chunkviz.strategies.recursive import CLAUSE_LEVEL, Measure, pack, recursive_spans
+from chunkviz.strategies.registry import Param, Strategy, register
+from chunkviz.tokenizers import Tokenizer
+
+MAX_SENTENCES = Param(
+    "max_sentences", "int", None, min=1, max=MAX_SIZE, unit="sentences", optional=True,
+    help="At most this many sentences per chunk (empty: only size limits a chunk).",
+    help_ja="1 チャンクに入れる文の最大数（空欄なら size のみで制限）。",
+)
+
+
+def sentence_split(
+    text: str,
+    *,
+    size: int,
+    overlap: int = 0,
+    unit: Unit = "chars",
+    max_sentences: int | None = None,
+    tokenizer: Tokenizer | None = None,
+) -> ChunkingResult:
+    """Pack whole sentences into chunks of at most ``size`` units and ``max_sentences``.
+
+    Args:
+        text: The document.
+        size: Largest chunk size in ``unit``.
+        overlap: Largest size of whole trailing sentences repeated in the next chunk.
+        unit: ``chars`` (code points) or ``tokens`` of ``tokenizer``.
+        max_sentences: Largest number of sentences per chunk, or None for no limit.
+        tokenizer: Tokenizer for ``unit="tokens"``; the bundled SentencePiece model by default.
+
+    Returns:
+        Chunks made of whole sentences, except where one sentence alone exceeds ``size``.
+
+    Raises:
+        ParameterError: ``overlap >= size``.
+    """
+    check_overlap(size, overlap)
+    params = {"size": size, "overlap": overlap, "unit": unit, "max_sentences": max_sentences}
+    measure = Measure(text, resolve_tokenizer(unit, tokenizer))
+    spans: list[tuple[int, int]] = []
+    run_starts: list[int] = []
+    run_ends: list[int] = []
+
+    def flush() -> None:
+        spans.extend(pack(run_starts, run_ends, size, overlap, measure, max_sentences))
+        run_starts.clear()
+        run_ends.clear()
+
+    for s, e in sentence_spans(text):
+        if measure.cost(s, e) <= size:
+            run_starts.append(s)
+            run_ends.append(e)
+            continue
+        flush()
+        spans.extend(
+            recursive_spans(text, s, e, size=size, overlap=overlap, measure=measure,
+                            level=CLAUSE_LEVEL)
+        )
+    flush()
+    return ChunkingResult(text, tuple(Chunk(s, e) for s, e in spans), "sentence", params)
+
+
+register(
+    Strategy(
+        name="sentence",
+        description="Whole sentences (。！？ and . ! ?) packed up to size and max_sentences; "
+        "an over-long sentence is cut at 、/commas, spaces, then characters.",
+        description_ja="文（。！？ と . ! ?）単位で size と max_sentences まで詰める。"
+        "長すぎる文は読点・カンマ、空白、文字の順で切る。",
+        params=(SIZE, OVERLAP, UNIT, MAX_SENTENCES),
+        gaps="whitespace",
+        fn=sentence_split,
+        size_param="size",
+        resources=frozenset({"tokenizer"}),
+    )
+)

@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+import pytest
+
+import chunkviz
+from chunkviz.errors import DatasetError
+from chunkviz.explore import (
+    assess_qa,
+    chunk_rows,
+    chunk_stats,
+    chunk_token_counts,
+    document_tokens,
+    locate_qa,
+    qa_marks,
+    summary,
+)
+from chunkviz.samples import load_sample, sample_names
+from chunkviz.tokenizers import WhitespaceTokenizer
+
+
+@pytest.mark.parametrize("name", sample_names())
+def test_every_sample_has_questions_whose_answers_are_in_the_text(name):
+    sample = load_sample(name)
+    assert len(sample.text) > 1500
+    assert len(sample.qa_pairs) >= 10
+    for item in locate_qa(sample.text, sample.qa_pairs):
+        assert item.spans, f"{item.answer!r} not found in {name}"
+        for span in item.spans:
+            assert sample.text[span.start : span.end] == item.answer
+
+
+def test_policy_sample_has_headings_and_a_table():
+    text = load_sample("policy_ja").text
+    assert text.startswith("# ")
+    assert "\n## " in text
+    assert "| 勤続年数 | 付与日数 |" in text
+
+
+def test_jsquad_sample_is_the_corpus_document():
+    from chunkviz.datasets import load_dataset
+
+    sample = load_sample("jsquad_tsuyu")
+    dataset = load_dataset("jsquad")
+    doc = next(d for d in dataset.documents if d.title == "梅雨")
+    assert sample.text == doc.text
+    assert sample.paragraph_starts == doc.paragraph_starts
+    questions = [q for q in dataset.questions if q.doc_id == doc.doc_id]
+    assert [(q["question"], q["start"]) for q in sample.qa_pairs] == [
+        (q.question, q.spans[0].start) for q in questions
+    ]
+
+
+def test_known_broken_answer_at_fixed_100():
+    sample = load_sample("jsquad_tsuyu")
+    result = chunkviz.chunk(sample.text, "fixed", size=100, overlap=0)
+    qa = assess_qa(result, locate_qa(sample.text, sample.qa_pairs))
+    jet = next(r for r in qa if r.item.answer == "寒帯ジェット気流")
+    assert jet.status == "broken"
+    assert jet.cutting == (24, 25)
+    marks = [m for m in qa_marks(qa, result) if m.broken]
+    assert len(marks) == sum(1 for r in qa if r.status == "broken")
+
+
+def test_user_answers_every_occurrence_and_not_found():
+    text = "AB。AB。CD"
+    items = locate_qa(text, [{"question": "q1", "answer": "AB"},
+                             {"question": "q2", "answer": "ZZ"}])
+    assert [len(i.spans) for i in items] == [2, 0]
+    result = chunkviz.chunk(text, "fixed", size=4, overlap=0)  # AB。A | B。CD
+    qa = assess_qa(result, items)
+    assert [r.status for r in qa] == ["contained", "not found"]
+    assert qa[0].containing == (0,)
+
+
+def test_bad_pairs_raise_dataset_errors():
+    with pytest.raises(DatasetError, match="needs a non-empty question and answer"):
+        locate_qa("text", [{"question": "q", "answer": "  "}])
+    with pytest.raises(DatasetError, match="does not point at the answer"):
+        locate_qa("abc", [{"question": "q", "answer": "b", "start": 0}])
+
+
+def test_stats_prediction_cost_and_limit():
+    text = "w " * 500
+    result = chunkviz.chunk(text, "fixed", size=100, overlap=20)
+    tokens = chunk_token_counts(result, WhitespaceTokenizer())
+    stats = chunk_stats(result, token_lengths=tokens,
+                        doc_tokens=document_tokens(text, WhitespaceTokenizer()),
+                        max_input_tokens=49)
+    assert stats.count == len(result) == chunkviz.predicted_chunk_count(1000, 100, 20)
+    assert stats.predicted == stats.count
+    assert stats.cost_factor == pytest.approx(1.25)
+    assert stats.embedded_chars == sum(c.length for c in result.chunks)
+    assert stats.actual_factor == pytest.approx(stats.embedded_chars / 1000)
+    assert stats.over_limit == tuple(i for i, n in enumerate(tokens) if n > 49)
+    assert stats.over_limit  # 100-char windows of "w " hold 50 tokens
+    assert summary(stats.char_lengths) == (min(stats.char_lengths), 100.0, 100)
+
+
+def test_paragraph_has_no_prediction_and_rows_preview():
+    text = "一段落目。\n\n二段落目。"
+    result = chunkviz.chunk(text, "paragraph")
+    stats = chunk_stats(result)
+    assert stats.predicted is None
+    assert stats.cost_factor is None
+    rows = chunk_rows(result, None)
+    assert [(r["start"], r["end"], r["preview"]) for r in rows] == [
+        (0, 5, "一段落目。"), (7, 12, "二段落目。")
+    ]
+    assert summary(()) is None
+
+
+def test_export_formats_agree_with_offsets():
+    import csv
+    import io
+    import json
+
+    from chunkviz import export
+
+    text = "a,b\n\"c\"" * 5
+    result = chunkviz.chunk(text, "fixed", size=7, overlap=2)
+    records = export.chunk_records(result)
+    assert json.loads(export.to_json(result))["chunks"] == records
+    assert [json.loads(line) for line in export.to_jsonl(result).splitlines()] == records
+    rows = list(csv.DictReader(io.StringIO(export.to_csv(result))))
+    assert [r["text"] for r in rows] == result.chunk_texts()
+
+
+def test_token_counts_include_the_backends_document_prefix():
+    text = "a b c d e f"
+    result = chunkviz.chunk(text, "fixed", size=6, overlap=0)
+    plain = chunk_token_counts(result, WhitespaceTokenizer())
+    prefixed = chunk_token_counts(result, WhitespaceTokenizer(), "検索文書: ")
+    assert [p - n for p, n in zip(prefixed, plain, strict=True)] == [1] * len(result)

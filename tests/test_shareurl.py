@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunkviz.shareurl import from_query, to_query
+
+
+@given(st.integers(1, 5000), st.integers(0, 4999), st.sampled_from(["chars", "tokens"]),
+       st.sampled_from([None, "policy_ja", "jsquad_tsuyu", "tech_en"]))
+def test_round_trip(size, overlap, unit, sample):
+    params = {"size": size, "overlap": overlap, "unit": unit}
+    query = to_query("fixed", params, sample)
+    assert all(isinstance(v, str) for v in query.values())
+    shared = from_query(query)
+    assert shared.strategy == "fixed"
+    assert shared.params == params
+    assert shared.sample == sample
+    assert shared.problems == ()
+
+
+def test_the_document_itself_never_goes_into_the_link():
+    query = to_query("fixed", {"size": 100, "overlap": 0, "unit": "chars"}, None)
+    assert set(query) == {"strategy", "size", "overlap", "unit"}
+
+
+def test_bad_values_are_reported_not_guessed():
+    shared = from_query({"strategy": "fixed", "size": "0", "overlap": "x", "colour": "red",
+                         "sample": "secret.txt"})
+    assert shared.params == {}
+    assert shared.sample is None
+    text = " | ".join(shared.problems)
+    assert "size is out of range (got size=0)" in text
+    assert "overlap must be an integer (got 'x')" in text
+    assert "colour='red' in the link is not a parameter of 'fixed'" in text
+    assert "sample='secret.txt' in the link is not a built-in sample" in text
+
+
+def test_unknown_strategy_is_reported():
+    shared = from_query({"strategy": "magic"})
+    assert shared.strategy is None
+    assert "unknown strategy 'magic'" in shared.problems[0]
+
+
+def test_list_values_from_streamlit_take_the_first():
+    assert from_query({"strategy": ["fixed"], "size": ["120", "130"]}).params == {"size": 120}
