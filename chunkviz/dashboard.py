@@ -715,8 +715,9 @@ def build_grid(strategies: Sequence[str], sizes: Sequence[int],
                overlap_percents: Sequence[int]) -> tuple[Config, ...]:
     """Configurations for Recompute.
 
-    Each sized strategy runs over ``sizes`` x ``overlap_percents`` (overlap = size x percent /
-    100, rounded down); every other strategy runs once with its defaults.
+    Each strategy with a required size runs over ``sizes`` x ``overlap_percents`` (overlap =
+    size x percent / 100, rounded down); every other strategy (no size, or an optional size cap)
+    runs once with its defaults.
 
     Raises:
         ParameterError: Nothing to run, or a size/overlap the strategy's schema rejects.
@@ -727,7 +728,11 @@ def build_grid(strategies: Sequence[str], sizes: Sequence[int],
     for name in strategies:
         spec = get_strategy(name)
         names = {p.name for p in spec.params}
-        if spec.size_param is None or spec.size_param not in names:
+        size_param = (spec.param(spec.size_param)
+                      if spec.size_param is not None and spec.size_param in names else None)
+        # A strategy without a size, or whose size is an optional cap (paragraph's max_size,
+        # off by default), runs once in its natural form, as the study's "paragraph" does.
+        if size_param is None or size_param.optional:
             spec.validate({})
             configs.append(Config(name, name, {}))
             continue
@@ -739,7 +744,7 @@ def build_grid(strategies: Sequence[str], sizes: Sequence[int],
                 if not 0 <= pct < 100:
                     raise ParameterError(f"overlap percent must be from 0 to 99 (got {pct}); "
                                          "an overlap must be smaller than the chunk")
-                params: dict[str, Any] = {spec.size_param: size}
+                params: dict[str, Any] = {size_param.name: size}
                 if "overlap" in names:
                     params["overlap"] = size * pct // 100
                 spec.validate(params)

@@ -260,6 +260,16 @@ def test_build_grid_crosses_sizes_and_overlap_percents():
     assert dict(grid[3].params) == {"size": 200, "overlap": 40}
 
 
+def test_build_grid_sizes_every_strategy_with_a_required_size():
+    grid = db.build_grid(["recursive", "paragraph"], (300,), (0, 10))
+    assert [(c.label, dict(c.params)) for c in grid] == [
+        ("recursive-300-0", {"size": 300, "overlap": 0}),
+        ("recursive-300-30", {"size": 300, "overlap": 30}),
+        # paragraph's max_size is an optional cap: the natural paragraphs run once.
+        ("paragraph", {}),
+    ]
+
+
 @pytest.mark.parametrize(
     ("strategies", "sizes", "percents", "message"),
     [
