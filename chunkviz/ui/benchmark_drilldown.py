@@ -1,0 +1,81 @@
+"""Drill-down of one question: its answer in the document and its rank under each configuration."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import streamlit as st
+
+from chunkviz import dashboard as db
+from chunkviz.datasets import Dataset, load_dataset
+from chunkviz.errors import ChunkvizError
+from chunkviz.ui.benchmark_tables import md_escape
+
+Tr = Callable[[str], str]
+
+
+def _chars(r: tuple[int, int]) -> str:
+    return f"{r[0]}–{r[1]}"
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def cached_dataset(spec: str) -> Dataset:
+    """The dataset named by ``spec``; read-only once built, shared by sessions."""
+    return load_dataset(spec)
+
+
+def render(results: Mapping[str, Any], qid: str, t: Tr, fmt: Callable[..., str]) -> None:
+    """Draw the drill-down of question ``qid`` of ``results``.
+
+    Args:
+        results: The results file.
+        qid: The question id.
+        t: Translation of a page key.
+        fmt: Translation of a page key with ``str.format`` arguments.
+    """
+    spec = str(results["dataset"].get("spec", results["dataset"]["name"]))
+    question = None
+    sample = None
+    try:
+        dataset = cached_dataset(spec)
+        question = next((q for q in dataset.questions if q.qid == qid), None)
+        if question is None:
+            raise ChunkvizError(f"question {qid!r} is not in dataset {spec!r}")
+        document = dataset.document(question.doc_id)
+        sample = db.explore_sample_for(document.text)
+    except (ChunkvizError, KeyError) as e:
+        st.info(fmt("drill_no_dataset", why=str(e)))
+    if question is not None:
+        span = question.spans[0]
+        ctx = db.answer_context(document.text, span.start, span.end)
+        st.markdown(fmt("drill_question", q=md_escape(question.question)))
+        st.markdown(fmt("drill_answer", a=md_escape(question.answer), start=span.start,
+                        end=span.end, doc=md_escape(question.doc_id)))
+        # The answer is highlighted with Markdown's own syntax on escaped text (no raw HTML).
+        st.markdown(f"> …{md_escape(ctx.before)}:orange-background[**{md_escape(ctx.answer)}**]"
+                    f"{md_escape(ctx.after)}…".replace("\n", " "))
+    configs = {str(c["label"]): c for c in results["configs"]}
+    spans = [(sp.start, sp.end) for sp in question.spans] if question is not None else []
+    rows = db.drilldown_rows(results, qid, question.doc_id if question else "", spans)
+    lines = [f"| {t('col_config')} | {t('col_rank')} | {t('col_holding')} | {t('col_top')} | |",
+             "| --- | ---: | --- | --- | --- |"]
+    for row in rows:
+        shown = t("drill_lost") if row.rank is None else str(row.rank)
+        if row.containing:
+            holding = ", ".join(_chars(r) for r in row.containing[:3])
+        elif row.cutting:
+            holding = ":red[" + fmt("drill_cut", chunks=", ".join(_chars(r) for r in row.cutting))
+            holding += "]"
+        else:
+            holding = "—"
+        top = "—"
+        if row.top is not None:
+            mark = "✓" if row.top_relevant else "✗"
+            top = f"{md_escape(row.top[0])} {_chars(row.top[1:])} {mark}"
+        query = db.explore_query(configs[row.label], sample)
+        link = f"[{t('drill_open')}](./Explore?{query})"
+        lines.append(f"| {md_escape(row.label)} | {shown} | {holding} | {top} | {link} |")
+    st.markdown(f"**{t('drill_rank')}**")
+    st.markdown("\n".join(lines))
+    st.caption(fmt("drill_sample", sample=sample) if sample else t("drill_no_sample"))

@@ -1,0 +1,101 @@
+"""Recompute: run the core benchmark on an edited grid, with a progress bar.
+
+The run happens in this session's own script thread: Streamlit gives every session its own
+thread, and nothing here takes a lock or writes to a shared cache, so a long run does not hold
+up other users' sessions. Read-only things come from caches: the dataset from ``cache_resource``,
+the backend from the core's bounded ``get_backend`` cache (a backend builds a fresh index per
+configuration and keeps no per-run state).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import streamlit as st
+
+from chunkviz import dashboard as db
+from chunkviz.errors import ChunkvizError
+from chunkviz.ui.benchmark_drilldown import cached_dataset
+
+Tr = Callable[[str], str]
+
+#: Session key through which a finished run selects itself in the run list on the next rerun
+#: (the list's own widget key cannot be written once the widget exists in the current run).
+NEW_RUN_KEY = "bench_new_run"
+
+
+def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes: str,
+                 overlaps: str, backend_name: str,
+                 progress: Callable[[int, int, str], None]) -> str:
+    """Run the benchmark and save the results file; returns its path.
+
+    Raises:
+        ChunkvizError: A bad grid, dataset or backend (the message says which and why).
+    """
+    from chunkviz import benchmark
+    from chunkviz.embeddings import get_backend
+
+    configs = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
+                            db.parse_ints(overlaps, "overlap percents"))
+    results = benchmark.run_benchmark(cached_dataset(spec), configs, get_backend(backend_name),
+                                      progress=progress, spec=spec, sample=sample, seed=seed)
+    path = benchmark.save_results(results, db.recompute_dir(os.environ))
+    return str(path)
+
+
+def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
+    """The Recompute form: backend, grid, dataset sample and seed, and the run button."""
+    from chunkviz.embeddings import list_backends
+    from chunkviz.strategies import all_strategies
+
+    with st.expander(t("rc_title"), expanded=expanded):
+        infos = list_backends()
+        available = [i for i in infos if i.available]
+        labels = {i.name: f"{i.name} — {i.label}" for i in available}
+        default = st.session_state.get("backend", "bm25")
+        st.session_state.setdefault("bench_rc_backend",
+                                    default if default in labels else next(iter(labels), None))
+        backend = st.selectbox(t("rc_backend"), list(labels), key="bench_rc_backend",
+                               format_func=labels.__getitem__)
+        for i in infos:
+            if not i.available:
+                st.caption(fmt("rc_unavailable", name=i.name, reason=i.reason))
+        names = [s.name for s in all_strategies()]
+        strategies = st.multiselect(t("rc_strategies"), names, key="bench_rc_strategies",
+                                    default=[n for n in ("fixed", "paragraph") if n in names])
+        left, right = st.columns(2)
+        sizes = left.text_input(t("rc_sizes"), "100, 200, 400, 800", key="bench_rc_sizes")
+        overlaps = right.text_input(t("rc_overlaps"), "0, 20", key="bench_rc_overlaps",
+                                    help=t("rc_overlaps_help"))
+        spec = st.text_input(t("rc_dataset"), "jsquad", key="bench_rc_dataset",
+                             help=t("rc_dataset_help"))
+        left, right = st.columns(2)
+        sample = left.number_input(t("rc_sample"), min_value=0, value=500, step=50,
+                                   key="bench_rc_sample", help=t("rc_sample_help"))
+        seed = right.number_input(t("rc_seed"), min_value=0, value=0, key="bench_rc_seed")
+        try:
+            grid = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
+                                 db.parse_ints(overlaps, "overlap percents"))
+        except ChunkvizError as e:
+            st.error(str(e))
+            return
+        st.caption(fmt("rc_grid", n=len(grid), labels=", ".join(c.label for c in grid)))
+        st.caption(t("rc_stay"))
+        if backend is None or not st.button(t("rc_run"), key="bench_rc_run", type="primary"):
+            return
+        bar = st.progress(0.0, text=t("rc_starting"))
+
+        def progress(done: int, total: int, message: str) -> None:
+            bar.progress(min(1.0, done / total) if total else 0.0,
+                         text=f"{message} ({done}/{total})")
+
+        try:
+            path = run_and_save(spec, int(sample), int(seed), strategies, sizes, overlaps,
+                                backend, progress)
+        except ChunkvizError as e:
+            st.error(str(e))
+            return
+        bar.progress(1.0, text=t("rc_done"))
+        st.session_state[NEW_RUN_KEY] = path
+        st.rerun()

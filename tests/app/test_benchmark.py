@@ -1,0 +1,251 @@
+"""AppTest of the Benchmark page against hand-written results files (tests/fixtures)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from chunkviz.dashboard import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "4_Benchmark.py")
+FIXTURES = ROOT / "tests" / "fixtures"
+SMALL = json.loads((FIXTURES / "results_small.json").read_text(encoding="utf-8"))
+METRICS = ("recall@5", "ndcg@10", "mrr@10")
+
+
+@pytest.fixture
+def page(monkeypatch, tmp_path) -> AppTest:
+    """The page reading the fixtures, writing recomputed runs into ``tmp_path``."""
+    monkeypatch.setenv(RESULTS_DIRS_ENV, str(FIXTURES))
+    monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path))
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def _markdown_starting(at: AppTest, prefix: str) -> str:
+    found = [m.value for m in at.markdown if m.value.startswith(prefix)]
+    assert found, f"no markdown starting with {prefix!r}"
+    return found[0]
+
+
+def _table(md: str) -> list[list[str]]:
+    lines = md.splitlines()
+    return [[c.strip() for c in line.strip("|").split(" | ")] for line in lines[2:]]
+
+
+def _plotly_spec(at: AppTest, index: int) -> dict:
+    return json.loads(at.get("plotly_chart")[index].proto.spec)
+
+
+def test_run_list_shows_every_results_file(page):
+    frame = page.dataframe[0].value
+    assert list(frame["File"]) == ["results_small.json", "results_small_dense.json"]
+    assert list(frame["Backend"]) == ["bm25", "use-m3"]
+    assert list(frame["Model"]) == [
+        "bm25s char-2gram", "Universal Sentence Encoder multilingual v3"]
+    assert list(frame["Dataset"]) == ["jsquad-tiny", "jsquad-tiny"]
+    assert list(frame["Date"]) == ["2026-11-29T12:00:00Z", "2026-11-29T12:30:00Z"]
+    assert list(frame["Questions"]) == [15, 15]
+    # A JSON file that is not a results file would be listed as skipped, not crash the page.
+    assert not page.warning
+
+
+def test_main_table_numbers_equal_the_file(page):
+    rows = _table(_markdown_starting(page, "| Configuration"))
+    assert [r[0] for r in rows] == [c["label"] for c in SMALL["configs"]]
+    n = len(SMALL["question_ids"])
+    for row, config in zip(rows, SMALL["configs"], strict=True):
+        for col, metric in enumerate(METRICS, start=1):
+            m = SMALL["metrics"][config["label"]][metric]
+            assert row[col].replace("**", "") == (
+                f"{m['mean']:.3f} [{m['ci_low']:.3f}, {m['ci_high']:.3f}]")
+        assert row[4] == f"{config['chunks']:,}"
+        assert row[6] == f"{config['encode_seconds']:.2f} s"
+        assert row[7].startswith(f"{config['broken']} / {n}")
+
+
+def test_the_bold_cell_is_the_column_maximum(page):
+    rows = _table(_markdown_starting(page, "| Configuration"))
+    for col, metric in enumerate(METRICS, start=1):
+        bold = [r for r in rows if r[col].startswith("**")]
+        assert len(bold) == 1
+        shown = float(bold[0][col].split("**")[1])
+        assert shown == max(SMALL["metrics"][lab][metric]["mean"] for lab in SMALL["metrics"])
+        assert bold[0][0] == "paragraph"
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_a_pair_the_file_marks_significant_reads_significant(page, metric):
+    page.selectbox(key="bench_sig_metric").set_value(metric).run()
+    assert not page.exception
+    sentences = _markdown_starting(page, "- ").splitlines()
+    for p in (p for p in SMALL["pairwise"] if p["metric"] == metric):
+        # The better configuration is named first; labels contain no Markdown specials.
+        first, second = (p["a"], p["b"]) if p["diff"] >= 0 else (p["b"], p["a"])
+        line = next(s for s in sentences if s.startswith(f"- {first} vs {second}"))
+        if p["significant"]:
+            assert "survives correction" in line
+        else:
+            assert "no detectable difference — not the same as equal" in line
+    matrix = _table(_markdown_starting(page, "| row − column"))
+    labels = [r[0] for r in matrix]
+    for p in (p for p in SMALL["pairwise"] if p["metric"] == metric):
+        cell = matrix[labels.index(p["a"])][1 + labels.index(p["b"])]
+        assert ("✓" in cell) == p["significant"]
+        assert f"{p['diff']:+.3f}" in cell
+
+
+def test_sentences_and_labels_switch_to_japanese(page):
+    page.radio(key="lang").set_value("ja").run()
+    assert not page.exception
+    assert page.title[0].value == "ベンチマーク"
+    sentences = _markdown_starting(page, "- ")
+    assert "後も有意" in sentences
+    assert "等しいという意味ではない" in sentences
+    assert _markdown_starting(page, "| 構成")
+
+
+def test_equal_k_and_equal_budget_toggle(page):
+    titles = [_plotly_spec(page, i)["layout"]["title"]["text"]
+              for i in range(len(page.get("plotly_chart")))]
+    index = next(i for i, t in enumerate(titles) if t.startswith("Recall when"))
+    equal_k = _plotly_spec(page, index)["data"][0]
+    assert equal_k["text"][0].startswith("k=5")
+    page.radio(key="bench_mode").set_value("budget").run()
+    budget = _plotly_spec(page, index)["data"][0]
+    ks = SMALL["budget"]["k"]
+    assert [t.split(" ")[0] for t in budget["text"]] == [f"k={ks[c]}" for c in budget["x"]]
+    expected = [SMALL["budget"]["metrics"][c]["recall@budget"]["mean"] for c in budget["x"]]
+    assert budget["y"] == pytest.approx(expected, abs=5e-4)
+
+
+def test_scatter_points_are_labelled_with_ci_bars(page):
+    spec = _plotly_spec(page, 0)["data"][0]
+    assert spec["text"] == [c["label"] for c in SMALL["configs"]]
+    assert spec["x"] == [c["chunks"] for c in SMALL["configs"]]
+    highs = [SMALL["metrics"][c]["recall@5"]["ci_high"] for c in spec["text"]]
+    assert [y + e for y, e in zip(spec["y"], spec["error_y"]["array"], strict=True)] == (
+        pytest.approx(highs))
+
+
+def test_two_backends_side_by_side(page):
+    text = " ".join(m.value for m in page.markdown)
+    assert "nDCG@10\\: the best configuration changes with the retriever" in text
+    assert "Recall@5\\: the best configuration does not change" in text
+
+
+def test_drill_down_shows_the_answer_and_ranks(page):
+    qid = SMALL["question_ids"][8]
+    page.selectbox(key="bench_qid").set_value(qid).run()
+    assert not page.exception
+    text = "\n".join(m.value for m in page.markdown)
+    assert "14人" in text  # the answer of a10743p1q0, cut from the document by its offsets
+    rows = {r[0]: r for r in _table(_markdown_starting(page, "| Configuration | Rank"))}
+    assert {label: r[1] for label, r in rows.items()} == {
+        "fixed-100-0": "lost (no chunk contains the answer)", "fixed-200-40": "1",
+        "paragraph": "3"}
+    # Lost under fixed-100-0: the chunks at 0–100 and 100–200 of the document cut the answer.
+    assert rows["fixed-100-0"][2] == ":red[cut by 0–100, 100–200]"
+    assert rows["fixed-200-40"][3].endswith("✓")  # rank 1: the top chunk holds the answer
+    assert rows["paragraph"][3].endswith("✗")
+    # The tiny fixture's document is not one of Explore's samples: the link opens the configuration.
+    assert "(./Explore?strategy=fixed&size=200&overlap=40)" in rows["fixed-200-40"][4]
+    assert any("not one of Explore's built-in samples" in c.value for c in page.caption)
+
+
+def test_no_results_file_opens_recompute(monkeypatch, tmp_path):
+    monkeypatch.setenv(RESULTS_DIRS_ENV, str(tmp_path / "empty"))
+    monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path / "new"))
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    assert not at.exception
+    assert "No results file found" in at.info[0].value
+    assert at.expander[0].proto.expanded
+
+
+def test_a_bad_grid_shows_the_named_error(page):
+    page.text_input(key="bench_rc_sizes").set_value("100, abc").run()
+    assert not page.exception
+    assert any("sizes must be whole numbers" in e.value for e in page.error)
+
+
+def test_shipped_results_load_without_running_the_benchmark(monkeypatch, tmp_path):
+    from chunkviz import benchmark, embeddings
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the page computed something at load")
+
+    monkeypatch.setattr(benchmark, "run_benchmark", refuse)
+    monkeypatch.setattr(embeddings, "get_backend", refuse)
+    monkeypatch.delenv(RESULTS_DIRS_ENV, raising=False)
+    monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path))
+    shipped = sorted(benchmark.shipped_results_dir().glob("*.json"))
+    assert shipped, "results/ holds the shipped runs"
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    assert not at.exception
+    assert list(at.dataframe[0].value["File"]) == [p.name for p in shipped]
+    first = benchmark.load_results(shipped[0])
+    rows = _table(_markdown_starting(at, "| Configuration"))
+    assert [r[0] for r in rows] == [c["label"] for c in first["configs"]]
+
+
+def test_recompute_a_tiny_grid_writes_and_shows_a_new_file(page, tmp_path):
+    page.selectbox(key="bench_rc_backend").set_value("bm25")
+    page.multiselect(key="bench_rc_strategies").set_value(["fixed"])
+    page.text_input(key="bench_rc_sizes").set_value("200")
+    page.text_input(key="bench_rc_overlaps").set_value("0, 20")
+    page.text_input(key="bench_rc_dataset").set_value("jsquad")
+    page.number_input(key="bench_rc_sample").set_value(20)
+    page.number_input(key="bench_rc_seed").set_value(3)
+    page.run()
+    assert not page.exception
+    assert any("2 configurations: fixed-200-0, fixed-200-40" in c.value for c in page.caption)
+    page.button(key="bench_rc_run").click().run()
+    assert not page.exception
+    assert not page.error
+    written = sorted(tmp_path.glob("*.json"))
+    assert [p.name for p in written] == ["jsquad-bm25-n20-s3.json"]
+    data = json.loads(written[0].read_text(encoding="utf-8"))
+    assert len(data["question_ids"]) == 20
+    assert [c["label"] for c in data["configs"]] == ["fixed-200-0", "fixed-200-40"]
+    # The new file is listed and selected, and the page shows its numbers.
+    assert "jsquad-bm25-n20-s3.json" in list(page.dataframe[0].value["File"])
+    assert page.selectbox(key="bench_run").value == str(written[0])
+    rows = _table(_markdown_starting(page, "| Configuration"))
+    for row in rows:
+        m = data["metrics"][row[0]]["recall@5"]
+        assert row[1].replace("**", "") == (
+            f"{m['mean']:.3f} [{m['ci_low']:.3f}, {m['ci_high']:.3f}]")
+
+
+def test_run_and_save_feeds_the_progress_callback(monkeypatch, tmp_path):
+    from chunkviz.ui.benchmark_recompute import run_and_save
+
+    monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path))
+    calls: list[tuple[int, int, str]] = []
+    spec = f"jsquad:{FIXTURES / 'data' / 'jsquad_tiny.json'}"
+    path = run_and_save(spec, 0, 0, ["fixed", "paragraph"], "100", "0", "bm25",
+                        lambda done, total, message: calls.append((done, total, message)))
+    assert Path(path).parent == tmp_path
+    assert json.loads(Path(path).read_text(encoding="utf-8"))["dataset"]["spec"] == spec
+    assert calls
+    dones = [c[0] for c in calls]
+    assert dones == sorted(dones)
+    assert calls[-1][0] == calls[-1][1]
+
+
+def test_every_label_exists_in_both_languages():
+    import ast
+
+    tree = ast.parse(Path(PAGE).read_text(encoding="utf-8"))
+    table = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == "_T" for t in node.targets))
+    langs = ast.literal_eval(table)
+    assert set(langs) == {"en", "ja"}
+    assert set(langs["en"]) == set(langs["ja"])
+    assert all(v.strip() for lang in langs.values() for v in lang.values())

@@ -1,0 +1,369 @@
+"""The Benchmark dashboard's core: every number it shows, checked against the results file."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+
+from chunkviz import dashboard as db
+from chunkviz.benchmark import default_results_dir, shipped_results_dir
+from chunkviz.datasets import load_dataset
+from chunkviz.errors import ChunkvizError, ParameterError
+from chunkviz.grid import Config, chunk_document
+from chunkviz.shareurl import from_query
+from chunkviz.spans import analyze_spans
+from chunkviz.ui.benchmark_tables import cell_text, main_table_markdown, md_escape
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _load(name: str) -> dict:
+    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def bm25() -> dict:
+    return _load("results_small.json")
+
+
+@pytest.fixture(scope="module")
+def dense() -> dict:
+    return _load("results_small_dense.json")
+
+
+def test_metric_label_formats_display_names():
+    assert [db.metric_label(m) for m in db.METRICS] == ["Recall@5", "nDCG@10", "MRR@10"]
+
+
+def test_main_table_copies_the_file_and_flags_the_maximum(bm25):
+    rows = db.main_table(bm25)
+    assert [r.label for r in rows] == [c["label"] for c in bm25["configs"]]
+    for row, config in zip(rows, bm25["configs"], strict=True):
+        assert row.chunks == config["chunks"]
+        assert row.broken == config["broken"]
+        assert row.index_bytes == config["index_bytes"]
+        assert row.questions == len(bm25["question_ids"])
+        for metric in db.METRICS:
+            stats = bm25["metrics"][row.label][metric]
+            cell = row.cells[metric]
+            assert (cell.mean, cell.ci_low, cell.ci_high) == (
+                stats["mean"], stats["ci_low"], stats["ci_high"])
+    for metric in db.METRICS:
+        top = max(bm25["metrics"][r.label][metric]["mean"] for r in rows)
+        assert {r.label for r in rows if r.cells[metric].best} == {
+            r.label for r in rows if r.cells[metric].mean == top}
+
+
+def test_a_tie_flags_every_best_configuration(dense):
+    assert db.best_labels(dense, "recall@5") == ("fixed-200-40", "paragraph")
+
+
+def test_broken_counts_agree_with_null_ranks(bm25):
+    for row in db.main_table(bm25):
+        assert row.broken == sum(r is None for r in bm25["ranks"][row.label])
+
+
+def test_significance_matrix_is_antisymmetric_and_keeps_the_file_flags(bm25):
+    matrix = db.significance_matrix(bm25, "ndcg@10")
+    n = len(matrix.labels)
+    for i in range(n):
+        assert matrix.cells[i][i] is None
+        for j in range(n):
+            if i != j:
+                a, b = matrix.cells[i][j], matrix.cells[j][i]
+                assert a is not None
+                assert b is not None
+                assert a.diff == -b.diff
+                assert a.significant == b.significant
+    flagged = {frozenset((p["a"], p["b"])) for p in bm25["pairwise"]
+               if p["metric"] == "ndcg@10" and p["significant"]}
+    shown = {frozenset((matrix.labels[i], matrix.labels[j]))
+             for i in range(n) for j in range(n)
+             if matrix.cells[i][j] is not None and matrix.cells[i][j].significant}
+    assert shown == flagged == {frozenset(("fixed-100-0", "paragraph"))}
+
+
+def test_sentence_names_the_better_configuration_first_when_significant(bm25):
+    comp = next(c for c in db.comparisons(bm25, "ndcg@10") if c.significant)
+    assert comp.diff < 0  # the file lists the worse one first: the sentence turns it round
+    en = db.sentence(comp, "en")
+    assert en.startswith(f"{comp.b} vs {comp.a}: nDCG@10 higher by {abs(comp.diff):.3f}")
+    assert "survives correction" in en
+    ja = db.sentence(comp, "ja")
+    assert ja.startswith(f"{comp.b} と {comp.a}")
+    assert "補正" in ja
+    assert "有意" in ja
+    assert "差はない" not in ja
+
+
+def test_sentence_says_no_detectable_difference_never_equal(bm25):
+    comp = next(c for c in db.comparisons(bm25, "recall@5") if not c.significant)
+    en = db.sentence(comp, "en")
+    assert "no detectable difference — not the same as equal" in en
+    assert "survives" not in en
+    assert "等しいという意味ではない" in db.sentence(comp, "ja")
+
+
+def test_sentences_list_significant_pairs_first(bm25):
+    lines = db.sentences(bm25, "mrr@10", "en")
+    assert len(lines) == 3
+    assert "survives correction" in lines[0]
+    assert all("no detectable difference" in s for s in lines[1:])
+
+
+@pytest.mark.parametrize(
+    ("measure", "k", "expected"),
+    [
+        ("recall", 2, 1 / 3),
+        ("recall", 3, 2 / 3),
+        ("ndcg", 5, (1 + 1 / math.log2(4)) / 3),
+        ("mrr", 5, (1 + 1 / 3) / 3),
+        ("mrr", 1, 1 / 3),
+    ],
+)
+def test_metric_at_k_on_hand_computed_ranks(measure, k, expected):
+    assert db.metric_at_k([1, 3, None], measure, k) == pytest.approx(expected)
+
+
+def test_metric_at_k_rejects_k_below_one():
+    with pytest.raises(ParameterError, match="k must be at least 1"):
+        db.metric_at_k([1], "recall", 0)
+
+
+@pytest.mark.parametrize("name", ["results_small.json", "results_small_dense.json"])
+def test_curves_from_ranks_reproduce_the_file(name):
+    results = _load(name)
+    for measure in db.MEASURES:
+        ours = db.curves(results, measure)
+        for label, values in ours.items():
+            assert values == pytest.approx(results["curves"][label][measure], abs=1e-4)
+    for label in db.labels(results):
+        ranks = results["ranks"][label]
+        for key, measure, k in (("recall@5", "recall", 5), ("ndcg@10", "ndcg", 10),
+                                ("mrr@10", "mrr", 10)):
+            assert db.metric_at_k(ranks, measure, k) == pytest.approx(
+                results["metrics"][label][key]["mean"], abs=5e-4)
+
+
+def test_budget_rows_use_the_file_k_per_configuration(bm25):
+    rows = db.mode_rows(bm25, "budget")
+    assert {r.label: r.k for r in rows} == bm25["budget"]["k"]
+    for row in rows:
+        stats = bm25["budget"]["metrics"][row.label]["recall@budget"]
+        assert row.mean == pytest.approx(stats["mean"], abs=5e-4)
+        assert (row.ci_low, row.ci_high) == (stats["ci_low"], stats["ci_high"])
+
+
+def test_equal_k_rows_all_retrieve_k_chunks(bm25):
+    rows = db.mode_rows(bm25, "equal_k", k=5)
+    assert {r.k for r in rows} == {5}
+    for row in rows:
+        assert row.mean == pytest.approx(bm25["metrics"][row.label]["recall@5"]["mean"], abs=5e-4)
+    # Equal k hands the generator more text with larger chunks.
+    chars = {r.label: r.chars for r in rows}
+    assert chars["fixed-200-40"] > chars["fixed-100-0"]
+
+
+def test_budget_is_optional():
+    assert db.has_budget({"budget": {}}) is False
+    assert db.has_budget({}) is False
+
+
+def test_compare_backends_sees_the_best_change_on_ndcg(bm25, dense):
+    cmp = db.compare_backends(bm25, dense, "ndcg@10")
+    assert (cmp.backend_a, cmp.backend_b) == ("bm25", "use-m3")
+    assert cmp.best_a == ("paragraph",)
+    assert cmp.best_b == ("fixed-200-40",)
+    assert not cmp.same_best
+    # paragraph beats fixed-100-0 significantly under bm25, but not fixed-200-40.
+    assert cmp.clear_a is False
+    assert "changes with the retriever" in db.backend_sentence(cmp, "en")
+    assert "変わる" in db.backend_sentence(cmp, "ja")
+    places = {r.label: (r.place_a, r.place_b) for r in cmp.rows}
+    assert places == {"fixed-100-0": (3, 3), "fixed-200-40": (2, 1), "paragraph": (1, 2)}
+
+
+def test_compare_backends_shares_a_tied_best(bm25, dense):
+    cmp = db.compare_backends(bm25, dense, "recall@5")
+    assert cmp.same_best
+    assert "does not change" in db.backend_sentence(cmp, "en")
+
+
+def test_compare_backends_needs_a_shared_configuration(bm25, dense):
+    other = dict(dense, configs=[dict(c, label=c["label"] + "-x") for c in dense["configs"]])
+    with pytest.raises(ChunkvizError, match="share no configuration"):
+        db.compare_backends(bm25, other, "recall@5")
+
+
+def test_backend_partners_match_questions_not_backend(bm25, dense, tmp_path):
+    a = db.summarize(bm25, tmp_path / "a.json")
+    b = db.summarize(dense, tmp_path / "b.json")
+    other_sample = db.summarize(dict(dense, dataset=dict(dense["dataset"], sample=5)),
+                                tmp_path / "c.json")
+    assert db.backend_partners([a, b, other_sample], a) == [b]
+    assert db.backend_partners([a, other_sample], a) == []
+
+
+def test_summarize_reads_what_the_run_list_shows(bm25):
+    s = db.summarize(bm25, Path("results_small.json"))
+    assert (s.backend, s.model, s.dataset, s.sample, s.seed, s.questions, s.created) == (
+        "bm25", "bm25s char-2gram", "jsquad-tiny", 0, 0, 15, "2026-11-29T12:00:00Z")
+
+
+def test_question_ranks_follow_question_order(bm25):
+    qid = bm25["question_ids"][8]
+    assert db.question_ranks(bm25, qid) == [
+        ("fixed-100-0", None), ("fixed-200-40", 1), ("paragraph", 3)]
+    with pytest.raises(ParameterError, match="not in this results file"):
+        db.question_ranks(bm25, "nope")
+
+
+def test_answer_context_cuts_by_offsets():
+    text = "梅雨（つゆ）は、北海道と小笠原諸島を除く日本の現象。"
+    start = text.index("小笠原諸島")  # locating a known answer in a test is a search, fine
+    ctx = db.answer_context(text, start, start + 5, width=4)
+    assert (ctx.before, ctx.answer, ctx.after) == ("北海道と", "小笠原諸島", "を除く日")
+    assert (ctx.start, ctx.end) == (start, start + 5)
+    with pytest.raises(ParameterError, match="outside the document"):
+        db.answer_context(text, 5, 500)
+
+
+def test_explore_query_uses_explores_share_url_names():
+    config = {"label": "fixed-400-80", "strategy": "fixed", "params": {"size": 400, "overlap": 80}}
+    query = parse_qs(db.explore_query(config, "jsquad_tsuyu"))
+    assert query == {"strategy": ["fixed"], "size": ["400"], "overlap": ["80"],
+                     "sample": ["jsquad_tsuyu"]}
+    # Explore restores exactly this configuration from the link, with nothing ignored.
+    shared = from_query({k: v[0] for k, v in query.items()})
+    assert (shared.strategy, shared.params, shared.sample, shared.problems) == (
+        "fixed", {"size": 400, "overlap": 80}, "jsquad_tsuyu", ())
+    assert parse_qs(db.explore_query({"strategy": "paragraph", "params": {}}, None)) == {
+        "strategy": ["paragraph"]}
+
+
+def test_explore_sample_for_finds_the_jsquad_article_among_the_samples():
+    tsuyu = load_dataset("jsquad").document("a10336")
+    assert db.explore_sample_for(tsuyu.text) == "jsquad_tsuyu"
+    tiny = load_dataset(f"jsquad:{FIXTURES / 'data' / 'jsquad_tiny.json'}").document("a10336")
+    assert db.explore_sample_for(tiny.text) is None
+
+
+def test_build_grid_crosses_sizes_and_overlap_percents():
+    grid = db.build_grid(["fixed", "paragraph"], (100, 200), (0, 20))
+    assert [c.label for c in grid] == [
+        "fixed-100-0", "fixed-100-20", "fixed-200-0", "fixed-200-40", "paragraph"]
+    assert dict(grid[3].params) == {"size": 200, "overlap": 40}
+
+
+def test_build_grid_sizes_every_strategy_with_a_required_size():
+    grid = db.build_grid(["recursive", "paragraph"], (300,), (0, 10))
+    assert [(c.label, dict(c.params)) for c in grid] == [
+        ("recursive-300-0", {"size": 300, "overlap": 0}),
+        ("recursive-300-30", {"size": 300, "overlap": 30}),
+        # paragraph's max_size is an optional cap: the natural paragraphs run once.
+        ("paragraph", {}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("strategies", "sizes", "percents", "message"),
+    [
+        ([], (100,), (0,), "strategies is empty"),
+        (["fixed"], (), (0,), "sizes is empty"),
+        (["fixed"], (100,), (100,), "overlap percent must be from 0 to 99"),
+        (["fixed"], (0,), (0,), "size"),
+        (["nope"], (100,), (0,), "unknown strategy"),
+    ],
+)
+def test_build_grid_rejects_bad_grids(strategies, sizes, percents, message):
+    with pytest.raises(ChunkvizError, match=message):
+        db.build_grid(strategies, sizes, percents)
+
+
+def test_parse_ints_accepts_commas_spaces_and_japanese_commas():
+    assert db.parse_ints("100, 200 400、800, 100", "sizes") == (100, 200, 400, 800)
+    with pytest.raises(ParameterError, match="sizes must be whole numbers"):
+        db.parse_ints("100, abc", "sizes")
+
+
+def test_results_dirs_from_environment(tmp_path):
+    env = {db.RESULTS_DIRS_ENV: f"{tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'}",
+           db.RECOMPUTE_DIR_ENV: str(tmp_path / "new")}
+    assert db.results_dirs(env) == (tmp_path / "a", tmp_path / "b", tmp_path / "new")
+    default = db.results_dirs({})
+    assert default[0] == shipped_results_dir()
+    assert default[-1] == default_results_dir()
+
+
+def test_format_bytes():
+    assert db.format_bytes(512) == "512 B"
+    assert db.format_bytes(4014080) == "3.8 MiB"
+
+
+def test_markdown_cells_bold_only_the_best(bm25):
+    table = main_table_markdown(db.main_table(bm25), lambda key: key)
+    assert table.count("**") == 2 * 3  # one bold mean per metric column, no tie in this file
+    assert "**1.000** [1.000, 1.000]" in table
+    cell = db.Cell(0.5, 0.25, 0.75, best=False)
+    assert cell_text(cell) == "0.500 [0.250, 0.750]"
+
+
+def test_md_escape_neutralises_markdown_and_latex():
+    assert md_escape("a|b*c_$x$:red[y]<b>") == r"a\|b\*c\_\$x\$\:red\[y\]\<b\>"
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return load_dataset(f"jsquad:{FIXTURES / 'data' / 'jsquad_tiny.json'}")
+
+
+@pytest.mark.parametrize("name", ["results_small.json", "results_small_dense.json"])
+def test_fixture_losses_agree_with_span_analysis(name, tiny):
+    # The hand-written ranks are null exactly where no chunk of the real chunking holds the answer.
+    results = _load(name)
+    for row in db.main_table(results):
+        config = Config.from_dict({"label": row.label, "strategy": row.strategy,
+                                   "params": row.params})
+        lost = []
+        for q in tiny.questions:
+            chunking = chunk_document(config, tiny.document(q.doc_id))
+            report = analyze_spans(chunking, list(q.spans))
+            lost.append(not any(s.containing for s in report.statuses))
+        assert lost == [r is None for r in results["ranks"][row.label]]
+        assert results["question_ids"] == [q.qid for q in tiny.questions]
+
+
+def test_drilldown_rows_locate_chunks_by_offsets(bm25, tiny):
+    q = tiny.questions[8]
+    spans = [(s.start, s.end) for s in q.spans]
+    rows = {r.label: r for r in db.drilldown_rows(bm25, q.qid, q.doc_id, spans)}
+    lost = rows["fixed-100-0"]
+    assert (lost.rank, lost.containing, lost.cutting) == (None, (), ((0, 100), (100, 200)))
+    assert spans[0][0] < 100 < spans[0][1]  # the boundary at 100 falls inside the answer
+    held = rows["fixed-200-40"]
+    assert held.rank == 1
+    assert held.top is not None
+    assert held.top_relevant
+    assert all(s <= spans[0][0] and spans[0][1] <= e for s, e in held.containing)
+    assert rows["paragraph"].top_relevant is False
+
+
+def test_drilldown_rows_without_retrieval_data(bm25):
+    stripped = {k: v for k, v in bm25.items() if k != "retrieval"}
+    rows = db.drilldown_rows(stripped, bm25["question_ids"][0], "a10336", [(16, 21)])
+    assert [(r.rank, r.containing, r.top) for r in rows] == [(2, (), None), (1, (), None),
+                                                             (1, (), None)]
+
+
+def test_curve_equals_metric_at_k_for_every_cut_off():
+    ranks = [1, 3, None, 7, 2, 20, 21, 1]
+    ks = list(range(1, 23))
+    for measure in db.MEASURES:
+        assert db.curve(ranks, measure, ks) == pytest.approx(
+            [db.metric_at_k(ranks, measure, k) for k in ks])
+    assert db.curve([], "recall", [1, 5]) == [0.0, 0.0]
