@@ -178,7 +178,9 @@ class ChunkingResult:
                         f"{label} {i} has offsets ({c.start}, {c.end}) outside 0 <= start < end"
                         f" <= {n}; this is a bug in strategy {self.strategy!r}"
                     )
-        for i, c in enumerate(self.chunks):
+        # A ChunkSequence holds plain chunks only: no parent to check, nothing to build.
+        plain = isinstance(self.chunks, ChunkSequence)
+        for i, c in enumerate(() if plain else self.chunks):
             if c.parent is not None and not (0 <= c.parent < len(self.parents)):
                 raise ValueError(
                     f"chunk {i} points at parent {c.parent} but there are {len(self.parents)}"
