@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 
 from chunkviz.errors import ParameterError
 from chunkviz.eval.metrics import display_name
+from chunkviz.eval.stats import PairwiseResult
 from chunkviz.grid import Config, fixed_config
 from chunkviz.strategies import get_strategy
 
@@ -250,54 +251,10 @@ def format_bytes(n: int) -> str:
 # --- significance -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    """One pairwise test from the file, oriented as ``a - b``.
-
-    Attributes:
-        metric: Metric key.
-        a: First configuration.
-        b: Second configuration.
-        diff: ``mean(a) - mean(b)`` over the same questions.
-        ci_low: Lower bound of the paired bootstrap CI of the difference.
-        ci_high: Upper bound.
-        p_value: Uncorrected p-value.
-        p_holm: Holm-corrected p-value over all pairs of this metric.
-        significant: Whether the difference survives the correction (as the file says).
-    """
-
-    metric: str
-    a: str
-    b: str
-    diff: float
-    ci_low: float
-    ci_high: float
-    p_value: float
-    p_holm: float
-    significant: bool
-
-    def flipped(self) -> Comparison:
-        """The same test oriented as ``b - a``."""
-        return Comparison(self.metric, self.b, self.a, -self.diff, -self.ci_high, -self.ci_low,
-                          self.p_value, self.p_holm, self.significant)
-
-
-def comparisons(results: Mapping[str, Any], metric: str) -> tuple[Comparison, ...]:
+def comparisons(results: Mapping[str, Any], metric: str) -> tuple[PairwiseResult, ...]:
     """Every pairwise test of ``metric`` in the file, in its order."""
     return tuple(
-        Comparison(
-            metric=metric,
-            a=str(p["a"]),
-            b=str(p["b"]),
-            diff=float(p["diff"]),
-            ci_low=float(p["ci_low"]),
-            ci_high=float(p["ci_high"]),
-            p_value=float(p["p_value"]),
-            p_holm=float(p["p_holm"]),
-            significant=bool(p["significant"]),
-        )
-        for p in results["pairwise"]
-        if p["metric"] == metric
+        PairwiseResult.from_dict(p) for p in results["pairwise"] if p["metric"] == metric
     )
 
 
@@ -317,13 +274,13 @@ class Matrix:
 
     metric: str
     labels: tuple[str, ...]
-    cells: tuple[tuple[Comparison | None, ...], ...]
+    cells: tuple[tuple[PairwiseResult | None, ...], ...]
 
 
 def significance_matrix(results: Mapping[str, Any], metric: str) -> Matrix:
     """The pairwise tests of ``metric`` laid out as a square matrix over the configurations."""
     labs = labels(results)
-    found: dict[tuple[str, str], Comparison] = {}
+    found: dict[tuple[str, str], PairwiseResult] = {}
     for comp in comparisons(results, metric):
         found[(comp.a, comp.b)] = comp
         found[(comp.b, comp.a)] = comp.flipped()
@@ -331,7 +288,7 @@ def significance_matrix(results: Mapping[str, Any], metric: str) -> Matrix:
     return Matrix(metric, tuple(labs), cells)
 
 
-def sentence(comp: Comparison, lang: Lang) -> str:
+def sentence(comp: PairwiseResult, lang: Lang) -> str:
     """A plain-language reading of one test, the better configuration named first.
 
     A difference that does not survive the correction is "no detectable difference", which is

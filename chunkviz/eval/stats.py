@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -78,6 +79,26 @@ class PairwiseResult:
         if not self.significant:
             return NO_DIFFERENCE
         return f"{self.a} better" if self.diff > 0 else f"{self.b} better"
+
+    def flipped(self) -> PairwiseResult:
+        """The same test oriented as ``b - a``."""
+        return PairwiseResult(self.metric, self.b, self.a, -self.diff, -self.ci_high,
+                              -self.ci_low, self.p_value, self.p_holm, self.significant)
+
+    @classmethod
+    def from_dict(cls, row: Mapping[str, Any]) -> PairwiseResult:
+        """A row of a results file's ``pairwise`` table (the inverse of ``as_dict``)."""
+        return cls(
+            metric=str(row["metric"]),
+            a=str(row["a"]),
+            b=str(row["b"]),
+            diff=float(row["diff"]),
+            ci_low=float(row["ci_low"]),
+            ci_high=float(row["ci_high"]),
+            p_value=float(row["p_value"]),
+            p_holm=float(row["p_holm"]),
+            significant=bool(row["significant"]),
+        )
 
     def as_dict(self) -> dict[str, object]:
         """The row of the results file's ``pairwise`` table (plus ``verdict``)."""
