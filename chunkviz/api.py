@@ -28,6 +28,8 @@ def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
     if not isinstance(text, str):
         raise ParameterError(f"text must be a str (got {type(text).__name__}); decode it first")
     spec = get_strategy(strategy)
+    if not spec.resources.intersection(params):
+        return spec.fn(text, **spec.validate(params))
     resources = {k: v for k, v in params.items() if k in spec.resources}
     settings = spec.validate({k: v for k, v in params.items() if k not in spec.resources})
     return spec.fn(text, **settings, **resources)

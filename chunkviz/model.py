@@ -161,9 +161,12 @@ class ChunkingResult:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", _frozen_params(self.params))
-        object.__setattr__(self, "parents", tuple(self.parents))
+        if type(self.parents) is not tuple:
+            object.__setattr__(self, "parents", tuple(self.parents))
         n = len(self.text)
-        checked: tuple[tuple[str, Sequence[Chunk]], ...] = (("parent", self.parents),)
+        checked: tuple[tuple[str, Sequence[Chunk]], ...] = (
+            (("parent", self.parents),) if self.parents else ()
+        )
         if isinstance(self.chunks, ChunkSequence):
             problem = self.chunks.check_bounds(n)
             if problem:
@@ -197,6 +200,12 @@ class ChunkingResult:
             ChunkingResult,
             (self.text, self.chunks, self.strategy, dict(self.params), self.parents),
         )
+
+    def offsets(self) -> list[tuple[int, int]]:
+        """``(start, end)`` of every chunk, without building ``Chunk`` objects when avoidable."""
+        if isinstance(self.chunks, ChunkSequence):
+            return list(zip(self.chunks.starts, self.chunks.ends, strict=True))
+        return [(c.start, c.end) for c in self.chunks]
 
     def chunk_text(self, i: int) -> str:
         """Source text of chunk ``i`` (without its prefix)."""

@@ -47,6 +47,11 @@ class Param:
 
     def validate(self, value: Any) -> Any:
         """Return ``value`` converted to this parameter's type, or raise ParameterError."""
+        kind = type(value)
+        if (kind is int and self.type == "int") or (kind is float and self.type == "float"):
+            # The common case, first: a number of the right type needs only its range checked.
+            self._check_range(value)
+            return value
         if value is None:
             if self.optional:
                 return None
@@ -132,6 +137,10 @@ class Strategy:
     fn: Callable[..., ChunkingResult] = field(repr=False)
     size_param: str | None = None
     resources: frozenset[str] = frozenset()
+    _names: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_names", frozenset(p.name for p in self.params))
 
     def param(self, name: str) -> Param:
         """The schema of parameter ``name``."""
@@ -153,8 +162,7 @@ class Strategy:
         Raises:
             ParameterError: An unknown parameter or a value that breaks its rule.
         """
-        known = {p.name for p in self.params}
-        unknown = sorted(set(params) - known)
+        unknown = sorted(params.keys() - self._names)
         if unknown:
             raise ParameterError(
                 f"strategy {self.name!r} has no parameter {unknown[0]!r} (got "
