@@ -96,7 +96,7 @@ def contestants(size: int, overlap: int) -> list[Contestant]:
     def cv(strategy: str) -> Callable[[str], tuple[Chunks, Offsets]]:
         def run(text: str) -> tuple[Chunks, Offsets]:
             result = chunkviz.chunk(text, strategy, size=size, overlap=overlap)
-            return result.chunk_texts(), [start for start, _ in result.offsets()]
+            return result.chunk_texts(), result.starts()
 
         return run
 

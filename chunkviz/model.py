@@ -131,13 +131,16 @@ class ChunkSequence(Sequence[Chunk]):
         starts, ends = self._starts, self._ends
         if not starts:
             return None
+        # A range with a positive step is increasing by construction (fixed windows).
+        starts_ordered = (isinstance(starts, range) and starts.step > 0) or all(
+            map(le, starts, islice(starts, 1, None))
+        )
+        if not (starts_ordered and all(map(le, ends, islice(ends, 1, None)))):
+            return "chunks out of order"
         if not all(map(lt, starts, ends)):
             return "a chunk with start >= end"
-        if starts[0] < 0 or max(ends) > length:
+        if starts[0] < 0 or ends[-1] > length:
             return f"offsets outside 0..{length}"
-        if not (all(map(le, starts, islice(starts, 1, None)))
-                and all(map(le, ends, islice(ends, 1, None)))):
-            return "chunks out of order"
         return None
 
 
@@ -206,6 +209,12 @@ class ChunkingResult:
         if isinstance(self.chunks, ChunkSequence):
             return list(zip(self.chunks.starts, self.chunks.ends, strict=True))
         return [(c.start, c.end) for c in self.chunks]
+
+    def starts(self) -> list[int]:
+        """Start offset of every chunk, in order."""
+        if isinstance(self.chunks, ChunkSequence):
+            return list(self.chunks.starts)
+        return [c.start for c in self.chunks]
 
     def chunk_text(self, i: int) -> str:
         """Source text of chunk ``i`` (without its prefix)."""
