@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import chain, islice, repeat
 from operator import itemgetter, le, lt
 from types import MappingProxyType
 from typing import Any, overload
@@ -46,6 +46,64 @@ class Span:
     doc_id: str
     start: int
     end: int
+
+
+class ClippedRange(Sequence[int]):
+    """``min(v, limit)`` for every ``v`` of an increasing ``range``: the ends of fixed windows.
+
+    Iteration runs at C speed (a range and ``itertools``), and ordering is known without a scan,
+    so a fixed window's offsets cost O(1) to build and to check.
+    """
+
+    __slots__ = ("_limit", "_range")
+
+    def __init__(self, values: range, limit: int) -> None:
+        """Clip ``values`` (a range with a positive step) at ``limit``."""
+        if values.step <= 0:
+            raise ValueError(f"ClippedRange needs an increasing range (got {values})")
+        self._range = values
+        self._limit = limit
+
+    def __len__(self) -> int:
+        return len(self._range)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | list[int]:
+        if isinstance(index, slice):
+            return [min(v, self._limit) for v in self._range[index]]
+        return min(self._range[index], self._limit)
+
+    def __iter__(self) -> Iterator[int]:
+        r, limit = self._range, self._limit
+        # Values below the limit come straight from the range; the rest are the limit itself.
+        inside = range(r.start, min(r.stop, limit + 1), r.step) if r.start <= limit else range(0)
+        return chain(inside, repeat(limit, len(r) - len(inside)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"ClippedRange({self._range!r}, {self._limit})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ClippedRange, (self._range, self._limit))
+
+
+def _increasing(values: Sequence[int]) -> bool:
+    """Whether ``values`` never decreases (known without a scan for ranges and ClippedRange)."""
+    if isinstance(values, range | ClippedRange):
+        return True
+    return all(map(le, values, islice(values, 1, None)))
 
 
 class ChunkSequence(Sequence[Chunk]):
@@ -131,13 +189,17 @@ class ChunkSequence(Sequence[Chunk]):
         starts, ends = self._starts, self._ends
         if not starts:
             return None
-        # A range with a positive step is increasing by construction (fixed windows).
-        starts_ordered = (isinstance(starts, range) and starts.step > 0) or all(
-            map(le, starts, islice(starts, 1, None))
-        )
-        if not (starts_ordered and all(map(le, ends, islice(ends, 1, None)))):
+        if (isinstance(starts, range) and starts.step < 0) or not (
+            _increasing(starts) and _increasing(ends)
+        ):
             return "chunks out of order"
-        if not all(map(lt, starts, ends)):
+        if isinstance(starts, range) and isinstance(ends, ClippedRange):
+            # Both increase, so start < end holds everywhere once it holds at the last chunk
+            # (the only one that can be clipped) and at the first.
+            ok = starts[0] < ends[0] and starts[-1] < ends[-1]
+        else:
+            ok = all(map(lt, starts, ends))
+        if not ok:
             return "a chunk with start >= end"
         if starts[0] < 0 or ends[-1] > length:
             return f"offsets outside 0..{length}"

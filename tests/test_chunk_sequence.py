@@ -3,10 +3,12 @@ from __future__ import annotations
 import pickle
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import chunkviz
 from chunkviz import Chunk, ChunkingResult
-from chunkviz.model import ChunkSequence
+from chunkviz.model import ChunkSequence, ClippedRange
 
 
 def test_chunk_sequence_behaves_as_a_tuple_of_chunks():
@@ -68,3 +70,22 @@ def test_starts_match_the_chunks():
     for strategy in ("fixed", "recursive", "sentence"):
         result = chunkviz.chunk(text, strategy, size=8, overlap=2)
         assert result.starts() == [c.start for c in result.chunks]
+
+
+@given(start=st.integers(0, 50), step=st.integers(1, 9), count=st.integers(0, 30),
+       limit=st.integers(0, 120))
+def test_clipped_range_equals_clipping_each_value(start, step, count, limit):
+    values = range(start, start + count * step, step)
+    clipped = ClippedRange(values, limit)
+    expected = [min(v, limit) for v in values]
+    assert list(clipped) == expected
+    assert [clipped[i] for i in range(len(clipped))] == expected
+    assert clipped == expected
+    assert len(clipped) == len(expected)
+    assert pickle.loads(pickle.dumps(clipped)) == expected
+
+
+def test_a_fixed_window_with_a_clipped_end_before_its_start_is_refused():
+    with pytest.raises(ValueError, match="start >= end"):
+        ChunkingResult("abcdefg", ChunkSequence(range(0, 12, 4), ClippedRange(range(4, 16, 4), 7)),
+                       "fixed", {})

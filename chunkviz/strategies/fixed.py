@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chunkviz.model import ChunkingResult, ChunkSequence
+from chunkviz.model import ChunkingResult, ChunkSequence, ClippedRange
 from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, check_overlap, resolve_tokenizer
 from chunkviz.strategies.registry import Strategy, register
 from chunkviz.tokenizers import Tokenizer, token_boundaries
@@ -53,10 +53,8 @@ def fixed_window(
         n = len(text)
         starts = window_starts(n, size, overlap)
         # Every window but the last ends inside the text (see window_starts), so the ends are
-        # an arithmetic range with the last one clipped: no per-chunk Python work at all.
-        ends = [*range(size, size + len(starts) * starts.step, starts.step)]
-        if ends:
-            ends[-1] = min(ends[-1], n)
+        # an arithmetic range clipped at the text's end: no per-chunk Python work at all.
+        ends = ClippedRange(range(size, size + len(starts) * starts.step, starts.step), n)
         return ChunkingResult(text, ChunkSequence(starts, ends), "fixed", params)
     # Token windows are cut on token boundaries that partition the text, so they leave no gaps.
     bounds = token_boundaries(tok, text)
