@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint bench browser-deps clean
 
-$(STAMP): requirements.txt requirements-dev.txt
+$(STAMP): requirements.txt requirements-dev.txt requirements-bench.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -r requirements-dev.txt
 	touch $(STAMP)
@@ -28,7 +28,6 @@ lint: $(STAMP)
 	$(PY) -m mypy
 
 bench: $(STAMP)
-	$(PY) -m pip install -r requirements-bench.txt
 	$(PY) bench/chunking.py
 
 clean:
