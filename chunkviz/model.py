@@ -266,12 +266,6 @@ class ChunkingResult:
             (self.text, self.chunks, self.strategy, dict(self.params), self.parents),
         )
 
-    def offsets(self) -> list[tuple[int, int]]:
-        """``(start, end)`` of every chunk, without building ``Chunk`` objects when avoidable."""
-        if isinstance(self.chunks, ChunkSequence):
-            return list(zip(self.chunks.starts, self.chunks.ends, strict=True))
-        return [(c.start, c.end) for c in self.chunks]
-
     def starts(self) -> list[int]:
         """Start offset of every chunk, in order."""
         if isinstance(self.chunks, ChunkSequence):

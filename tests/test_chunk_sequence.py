@@ -58,13 +58,6 @@ def test_results_pickle_with_their_params():
     assert copy.params["size"] == 5
 
 
-def test_offsets_match_the_chunks_for_lazy_and_plain_results():
-    text = "梅雨は日本の気象現象である。雨季の一種である。"
-    for strategy in ("fixed", "recursive", "sentence"):
-        result = chunkviz.chunk(text, strategy, size=8, overlap=2)
-        assert result.offsets() == [(c.start, c.end) for c in result.chunks]
-
-
 def test_starts_match_the_chunks():
     text = "梅雨は日本の気象現象である。雨季の一種である。"
     for strategy in ("fixed", "recursive", "sentence"):
