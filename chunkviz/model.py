@@ -64,6 +64,16 @@ class ClippedRange(Sequence[int]):
         self._range = values
         self._limit = limit
 
+    @property
+    def unclipped(self) -> range:
+        """The values before clipping."""
+        return self._range
+
+    @property
+    def limit(self) -> int:
+        """The value every larger one is clipped to."""
+        return self._limit
+
     def __len__(self) -> int:
         return len(self._range)
 
@@ -189,25 +199,27 @@ class ChunkSequence(Sequence[Chunk]):
         starts, ends = self._starts, self._ends
         if not starts:
             return None
+        if type(starts) is range and type(ends) is ClippedRange:
+            # Fixed windows: both increase, so start < end holds everywhere once it holds at
+            # the first chunk and at the last (the only one that can be clipped).
+            limit = ends._limit
+            first_end, last_end = min(ends._range.start, limit), min(ends._range[-1], limit)
+            if starts.step <= 0:
+                return "chunks out of order"
+            if not (starts.start < first_end and starts[-1] < last_end):
+                return "a chunk with start >= end"
+            if starts.start < 0 or last_end > length:
+                return f"offsets outside 0..{length}"
+            return None
         if (isinstance(starts, range) and starts.step < 0) or not (
             _increasing(starts) and _increasing(ends)
         ):
             return "chunks out of order"
-        if isinstance(starts, range) and isinstance(ends, ClippedRange):
-            # Both increase, so start < end holds everywhere once it holds at the last chunk
-            # (the only one that can be clipped) and at the first.
-            ok = starts[0] < ends[0] and starts[-1] < ends[-1]
-        else:
-            ok = all(map(lt, starts, ends))
-        if not ok:
+        if not all(map(lt, starts, ends)):
             return "a chunk with start >= end"
         if starts[0] < 0 or ends[-1] > length:
             return f"offsets outside 0..{length}"
         return None
-
-
-def _frozen_params(params: Mapping[str, Any]) -> Mapping[str, Any]:
-    return MappingProxyType(dict(params))
 
 
 @dataclass(frozen=True)
@@ -225,7 +237,13 @@ class ChunkingResult:
     parents: tuple[Chunk, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "params", _frozen_params(self.params))
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        if type(self.chunks) is ChunkSequence and not self.parents:
+            # The common case (fixed, recursive): plain chunks, checked at C speed.
+            problem = self.chunks.check_bounds(len(self.text))
+            if problem:
+                raise ValueError(f"{problem}; this is a bug in strategy {self.strategy!r}")
+            return
         if type(self.parents) is not tuple:
             object.__setattr__(self, "parents", tuple(self.parents))
         n = len(self.text)
@@ -281,7 +299,12 @@ class ChunkingResult:
         """Source texts of all chunks, in order."""
         t = self.text
         if isinstance(self.chunks, ChunkSequence):
-            return [t[s:e] for s, e in zip(self.chunks.starts, self.chunks.ends, strict=True)]
+            ends = self.chunks.ends
+            if type(ends) is ClippedRange and ends.limit == len(t):
+                # Slicing clips at the end of the text by itself, and a range iterates faster.
+                ends = ends.unclipped
+            # ChunkSequence holds as many starts as ends.
+            return [t[s:e] for s, e in zip(self.chunks.starts, ends)]  # noqa: B905
         return [t[c.start : c.end] for c in self.chunks]
 
     def embed_texts(self) -> list[str]:

@@ -1,11 +1,14 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 import chunkviz
 from chunkviz import Chunk
+from chunkviz.segment import SENTENCE_SEPARATORS
 from chunkviz.strategies import recursive
 from chunkviz.tokenizers import WhitespaceTokenizer
 from tests.strategies import texts
@@ -119,3 +122,23 @@ def test_long_range_fast_path_on_a_long_document():
         m.end() for _, p in level.patterns for m in p.finditer(text)
     )))
     assert level.cuts(text, 0, len(text)) == expected
+
+
+_RUN = "。！？」』）】〕〉》\"'”’)]"
+
+
+@given(st.text(alphabet="。！？」』）とっa \n\u3000", max_size=14))
+@example("。」と")
+@example("。。って")
+@example("「はい。」\u3000次")
+def test_japanese_separator_regex_matches_its_lookahead_definition(text):
+    # The separator takes the run of terminators and brackets whole unless a quotative と/っ
+    # follows it; it is written with a possessive run, checked here against the plain
+    # lookahead form of the same rule.
+    run = re.escape(_RUN)
+    reference = re.compile(f"。(?![{run}]*[とっ])[{run}]*\\s*")
+    literal, pattern = SENTENCE_SEPARATORS[0]
+    assert literal == "。"
+    assert [m.span() for m in pattern.finditer(text)] == [
+        m.span() for m in reference.finditer(text)
+    ]

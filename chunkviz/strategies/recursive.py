@@ -71,13 +71,22 @@ class Separator:
     single: frozenset[str] = frozenset()
     followers: str = ""
 
-    def cuts(self, text: str, start: int, end: int) -> list[int]:
-        """Ends of the separator matches in ``text[start:end]``, increasing, without repeats."""
+    def cuts(self, text: str, start: int, end: int, absent: set[str] | None = None) -> list[int]:
+        """Ends of the separator matches in ``text[start:end]``, increasing, without repeats.
+
+        ``absent`` holds literals known not to occur in the range: they are not searched for,
+        and the literals this call finds missing are added to it (levels share literals, and a
+        literal missing from a range is missing from every part of it).
+        """
         found: list[Any] = []  # lists of ends, or numpy arrays from the fast path
         codes = None
         for literal, pattern in self.patterns:
+            if absent is not None and literal in absent:
+                continue
             first = text.find(literal, start, end) if literal else start
             if first < 0:
+                if absent is not None:
+                    absent.add(literal)
                 continue
             if literal in self.single and end - first >= _VECTOR_MIN:
                 if codes is None:
@@ -228,7 +237,7 @@ def piece_ends(
     ``level`` is where to begin (a caller that already knows there is no blank line skips it).
     """
     out: list[int] = []
-    _split_into(text, start, end, size, measure, separators, level, out)
+    _split_into(text, start, end, size, measure, separators, level, out, set())
     return out
 
 
@@ -241,14 +250,15 @@ def _split_into(
     separators: Sequence[Separator],
     level: int,
     out: list[int],
+    absent: set[str],
 ) -> None:
     if level >= len(separators):
         out.extend(measure.finest_cuts(start, end))
         out.append(end)
         return
-    cuts = separators[level].cuts(text, start, end)
+    cuts = separators[level].cuts(text, start, end, absent)
     if not cuts or cuts == [end]:  # no separator inside: the whole range is one piece
-        _split_into(text, start, end, size, measure, separators, level + 1, out)
+        _split_into(text, start, end, size, measure, separators, level + 1, out, absent)
         return
     if cuts[-1] == end:
         cuts.pop()
@@ -264,7 +274,7 @@ def _split_into(
     for i in compress(count(), map(size.__lt__, costs)):
         out.extend(cuts[done:i])
         _split_into(text, cuts[i - 1] if i else start, cuts[i], size, measure, separators,
-                    level + 1, out)
+                    level + 1, out, set(absent))
         done = i + 1
     out.extend(cuts[done:])
 
@@ -277,7 +287,20 @@ def pack(
     measure: Measure,
     max_pieces: int | None = None,
 ) -> list[tuple[int, int]]:
-    """Greedily pack consecutive pieces ``[starts[i], ends[i])`` into ``(start, end)`` chunks.
+    """Greedily pack consecutive pieces into ``(start, end)`` chunks (see ``pack_columns``)."""
+    chunk_starts, chunk_ends = pack_columns(starts, ends, size, overlap, measure, max_pieces)
+    return list(zip(chunk_starts, chunk_ends, strict=True))
+
+
+def pack_columns(
+    starts: Sequence[int],
+    ends: Sequence[int],
+    size: int,
+    overlap: int,
+    measure: Measure,
+    max_pieces: int | None = None,
+) -> tuple[list[int], list[int]]:
+    """Greedily pack consecutive pieces ``[starts[i], ends[i])`` into chunks.
 
     Args:
         starts: Piece starts, increasing.
@@ -290,12 +313,15 @@ def pack(
         max_pieces: Largest number of pieces per chunk (None: no limit).
 
     Returns:
-        Chunk offsets in order, each from a piece start to a piece end; see the module
-        docstring for the overlap rule.
+        Chunk starts and chunk ends, in order (two lists: ``ChunkSequence`` takes them as
+        they are), each chunk from a piece start to a piece end; see the module docstring for
+        the overlap rule.
     """
     m = len(starts)
+    chunk_starts: list[int] = []
+    chunk_ends: list[int] = []
     if m == 0:
-        return []
+        return chunk_starts, chunk_ends
     sk: Sequence[int] = starts
     ek: Sequence[int] = ends
     if measure.tokens:
@@ -305,16 +331,17 @@ def pack(
     # A chunk has at most `limit` pieces: every piece costs at least 1, so at most `size` fit;
     # bounding the searches keeps them local on long texts.
     limit = min(size, max_pieces) if max_pieces is not None else size
-    chunks: list[tuple[int, int]] = []
-    append = chunks.append
+    add_start = chunk_starts.append
+    add_end = chunk_ends.append
     i = 0
     while True:
         # The last piece j whose chunk i..j still fits (j >= i: every piece fits on its own).
         hi = i + limit
         j = bisect_right(ek, sk[i] + size, i, hi if hi < m else m) - 1
-        append((starts[i], ends[j]))
+        add_start(starts[i])
+        add_end(ends[j])
         if j == last:
-            return chunks
+            return chunk_starts, chunk_ends
         if overlap:
             # The first start k > i whose trailing pieces k..j fit in overlap, then moved on
             # until piece j + 1 fits with them (in size and in max_pieces); k = j + 1: none.
@@ -339,13 +366,30 @@ def recursive_spans(
 
     Other strategies (paragraph, sentence, markdown) call this for a region that is too long.
     """
+    chunk_starts, chunk_ends = recursive_columns(
+        text, start, end, size=size, overlap=overlap, measure=measure, level=level
+    )
+    return list(zip(chunk_starts, chunk_ends, strict=True))
+
+
+def recursive_columns(
+    text: str,
+    start: int,
+    end: int,
+    *,
+    size: int,
+    overlap: int,
+    measure: Measure,
+    level: int = 0,
+) -> tuple[list[int], list[int]]:
+    """``recursive_spans`` as two lists, chunk starts and chunk ends."""
     if end <= start:
-        return []
+        return [], []
     if measure.cost(start, end) <= size:
-        return [(start, end)]
+        return [start], [end]
     ends = piece_ends(text, start, end, size, measure, level=level)
     starts = [start, *ends[:-1]]
-    return pack(starts, ends, size, overlap, measure)
+    return pack_columns(starts, ends, size, overlap, measure)
 
 
 def recursive_split(
@@ -374,8 +418,9 @@ def recursive_split(
     check_overlap(size, overlap)
     params = {"size": size, "overlap": overlap, "unit": unit}
     measure = Measure(text, resolve_tokenizer(unit, tokenizer))
-    spans = recursive_spans(text, 0, len(text), size=size, overlap=overlap, measure=measure)
-    return ChunkingResult(text, ChunkSequence.from_spans(spans), "recursive", params)
+    starts, ends = recursive_columns(text, 0, len(text), size=size, overlap=overlap,
+                                     measure=measure)
+    return ChunkingResult(text, ChunkSequence(starts, ends), "recursive", params)
 
 
 register(
