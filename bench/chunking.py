@@ -89,6 +89,33 @@ def jsquad_documents(path: Path | None) -> list[str]:
     return docs
 
 
+BARE = "bare slicing (fixed windows)"
+BARE_OBJECT = "bare slicing in one result object"
+RECURSIVE = "chunkviz recursive"
+FIXED = "chunkviz fixed"
+LANGCHAIN_PLAIN = "langchain split_text"
+#: The separator-based peers that return offsets (issue 2's list); the fastest is the bar.
+OFFSET_PEERS = (
+    "langchain add_start_index",
+    "semantic-text-splitter chunk_indices",
+    "chonkie RecursiveChunker",
+    "semchunk offsets=True",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Windows:
+    """The least a chunker can hand back per document: the text and its window offsets."""
+
+    text: str
+    starts: range
+    ends: range
+
+    def texts(self) -> list[str]:
+        t = self.text
+        return [t[s:e] for s, e in zip(self.starts, self.ends, strict=True)]
+
+
 def contestants(size: int, overlap: int) -> list[Contestant]:
     """chunkviz, bare slicing and every installed peer, configured for size/overlap chars."""
     stride = size - overlap
@@ -105,10 +132,19 @@ def contestants(size: int, overlap: int) -> list[Contestant]:
         starts = range(0, max(n - overlap, 1), stride) if n > size else range(min(n, 1))
         return [text[s : s + size] for s in starts], list(starts)
 
+    def bare_in_object(text: str) -> tuple[Chunks, Offsets]:
+        n = len(text)
+        starts = range(0, max(n - overlap, 1), stride) if n > size else range(min(n, 1))
+        windows = Windows(text, starts, range(size, size + len(starts) * stride, stride))
+        return windows.texts(), list(windows.starts)
+
     out = [
-        Contestant("chunkviz recursive", cv("recursive")),
-        Contestant("chunkviz fixed", cv("fixed")),
-        Contestant("bare slicing (fixed windows)", bare, "list comprehension of text[s:s+size]"),
+        Contestant(RECURSIVE, cv("recursive")),
+        Contestant(FIXED, cv("fixed")),
+        Contestant(BARE, bare, "list comprehension of text[s:s+size]"),
+        Contestant(BARE_OBJECT, bare_in_object,
+                   "control: the same slicing, returned through one small frozen object per "
+                   "document, without validation"),
     ]
     try:
         from langchain_text_splitters import RecursiveCharacterTextSplitter
@@ -131,7 +167,7 @@ def contestants(size: int, overlap: int) -> list[Contestant]:
         out += [
             Contestant("langchain add_start_index", langchain_index,
                        "default separators; offsets found with str.find"),
-            Contestant("langchain split_text", lambda t: (lc_plain.split_text(t), None),
+            Contestant(LANGCHAIN_PLAIN, lambda t: (lc_plain.split_text(t), None),
                        "default separators; strings only"),
             Contestant("langchain split_text (。、 separators)",
                        lambda t: (lc_ja.split_text(t), None),
@@ -212,9 +248,33 @@ def measure(field: Sequence[Contestant], texts: Sequence[str], repeats: int) -> 
     return rows
 
 
+def targets(rows: dict[str, Row]) -> list[str]:
+    """Issue 2's speed targets, each with its measured CPU-time ratio and whether it holds."""
+    rec, fix = rows[RECURSIVE], rows[FIXED]
+    lines = []
+    peers = [name for name in OFFSET_PEERS if name in rows]
+    if peers:
+        fastest = min(peers, key=lambda name: rows[name].cpu)
+        ratio = rows[fastest].cpu / rec.cpu
+        lines.append(f"recursive vs fastest offsets peer ({fastest}): {ratio:.2f}x faster "
+                     f"(target >= 2): {'met' if ratio >= 2 else 'NOT met'}")
+    if LANGCHAIN_PLAIN in rows:
+        ratio = rows[LANGCHAIN_PLAIN].cpu / rec.cpu
+        lines.append(f"recursive vs {LANGCHAIN_PLAIN}: {ratio:.2f}x faster "
+                     f"(target >= 1): {'met' if ratio >= 1 else 'NOT met'}")
+    ratio = fix.cpu / rows[BARE].cpu
+    lines.append(f"fixed vs bare slicing: {ratio:.2f}x the time (target <= 1.5): "
+                 f"{'met' if ratio <= 1.5 else 'NOT met'}")
+    if BARE_OBJECT in rows:
+        floor = rows[BARE_OBJECT].cpu / rows[BARE].cpu
+        lines.append(f"control, bare slicing in one result object: {floor:.2f}x the time of "
+                     f"bare slicing")
+    return lines
+
+
 def print_table(title: str, field: Sequence[Contestant], rows: dict[str, Row]) -> None:
-    rec = rows["chunkviz recursive"]
-    fix = rows["chunkviz fixed"]
+    rec = rows[RECURSIVE]
+    fix = rows[FIXED]
     print(f"\n### {title}\n")
     print("| contestant | CPU ms | wall ms | chunks | offsets | CPU / recursive | "
           "wall / recursive | CPU / fixed | note |")
@@ -224,6 +284,9 @@ def print_table(title: str, field: Sequence[Contestant], rows: dict[str, Row]) -
         print(f"| {c.name} | {r.cpu * 1e3:.1f} | {r.wall * 1e3:.1f} | {r.chunks} | {r.offsets} "
               f"| {r.cpu / rec.cpu:.2f} | {r.wall / rec.wall:.2f} | {r.cpu / fix.cpu:.2f} "
               f"| {c.note} |")
+    print()
+    for line in targets(rows):
+        print(f"- {line}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
