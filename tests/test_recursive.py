@@ -115,6 +115,32 @@ def test_long_range_fast_path_finds_the_same_sentence_ends_as_the_regex(text):
     assert fast_region == level.cuts(text, 1, max(len(text) - 1, 1))
 
 
+@given(text=texts, level=st.integers(0, len(recursive.DEFAULT_SEPARATORS) - 1),
+       per_candidate=st.sampled_from([0, 10**9]))
+@example(text="a...  b. Mr. X! y?\r\n\r\n z", level=2, per_candidate=0)
+@example(text="x\n \n\n y\r\r\n", level=0, per_candidate=0)
+def test_long_range_fast_path_gives_every_level_the_regex_cuts(text, level, per_candidate):
+    # per_candidate 0: a regex match at every occurrence of the literal; 10**9: the regex scan.
+    separator = recursive.DEFAULT_SEPARATORS[level]
+    by_regex = separator.cuts(text, 0, len(text))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(recursive, "_VECTOR_MIN", 0)
+        mp.setattr(recursive, "_CHARS_PER_CANDIDATE", per_candidate)
+        assert separator.cuts(text, 0, len(text)) == by_regex
+        inner = separator.cuts(text, 1, max(len(text) - 1, 1))
+    assert inner == separator.cuts(text, 1, max(len(text) - 1, 1))
+
+
+@given(text=texts, size=st.integers(1, 40), overlap=st.integers(0, 39))
+def test_recursive_chunks_are_the_same_on_the_long_range_fast_path(text, size, overlap):
+    assume(overlap < size)
+    plain = chunkviz.chunk(text, "recursive", size=size, overlap=overlap).chunks
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(recursive, "_VECTOR_MIN", 0)
+        mp.setattr(recursive, "_CHARS_PER_CANDIDATE", 0)
+        assert chunkviz.chunk(text, "recursive", size=size, overlap=overlap).chunks == plain
+
+
 def test_long_range_fast_path_on_a_long_document():
     text = "梅雨は「雨季。」と呼ばれる。夏が来る！？  秋。。\u3000冬」。と。" * 3000
     level = recursive.DEFAULT_SEPARATORS[2]

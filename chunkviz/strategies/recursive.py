@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, count
 from operator import sub
@@ -78,6 +78,13 @@ class Separator:
         and the literals this call finds missing are added to it (levels share literals, and a
         literal missing from a range is missing from every part of it).
         """
+        found = self.cut_array(text, start, end, absent)
+        return found if isinstance(found, list) else list(found.tolist())
+
+    def cut_array(
+        self, text: str, start: int, end: int, absent: set[str] | None = None
+    ) -> list[int] | Any:
+        """``cuts``, as a numpy array when the range is long enough for the numpy fast path."""
         found: list[Any] = []  # lists of ends, or numpy arrays from the fast path
         codes = None
         for literal, pattern in self.patterns:
@@ -88,12 +95,16 @@ class Separator:
                 if absent is not None:
                     absent.add(literal)
                 continue
-            if literal in self.single and end - first >= _VECTOR_MIN:
+            ends = None
+            if literal and end - first >= _VECTOR_MIN:
                 if codes is None:
                     codes = _code_points(text, start, end)
-                ends = _single_char_cuts(text, start, end, codes, literal, pattern,
-                                         self.followers)
-            else:
+                if literal in self.single:
+                    ends = _single_char_cuts(text, start, end, codes, literal, pattern,
+                                             self.followers)
+                else:
+                    ends = _candidate_cuts(text, start, end, codes, literal, pattern)
+            if ends is None:
                 ends = list(map(_match_end, pattern.finditer(text, first, end)))
             if len(ends):
                 found.append(ends)
@@ -105,8 +116,7 @@ class Separator:
             merged = np.sort(np.concatenate(found), kind="stable")
             if merged.size > 1:
                 merged = merged[np.concatenate(([True], merged[1:] != merged[:-1]))]
-            result: list[int] = merged.tolist()
-            return result
+            return merged
         if len(found) <= 1:
             return found[0] if found else []
         # Sorting concatenated sorted runs is a merge for Timsort; dict.fromkeys drops repeats.
@@ -165,6 +175,39 @@ def _single_char_cuts(
     if ends.size:
         ends = ends[np.concatenate(([True], ends[1:] != ends[:-1]))]
     return ends
+
+
+# A regex scan costs about as much per character as a regex match costs per this many
+# characters: with fewer candidates than (range length / this), matching at each occurrence of
+# the literal found by numpy beats scanning the range with the regex.
+_CHARS_PER_CANDIDATE = 500
+
+
+def _candidate_cuts(
+    text: str, start: int, end: int, codes: Any, literal: str, pattern: re.Pattern[str]
+) -> Any:
+    """The ends ``pattern.finditer(text, start, end)`` gives, from a match at each ``literal``.
+
+    Every match starts with ``literal``, so trying the occurrences in order, skipping those
+    inside the previous match, is what finditer does. Returns None when the occurrences are
+    so many that the regex scan is cheaper.
+    """
+    import numpy as np
+
+    at = np.flatnonzero(codes == ord(literal))
+    if at.size * _CHARS_PER_CANDIDATE > end - start:
+        return None
+    out: list[int] = []
+    last = start
+    match = pattern.match
+    for position in (at + start).tolist():
+        if position < last:
+            continue
+        m = match(text, position, end)
+        if m is not None:
+            last = m.end()
+            out.append(last)
+    return np.array(out, dtype=np.int64)
 
 
 def _level(name: str, *patterns: tuple[str, str]) -> Separator:
@@ -258,22 +301,35 @@ def _split_into(
         out.extend(measure.finest_cuts(start, end))
         out.append(end)
         return
-    cuts = separators[level].cuts(text, start, end, absent)
-    if not cuts or cuts == [end]:  # no separator inside: the whole range is one piece
+    found = separators[level].cut_array(text, start, end, absent)
+    if not len(found) or (len(found) == 1 and found[0] == end):
+        # No separator inside: the whole range is one piece.
         _split_into(text, start, end, size, measure, separators, level + 1, out, absent)
         return
-    if cuts[-1] == end:
-        cuts.pop()
-    cuts.append(end)
-    # Piece sizes and the over-long pieces are found with C-level iteration (map, compress):
-    # on a 20 MB text a Python loop over every piece would cost as much as the regex scan.
-    piece_starts = chain((start,), cuts)
-    if measure.tokens:
-        costs = map(sub, map(measure.end_key, cuts), map(measure.start_key, piece_starts))
+    over: Iterable[int]
+    if isinstance(found, list) or measure.tokens:
+        cuts: list[int] = found if isinstance(found, list) else found.tolist()
+        if cuts[-1] == end:
+            cuts.pop()
+        cuts.append(end)
+        # Piece sizes and the over-long pieces are found with C-level iteration (map,
+        # compress): a Python loop over every piece would cost as much as the regex scan.
+        piece_starts = chain((start,), cuts)
+        if measure.tokens:
+            costs = map(sub, map(measure.end_key, cuts), map(measure.start_key, piece_starts))
+        else:
+            costs = map(sub, cuts, piece_starts)
+        over = compress(count(), map(size.__lt__, costs))
     else:
-        costs = map(sub, cuts, piece_starts)
+        # A long range came back as a numpy array: piece lengths in one vector operation.
+        import numpy as np
+
+        if found[-1] != end:
+            found = np.append(found, end)
+        over = np.flatnonzero(np.diff(found, prepend=start) > size).tolist()
+        cuts = found.tolist()
     done = 0
-    for i in compress(count(), map(size.__lt__, costs)):
+    for i in over:
         out.extend(cuts[done:i])
         _split_into(text, cuts[i - 1] if i else start, cuts[i], size, measure, separators,
                     level + 1, out, set(absent))
