@@ -294,7 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=400)
     parser.add_argument("--overlap", type=int, default=80)
     parser.add_argument("--repeats", type=int, default=15, help="repeats on the corpus")
-    parser.add_argument("--long-repeats", type=int, default=2, help="repeats on the long text")
+    parser.add_argument("--long-repeats", type=int, default=3, help="repeats on the long text")
     parser.add_argument("--long-mb", type=float, default=20.0, help="size of the long text")
     parser.add_argument("--quick", action="store_true", help="1 repeat, a 2 MB long text")
     parser.add_argument("--data", type=Path, default=None, help="JSQuAD valid-v1.3.json")

@@ -29,7 +29,7 @@ def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
     if not isinstance(text, str):
         raise ParameterError(f"text must be a str (got {type(text).__name__}); decode it first")
     spec = _REGISTRY.get(strategy) or get_strategy(strategy)
-    if not spec.resources.intersection(params):
+    if spec.resources.isdisjoint(params):
         return spec.fn(text, **spec.validate(params))
     resources = {k: v for k, v in params.items() if k in spec.resources}
     settings = spec.validate({k: v for k, v in params.items() if k not in spec.resources})
