@@ -337,19 +337,6 @@ def _split_into(
     out.extend(cuts[done:])
 
 
-def pack(
-    starts: Sequence[int],
-    ends: Sequence[int],
-    size: int,
-    overlap: int,
-    measure: Measure,
-    max_pieces: int | None = None,
-) -> list[tuple[int, int]]:
-    """Greedily pack consecutive pieces into ``(start, end)`` chunks (see ``pack_columns``)."""
-    chunk_starts, chunk_ends = pack_columns(starts, ends, size, overlap, measure, max_pieces)
-    return list(zip(chunk_starts, chunk_ends, strict=True))
-
-
 def pack_columns(
     starts: Sequence[int],
     ends: Sequence[int],
@@ -412,23 +399,13 @@ def pack_columns(
             i = j + 1
 
 
-def recursive_spans(
-    text: str,
-    start: int,
-    end: int,
-    *,
-    size: int,
-    overlap: int,
-    measure: Measure,
-    level: int = 0,
-) -> list[tuple[int, int]]:
+def recursive_spans(text: str, start: int, end: int, **options: Any) -> list[tuple[int, int]]:
     """Recursive chunks of ``text[start:end]`` as absolute ``(start, end)`` offsets.
 
-    Other strategies (paragraph, sentence, markdown) call this for a region that is too long.
+    Other strategies (paragraph, sentence, markdown) call this for a region that is too long;
+    ``options`` are ``recursive_columns``'s keyword arguments.
     """
-    chunk_starts, chunk_ends = recursive_columns(
-        text, start, end, size=size, overlap=overlap, measure=measure, level=level
-    )
+    chunk_starts, chunk_ends = recursive_columns(text, start, end, **options)
     return list(zip(chunk_starts, chunk_ends, strict=True))
 
 
@@ -442,7 +419,17 @@ def recursive_columns(
     measure: Measure,
     level: int = 0,
 ) -> tuple[list[int], list[int]]:
-    """``recursive_spans`` as two lists, chunk starts and chunk ends."""
+    """Recursive chunks of ``text[start:end]``: chunk starts and chunk ends, two lists.
+
+    Args:
+        text: The document.
+        start: Where the region starts.
+        end: Where it ends.
+        size: Largest chunk size in ``measure``'s unit.
+        overlap: Largest size of whole trailing pieces repeated in the next chunk.
+        measure: How sizes are counted.
+        level: The separator level to begin at (``CLAUSE_LEVEL`` inside a sentence).
+    """
     if end <= start:
         return [], []
     if measure.cost(start, end) <= size:

@@ -24,7 +24,7 @@ from chunkviz.strategies.common import (
     check_overlap,
     resolve_tokenizer,
 )
-from chunkviz.strategies.recursive import CLAUSE_LEVEL, Measure, pack, recursive_spans
+from chunkviz.strategies.recursive import CLAUSE_LEVEL, Measure, pack_columns, recursive_spans
 from chunkviz.strategies.registry import Param, Strategy, register
 from chunkviz.tokenizers import Tokenizer
 
@@ -68,7 +68,8 @@ def sentence_split(
     run_ends: list[int] = []
 
     def flush() -> None:
-        spans.extend(pack(run_starts, run_ends, size, overlap, measure, max_sentences))
+        packed = pack_columns(run_starts, run_ends, size, overlap, measure, max_sentences)
+        spans.extend(zip(*packed, strict=True))
         run_starts.clear()
         run_ends.clear()
 
