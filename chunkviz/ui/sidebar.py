@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from chunkviz.embeddings import DEFAULT_BACKEND
-from chunkviz.ui.i18n import LANGUAGES, tr
+from chunkviz.embeddings import DEFAULT_BACKEND, ST_PREFIX, BackendInfo
+from chunkviz.embeddings.dense import MINILM_ALIAS, RURI_DEFAULT
+from chunkviz.ui.i18n import LANGUAGES, current_lang, tr
 from chunkviz.ui.resources import backend_infos
 
 _T = {
@@ -37,12 +38,29 @@ _T = {
     },
 }
 
+# Japanese names of the listed backends (the core's labels are English); an ``st:`` model the
+# user names keeps its own label.
+_LABELS_JA = {
+    "bm25": "BM25・文字バイグラム（重み不要）",
+    "tfidf": "TF-IDF・文字バイグラム・生ベクトル",
+    "use-m3": "Universal Sentence Encoder 多言語 v3（同梱・オフライン）",
+    f"{ST_PREFIX}{RURI_DEFAULT}": "ruri-v3-130m（sentence-transformers・日本語）",
+    f"{ST_PREFIX}{MINILM_ALIAS}": "all-MiniLM-L6-v2（同梱・英語のみ）",
+}
+
+
+def backend_label(info: BackendInfo) -> str:
+    """The backend's name in the UI language."""
+    if current_lang() == "ja":
+        return _LABELS_JA.get(info.name, info.label)
+    return info.label
+
 
 def render_sidebar() -> None:
     """Draw the shared controls; their values live in ``st.session_state``."""
     infos = backend_infos()
     available = [i for i in infos if i.available]
-    labels = {i.name: f"{i.label} — {tr(_T, 'kind_' + i.kind)}" for i in available}
+    labels = {i.name: f"{backend_label(i)} — {tr(_T, 'kind_' + i.kind)}" for i in available}
     names = list(labels)
     if st.session_state.get("backend") not in labels:
         # A backend that vanished (uninstalled, or named by an old session) falls back to the
@@ -68,5 +86,5 @@ def render_sidebar() -> None:
         if missing:
             with st.expander(tr(_T, "unavailable", n=len(missing))):
                 for info in missing:
-                    st.markdown(f"**{info.label}** (`{info.name}`)")
+                    st.markdown(f"**{backend_label(info)}** (`{info.name}`)")
                     st.caption(info.reason)

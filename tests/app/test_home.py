@@ -46,3 +46,15 @@ def test_sidebar_offers_available_backends_and_explains_the_others():
     captions = " ".join(c.value for c in at.sidebar.caption)
     for info in missing:
         assert info.reason in captions
+
+
+def test_backend_names_follow_the_language():
+    at = _home()
+    assert "BM25, character bigrams (no weights) — lexical" in (
+        at.sidebar.selectbox(key="backend").options
+    )
+    at.sidebar.radio(key="lang").set_value("ja").run()
+    assert not at.exception
+    options = at.sidebar.selectbox(key="backend").options
+    assert "BM25・文字バイグラム（重み不要） — 語彙ベース" in options
+    assert at.sidebar.selectbox(key="backend").value == "bm25"
