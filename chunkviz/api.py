@@ -7,7 +7,6 @@ from typing import Any
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult
 from chunkviz.strategies import all_strategies, get_strategy
-from chunkviz.strategies.registry import _REGISTRY
 
 
 def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
@@ -28,7 +27,7 @@ def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
     """
     if not isinstance(text, str):
         raise ParameterError(f"text must be a str (got {type(text).__name__}); decode it first")
-    spec = _REGISTRY.get(strategy) or get_strategy(strategy)
+    spec = get_strategy(strategy)
     if spec.resources.isdisjoint(params):
         return spec.fn(text, **spec.validate(params))
     resources = {k: v for k, v in params.items() if k in spec.resources}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
-from operator import itemgetter, le, lt
+from operator import le, lt
 from types import MappingProxyType
 from typing import Any, overload
 
@@ -136,11 +136,6 @@ class ChunkSequence(Sequence[Chunk]):
         self._ends = ends
         self._items: tuple[Chunk, ...] | None = None
 
-    @classmethod
-    def from_spans(cls, spans: Sequence[tuple[int, int]]) -> ChunkSequence:
-        """Chunks from ``(start, end)`` pairs."""
-        return cls(list(map(itemgetter(0), spans)), list(map(itemgetter(1), spans)))
-
     @property
     def starts(self) -> Sequence[int]:
         """Start offsets, in chunk order."""
@@ -238,23 +233,23 @@ class ChunkingResult:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
-        if type(self.chunks) is ChunkSequence and not self.parents:
-            # The common case (fixed, recursive): plain chunks, checked at C speed.
-            problem = self.chunks.check_bounds(len(self.text))
-            if problem:
-                raise ValueError(f"{problem}; this is a bug in strategy {self.strategy!r}")
-            return
         if type(self.parents) is not tuple:
             object.__setattr__(self, "parents", tuple(self.parents))
         n = len(self.text)
-        checked: tuple[tuple[str, Sequence[Chunk]], ...] = (
-            (("parent", self.parents),) if self.parents else ()
-        )
+        # A ChunkSequence holds plain chunks only (no parent to check, nothing to build) and
+        # checks its own offsets at C speed.
+        plain = False
         if isinstance(self.chunks, ChunkSequence):
+            plain = True
             problem = self.chunks.check_bounds(n)
             if problem:
                 raise ValueError(f"{problem}; this is a bug in strategy {self.strategy!r}")
-        else:
+            if not self.parents:
+                return  # the common case (fixed, recursive): nothing else to check
+        checked: tuple[tuple[str, Sequence[Chunk]], ...] = (
+            (("parent", self.parents),) if self.parents else ()
+        )
+        if not plain:
             object.__setattr__(self, "chunks", tuple(self.chunks))
             checked = (("chunk", self.chunks), *checked)
         for label, items in checked:
@@ -264,8 +259,6 @@ class ChunkingResult:
                         f"{label} {i} has offsets ({c.start}, {c.end}) outside 0 <= start < end"
                         f" <= {n}; this is a bug in strategy {self.strategy!r}"
                     )
-        # A ChunkSequence holds plain chunks only: no parent to check, nothing to build.
-        plain = isinstance(self.chunks, ChunkSequence)
         for i, c in enumerate(() if plain else self.chunks):
             if c.parent is not None and not (0 <= c.parent < len(self.parents)):
                 raise ValueError(

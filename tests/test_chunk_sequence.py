@@ -82,3 +82,10 @@ def test_a_fixed_window_with_a_clipped_end_before_its_start_is_refused():
     with pytest.raises(ValueError, match="start >= end"):
         ChunkingResult("abcdefg", ChunkSequence(range(0, 12, 4), ClippedRange(range(4, 16, 4), 7)),
                        "fixed", {})
+
+
+def test_parents_given_as_a_list_become_a_tuple_with_either_kind_of_chunks():
+    for chunks in (ChunkSequence([0], [2]), (Chunk(0, 2),)):
+        result = ChunkingResult("ab", chunks, "test", {}, parents=[])
+        assert result.parents == ()
+        assert type(result.parents) is tuple
