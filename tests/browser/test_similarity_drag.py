@@ -63,9 +63,17 @@ def _open(page, app_url: str):
 
 
 def _wait_for_python(page, at) -> None:
-    """Wait until Python has rerun with the query at ``at`` (its heading shows the position)."""
+    """Wait until Python has rerun with the query at ``at`` and finished that run.
+
+    The heading showing the position comes before the ranking tables, and until the run
+    reaches them the tables on screen are the previous run's (Streamlit marks them
+    ``data-stale``), so the wait lasts until no element is stale.
+    """
     page.get_by_text(f"Rankings at the query ({at[0]:.2f}, {at[1]:.2f})").wait_for(
         state="visible", timeout=90_000
+    )
+    page.wait_for_function(
+        "() => !document.querySelector('[data-stale=\"true\"]')", timeout=90_000
     )
 
 
@@ -163,3 +171,4 @@ def test_keyboard_moves_the_query_and_a_preset_switch_redraws(app_url, page):
     _wait_for_python(page, DEFAULT_QUERY)
     shown = {m: _python_ranking(page, m) for m in MEASURES}
     assert shown["dot"] == shown["cosine"] == shown["l2"]
+
