@@ -172,3 +172,15 @@ def test_keyboard_moves_the_query_and_a_preset_switch_redraws(app_url, page):
     shown = {m: _python_ranking(page, m) for m in MEASURES}
     assert shown["dot"] == shown["cosine"] == shown["l2"]
 
+
+def test_a_move_under_way_when_python_redraws_is_kept_and_sent(app_url, page):
+    _open(page, app_url)
+    page.locator('[data-role="query"]').focus()
+    drawn = page.locator('[data-role="query"]').element_handle()
+    page.keyboard.down("Shift")
+    page.keyboard.press("ArrowUp")  # released: sent, Python reruns and redraws the plane
+    page.keyboard.down("ArrowUp")  # a second move, its key still down during that redraw
+    page.wait_for_function("point => !point.isConnected", arg=drawn, timeout=90_000)
+    page.keyboard.up("ArrowUp")
+    page.keyboard.up("Shift")
+    _wait_for_python(page, (round(DEFAULT_QUERY[0], 3), round(DEFAULT_QUERY[1] + 1.0, 3)))

@@ -58,14 +58,23 @@ export default function (component) {
   // rerun that answers an older send (the user moved on meanwhile) must not pull the point back.
   const sent = parentElement.__cvSent || { seq: data.seq || 0, x: data.query.x, y: data.query.y };
   const behind = (data.seq || 0) < sent.seq;
-  const query = behind ? { x: sent.x, y: sent.y } : { x: data.query.x, y: data.query.y };
+  // A move made but not yet sent (a key pressed and not yet released, a drag under way) when a
+  // rerun rebuilds the drawing is kept and sent at once: it is neither lost nor left pending.
+  const moving = parentElement.__cvMoving;
+  const from = moving || (behind ? sent : data.query);
+  const query = { x: from.x, y: from.y };
+  function moved() {
+    parentElement.__cvMoving = { x: query.x, y: query.y };
+  }
   function send() {
     const round = (v) => Math.round(v * 1000) / 1000;
     const pos = { x: round(query.x), y: round(query.y), seq: sent.seq + 1 };
     parentElement.__cvSent = { seq: pos.seq, x: query.x, y: query.y };
+    parentElement.__cvMoving = null;
     Object.assign(sent, parentElement.__cvSent);
     setStateValue("pos", pos);
   }
+  if (moving) setTimeout(send, 0);
 
   // A margin around the plane keeps labels and badges of points near the edge visible; the
   // plane itself is the rect[data-role=plane] (tests convert coordinates with its box).
@@ -174,6 +183,7 @@ export default function (component) {
     dragging = true;
     svg.setPointerCapture(evt.pointerId);
     Object.assign(query, toPlane(evt));
+    moved();
     handle.classList.add("cv-dragging");
     render();
     evt.preventDefault();
@@ -181,6 +191,7 @@ export default function (component) {
   function onMove(evt) {
     if (!dragging) return;
     Object.assign(query, toPlane(evt));
+    moved();
     render();
     evt.preventDefault();
   }
@@ -201,6 +212,7 @@ export default function (component) {
     const d = evt.shiftKey ? 0.5 : 0.1;
     query.x = Math.max(-E, Math.min(E, query.x + step[0] * d));
     query.y = Math.max(-E, Math.min(E, query.y + step[1] * d));
+    moved();
     render();
     evt.preventDefault();
   }
