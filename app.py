@@ -80,6 +80,6 @@ for point in ("point_cuts", "point_lost", "point_cost", "point_offline"):
 st.subheader(tr(_T, "pages"))
 root = Path(__file__).parent
 for path, name, icon in PAGES:
-    if (root / path).exists():  # pages are added by separate work; link only to what exists
+    if (root / path).exists():
         st.page_link(path, label=tr(_T, name), icon=icon)
 st.caption(tr(_T, "sidebar_hint"))

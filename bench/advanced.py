@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import chunkviz  # noqa: E402
-from chunkviz.embeddings import get_backend  # noqa: E402
+from chunkviz.retrieval.backends import get_backend  # noqa: E402
 from chunkviz.samples import load_sample  # noqa: E402
 
 CONFIGS: list[tuple[str, str, dict[str, Any]]] = [

@@ -30,14 +30,14 @@ sys.path.insert(0, str(ROOT))
 
 import chunkviz  # noqa: E402
 from chunkviz.datasets import load_dataset  # noqa: E402
-from chunkviz.embeddings import get_backend  # noqa: E402
-from chunkviz.explore import (  # noqa: E402
+from chunkviz.retrieval.backends import get_backend  # noqa: E402
+from chunkviz.views.explore import (  # noqa: E402
     chunk_stats,
     chunk_token_counts,
     locate_qa,
     qa_report,
 )
-from chunkviz.highlight import page_bounds, render_html  # noqa: E402
+from chunkviz.views.highlight import page_bounds, render_html  # noqa: E402
 
 SIZES = (20_000, 200_000)
 

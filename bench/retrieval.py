@@ -43,7 +43,7 @@ def timing(args: argparse.Namespace) -> None:
                   str(args.sample), "--cache-dir", cache]
         cold = run_cli([*common, "--out", args.out])
         sys.path.insert(0, str(ROOT))
-        from chunkviz.benchmark import run_id_for
+        from chunkviz.eval.runner import run_id_for
 
         stem = run_id_for(args.dataset, args.backend, args.sample, 0)
         results = json.loads((Path(args.out) / f"{stem}.json").read_text(encoding="utf-8"))
@@ -64,10 +64,10 @@ def timing(args: argparse.Namespace) -> None:
 
 def ngram_sweep(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(ROOT))
-    from chunkviz.benchmark import run_benchmark
     from chunkviz.datasets import load_dataset
-    from chunkviz.embeddings.lexical import BM25Backend
-    from chunkviz.grid import Config, fixed_config
+    from chunkviz.eval.grid import Config, fixed_config
+    from chunkviz.eval.runner import run_benchmark
+    from chunkviz.retrieval.lexical import BM25Backend
 
     dataset = load_dataset(args.dataset)
     configs = [Config("paragraph", "paragraph", {}), fixed_config(400, 80)]

@@ -14,8 +14,8 @@ import time
 import numpy as np
 
 from chunkviz import chunk
-from chunkviz.embeddings import get_backend
-from chunkviz.similarity_lesson import DEFAULT_QUERY_TEXT, DEFAULT_TEXT, analyse, pca_2d
+from chunkviz.retrieval.backends import get_backend
+from chunkviz.views.similarity_lesson import DEFAULT_QUERY_TEXT, DEFAULT_TEXT, analyse, pca_2d
 
 
 def _best(fn, repeat: int) -> float:

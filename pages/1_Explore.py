@@ -7,14 +7,10 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from chunkviz import codegen, export
 from chunkviz.datasets.qa_pairs import parse_qa_pairs
 from chunkviz.errors import ChunkvizError
-from chunkviz.explore import chunk_rows, chunk_stats, summary
 from chunkviz.extract import DOCUMENT_TYPES, extract_text
-from chunkviz.highlight import LABELS_JA, Labels, page_bounds, page_count, page_of, render_html
 from chunkviz.samples import load_sample, sample_names
-from chunkviz.shareurl import from_query, to_query
 from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.ui.controls import param_controls, seed_values
 from chunkviz.ui.explore_figures import length_figure, token_figure
@@ -30,6 +26,17 @@ from chunkviz.ui.resources import (
 )
 from chunkviz.ui.sidebar import render_sidebar
 from chunkviz.ui.state import init_session
+from chunkviz.views import codegen, export
+from chunkviz.views.explore import chunk_rows, chunk_stats, summary
+from chunkviz.views.highlight import (
+    LABELS_JA,
+    Labels,
+    page_bounds,
+    page_count,
+    page_of,
+    render_html,
+)
+from chunkviz.views.share_link import from_query, to_query
 
 st.set_page_config(page_title="chunkviz · Explore", page_icon="✂️", layout="wide")
 init_session()

@@ -6,10 +6,7 @@ from typing import Any
 
 import streamlit as st
 
-from chunkviz.compare import Outcome, config_label, rank_rows, summary_rows
 from chunkviz.errors import ChunkvizError
-from chunkviz.explore import locate_qa, qa_marks
-from chunkviz.highlight import LABELS_JA, Labels, page_bounds, render_html
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies
 from chunkviz.ui.compare_resources import outcome_cached
@@ -19,6 +16,9 @@ from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.resources import chunk_cached
 from chunkviz.ui.sidebar import render_sidebar
 from chunkviz.ui.state import init_session
+from chunkviz.views.compare import Outcome, config_label, rank_rows, summary_rows
+from chunkviz.views.explore import locate_qa, qa_marks
+from chunkviz.views.highlight import LABELS_JA, Labels, page_bounds, render_html
 
 st.set_page_config(page_title="chunkviz · Compare", page_icon="✂️", layout="wide")
 init_session()

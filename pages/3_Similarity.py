@@ -3,22 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from chunkviz.embeddings import list_backends
 from chunkviz.errors import ChunkvizError
-from chunkviz.plane import (
-    DEFAULT_QUERY,
-    MEASURE_NAMES,
-    PRESETS,
-    describe_measures,
-    describe_move,
-    points_from_rows,
-    points_to_rows,
-    preset,
-    rankings,
-    scores,
-)
+from chunkviz.retrieval.backends import list_backends
 from chunkviz.retrieval.similarity import MEASURES
-from chunkviz.similarity_lesson import DEFAULT_QUERY_TEXT, DEFAULT_TEXT, lesson_rows
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.plane_component import similarity_plane
 from chunkviz.ui.sidebar import render_sidebar
@@ -32,6 +19,19 @@ from chunkviz.ui.similarity_view import (
     rank_figure,
 )
 from chunkviz.ui.state import init_session
+from chunkviz.views.plane import (
+    DEFAULT_QUERY,
+    MEASURE_NAMES,
+    PRESETS,
+    describe_measures,
+    describe_move,
+    points_from_rows,
+    points_to_rows,
+    preset,
+    rankings,
+    scores,
+)
+from chunkviz.views.similarity_lesson import DEFAULT_QUERY_TEXT, DEFAULT_TEXT, lesson_rows
 
 _T = {
     "en": {

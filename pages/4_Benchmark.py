@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from chunkviz import dashboard as db
 from chunkviz.errors import ChunkvizError
 from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_drilldown as drilldown
@@ -12,6 +11,7 @@ from chunkviz.ui import benchmark_tables as tables
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.sidebar import render_sidebar
 from chunkviz.ui.state import init_session
+from chunkviz.views import dashboard as db
 
 _T = {
     "en": {

@@ -7,10 +7,8 @@ from typing import Any
 import streamlit as st
 
 from chunkviz.errors import ChunkvizError
-from chunkviz.highlight import LABELS_JA, Labels, Mark, page_bounds, page_of, render_html
 from chunkviz.lm import CHAR_NGRAM
 from chunkviz.model import Chunk
-from chunkviz.parent_child import auto_merge, expand_to_parents, hit_rows, rank_children
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import current_lang, tr
@@ -19,6 +17,8 @@ from chunkviz.ui.sidebar import render_sidebar
 from chunkviz.ui.state import init_session
 from chunkviz.ui.strategies_figures import clicked_boundary, perplexity_figure, semantic_figure
 from chunkviz.ui.strategies_resources import perplexity_curve_cached, semantic_curve_cached
+from chunkviz.views.highlight import LABELS_JA, Labels, Mark, page_bounds, page_of, render_html
+from chunkviz.views.parent_expansion import auto_merge, expand_to_parents, hit_rows, rank_children
 
 st.set_page_config(page_title="chunkviz · Strategies", page_icon="✂️", layout="wide")
 init_session()

@@ -3,7 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chunkviz.embeddings import (
+from chunkviz.errors import ModelUnavailableError, ParameterError
+from chunkviz.retrieval.backends import (
     build_index,
     get_backend,
     list_backends,
@@ -11,10 +12,9 @@ from chunkviz.embeddings import (
     prepare_queries,
     score,
 )
-from chunkviz.embeddings.base import Backend
-from chunkviz.embeddings.dense import UseM3Backend, known_prefixes
-from chunkviz.embeddings.lexical import BM25Backend, CharNgramTokenizer, char_ngrams
-from chunkviz.errors import ModelUnavailableError, ParameterError
+from chunkviz.retrieval.base import Backend
+from chunkviz.retrieval.dense import UseM3Backend, known_prefixes
+from chunkviz.retrieval.lexical import BM25Backend, CharNgramTokenizer, char_ngrams
 from chunkviz.tokenizers import count_tokens
 
 DOCS = ["東京は日本の首都です。", "大阪はたこ焼きで有名だ。", "富士山は日本一高い山である。"]

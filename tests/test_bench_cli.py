@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from chunkviz.benchmark import load_results
 from chunkviz.cli import main
 from chunkviz.commands.bench_cmd import parse_grid
 from chunkviz.errors import UnknownStrategyError
-from chunkviz.grid import default_grid
+from chunkviz.eval.grid import default_grid
+from chunkviz.eval.runner import load_results
 
 CONTEXT = "富士山は日本一高い山である。標高は三千七百七十六メートル。山頂には浅間大社の奥宮がある。"
 

@@ -4,7 +4,10 @@ import json
 
 import pytest
 
-from chunkviz.benchmark import (
+from chunkviz.datasets.base import Dataset, Document, Question
+from chunkviz.errors import ParameterError
+from chunkviz.eval.grid import Config, fixed_config
+from chunkviz.eval.runner import (
     PAIRWISE_METRICS,
     RANK_METRICS,
     ResultsFileError,
@@ -16,9 +19,6 @@ from chunkviz.benchmark import (
     sample_questions,
     save_results,
 )
-from chunkviz.datasets.base import Dataset, Document, Question
-from chunkviz.errors import ParameterError
-from chunkviz.grid import Config, fixed_config
 from chunkviz.model import Span
 
 TEXT_A = (

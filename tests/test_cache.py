@@ -5,7 +5,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from chunkviz.cache import EmbeddingCache, default_cache_dir
+from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir
 
 
 class CountingBackend:

@@ -3,9 +3,9 @@ from __future__ import annotations
 import pytest
 
 import chunkviz
-from chunkviz.codegen import LIBRARIES, snippet, snippets
 from chunkviz.samples import load_sample
 from chunkviz.strategies import all_strategies
+from chunkviz.views.codegen import LIBRARIES, snippet, snippets
 
 
 def _run(code: str, text: str) -> list[str]:

@@ -3,9 +3,9 @@ from __future__ import annotations
 import pytest
 
 import chunkviz
-from chunkviz.compare import config_label, outcome, rank_rows, summary_rows
-from chunkviz.embeddings import get_backend
-from chunkviz.explore import locate_qa
+from chunkviz.retrieval.backends import get_backend
+from chunkviz.views.compare import config_label, outcome, rank_rows, summary_rows
+from chunkviz.views.explore import locate_qa
 
 TEXT = "梅雨は日本の雨季である。寒帯ジェット気流が南下する。台風は夏から秋に来る。"
 PAIRS = [

@@ -10,14 +10,14 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from chunkviz import dashboard as db
-from chunkviz.benchmark import default_results_dir, shipped_results_dir
 from chunkviz.datasets import load_dataset
 from chunkviz.errors import ChunkvizError, ParameterError
-from chunkviz.grid import Config, chunk_document
-from chunkviz.shareurl import from_query
-from chunkviz.spans import analyze_spans
+from chunkviz.eval.grid import Config, chunk_document
+from chunkviz.eval.runner import default_results_dir, shipped_results_dir
+from chunkviz.eval.spans import analyze_spans
 from chunkviz.ui.benchmark_tables import cell_text, main_table_markdown, md_escape
+from chunkviz.views import dashboard as db
+from chunkviz.views.share_link import from_query
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

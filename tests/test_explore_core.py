@@ -4,7 +4,9 @@ import pytest
 
 import chunkviz
 from chunkviz.errors import DatasetError
-from chunkviz.explore import (
+from chunkviz.samples import load_sample, sample_names
+from chunkviz.tokenizers import WhitespaceTokenizer
+from chunkviz.views.explore import (
     assess_qa,
     chunk_rows,
     chunk_stats,
@@ -14,8 +16,6 @@ from chunkviz.explore import (
     qa_marks,
     summary,
 )
-from chunkviz.samples import load_sample, sample_names
-from chunkviz.tokenizers import WhitespaceTokenizer
 
 
 @pytest.mark.parametrize("name", sample_names())
@@ -114,7 +114,7 @@ def test_export_formats_agree_with_offsets():
     import io
     import json
 
-    from chunkviz import export
+    from chunkviz.views import export
 
     text = "a,b\n\"c\"" * 5
     result = chunkviz.chunk(text, "fixed", size=7, overlap=2)

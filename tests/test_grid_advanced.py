@@ -1,12 +1,12 @@
-"""The benchmark runs every new strategy through chunkviz.grid.Config, with no extra resources:
+"""The benchmark runs every new strategy through chunkviz.eval.grid.Config, with no extra resources:
 the sentence embedder and the language model are named by parameters (``model``, ``lm``)."""
 
 from __future__ import annotations
 
 from chunkviz import Span
-from chunkviz.benchmark import run_benchmark
 from chunkviz.datasets.base import Dataset, Document, Question
-from chunkviz.grid import Config, chunk_document
+from chunkviz.eval.grid import Config, chunk_document
+from chunkviz.eval.runner import run_benchmark
 
 TEXT = (
     "梅雨は日本の雨季である。梅雨前線が停滞すると雨が続く。\n\n"

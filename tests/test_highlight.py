@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chunkviz
-from chunkviz.highlight import Mark, page_bounds, page_count, page_of, render_html, segments
 from chunkviz.model import Chunk
+from chunkviz.views.highlight import Mark, page_bounds, page_count, page_of, render_html, segments
 from tests.strategies import texts
 
 

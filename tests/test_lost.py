@@ -9,10 +9,10 @@ import pytest
 from chunkviz.datasets import load_dataset
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.datasets.jsquad import DEFAULT_PATH
-from chunkviz.grid import Config, chunk_document, default_grid, fixed_config
-from chunkviz.lost import format_lost_table, lost_row, lost_table
+from chunkviz.eval.grid import Config, chunk_document, default_grid, fixed_config
+from chunkviz.eval.lost import format_lost_table, lost_row, lost_table
+from chunkviz.eval.spans import analyze_spans
 from chunkviz.model import Span
-from chunkviz.spans import analyze_spans
 
 TEXT = "寒帯ジェット気流が南下する。"
 

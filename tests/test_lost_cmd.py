@@ -7,7 +7,7 @@ import json
 import pytest
 
 from chunkviz.cli import main
-from chunkviz.grid import default_grid, labels
+from chunkviz.eval.grid import default_grid, labels
 
 
 def _json(capsys, *args):

@@ -4,7 +4,7 @@ import pytest
 
 import chunkviz
 from chunkviz import Chunk, ChunkingResult
-from chunkviz.parent_child import (
+from chunkviz.views.parent_expansion import (
     Context,
     auto_merge,
     expand_to_parents,
@@ -98,7 +98,7 @@ def test_hit_rows_say_which_hit_brought_each_parent_and_which_were_absorbed():
 
 
 def test_children_are_ranked_by_the_backend():
-    from chunkviz.embeddings import get_backend
+    from chunkviz.retrieval.backends import get_backend
 
     text = "梅雨前線が停滞する。台風が上陸する。梅雨明けが近い。"
     result = chunkviz.chunk(text, "parent_child", mode="sentence_window", child_size=20)

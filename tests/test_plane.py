@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunkviz.errors import ParameterError
-from chunkviz.plane import (
+from chunkviz.views.plane import (
     DEFAULT_QUERY,
     EXTENT,
     PlanePoint,

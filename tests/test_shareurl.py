@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunkviz.shareurl import from_query, to_query
+from chunkviz.views.share_link import from_query, to_query
 
 
 @given(st.integers(1, 5000), st.integers(0, 4999), st.sampled_from(["chars", "tokens"]),

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from chunkviz.errors import ParameterError
-from chunkviz.similarity_lesson import (
+from chunkviz.views.similarity_lesson import (
     DEFAULT_TEXT,
     measure_ranks,
     most_moved,

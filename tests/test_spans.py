@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import chunkviz
 from chunkviz import Span
-from chunkviz.spans import analyze_spans
+from chunkviz.eval.spans import analyze_spans
 
 
 def test_span_cut_by_a_boundary_is_broken_and_names_the_chunks():

@@ -7,8 +7,8 @@ import os
 import numpy as np
 import pytest
 
-from chunkviz.embeddings import get_backend, list_backends, over_limit, score
-from chunkviz.embeddings.dense import bundled_minilm_path
+from chunkviz.retrieval.backends import get_backend, list_backends, over_limit, score
+from chunkviz.retrieval.dense import bundled_minilm_path
 from chunkviz.tokenizers import count_tokens
 
 pytestmark = pytest.mark.slow

@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from chunkviz.errors import ParameterError
-from chunkviz.grid import Config, default_grid, fixed_config
+from chunkviz.eval.grid import Config, default_grid, fixed_config
 
 _FIXED = re.compile(r"^fixed-(\d+)-(\d+)$")
 
@@ -97,9 +97,9 @@ class _Bar:
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Run the benchmark and write its results file; prints the main table."""
-    from chunkviz.benchmark import default_results_dir, run_benchmark, save_results
     from chunkviz.datasets import load_dataset
-    from chunkviz.embeddings import get_backend
+    from chunkviz.eval.runner import default_results_dir, run_benchmark, save_results
+    from chunkviz.retrieval.backends import get_backend
 
     configs = parse_grid(args.grid)
     backend = get_backend(args.backend)
@@ -169,7 +169,7 @@ def format_significance(results: dict[str, Any]) -> str:
 
 def run_backends(args: argparse.Namespace, extra: list[str]) -> int:
     """Print every backend with its availability and, when unavailable, how to get it."""
-    from chunkviz.embeddings import list_backends
+    from chunkviz.retrieval.backends import list_backends
 
     for info in list_backends():
         state = "available" if info.available else "unavailable"

@@ -10,9 +10,9 @@ from typing import Any
 
 from chunkviz.api import chunk
 from chunkviz.errors import ParameterError
-from chunkviz.export import chunk_records
 from chunkviz.strategies import get_strategy
 from chunkviz.textio import read_text_file
+from chunkviz.views.export import chunk_records
 
 
 def add_parser(sub: Any) -> None:

@@ -1,7 +1,7 @@
 """``chunkviz lost``: per configuration of the study's grid, how many questions are broken.
 
-A question is broken when no chunk holds its whole answer (see ``chunkviz.lost``), so it is lost
-before any retriever runs.
+A question is broken when no chunk holds its whole answer (see ``chunkviz.eval.lost``),
+so it is lost before any retriever runs.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 from chunkviz.datasets import SPEC_HELP, load_dataset
 from chunkviz.datasets.sampling import sample_questions
-from chunkviz.grid import default_grid
-from chunkviz.lost import format_lost_table, lost_table
+from chunkviz.eval.grid import default_grid
+from chunkviz.eval.lost import format_lost_table, lost_table
 
 #: The study's sample size; used by default when the dataset has more questions.
 DEFAULT_SAMPLE = 500

@@ -1,8 +1,8 @@
 """Parent-child chunking: small children to retrieve, larger parents to read (small-to-big).
 
 Seed 003: "search small, hand over big". Children are ``result.chunks`` (each with ``parent``
-set), parents are ``result.parents``; ``chunkviz.parent_child`` expands a query's child hits to
-their parents (duplicates removed) or auto-merges them. Two ways to build the hierarchy:
+set), parents are ``result.parents``; ``chunkviz.views.parent_expansion`` expands a query's child
+hits to their parents (duplicates removed) or auto-merges them. Two ways to build the hierarchy:
 
 - ``hierarchy``: sentences are packed into parents of at most ``parent_size`` characters, and
   each parent's sentences into children of at most ``child_size``; a child never crosses its

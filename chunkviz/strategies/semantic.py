@@ -8,9 +8,9 @@ than an absolute one, as the seed notes). A chunk is not ended at a topic change
 (LangChain's and LlamaIndex's semantic splitters have no such cap; their users keep asking for
 one). A sentence longer than ``max_size`` is cut first, so the cap always holds.
 
-The embedder is a resource: any object with ``encode_documents(texts) -> ndarray``. Without
-one, the backend named by ``model`` is loaded through ``chunkviz.embeddings.get_backend``. The
-default is ``tfidf`` (character-bigram TF-IDF with IDF fitted on the document's sentences):
+The embedder is a resource: any object with ``encode_documents(texts) -> ndarray``. Without one,
+the backend named by ``model`` is loaded through ``chunkviz.retrieval.backends.get_backend``.
+The default is ``tfidf`` (character-bigram TF-IDF with IDF fitted on the document's sentences):
 offline, deterministic and fast (a fraction of a second for 20,000 characters), it measures
 lexical cohesion as TextTiling does. ``use-m3`` (the multilingual Universal Sentence Encoder
 bundled in a pip package, also offline) or ``st:<model>`` compare meaning instead, at the cost
@@ -120,7 +120,7 @@ def resolve_embedder(model: str, embedder: Embedder | None) -> Embedder:
     """The given embedder, or the backend called ``model`` (loaded offline, cached)."""
     if embedder is not None:
         return embedder
-    from chunkviz.embeddings import get_backend
+    from chunkviz.retrieval.backends import get_backend
 
     return get_backend(model)
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import streamlit as st
 
-from chunkviz.benchmark import list_results, load_results
-from chunkviz.dashboard import RunSummary, results_dirs, summarize
+from chunkviz.eval.runner import list_results, load_results
+from chunkviz.views.dashboard import RunSummary, results_dirs, summarize
 
 Signature = tuple[tuple[str, int], ...]
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import streamlit as st
 
-from chunkviz import dashboard as db
 from chunkviz.datasets import Dataset, load_dataset
 from chunkviz.errors import ChunkvizError
 from chunkviz.ui.benchmark_tables import md_escape
+from chunkviz.views import dashboard as db
 
 Tr = Callable[[str], str]
 

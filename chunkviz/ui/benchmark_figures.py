@@ -1,4 +1,4 @@
-"""Plotly figures of the Benchmark page, built from ``chunkviz.dashboard`` values."""
+"""Plotly figures of the Benchmark page, built from ``chunkviz.views.dashboard`` values."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from chunkviz.dashboard import BackendComparison, ModeRow, TableRow, metric_label
+from chunkviz.views.dashboard import BackendComparison, ModeRow, TableRow, metric_label
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from chunkviz import dashboard as db
 from chunkviz.errors import ChunkvizError
 from chunkviz.ui.benchmark_drilldown import cached_dataset
+from chunkviz.views import dashboard as db
 
 Tr = Callable[[str], str]
 
@@ -33,8 +33,8 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
     Raises:
         ChunkvizError: A bad grid, dataset or backend (the message says which and why).
     """
-    from chunkviz import benchmark
-    from chunkviz.embeddings import get_backend
+    from chunkviz.eval import runner as benchmark
+    from chunkviz.retrieval.backends import get_backend
 
     configs = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
                             db.parse_ints(overlaps, "overlap percents"))
@@ -46,7 +46,7 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
 
 def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
     """The Recompute form: backend, grid, dataset sample and seed, and the run button."""
-    from chunkviz.embeddings import list_backends
+    from chunkviz.retrieval.backends import list_backends
     from chunkviz.strategies import all_strategies
 
     with st.expander(t("rc_title"), expanded=expanded):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from chunkviz.dashboard import Cell, Matrix, RunSummary, TableRow, format_bytes, metric_label
+from chunkviz.views.dashboard import Cell, Matrix, RunSummary, TableRow, format_bytes, metric_label
 
 Tr = Callable[[str], str]
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import streamlit as st
 
-from chunkviz.compare import Outcome, outcome
-from chunkviz.explore import QAItem, locate_qa
 from chunkviz.model import ChunkingResult
 from chunkviz.ui.resources import load_backend
+from chunkviz.views.compare import Outcome, outcome
+from chunkviz.views.explore import QAItem, locate_qa
 
 QAKey = tuple[tuple[tuple[str, Any], ...], ...]
 
@@ -41,7 +41,7 @@ def outcome_cached(
     items: Sequence[QAItem],
     backend: str,
 ) -> Outcome:
-    """``chunkviz.compare.outcome`` with the ranks (the expensive part) cached."""
+    """``chunkviz.views.compare.outcome`` with the ranks (the expensive part) cached."""
     base = outcome(label, result, items, None)
     ranks = _ranks(result.text, result.strategy, result.chunks, result.parents, qa_key(pairs),
                    backend)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from chunkviz.explore import ChunkStats
+from chunkviz.views.explore import ChunkStats
 
 _T = {
     "en": {

@@ -1,7 +1,7 @@
 """The highlight view as an ``st.components.v2`` component: inline HTML/CSS/JS, no iframe.
 
-The markup comes from ``chunkviz.highlight.render_html``, which escapes every piece of document
-text; the JavaScript only places that markup in the component's shadow root and scrolls the
+The markup comes from ``chunkviz.views.highlight.render_html``, which escapes every piece of
+document text; the JavaScript only places that markup in the component's shadow root and scrolls the
 view's own box to a chunk's number badge when asked.
 """
 
@@ -45,7 +45,7 @@ export default function (component) {
   const box = parentElement.querySelector(".hl-box");
   if (!box || !data) { return; }
   if (box.dataset.version !== String(data.version)) {
-    // data.html is built by chunkviz.highlight.render_html: every piece of user text in it is
+    // data.html is built by chunkviz.views.highlight.render_html: every piece of user text in it is
     // HTML-escaped on the server, so it contains only the markup chunkviz writes.
     box.innerHTML = data.html;
     box.dataset.version = String(data.version);

@@ -14,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from chunkviz.plane import PlanePoint, component_data
+from chunkviz.views.plane import PlanePoint, component_data
 
 _ASSETS = Path(__file__).parent / "assets"
 

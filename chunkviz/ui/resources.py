@@ -16,8 +16,10 @@ from typing import Any
 import streamlit as st
 
 from chunkviz.api import chunk
-from chunkviz.embeddings import Backend, BackendInfo, get_backend, list_backends
-from chunkviz.explore import (
+from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.retrieval.backends import Backend, BackendInfo, get_backend, list_backends
+from chunkviz.strategies import get_strategy
+from chunkviz.views.explore import (
     QAItem,
     QAResult,
     chunk_token_counts,
@@ -25,9 +27,7 @@ from chunkviz.explore import (
     locate_qa,
     qa_report,
 )
-from chunkviz.highlight import Mark
-from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.strategies import get_strategy
+from chunkviz.views.highlight import Mark
 
 ParamItems = tuple[tuple[str, Any], ...]
 

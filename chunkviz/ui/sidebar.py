@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from chunkviz.embeddings import DEFAULT_BACKEND, ST_PREFIX, BackendInfo
-from chunkviz.embeddings.dense import MINILM_ALIAS, RURI_DEFAULT
+from chunkviz.retrieval.backends import DEFAULT_BACKEND, ST_PREFIX, BackendInfo
+from chunkviz.retrieval.dense import MINILM_ALIAS, RURI_DEFAULT
 from chunkviz.ui.i18n import LANGUAGES, current_lang, tr
 from chunkviz.ui.resources import backend_infos
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from chunkviz.dashboard import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
+from chunkviz.views.dashboard import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "4_Benchmark.py")
@@ -175,7 +175,8 @@ def test_a_bad_grid_shows_the_named_error(page):
 
 
 def test_shipped_results_load_without_running_the_benchmark(monkeypatch, tmp_path):
-    from chunkviz import benchmark, embeddings
+    from chunkviz.eval import runner as benchmark
+    from chunkviz.retrieval import backends as embeddings
 
     def refuse(*args, **kwargs):
         raise AssertionError("the page computed something at load")

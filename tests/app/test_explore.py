@@ -6,7 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import chunkviz
-from chunkviz.embeddings import get_backend
+from chunkviz.retrieval.backends import get_backend
 from chunkviz.samples import load_sample
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,7 +85,7 @@ def test_known_answer_is_broken_under_fixed_100_0():
     result = chunkviz.chunk(sample.text, "fixed", size=100, overlap=0)
     spans = [chunkviz.Span("d", q["start"], q["start"] + len(q["answer"]))
              for q in sample.qa_pairs]
-    from chunkviz.spans import analyze_spans
+    from chunkviz.eval.spans import analyze_spans
 
     broken = analyze_spans(result, spans).broken_count
     assert statuses["❌ broken"] == broken
@@ -270,7 +270,7 @@ def test_upload_a_shift_jis_document_then_qa_pairs_as_csv():
     assert list(table["occurrences"]) == [20, 0]
     assert table.iloc[1]["status"] == "⚠️ not found"
     result = chunkviz.chunk(expected_text, "fixed", size=30)
-    from chunkviz.explore import assess_qa, locate_qa
+    from chunkviz.views.explore import assess_qa, locate_qa
 
     qa = assess_qa(result, locate_qa(expected_text, [{"question": "q", "answer": "午前9時"}]))
     assert table.iloc[0]["status"] == {"contained": "✅ contained", "broken": "❌ broken"}[
@@ -300,7 +300,7 @@ def test_html_upload_keeps_markup_as_text_for_the_view():
 
 @pytest.mark.slow
 def test_chunks_over_the_models_input_limit_are_counted():
-    from chunkviz.embeddings import over_limit
+    from chunkviz.retrieval.backends import over_limit
 
     at = _page(strategy="fixed", size="3000", overlap="0", unit="chars", sample="tech_en")
     at.sidebar.selectbox(key="backend").set_value("st:all-MiniLM-L6-v2").run()

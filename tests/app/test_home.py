@@ -35,7 +35,7 @@ def test_switching_language_translates_home_and_sidebar():
 
 
 def test_sidebar_offers_available_backends_and_explains_the_others():
-    from chunkviz.embeddings import list_backends
+    from chunkviz.retrieval.backends import list_backends
 
     at = _home()
     infos = list_backends()

@@ -13,9 +13,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from chunkviz import chunk
-from chunkviz.embeddings import get_backend
-from chunkviz.plane import DEFAULT_QUERY, preset, rankings
-from chunkviz.similarity_lesson import DEFAULT_QUERY_TEXT, DEFAULT_TEXT, analyse
+from chunkviz.retrieval.backends import get_backend
+from chunkviz.views.plane import DEFAULT_QUERY, preset, rankings
+from chunkviz.views.similarity_lesson import DEFAULT_QUERY_TEXT, DEFAULT_TEXT, analyse
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "3_Similarity.py")
 MEASURES = ("dot", "cosine", "l2")

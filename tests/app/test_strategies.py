@@ -4,11 +4,11 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from chunkviz.embeddings import get_backend
-from chunkviz.parent_child import auto_merge, expand_to_parents, rank_children
+from chunkviz.retrieval.backends import get_backend
 from chunkviz.samples import load_sample
 from chunkviz.strategies.perplexity import perplexity_curve
 from chunkviz.strategies.semantic import semantic_curve
+from chunkviz.views.parent_expansion import auto_merge, expand_to_parents, rank_children
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "5_Strategies.py")

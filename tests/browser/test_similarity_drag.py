@@ -2,7 +2,7 @@
 
 The "long vs short" preset is the default. The test drags the query through an intermediate
 position to a drop position, checks the component's live badges while the button is still down,
-releases, and checks the rankings Python renders against ``chunkviz.plane`` computed from the
+releases, and checks the rankings Python renders against ``chunkviz.views.plane`` computed from the
 drop position converted to plane coordinates.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from chunkviz.plane import (
+from chunkviz.views.plane import (
     DEFAULT_QUERY,
     from_polar,
     plane_to_screen,

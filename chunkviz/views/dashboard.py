@@ -18,9 +18,9 @@ from typing import Any, Literal
 from urllib.parse import urlencode
 
 from chunkviz.errors import ParameterError
+from chunkviz.eval.grid import Config, fixed_config
 from chunkviz.eval.metrics import display_name
 from chunkviz.eval.stats import PairwiseResult
-from chunkviz.grid import Config, fixed_config
 from chunkviz.strategies import get_strategy
 
 Lang = Literal["en", "ja"]
@@ -57,7 +57,7 @@ def results_dirs(environ: Mapping[str, str]) -> tuple[Path, ...]:
     """
     import os
 
-    from chunkviz.benchmark import shipped_results_dir
+    from chunkviz.eval.runner import shipped_results_dir
 
     raw = environ.get(RESULTS_DIRS_ENV, "")
     dirs = [Path(p) for p in raw.split(os.pathsep) if p] or [shipped_results_dir()]
@@ -70,7 +70,7 @@ def recompute_dir(environ: Mapping[str, str]) -> Path:
     ``CHUNKVIZ_RECOMPUTE_DIR``, else the runner's default folder (``<cache root>/results``,
     i.e. ``.cache/chunkviz/results``).
     """
-    from chunkviz.benchmark import default_results_dir
+    from chunkviz.eval.runner import default_results_dir
 
     raw = environ.get(RECOMPUTE_DIR_ENV, "")
     return Path(raw) if raw else default_results_dir()
@@ -656,10 +656,10 @@ def explore_sample_for(document_text: str) -> str | None:
 def explore_query(config: Mapping[str, Any], sample: str | None) -> str:
     """Query string that opens Explore under one configuration (and on a built-in sample).
 
-    Built with Explore's own ``chunkviz.shareurl.to_query``: ``strategy``, the strategy's schema
-    parameters by name (``size``, ``overlap``, ``unit`` ...) and ``sample``.
+    Built with Explore's own ``chunkviz.views.share_link.to_query``: ``strategy``, the strategy's
+    schema parameters by name (``size``, ``overlap``, ``unit`` ...) and ``sample``.
     """
-    from chunkviz.shareurl import to_query
+    from chunkviz.views.share_link import to_query
 
     params = dict(config.get("params", {}))
     return urlencode(to_query(str(config["strategy"]), params, sample))

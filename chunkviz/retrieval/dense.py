@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from chunkviz.embeddings.base import BackendKind, Measure
 from chunkviz.errors import MissingDependencyError, ModelUnavailableError
+from chunkviz.retrieval.base import BackendKind, Measure
 from chunkviz.tokenizers import Tokenizer
 
 RURI_DEFAULT = "cl-nagoya/ruri-v3-130m"

@@ -27,7 +27,7 @@ from typing import Literal
 
 import numpy as np
 
-from chunkviz.embeddings.base import Backend
+from chunkviz.retrieval.base import Backend
 
 Role = Literal["document", "query"]
 ENV_VAR = "CHUNKVIZ_CACHE_DIR"
@@ -38,7 +38,7 @@ def default_cache_root() -> Path:
     env = os.environ.get(ENV_VAR)
     if env:
         return Path(env).expanduser()
-    return Path(__file__).resolve().parent.parent / ".cache" / "chunkviz"
+    return Path(__file__).resolve().parents[2] / ".cache" / "chunkviz"
 
 
 def default_cache_dir() -> Path:

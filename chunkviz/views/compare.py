@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from chunkviz.embeddings.base import Backend, Measure
 from chunkviz.eval.metrics import best_relevant_rank
-from chunkviz.explore import QAItem, QAResult, assess_qa
 from chunkviz.model import ChunkingResult
+from chunkviz.retrieval.base import Backend, Measure
+from chunkviz.views.explore import QAItem, QAResult, assess_qa
 
 Rank = int | None
 
@@ -92,7 +92,7 @@ def question_ranks(
         return ()
     if not result.chunks:
         return tuple(None for _ in qa)
-    from chunkviz.embeddings import score
+    from chunkviz.retrieval.backends import score
 
     scores = score(backend, [r.item.question for r in qa], result.embed_texts(), measure)
     ranks: list[Rank] = []

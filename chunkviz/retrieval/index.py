@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from chunkviz.embeddings.base import Backend, Measure
+from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.similarity import similarity
 from chunkviz.tokenizers import count_tokens
 
 if TYPE_CHECKING:
-    from chunkviz.cache import EmbeddingCache, Role
+    from chunkviz.retrieval.cache import EmbeddingCache, Role
 
 
 @runtime_checkable
@@ -128,7 +128,7 @@ def score(
     own scoring function and ignores ``measure``.
 
     Args:
-        backend: Any backend from ``chunkviz.embeddings.get_backend``.
+        backend: Any backend from ``chunkviz.retrieval.backends.get_backend``.
         queries: Query texts (the backend adds its query prefix).
         documents: Chunk texts (the backend adds its document prefix).
         measure: ``dot``, ``cosine`` or ``l2``.

@@ -1,7 +1,7 @@
 """Lost before retrieval: how many questions no chunk can answer, per chunking configuration.
 
 A question is *broken* under a chunking when NONE of its answer spans is contained in a single
-chunk (``chunkviz.spans``): no retriever, however good, can return a chunk holding the whole
+chunk (``chunkviz.eval.spans``): no retriever, however good, can return a chunk holding the whole
 answer. Counting needs no model, only the chunkings and the spans.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 
 from chunkviz.cost import predicted_chunk_count
 from chunkviz.datasets.base import Dataset, Question
-from chunkviz.grid import Config, chunk_document
-from chunkviz.spans import analyze_spans
+from chunkviz.eval.grid import Config, chunk_document
+from chunkviz.eval.spans import analyze_spans
 
 
 @dataclass(frozen=True, slots=True)

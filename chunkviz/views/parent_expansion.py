@@ -23,9 +23,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from chunkviz.embeddings.base import Measure
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult
+from chunkviz.retrieval.base import Measure
 
 ContextKind = Literal["parent", "child"]
 Fate = Literal["expanded", "absorbed", "kept"]
@@ -243,7 +243,7 @@ def rank_children(
     """
     if not result.chunks:
         return []
-    from chunkviz.embeddings import score
+    from chunkviz.retrieval.backends import score
 
     scores = score(backend, [query], result.embed_texts(), measure)[0]
     # A stable sort on the negated scores keeps document order among equal scores.

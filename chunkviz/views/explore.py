@@ -12,10 +12,10 @@ from typing import Any, Literal
 
 from chunkviz.cost import overlap_cost_factor, predicted_chunk_count
 from chunkviz.errors import ChunkvizError
-from chunkviz.highlight import Mark
+from chunkviz.eval.spans import analyze_spans
 from chunkviz.model import ChunkingResult, Span
-from chunkviz.spans import analyze_spans
 from chunkviz.tokenizers import Tokenizer, count_tokens, token_boundaries
+from chunkviz.views.highlight import Mark
 
 QAStatus = Literal["contained", "broken", "not found"]
 
@@ -188,7 +188,8 @@ def chunk_token_counts(
     """Tokens of each chunk as the model reads it, tokenized alone.
 
     That is the backend's ``document_prefix`` (``検索文書: `` for ruri), the chunk's own prefix
-    (a heading breadcrumb) and its text: the same count ``chunkviz.embeddings.over_limit`` uses.
+    (a heading breadcrumb) and its text: the same count
+    ``chunkviz.retrieval.backends.over_limit`` uses.
     """
     return tuple(count_tokens(tokenizer, document_prefix + t) for t in result.embed_texts())
 

@@ -6,8 +6,8 @@ validates it, ``list_results`` lists what a dashboard can show.
 
 Retrieval follows the seed study: per configuration, one index over all chunks of all documents;
 each question ranks every chunk. A chunk is relevant when it belongs to the question's document
-and contains one of its answer spans (``chunkviz.spans``). The file keeps, per configuration and
-question, the 1-based rank of the best relevant chunk (``None`` when the answer is broken), from
+and contains one of its answer spans (``chunkviz.eval.spans``). The file keeps, per configuration
+and question, the 1-based rank of the best relevant chunk (``None`` when the answer is broken), from
 which every rank metric in the file can be recomputed (``recompute_metrics``).
 
 Determinism: the same inputs give the same file apart from ``created`` and ``timings`` (and the
@@ -31,12 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from chunkviz.cache import EmbeddingCache, atomic_write_bytes, default_cache_dir, default_cache_root
 from chunkviz.datasets.base import Dataset, Question
-from chunkviz.embeddings import build_index, get_backend, measure_name, over_limit, prepare_queries
-from chunkviz.embeddings.base import Backend, Measure
-from chunkviz.embeddings.scoring import LexicalBackend
 from chunkviz.errors import ChunkvizError, ParameterError
+from chunkviz.eval.grid import Config, chunk_document
 from chunkviz.eval.metrics import (
     budget_k,
     metric_key,
@@ -44,9 +41,23 @@ from chunkviz.eval.metrics import (
     parse_metric_key,
     span_scores,
 )
+from chunkviz.eval.spans import analyze_spans
 from chunkviz.eval.stats import bootstrap_ci, bootstrap_indices, pairwise_tests
-from chunkviz.grid import Config, chunk_document
-from chunkviz.spans import analyze_spans
+from chunkviz.retrieval.backends import (
+    build_index,
+    get_backend,
+    measure_name,
+    over_limit,
+    prepare_queries,
+)
+from chunkviz.retrieval.base import Backend, Measure
+from chunkviz.retrieval.cache import (
+    EmbeddingCache,
+    atomic_write_bytes,
+    default_cache_dir,
+    default_cache_root,
+)
+from chunkviz.retrieval.index import LexicalBackend
 
 SCHEMA = "chunkviz.benchmark"
 SCHEMA_VERSION = 1
@@ -74,7 +85,7 @@ def default_results_dir() -> Path:
 
 def shipped_results_dir() -> Path:
     """``results/`` at the repository root (the shipped, committed runs)."""
-    return Path(__file__).resolve().parent.parent / "results"
+    return Path(__file__).resolve().parents[2] / "results"
 
 
 def sample_questions(questions: Sequence[Question], sample: int, seed: int) -> list[Question]:

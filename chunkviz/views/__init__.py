@@ -1,0 +1,1 @@
+"""View-models of the pages: what each page shows, computed without Streamlit."""
