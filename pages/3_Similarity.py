@@ -11,7 +11,6 @@ from chunkviz.ui.plane_component import similarity_plane
 from chunkviz.ui.sidebar import render_sidebar
 from chunkviz.ui.similarity_view import (
     chunk_cached,
-    escape_markdown,
     lesson_cached,
     load_backend,
     norm_figure,
@@ -19,6 +18,7 @@ from chunkviz.ui.similarity_view import (
     rank_figure,
 )
 from chunkviz.ui.state import init_session
+from chunkviz.views.markup import escape_markdown
 from chunkviz.views.plane import (
     DEFAULT_QUERY,
     MEASURE_NAMES,

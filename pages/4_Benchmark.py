@@ -12,6 +12,7 @@ from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.sidebar import render_sidebar
 from chunkviz.ui.state import init_session
 from chunkviz.views import dashboard as db
+from chunkviz.views.markup import escape_markdown
 
 _T = {
     "en": {
@@ -266,7 +267,7 @@ else:
                               format_func=db.metric_label)
         st.markdown(tables.matrix_markdown(db.significance_matrix(results, metric), t))
         st.markdown(f"**{t('sentences')}**")
-        st.markdown("\n".join(f"- {tables.md_escape(s)}"
+        st.markdown("\n".join(f"- {escape_markdown(s)}"
                               for s in db.sentences(results, metric, lang)))
 
     # --- plots ---
@@ -319,7 +320,7 @@ else:
                 figs.backends_bar(cmp, fmt("backends_title", metric=db.metric_label(metric))),
                 key=f"bench_fig_backends_{metric}",
             )
-            col.markdown(tables.md_escape(db.backend_sentence(cmp, lang)))
+            col.markdown(escape_markdown(db.backend_sentence(cmp, lang)))
 
     # --- drill-down ---
     st.subheader(t("drill"))

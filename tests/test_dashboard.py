@@ -15,8 +15,9 @@ from chunkviz.errors import ChunkvizError, ParameterError
 from chunkviz.eval.grid import Config, chunk_document
 from chunkviz.eval.runner import default_results_dir, shipped_results_dir
 from chunkviz.eval.spans import analyze_spans
-from chunkviz.ui.benchmark_tables import cell_text, main_table_markdown, md_escape
+from chunkviz.ui.benchmark_tables import cell_text, main_table_markdown
 from chunkviz.views import dashboard as db
+from chunkviz.views.markup import escape_markdown
 from chunkviz.views.share_link import from_query
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -313,8 +314,8 @@ def test_markdown_cells_bold_only_the_best(bm25):
     assert cell_text(cell) == "0.500 [0.250, 0.750]"
 
 
-def test_md_escape_neutralises_markdown_and_latex():
-    assert md_escape("a|b*c_$x$:red[y]<b>") == r"a\|b\*c\_\$x\$\:red\[y\]\<b\>"
+def test_escape_markdown_neutralises_markdown_and_latex():
+    assert escape_markdown("a|b*c_$x$:red[y]<b>") == r"a\|b\*c\_\$x\$\:red\[y\]\<b\>"
 
 
 @pytest.fixture(scope="module")

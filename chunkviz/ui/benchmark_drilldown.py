@@ -9,8 +9,8 @@ import streamlit as st
 
 from chunkviz.datasets import Dataset, load_dataset
 from chunkviz.errors import ChunkvizError
-from chunkviz.ui.benchmark_tables import md_escape
 from chunkviz.views import dashboard as db
+from chunkviz.views.markup import escape_markdown
 
 Tr = Callable[[str], str]
 
@@ -49,12 +49,12 @@ def render(results: Mapping[str, Any], qid: str, t: Tr, fmt: Callable[..., str])
     if question is not None:
         span = question.spans[0]
         ctx = db.answer_context(document.text, span.start, span.end)
-        st.markdown(fmt("drill_question", q=md_escape(question.question)))
-        st.markdown(fmt("drill_answer", a=md_escape(question.answer), start=span.start,
-                        end=span.end, doc=md_escape(question.doc_id)))
+        st.markdown(fmt("drill_question", q=escape_markdown(question.question)))
+        st.markdown(fmt("drill_answer", a=escape_markdown(question.answer), start=span.start,
+                        end=span.end, doc=escape_markdown(question.doc_id)))
         # The answer is highlighted with Markdown's own syntax on escaped text (no raw HTML).
-        st.markdown(f"> …{md_escape(ctx.before)}:orange-background[**{md_escape(ctx.answer)}**]"
-                    f"{md_escape(ctx.after)}…".replace("\n", " "))
+        before, answer, after = (escape_markdown(s) for s in (ctx.before, ctx.answer, ctx.after))
+        st.markdown(f"> …{before}:orange-background[**{answer}**]{after}…")
     configs = {str(c["label"]): c for c in results["configs"]}
     spans = [(sp.start, sp.end) for sp in question.spans] if question is not None else []
     rows = db.drilldown_rows(results, qid, question.doc_id if question else "", spans)
@@ -72,10 +72,10 @@ def render(results: Mapping[str, Any], qid: str, t: Tr, fmt: Callable[..., str])
         top = "—"
         if row.top is not None:
             mark = "✓" if row.top_relevant else "✗"
-            top = f"{md_escape(row.top[0])} {_chars(row.top[1:])} {mark}"
+            top = f"{escape_markdown(row.top[0])} {_chars(row.top[1:])} {mark}"
         query = db.explore_query(configs[row.label], sample)
         link = f"[{t('drill_open')}](./Explore?{query})"
-        lines.append(f"| {md_escape(row.label)} | {shown} | {holding} | {top} | {link} |")
+        lines.append(f"| {escape_markdown(row.label)} | {shown} | {holding} | {top} | {link} |")
     st.markdown(f"**{t('drill_rank')}**")
     st.markdown("\n".join(lines))
     st.caption(fmt("drill_sample", sample=sample) if sample else t("drill_no_sample"))

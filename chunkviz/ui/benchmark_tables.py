@@ -5,16 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from chunkviz.views.dashboard import Cell, Matrix, RunSummary, TableRow, format_bytes, metric_label
+from chunkviz.views.markup import escape_markdown
 
 Tr = Callable[[str], str]
-
-_MD_SPECIAL = set("\\`*_[]<>|$~#:")
-
-
-def md_escape(text: str) -> str:
-    """``text`` with Markdown's (and Streamlit's LaTeX ``$``) special characters escaped."""
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
-
 
 def cell_text(cell: Cell) -> str:
     """``0.917 [0.826, 1.000]``, the mean in bold when it is the column's best."""
@@ -46,7 +39,7 @@ def main_table_markdown(rows: Sequence[TableRow], t: Tr) -> str:
         if r.predicted_chunks is not None and r.predicted_chunks != r.chunks:
             chunks += f" ({t('predicted')} {r.predicted_chunks:,})"
         body.append([
-            md_escape(r.label),
+            escape_markdown(r.label),
             *(cell_text(r.cells[m]) for m in metrics),
             chunks,
             format_bytes(r.index_bytes),
@@ -58,10 +51,10 @@ def main_table_markdown(rows: Sequence[TableRow], t: Tr) -> str:
 
 def matrix_markdown(matrix: Matrix, t: Tr) -> str:
     """Row-minus-column differences; a ✓ marks those that survive the Holm correction."""
-    header = [t("row_minus_col"), *(md_escape(lab) for lab in matrix.labels)]
+    header = [t("row_minus_col"), *(escape_markdown(lab) for lab in matrix.labels)]
     body = []
     for lab, cells in zip(matrix.labels, matrix.cells, strict=True):
-        row = [md_escape(lab)]
+        row = [escape_markdown(lab)]
         for c in cells:
             if c is None:
                 row.append("—")

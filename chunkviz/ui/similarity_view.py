@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -62,11 +61,6 @@ def lesson_cached(
     documents = encode_documents(_backend, name, model, embed_texts)
     query = encode_query(_backend, name, model, query_text)
     return analyse(lengths, documents, query)
-
-
-def escape_markdown(text: str) -> str:
-    """``text`` with Markdown's special characters backslash-escaped (st.table renders Markdown)."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$])", r"\\\1", text)
 
 
 def _short(text: str, n: int = 40) -> str:

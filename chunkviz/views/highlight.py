@@ -11,7 +11,7 @@ character to its last, so one ``<span>`` per segment can say all of it:
 
 A chunk number (``#i``, the same 0-based index as the chunk table and the exports) is placed at the
 start of every chunk. Every piece of document text and every question goes through
-``html.escape``; the only markup is what this module writes.
+``escape_html`` (``chunkviz.views.markup``); the only markup is what this module writes.
 
 Long documents are rendered one page at a time (``page_bounds``), so a 200,000-character text
 never becomes one giant DOM.
@@ -19,12 +19,12 @@ never becomes one giant DOM.
 
 from __future__ import annotations
 
-import html
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkviz.model import Chunk
+from chunkviz.views.markup import escape_html
 
 PAGE_SIZE = 20_000
 
@@ -195,7 +195,7 @@ def render_html(
     for seg in segments(len(text), chunks, marks, start=start, end=end):
         for i in seg.chunk_starts:
             prefix = chunks[i].prefix
-            tip = f' title="{html.escape(prefix, quote=True)}"' if prefix else ""
+            tip = f' title="{escape_html(prefix)}"' if prefix else ""
             out.append(f'<span class="cn" id="chunk-{i}"{tip}>#{i}</span>')
         if not seg.chunks:
             band = "gap"
@@ -206,7 +206,7 @@ def render_html(
         classes = [band]
         if seg.marks:
             classes.append("broken" if any(marks[i].broken for i in seg.marks) else "ans")
-        title = html.escape(_segment_title(seg, marks, words), quote=True)
-        body = html.escape(text[seg.start : seg.end], quote=True)
+        title = escape_html(_segment_title(seg, marks, words))
+        body = escape_html(text[seg.start : seg.end])
         out.append(f'<span class="{" ".join(classes)}" title="{title}">{body}</span>')
     return "".join(out)

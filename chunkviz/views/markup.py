@@ -1,0 +1,34 @@
+"""The one escaping helper: user-derived text made inert before it reaches Markdown or HTML.
+
+Streamlit renders Markdown (links, images, ``:color[...]`` directives, LaTeX between ``$``) in
+``st.markdown``, ``st.caption``, ``st.warning`` and table cells; a document's name, a share link's
+value or a results-file field that reaches one of them unescaped can become a working link or an
+image the browser fetches. Every such string goes through ``escape_markdown``; HTML built by
+chunkviz (the highlight view) goes through ``escape_html``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+# Characters that start markup anywhere in a line: emphasis, code, links and images (``[``, ``!``),
+# raw HTML, table cells, strike-through, headings, LaTeX (``$``) and Streamlit's ``:color[...]``.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]#!|<>~$:])")
+# What starts a block only at the start of a line: a list item, a setext underline, a numbered item.
+_BLOCK_START = re.compile(r"^(\s*\d*)([-+=.)])")
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` with every Markdown-special character backslash-escaped (shown literally).
+
+    Line ends become spaces, so a value cannot start a heading, a list or a table row of its own.
+    """
+    flat = text.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", flat)
+    return _BLOCK_START.sub(r"\1\\\2", escaped)
+
+
+def escape_html(text: str) -> str:
+    """``text`` escaped for HTML element content and attribute values (quotes included)."""
+    return html.escape(text, quote=True)
