@@ -32,8 +32,9 @@ from typing import Any
 import numpy as np
 
 from chunkviz.datasets.base import Dataset, Question
+from chunkviz.document import chunk_document
 from chunkviz.errors import ChunkvizError, ParameterError
-from chunkviz.eval.grid import Config, chunk_document
+from chunkviz.eval.grid import Config
 from chunkviz.eval.metrics import (
     budget_k,
     metric_key,
@@ -144,7 +145,7 @@ def _index_config(
     first: list[int] = []
     results = []
     for d, doc in enumerate(dataset.documents):
-        result = chunk_document(config, doc)
+        result = chunk_document(doc, config.strategy, config.params)
         results.append(result)
         first.append(len(texts))
         texts.extend(result.embed_texts())

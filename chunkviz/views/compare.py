@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from chunkviz.document import Question
 from chunkviz.eval.metrics import best_relevant_rank
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend, Measure
-from chunkviz.views.explore import QAItem, QAResult, assess_qa
+from chunkviz.views.explore import QAResult, assess_qa
 
 Rank = int | None
 
@@ -106,7 +107,7 @@ def question_ranks(
 def outcome(
     label: str,
     result: ChunkingResult,
-    items: Sequence[QAItem],
+    items: Sequence[Question],
     backend: Backend | None,
     *,
     measure: Measure = "cosine",
