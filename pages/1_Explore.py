@@ -33,7 +33,7 @@ for msg in state.link_problems:
     st.warning(tr("config.link_problem", msg=escape_markdown(msg)))
 
 with st.expander(tr("document.heading"), expanded=True):
-    document = document_picker(state)
+    document = document_picker(state, prefix="explore_")
 
 st.subheader(tr("explore.configuration"))
 strategy, params = configuration_picker(state, prefix="explore_")

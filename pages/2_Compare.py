@@ -19,7 +19,7 @@ st.title(tr("compare.title"))
 st.caption(tr("compare.intro", backend=state.backend))
 
 with st.expander(tr("document.heading")):
-    document = document_picker(state)
+    document = document_picker(state, prefix="compare_")
 text = document.text
 if not text.strip():
     st.info(tr("document.empty"))

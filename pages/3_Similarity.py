@@ -161,7 +161,7 @@ def _real_section() -> None:
     st.markdown(tr("similarity.real_intro"))
 
     with st.expander(tr("document.heading")):
-        document = document_picker(state)
+        document = document_picker(state, prefix="sim_")
     strategy, params = state.configuration()
     backend_name = state.backend
     try:
@@ -177,6 +177,7 @@ def _real_section() -> None:
     st.caption(tr("similarity.config", label=config_label(strategy, params),
                   n=len(result.chunks)))
     st.caption(tr("similarity.embedder", backend=backend_name))
+    st.metric(tr("similarity.n_chunks"), len(result.chunks))
     first = document.questions[0].question if document.questions else ""
     query_text = st.text_input(tr("similarity.query_text"), value=first, key="sim_query_text")
 
@@ -207,8 +208,7 @@ def _real_section() -> None:
 
     pearson = lesson.stats.pearson
     moved = ", ".join(f"#{i + 1}" for i in lesson.moved)
-    m1, m2, m3 = st.columns(3)
-    m1.metric(tr("similarity.n_chunks"), len(texts))
+    m2, m3 = st.columns(2)
     m2.metric(tr("similarity.pearson"),
               f"{pearson:.2f}" if pearson is not None else tr("similarity.pearson_na"),
               help=tr("similarity.pearson_help"))

@@ -33,7 +33,7 @@ labels = labels_for(state.lang)
 st.title(tr("strategies.title"))
 st.caption(tr("strategies.intro"))
 with st.expander(tr("document.heading")):
-    document = document_picker(state)
+    document = document_picker(state, prefix="strategies_")
 text = document.text
 if not text.strip():
     st.info(tr("document.empty"))

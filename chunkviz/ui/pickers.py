@@ -104,29 +104,38 @@ def clear_pairs(state: AppState) -> None:
     state.document = state.document.with_questions(())
 
 
-def document_picker(state: AppState) -> Document:
-    """Source (sample, paste, upload) and the document itself; returns the current document."""
+def document_picker(state: AppState, *, prefix: str) -> Document:
+    """Source (sample, paste, upload) and the document itself; returns the current document.
+
+    Args:
+        state: The app state.
+        prefix: Start of the widget keys, one per page: Streamlit gives a widget on another page
+            a new identity, and a key left by the previous page's widget would hand it that
+            widget's default instead of the state's value.
+    """
     lang = state.lang
-    key = lang_key("doc_source", state)
+    key = lang_key(f"{prefix}doc_source", state)
     bind(key, state.source)
     state.source = st.radio(text(lang, "document.source"), SOURCES, key=key, horizontal=True,
                             format_func=lambda s: text(lang, f"document.src_{s}"),
                             help=text(lang, "document.source_help"))
     if state.source == "sample":
-        key = lang_key("doc_sample", state)
+        key = lang_key(f"{prefix}doc_sample", state)
         bind(key, state.sample)
         state.sample = st.selectbox(text(lang, "document.sample"), sample_names(), key=key,
                                     format_func=lambda n: text(lang, f"sample.{n}"),
                                     help=text(lang, "document.sample_help"))
         use_document(state, load_sample(state.sample))
     elif state.source == "paste":
-        bind("doc_paste", state.pasted)
-        state.pasted = st.text_area(text(lang, "document.paste"), key="doc_paste", height=180,
+        bind(f"{prefix}doc_paste", state.pasted)
+        state.pasted = st.text_area(text(lang, "document.paste"), key=f"{prefix}doc_paste",
+                                    height=180,
                                     help=text(lang, "document.paste_help"))
         use_document(state, Document("paste", "", state.pasted, origin="paste"))
     else:
         upload = st.file_uploader(text(lang, "document.upload"), type=list(DOCUMENT_TYPES),
-                                  key="doc_upload", help=text(lang, "document.upload_help"))
+                                  key=f"{prefix}doc_upload",
+                                  help=text(lang, "document.upload_help"))
         doc = state.document
         if upload is not None and (doc.origin, doc.doc_id) != ("upload", upload.file_id):
             try:

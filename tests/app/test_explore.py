@@ -13,7 +13,7 @@ SIZE = "explore_p_fixed_size"
 OVERLAP = "explore_p_fixed_overlap"
 UNIT = "explore_p_fixed_unit_en"
 STRATEGY = "explore_strategy_en"
-SOURCE = "doc_source_en"
+SOURCE = "explore_doc_source_en"
 
 
 def _page(**query: str) -> AppTest:
@@ -108,9 +108,9 @@ def test_switching_language_changes_labels():
     assert at.slider(key=SIZE).value == 400
     # Choice widgets show the same ids under labels of the new language.
     assert at.radio(key="explore_p_fixed_unit_ja").value == "chars"
-    assert at.radio(key="doc_source_ja").value == "sample"
+    assert at.radio(key="explore_doc_source_ja").value == "sample"
     assert at.selectbox(key="explore_strategy_ja").value == "fixed"
-    assert at.selectbox(key="doc_sample_ja").value == "jsquad_tsuyu"
+    assert at.selectbox(key="explore_doc_sample_ja").value == "jsquad_tsuyu"
     assert not at.error
 
 
@@ -121,7 +121,7 @@ def test_shared_link_restores_strategy_params_unit_and_sample():
     assert at.slider(key=SIZE).value == 120
     assert at.slider(key=OVERLAP).value == 30
     assert at.radio(key=UNIT).value == "chars"
-    assert at.selectbox(key="doc_sample_en").value == "policy_ja"
+    assert at.selectbox(key="explore_doc_sample_en").value == "policy_ja"
     text = load_sample("policy_ja").text
     assert _metric(at, "Chunks") == f"{len(chunkviz.chunk(text, 'fixed', size=120, overlap=30)):,}"
     # The page writes the configuration back into the URL.
@@ -141,7 +141,7 @@ def test_pasted_text_with_a_hand_added_pair():
     at = _page()
     at.radio(key=SOURCE).set_value("paste").run()
     text = "第1条 目的。" * 30 + "年次有給休暇は10日とする。" + "第2条 範囲。" * 30
-    at.text_area(key="doc_paste").input(text).run()
+    at.text_area(key="explore_doc_paste").input(text).run()
     at.slider(key=SIZE).set_value(50).run()
     assert not at.exception
     assert app_state(at).document.questions == ()
@@ -191,7 +191,7 @@ def test_long_document_is_paged_and_jump_goes_to_the_chunk_page():
     at = _page()
     at.radio(key=SOURCE).set_value("paste").run()
     text = ("梅雨前線が停滞すると長雨になる。" * 2500)[:40_000]
-    at.text_area(key="doc_paste").input(text).run()
+    at.text_area(key="explore_doc_paste").input(text).run()
     at.slider(key=SIZE).set_value(100).run()
     assert not at.exception
     assert at.pagination(key="explore_page").value == 1
@@ -259,7 +259,7 @@ def test_upload_a_shift_jis_document_then_qa_pairs_as_csv():
     at = _page()
     at.radio(key=SOURCE).set_value("upload").run()
     text = "第1条 始業時刻は午前9時とする。\r\n第2条 終業時刻は午後6時とする。\r\n" * 20
-    at.file_uploader(key="doc_upload").upload("規程.txt", text.encode("cp932"),
+    at.file_uploader(key="explore_doc_upload").upload("規程.txt", text.encode("cp932"),
                                                    "text/plain").run()
     assert not at.exception
     expected_text = text.replace("\r\n", "\n")
@@ -286,7 +286,7 @@ def test_upload_a_shift_jis_document_then_qa_pairs_as_csv():
 def test_upload_errors_are_shown_and_the_page_survives():
     at = _page()
     at.radio(key=SOURCE).set_value("upload").run()
-    at.file_uploader(key="doc_upload").upload("blob.txt", b"\x00\x01\x02" * 100,
+    at.file_uploader(key="explore_doc_upload").upload("blob.txt", b"\x00\x01\x02" * 100,
                                                    "text/plain").run()
     assert not at.exception
     assert "looks like a binary file" in at.error[0].value
@@ -299,7 +299,7 @@ def test_html_upload_keeps_markup_as_text_for_the_view():
     at = _page()
     at.radio(key=SOURCE).set_value("upload").run()
     markup = b"<html><body><p>&lt;script&gt;alert(1)&lt;/script&gt; stays text</p></body></html>"
-    at.file_uploader(key="doc_upload").upload("page.html", markup, "text/html").run()
+    at.file_uploader(key="explore_doc_upload").upload("page.html", markup, "text/html").run()
     assert not at.exception
     assert _text(at) == "<script>alert(1)</script> stays text"
 
