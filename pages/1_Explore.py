@@ -20,7 +20,7 @@ from chunkviz.ui.resources import (
 )
 from chunkviz.ui.state import app_state
 from chunkviz.views import codegen, export
-from chunkviz.views.explore import chunk_rows, chunk_stats, summary
+from chunkviz.views.explore import CHUNK_COLUMNS, chunk_rows, chunk_stats, summary
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
 from chunkviz.views.markup import escape_markdown
 
@@ -152,7 +152,8 @@ def _figures_section() -> None:
 
 
 def _table_section() -> None:
-    st.dataframe(chunk_rows(result, tokens), key="explore_table", hide_index=True,
+    words = {c: tr(f"explore.chunk_col.{c}") for c in CHUNK_COLUMNS}
+    st.dataframe(chunk_rows(result, tokens, words=words), key="explore_table", hide_index=True,
                  on_select=_on_table_select, selection_mode="single-row", width="stretch")
 
 

@@ -192,10 +192,20 @@ def document_tokens(text: str, tokenizer: Tokenizer) -> int:
     return len(token_boundaries(tokenizer, text)) - 1 if text else 0
 
 
+CHUNK_COLUMNS = ("index", "start", "end", "chars", "tokens", "prefix", "preview")
+
+
 def chunk_rows(
-    result: ChunkingResult, token_lengths: Sequence[int] | None, preview: int = 80
+    result: ChunkingResult,
+    token_lengths: Sequence[int] | None,
+    preview: int = 80,
+    words: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Rows of the chunk table: index, offsets, lengths, prefix and a text preview."""
+    """Rows of the chunk table: index, offsets, lengths, prefix and a text preview.
+
+    ``words`` names the columns (``CHUNK_COLUMNS``) in the UI language.
+    """
+    name = {c: (words or {}).get(c, c) for c in CHUNK_COLUMNS}
     rows = []
     text = result.text
     for i, c in enumerate(result.chunks):
@@ -203,13 +213,13 @@ def chunk_rows(
         short = body if len(body) <= preview else body[:preview] + "…"
         rows.append(
             {
-                "index": i,
-                "start": c.start,
-                "end": c.end,
-                "chars": c.length,
-                "tokens": token_lengths[i] if token_lengths is not None else None,
-                "prefix": c.prefix,
-                "preview": short.replace("\n", "⏎"),
+                name["index"]: i,
+                name["start"]: c.start,
+                name["end"]: c.end,
+                name["chars"]: c.length,
+                name["tokens"]: token_lengths[i] if token_lengths is not None else None,
+                name["prefix"]: c.prefix,
+                name["preview"]: short.replace("\n", "⏎"),
             }
         )
     return rows
