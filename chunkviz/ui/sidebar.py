@@ -6,14 +6,16 @@ import streamlit as st
 
 from chunkviz.text import LANGUAGES, as_lang, text
 from chunkviz.ui.pickers import backend_picker
-from chunkviz.ui.state import AppState, app_state, bind, publish_link
+from chunkviz.ui.state import STATE_KEY, AppState, bind, publish_link
 
 LANG_KEY = "lang"
 
 
 def _on_lang() -> None:
     # A callback runs before the script: the whole run, sidebar included, is in the new language.
-    app_state().lang = as_lang(st.session_state[LANG_KEY])
+    # (The state exists: the radio was drawn by a run that created it.)
+    state = st.session_state[STATE_KEY]
+    state.lang = as_lang(st.session_state[LANG_KEY])
 
 
 def render_sidebar(state: AppState) -> None:

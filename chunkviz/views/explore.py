@@ -6,7 +6,7 @@ Pure functions over a ``ChunkingResult``; the page only lays the results out.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
