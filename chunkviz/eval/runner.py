@@ -23,7 +23,7 @@ import platform
 import random
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,7 +33,8 @@ import numpy as np
 
 from chunkviz.datasets.base import Dataset, Question
 from chunkviz.errors import ChunkvizError, ParameterError
-from chunkviz.eval.grid import Config, chunk_document
+from chunkviz.eval.engine import Engine, LocalEngine, Progress, no_progress
+from chunkviz.eval.grid import Config
 from chunkviz.eval.metrics import (
     budget_k,
     metric_key,
@@ -43,6 +44,7 @@ from chunkviz.eval.metrics import (
 )
 from chunkviz.eval.spans import analyze_spans
 from chunkviz.eval.stats import bootstrap_ci, bootstrap_indices, pairwise_tests
+from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.backends import (
     build_index,
     get_backend,
@@ -68,11 +70,7 @@ PAIRWISE_METRICS = ("recall@5", "ndcg@10", "mrr@10")
 SPAN_K = 5
 BUDGET_CHARS = 2000
 QUERY_BATCH = 256
-ENCODE_BATCH = 256
 REQUIRED_KEYS = ("run_id", "dataset", "backend", "configs", "question_ids", "ranks", "metrics")
-
-Progress = Callable[[int, int, str], None]
-
 
 class ResultsFileError(ChunkvizError, ValueError):
     """A results file that cannot be read as a chunkviz benchmark of a supported version."""
@@ -137,15 +135,16 @@ class _Indexed:
 
 
 def _index_config(
-    config: Config, dataset: Dataset, questions: Sequence[Question], doc_pos: Mapping[str, int]
+    config: Config,
+    results: Sequence[ChunkingResult],
+    dataset: Dataset,
+    questions: Sequence[Question],
+    doc_pos: Mapping[str, int],
 ) -> _Indexed:
     texts: list[str] = []
     offsets: list[tuple[int, int, int]] = []
     first: list[int] = []
-    results = []
-    for d, doc in enumerate(dataset.documents):
-        result = chunk_document(config, doc)
-        results.append(result)
+    for d, result in enumerate(results):
         first.append(len(texts))
         texts.extend(result.embed_texts())
         offsets.extend((d, c.start, c.end) for c in result.chunks)
@@ -225,6 +224,7 @@ def run_benchmark(
     alpha: float = 0.05,
     bootstrap: int = 2000,
     permutations: int = 5000,
+    engine: Engine | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark and return the results dictionary (see RESULTS_SCHEMA.md).
 
@@ -234,7 +234,8 @@ def run_benchmark(
         backend: A loaded backend or its name.
         measure: ``dot``, ``cosine`` or ``l2`` for vector backends (BM25 uses its own score).
         cache_dir: Embedding cache folder (default ``.cache/chunkviz/embeddings``).
-        progress: ``callback(done, total, message)`` after each step (a page's progress bar).
+        progress: ``callback(stage, done, total, message)`` after each step of each stage
+            (``chunkviz.eval.engine.Progress``; ``run_fraction`` makes a progress bar of it).
         spec: The dataset spec to record (default: ``dataset.name``).
         sample: Number of questions to evaluate (0: all).
         seed: Seed of the question sample and of the resampling statistics.
@@ -243,6 +244,8 @@ def run_benchmark(
         alpha: Family-wise error rate of the pairwise tests.
         bootstrap: Bootstrap resamples for confidence intervals.
         permutations: Sign flips per paired permutation test.
+        engine: Where the chunk stage and the document-encode stage run (default:
+            ``LocalEngine()``, this process).
 
     Returns:
         The results dictionary.
@@ -270,11 +273,16 @@ def run_benchmark(
     lexical = isinstance(be, LexicalBackend)
     cache_path = Path(cache_dir) if cache_dir else default_cache_dir()
     cache = None if lexical else EmbeddingCache(cache_path)
-    report = progress or (lambda done, total, message: None)
+    report = progress or no_progress
+    eng = engine or LocalEngine()
 
-    # Chunk everything first: the progress total and the unique texts depend on it.
+    # Chunk everything first: the unique texts depend on it.
     t_chunk = time.perf_counter()
-    indexed = [_index_config(c, dataset, questions, doc_pos) for c in configs]
+    report("chunk", 0, len(configs), "chunking")
+    chunkings = eng.chunk(dataset.documents, configs)
+    report("chunk", len(configs), len(configs), "chunked")
+    indexed = [_index_config(c, r, dataset, questions, doc_pos)
+               for c, r in zip(configs, chunkings, strict=True)]
     chunk_seconds = time.perf_counter() - t_chunk
     query_texts = [q.question for q in questions]
     n_qb = math.ceil(len(questions) / QUERY_BATCH)
@@ -286,42 +294,39 @@ def run_benchmark(
                 if t not in seen:
                     seen.add(t)
                     unique.append(t)
-    encode_batches = math.ceil(len(unique) / ENCODE_BATCH) if cache is not None else 0
-    query_batches = n_qb if cache is not None else 0
-    total = query_batches + encode_batches + len(configs) * (1 + n_qb)
-    done = 0
 
     # Questions: encoded once per backend (through the cache), then shared by every index.
+    encoded_texts = 0
+    cache_hits = 0
+    encode_total = 0.0
     if cache is not None:
-        parts = []
-        for b in range(query_batches):
-            parts.append(cache.encode(be, query_texts[b * QUERY_BATCH : (b + 1) * QUERY_BATCH],
-                                      "query"))
-            done += 1
-            report(done, total, f"encoding questions {min((b + 1) * QUERY_BATCH, len(questions))}"
-                   f"/{len(questions)}")
-        queries: Any = np.concatenate(parts)
+        missing_q = len(cache.missing(be, query_texts, "query"))
+        t0 = time.perf_counter()
+        eng.encode(be, cache, query_texts, "query", report)
+        encode_total += time.perf_counter() - t0
+        encoded_texts += missing_q
+        queries: Any = cache.encode(be, query_texts, "query")
     else:
         queries = prepare_queries(be, query_texts)
 
     # Chunk texts: each unique text encoded once, whichever configurations share it; the time is
-    # charged to the first configuration (in grid order) that contains the text.
+    # charged to the configurations by the characters of the texts they were first to contain.
     owner: dict[str, int] = {}
     for ci, ix in enumerate(indexed):
         for t in ix.texts:
             owner.setdefault(t, ci)
     encode_seconds = [0.0] * len(configs)
-    hits_before = cache.stats.hits if cache is not None else 0
-    for b in range(encode_batches):
-        batch = unique[b * ENCODE_BATCH : (b + 1) * ENCODE_BATCH]
+    if cache is not None:
+        missing_d = cache.missing(be, unique, "document")
         t0 = time.perf_counter()
-        cache.encode(be, batch, "document")  # type: ignore[union-attr]
+        eng.encode(be, cache, unique, "document", report)
         spent = time.perf_counter() - t0
-        for t in batch:  # split the batch's time by characters
-            encode_seconds[owner[t]] += spent * len(t) / max(1, sum(map(len, batch)))
-        done += 1
-        report(done, total, f"encoding chunks {min((b + 1) * ENCODE_BATCH, len(unique))}"
-               f"/{len(unique)}")
+        encode_total += spent
+        encoded_texts += len(missing_d)
+        cache_hits = len(unique) - len(missing_d)
+        chars = sum(map(len, missing_d))
+        for t in missing_d:  # split the time by characters among the texts really encoded
+            encode_seconds[owner[t]] += spent * len(t) / max(1, chars)
 
     configs_out: list[dict[str, Any]] = []
     ranks: dict[str, list[int | None]] = {}
@@ -332,8 +337,6 @@ def run_benchmark(
         index = build_index(be, ix.texts, measure, cache=cache)
         if lexical:
             encode_seconds[ci] = time.perf_counter() - t0
-        done += 1
-        report(done, total, f"{ix.config.label}: index of {index.size} chunks")
         cfg_ranks: list[int | None] = []
         spans = np.zeros((len(questions), 3), dtype=np.float64)
         tops: list[list[int]] = []
@@ -349,8 +352,8 @@ def run_benchmark(
                              for j in row]
                 spans[qi] = span_scores(retrieved, [(str(d), s.start, s.end) for s in q.spans])
                 tops.append([int(j) for j in row])
-            done += 1
-            report(done, total, f"{ix.config.label}: ranking {hi}/{len(questions)} questions")
+            report("rank", ci * n_qb + b + 1, len(indexed) * n_qb,
+                   f"{ix.config.label}: ranking {hi}/{len(questions)} questions")
         ranks[ix.config.label] = cfg_ranks
         span_values[ix.config.label] = spans
         topk_out[ix.config.label] = tops
@@ -458,11 +461,12 @@ def run_benchmark(
         "timings": {
             "total_seconds": round(time.perf_counter() - started, 3),
             "unique_texts": len(unique) if cache is not None else None,
-            "cache_hits": (cache.stats.hits - hits_before) if cache is not None else 0,
-            "encoded_texts": cache.stats.encoded if cache is not None else 0,
-            # Seconds inside the backend's encode calls (documents and questions): the cost of
-            # embedding each unique text once, against which total_seconds is judged.
-            "encode_seconds": round(cache.stats.encode_seconds, 3) if cache is not None else 0.0,
+            # Unique chunk texts found in the cache before this run encoded anything.
+            "cache_hits": cache_hits,
+            "encoded_texts": encoded_texts,
+            # Seconds in the engine's encode stage (documents and questions): the cost of
+            # embedding each missing text once, against which total_seconds is judged.
+            "encode_seconds": round(encode_total, 3),
             "chunk_seconds": round(chunk_seconds, 3),
         },
     }
