@@ -10,8 +10,8 @@ from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_drilldown as drilldown
 from chunkviz.ui import benchmark_figures as figs
 from chunkviz.ui import benchmark_recompute as recompute
-from chunkviz.ui import benchmark_tables as tables
 from chunkviz.ui.state import app_state
+from chunkviz.views import benchmark_tables as tables
 from chunkviz.views import dashboard as db
 from chunkviz.views.markup import escape_markdown
 
@@ -25,7 +25,6 @@ def t(key: str) -> str:
 
 def fmt(key: str, **fields: object) -> str:
     return text(lang, f"benchmark.{key}", **fields)
-
 
 
 st.title(t("title"))
@@ -66,8 +65,7 @@ else:
 
     # --- significance ---
     st.subheader(t("sig"))
-    stats = results.get("stats", {})
-    st.caption(fmt("sig_caption", test=stats.get("test", "?"), alpha=stats.get("alpha", "?")))
+    st.caption(fmt("sig_caption", test=results.stats.test, alpha=results.stats.alpha))
     sig_metrics = db.pairwise_metrics(results)
     if sig_metrics:
         metric = st.selectbox(t("sig_metric"), sig_metrics, key="bench_sig_metric",
@@ -87,23 +85,20 @@ else:
     left, right = st.columns(2)
     left.plotly_chart(figs.lost_bar(rows, t("lost_title"), t("lost_axis")), key="bench_fig_lost")
     with right:
-        measure = st.radio(t("curve_measure"), db.MEASURES, key="bench_curve_measure",
+        measure = st.radio(t("curve_measure"), db.CURVE_METRICS, key="bench_curve_measure",
                            format_func=db.metric_label, horizontal=True)
-        st.plotly_chart(figs.curves_figure(db.curves(results, measure), results["ks"], measure,
+        st.plotly_chart(figs.curves_figure(db.curves(results, measure), results.ks, measure,
                                            t("curves_title")), key="bench_fig_curves")
-    if db.has_budget(results):
-        chars = int(results["budget"]["chars"])
-        labels_mode = {"equal_k": fmt("mode_equal_k", k=5),
-                       "budget": fmt("mode_budget", chars=chars)}
-        mode = st.radio(t("mode"), list(labels_mode), key="bench_mode",
-                        format_func=labels_mode.__getitem__, horizontal=True)
-        title = (fmt("mode_title_k", k=5) if mode == "equal_k"
-                 else fmt("mode_title_budget", chars=chars))
-        st.plotly_chart(figs.mode_bar(db.mode_rows(results, mode), title, "Recall"),
-                        key="bench_fig_mode")
-        st.caption(t("mode_caption"))
-    else:
-        st.info(t("no_budget"))
+    chars = results.budget.chars
+    labels_mode = {"equal_k": fmt("mode_equal_k", k=5),
+                   "budget": fmt("mode_budget", chars=chars)}
+    mode = st.radio(t("mode"), list(labels_mode), key="bench_mode",
+                    format_func=labels_mode.__getitem__, horizontal=True)
+    title = (fmt("mode_title_k", k=5) if mode == "equal_k"
+             else fmt("mode_title_budget", chars=chars))
+    st.plotly_chart(figs.mode_bar(db.mode_rows(results, mode), title, "Recall"),
+                    key="bench_fig_mode")
+    st.caption(t("mode_caption"))
 
     # --- two backends ---
     st.subheader(t("backends"))
@@ -131,7 +126,7 @@ else:
 
     # --- drill-down ---
     st.subheader(t("drill"))
-    qid = st.selectbox(t("drill_pick"), results["question_ids"], index=None, key="bench_qid",
+    qid = st.selectbox(t("drill_pick"), results.question_ids, index=None, key="bench_qid",
                        placeholder=t("drill_placeholder"))
     if qid is not None:
         drilldown.render(results, qid, t, fmt)

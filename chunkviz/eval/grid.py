@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -58,6 +58,3 @@ def default_grid() -> tuple[Config, ...]:
     return tuple(configs)
 
 
-def labels(configs: Sequence[Config]) -> list[str]:
-    """Labels of ``configs``, in order."""
-    return [c.label for c in configs]

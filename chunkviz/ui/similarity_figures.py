@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from chunkviz.retrieval.similarity import Measure
+from chunkviz.retrieval.base import Measure
 from chunkviz.views.similarity_lesson import Lesson
 
 MEASURE_COLOURS: dict[Measure, str] = {"dot": "#e8590c", "cosine": "#1c7ed6", "l2": "#2f9e44"}
