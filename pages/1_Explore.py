@@ -8,12 +8,12 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from chunkviz.datasets.qa_pairs import parse_qa_pairs
-from chunkviz.errors import ChunkvizError
 from chunkviz.extract import DOCUMENT_TYPES, extract_text
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.ui.controls import param_controls, seed_values
 from chunkviz.ui.explore_figures import length_figure, token_figure
+from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.resources import (
@@ -36,6 +36,7 @@ from chunkviz.views.highlight import (
     page_of,
     render_html,
 )
+from chunkviz.views.markup import escape_markdown
 from chunkviz.views.share_link import from_query, to_query
 
 st.set_page_config(page_title="chunkviz · Explore", page_icon="✂️", layout="wide")
@@ -260,7 +261,7 @@ if "explore_link_applied" not in ss:
 st.title(tr(_T, "title"))
 st.caption(tr(_T, "intro"))
 for msg in ss.get("explore_link_problems", []):
-    st.warning(tr(_T, "link_problem", msg=msg))
+    st.warning(tr(_T, "link_problem", msg=escape_markdown(msg)))
 
 
 # --- Document ----------------------------------------------------------------------------
@@ -302,13 +303,13 @@ with st.expander(tr(_T, "document"), expanded=True):
         if upload is not None:
             try:
                 uploaded = extract_text(upload.getvalue(), upload.name)
-            except ChunkvizError as exc:
-                st.error(str(exc))
+            except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+                show_error(exc)
             else:
                 doc_key = f"upload:{upload.name}"
                 _use_document(doc_key, uploaded, [] if ss["doc_name"] != doc_key else None)
     text: str = ss["doc_text"]
-    st.caption(tr(_T, "doc_info", name=ss["doc_name"] or "—", chars=len(text)))
+    st.caption(tr(_T, "doc_info", name=escape_markdown(ss["doc_name"] or "—"), chars=len(text)))
 
 
 # --- Configuration ---------------------------------------------------------------------------
@@ -350,8 +351,8 @@ try:
     doc_tokens = doc_tokens_cached(text, backend_name)
     qa, marks = qa_report_cached(text, strategy, params, backend_name,
                                  ss.get("explore_paragraph_starts", ()), ss["qa_pairs"])
-except ChunkvizError as exc:
-    st.error(str(exc))
+except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+    show_error(exc)
     st.stop()
 
 stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
@@ -463,8 +464,8 @@ def _qa_section() -> None:
         if qa_file is not None and ss.get("explore_qa_file") != qa_file.file_id:
             try:
                 new_pairs = parse_qa_pairs(qa_file.getvalue(), name=qa_file.name)
-            except ChunkvizError as exc:
-                st.error(str(exc))
+            except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+                show_error(exc)
             else:
                 ss["explore_qa_file"] = qa_file.file_id
                 ss["qa_pairs"] = [*ss["qa_pairs"],

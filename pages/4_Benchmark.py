@@ -227,7 +227,7 @@ st.write(t("intro"))
 found = data.discover()
 st.subheader(t("runs"))
 for path, why in found.skipped:
-    st.warning(fmt("skipped", path=str(path), why=why))
+    st.warning(fmt("skipped", path=escape_markdown(str(path)), why=escape_markdown(str(why))))
 runs = list(found.runs)
 if not runs:
     dirs = ", ".join(f"`{d}`" for d in data.results_dirs_now())
@@ -255,12 +255,14 @@ else:
     st.subheader(t("main"))
     rows = db.main_table(results)
     st.markdown(tables.main_table_markdown(rows, t))
-    st.caption(fmt("main_caption", n=run.questions, backend=run.backend, model=run.model))
+    st.caption(fmt("main_caption", n=run.questions, backend=escape_markdown(str(run.backend)),
+                    model=escape_markdown(str(run.model))))
 
     # --- significance ---
     st.subheader(t("sig"))
     stats = results.get("stats", {})
-    st.caption(fmt("sig_caption", test=stats.get("test", "?"), alpha=stats.get("alpha", "?")))
+    st.caption(fmt("sig_caption", test=escape_markdown(str(stats.get("test", "?"))),
+                    alpha=escape_markdown(str(stats.get("alpha", "?")))))
     sig_metrics = db.pairwise_metrics(results)
     if sig_metrics:
         metric = st.selectbox(t("sig_metric"), sig_metrics, key="bench_sig_metric",

@@ -177,9 +177,20 @@ def model_status(model: str) -> tuple[bool, str]:
     if importlib.util.find_spec("sentence_transformers") is None:
         return False, _st_missing_message()
     target = resolve_model(model)
-    path = Path(target).expanduser()
-    if path.is_dir():
-        if (path / "config.json").is_file() or (path / "modules.json").is_file():
+    try:
+        path = Path(target).expanduser()
+        is_dir = path.is_dir()
+        has_config = is_dir and ((path / "config.json").is_file()
+                                 or (path / "modules.json").is_file())
+    except (OSError, RuntimeError) as exc:  # a name too long for a path, ~nobody expanded
+        shown = target if len(target) <= 60 else target[:57] + "..."
+        return False, (
+            f"model={shown!r} is neither a model folder nor a model name "
+            f"({getattr(exc, 'strerror', None) or type(exc).__name__}); give st:<hub name> "
+            "or st:<path to a model folder>"
+        )
+    if is_dir:
+        if has_config:
             return True, ""
         return False, (
             f"folder {target} has no config.json or modules.json; point st:<path> at a "
