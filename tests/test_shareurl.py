@@ -32,7 +32,7 @@ def test_bad_values_are_reported_not_guessed():
     assert shared.sample is None
     text = " | ".join(shared.problems)
     assert "size is out of range (got size=0)" in text
-    assert "overlap must be an integer (got 'x')" in text
+    assert "overlap must be an integer (got overlap='x')" in text
     assert "colour='red' in the link is not a parameter of 'fixed'" in text
     assert "sample='secret.txt' in the link is not a built-in sample" in text
 
@@ -52,7 +52,7 @@ def test_link_values_are_quoted_short_in_messages():
     shared = from_query({"strategy": "x" * 5000, "sample": "![s](http://127.0.0.1:8765/s.png)"})
     assert all(len(p) < 300 for p in shared.problems)
     assert "'xxxxxxxx" in shared.problems[1]
-    assert "...'" in shared.problems[1]
+    assert "..." in shared.problems[1]
     assert "sample='![s](http://127.0.0.1:8765/s.png)'" in shared.problems[0]
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from chunkviz.errors import ChunkvizError
+from chunkviz.errors import ChunkvizError, shown
 from chunkviz.samples import sample_names
 from chunkviz.strategies import all_strategies, get_strategy
 
@@ -55,14 +55,6 @@ def to_query(strategy: str, params: Mapping[str, Any], sample: str | None) -> di
     return query
 
 
-def _shown(value: str, limit: int = 60) -> str:
-    """``value`` as a message quotes it: repr, cut to ``limit`` characters.
-
-    Links are typed by anyone; the page escapes the message before it reaches Markdown.
-    """
-    return repr(value if len(value) <= limit else value[: limit - 3] + "...")
-
-
 def _first(value: Any) -> str:
     if isinstance(value, list | tuple):
         return str(value[0]) if value else ""
@@ -75,7 +67,7 @@ def from_query(query: Mapping[str, Any]) -> SharedConfig:
     sample = _first(query["sample"]) if "sample" in query else None
     if sample is not None and sample not in sample_names():
         problems.append(
-            f"sample={_shown(sample)} in the link is not a built-in sample; choose one of "
+            f"sample={shown(sample)} in the link is not a built-in sample; choose one of "
             f"{', '.join(sample_names())}"
         )
         sample = None
@@ -87,7 +79,7 @@ def from_query(query: Mapping[str, Any]) -> SharedConfig:
     except ChunkvizError:
         return SharedConfig(None, {}, sample, (
             *problems,
-            f"unknown strategy {_shown(name)} in the link; choose one of "
+            f"unknown strategy {shown(name)} in the link; choose one of "
             f"{', '.join(sorted(s.name for s in all_strategies()))}",
         ))
     params: dict[str, Any] = {}
@@ -102,8 +94,8 @@ def from_query(query: Mapping[str, Any]) -> SharedConfig:
     for key in query:
         if key not in RESERVED and key not in {p.name for p in spec.params}:
             problems.append(
-                f"{_shown(key, 40)[1:-1]}={_shown(_first(query[key]))} in the link is not a "
-                f"parameter of {_shown(name)}; "
+                f"{shown(key, 40)[1:-1]}={shown(_first(query[key]))} in the link is not a "
+                f"parameter of {shown(name)}; "
                 "it was ignored"
             )
     return SharedConfig(name, params, sample, tuple(problems))

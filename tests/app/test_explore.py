@@ -128,7 +128,7 @@ def test_bad_link_values_are_reported_and_defaults_kept():
     at = _page(strategy="fixed", size="abc", bogus="1")
     assert not at.exception
     warnings = " ".join(w.value for w in at.warning)
-    assert "size must be an integer (got 'abc')" in warnings
+    assert "size must be an integer (got size='abc'); use an integer from 1 to" in warnings
     assert "bogus" in warnings
     assert at.slider(key=SIZE).value == 400
 
