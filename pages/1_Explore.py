@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from chunkviz.datasets.qa_pairs import parse_qa_pairs
-from chunkviz.extract import DOCUMENT_TYPES, extract_text
+from chunkviz.extract import DOCUMENT_TYPES, extract
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.ui.controls import param_controls, seed_values
@@ -62,6 +62,12 @@ _T = {
         "paste_help": "Stays in this browser session; it is never put into the shareable link.",
         "upload": "Document file",
         "upload_help": "txt and md (encoding detected), html, pdf, docx.",
+        "keep_terminal": "Keep terminal formatting",
+        "keep_terminal_help": "Text files saved from a terminal (man pages, logs) hold ANSI "
+                              "escapes and backspace overstrikes; they are removed at load "
+                              "unless this is on.",
+        "terminal_removed": "Removed {n:,} terminal formatting sequences (ANSI escapes, "
+                            "backspace overstrikes) from the file.",
         "doc_info": "{name}: {chars:,} characters",
         "empty": "The document is empty: there is nothing to chunk. Paste text, upload a file "
                  "or pick a sample.",
@@ -159,6 +165,12 @@ _T = {
         "paste_help": "このブラウザのセッション内だけに保持され、共有リンクには入りません。",
         "upload": "文書ファイル",
         "upload_help": "txt・md（文字コード自動判定）、html、pdf、docx。",
+        "keep_terminal": "端末の書式を残す",
+        "keep_terminal_help": "端末から保存したテキスト（man ページ、ログ）には ANSI エスケープや"
+                              "バックスペースによる重ね打ちが含まれます。オンにしない限り読み込み時"
+                              "に取り除きます。",
+        "terminal_removed": "ファイルから端末の書式（ANSI エスケープ、重ね打ち）を {n:,} 個"
+                            "取り除きました。",
         "doc_info": "{name}：{chars:,} 文字",
         "empty": "文書が空なので分割するものがありません。テキストを貼り付けるか、ファイルを"
                  "アップロードするか、サンプルを選んでください。",
@@ -300,14 +312,19 @@ with st.expander(tr(_T, "document"), expanded=True):
     else:
         upload = st.file_uploader(tr(_T, "upload"), type=list(DOCUMENT_TYPES),
                                   key="explore_upload", help=tr(_T, "upload_help"))
+        keep = st.checkbox(tr(_T, "keep_terminal"), key="explore_keep_terminal",
+                           help=tr(_T, "keep_terminal_help"))
         if upload is not None:
             try:
-                uploaded = extract_text(upload.getvalue(), upload.name)
+                extracted = extract(upload.getvalue(), upload.name, keep_terminal_formatting=keep)
             except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
                 show_error(exc)
             else:
+                if extracted.terminal_sequences:
+                    st.caption(tr(_T, "terminal_removed", n=extracted.terminal_sequences))
                 doc_key = f"upload:{upload.name}"
-                _use_document(doc_key, uploaded, [] if ss["doc_name"] != doc_key else None)
+                _use_document(doc_key, extracted.text,
+                              [] if ss["doc_name"] != doc_key else None)
     text: str = ss["doc_text"]
     st.caption(tr(_T, "doc_info", name=escape_markdown(ss["doc_name"] or "—"), chars=len(text)))
 

@@ -310,3 +310,50 @@ def test_chunks_over_the_models_input_limit_are_counted():
     flags = over_limit(backend, result.chunk_texts())
     assert sum(flags) >= 1  # 3,000 characters of English are far over MiniLM's 256 tokens
     assert _metric(at, "Over the input limit") == str(sum(flags))
+
+
+def test_terminal_formatting_is_removed_counted_and_kept_on_request():
+    at = _page()
+    at.radio(key="explore_source").set_value("upload").run()
+    man = b"\x1b[1mNAME\x1b[0m\n    l\bls - list directory contents\n"
+    at.file_uploader(key="explore_upload").upload("ls.txt", man, "text/plain").run()
+    assert not at.exception
+    assert at.session_state["doc_text"] == "NAME\n    ls - list directory contents\n"
+    assert any("Removed 3 terminal formatting sequences" in c.value for c in at.caption)
+    at.checkbox(key="explore_keep_terminal").check().run()
+    assert at.session_state["doc_text"] == man.decode()
+    assert not any("terminal formatting sequences" in c.value for c in at.caption)
+
+
+def test_an_uploaded_file_name_is_shown_literally():
+    at = _page()
+    at.radio(key="explore_source").set_value("upload").run()
+    at.file_uploader(key="explore_upload").upload("[x](https://evil.example).txt", b"text",
+                                                   "text/plain").run()
+    assert not at.exception
+    info = next(c.value for c in at.caption if "characters" in c.value)
+    assert info.startswith(r"upload\:\[x\](https\://evil.example).txt")
+
+
+def test_a_docx_bomb_is_an_error_message_not_a_traceback():
+    import io
+    import zipfile
+
+    import docx
+
+    base = io.BytesIO()
+    docx.Document().save(base)
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(base) as src, zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            if item.filename != "word/document.xml":
+                dst.writestr(item, src.read(item.filename))
+        with dst.open("word/document.xml", "w") as f:
+            for _ in range(700):
+                f.write(b"<w:p>" + b"A" * 100_000 + b"</w:p>")
+    at = _page()
+    at.radio(key="explore_source").set_value("upload").run()
+    at.file_uploader(key="explore_upload").upload("bomb.docx", bomb.getvalue(),
+                                                   "application/octet-stream").run()
+    assert not at.exception
+    assert "MAX\\_DOCX\\_XML\\_BYTES" in at.error[0].value
