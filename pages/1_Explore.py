@@ -419,12 +419,17 @@ scroll = ss.get("explore_scroll")
 if scroll is not None and not 0 <= scroll < stats.count:
     scroll = None
 if ss.pop("explore_scroll_pending", False) and scroll is not None:
-    ss["explore_page"] = page_of(result.chunks[scroll].start) + 1
+    # The pagination widget starts again at the chunk's page: its state is dropped and its
+    # default moved (writing the widget's key as well drew Streamlit's "default value and also
+    # set through the Session State API" warning, with a stack trace, at every jump).
+    ss.pop("explore_page", None)
+    ss["explore_page_default"] = page_of(result.chunks[scroll].start) + 1
 bar = st.columns([3, 1])
 page = 1
 if pages > 1:
     with bar[0]:
-        page = st.pagination(pages, key="explore_page", max_visible_pages=9)
+        page = st.pagination(pages, key="explore_page", max_visible_pages=9,
+                             default=min(ss.get("explore_page_default", 1), pages))
 if stats.count:
     with bar[1]:
         st.number_input(tr(_T, "jump"), min_value=0, max_value=stats.count - 1, step=1,

@@ -357,3 +357,22 @@ def test_a_docx_bomb_is_an_error_message_not_a_traceback():
                                                    "application/octet-stream").run()
     assert not at.exception
     assert "MAX\\_DOCX\\_XML\\_BYTES" in at.error[0].value
+
+
+def test_jump_to_chunk_draws_no_session_state_warning(monkeypatch):
+    # Streamlit logged "created with a default value but also had its value set via the
+    # Session State API" with a stack trace at every jump that changed the page.
+    from streamlit.elements.lib import policies
+
+    monkeypatch.setattr(policies, "_shown_default_value_warning", False)
+    text = ("word " * 20_000).strip()
+    at = _page(strategy="fixed", size="100", overlap="0", unit="chars")
+    at.radio(key="explore_source").set_value("paste").run()
+    at.text_area(key="explore_paste").input(text).run()
+    at.number_input(key="explore_jump").set_value(250).run()
+    assert at.pagination(key="explore_page").value == 2
+    at.pagination(key="explore_page").set_value(3).run()
+    assert at.pagination(key="explore_page").value == 3
+    at.number_input(key="explore_jump").set_value(10).run()
+    assert at.pagination(key="explore_page").value == 1
+    assert policies._shown_default_value_warning is False
