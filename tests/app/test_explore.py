@@ -332,7 +332,7 @@ def test_an_uploaded_file_name_is_shown_literally():
                                                    "text/plain").run()
     assert not at.exception
     info = next(c.value for c in at.caption if "characters" in c.value)
-    assert info.startswith(r"upload\:\[x\](https\://evil.example).txt")
+    assert info.startswith("upload\\:\\[x\\](https\u2060\\://evil.example).txt")
 
 
 def test_a_docx_bomb_is_an_error_message_not_a_traceback():
