@@ -117,3 +117,12 @@ def test_sparse_and_dense_adjacent_similarities_agree():
     sparse = scipy.sparse.csr_matrix(dense)
     np.testing.assert_allclose(adjacent_similarities(sparse), adjacent_similarities(dense))
     assert adjacent_similarities(sparse)[3] == 0.0
+
+
+def test_the_bundled_encoder_takes_lone_surrogates():
+    from chunkviz.retrieval.backends import get_backend
+
+    backend = get_backend("use-m3")
+    vectors = backend.encode_documents(["梅雨\ud800", "rain\udbff\udc00"])
+    assert vectors.shape == (2, 512)
+    assert np.isfinite(vectors).all()

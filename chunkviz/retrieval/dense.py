@@ -16,7 +16,7 @@ import numpy as np
 
 from chunkviz.errors import MissingDependencyError, ModelUnavailableError
 from chunkviz.retrieval.base import BackendKind, Measure
-from chunkviz.tokenizers import Tokenizer
+from chunkviz.tokenizers import Tokenizer, without_surrogates
 
 RURI_DEFAULT = "cl-nagoya/ruri-v3-130m"
 MINILM_ALIAS = "all-MiniLM-L6-v2"
@@ -105,7 +105,9 @@ class UseM3Backend:
     def _encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, 512), dtype=np.float32)
-        return np.asarray(self._use.encode(list(texts)), dtype=np.float32)
+        # SentencePiece inside refuses a lone surrogate; U+FFFD keeps the text's length.
+        clean = [without_surrogates(t) for t in texts]
+        return np.asarray(self._use.encode(clean), dtype=np.float32)
 
     def encode_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Unit vectors of ``texts``, shape ``(n, 512)``."""
@@ -280,7 +282,7 @@ class SentenceTransformerBackend:
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
         out = self._st.encode(
-            texts,
+            [without_surrogates(t) for t in texts],  # tokenizers take UTF-8
             batch_size=self.batch_size,
             normalize_embeddings=False,
             convert_to_numpy=True,
