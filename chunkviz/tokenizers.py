@@ -182,8 +182,9 @@ def get_tokenizer(name: str) -> Tokenizer:
         return WhitespaceTokenizer()
     if name == "chars":
         return CharTokenizer()
-    from chunkviz.errors import ParameterError
+    from chunkviz.errors import ParameterError, shown
 
     raise ParameterError(
-        f"tokenizer must be one of {', '.join(tokenizer_names())} (got tokenizer={name!r})"
+        f"tokenizer must be one of {', '.join(tokenizer_names())} (got tokenizer={shown(name)}); "
+        "use one of those names"
     )
