@@ -1,9 +1,12 @@
-"""``chunkviz chunk FILE --strategy S [--PARAM VALUE ...]``: chunk a file, print the chunks."""
+"""``chunkviz chunk FILE --strategy S [--PARAM VALUE ...]``: chunk a file, print the chunks.
+
+The output formats are Explore's exports (``chunkviz.views.export``): ``jsonl`` one chunk record
+per line, ``json`` the strategy, its parameters and the records, ``csv`` the records.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -11,7 +14,7 @@ from chunkviz.api import chunk
 from chunkviz.errors import ParameterError
 from chunkviz.extract import DOCUMENT_TYPES, read_document
 from chunkviz.strategies import get_strategy
-from chunkviz.views.export import chunk_records, write_csv
+from chunkviz.views.export import to_csv, to_json, to_jsonl
 
 
 def add_parser(sub: Any) -> None:
@@ -81,13 +84,9 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
 
         params["tokenizer"] = get_tokenizer(args.tokenizer)
     result = chunk(text, args.strategy, **params)
-    records = chunk_records(result)
-    if args.format == "jsonl":
-        for r in records:
-            print(json.dumps(r, ensure_ascii=False))
-    elif args.format == "json":
-        print(json.dumps(records, ensure_ascii=False, indent=2))
-    else:
-        write_csv(sys.stdout, ({"prefix": "", **r} for r in records),
-                  ("index", "start", "end", "length", "parent", "prefix", "text"))
+    # The same writers as Explore's downloads, so a file from either has the same columns.
+    writers = {"jsonl": to_jsonl, "json": to_json, "csv": to_csv}
+    sys.stdout.write(writers[args.format](result))
+    if args.format == "json":
+        sys.stdout.write("\n")
     return 0
