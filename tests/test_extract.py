@@ -202,7 +202,8 @@ def test_the_cli_reads_every_format_the_app_reads(tmp_path, capsys):
                 "page.html": "本文", "notes.rst": "Plain text of any name"}
     for name, text in expected.items():
         assert main(["chunk", str(tmp_path / name), "--format", "json"]) == 0
-        assert [r["text"] for r in json.loads(capsys.readouterr().out)] == [text]
+        chunks = json.loads(capsys.readouterr().out)["chunks"]
+        assert [r["text"] for r in chunks] == [text]
 
 
 def test_the_cli_refuses_an_encrypted_pdf_by_name(tmp_path, capsys):
@@ -226,8 +227,9 @@ def test_the_cli_removes_terminal_formatting_and_says_how_many(tmp_path, capsys)
     (tmp_path / "ls.txt").write_bytes(b"\x1b[1mNAME\x1b[0m ls")
     assert main(["chunk", str(tmp_path / "ls.txt"), "--format", "json"]) == 0
     captured = capsys.readouterr()
-    assert [r["text"] for r in json.loads(captured.out)] == ["NAME ls"]
+    assert [r["text"] for r in json.loads(captured.out)["chunks"]] == ["NAME ls"]
     assert "removed 2 terminal formatting sequences" in captured.err
     assert main(["chunk", str(tmp_path / "ls.txt"), "--format", "json",
                  "--keep-terminal-formatting"]) == 0
-    assert json.loads(capsys.readouterr().out)[0]["text"] == "\x1b[1mNAME\x1b[0m ls"
+    kept = json.loads(capsys.readouterr().out)["chunks"]
+    assert kept[0]["text"] == "\x1b[1mNAME\x1b[0m ls"
