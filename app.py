@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from chunkviz.ui.guard import guard
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.sidebar import render_sidebar
 from chunkviz.ui.state import app_state
@@ -38,4 +39,6 @@ def home() -> None:
 
 home_page = st.Page(home, title=tr("nav.home"), icon=":material/home:", url_path="home",
                     default=True)
-st.navigation([home_page, *pages]).run()
+# One call runs every page: the guard keeps any traceback out of the browser.
+with guard():
+    st.navigation([home_page, *pages]).run()

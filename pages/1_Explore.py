@@ -6,8 +6,8 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from chunkviz.errors import ChunkvizError
 from chunkviz.ui.explore_figures import length_figure, token_figure
+from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import configuration_picker, document_picker, question_editor
@@ -48,8 +48,8 @@ try:
     tokens = token_counts_cached(document, strategy, params, state.backend)
     doc_tokens = doc_tokens_cached(text, state.backend)
     qa, marks = qa_report_cached(document, strategy, params, state.backend)
-except ChunkvizError as exc:
-    st.error(str(exc))
+except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+    show_error(exc)
     st.stop()
 
 stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
@@ -95,9 +95,14 @@ scroll = ss.get("explore_scroll")
 if scroll is not None and not 0 <= scroll < stats.count:
     scroll = None
 if ss.pop("explore_scroll_pending", False) and scroll is not None:
-    ss["explore_page"] = page_of(result.chunks[scroll].start) + 1
+    # The pagination starts again at the chunk's page: its state is dropped and its default
+    # moved (writing the widget's key drew Streamlit's "default value and also set through the
+    # Session State API" warning at every jump).
+    ss.pop("explore_page", None)
+    ss["explore_page_default"] = page_of(result.chunks[scroll].start) + 1
 bar = st.columns([3, 1])
-page = bar[0].pagination(pages, key="explore_page", max_visible_pages=9) if pages > 1 else 1
+page = bar[0].pagination(pages, key="explore_page", max_visible_pages=9,
+                         default=min(ss.get("explore_page_default", 1), pages)) if pages > 1 else 1
 if stats.count:
     bar[1].number_input(tr("explore.jump"), min_value=0, max_value=stats.count - 1, step=1,
                         key="explore_jump", help=tr("explore.jump_help"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from chunkviz.errors import ChunkvizError
+from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import configuration_picker, document_picker
@@ -13,6 +13,7 @@ from chunkviz.ui.state import app_state
 from chunkviz.views.compare import Outcome, config_label, rank_rows, summary_rows
 from chunkviz.views.explore import qa_marks
 from chunkviz.views.highlight import labels_for, page_bounds, render_html
+from chunkviz.views.markup import escape_markdown
 
 state = app_state()
 st.title(tr("compare.title"))
@@ -36,8 +37,8 @@ for i, col in enumerate(st.columns(n)):
         try:
             found = outcome_cached(config_label(strategy, params), document, strategy, params,
                                    state.backend)
-        except ChunkvizError as exc:
-            st.error(str(exc))
+        except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+            show_error(exc)
             outcomes.append(None)
             continue
         outcomes.append(found)
@@ -65,7 +66,7 @@ st.caption(tr("compare.boundaries_note", a=a, b=b, n=len(text)))
 for i, (col, found_or_none) in enumerate(zip(st.columns(n), outcomes, strict=True)):
     if found_or_none is not None:
         with col:
-            st.caption(f"{i + 1}: {found_or_none.label}")
+            st.caption(f"{i + 1}: {escape_markdown(found_or_none.label)}")
             marks = qa_marks(list(found_or_none.qa), found_or_none.result)
             markup = render_html(text, found_or_none.result.chunks, marks, start=a, end=b,
                                  labels=labels_for(state.lang))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from chunkviz.errors import ChunkvizError
 from chunkviz.retrieval.similarity import MEASURES
+from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_picker
 from chunkviz.ui.plane_component import similarity_plane
@@ -114,8 +114,8 @@ def _plane_section() -> None:
         )
     try:
         points = points_from_rows(edited.to_dict("records"))
-    except ChunkvizError as e:
-        st.error(str(e))
+    except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(e)
         points = base
 
     query = st.session_state["sim_query"]
@@ -171,10 +171,10 @@ def _real_section() -> None:
             st.caption(tr("similarity.no_vectors", backend=backend_name))
             backend_name = "tfidf"
             backend = load_backend(backend_name)
-    except ChunkvizError as e:
-        st.error(str(e))
+    except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(e)
         return
-    st.caption(tr("similarity.config", label=config_label(strategy, params),
+    st.caption(tr("similarity.config", label=escape_markdown(config_label(strategy, params)),
                   n=len(result.chunks)))
     st.caption(tr("similarity.embedder", backend=backend_name))
     st.metric(tr("similarity.n_chunks"), len(result.chunks))
@@ -202,8 +202,8 @@ def _real_section() -> None:
                 tuple(lengths),
                 query_text,
             )
-    except ChunkvizError as e:
-        st.error(str(e))
+    except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(e)
         return
 
     pearson = lesson.stats.pearson

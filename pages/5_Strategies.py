@@ -6,10 +6,10 @@ from typing import Any
 
 import streamlit as st
 
-from chunkviz.errors import ChunkvizError
 from chunkviz.model import Chunk
 from chunkviz.strategies import get_strategy
 from chunkviz.ui.controls import param_controls
+from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_picker
@@ -24,6 +24,7 @@ from chunkviz.ui.state import app_state
 from chunkviz.ui.strategies_figures import clicked_boundary, perplexity_figure, semantic_figure
 from chunkviz.views.compare import config_label
 from chunkviz.views.highlight import Labels, Mark, labels_for, page_bounds, page_of, render_html
+from chunkviz.views.markup import escape_markdown
 from chunkviz.views.parent_expansion import auto_merge, expand_to_parents, hit_rows, rank_children
 
 state = app_state()
@@ -42,11 +43,11 @@ if not text.strip():
 strategy, params = state.configuration()
 try:
     current = chunk_cached(document, strategy, params, state.backend)
-except ChunkvizError as exc:
-    st.error(str(exc))
+except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+    show_error(exc)
 else:
     st.metric(tr("strategies.chunks"), f"{len(current.chunks):,}",
-              help=tr("config.current", label=config_label(strategy, params)))
+              help=tr("config.current", label=escape_markdown(config_label(strategy, params))))
 
 
 def _controls(name: str) -> dict[str, Any]:
@@ -98,8 +99,8 @@ with tab_sem:
     sem = _controls("semantic")
     try:
         curve = semantic_curve_cached(text, param_items(sem))
-    except ChunkvizError as exc:
-        st.error(str(exc))
+    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(exc)
     else:
         _cut_metrics(curve, (tr("strategies.threshold"),
                              "—" if curve.threshold is None else f"{curve.threshold:.3f}"))
@@ -114,10 +115,10 @@ with tab_ppl:
     ppl = _controls("perplexity")
     try:
         pcurve = perplexity_curve_cached(text, param_items(ppl))
-    except ChunkvizError as exc:
-        st.error(str(exc))
+    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(exc)
     else:
-        st.info(tr("strategies.lm_in_use", name=pcurve.model))
+        st.info(tr("strategies.lm_in_use", name=escape_markdown(pcurve.model)))
         _cut_metrics(pcurve)
         event = st.plotly_chart(perplexity_figure(pcurve, state.lang), key="strategies_ppl_chart",
                                 on_select="rerun", selection_mode="points")
@@ -149,8 +150,8 @@ with tab_pc:
         ranking = rank_children(result, query, backend)
         expansion = (auto_merge(result, ranking, k, min_children=int(min_children))
                      if expansion_kind == "merge" else expand_to_parents(result, ranking, k))
-    except ChunkvizError as exc:
-        st.error(str(exc))
+    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(exc)
         st.stop()
     m = st.columns(4)
     m[0].metric(tr("strategies.hits"), f"{len(expansion.hits):,}")

@@ -15,13 +15,13 @@ import streamlit as st
 
 from chunkviz.datasets.qa_pairs import parse_qa_pairs
 from chunkviz.document import Document, locate_questions
-from chunkviz.errors import ChunkvizError
-from chunkviz.extract import DOCUMENT_TYPES, extract_text
+from chunkviz.extract import DOCUMENT_TYPES, extract
 from chunkviz.retrieval.backends import DEFAULT_BACKEND, BackendInfo
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.text import Lang, has, text
 from chunkviz.ui.controls import param_controls, strategy_description
+from chunkviz.ui.guard import show_error
 from chunkviz.ui.resources import backend_infos
 from chunkviz.ui.state import AppState, Configuration, Source, bind, lang_key, publish_link
 from chunkviz.views.markup import escape_markdown
@@ -136,17 +136,25 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
         upload = st.file_uploader(text(lang, "document.upload"), type=list(DOCUMENT_TYPES),
                                   key=f"{prefix}doc_upload",
                                   help=text(lang, "document.upload_help"))
+        keep = st.checkbox(text(lang, "document.keep_terminal"), key=f"{prefix}keep_terminal",
+                           help=text(lang, "document.keep_terminal_help"))
         doc = state.document
-        if upload is not None and (doc.origin, doc.doc_id) != ("upload", upload.file_id):
+        wanted = f"{upload.file_id}:{keep}" if upload is not None else ""
+        if upload is not None and (doc.origin, doc.doc_id) != ("upload", wanted):
             try:
-                extracted = extract_text(upload.getvalue(), upload.name)
-            except ChunkvizError as exc:
-                st.error(str(exc))
+                extracted = extract(upload.getvalue(), upload.name,
+                                    keep_terminal_formatting=keep)
+            except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+                show_error(exc)
             else:
-                use_document(state, Document(upload.file_id, upload.name, extracted,
+                st.session_state[f"{prefix}terminal_removed"] = extracted.terminal_sequences
+                use_document(state, Document(wanted, upload.name, extracted.text,
                                              origin="upload"))
         elif upload is None and doc.origin == "upload":
             st.caption(text(lang, "document.upload_kept", name=escape_markdown(doc.title)))
+        removed = st.session_state.get(f"{prefix}terminal_removed")
+        if removed and state.document.origin == "upload":
+            st.caption(text(lang, "document.terminal_removed", n=removed))
     doc = state.document
     st.caption(text(lang, "document.info", name=escape_markdown(document_label(lang, doc)),
                     chars=len(doc.text), questions=len(doc.questions)))
@@ -175,8 +183,8 @@ def question_editor(state: AppState) -> None:
         if qa_file is not None and st.session_state.get("qa_file") != qa_file.file_id:
             try:
                 pairs = parse_qa_pairs(qa_file.getvalue(), name=qa_file.name)
-            except ChunkvizError as exc:
-                st.error(str(exc))
+            except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+                show_error(exc)
             else:
                 st.session_state["qa_file"] = qa_file.file_id
                 add_pairs(state, [{"question": p["question"], "answer": p["answer"]}

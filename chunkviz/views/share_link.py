@@ -12,9 +12,9 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from chunkviz.errors import ChunkvizError
+from chunkviz.errors import ChunkvizError, shown
 from chunkviz.samples import sample_names
-from chunkviz.strategies import get_strategy
+from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.text import LANGUAGES, Lang
 
 RESERVED = ("strategy", "sample", "lang", "backend")
@@ -84,7 +84,7 @@ def _lang(query: Mapping[str, Any], problems: list[str]) -> Lang | None:
     for lang in LANGUAGES:
         if value == lang:
             return lang
-    problems.append(f"lang={value!r} in the link is not a UI language; choose one of "
+    problems.append(f"lang={shown(value)} in the link is not a UI language; choose one of "
                     f"{', '.join(LANGUAGES)}")
     return None
 
@@ -96,8 +96,8 @@ def _backend(
         return None
     value = _first(query["backend"])
     if backends is not None and value not in backends:
-        problems.append(f"backend={value!r} in the link is not an available backend; choose "
-                        f"one of {', '.join(backends)}")
+        problems.append(f"backend={shown(value)} in the link is not an available backend; "
+                        f"choose one of {', '.join(backends)}")
         return None
     return value
 
@@ -117,7 +117,7 @@ def from_query(
     sample = _first(query["sample"]) if "sample" in query else None
     if sample is not None and sample not in sample_names():
         problems.append(
-            f"sample={sample!r} in the link is not a built-in sample; choose one of "
+            f"sample={shown(sample)} in the link is not a built-in sample; choose one of "
             f"{', '.join(sample_names())}"
         )
         sample = None
@@ -126,8 +126,12 @@ def from_query(
     name = _first(query["strategy"])
     try:
         spec = get_strategy(name)
-    except ChunkvizError as exc:
-        return SharedConfig(None, {}, sample, lang, backend, (*problems, str(exc)))
+    except ChunkvizError:
+        return SharedConfig(None, {}, sample, lang, backend, (
+            *problems,
+            f"unknown strategy {shown(name)} in the link; choose one of "
+            f"{', '.join(sorted(s.name for s in all_strategies()))}",
+        ))
     params: dict[str, Any] = {}
     for p in spec.params:
         if p.name not in query:
@@ -140,7 +144,8 @@ def from_query(
     for key in query:
         if key not in RESERVED and key not in {p.name for p in spec.params}:
             problems.append(
-                f"{key}={_first(query[key])!r} in the link is not a parameter of {name!r}; "
+                f"{shown(key, 40)[1:-1]}={shown(_first(query[key]))} in the link is not a "
+                f"parameter of {shown(name)}; "
                 "it was ignored"
             )
     return SharedConfig(name, params, sample, lang, backend, tuple(problems))
