@@ -205,12 +205,6 @@ class Strategy:
     size_param: str | None = None
     resources: frozenset[str] = frozenset()
     _names: frozenset[str] = field(init=False, repr=False, compare=False)
-    # Parameter sets already validated, keyed by names, values and their types (so that 1,
-    # 1.0 and True, which are equal as keys, stay apart): a chunking loop over many documents
-    # with the same settings pays for the schema check once.
-    _valid: dict[tuple[Any, ...], dict[str, Any]] = field(
-        init=False, repr=False, compare=False, default_factory=dict
-    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_names", frozenset(p.name for p in self.params))
@@ -235,23 +229,8 @@ class Strategy:
         Raises:
             ParameterError: An unknown parameter or a value that breaks its rule.
         """
-        values = tuple(params.values())
-        key = (tuple(params), values, tuple(map(type, values)))
-        try:
-            known = self._valid.get(key)
-            hashable = True
-        except TypeError:  # an unhashable value (a list): check it every time
-            known, hashable = None, False
-        if known is not None:
-            return dict(known)
-        checked = self._check(params)
-        if hashable:
-            if len(self._valid) >= _VALID_MEMO_SIZE:
-                self._valid.clear()
-            self._valid[key] = checked
-        return dict(checked)
-
-    def _check(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        # NOTE: no memo of checked sets on this shared object: bench/chunking.py meets issue 2's
+        # targets without one (docs/benchmarks.md), and the check is about 1 µs per call.
         unknown = sorted(params.keys() - self._names)
         if unknown:
             raise ParameterError(
@@ -260,9 +239,6 @@ class Strategy:
                 f"{', '.join(p.name for p in self.params) or 'none'}"
             )
         return {p.name: p.validate(params.get(p.name, p.default)) for p in self.params}
-
-
-_VALID_MEMO_SIZE = 256
 
 _REGISTRY: dict[str, Strategy] = {}
 
