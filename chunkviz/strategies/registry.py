@@ -30,8 +30,7 @@ class Param:
         min: Smallest allowed value for numbers (inclusive), or None.
         max: Largest allowed value for numbers (inclusive), or None.
         unit: What the number counts (``chars``, ``tokens``, ``sentences``, ``%``) or "".
-        help: One-line help in English.
-        help_ja: The same help in Japanese.
+        help: One-line help in English (``chunkviz.text`` translates it).
         choices: Allowed values for ``choice`` parameters.
         optional: Whether ``None`` is accepted (a cap that can be switched off).
     """
@@ -43,7 +42,6 @@ class Param:
     max: float | None = None
     unit: str = ""
     help: str = ""
-    help_ja: str = ""
     choices: tuple[str, ...] = ()
     optional: bool = False
 
@@ -190,8 +188,7 @@ class Strategy:
 
     Attributes:
         name: Snake-case name used by the API, CLI, URL and UI.
-        description: One line in English.
-        description_ja: One line in Japanese.
+        description: One line in English, plain text (``chunkviz.text`` translates it).
         params: Parameter schemas, in the order the UI shows them.
         gaps: What may stay uncovered by chunks: ``"none"`` or ``"whitespace"``.
         fn: Pure function ``fn(text, **params, **resources) -> ChunkingResult``.
@@ -202,7 +199,6 @@ class Strategy:
 
     name: str
     description: str
-    description_ja: str
     params: tuple[Param, ...]
     gaps: Gaps
     fn: Callable[..., ChunkingResult] = field(repr=False)
