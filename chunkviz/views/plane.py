@@ -237,15 +237,6 @@ def screen_to_plane(
     return (x, y)
 
 
-def plane_to_screen(
-    x: float, y: float, box: Mapping[str, float], extent: float = EXTENT
-) -> tuple[float, float]:
-    """Inverse of screen_to_plane (the browser tests aim the pointer with it)."""
-    px = box["x"] + (x + extent) / (2 * extent) * box["width"]
-    py = box["y"] + (extent - y) / (2 * extent) * box["height"]
-    return (px, py)
-
-
 def component_data(
     points: Sequence[PlanePoint], query: Sequence[float], *, k: int
 ) -> dict[str, object]:
