@@ -56,3 +56,8 @@ def test_bare_urls_and_addresses_cannot_become_links(text):
     assert WORD_JOINER in escaped
     assert not re.search(r"(?i)(https?:|www\.|@\w)", escaped.replace("\\", ""))
     assert escaped.replace(WORD_JOINER, "").replace("\\", "") == text
+
+
+def test_an_at_sign_that_starts_no_address_is_left_alone():
+    assert escape_markdown("nDCG@10") == "nDCG@10"
+    assert escape_markdown("Recall@5: 0.7") == "Recall@5\\: 0.7"
