@@ -12,7 +12,7 @@ Each chunk is searched for, in this order, stopping at the first success:
 2. exactly, near where the previous chunk ended (a window of a few chunk lengths);
 3. with whitespace ignored on both sides (stripped or re-joined whitespace), in that window;
 4. piece by piece in that window (``partial``): the chunk's longest runs that are in the
-   document, kept when they cover at least half of its non-whitespace characters (a chunk that
+   document, kept when they cover at least 30% of its non-whitespace characters (a chunk that
    holds the pattern ``\s+`` literally is aligned this way);
 5. exactly, then ignoring whitespace, anywhere after the previous chunk (the only steps that scan
    the rest of the document, reached only by chunks with nothing near the expected place).
@@ -44,9 +44,12 @@ STRATEGY = "imported"
 _WINDOW_SLACK = 2048  # characters searched past the expected start, beyond 2 chunk lengths
 _ANCHOR = 4  # characters that must match to start a partial alignment
 _PIECE = 3  # characters that must match to continue one
-_PIECE_SLACK = 48  # how far a partial alignment's next piece may lie past the last one
-_ANCHOR_TRIES = 16  # places in a chunk tried as the anchor of a partial alignment
-_PARTIAL_SHARE = 0.5  # share of a chunk's characters a partial alignment must cover
+_PIECE_SLACK = 8  # how far a partial alignment's next piece may lie past the last one
+_ANCHOR_TRIES = 256  # places in a chunk tried as the anchor of a partial alignment
+_ANCHOR_RADIUS = 128  # how far from its expected place an anchor's occurrences are scored
+# Share of a chunk's non-whitespace characters a partial alignment must cover: text the document
+# lacks (``\s+`` between every word) can be 40% of a chunk of short English words.
+_PARTIAL_SHARE = 0.3
 _WS = re.compile(r"\s+")
 
 
@@ -317,16 +320,23 @@ class _Stripped:
 
 
 def _runs(text: str, piece: str, pos: int) -> tuple[int, int]:
-    """Greedily match ``piece``'s runs in ``text`` from ``pos`` on; returns (end, matched).
+    r"""Greedily match ``piece``'s runs in ``text`` from ``pos`` on; returns (end, matched).
 
-    Each run starts within ``_PIECE_SLACK`` characters of where the previous one ended; a
-    character of ``piece`` that starts no run is skipped (text the document does not hold).
+    A character of ``piece`` that starts no run is skipped (text the document does not hold,
+    such as a literal ``\s+``). The next run may start at most ``_PIECE_SLACK`` characters,
+    plus as many as were skipped in ``piece`` since the last run, past where the last one
+    ended: the document may hold a little text the chunk lacks (a dropped separator), but the
+    alignment cannot drift further than the chunk itself does.
     """
-    i, n, matched, last, size = 0, len(piece), 0, pos, len(text)
+    i, n, matched, last, size, skipped = 0, len(piece), 0, pos, len(text), 0
     while i < n:
-        nxt = text.find(piece[i : i + _PIECE], pos, pos + _PIECE_SLACK + _PIECE)
+        part = piece[i : i + _PIECE]
+        # A short leftover at the end of the chunk is too common to look for: only adjacent.
+        reach = pos + _PIECE_SLACK + skipped + _PIECE if len(part) == _PIECE else pos + len(part)
+        nxt = text.find(part, pos, reach)
         if nxt < 0:
             i += 1
+            skipped += 1
             continue
         j = 0
         while i + j < n and nxt + j < size and text[nxt + j] == piece[i + j]:
@@ -334,14 +344,17 @@ def _runs(text: str, piece: str, pos: int) -> tuple[int, int]:
         matched += j
         i += j
         pos = last = nxt + j
+        skipped = 0
     return last, matched
 
 
-def _partial(doc: _Stripped, piece: str, lo: int, hi: int) -> tuple[int, int, int] | None:
+def _partial(
+    doc: _Stripped, piece: str, lo: int, expected: int, hi: int
+) -> tuple[int, int, int] | None:
     """Align ``piece`` (whitespace removed) by its runs found in ``doc.text[lo:hi]``.
 
-    An anchor of ``_ANCHOR`` characters is looked for in the window (the first positions of
-    ``piece`` first, then evenly spread ones); from it the runs are matched forwards, and
+    An anchor of ``_ANCHOR`` characters is looked for in the window, nearest to where it
+    should be if the chunk starts at ``expected``; from it the runs are matched forwards, and
     backwards on the reversed text, so the span reaches the chunk's first and last characters
     that the document holds.
 
@@ -352,21 +365,33 @@ def _partial(doc: _Stripped, piece: str, lo: int, hi: int) -> tuple[int, int, in
     text, n = doc.text, len(piece)
     if n < _ANCHOR:
         return None
-    last_anchor = n - _ANCHOR
-    head = list(range(min(last_anchor + 1, 2 * _ANCHOR_TRIES)))
-    step = max(1, (last_anchor - len(head)) // _ANCHOR_TRIES)
-    positions = head + list(range(len(head), last_anchor + 1, step))
+    # Anchors are tried from the chunk's start (a short backward run is the least ambiguous),
+    # at most _ANCHOR_TRIES positions of which at most 4 are found and scored.
+    positions = range(0, min(n - _ANCHOR + 1, _ANCHOR_TRIES))
+    size = len(text)
     tried = 0
     for a in positions:
-        k = text.find(piece[a : a + _ANCHOR], lo, hi)
+        anchor = piece[a : a + _ANCHOR]
+        k = _nearest(text, anchor, lo, expected + a, hi)
         if k < 0:
             continue
-        end, forward = _runs(text, piece[a:], k)
-        size = len(text)
-        back_end, backward = _runs(doc.reversed, piece[:a][::-1], size - k)
-        matched = forward + backward
-        if matched >= _PARTIAL_SHARE * n:
-            return size - back_end, end, matched
+        # On repetitive text the anchor occurs many times near the expected place: score every
+        # occurrence within _ANCHOR_RADIUS of it and keep the one whose runs match the most.
+        candidates = [k]
+        j = text.find(anchor, max(lo, expected + a - _ANCHOR_RADIUS), hi)
+        while 0 <= j <= expected + a + _ANCHOR_RADIUS:
+            if j != k:
+                candidates.append(j)
+            j = text.find(anchor, j + 1, hi)
+        best: tuple[int, int, int] | None = None
+        for k in candidates:
+            end, forward = _runs(text, piece[a:], k)
+            back_end, backward = _runs(doc.reversed, piece[:a][::-1], size - k)
+            matched = forward + backward
+            if best is None or matched > best[2]:
+                best = (size - back_end, end, matched)
+        if best is not None and best[2] >= _PARTIAL_SHARE * n:
+            return best
         tried += 1
         if tried >= 4:
             break
@@ -407,7 +432,9 @@ def align_chunks(
     doc = _Stripped(text)
     n = len(text)
     out: list[AlignedChunk] = []
-    prev_start, prev_end, step = -1, 0, 0
+    # ``reach``: where the previous chunk ends, or would end if the chunks that could not be
+    # aligned since then were where expected (so one lost chunk does not misplace the next).
+    prev_start, prev_end, step, reach = -1, 0, 0, 0
     for index, raw in enumerate(chunks):
         item = ImportedChunk(raw) if isinstance(raw, str) else raw
         t, claim = item.text, item.start
@@ -419,8 +446,8 @@ def align_chunks(
         # Where the chunk should start if the library keeps its last step (the distance from
         # a chunk's end to the next one's start: 0 for adjacent chunks, -overlap, +1 for a
         # dropped separator). On repeated text the copy nearest to it is taken.
-        expected = max(lo, prev_end + step)
-        hi = min(n, max(prev_end, lo) + 2 * len(t) + _WINDOW_SLACK)
+        expected = min(n, max(lo, reach + step))
+        hi = min(n, max(prev_end, lo, expected) + 2 * len(t) + _WINDOW_SLACK)
         found: tuple[int, int, Match, int] | None = None
         if claim is not None and lo <= claim and text.startswith(t, claim):
             found = (claim, claim + len(t), "claimed", len(piece))
@@ -435,7 +462,7 @@ def align_chunks(
             if k >= 0:
                 found = (*doc.span(k, len(piece)), "whitespace", len(piece))
         if found is None:
-            part = _partial(doc, piece, slo, shi + len(piece))
+            part = _partial(doc, piece, slo, doc.at_or_after(expected), shi + len(piece))
             if part is not None:
                 a, b, matched = part
                 found = (doc.span(a, 1)[0], doc.span(b - 1, 1)[1], "partial", matched)
@@ -449,12 +476,14 @@ def align_chunks(
                     found = (*doc.span(k, len(piece)), "whitespace", len(piece))
         if found is None:
             out.append(AlignedChunk(index, None, None, "missing", 0, claim))
+            reach = expected + len(t)
             continue
         start, end, match, matched = found
         out.append(AlignedChunk(index, start, end, match, matched, claim))
-        if prev_start >= 0:
+        if prev_start >= 0 and reach == prev_end:
             step = start - prev_end
         prev_start, prev_end = start, max(prev_end, end)
+        reach = prev_end
     nested: list[int] = []
     reach = 0
     for c in out:
