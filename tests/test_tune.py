@@ -118,3 +118,13 @@ def test_cli_tune_with_imported_chunks(tmp_path: Path, capsys) -> None:
     captured = capsys.readouterr()
     assert "\nimported " in captured.out
     assert f"{len(pieces)} chunks read as strings; {len(pieces)} aligned" in captured.err
+
+
+def test_cli_tune_lm_form_says_what_is_missing(tmp_path: Path, capsys) -> None:
+    doc_path = tmp_path / "policy.md"
+    doc_path.write_text((SAMPLES / "policy_ja.md").read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["tune", str(doc_path), "--form", "lm", "--quiet"]) == 2
+    assert "--lm hf:<local model path>" in capsys.readouterr().err
+    assert main(["tune", str(doc_path), "--form", "lm", "--lm", "hf:/nonexistent/lm",
+                 "--quiet"]) == 2
+    assert "not available offline" in capsys.readouterr().err

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from chunkviz.errors import ParameterError
 from chunkviz.eval.synthetic import DEFAULT_FORM, FORMS
 
 
@@ -31,8 +32,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--qa", default=None, help="your question/answer pairs (CSV or JSON)")
     p.add_argument("--synthetic", type=int, default=None, metavar="N",
                    help="synthetic questions to add (default 200 without --qa, else 0)")
-    p.add_argument("--form", choices=[f for f in FORMS if f != "lm"], default=DEFAULT_FORM,
-                   help=f"synthetic question form (default {DEFAULT_FORM})")
+    p.add_argument("--form", choices=FORMS, default=DEFAULT_FORM,
+                   help=f"synthetic question form (default {DEFAULT_FORM}; lm needs --lm)")
+    p.add_argument("--lm", default=None, metavar="hf:PATH",
+                   help="a local causal language model that writes the questions of --form lm")
     p.add_argument("--chunks", default=None,
                    help="chunks made by another library (JSON/JSONL), added as 'imported'")
     p.add_argument("--backend", default="bm25", help="bm25 (default), tfidf, use-m3, st:<model>")
@@ -51,6 +54,15 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     document = document_from_file(args.doc)
     questions = qa_questions(args.qa, document) if args.qa else ()
     synthetic = args.synthetic if args.synthetic is not None else (0 if args.qa else 200)
+    writer = None
+    if args.form == "lm":
+        if not args.lm:
+            raise ParameterError(
+                "--form lm needs a local causal language model: add --lm hf:<local model path>"
+            )
+        from chunkviz.lm import get_language_model
+
+        writer = get_language_model(args.lm)
     grid = list(tune_grid())
     if args.chunks:
         from chunkviz.eval.align import align_file, format_report
@@ -69,7 +81,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
             bar.refresh()
 
         result = tune(document, questions=questions, synthetic=synthetic, form=args.form,
-                      configs=grid, backend=args.backend, seed=args.seed, progress=progress)
+                      configs=grid, backend=args.backend, seed=args.seed, progress=progress,
+                      writer=writer)
     print(format_tune(result))
     if args.out:
         path = save_results(result.results, args.out)

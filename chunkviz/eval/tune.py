@@ -292,6 +292,7 @@ def tune(
     progress: Progress | None = None,
     bootstrap: int = 1000,
     permutations: int = 2000,
+    writer: Any = None,
 ) -> TuneResult:
     """Benchmark ``configs`` on ``document`` and recommend one.
 
@@ -308,6 +309,8 @@ def tune(
         progress: ``callback(done, total, message)`` (a page's progress bar).
         bootstrap: Bootstrap resamples.
         permutations: Permutations per paired test.
+        writer: For ``form="lm"``: the local language model that writes the questions
+            (``chunkviz.lm.get_language_model("hf:<path>")``).
 
     Returns:
         The results, points, recommendation and probe counts.
@@ -322,7 +325,8 @@ def tune(
     own = tuple(q for q in questions if q.doc_id == document.doc_id)
     made: tuple[Question, ...] = ()
     if synthetic:
-        made = synthetic_dataset([document], form, n=synthetic, seed=seed).questions
+        made = synthetic_dataset([document], form, n=synthetic, seed=seed,
+                                 writer=writer).questions
     if not own and not made:
         raise ParameterError(
             "no questions to evaluate: give your own question/answer pairs (--qa) or ask for "
