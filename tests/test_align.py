@@ -6,8 +6,11 @@ import json
 
 import pytest
 from chonkie import RecursiveChunker, TokenChunker
+from hypothesis import given
+from hypothesis import strategies as st
 from langchain_text_splitters import CharacterTextSplitter, RecursiveCharacterTextSplitter
 
+from chunkviz.api import chunk
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.errors import InputTextError, ParameterError
 from chunkviz.eval.align import (
@@ -23,6 +26,7 @@ from chunkviz.eval.lost import lost_table
 from chunkviz.eval.runner import run_benchmark
 from chunkviz.eval.spans import analyze_spans
 from chunkviz.model import Chunk, Span
+from tests.strategies import texts
 
 EN = (
     "The quick brown fox jumps over the lazy dog near the river bank.\n"
@@ -258,3 +262,23 @@ def test_audit_command_prints_the_report(tmp_path, capsys) -> None:
     assert data["offsets"] == [list(t) for t in truth]
     assert main(["audit", str(doc), str(tmp_path / "missing.json")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+@given(text=texts, size=st.integers(1, 12), overlap=st.integers(0, 11))
+def test_fixed_windows_align_back_to_their_offsets(text: str, size: int, overlap: int) -> None:
+    overlap = min(overlap, size - 1)
+    result = chunk(text, "fixed", size=size, overlap=overlap)
+    truth = [(c.start, c.end) for c in result.chunks]
+    pieces = result.chunk_texts()
+    # With their claimed starts (chonkie, LlamaIndex), every chunk is placed exactly, even on
+    # repeated text and when it is only whitespace.
+    claimed = align_chunks(text, [ImportedChunk(p, s) for p, (s, _) in zip(pieces, truth,
+                                                                                strict=True)])
+    assert [(c.start, c.end) for c in claimed.chunks] == truth
+    assert not claimed.wrong_claims
+    # Without claims, adjacent windows (no overlap) are placed exactly too: the monotonic rule
+    # and the expected next start pick the right copy of repeated text.
+    if overlap == 0 and all(p.strip() for p in pieces):
+        plain = align_chunks(text, pieces)
+        assert [(c.start, c.end) for c in plain.chunks] == truth
+        assert not plain.gaps

@@ -439,10 +439,17 @@ def align_chunks(
         item = ImportedChunk(raw) if isinstance(raw, str) else raw
         t, claim = item.text, item.start
         piece = _WS.sub("", t)
-        if not piece:
-            out.append(AlignedChunk(index, None, None, "empty", 0, claim))
-            continue
         lo = prev_start + 1
+        if not piece:
+            # Whitespace alone cannot be searched for; it is placed only at a claimed start
+            # that holds it and keeps the order.
+            if t and claim is not None and lo <= claim and text.startswith(t, claim):
+                out.append(AlignedChunk(index, claim, claim + len(t), "claimed", 0, claim))
+                prev_start, prev_end = claim, max(prev_end, claim + len(t))
+                reach = prev_end
+            else:
+                out.append(AlignedChunk(index, None, None, "empty", 0, claim))
+            continue
         # Where the chunk should start if the library keeps its last step (the distance from
         # a chunk's end to the next one's start: 0 for adjacent chunks, -overlap, +1 for a
         # dropped separator). On repeated text the copy nearest to it is taken.
