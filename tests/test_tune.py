@@ -84,6 +84,7 @@ def test_tune_on_a_built_in_sample_with_synthetic_questions(tmp_path: Path) -> N
     assert text.startswith("# synthetic questions")
     assert f"Recommended: {result.recommendation.label}" in text
     assert "key phrases in your document" in text
+    assert "rho = 1.00" in text
     with pytest.raises(ParameterError, match="no questions to evaluate"):
         tune(doc, configs=grid)
 

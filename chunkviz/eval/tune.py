@@ -35,6 +35,7 @@ from chunkviz.eval.grid import Config, fixed_config
 from chunkviz.eval.lost import LostRow, lost_table
 from chunkviz.eval.metrics import metric_values, parse_metric_key
 from chunkviz.eval.probes import DEFAULT_METHOD, lost_sentence, probe_dataset
+from chunkviz.eval.probes import VALIDATION_NOTE as PROBE_VALIDATION
 from chunkviz.eval.runner import Progress, run_benchmark
 from chunkviz.eval.stats import bootstrap_ci, holm, paired_permutation_test
 from chunkviz.eval.synthetic import DEFAULT_FORM, Form, synthetic_dataset, synthetic_record
@@ -387,7 +388,7 @@ def format_tune(result: TuneResult) -> str:
     cut = {row.config: row.broken for row in result.lost}
     if r.label in cut:
         sentence = lost_sentence(r.label, cut[r.label], result.probes)
-        lines.append(f"Lost before retrieval: {sentence}")
+        lines.append(f"Lost before retrieval: {sentence} ({PROBE_VALIDATION})")
     return "\n".join(lines)
 
 
