@@ -14,6 +14,7 @@ from chunkviz.eval.tune import (
     document_from_file,
     format_tune,
     pareto_front,
+    probe_lost,
     qa_questions,
     recommend,
     tune,
@@ -129,3 +130,15 @@ def test_cli_tune_lm_form_says_what_is_missing(tmp_path: Path, capsys) -> None:
     assert main(["tune", str(doc_path), "--form", "lm", "--lm", "hf:/nonexistent/lm",
                  "--quiet"]) == 2
     assert "not available offline" in capsys.readouterr().err
+
+
+def test_cli_tune_with_no_questions_counts_cut_key_phrases(tmp_path: Path, capsys) -> None:
+    doc_path = tmp_path / "policy.md"
+    doc_path.write_text((SAMPLES / "policy_ja.md").read_text(encoding="utf-8"), encoding="utf-8")
+    total, rows = probe_lost(document_from_file(doc_path))
+    assert main(["tune", str(doc_path), "--synthetic", "0", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    fixed = next(r for r in rows if r.config == "fixed-100-0")
+    assert fixed.broken > 0
+    assert f"of {total} key phrases in your document, {fixed.broken} are cut by fixed-100-0" in out
+    assert "retrieval was not measured" in out

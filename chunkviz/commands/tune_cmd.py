@@ -31,7 +31,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("doc", help="the document (a text file)")
     p.add_argument("--qa", default=None, help="your question/answer pairs (CSV or JSON)")
     p.add_argument("--synthetic", type=int, default=None, metavar="N",
-                   help="synthetic questions to add (default 200 without --qa, else 0)")
+                   help="synthetic questions to add (default 200 without --qa, else 0; 0 "
+                   "without --qa counts only the key phrases each configuration cuts)")
     p.add_argument("--form", choices=FORMS, default=DEFAULT_FORM,
                    help=f"synthetic question form (default {DEFAULT_FORM}; lm needs --lm)")
     p.add_argument("--lm", default=None, metavar="hf:PATH",
@@ -49,7 +50,15 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Read, tune, print."""
     from chunkviz.eval.grid import ImportedConfig
     from chunkviz.eval.runner import save_results
-    from chunkviz.eval.tune import document_from_file, format_tune, qa_questions, tune, tune_grid
+    from chunkviz.eval.tune import (
+        document_from_file,
+        format_probe_lost,
+        format_tune,
+        probe_lost,
+        qa_questions,
+        tune,
+        tune_grid,
+    )
 
     document = document_from_file(args.doc)
     questions = qa_questions(args.qa, document) if args.qa else ()
@@ -71,6 +80,10 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         print(format_report(report, limit=5), file=sys.stderr)
         grid.append(ImportedConfig("imported", "imported", {"file": Path(args.chunks).name},
                                    {document.doc_id: report.result(Path(args.chunks).name)}))
+    if not questions and not synthetic:
+        # No questions at all: lost before retrieval is all that can be counted.
+        print(format_probe_lost(*probe_lost(document, grid)))
+        return 0
     from tqdm import tqdm
 
     with tqdm(total=1, desc="tune", file=sys.stderr, disable=args.quiet or None) as bar:

@@ -355,6 +355,30 @@ def tune(
                       len(probes.questions), lost)
 
 
+def probe_lost(document: Document, configs: Sequence[Config] | None = None
+               ) -> tuple[int, tuple[LostRow, ...]]:
+    """Lost before retrieval with no questions: probes cut by each configuration.
+
+    Returns:
+        The number of probe spans of ``document`` and one ``LostRow`` per configuration.
+    """
+    grid = tuple(configs) if configs is not None else tune_grid()
+    probes = probe_dataset([document], method=DEFAULT_METHOD)
+    if not probes.questions:
+        return 0, ()
+    return len(probes.questions), tuple(lost_table(probes, grid))
+
+
+def format_probe_lost(total: int, rows: Sequence[LostRow]) -> str:
+    """``probe_lost`` as plain text: one sentence per configuration and the validation note."""
+    if not total:
+        return "no key phrases found in the document: nothing to count"
+    lines = [f"{lost_sentence(r.config, r.broken, total)}" for r in rows]
+    lines += [f"# {PROBE_VALIDATION}",
+              "# retrieval was not measured (no questions); add --qa or --synthetic N"]
+    return "\n".join(lines)
+
+
 def format_tune(result: TuneResult) -> str:
     """The table, both Pareto fronts and the recommendation, as plain text."""
     source = result.results["questions_source"]
