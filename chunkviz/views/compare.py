@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from chunkviz.eval.metrics import best_relevant_rank
+from chunkviz.eval.metrics import recall_at_k
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend, Measure
+from chunkviz.retrieval.ranking import best_relevant_ranks
 from chunkviz.views.explore import QAItem, QAResult, assess_qa
 
 Rank = int | None
@@ -68,12 +69,13 @@ class Outcome:
     def recall_at(self, k: int) -> float | None:
         """Share of the questions found in the document whose best chunk ranks within ``k``.
 
-        Broken questions count as misses; None when no question was found.
+        Broken questions count as misses (``chunkviz.eval.metrics.recall_at_k``); None when no
+        question was found.
         """
         found = [r for q, r in zip(self.qa, self.ranks, strict=True) if q.status != "not found"]
         if not found:
             return None
-        return sum(1 for r in found if r is not None and r <= k) / len(found)
+        return float(recall_at_k(found, k).mean())
 
 
 def question_ranks(
@@ -86,7 +88,7 @@ def question_ranks(
     """Rank of each question's best containing chunk when ``backend`` ranks the chunks.
 
     Chunks are scored as they are embedded (prefix and text); ties count against the answer
-    (``chunkviz.eval.metrics.best_relevant_rank``).
+    (``chunkviz.retrieval.ranking``).
     """
     if not qa:
         return ()
@@ -95,12 +97,7 @@ def question_ranks(
     from chunkviz.retrieval.backends import score
 
     scores = score(backend, [r.item.question for r in qa], result.embed_texts(), measure)
-    ranks: list[Rank] = []
-    for row, r in zip(scores, qa, strict=True):
-        relevant = np.zeros(len(result.chunks), dtype=bool)
-        relevant[list(r.containing)] = True
-        ranks.append(best_relevant_rank(row, relevant))
-    return tuple(ranks)
+    return tuple(best_relevant_ranks(scores, [list(r.containing) for r in qa]))
 
 
 def outcome(
