@@ -8,10 +8,11 @@ grid's 8 configurations, Spearman's rho is computed between
   for each probe method (character classes, fugashi/MeCab);
 - the synthetic questions' Recall@5 and the real questions' Recall@5, per form and backend.
 
-The real questions' figures are read from the shipped results files (``results/jsquad-<backend>
--all-s0.json``, all 3,973 questions, computed by the same runner). Synthetic figures are computed
-here with ``run_benchmark`` on ``--n`` questions drawn by seed. Prints Markdown (reproduced in
-``docs/benchmarks.md``) and writes the figures as JSON with ``--json``.
+The real questions' figures are read from the shipped results files
+(``results/jsquad-<backend>-all-s0-<hash>.json``, all 3,973 questions, computed by the same
+runner). Synthetic figures are computed here with ``run_benchmark`` on ``--n`` questions drawn
+by seed. Prints Markdown (reproduced in ``docs/benchmarks.md``) and writes the figures as JSON
+with ``--json``.
 
     python bench/synthetic_validation.py                       # bm25 and use-m3, n=800, seed 0
     python bench/synthetic_validation.py --backends bm25 --n 400
@@ -33,7 +34,8 @@ from chunkviz.datasets import load_dataset  # noqa: E402
 from chunkviz.eval.grid import default_grid  # noqa: E402
 from chunkviz.eval.lost import lost_table  # noqa: E402
 from chunkviz.eval.probes import METHODS, extract_probes, probe_dataset  # noqa: E402
-from chunkviz.eval.runner import load_results, run_benchmark, shipped_results_dir  # noqa: E402
+from chunkviz.eval.results import load_results  # noqa: E402
+from chunkviz.eval.runner import run_benchmark, shipped_results_dir  # noqa: E402
 from chunkviz.eval.stats import spearman_rho  # noqa: E402
 from chunkviz.eval.synthetic import synthetic_dataset  # noqa: E402
 
@@ -41,13 +43,14 @@ FORMS = ("cloze", "keywords", "template", "inverse")
 
 
 def real_figures(backend: str) -> dict[str, Any]:
-    data = load_results(shipped_results_dir() / f"jsquad-{backend}-all-s0.json")
-    labels = [c["label"] for c in data["configs"]]
+    (path,) = sorted(shipped_results_dir().glob(f"jsquad-{backend}-all-s0-*.json"))
+    data = load_results(path)
     return {
-        "labels": labels,
-        "recall@5": [data["metrics"][lab]["recall@5"]["mean"] for lab in labels],
-        "broken": [c["broken"] for c in data["configs"]],
-        "questions": len(data["question_ids"]),
+        "file": path.name,
+        "labels": list(data.labels),
+        "recall@5": [data.metrics[lab]["recall@5"].mean for lab in data.labels],
+        "broken": [c.broken for c in data.configs],
+        "questions": len(data.question_ids),
     }
 
 
@@ -85,9 +88,9 @@ def synthetic_figures(dataset: Any, backend: str, n: int, seed: int, real: dict[
         data = synthetic_dataset(dataset.documents, form, n=n, seed=seed)  # type: ignore[arg-type]
         results = run_benchmark(data, default_grid(), backend, sample=0, seed=seed,
                                 bootstrap=200, permutations=100)
-        labels = [c["label"] for c in results["configs"]]
+        labels = list(results.labels)
         assert labels == real["labels"]
-        recall = [results["metrics"][lab]["recall@5"]["mean"] for lab in labels]
+        recall = [results.metrics[lab]["recall@5"].mean for lab in labels]
         out.append({
             "form": form,
             "backend": backend,

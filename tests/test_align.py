@@ -210,8 +210,8 @@ def test_aligned_chunking_works_in_lost_counts_and_the_benchmark(tmp_path) -> No
     rows = lost_table(data, [config, fixed_config(100, 0)])
     assert [(r.config, r.broken) for r in rows] == [("mine", 1), ("fixed-100-0", 0)]
     out = run_benchmark(data, [config], "bm25", cache_dir=tmp_path, bootstrap=50, permutations=50)
-    assert out["ranks"]["mine"][0] is None  # broken before retrieval
-    assert out["ranks"]["mine"][1] is not None
+    assert out.ranks["mine"][0] is None  # broken before retrieval
+    assert out.ranks["mine"][1] is not None
     other = Document("d", "doc", text + "x")
     with pytest.raises(ParameterError, match="aligned to another text"):
         config.chunking_for(other)

@@ -9,6 +9,7 @@ import pytest
 
 from chunkviz.cli import main
 from chunkviz.errors import ParameterError
+from chunkviz.eval.results import StatsSettings, load_results
 from chunkviz.eval.tune import (
     TunePoint,
     document_from_file,
@@ -43,11 +44,8 @@ def test_pareto_front_keeps_only_undominated_points() -> None:
     assert pareto_front(points, "context_tokens") == ["d"]
 
 
-def _results(ranks: dict[str, list[int | None]]) -> dict[str, object]:
-    return {"ranks": ranks, "stats": {"alpha": 0.05, "permutations": 2000, "bootstrap": 500,
-                                      "seed": 0},
-            "dataset": {"questions": len(next(iter(ranks.values())))},
-            "questions_source": {"label": "test questions", "validation": "hand-made"}}
+_STATS = StatsSettings(0.05, 500, 2000, 0, "paired permutation", "percentile bootstrap, 95%",
+                       "holm", "pessimistic")
 
 
 def test_recommendation_is_the_cheapest_not_detectably_worse_than_the_best() -> None:
@@ -55,18 +53,20 @@ def test_recommendation_is_the_cheapest_not_detectably_worse_than_the_best() -> 
     best = [1] * n
     close = [1] * (n - 1) + [9]  # one miss: not detectably worse
     poor = [1] * (n // 2) + [None] * (n // 2)  # half lost: detectably worse
-    results = _results({"big": best, "mid": close, "small": poor})
+    ranks: dict[str, list[int | None]] = {"big": best, "mid": close, "small": poor}
     points = [_point("big", 1.0, 300, 900), _point("mid", 59 / 60, 200, 400),
               _point("small", 0.5, 100, 100)]
-    rec = recommend(results, points)
+    source = {"label": "test questions", "validation": "hand-made"}
+    rec = recommend(points, ranks, _STATS, source)
     assert rec.best == "big"
     assert rec.label == "mid"
     assert set(rec.indistinguishable) == {"big", "mid"}
     assert "no detectable difference" in rec.reason
     assert "not a proof of equality" in rec.reason
+    assert "on 60 test questions" in rec.reason
     assert rec.validation == "hand-made"
     with pytest.raises(ParameterError, match="no configurations"):
-        recommend(results, [])
+        recommend([], ranks, _STATS, source)
 
 
 def test_tune_on_a_built_in_sample_with_synthetic_questions(tmp_path: Path) -> None:
@@ -74,8 +74,9 @@ def test_tune_on_a_built_in_sample_with_synthetic_questions(tmp_path: Path) -> N
     grid = tune_grid()[:6]
     result = tune(doc, synthetic=60, configs=grid, bootstrap=100, permutations=200,
                   cache_dir=tmp_path)
-    source = result.results["questions_source"]
+    source = result.source
     assert source["synthetic"] is True
+    assert "synthetic context questions" in result.results.dataset.name
     assert "favour lexical retrieval" in source["caveat"]
     assert "rho = 0.93" in source["validation"]
     assert [p.label for p in result.points] == [c.label for c in grid]
@@ -103,9 +104,10 @@ def test_cli_tune_prints_the_core_recommendation(tmp_path: Path, capsys) -> None
     out = capsys.readouterr().out
     assert f"Recommended: {expected.recommendation.label}\n" in out
     assert f"Why: {expected.recommendation.reason}\n" in out
-    saved = json.loads(next((tmp_path / "out").glob("*.json")).read_text(encoding="utf-8"))
-    assert saved["questions_source"]["own"] == len(qa_questions(qa, doc))
-    assert saved["questions_source"]["synthetic"] is True
+    saved = load_results(next((tmp_path / "out").glob("*.json")))
+    own = len(qa_questions(qa, doc))
+    assert saved.dataset.name == f"policy.md [{own} own + 30 synthetic context questions]"
+    assert saved.ranks == expected.results.ranks
 
 
 def test_cli_tune_with_imported_chunks(tmp_path: Path, capsys) -> None:

@@ -49,7 +49,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Read, tune, print."""
     from chunkviz.eval.grid import ImportedConfig
-    from chunkviz.eval.runner import save_results
+    from chunkviz.eval.results import check_writable, save_results
     from chunkviz.eval.tune import (
         document_from_file,
         format_probe_lost,
@@ -60,6 +60,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         tune_grid,
     )
 
+    if args.out:
+        check_writable(args.out)
     document = document_from_file(args.doc)
     questions = qa_questions(args.qa, document) if args.qa else ()
     synthetic = args.synthetic if args.synthetic is not None else (0 if args.qa else 200)
@@ -86,11 +88,12 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         return 0
     from tqdm import tqdm
 
-    with tqdm(total=1, desc="tune", file=sys.stderr, disable=args.quiet or None) as bar:
-        def progress(done: int, total: int, message: str) -> None:
-            bar.total = total
-            bar.n = done
-            bar.set_postfix_str(message[:40])
+    from chunkviz.eval.engine import run_fraction
+
+    with tqdm(total=1000, desc="tune", file=sys.stderr, disable=args.quiet or None) as bar:
+        def progress(stage: Any, done: int, total: int, message: str) -> None:
+            bar.n = round(1000 * run_fraction(stage, done, total))
+            bar.set_postfix_str(f"{stage}: {message}"[:50])
             bar.refresh()
 
         result = tune(document, questions=questions, synthetic=synthetic, form=args.form,

@@ -31,12 +31,14 @@ import numpy as np
 
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.errors import ParameterError
+from chunkviz.eval.engine import Progress
 from chunkviz.eval.grid import Config, fixed_config
 from chunkviz.eval.lost import LostRow, lost_table
 from chunkviz.eval.metrics import metric_values, parse_metric_key
 from chunkviz.eval.probes import DEFAULT_METHOD, lost_sentence, probe_dataset
 from chunkviz.eval.probes import VALIDATION_NOTE as PROBE_VALIDATION
-from chunkviz.eval.runner import Progress, run_benchmark
+from chunkviz.eval.results import Results, StatsSettings
+from chunkviz.eval.runner import run_benchmark
 from chunkviz.eval.stats import bootstrap_ci, holm, paired_permutation_test
 from chunkviz.eval.synthetic import DEFAULT_FORM, Form, synthetic_dataset, synthetic_record
 from chunkviz.retrieval.backends import get_backend
@@ -129,8 +131,10 @@ class TuneResult:
 
     Attributes:
         document: The tuned document.
-        results: The benchmark results dictionary (the runner's file format, plus
-            ``questions_source``: whose questions they are, and the synthetic record).
+        results: The benchmark results (the runner's typed results file; its dataset name and
+            spec say when the questions are synthetic).
+        source: Whose questions they are: the synthetic record (``synthetic_record``: note,
+            caveat, JSQuAD validation) plus ``label`` and ``own``, or the user's pairs.
         points: One per configuration, in grid order.
         recommendation: The recommendation.
         probes: Probe spans counted.
@@ -138,7 +142,8 @@ class TuneResult:
     """
 
     document: Document
-    results: Mapping[str, Any]
+    results: Results
+    source: Mapping[str, Any]
     points: tuple[TunePoint, ...]
     recommendation: Recommendation
     probes: int
@@ -172,14 +177,13 @@ def context_tokenizer(backend: Backend) -> Tokenizer:
     return bundled_sentencepiece() if isinstance(backend, LexicalBackend) else backend.tokenizer
 
 
-def _context_tokens(results: Mapping[str, Any], document: Document, backend: Backend
-                    ) -> dict[str, float]:
+def _context_tokens(results: Results, document: Document, backend: Backend) -> dict[str, float]:
     text = document.text
     tokenizer = context_tokenizer(backend)
-    offsets = results["retrieval"]["chunk_offsets"]
+    offsets = results.retrieval.chunk_offsets
     cache: dict[tuple[int, int], int] = {}
     out = {}
-    for label, tops in results["retrieval"]["topk"].items():
+    for label, tops in results.retrieval.topk.items():
         total = 0
         for row in tops:
             for j in row[:TOP_K]:
@@ -192,31 +196,39 @@ def _context_tokens(results: Mapping[str, Any], document: Document, backend: Bac
     return out
 
 
-def tune_points(results: Mapping[str, Any], context_tokens: Mapping[str, float],
+def tune_points(results: Results, context_tokens: Mapping[str, float],
                 lost: Sequence[LostRow]) -> tuple[TunePoint, ...]:
     """Quality and costs per configuration, with the Pareto fronts marked."""
     cut = {r.config: r.broken for r in lost}
-    points = [
-        TunePoint(
-            c["label"], results["metrics"][c["label"]][METRIC]["mean"],
-            results["metrics"][c["label"]][METRIC]["ci_low"],
-            results["metrics"][c["label"]][METRIC]["ci_high"], c["chunks"], c["index_bytes"],
-            context_tokens[c["label"]], cut.get(c["label"], 0),
-        )
-        for c in results["configs"]
-    ]
+    points = []
+    for c in results.configs:
+        e = results.metrics[c.label][METRIC]
+        points.append(TunePoint(c.label, e.mean, e.ci_low, e.ci_high, c.chunks, c.index_bytes,
+                                context_tokens[c.label], cut.get(c.label, 0)))
     fronts = {cost: set(pareto_front(points, cost)) for cost in COSTS}
     return tuple(
         replace(p, front=tuple(cost for cost in COSTS if p.label in fronts[cost])) for p in points
     )
 
 
-def recommend(results: Mapping[str, Any], points: Sequence[TunePoint]) -> Recommendation:
+def recommend(
+    points: Sequence[TunePoint],
+    ranks: Mapping[str, Sequence[int | None]],
+    stats: StatsSettings,
+    source: Mapping[str, Any],
+) -> Recommendation:
     """The cheapest configuration whose quality cannot be told from the best's.
 
     Cheapest: fewest context tokens at top-``TOP_K`` (what every question costs a generator),
     then the smallest index, then fewest probes cut, then grid order. The best is the highest
     mean ``METRIC`` (ties: the cheapest of them).
+
+    Args:
+        points: The configurations' qualities and costs (``tune_points``).
+        ranks: Per configuration, the rank of each question's best relevant chunk (the
+            results file's ``ranks``).
+        stats: The run's statistics settings (alpha, resamples, seed).
+        source: Whose questions: ``label`` (how to name them) and ``validation``.
 
     Raises:
         ParameterError: No points.
@@ -231,16 +243,14 @@ def recommend(results: Mapping[str, Any], points: Sequence[TunePoint]) -> Recomm
     best = min(points, key=lambda p: (-p.quality, *cost(p)))
     # The family is "each configuration against the best" (not all pairs): Holm over those
     # comparisons, with the runner's own paired permutation test on the per-question values.
-    stats = results["stats"]
-    alpha = float(stats["alpha"])
+    alpha = stats.alpha
     name, k = parse_metric_key(METRIC)
-    values = {p.label: metric_values(name, results["ranks"][p.label], int(k)) for p in points}
+    values = {p.label: metric_values(name, ranks[p.label], int(k)) for p in points}
     others = [p for p in points if p.label != best.label]
     p_values = []
     for p in others:
         two_sided = paired_permutation_test(values[p.label], values[best.label],
-                                            permutations=int(stats["permutations"]),
-                                            seed=int(stats["seed"]))
+                                            permutations=stats.permutations, seed=stats.seed)
         # One-sided, "worse than the best": the sign-flip null is symmetric, so the one-sided
         # p-value is half the two-sided one when the observed difference points that way.
         worse = float(np.mean(values[p.label] - values[best.label])) < 0
@@ -248,8 +258,7 @@ def recommend(results: Mapping[str, Any], points: Sequence[TunePoint]) -> Recomm
     differs = {p.label for p, adj in zip(others, holm(p_values), strict=True) if adj < alpha}
     same = [p for p in points if p.label not in differs]
     chosen = min(same, key=cost)
-    source = results.get("questions_source", {})
-    n = results["dataset"]["questions"]
+    n = len(values[best.label])
     kind = source.get("label", "questions")
     shown = METRIC.replace("recall", "Recall")
     caution = ""
@@ -260,7 +269,7 @@ def recommend(results: Mapping[str, Any], points: Sequence[TunePoint]) -> Recomm
         )
     else:
         diff = bootstrap_ci(values[chosen.label] - values[best.label],
-                            resamples=int(stats["bootstrap"]), seed=int(stats["seed"]))
+                            resamples=stats.bootstrap, seed=stats.seed)
         reason = (
             f"{chosen.label} is the cheapest configuration ({chosen.context_tokens:.0f} context "
             f"tokens at top-{TOP_K}, {chosen.index_bytes:,} index bytes) whose {shown} "
@@ -335,24 +344,29 @@ def tune(
             + (f"; this document has no {form} question to make" if synthetic else "")
         )
     be = get_backend(backend) if isinstance(backend, str) else backend
-    data = Dataset(document.title or document.doc_id, (document,), own + made)
-    results = dict(run_benchmark(data, grid, be, seed=seed, cache_dir=cache_dir,
-                                 progress=progress, bootstrap=bootstrap,
-                                 permutations=permutations))
+    title = document.title or document.doc_id
+    source: dict[str, Any]
     if made:
         record = synthetic_record(form, be.name, len(made), seed)
         label = (f"synthetic {form} questions" if not own
                  else f"questions ({len(own)} yours, {len(made)} synthetic {form})")
-        results["questions_source"] = {**record, "label": label, "own": len(own)}
+        source = {**record, "label": label, "own": len(own)}
+        # The results file has no field for a question set's provenance: its dataset name and
+        # spec carry it, so whatever lists or shows the file says the questions are synthetic.
+        name = f"{title} [{len(own)} own + {len(made)} synthetic {form} questions]"
+        spec = f"tune:{title}:synthetic-{form}-{len(made)}-seed{seed}:own-{len(own)}"
     else:
-        results["questions_source"] = {"synthetic": False, "label": "of your questions",
-                                       "own": len(own),
-                                       "validation": "your own question/answer pairs"}
+        source = {"synthetic": False, "label": "of your questions", "own": len(own),
+                  "validation": "your own question/answer pairs"}
+        name, spec = title, f"tune:{title}:own-{len(own)}"
+    data = Dataset(name, (document,), own + made)
+    results = run_benchmark(data, grid, be, seed=seed, cache_dir=cache_dir, spec=spec,
+                            progress=progress, bootstrap=bootstrap, permutations=permutations)
     probes = probe_dataset([document], method=DEFAULT_METHOD)
     lost = tuple(lost_table(probes, grid)) if probes.questions else ()
     points = tune_points(results, _context_tokens(results, document, be), lost)
-    return TuneResult(document, results, points, recommend(results, points),
-                      len(probes.questions), lost)
+    rec = recommend(points, results.ranks, results.stats, source)
+    return TuneResult(document, results, source, points, rec, len(probes.questions), lost)
 
 
 def probe_lost(document: Document, configs: Sequence[Config] | None = None
@@ -381,7 +395,7 @@ def format_probe_lost(total: int, rows: Sequence[LostRow]) -> str:
 
 def format_tune(result: TuneResult) -> str:
     """The table, both Pareto fronts and the recommendation, as plain text."""
-    source = result.results["questions_source"]
+    source = result.source
     lines = []
     if source.get("synthetic"):
         lines += [f"# {source['note']}", f"# {source['caveat']}", f"# {source['validation']}"]
