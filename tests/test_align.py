@@ -114,6 +114,8 @@ def test_find_based_start_index_on_repeated_text_is_aligned_to_the_right_copy() 
     # Without any claim, the monotonic rule alone finds the right copy.
     plain = align_chunks(text, pieces)
     assert [(c.start, c.end) for c in plain.chunks] == truth
+    assert plain.digest == report.digest  # the same offsets, the same name
+    assert plain.digest != align_chunks(text, pieces[:3]).digest
 
 
 def test_chonkie_real_chunker_format_round_trips_and_aligns(tmp_path) -> None:

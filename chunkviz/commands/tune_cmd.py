@@ -80,7 +80,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
 
         report = align_file(document.text, args.chunks)
         print(format_report(report, limit=5), file=sys.stderr)
-        grid.append(ImportedConfig("imported", "imported", {"file": Path(args.chunks).name},
+        params = {"file": Path(args.chunks).name, "offsets": report.digest}
+        grid.append(ImportedConfig("imported", "imported", params,
                                    {document.doc_id: report.result(Path(args.chunks).name)}))
     if not questions and not synthetic:
         # No questions at all: lost before retrieval is all that can be counted.

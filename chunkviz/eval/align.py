@@ -24,6 +24,7 @@ chunks come in document order.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from bisect import bisect_left
@@ -158,6 +159,16 @@ class AlignmentReport:
     def uncovered_chars(self) -> int:
         """Characters of the gaps (non-whitespace text no chunk holds, with inner spaces)."""
         return sum(g.end - g.start for g in self.gaps)
+
+    @property
+    def digest(self) -> str:
+        """Eight hex digits of SHA-256 over the aligned offsets.
+
+        It names the chunking in a run id: two imports with other offsets are other
+        configurations.
+        """
+        blob = json.dumps([[c.start, c.end] for c in self.chunks], separators=(",", ":"))
+        return hashlib.sha256(blob.encode("ascii")).hexdigest()[:8]
 
     def result(self, label: str | None = None) -> ChunkingResult:
         """The aligned chunks as a ``ChunkingResult`` of strategy ``imported``.
