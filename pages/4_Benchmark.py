@@ -225,7 +225,7 @@ st.write(t("intro"))
 found = data.discover()
 st.subheader(t("runs"))
 for path, why in found.skipped:
-    st.warning(fmt("skipped", path=str(path), why=why))
+    st.warning(fmt("skipped", path=escape_markdown(str(path)), why=escape_markdown(str(why))))
 runs = list(found.runs)
 if not runs:
     dirs = ", ".join(f"`{d}`" for d in data.results_dirs_now())
@@ -253,11 +253,13 @@ else:
     st.subheader(t("main"))
     rows = db.main_table(results)
     st.markdown(tables.main_table_markdown(rows, t))
-    st.caption(fmt("main_caption", n=run.questions, backend=run.backend, model=run.model))
+    st.caption(fmt("main_caption", n=run.questions, backend=escape_markdown(str(run.backend)),
+                    model=escape_markdown(str(run.model))))
 
     # --- significance ---
     st.subheader(t("sig"))
-    st.caption(fmt("sig_caption", test=results.stats.test, alpha=results.stats.alpha))
+    st.caption(fmt("sig_caption", test=escape_markdown(str(results.stats.test)),
+                    alpha=results.stats.alpha))
     sig_metrics = db.pairwise_metrics(results)
     if sig_metrics:
         metric = st.selectbox(t("sig_metric"), sig_metrics, key="bench_sig_metric",
@@ -308,7 +310,7 @@ else:
             try:
                 cmp = db.compare_backends(results, other, metric)
             except ChunkvizError as e:
-                col.error(str(e))
+                col.error(escape_markdown(str(e)))
                 continue
             col.plotly_chart(
                 figs.backends_bar(cmp, fmt("backends_title", metric=db.metric_label(metric))),

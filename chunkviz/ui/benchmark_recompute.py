@@ -14,10 +14,11 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from chunkviz.errors import ChunkvizError
 from chunkviz.eval.engine import Progress, Stage, run_fraction
 from chunkviz.ui.benchmark_drilldown import cached_dataset
+from chunkviz.ui.guard import show_error
 from chunkviz.views import dashboard as db
+from chunkviz.views.markup import escape_markdown
 
 Tr = Callable[[str], str]
 
@@ -63,7 +64,8 @@ def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
                                format_func=labels.__getitem__)
         for i in infos:
             if not i.available:
-                st.caption(fmt("rc_unavailable", name=i.name, reason=i.reason))
+                st.caption(fmt("rc_unavailable", name=escape_markdown(i.name),
+                                reason=escape_markdown(i.reason)))
         names = [s.name for s in all_strategies()]
         strategies = st.multiselect(t("rc_strategies"), names, key="bench_rc_strategies",
                                     default=[n for n in ("fixed", "paragraph") if n in names])
@@ -80,8 +82,8 @@ def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
         try:
             grid = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
                                  db.parse_ints(overlaps, "overlap percents"))
-        except ChunkvizError as e:
-            st.error(str(e))
+        except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+            show_error(e)
             return
         st.caption(fmt("rc_grid", n=len(grid), labels=", ".join(c.label for c in grid)))
         st.caption(t("rc_stay"))
@@ -95,8 +97,8 @@ def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
         try:
             path = run_and_save(spec, int(sample), int(seed), strategies, sizes, overlaps,
                                 backend, progress)
-        except ChunkvizError as e:
-            st.error(str(e))
+        except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+            show_error(e)
             return
         bar.progress(1.0, text=t("rc_done"))
         st.session_state[NEW_RUN_KEY] = path
