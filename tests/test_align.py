@@ -226,6 +226,13 @@ def test_bad_chunk_files_get_clear_messages(tmp_path) -> None:
     bad.write_text("{not json\n", encoding="utf-8")
     with pytest.raises(InputTextError, match="neither JSON nor JSONL"):
         read_chunks(bad)
+    binary = tmp_path / "chunks.bin"
+    binary.write_bytes(b"\x00\x01\x02PK\x03\x04")
+    with pytest.raises(InputTextError, match="binary"):
+        read_chunks(binary)
+    bom = tmp_path / "bom.json"
+    bom.write_bytes('\ufeff["梅雨"]'.encode())
+    assert read_chunks(bom) == ("strings", (ImportedChunk("梅雨"),))
     with pytest.raises(InputTextError, match="must be a JSON list"):
         parse_chunks({"x": 1})
     with pytest.raises(InputTextError, match="chunk 1 is a int"):

@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from chunkviz.errors import InputTextError
 from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.textio import read_text_file
 
 ChunkFormat = Literal["strings", "langchain", "llamaindex", "chonkie"]
 Match = Literal["exact", "claimed", "whitespace", "partial", "missing", "empty"]
@@ -273,12 +274,10 @@ def read_chunks(path: str | Path) -> tuple[ChunkFormat, tuple[ImportedChunk, ...
         InputTextError: The file is missing, unreadable, or not one of the formats.
     """
     p = Path(path)
-    try:
-        raw = p.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputTextError(f"chunk file {p} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputTextError(f"chunk file {p} cannot be read as UTF-8 text ({exc})") from None
+    if not p.exists():
+        raise InputTextError(f"chunk file {p} does not exist")
+    # The project's one reader: size limit, binary refusal, encoding detection (BOM included).
+    raw = read_text_file(p)
     try:
         data = json.loads(raw)
     except json.JSONDecodeError:
