@@ -56,3 +56,7 @@ def test_bare_urls_and_addresses_cannot_become_links(text):
     assert WORD_JOINER in escaped
     assert not re.search(r"(?i)(https?:|www\.|@\w)", escaped.replace("\\", ""))
     assert escaped.replace(WORD_JOINER, "").replace("\\", "") == text
+
+
+def test_escape_markdown_keeps_metric_names_that_are_no_address():
+    assert escape_markdown("nDCG@10 and Recall@5") == "nDCG@10 and Recall@5"

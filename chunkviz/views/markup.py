@@ -19,8 +19,9 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]#!|<>~$:])")
 _BLOCK_START = re.compile(r"^(\s*\d*)([-+=.)])")
 # GFM links bare URLs and e-mail addresses after escapes are resolved (a find-and-replace on
 # the rendered text: "https\\://evil.example" still became a link in the browser). A word
-# joiner (U+2060, invisible, no width) after the scheme, "www" or "@" stops it from matching.
-_AUTOLINK = re.compile(r"(?i)(\b(?:https?|ftp|mailto|xmpp|www)(?=\\?[:.])|@)")
+# joiner (U+2060, invisible, no width) after the scheme, "www" or the "@" of an address
+# ("@" before a dotted domain: "nDCG@10" or "Recall@5" is no address and stays as typed).
+_AUTOLINK = re.compile(r"(?i)(\b(?:https?|ftp|mailto|xmpp|www)(?=\\?[:.])|@(?=[\w-]+\.\w))")
 WORD_JOINER = "\u2060"
 
 
