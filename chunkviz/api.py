@@ -38,12 +38,17 @@ def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
 
 
 def strategies() -> list[dict[str, Any]]:
-    """Every registered strategy as plain data (``chunkviz strategies --format json``)."""
+    """Every registered strategy as plain data (``chunkviz strategies --format json``).
+
+    The Japanese text comes from the ``ja`` catalogue (``chunkviz.text``).
+    """
+    from chunkviz.text import text
+
     return [
         {
             "name": s.name,
             "description": s.description,
-            "description_ja": s.description_ja,
+            "description_ja": text("ja", f"strategy.{s.name}.description"),
             "gaps": s.gaps,
             "params": [
                 {
@@ -56,7 +61,7 @@ def strategies() -> list[dict[str, Any]]:
                     "choices": list(p.choices),
                     "optional": p.optional,
                     "help": p.help,
-                    "help_ja": p.help_ja,
+                    "help_ja": text("ja", f"strategy.{s.name}.help.{p.name}"),
                 }
                 for p in s.params
             ],

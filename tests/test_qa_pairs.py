@@ -142,12 +142,15 @@ def test_malformed_qa_files_are_dataset_errors(data, name, fragment):
 
 
 def test_a_lone_surrogate_in_a_qa_json_is_replaced_and_hashes():
-    from chunkviz.ui.resources import pairs_digest
+    from chunkviz.document import Document, locate_questions
+    from chunkviz.ui.resources import document_key
 
     pairs = parse_qa_pairs(b'[{"question": "q\\ud800", "answer": "a"}]', name="s.json")
     assert pairs[0]["question"] == "q\ufffd"
     # Pairs kept in the session could hold one (typed by hand): the digest must not raise.
-    assert len(pairs_digest([{"question": "q\ud800", "answer": "a"}])) == 64
+    doc = Document("d", "d", "a\ud800", origin="paste")
+    typed = locate_questions(doc.text, [{"question": "q\ud800", "answer": "a"}])
+    assert len(document_key(doc.with_questions(typed))) == 64
 
 
 def test_the_number_of_pairs_is_bounded(monkeypatch):

@@ -7,8 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from chunkviz.api import chunk
-from chunkviz.datasets.base import Document
+from chunkviz.document import Document, chunk_document
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult
 from chunkviz.strategies import get_strategy
@@ -47,7 +46,7 @@ class ImportedConfig(Config):
     """Chunks made elsewhere and aligned to offsets (``chunkviz.eval.align``), as a configuration.
 
     Everything that takes a ``Config`` (``lost_table``, ``run_benchmark``) takes one of these:
-    ``chunk_document`` returns the aligned chunking of a document instead of running a strategy.
+    ``chunk_config`` returns the aligned chunking of a document instead of running a strategy.
 
     Attributes:
         chunkings: The aligned chunking of each document, keyed by document id.
@@ -103,18 +102,14 @@ def default_grid() -> tuple[Config, ...]:
     return tuple(configs)
 
 
-def chunk_document(config: Config, document: Document, **resources: Any) -> ChunkingResult:
-    """Chunk ``document`` under ``config``.
+def chunk_config(config: Config, document: Document) -> ChunkingResult:
+    """Chunk ``document`` under ``config``: what lost counts and the benchmark call.
 
-    The document's own paragraph starts go to strategies that accept them, so ``paragraph``
-    reproduces a corpus's paragraphs exactly. An ``ImportedConfig`` returns its aligned chunks.
+    A registered strategy goes through ``chunkviz.document.chunk_document`` (the one way to
+    chunk a document); an ``ImportedConfig`` returns its aligned chunks.
     """
     if isinstance(config, ImportedConfig):
         return config.chunking_for(document)
-    spec = get_strategy(config.strategy)
-    extra = dict(resources)
-    if "paragraph_starts" in spec.resources and document.paragraph_starts:
-        extra.setdefault("paragraph_starts", document.paragraph_starts)
-    extra = {k: v for k, v in extra.items() if k in spec.resources}
-    return chunk(document.text, config.strategy, **dict(config.params), **extra)
+    return chunk_document(document, config.strategy, config.params)
+
 

@@ -435,7 +435,7 @@ def document_from_file(path: str | Path) -> Document:
     from chunkviz.textio import read_text_file
 
     p = Path(path)
-    return Document(p.name, p.name, read_text_file(p, newlines="lf"))
+    return Document(p.name, p.name, read_text_file(p, newlines="lf"), origin="upload")
 
 
 def qa_questions(path: str | Path, document: Document) -> tuple[Question, ...]:

@@ -481,8 +481,6 @@ register(
         name="recursive",
         description="Split at blank lines, then lines, sentence ends (。！？ . ! ?), 、 and "
         "commas, spaces and characters, as far as needed; pack pieces up to size.",
-        description_ja="空行→改行→文末（。！？ . ! ?）→読点・カンマ→空白→文字の順に"
-        "必要なだけ分割し、size まで詰める。",
         params=(SIZE, OVERLAP, UNIT),
         gaps="none",
         fn=recursive_split,

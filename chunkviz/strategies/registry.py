@@ -30,8 +30,7 @@ class Param:
         min: Smallest allowed value for numbers (inclusive), or None.
         max: Largest allowed value for numbers (inclusive), or None.
         unit: What the number counts (``chars``, ``tokens``, ``sentences``, ``%``) or "".
-        help: One-line help in English.
-        help_ja: The same help in Japanese.
+        help: One-line help in English (``chunkviz.text`` translates it).
         choices: Allowed values for ``choice`` parameters.
         optional: Whether ``None`` is accepted (a cap that can be switched off).
     """
@@ -43,7 +42,6 @@ class Param:
     max: float | None = None
     unit: str = ""
     help: str = ""
-    help_ja: str = ""
     choices: tuple[str, ...] = ()
     optional: bool = False
 
@@ -190,8 +188,7 @@ class Strategy:
 
     Attributes:
         name: Snake-case name used by the API, CLI, URL and UI.
-        description: One line in English.
-        description_ja: One line in Japanese.
+        description: One line in English, plain text (``chunkviz.text`` translates it).
         params: Parameter schemas, in the order the UI shows them.
         gaps: What may stay uncovered by chunks: ``"none"`` or ``"whitespace"``.
         fn: Pure function ``fn(text, **params, **resources) -> ChunkingResult``.
@@ -202,19 +199,12 @@ class Strategy:
 
     name: str
     description: str
-    description_ja: str
     params: tuple[Param, ...]
     gaps: Gaps
     fn: Callable[..., ChunkingResult] = field(repr=False)
     size_param: str | None = None
     resources: frozenset[str] = frozenset()
     _names: frozenset[str] = field(init=False, repr=False, compare=False)
-    # Parameter sets already validated, keyed by names, values and their types (so that 1,
-    # 1.0 and True, which are equal as keys, stay apart): a chunking loop over many documents
-    # with the same settings pays for the schema check once.
-    _valid: dict[tuple[Any, ...], dict[str, Any]] = field(
-        init=False, repr=False, compare=False, default_factory=dict
-    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_names", frozenset(p.name for p in self.params))
@@ -239,23 +229,8 @@ class Strategy:
         Raises:
             ParameterError: An unknown parameter or a value that breaks its rule.
         """
-        values = tuple(params.values())
-        key = (tuple(params), values, tuple(map(type, values)))
-        try:
-            known = self._valid.get(key)
-            hashable = True
-        except TypeError:  # an unhashable value (a list): check it every time
-            known, hashable = None, False
-        if known is not None:
-            return dict(known)
-        checked = self._check(params)
-        if hashable:
-            if len(self._valid) >= _VALID_MEMO_SIZE:
-                self._valid.clear()
-            self._valid[key] = checked
-        return dict(checked)
-
-    def _check(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        # NOTE: no memo of checked sets on this shared object: bench/chunking.py meets issue 2's
+        # targets without one (docs/benchmarks.md), and the check is about 1 µs per call.
         unknown = sorted(params.keys() - self._names)
         if unknown:
             raise ParameterError(
@@ -264,9 +239,6 @@ class Strategy:
                 f"{', '.join(p.name for p in self.params) or 'none'}"
             )
         return {p.name: p.validate(params.get(p.name, p.default)) for p in self.params}
-
-
-_VALID_MEMO_SIZE = 256
 
 _REGISTRY: dict[str, Strategy] = {}
 

@@ -37,25 +37,19 @@ PERCENTILE = Param(
     "percentile", "float", 5.0, min=0.0, max=100.0, unit="%",
     help="Cut where adjacent-sentence similarity is below this percentile of the document's own "
          "similarities (lower: fewer cuts).",
-    help_ja="隣接文の類似度が、この文書の類似度分布のこのパーセンタイルを下回る位置で切る"
-            "（小さいほど切る数が減る）。",
 )
 MIN_SIZE = Param(
     "min_size", "int", 100, min=0, max=100_000, unit="chars",
     help="A topic change does not end a chunk shorter than this.",
-    help_ja="これより短いチャンクは話題の変わり目でも切らない。",
 )
 MAX_SIZE = Param(
     "max_size", "int", 1000, min=1, max=100_000, unit="chars",
     help="Hard cap: a chunk never exceeds this; an over-long sentence is cut.",
-    help_ja="上限：チャンクはこれを超えない。長すぎる文は途中で切る。",
 )
 MODEL = Param(
     "model", "str", DEFAULT_MODEL,
     help="Sentence vectors: tfidf (fast, lexical), use-m3 (bundled multilingual encoder, "
          "offline) or st:<model name or path>.",
-    help_ja="文のベクトル：tfidf（高速・語彙ベース）、use-m3（同梱の多言語エンコーダ、"
-            "オフライン）、st:<モデル名またはパス>。",
 )
 
 
@@ -225,8 +219,6 @@ register(
         name="semantic",
         description="Semantic: cut where adjacent-sentence similarity falls below a percentile "
                     "of the document's own similarities; min_size and a hard max_size.",
-        description_ja="意味分割：隣接文の類似度がこの文書内のパーセンタイルを下回る位置で切る。"
-                       "min_size と上限 max_size あり。",
         params=(PERCENTILE, MIN_SIZE, MAX_SIZE, MODEL),
         gaps="whitespace",
         fn=semantic_split,

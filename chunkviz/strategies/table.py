@@ -36,12 +36,10 @@ _CSV_MIN_LINES = 3
 SIZE = Param(
     "size", "int", 800, min=1, max=100_000, unit="chars",
     help="Largest chunk length in characters; tables are cut between rows to stay within it.",
-    help_ja="チャンクの最大文字数。表はこの長さに収まるよう行の境目で切る。",
 )
 REPEAT_HEADER = Param(
     "repeat_header", "bool", True,
     help="Give every chunk of a table after the first the table's header row as its prefix.",
-    help_ja="表の2つ目以降のチャンクに、表の見出し行を prefix として付ける。",
 )
 
 
@@ -228,7 +226,6 @@ register(
     Strategy(
         name="table",
         description="Table-aware: Markdown, HTML and CSV tables cut between rows, header repeated.",
-        description_ja="表を認識して行の境目で分割し、各チャンクに見出し行を繰り返す。",
         params=(SIZE, REPEAT_HEADER),
         gaps="whitespace",
         fn=table_split,

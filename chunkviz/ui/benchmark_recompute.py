@@ -18,7 +18,6 @@ from chunkviz.eval.engine import Progress, Stage, run_fraction
 from chunkviz.ui.benchmark_drilldown import cached_dataset
 from chunkviz.ui.guard import show_error
 from chunkviz.views import dashboard as db
-from chunkviz.views.markup import escape_markdown
 
 Tr = Callable[[str], str]
 
@@ -48,24 +47,15 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
     return str(path)
 
 
-def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
-    """The Recompute form: backend, grid, dataset sample and seed, and the run button."""
-    from chunkviz.retrieval.backends import list_backends
+def render(t: Tr, fmt: Callable[..., str], backend: str, expanded: bool) -> None:
+    """The Recompute form: grid, dataset sample and seed, and the run button.
+
+    The run uses ``backend``, the app's one backend (the sidebar's picker).
+    """
     from chunkviz.strategies import all_strategies
 
     with st.expander(t("rc_title"), expanded=expanded):
-        infos = list_backends()
-        available = [i for i in infos if i.available]
-        labels = {i.name: f"{i.name} — {i.label}" for i in available}
-        default = st.session_state.get("backend", "bm25")
-        st.session_state.setdefault("bench_rc_backend",
-                                    default if default in labels else next(iter(labels), None))
-        backend = st.selectbox(t("rc_backend"), list(labels), key="bench_rc_backend",
-                               format_func=labels.__getitem__)
-        for i in infos:
-            if not i.available:
-                st.caption(fmt("rc_unavailable", name=escape_markdown(i.name),
-                                reason=escape_markdown(i.reason)))
+        st.caption(fmt("rc_backend", name=backend))
         names = [s.name for s in all_strategies()]
         strategies = st.multiselect(t("rc_strategies"), names, key="bench_rc_strategies",
                                     default=[n for n in ("fixed", "paragraph") if n in names])
@@ -87,7 +77,7 @@ def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
             return
         st.caption(fmt("rc_grid", n=len(grid), labels=", ".join(c.label for c in grid)))
         st.caption(t("rc_stay"))
-        if backend is None or not st.button(t("rc_run"), key="bench_rc_run", type="primary"):
+        if not st.button(t("rc_run"), key="bench_rc_run", type="primary"):
             return
         bar = st.progress(0.0, text=t("rc_starting"))
 

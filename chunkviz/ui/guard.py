@@ -34,17 +34,6 @@ from chunkviz.views.markup import escape_markdown
 
 logger = logging.getLogger("chunkviz")
 
-_T = {
-    "en": {
-        "unexpected": "Something went wrong here ({kind}); the server log has the details. "
-                      "Try other settings or another document.",
-    },
-    "ja": {
-        "unexpected": "ここで問題が発生しました（{kind}）。詳細はサーバーのログにあります。"
-                      "設定や文書を変えて試してください。",
-    },
-}
-
 _DEVELOPER_DETAILS = ("full", "stacktrace", "true", "True")
 
 
@@ -52,7 +41,7 @@ def user_message(exc: BaseException) -> str:
     """What a user is shown for ``exc`` (Markdown-safe), without raising or logging."""
     if isinstance(exc, ChunkvizError):
         return escape_markdown(str(exc))
-    return tr(_T, "unexpected", kind=escape_markdown(type(exc).__name__))
+    return tr("guard.unexpected", kind=escape_markdown(type(exc).__name__))
 
 
 def show_error(exc: BaseException) -> None:
