@@ -224,6 +224,25 @@ class TransformersLM:
         """Perplexity of each span, each read on its own."""
         return np.array([self.perplexity(text[s:e]) for s, e in spans], dtype=np.float64)
 
+    def write_question(self, passage: str, answer: str, *, max_new_tokens: int = 48) -> str:
+        """A question about ``passage`` that ``answer`` answers (synthetic questions, ``lm``).
+
+        Greedy decoding, so the same model and inputs give the same question. The first line
+        the model writes after the prompt is the question.
+        """
+        import torch
+
+        prompt = f"文章: {passage}\n答え: {answer}\n質問:"
+        encoded = self._tokenizer(prompt, return_tensors="pt")
+        with torch.no_grad():
+            out = self._model.generate(
+                **encoded, max_new_tokens=max_new_tokens, do_sample=False,
+                pad_token_id=self._tokenizer.eos_token_id,
+            )
+        new = out[0][encoded["input_ids"].shape[1] :]
+        written = str(self._tokenizer.decode(new, skip_special_tokens=True))
+        return written.strip().split("\n")[0].strip()
+
 
 @lru_cache(maxsize=2)
 def _transformers_lm(model: str) -> TransformersLM:

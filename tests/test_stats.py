@@ -87,3 +87,21 @@ def test_pairwise_tests_verdicts():
 def test_pairwise_tests_need_the_same_questions():
     with pytest.raises(ParameterError, match="same questions"):
         pairwise_tests({"a": [1.0, 0.0], "b": [1.0]}, metric="recall@5")
+
+
+def test_spearman_rho_hand_computed_and_against_scipy() -> None:
+    import math
+
+    from scipy.stats import spearmanr
+
+    from chunkviz.eval.stats import spearman_rho
+
+    assert spearman_rho([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
+    assert spearman_rho([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    # Ties get their average rank: ranks (1, 2.5, 2.5, 4) against (1, 2, 3, 4).
+    assert spearman_rho([1, 2, 2, 3], [1, 2, 3, 4]) == pytest.approx(0.9486832980505138)
+    a, b = [0.82, 0.9, 0.9, 0.94, 0.95, 0.97, 0.98, 0.95], [3, 1, 2, 5, 4, 7, 8, 6]
+    assert spearman_rho(a, b) == pytest.approx(spearmanr(a, b).statistic)
+    assert math.isnan(spearman_rho([1, 1, 1], [1, 2, 3]))
+    with pytest.raises(ParameterError, match="same length"):
+        spearman_rho([1, 2], [1, 2, 3])

@@ -1,5 +1,12 @@
 """Subcommands of ``python -m chunkviz``; each module has ``add_parser(subparsers)``."""
 
-from chunkviz.commands import bench_cmd, chunk_cmd, lost_cmd, strategies_cmd
+from chunkviz.commands import (
+    audit_cmd,
+    bench_cmd,
+    chunk_cmd,
+    lost_cmd,
+    strategies_cmd,
+    tune_cmd,
+)
 
-COMMANDS = (strategies_cmd, chunk_cmd, lost_cmd, bench_cmd)
+COMMANDS = (strategies_cmd, chunk_cmd, lost_cmd, bench_cmd, audit_cmd, tune_cmd)

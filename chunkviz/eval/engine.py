@@ -21,8 +21,7 @@ from typing import Literal, Protocol, get_args, runtime_checkable
 import numpy as np
 
 from chunkviz.datasets.base import Document
-from chunkviz.document import chunk_document
-from chunkviz.eval.grid import Config
+from chunkviz.eval.grid import Config, chunk_config
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend
 from chunkviz.retrieval.cache import EmbeddingCache, Role
@@ -87,7 +86,7 @@ class LocalEngine:
         self, documents: Sequence[Document], configs: Sequence[Config]
     ) -> list[list[ChunkingResult]]:
         """Chunk every document under every configuration: ``result[config][document]``."""
-        return [[chunk_document(doc, config.strategy, config.params) for doc in documents]
+        return [[chunk_config(config, doc) for doc in documents]
                 for config in configs]
 
     def encode(

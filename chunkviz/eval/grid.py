@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from chunkviz.document import Document, chunk_document
+from chunkviz.errors import ParameterError
+from chunkviz.model import ChunkingResult
 from chunkviz.strategies import get_strategy
 
 
@@ -38,6 +41,47 @@ class Config:
         return cls(str(data["label"]), str(data["strategy"]), dict(data.get("params", {})))
 
 
+@dataclass(frozen=True)
+class ImportedConfig(Config):
+    """Chunks made elsewhere and aligned to offsets (``chunkviz.eval.align``), as a configuration.
+
+    Everything that takes a ``Config`` (``lost_table``, ``run_benchmark``) takes one of these:
+    ``chunk_config`` returns the aligned chunking of a document instead of running a strategy.
+
+    Attributes:
+        chunkings: The aligned chunking of each document, keyed by document id.
+    """
+
+    chunkings: Mapping[str, ChunkingResult] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        object.__setattr__(self, "chunkings", MappingProxyType(dict(self.chunkings)))
+        if self.strategy != "imported":
+            raise ParameterError(
+                f"an imported configuration has strategy 'imported' (got {self.strategy!r})"
+            )
+
+    def chunking_for(self, document: Document) -> ChunkingResult:
+        """The aligned chunking of ``document``.
+
+        Raises:
+            ParameterError: No chunking for this document, or one aligned to another text.
+        """
+        result = self.chunkings.get(document.doc_id)
+        if result is None:
+            raise ParameterError(
+                f"configuration {self.label!r} has no imported chunks for document "
+                f"{document.doc_id!r}; import chunks for every document you evaluate"
+            )
+        if result.text != document.text:
+            raise ParameterError(
+                f"the chunks of configuration {self.label!r} were aligned to another text than "
+                f"document {document.doc_id!r}; align them to this document first"
+            )
+        return result
+
+
 def fixed_config(size: int, overlap: int) -> Config:
     """A fixed-window configuration labelled ``fixed-<size>-<overlap>``."""
     return Config(f"fixed-{size}-{overlap}", "fixed", {"size": size, "overlap": overlap})
@@ -56,5 +100,16 @@ def default_grid() -> tuple[Config, ...]:
         configs.append(fixed_config(size, size // 5))
     configs.append(Config("paragraph", "paragraph", {}))
     return tuple(configs)
+
+
+def chunk_config(config: Config, document: Document) -> ChunkingResult:
+    """Chunk ``document`` under ``config``: what lost counts and the benchmark call.
+
+    A registered strategy goes through ``chunkviz.document.chunk_document`` (the one way to
+    chunk a document); an ``ImportedConfig`` returns its aligned chunks.
+    """
+    if isinstance(config, ImportedConfig):
+        return config.chunking_for(document)
+    return chunk_document(document, config.strategy, config.params)
 
 

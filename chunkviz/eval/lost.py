@@ -13,8 +13,7 @@ from typing import Any
 
 from chunkviz.cost import predicted_chunk_count
 from chunkviz.datasets.base import Dataset, Question
-from chunkviz.document import chunk_document
-from chunkviz.eval.grid import Config
+from chunkviz.eval.grid import Config, chunk_config
 from chunkviz.eval.spans import analyze_spans
 
 
@@ -84,7 +83,7 @@ def lost_row(
     chunks = 0
     broken: set[str] = set()
     for document in dataset.documents:
-        result = chunk_document(document, config.strategy, config.params)
+        result = chunk_config(config, document)
         chunks += len(result)
         questions = by_doc.get(document.doc_id, [])
         spans = [s for q in questions for s in q.spans]

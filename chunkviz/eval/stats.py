@@ -315,3 +315,38 @@ def pairwise_tests(
         )
         for (a, b, est, p), ph in zip(raw, adjusted, strict=True)
     ]
+
+
+def spearman_rho(a: Sequence[float], b: Sequence[float]) -> float:
+    """Spearman's rank correlation of two paired sequences (ties get their average rank).
+
+    rho is Pearson's correlation of the two rank vectors (Spearman 1904; ``scipy.stats.spearmanr``
+    computes the same). Used to ask whether two measurements rank configurations alike.
+
+    Returns:
+        rho in [-1, 1], or NaN when either sequence is constant (no ranking to compare).
+
+    Raises:
+        ParameterError: Sequences of different lengths or with fewer than two items.
+    """
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if x.shape != y.shape or x.ndim != 1 or len(x) < 2:
+        raise ParameterError(
+            f"spearman_rho needs two sequences of the same length >= 2 (got {len(x)} and {len(y)})"
+        )
+    if np.all(x == x[0]) or np.all(y == y[0]):
+        return float("nan")
+
+    def ranks(v: np.ndarray) -> np.ndarray:
+        order = np.argsort(v, kind="stable")
+        r = np.empty(len(v), dtype=np.float64)
+        r[order] = np.arange(1, len(v) + 1)
+        for value in np.unique(v):  # average rank for ties
+            tied = v == value
+            r[tied] = r[tied].mean()
+        return r
+
+    rx, ry = ranks(x), ranks(y)
+    rx -= rx.mean()
+    ry -= ry.mean()
+    return float((rx @ ry) / np.sqrt((rx @ rx) * (ry @ ry)))

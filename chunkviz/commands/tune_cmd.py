@@ -1,0 +1,108 @@
+"""``chunkviz tune DOC [--qa FILE] [--synthetic N]``: a recommended configuration for DOC.
+
+Runs the benchmark runner on this one document over the tune grid (16 configurations), with the
+user's pairs, synthetic questions, or both, and prints the table, the Pareto fronts and the
+recommendation (``chunkviz.eval.tune``, the same function a page calls). With ``--chunks`` the
+chunks of another library, aligned to the document, join the grid as ``imported``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from chunkviz.errors import ParameterError
+from chunkviz.eval.synthetic import DEFAULT_FORM, FORMS
+
+
+def add_parser(sub: Any) -> None:
+    """Register the subcommand."""
+    p = sub.add_parser(
+        "tune",
+        help="benchmark a grid on one document and recommend a configuration",
+        description="Benchmark the tune grid (fixed and recursive 100-800 characters at 0%% "
+        "and 20%% overlap, sentences, paragraphs) on DOC with your question/answer pairs "
+        "and/or synthetic questions, print the Pareto front of quality against index size and "
+        "context tokens, and name the cheapest configuration whose Recall@5 cannot be told "
+        "from the best's.",
+    )
+    p.add_argument("doc", help="the document (a text file)")
+    p.add_argument("--qa", default=None, help="your question/answer pairs (CSV or JSON)")
+    p.add_argument("--synthetic", type=int, default=None, metavar="N",
+                   help="synthetic questions to add (default 200 without --qa, else 0; 0 "
+                   "without --qa counts only the key phrases each configuration cuts)")
+    p.add_argument("--form", choices=FORMS, default=DEFAULT_FORM,
+                   help=f"synthetic question form (default {DEFAULT_FORM}; lm needs --lm)")
+    p.add_argument("--lm", default=None, metavar="hf:PATH",
+                   help="a local causal language model that writes the questions of --form lm")
+    p.add_argument("--chunks", default=None,
+                   help="chunks made by another library (JSON/JSONL), added as 'imported'")
+    p.add_argument("--backend", default="bm25", help="bm25 (default), tfidf, use-m3, st:<model>")
+    p.add_argument("--seed", type=int, default=0, help="seed of the questions and statistics")
+    p.add_argument("--out", default=None, help="also write the results file into this folder")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, extra: list[str]) -> int:
+    """Read, tune, print."""
+    from chunkviz.eval.grid import ImportedConfig
+    from chunkviz.eval.results import check_writable, save_results
+    from chunkviz.eval.tune import (
+        document_from_file,
+        format_probe_lost,
+        format_tune,
+        probe_lost,
+        qa_questions,
+        tune,
+        tune_grid,
+    )
+
+    if args.out:
+        check_writable(args.out)
+    document = document_from_file(args.doc)
+    questions = qa_questions(args.qa, document) if args.qa else ()
+    synthetic = args.synthetic if args.synthetic is not None else (0 if args.qa else 200)
+    writer = None
+    if args.form == "lm":
+        if not args.lm:
+            raise ParameterError(
+                "--form lm needs a local causal language model: add --lm hf:<local model path>"
+            )
+        from chunkviz.lm import get_language_model
+
+        writer = get_language_model(args.lm)
+    grid = list(tune_grid())
+    if args.chunks:
+        from chunkviz.eval.align import align_file, format_report
+
+        report = align_file(document.text, args.chunks)
+        print(format_report(report, limit=5), file=sys.stderr)
+        params = {"file": Path(args.chunks).name, "offsets": report.digest}
+        grid.append(ImportedConfig("imported", "imported", params,
+                                   {document.doc_id: report.result(Path(args.chunks).name)}))
+    if not questions and not synthetic:
+        # No questions at all: lost before retrieval is all that can be counted.
+        print(format_probe_lost(*probe_lost(document, grid)))
+        return 0
+    from tqdm import tqdm
+
+    from chunkviz.eval.engine import run_fraction
+
+    with tqdm(total=1000, desc="tune", file=sys.stderr, disable=args.quiet or None) as bar:
+        def progress(stage: Any, done: int, total: int, message: str) -> None:
+            bar.n = round(1000 * run_fraction(stage, done, total))
+            bar.set_postfix_str(f"{stage}: {message}"[:50])
+            bar.refresh()
+
+        result = tune(document, questions=questions, synthetic=synthetic, form=args.form,
+                      configs=grid, backend=args.backend, seed=args.seed, progress=progress,
+                      writer=writer)
+    print(format_tune(result))
+    if args.out:
+        path = save_results(result.results, args.out)
+        print(f"results: {path}", file=sys.stderr)
+    return 0
+

@@ -1,0 +1,241 @@
+"""Synthetic questions drawn from the document, so the retrieval metrics run with no labels.
+
+Every question here is synthetic and says so: its id starts with ``synthetic:<form>:``, the
+dataset's notes carry ``SYNTHETIC_NOTE`` and the form's own caveat, and ``synthetic_record``
+gives what a results file and a page show beside every figure computed from them.
+
+Forms (each question's answer is a probe span, ``chunkviz.eval.probes``):
+
+- ``cloze``: the probe's sentence with the probe masked. Measured on JSQuAD, it saturates BM25
+  (the query repeats the passage verbatim) and ranks configurations poorly; kept as a baseline.
+- ``keywords``: up to ``KEYWORDS`` other probes of the probe's sentence, nearest first, joined
+  by spaces: the key terms a user would type, without the passage's other surface words.
+- ``template``: the keywords inside a question template chosen by the probe's kind (``…は
+  いつ？`` for numbers, ``…とは何？`` otherwise).
+- ``inverse``: inverse cloze, the sentence next to the probe's (the previous one, else the
+  next), as the query.
+- ``context``: three key terms spread over the probe's sentence and its two neighbours (the
+  term of each neighbouring sentence nearest the probe, then the nearest other term of its own):
+  like a real question, it needs the answer's surroundings, not only its sentence. On JSQuAD
+  this ranked configurations closest to the real questions (``VALIDATION``): the default.
+- ``lm``: a local causal language model (``hf:<local path>``, loaded as ``perplexity`` loads it)
+  writes a question for the probe's sentence; kept only when the question does not contain the
+  answer and the answer lies in the sentence.
+
+How well each form ranks configurations like real questions is measured by
+``bench/synthetic_validation.py`` and recorded in ``docs/benchmarks.md``; ``VALIDATION`` holds
+those figures so that every synthetic result can show them.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from chunkviz.datasets.base import Dataset, Document, Question
+from chunkviz.datasets.sampling import sample_questions
+from chunkviz.errors import ParameterError
+from chunkviz.eval.probes import DEFAULT_METHOD, Method, Probe, extract_probes
+from chunkviz.model import Span
+from chunkviz.segment import sentence_spans
+
+Form = Literal["cloze", "keywords", "template", "inverse", "context", "lm"]
+FORMS: tuple[Form, ...] = ("cloze", "keywords", "template", "inverse", "context", "lm")
+KEYWORDS = 3
+#: The form shipped by default: the one that ranked JSQuAD's configurations most like the real
+#: questions did (docs/benchmarks.md).
+DEFAULT_FORM: Form = "context"
+MASK = "＿＿"
+SYNTHETIC_NOTE = (
+    "synthetic questions generated from the document itself, not written by people; figures "
+    "computed from them estimate, they do not measure"
+)
+CAVEATS: Mapping[Form, str] = {
+    "cloze": "cloze questions repeat the passage's own words, so they favour lexical retrieval "
+             "(BM25) and overstate its quality",
+    "keywords": "keyword questions reuse the document's key terms, so they favour lexical "
+                "retrieval",
+    "template": "template questions reuse the document's key terms, so they favour lexical "
+                "retrieval",
+    "inverse": "inverse-cloze questions are a neighbouring sentence, not a question",
+    "context": "context-keyword questions reuse key terms of the answer's sentence and its "
+               "neighbours, so they favour lexical retrieval",
+    "lm": "questions written by a language model from the passage; they may reuse its words",
+}
+#: Spearman's rho between the ranking of the default grid's 8 configurations by synthetic
+#: Recall@5 and by the real questions' Recall@5 on JSQuAD (validation split, 800 questions,
+#: seed 0), per backend; computed by bench/synthetic_validation.py, reproduced in
+#: docs/benchmarks.md. No form ranks configurations usefully for use-m3; ``lm`` is not
+#: validated (no local language model was available).
+VALIDATION: Mapping[str, Mapping[str, float]] = {
+    "cloze": {"bm25": 0.60, "use-m3": 0.31},
+    "keywords": {"bm25": 0.59, "use-m3": -0.14},
+    "template": {"bm25": 0.53, "use-m3": 0.05},
+    "inverse": {"bm25": 0.74, "use-m3": 0.52},
+    "context": {"bm25": 0.93, "use-m3": 0.19},
+}
+#: Below this rho a form is said not to rank configurations usefully (on the page and in files).
+USEFUL_RHO = 0.8
+
+_TEMPLATES = {"number": "{}はいつ、いくつ？", "other": "{}とは何？"}
+
+
+def _sentence_of(sentences: Sequence[tuple[int, int]], starts: Sequence[int], p: Probe) -> int:
+    i = bisect_right(starts, p.start) - 1
+    if i >= 0 and sentences[i][0] <= p.start and p.end <= sentences[i][1]:
+        return i
+    return -1
+
+
+def _keywords(
+    text: str, probes: Sequence[Probe], sentence: tuple[int, int], p: Probe, limit: int = KEYWORDS
+) -> list[str]:
+    others = [
+        q for q in probes
+        if sentence[0] <= q.start and q.end <= sentence[1]
+        and (q.end <= p.start or q.start >= p.end)
+    ]
+    # Nearest first, then in document order; the same terms once.
+    others.sort(key=lambda q: (min(abs(q.start - p.end), abs(p.start - q.end)), q.start))
+    chosen: list[str] = []
+    for q in others:
+        term = text[q.start : q.end]
+        if term not in chosen and term != text[p.start : p.end]:
+            chosen.append(term)
+        if len(chosen) == limit:
+            break
+    return chosen
+
+
+def _question(
+    form: Form, text: str, probes: Sequence[Probe], sentences: Sequence[tuple[int, int]], i: int,
+    p: Probe, writer: Any,
+) -> str:
+    s, e = sentences[i]
+    if form == "cloze":
+        return text[s : p.start] + MASK + text[p.end : e]
+    if form == "keywords":
+        return " ".join(_keywords(text, probes, (s, e), p))
+    if form == "context":
+        terms: list[str] = []
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(sentences):
+                terms += [t for t in _keywords(text, probes, sentences[j], p, 1) if t not in terms]
+        own = [t for t in _keywords(text, probes, (s, e), p, 1) if t not in terms]
+        return " ".join([*terms, *own]) if terms else ""
+    if form == "template":
+        kw = " ".join(_keywords(text, probes, (s, e), p))
+        return _TEMPLATES["number" if p.kind == "number" else "other"].format(kw) if kw else ""
+    if form == "inverse":
+        j = i - 1 if i > 0 else i + 1
+        if j >= len(sentences):
+            return ""
+        return text[sentences[j][0] : sentences[j][1]]
+    question: str = writer.write_question(text[s:e], text[p.start : p.end])
+    return "" if text[p.start : p.end] in question else question
+
+
+def synthetic_questions(
+    document: Document,
+    form: Form,
+    *,
+    probes: Sequence[Probe] | None = None,
+    method: Method = DEFAULT_METHOD,
+    writer: Any = None,
+) -> tuple[Question, ...]:
+    """One synthetic question per probe that the form can make a question of.
+
+    Args:
+        document: The document.
+        form: ``cloze``, ``keywords``, ``template``, ``inverse`` or ``lm``.
+        probes: The answer spans (default: ``extract_probes(document.text, method=method)``).
+        method: Probe extraction method when ``probes`` is not given.
+        writer: For ``lm``: an object with ``write_question(passage, answer) -> str``
+            (``chunkviz.lm.get_language_model("hf:<path>")``).
+
+    Returns:
+        Questions whose ids start with ``synthetic:<form>:``; a probe outside any sentence, or
+        with nothing to ask from (no other key term in its sentence, no neighbour sentence, a
+        written question that gives the answer away) yields none.
+
+    Raises:
+        ParameterError: An unknown form, or ``lm`` without a writer.
+    """
+    if form not in FORMS:
+        raise ParameterError(f"form must be one of {', '.join(FORMS)} (got {form!r})")
+    if form == "lm" and writer is None:
+        raise ParameterError(
+            "form 'lm' needs a local causal language model: pass lm='hf:<local model path>'"
+        )
+    text = document.text
+    found = extract_probes(text, method=method) if probes is None else tuple(probes)
+    sentences = sentence_spans(text)
+    starts = [s for s, _ in sentences]
+    out: list[Question] = []
+    for p in found:
+        i = _sentence_of(sentences, starts, p)
+        if i < 0:
+            continue
+        q = _question(form, text, found, sentences, i, p, writer).strip()
+        if not q:
+            continue
+        answer = text[p.start : p.end]
+        out.append(Question(f"synthetic:{form}:{document.doc_id}:{p.start}-{p.end}",
+                            document.doc_id, q, answer, (Span(document.doc_id, p.start, p.end),)))
+    return tuple(out)
+
+
+def synthetic_dataset(
+    documents: Sequence[Document],
+    form: Form,
+    *,
+    n: int = 0,
+    seed: int = 0,
+    method: Method = DEFAULT_METHOD,
+    writer: Any = None,
+    name: str | None = None,
+) -> Dataset:
+    """The documents with ``n`` synthetic questions of ``form`` (0: one per usable probe).
+
+    The sample is drawn by the project's one sampler (``sample_questions``), so the same seed
+    gives the same questions; the dataset's notes say the questions are synthetic and give the
+    form's caveat.
+    """
+    questions = tuple(
+        q for d in documents for q in synthetic_questions(d, form, method=method, writer=writer)
+    )
+    data = Dataset(name or f"synthetic-{form}", tuple(documents), questions,
+                   notes=(SYNTHETIC_NOTE, CAVEATS[form]))
+    if n and n < len(questions):
+        data = sample_questions(data, n, seed)
+    return data
+
+
+def synthetic_record(form: Form, backend: str, questions: int, seed: int) -> dict[str, Any]:
+    """What a results file and a page show beside every figure computed from these questions."""
+    rho = VALIDATION.get(form, {}).get(backend)
+    if rho is None:
+        validation = (
+            f"{form} questions are not validated for backend {backend} (see docs/benchmarks.md)"
+        )
+    else:
+        validation = (
+            f"on JSQuAD, {form} questions ranked the default grid like the real questions with "
+            f"Spearman rho = {rho:.2f} ({backend})"
+        )
+        if rho < USEFUL_RHO:
+            validation += (
+                f", below {USEFUL_RHO}: not a useful ranking; rest the choice on the lost "
+                "counts and your own question/answer pairs"
+            )
+    return {
+        "synthetic": True,
+        "form": form,
+        "questions": questions,
+        "seed": seed,
+        "note": SYNTHETIC_NOTE,
+        "caveat": CAVEATS[form],
+        "validation_rho": rho,
+        "validation": validation,
+    }

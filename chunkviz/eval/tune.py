@@ -1,0 +1,448 @@
+"""Tune: from one document to a recommended configuration, with or without labels.
+
+``tune`` runs the project's one benchmark runner (``chunkviz.eval.runner.run_benchmark``) on a
+single document over a grid (``tune_grid``: 16 configurations by default), with the user's own
+question/answer pairs, synthetic questions (``chunkviz.eval.synthetic``), or both; counts the
+probe spans each configuration cuts (``chunkviz.eval.probes``, through ``chunkviz.eval.lost``);
+draws the Pareto front of quality against index size and against context tokens at top-k; and
+names a recommendation (``recommend``): the cheapest configuration whose quality cannot be told
+from the best's.
+
+"Cannot be told from" is the project's paired permutation test (``chunkviz.eval.stats``) of each
+configuration against the best on ``METRIC`` (one-sided: is it worse?), Holm-corrected over
+those comparisons: a configuration qualifies when it is not significantly worse than the best.
+That is *no detectable difference*, never equality: the reason says so and gives the difference
+with its interval, the number of questions and how well that kind of question was validated on
+JSQuAD; ``Recommendation.caution`` warns when the interval excludes zero (too few questions to
+tell them apart, not evidence that they are alike).
+
+The CLI (``python -m chunkviz tune``) and a page call the same ``tune`` and ``format_tune``, so
+they print the same recommendation for the same inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from chunkviz.datasets.base import Dataset, Document, Question
+from chunkviz.errors import ParameterError
+from chunkviz.eval.engine import Progress
+from chunkviz.eval.grid import Config, fixed_config
+from chunkviz.eval.lost import LostRow, lost_table
+from chunkviz.eval.metrics import metric_values, parse_metric_key
+from chunkviz.eval.probes import DEFAULT_METHOD, lost_sentence, probe_dataset
+from chunkviz.eval.probes import VALIDATION_NOTE as PROBE_VALIDATION
+from chunkviz.eval.results import Results, StatsSettings
+from chunkviz.eval.runner import run_benchmark
+from chunkviz.eval.stats import bootstrap_ci, holm, paired_permutation_test
+from chunkviz.eval.synthetic import DEFAULT_FORM, Form, synthetic_dataset, synthetic_record
+from chunkviz.retrieval.backends import get_backend
+from chunkviz.retrieval.base import Backend
+from chunkviz.retrieval.index import LexicalBackend
+from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece, count_tokens
+
+METRIC = "recall@5"
+TOP_K = 5
+Cost = Literal["index_bytes", "context_tokens"]
+COSTS: tuple[Cost, ...] = ("index_bytes", "context_tokens")
+
+
+def tune_grid() -> tuple[Config, ...]:
+    """The default grid: 16 configurations.
+
+    Fixed windows of 100/200/400/800 characters and recursive separators of 200/400/800, each
+    with 0% and 20% overlap, plus sentences packed to 400 characters and natural paragraphs.
+    """
+    configs: list[Config] = []
+    for size in (100, 200, 400, 800):
+        configs += [fixed_config(size, 0), fixed_config(size, size // 5)]
+    for size in (200, 400, 800):
+        for overlap in (0, size // 5):
+            configs.append(Config(f"recursive-{size}-{overlap}", "recursive",
+                                  {"size": size, "overlap": overlap}))
+    configs.append(Config("sentence-400", "sentence", {"size": 400}))
+    configs.append(Config("paragraph", "paragraph", {}))
+    return tuple(configs)
+
+
+@dataclass(frozen=True, slots=True)
+class TunePoint:
+    """One configuration's quality and costs.
+
+    Attributes:
+        label: The configuration.
+        quality: Mean ``METRIC`` over the questions.
+        ci_low: Lower bound of its 95% bootstrap interval.
+        ci_high: Upper bound.
+        chunks: Chunks in the index.
+        index_bytes: Size of the index.
+        context_tokens: Mean tokens (the backend's tokenizer) of the top-``TOP_K`` chunks handed
+            to a generator, over the questions.
+        probes_cut: Probe spans no chunk holds whole.
+        front: The costs on whose Pareto front the point lies.
+    """
+
+    @property
+    def whole_index_retrieved(self) -> bool:
+        """At most ``TOP_K`` chunks: the top-k holds every chunk, so Recall@k is 1 trivially."""
+        return self.chunks <= TOP_K
+
+
+    label: str
+    quality: float
+    ci_low: float
+    ci_high: float
+    chunks: int
+    index_bytes: int
+    context_tokens: float
+    probes_cut: int
+    front: tuple[Cost, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Recommendation:
+    """The recommended configuration and why.
+
+    Attributes:
+        label: The recommended configuration.
+        best: The configuration with the highest quality.
+        indistinguishable: Configurations whose quality cannot be told from the best's.
+        reason: One sentence.
+        validation: How well the questions used rank configurations (JSQuAD validation).
+        caution: A warning when the evidence is weak ("" when there is none).
+    """
+
+    label: str
+    best: str
+    indistinguishable: tuple[str, ...]
+    reason: str
+    validation: str
+    caution: str = ""
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    """Everything ``tune`` computed.
+
+    Attributes:
+        document: The tuned document.
+        results: The benchmark results (the runner's typed results file; its dataset name and
+            spec say when the questions are synthetic).
+        source: Whose questions they are: the synthetic record (``synthetic_record``: note,
+            caveat, JSQuAD validation) plus ``label`` and ``own``, or the user's pairs.
+        points: One per configuration, in grid order.
+        recommendation: The recommendation.
+        probes: Probe spans counted.
+        lost: The probe lost counts per configuration.
+    """
+
+    document: Document
+    results: Results
+    source: Mapping[str, Any]
+    points: tuple[TunePoint, ...]
+    recommendation: Recommendation
+    probes: int
+    lost: tuple[LostRow, ...] = field(default=())
+
+
+def pareto_front(points: Sequence[TunePoint], cost: Cost) -> list[str]:
+    """Labels of the points that no other point dominates, in increasing cost.
+
+    A point dominates another with at most its cost and at least its quality, one strictly.
+    """
+    def c(p: TunePoint) -> float:
+        return float(getattr(p, cost))
+
+    front = [
+        p for p in points
+        if not any(
+            c(q) <= c(p) and q.quality >= p.quality and (c(q) < c(p) or q.quality > p.quality)
+            for q in points
+        )
+    ]
+    return [p.label for p in sorted(front, key=lambda p: (c(p), -p.quality, p.label))]
+
+
+def context_tokenizer(backend: Backend) -> Tokenizer:
+    """What context tokens are counted with.
+
+    The backend's own tokenizer for a model; for a lexical backend (whose "tokens" are
+    character n-grams) the bundled SentencePiece model.
+    """
+    return bundled_sentencepiece() if isinstance(backend, LexicalBackend) else backend.tokenizer
+
+
+def _context_tokens(results: Results, document: Document, backend: Backend) -> dict[str, float]:
+    text = document.text
+    tokenizer = context_tokenizer(backend)
+    offsets = results.retrieval.chunk_offsets
+    cache: dict[tuple[int, int], int] = {}
+    out = {}
+    for label, tops in results.retrieval.topk.items():
+        total = 0
+        for row in tops:
+            for j in row[:TOP_K]:
+                _, s, e = offsets[label][j]
+                key = (s, e)
+                if key not in cache:
+                    cache[key] = count_tokens(tokenizer, text[s:e])
+                total += cache[key]
+        out[label] = total / len(tops) if tops else 0.0
+    return out
+
+
+def tune_points(results: Results, context_tokens: Mapping[str, float],
+                lost: Sequence[LostRow]) -> tuple[TunePoint, ...]:
+    """Quality and costs per configuration, with the Pareto fronts marked."""
+    cut = {r.config: r.broken for r in lost}
+    points = []
+    for c in results.configs:
+        e = results.metrics[c.label][METRIC]
+        points.append(TunePoint(c.label, e.mean, e.ci_low, e.ci_high, c.chunks, c.index_bytes,
+                                context_tokens[c.label], cut.get(c.label, 0)))
+    fronts = {cost: set(pareto_front(points, cost)) for cost in COSTS}
+    return tuple(
+        replace(p, front=tuple(cost for cost in COSTS if p.label in fronts[cost])) for p in points
+    )
+
+
+def recommend(
+    points: Sequence[TunePoint],
+    ranks: Mapping[str, Sequence[int | None]],
+    stats: StatsSettings,
+    source: Mapping[str, Any],
+) -> Recommendation:
+    """The cheapest configuration whose quality cannot be told from the best's.
+
+    Cheapest: fewest context tokens at top-``TOP_K`` (what every question costs a generator),
+    then the smallest index, then fewest probes cut, then grid order. The best is the highest
+    mean ``METRIC`` (ties: the cheapest of them).
+
+    Args:
+        points: The configurations' qualities and costs (``tune_points``).
+        ranks: Per configuration, the rank of each question's best relevant chunk (the
+            results file's ``ranks``).
+        stats: The run's statistics settings (alpha, resamples, seed).
+        source: Whose questions: ``label`` (how to name them) and ``validation``.
+
+    Raises:
+        ParameterError: No points.
+    """
+    if not points:
+        raise ParameterError("no configurations to recommend from; give a grid")
+    order = {p.label: i for i, p in enumerate(points)}
+
+    def cost(p: TunePoint) -> tuple[float, float, int, int]:
+        return (p.context_tokens, p.index_bytes, p.probes_cut, order[p.label])
+
+    best = min(points, key=lambda p: (-p.quality, *cost(p)))
+    # The family is "each configuration against the best" (not all pairs): Holm over those
+    # comparisons, with the runner's own paired permutation test on the per-question values.
+    alpha = stats.alpha
+    name, k = parse_metric_key(METRIC)
+    values = {p.label: metric_values(name, ranks[p.label], int(k)) for p in points}
+    others = [p for p in points if p.label != best.label]
+    p_values = []
+    for p in others:
+        two_sided = paired_permutation_test(values[p.label], values[best.label],
+                                            permutations=stats.permutations, seed=stats.seed)
+        # One-sided, "worse than the best": the sign-flip null is symmetric, so the one-sided
+        # p-value is half the two-sided one when the observed difference points that way.
+        worse = float(np.mean(values[p.label] - values[best.label])) < 0
+        p_values.append(two_sided / 2 if worse else 1 - two_sided / 2)
+    differs = {p.label for p, adj in zip(others, holm(p_values), strict=True) if adj < alpha}
+    same = [p for p in points if p.label not in differs]
+    chosen = min(same, key=cost)
+    n = len(values[best.label])
+    kind = source.get("label", "questions")
+    shown = METRIC.replace("recall", "Recall")
+    caution = ""
+    if chosen.label == best.label:
+        reason = (
+            f"{chosen.label} has the highest {shown} ({chosen.quality:.3f}) and is also the "
+            f"cheapest of the configurations that cannot be told from it, on {n} {kind}."
+        )
+    else:
+        diff = bootstrap_ci(values[chosen.label] - values[best.label],
+                            resamples=stats.bootstrap, seed=stats.seed)
+        reason = (
+            f"{chosen.label} is the cheapest configuration ({chosen.context_tokens:.0f} context "
+            f"tokens at top-{TOP_K}, {chosen.index_bytes:,} index bytes) whose {shown} "
+            f"({chosen.quality:.3f}) shows no detectable difference from the best, {best.label} "
+            f"({best.quality:.3f}; difference {diff.mean:+.3f}, 95% CI {diff.ci_low:+.3f} to "
+            f"{diff.ci_high:+.3f}), on {n} {kind} (one-sided paired permutation test against "
+            f"the best, Holm-corrected, alpha {alpha:g}; not a proof of equality)."
+        )
+        if diff.ci_high < 0:
+            caution = (
+                f"the bootstrap interval of the difference excludes 0: with {n} questions the "
+                f"test cannot tell {chosen.label} from {best.label}, which does not make them "
+                "alike; add questions or prefer a configuration nearer the best"
+            )
+    return Recommendation(chosen.label, best.label,
+                          tuple(p.label for p in same), reason,
+                          str(source.get("validation", "the user's own questions")), caution)
+
+
+def tune(
+    document: Document,
+    *,
+    questions: Sequence[Question] = (),
+    synthetic: int = 0,
+    form: Form = DEFAULT_FORM,
+    configs: Sequence[Config] | None = None,
+    backend: Backend | str = "bm25",
+    seed: int = 0,
+    cache_dir: str | Path | None = None,
+    progress: Progress | None = None,
+    bootstrap: int = 1000,
+    permutations: int = 2000,
+    writer: Any = None,
+) -> TuneResult:
+    """Benchmark ``configs`` on ``document`` and recommend one.
+
+    Args:
+        document: The document.
+        questions: The user's own pairs, located in the document (may be empty).
+        synthetic: How many synthetic questions to add (0: none); they are drawn from the
+            document alone by ``form`` and reproducible by ``seed``.
+        form: The synthetic question form.
+        configs: The grid (default ``tune_grid()``).
+        backend: A backend or its name.
+        seed: Seed of the synthetic sample and of the statistics.
+        cache_dir: Embedding cache folder.
+        progress: ``callback(done, total, message)`` (a page's progress bar).
+        bootstrap: Bootstrap resamples.
+        permutations: Permutations per paired test.
+        writer: For ``form="lm"``: the local language model that writes the questions
+            (``chunkviz.lm.get_language_model("hf:<path>")``).
+
+    Returns:
+        The results, points, recommendation and probe counts.
+
+    Raises:
+        ParameterError: No questions at all (no pairs and ``synthetic`` 0, or a document with
+            nothing to ask about), or a negative ``synthetic``.
+    """
+    if synthetic < 0:
+        raise ParameterError(f"synthetic must be 0 or positive (got synthetic={synthetic})")
+    grid = tuple(configs) if configs is not None else tune_grid()
+    own = tuple(q for q in questions if q.doc_id == document.doc_id)
+    made: tuple[Question, ...] = ()
+    if synthetic:
+        made = synthetic_dataset([document], form, n=synthetic, seed=seed,
+                                 writer=writer).questions
+    if not own and not made:
+        raise ParameterError(
+            "no questions to evaluate: give your own question/answer pairs (--qa) or ask for "
+            "synthetic questions (--synthetic N)"
+            + (f"; this document has no {form} question to make" if synthetic else "")
+        )
+    be = get_backend(backend) if isinstance(backend, str) else backend
+    title = document.title or document.doc_id
+    source: dict[str, Any]
+    if made:
+        record = synthetic_record(form, be.name, len(made), seed)
+        label = (f"synthetic {form} questions" if not own
+                 else f"questions ({len(own)} yours, {len(made)} synthetic {form})")
+        source = {**record, "label": label, "own": len(own)}
+        # The results file has no field for a question set's provenance: its dataset name and
+        # spec carry it, so whatever lists or shows the file says the questions are synthetic.
+        name = f"{title} [{len(own)} own + {len(made)} synthetic {form} questions]"
+        spec = f"tune:{title}:synthetic-{form}-{len(made)}-seed{seed}:own-{len(own)}"
+    else:
+        source = {"synthetic": False, "label": "of your questions", "own": len(own),
+                  "validation": "your own question/answer pairs"}
+        name, spec = title, f"tune:{title}:own-{len(own)}"
+    data = Dataset(name, (document,), own + made)
+    results = run_benchmark(data, grid, be, seed=seed, cache_dir=cache_dir, spec=spec,
+                            progress=progress, bootstrap=bootstrap, permutations=permutations)
+    probes = probe_dataset([document], method=DEFAULT_METHOD)
+    lost = tuple(lost_table(probes, grid)) if probes.questions else ()
+    points = tune_points(results, _context_tokens(results, document, be), lost)
+    rec = recommend(points, results.ranks, results.stats, source)
+    return TuneResult(document, results, source, points, rec, len(probes.questions), lost)
+
+
+def probe_lost(document: Document, configs: Sequence[Config] | None = None
+               ) -> tuple[int, tuple[LostRow, ...]]:
+    """Lost before retrieval with no questions: probes cut by each configuration.
+
+    Returns:
+        The number of probe spans of ``document`` and one ``LostRow`` per configuration.
+    """
+    grid = tuple(configs) if configs is not None else tune_grid()
+    probes = probe_dataset([document], method=DEFAULT_METHOD)
+    if not probes.questions:
+        return 0, ()
+    return len(probes.questions), tuple(lost_table(probes, grid))
+
+
+def format_probe_lost(total: int, rows: Sequence[LostRow]) -> str:
+    """``probe_lost`` as plain text: one sentence per configuration and the validation note."""
+    if not total:
+        return "no key phrases found in the document: nothing to count"
+    lines = [f"{lost_sentence(r.config, r.broken, total)}" for r in rows]
+    lines += [f"# {PROBE_VALIDATION}",
+              "# retrieval was not measured (no questions); add --qa or --synthetic N"]
+    return "\n".join(lines)
+
+
+def format_tune(result: TuneResult) -> str:
+    """The table, both Pareto fronts and the recommendation, as plain text."""
+    source = result.source
+    lines = []
+    if source.get("synthetic"):
+        lines += [f"# {source['note']}", f"# {source['caveat']}", f"# {source['validation']}"]
+    header = ("config", METRIC, "95% CI", "chunks", "index bytes", f"ctx tokens@{TOP_K}",
+              "probes cut", "front")
+    body = [
+        (p.label, f"{p.quality:.3f}", f"{p.ci_low:.3f}-{p.ci_high:.3f}", str(p.chunks),
+         f"{p.index_bytes:,}", f"{p.context_tokens:.0f}",
+         f"{p.probes_cut}/{result.probes}",
+         ",".join("size" if c == "index_bytes" else "context" for c in p.front) or "-")
+        for p in result.points
+    ]
+    widths = [max(len(r[i]) for r in (header, *body)) for i in range(len(header))]
+    for row in (header, *body):
+        lines.append("  ".join([row[0].ljust(widths[0])]
+                               + [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]))
+    trivial = [p.label for p in result.points if p.whole_index_retrieved]
+    if trivial:
+        lines.append(f"# at most {TOP_K} chunks, so every chunk is retrieved and {METRIC} is 1 "
+                     f"by construction: {', '.join(trivial)}")
+    for cost, name in (("index_bytes", "index size"), ("context_tokens", "context tokens")):
+        front = pareto_front(result.points, cost)  # type: ignore[arg-type]
+        lines.append(f"Pareto front ({METRIC} vs {name}): {' < '.join(front)}")
+    r = result.recommendation
+    lines += [f"Recommended: {r.label}", f"Why: {r.reason}", f"Questions: {r.validation}"]
+    if r.caution:
+        lines.append(f"Caution: {r.caution}")
+    cut = {row.config: row.broken for row in result.lost}
+    if r.label in cut:
+        sentence = lost_sentence(r.label, cut[r.label], result.probes)
+        lines.append(f"Lost before retrieval: {sentence} ({PROBE_VALIDATION})")
+    return "\n".join(lines)
+
+
+def document_from_file(path: str | Path) -> Document:
+    """The document of a text file, read as ``load_qa_dataset`` reads it (LF line ends)."""
+    from chunkviz.textio import read_text_file
+
+    p = Path(path)
+    return Document(p.name, p.name, read_text_file(p, newlines="lf"), origin="upload")
+
+
+def qa_questions(path: str | Path, document: Document) -> tuple[Question, ...]:
+    """The user's pairs from ``path``, located in ``document`` (see ``chunkviz.datasets``)."""
+    from chunkviz.datasets.qa_pairs import locate_qa_pairs, read_qa_pairs
+
+    located = locate_qa_pairs(read_qa_pairs(path), {document.doc_id: document.text},
+                              name=Path(path).name).dataset
+    return located.questions
+

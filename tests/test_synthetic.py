@@ -1,0 +1,113 @@
+"""Synthetic questions: every form, labelled synthetic, reproducible by seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from chunkviz.datasets.base import Document
+from chunkviz.errors import ModelUnavailableError, ParameterError
+from chunkviz.eval.probes import extract_probes
+from chunkviz.eval.synthetic import (
+    CAVEATS,
+    FORMS,
+    MASK,
+    SYNTHETIC_NOTE,
+    VALIDATION,
+    synthetic_dataset,
+    synthetic_questions,
+    synthetic_record,
+)
+from chunkviz.lm import get_language_model
+
+TEXT = (
+    "梅雨前線は六月に北上する。寒帯ジェット気流が南下すると梅雨前線が停滞し、九州で大雨になる。"
+    "気象庁は1989年10月に新しい予報を始めた。"
+)
+DOC = Document("d", "doc", TEXT)
+
+
+def _by_answer(form: str) -> dict[str, str]:
+    return {q.answer: q.question for q in synthetic_questions(DOC, form)}  # type: ignore[arg-type]
+
+
+def test_cloze_masks_the_probe_in_its_sentence() -> None:
+    q = _by_answer("cloze")["寒帯ジェット気流"]
+    assert q == f"{MASK}が南下すると梅雨前線が停滞し、九州で大雨になる。"
+
+
+def test_keywords_are_other_terms_of_the_sentence_without_the_answer() -> None:
+    q = _by_answer("keywords")["寒帯ジェット気流"]
+    assert "寒帯ジェット気流" not in q
+    assert q.split(" ") == ["南下", "梅雨前線", "停滞"]
+
+
+def test_context_takes_a_term_from_each_neighbouring_sentence() -> None:
+    q = _by_answer("context")["寒帯ジェット気流"]
+    # Nearest term of the previous sentence, of the next one, then of its own sentence.
+    assert q.split(" ") == ["北上", "気象庁", "南下"]
+
+
+def test_inverse_cloze_is_the_neighbouring_sentence() -> None:
+    questions = _by_answer("inverse")
+    assert questions["寒帯ジェット気流"] == "梅雨前線は六月に北上する。"
+    assert questions["北上"] == "寒帯ジェット気流が南下すると梅雨前線が停滞し、九州で大雨になる。"
+
+
+def test_template_wraps_keywords_by_the_probe_kind() -> None:
+    questions = _by_answer("template")
+    assert questions["1989年10月"].endswith("はいつ、いくつ？")
+    assert questions["寒帯ジェット気流"].endswith("とは何？")
+
+
+@pytest.mark.parametrize("form", [f for f in FORMS if f != "lm"])
+def test_every_question_is_labelled_synthetic_and_answers_a_probe(form: str) -> None:
+    probes = {(p.start, p.end) for p in extract_probes(TEXT)}
+    data = synthetic_dataset([DOC], form)  # type: ignore[arg-type]
+    assert data.questions
+    assert data.notes == (SYNTHETIC_NOTE, CAVEATS[form])  # type: ignore[index]
+    for q in data.questions:
+        assert q.qid.startswith(f"synthetic:{form}:d:")
+        (span,) = q.spans
+        assert (span.start, span.end) in probes
+        assert TEXT[span.start : span.end] == q.answer
+
+
+def test_cloze_caveat_says_it_favours_lexical_retrieval() -> None:
+    assert "favour lexical retrieval" in CAVEATS["cloze"]
+    record = synthetic_record("cloze", "bm25", 10, 0)
+    assert record["synthetic"] is True
+    assert "favour lexical retrieval" in record["caveat"]
+    assert f"{VALIDATION['cloze']['bm25']:.2f}" in record["validation"]
+    assert "not a useful ranking" in record["validation"]
+    assert "not a useful ranking" not in synthetic_record("context", "bm25", 10, 0)["validation"]
+    assert "not validated" in synthetic_record("context", "st:x", 10, 0)["validation"]
+
+
+def test_sample_is_reproducible_by_seed() -> None:
+    doc = Document("d", "doc", TEXT * 6)
+    a = synthetic_dataset([doc], "context", n=5, seed=3)
+    assert a.questions == synthetic_dataset([doc], "context", n=5, seed=3).questions
+    assert a.questions != synthetic_dataset([doc], "context", n=5, seed=4).questions
+    assert len(a.questions) == 5
+
+
+class _Writer:
+    def __init__(self, give_away: str) -> None:
+        self.give_away = give_away
+
+    def write_question(self, passage: str, answer: str) -> str:
+        return f"{answer}は何？" if answer == self.give_away else f"{passage[:4]}について何？"
+
+
+def test_lm_form_drops_questions_that_give_the_answer_away() -> None:
+    questions = synthetic_questions(DOC, "lm", writer=_Writer("寒帯ジェット気流"))
+    answers = [q.answer for q in questions]
+    assert "寒帯ジェット気流" not in answers
+    assert "梅雨前線" in answers
+
+
+def test_lm_form_needs_a_model_and_says_so() -> None:
+    with pytest.raises(ParameterError, match="hf:<local model path>"):
+        synthetic_questions(DOC, "lm")
+    with pytest.raises(ModelUnavailableError, match="not available offline"):
+        get_language_model("hf:/nonexistent/causal-lm")
