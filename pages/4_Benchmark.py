@@ -25,10 +25,32 @@ _T = {
         "skipped": "Not a readable results file, skipped: {path} ({why})",
         "run": "Run to show",
         "main": "Configurations",
-        "main_caption": "Means over {n:,} questions with 95% bootstrap confidence intervals; the "
-                        "best mean of each metric is in **bold**. Lost = questions whose answer no "
-                        "chunk contains whole: no retriever can return it. Backend: {backend} "
+        "main_caption": "Means over {n:,} questions with 95% bootstrap confidence intervals "
+                        "({resamples:,} resamples of {unit}). **Bold**: a best that beats every "
+                        "other configuration significantly; ▲: no clear best, the best and those "
+                        "it cannot be told apart from. Lost = questions whose answer no chunk "
+                        "contains whole: no retriever can return it. Backend: {backend} "
                         "({model}).",
+        "unit_document": "documents",
+        "unit_question": "questions",
+        "verdict": "The answer",
+        "verdict_metric": "Judge by",
+        "verdict_caption": "Inference resamples {unit}: {unit_note} Equivalence: two one-sided "
+                           "tests against ±δ, Holm-corrected like the differences.",
+        "unit_note_document": "a conclusion is about documents like these, not only about "
+                              "these questions (questions of one document succeed or fail "
+                              "together).",
+        "unit_note_question": "a conclusion is about these questions only.",
+        "encode_caption_lexical": "Index build: seconds to build each configuration's BM25 index "
+                                  "(no embedding; the first configuration also pays the "
+                                  "one-off start-up of the index library).",
+        "encode_caption_dense": "Encode time: seconds spent embedding each configuration's "
+                                "chunks; a text shared by several configurations is embedded "
+                                "once and charged to the first.",
+        "col_index_build": "Index build",
+        "runs_expander": "Results files ({n})",
+        "folded": "Inconclusive pairs ({n}): no detectable difference, not shown equivalent",
+        "none_shown": "No pair has a conclusion on this metric.",
         "col_config": "Configuration",
         "col_chunks": "Chunks",
         "col_index": "Index size",
@@ -36,9 +58,12 @@ _T = {
         "col_lost": "Lost before retrieval",
         "predicted": "formula:",
         "sig": "Which differences are real?",
-        "sig_caption": "Paired test on the same questions ({test}), Holm correction over all "
-                       "pairs of a metric, alpha = {alpha}. Cells: row minus column; ✓ survives "
-                       "the correction, n.s. does not — which is not evidence of equality.",
+        "sig_caption": "Paired test on the same questions ({test}, signs flipped per {unit}, "
+                       "{permutations:,} flips: no p-value can fall below {floor}, so one at "
+                       "that floor reads p ≤ …), Holm correction over all pairs of a metric, "
+                       "alpha = {alpha}. Cells: row minus column; ✓ survives the correction, "
+                       "≡ equivalent within ±δ, n.s. neither — which is not evidence of "
+                       "equality.",
         "sig_metric": "Metric",
         "row_minus_col": "row − column",
         "sentences": "In words",
@@ -63,7 +88,7 @@ _T = {
         "backends_title": "{metric} under each retriever",
         "drill": "One question",
         "drill_pick": "Question",
-        "drill_placeholder": "Pick a question id",
+        "drill_placeholder": "Type words of the question",
         "drill_rank": "Rank of its best chunk",
         "drill_lost": "lost (no chunk contains the answer)",
         "drill_no_dataset": "The dataset of this run cannot be loaded here ({why}); ranks come "
@@ -120,9 +145,28 @@ _T = {
         "skipped": "読めない結果ファイルを飛ばしました：{path}（{why}）",
         "run": "表示する実行",
         "main": "構成",
-        "main_caption": "{n:,} 問の平均と 95% ブートストラップ信頼区間。各指標の最良値は**太字**。"
-                        "検索前に失われた質問＝答えを丸ごと含むチャンクがなく、どの検索器も返せない"
-                        "質問。バックエンド：{backend}（{model}）。",
+        "main_caption": "{n:,} 問の平均と 95% ブートストラップ信頼区間（{unit}を {resamples:,} "
+                        "回再標本化）。**太字**：他のすべての構成に有意に勝つ最良値。▲：明確な最良が"
+                        "なく、最良とそれと区別できない構成。検索前に失われた質問＝答えを丸ごと含む"
+                        "チャンクがなく、どの検索器も返せない質問。バックエンド：{backend}"
+                        "（{model}）。",
+        "unit_document": "文書",
+        "unit_question": "質問",
+        "verdict": "結論",
+        "verdict_metric": "判定に使う指標",
+        "verdict_caption": "推論は{unit}を再標本化：{unit_note}同等性：±δ に対する 2 つの片側検定"
+                           "（TOST）、差の検定と同じく Holm 補正。",
+        "unit_note_document": "結論はこの質問だけでなく、同様の文書について述べる（同じ文書の質問は"
+                              "まとめて当たり外れする）。",
+        "unit_note_question": "結論はこの質問についてだけ述べる。",
+        "encode_caption_lexical": "インデックス構築：各構成の BM25 インデックスを作る秒数（埋め込み"
+                                  "なし。最初の構成はインデックスライブラリの初回起動分も含む）。",
+        "encode_caption_dense": "エンコード時間：各構成のチャンクの埋め込みにかかった秒数。複数の"
+                                "構成に共通するテキストは 1 回だけ埋め込み、最初の構成に計上。",
+        "col_index_build": "インデックス構築",
+        "runs_expander": "結果ファイル（{n} 件）",
+        "folded": "判定できないペア（{n} 件）：差は検出できず、同等とも示せない",
+        "none_shown": "この指標で結論の出たペアはありません。",
         "col_config": "構成",
         "col_chunks": "チャンク数",
         "col_index": "インデックスサイズ",
@@ -130,8 +174,10 @@ _T = {
         "col_lost": "検索前に失われた質問",
         "predicted": "公式：",
         "sig": "どの差が本物か",
-        "sig_caption": "同じ質問での対応のある検定（{test}）、各指標の全ペアに Holm 補正、"
-                       "有意水準 {alpha}。セル：行 − 列。✓ は補正後も有意、n.s. は有意でない"
+        "sig_caption": "同じ質問での対応のある検定（{test}、{unit}ごとに符号を反転、"
+                       "{permutations:,} 回：p 値は {floor} を下回れないので、その下限の p 値は"
+                       " p ≤ … と表示）、各指標の全ペアに Holm 補正、有意水準 {alpha}。"
+                       "セル：行 − 列。✓ は補正後も有意、≡ は ±δ 以内で同等、n.s. はどちらでもない"
                        "（等しいという証拠ではない）。",
         "sig_metric": "指標",
         "row_minus_col": "行 − 列",
@@ -157,7 +203,7 @@ _T = {
         "backends_title": "検索器ごとの {metric}",
         "drill": "1 つの質問",
         "drill_pick": "質問",
-        "drill_placeholder": "質問 ID を選択",
+        "drill_placeholder": "質問の言葉を入力",
         "drill_rank": "最良チャンクの順位",
         "drill_lost": "失われた（答えを含むチャンクがない）",
         "drill_no_dataset": "この実行のデータセットをここでは読み込めません（{why}）。順位は結果"
@@ -225,7 +271,6 @@ st.title(t("title"))
 st.write(t("intro"))
 
 found = data.discover()
-st.subheader(t("runs"))
 for path, why in found.skipped:
     st.warning(fmt("skipped", path=str(path), why=why))
 runs = list(found.runs)
@@ -233,7 +278,6 @@ if not runs:
     dirs = ", ".join(f"`{d}`" for d in data.results_dirs_now())
     st.info(fmt("no_runs", dirs=dirs))
 else:
-    st.dataframe(tables.runs_records(runs, t), hide_index=True, width="stretch")
     by_path = {str(r.path): r for r in runs}
     new_run = st.session_state.pop(recompute.NEW_RUN_KEY, None)
     if new_run in by_path:
@@ -250,25 +294,50 @@ else:
     )
     run = by_path[run_path]
     results = data.load_path(run.path)
+    stats = results.get("stats", {})
+    unit, _units = db.unit_of(results)
+    unit_word = t(f"unit_{unit}")
+
+    # --- the answer: one sentence per backend on these questions ---
+    sig_metrics = db.pairwise_metrics(results)
+    metric = None
+    if sig_metrics:
+        st.subheader(t("verdict"))
+        metric = st.selectbox(t("verdict_metric"), sig_metrics, key="bench_sig_metric",
+                              format_func=db.metric_label)
+        verdict_runs = [results] + [data.load_path(p.path) for p in db.backend_partners(runs, run)]
+        for res in verdict_runs:
+            if metric in db.pairwise_metrics(res):
+                st.markdown(escape_markdown(db.verdict_sentence(db.verdict(res, metric), lang)))
+        st.caption(fmt("verdict_caption", unit=unit_word, unit_note=t(f"unit_note_{unit}")))
 
     # --- main table ---
     st.subheader(t("main"))
     rows = db.main_table(results)
-    st.markdown(tables.main_table_markdown(rows, t))
-    st.caption(fmt("main_caption", n=run.questions, backend=run.backend, model=run.model))
+    lexical = results["backend"].get("kind") == "lexical"
+    st.markdown(tables.main_table_markdown(rows, t, encode_key="col_index_build" if lexical
+                                           else "col_encode"))
+    st.caption(fmt("main_caption", n=run.questions, backend=run.backend, model=run.model,
+                   resamples=int(stats.get("bootstrap", 0)), unit=unit_word))
+    st.caption(t("encode_caption_lexical" if lexical else "encode_caption_dense"))
+
+    with st.expander(fmt("runs_expander", n=len(runs))):
+        st.dataframe(tables.runs_records(runs, t), hide_index=True, width="stretch")
 
     # --- significance ---
     st.subheader(t("sig"))
-    stats = results.get("stats", {})
-    st.caption(fmt("sig_caption", test=stats.get("test", "?"), alpha=stats.get("alpha", "?")))
-    sig_metrics = db.pairwise_metrics(results)
-    if sig_metrics:
-        metric = st.selectbox(t("sig_metric"), sig_metrics, key="bench_sig_metric",
-                              format_func=db.metric_label)
+    st.caption(fmt("sig_caption", test=stats.get("test", "?"), alpha=stats.get("alpha", "?"),
+                   unit=unit_word, permutations=int(stats.get("permutations", 0)),
+                   floor=db.floor_text(results)))
+    if metric is not None:
         st.markdown(tables.matrix_markdown(db.significance_matrix(results, metric), t))
         st.markdown(f"**{t('sentences')}**")
-        st.markdown("\n".join(f"- {escape_markdown(s)}"
-                              for s in db.sentences(results, metric, lang)))
+        words = db.sentences(results, metric, lang)
+        st.markdown("\n".join(f"- {escape_markdown(s)}" for s in words.shown)
+                    if words.shown else t("none_shown"))
+        if words.folded:
+            with st.expander(fmt("folded", n=len(words.folded))):
+                st.markdown("\n".join(f"- {escape_markdown(s)}" for s in words.folded))
 
     # --- plots ---
     st.subheader(t("plots"))
@@ -324,8 +393,11 @@ else:
 
     # --- drill-down ---
     st.subheader(t("drill"))
+    # Typing in the box filters the questions by their text (Streamlit's selectbox search).
+    texts = drilldown.question_texts(results)
     qid = st.selectbox(t("drill_pick"), results["question_ids"], index=None, key="bench_qid",
-                       placeholder=t("drill_placeholder"))
+                       placeholder=t("drill_placeholder"),
+                       format_func=lambda q: db.question_label(q, texts))
     if qid is not None:
         drilldown.render(results, qid, t, fmt)
 

@@ -66,3 +66,24 @@ def test_parse_grid():
     assert [c.label for c in parse_grid("fixed-100-20, paragraph")] == ["fixed-100-20", "paragraph"]
     with pytest.raises(UnknownStrategyError):
         parse_grid("nonsense")
+
+
+def test_bench_prints_the_unit_and_verdict_and_takes_margins(tmp_path, squad_file, capsys):
+    out = tmp_path / "out"
+    code = main(["bench", "--dataset", f"squad:{squad_file}", "--backend", "bm25",
+                 "--grid", "fixed-20-4,paragraph", "--out", str(out), "--bootstrap", "50",
+                 "--permutations", "50", "--quiet", "--unit", "question",
+                 "--margin", "recall@5=0.5"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "Inference resamples 2 questions (50 bootstrap resamples, 50 sign flips" in printed
+    assert "equivalent within ±0.5" in printed
+    assert "bm25 (Recall@5, inference over 2 questions" in printed
+    results = load_results(next(out.glob("*.json")))
+    assert results["stats"]["unit"] == "question"
+    assert results["stats"]["margins"]["recall@5"] == 0.5
+
+
+def test_a_bad_margin_is_a_message(capsys):
+    assert main(["bench", "--margin", "recall@5", "--quiet"]) == 2
+    assert "--margin must look like METRIC=DELTA" in capsys.readouterr().err

@@ -7,10 +7,12 @@ import pytest
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.errors import ParameterError
 from chunkviz.eval.grid import Config, fixed_config
+from chunkviz.eval.metrics import metric_values
 from chunkviz.eval.runner import (
     PAIRWISE_METRICS,
     RANK_METRICS,
     ResultsFileError,
+    default_unit,
     list_results,
     load_results,
     recompute_metrics,
@@ -19,6 +21,7 @@ from chunkviz.eval.runner import (
     sample_questions,
     save_results,
 )
+from chunkviz.eval.stats import Clusters, PairwiseResult, Resampling, pairwise_tests
 from chunkviz.model import Span
 
 TEXT_A = (
@@ -222,3 +225,29 @@ def test_list_results_reports_usable_and_unusable_files(tmp_path, results):
     assert by_id["tiny-bm25-all-s0"]["questions"] == 6
     assert by_id["tiny-bm25-all-s0"]["configs"] == ["fixed-20-0", "fixed-40-8", "paragraph"]
     assert "not a chunkviz benchmark" in by_id["junk"]["error"]
+
+
+def test_the_unit_of_resampling_is_recorded_and_used(results):
+    assert results["question_docs"] == ["a", "a", "a", "b", "b", "b"]
+    stats = results["stats"]
+    assert (stats["unit"], stats["units"]) == ("document", 2)
+    assert stats["permutation_floor"] == pytest.approx(1 / 201)
+    assert stats["margins"] == {key: 0.01 for key in PAIRWISE_METRICS}
+    # The file's pairwise rows are what the stats module gives on the file's own ranks and units.
+    clusters = Clusters.of(results["question_docs"])
+    per_q = {c["label"]: metric_values("recall", results["ranks"][c["label"]], 5)
+             for c in results["configs"]}
+    expected = pairwise_tests(per_q, metric="recall@5", permutations=200, seed=0,
+                              resampling=Resampling.draw(clusters, 200, 0))
+    rows = [PairwiseResult.from_dict(r) for r in results["pairwise"] if r["metric"] == "recall@5"]
+    assert rows == expected
+    assert all(r.unit == "document" and r.a_wins is not None for r in rows)
+
+
+def test_question_level_inference_stays_an_option():
+    res = run_benchmark(make_dataset(), CONFIGS[:2], "bm25", bootstrap=50, permutations=50,
+                        unit="question", margins={"recall@5": 0.05})
+    assert (res["stats"]["unit"], res["stats"]["units"]) == ("question", 6)
+    assert {r["unit"] for r in res["pairwise"]} == {"question"}
+    assert res["stats"]["margins"]["recall@5"] == 0.05
+    assert default_unit(["only"] * 4) == "question"

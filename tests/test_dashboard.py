@@ -15,6 +15,7 @@ from chunkviz.errors import ChunkvizError, ParameterError
 from chunkviz.eval.grid import Config, chunk_document
 from chunkviz.eval.runner import default_results_dir, shipped_results_dir
 from chunkviz.eval.spans import analyze_spans
+from chunkviz.eval.stats import PairwiseResult
 from chunkviz.ui.benchmark_tables import cell_text, main_table_markdown
 from chunkviz.views import dashboard as db
 from chunkviz.views.markup import escape_markdown
@@ -54,10 +55,71 @@ def test_main_table_copies_the_file_and_flags_the_maximum(bm25):
             cell = row.cells[metric]
             assert (cell.mean, cell.ci_low, cell.ci_high) == (
                 stats["mean"], stats["ci_low"], stats["ci_high"])
+    # paragraph has the top means but beats only fixed-100-0 significantly: nothing is bold and
+    # the tied group at the top is paragraph with the configurations it cannot be told from.
     for metric in db.METRICS:
-        top = max(bm25["metrics"][r.label][metric]["mean"] for r in rows)
-        assert {r.label for r in rows if r.cells[metric].best} == {
-            r.label for r in rows if r.cells[metric].mean == top}
+        assert not [r.label for r in rows if r.cells[metric].best]
+        assert {r.label for r in rows if r.cells[metric].tied} == {
+            r.label for r in rows} - {"fixed-100-0"}
+
+
+def _clear(results: dict, best: str) -> dict:
+    """``results`` with every test of ``best`` significant (a clear winner)."""
+    out = json.loads(json.dumps(results))
+    for p in out["pairwise"]:
+        if best in (p["a"], p["b"]):
+            p["significant"] = True
+    return out
+
+
+def test_only_a_best_that_beats_every_other_is_bold(bm25):
+    rows = db.main_table(_clear(bm25, "paragraph"))
+    for metric in db.METRICS:
+        assert [r.label for r in rows if r.cells[metric].best] == ["paragraph"]
+        assert not [r.label for r in rows if r.cells[metric].tied]
+    v = db.verdict(_clear(bm25, "paragraph"), "recall@5")
+    assert v.clear
+    assert v.tied == ()
+    assert "significantly better than every other configuration" in db.verdict_sentence(v, "en")
+    assert "他のすべての構成に有意に勝つ" in db.verdict_sentence(v, "ja")
+
+
+def test_verdict_names_the_best_its_ties_and_the_unit(bm25):
+    v = db.verdict(bm25, "recall@5")
+    assert (v.best, v.clear, v.unit, v.units, v.questions) == ("paragraph", False, "question",
+                                                               15, 15)
+    assert set(v.tied) == set(db.labels(bm25)) - {"paragraph", "fixed-100-0"}
+    assert v.delta is None  # a file written before equivalence tests
+    en = db.verdict_sentence(v, "en")
+    assert en.startswith("bm25 (Recall@5, inference over 15 questions (about these questions")
+    assert "cannot be told apart from" in en
+    assert "区別できない" in db.verdict_sentence(v, "ja")
+    with pytest.raises(ParameterError, match="no pairwise tests"):
+        db.verdict(bm25, "recall@1")
+
+
+def test_verdict_lists_cheaper_configurations_equivalent_within_delta(bm25):
+    data = json.loads(json.dumps(bm25))
+    data["stats"].update(unit="document", units=3)
+    for c in data["configs"]:
+        if c["label"] == "fixed-200-40":
+            c["chunks"] = 1  # cheaper than paragraph, the best
+    chunks = {c["label"]: c["chunks"] for c in data["configs"]}
+    cheaper = ["fixed-200-40"]
+    for p in data["pairwise"]:
+        p.update(delta=0.01)
+        if p["metric"] == "recall@5" and {p["a"], p["b"]} == {"paragraph", cheaper[0]}:
+            p.update(equivalent=True, significant=False, eq_ci=[-0.005, 0.005],
+                     p_equiv=0.001, p_equiv_holm=0.004)
+    v = db.verdict(data, "recall@5")
+    assert v.cheaper == ((cheaper[0], chunks[cheaper[0]]),)
+    en = db.verdict_sentence(v, "en")
+    assert "inference over 3 documents" in en
+    assert f"equivalent within ±0.01: {cheaper[0]} ({chunks[cheaper[0]]:,} chunks)" in en
+    assert "±0.01 以内で同等" in db.verdict_sentence(v, "ja")
+    words = db.sentences(data, "recall@5", "en")
+    assert any("equivalent within ±0.01" in w for w in words.shown)
+    assert all("inconclusive" in w for w in words.folded)
 
 
 def test_a_tie_flags_every_best_configuration(dense):
@@ -110,11 +172,22 @@ def test_sentence_says_no_detectable_difference_never_equal(bm25):
     assert "等しいという意味ではない" in db.sentence(comp, "ja")
 
 
-def test_sentences_list_significant_pairs_first(bm25):
-    lines = db.sentences(bm25, "mrr@10", "en")
-    assert len(lines) == 3
-    assert "survives correction" in lines[0]
-    assert all("no detectable difference" in s for s in lines[1:])
+def test_sentences_show_conclusions_and_fold_the_rest(bm25):
+    words = db.sentences(bm25, "mrr@10", "en")
+    assert len(words.shown) + len(words.folded) == 3
+    assert len(words.shown) == 1
+    assert "survives correction" in words.shown[0]
+    assert all("no detectable difference" in s for s in words.folded)
+
+
+def test_a_floor_p_value_reads_as_a_bound_with_discordant_counts():
+    row = PairwiseResult("recall@5", "x", "y", 0.05, 0.02, 0.08, 1 / 5001, 28 / 5001, True,
+                         unit="document", p_bound=True, p_holm_bound=True, a_wins=120, b_wins=40)
+    en = db.sentence(row, "en")
+    assert "Holm-adjusted p ≤ 0.0056" in en
+    assert "x wins 120 questions, y wins 40." in en
+    assert "p ≤ 0.0056" in db.sentence(row, "ja")
+    assert "120 問" in db.sentence(row, "ja")
 
 
 @pytest.mark.parametrize(
@@ -306,12 +379,22 @@ def test_format_bytes():
     assert db.format_bytes(4014080) == "3.8 MiB"
 
 
-def test_markdown_cells_bold_only_the_best(bm25):
+def test_markdown_cells_bold_only_a_clear_best(bm25):
     table = main_table_markdown(db.main_table(bm25), lambda key: key)
-    assert table.count("**") == 2 * 3  # one bold mean per metric column, no tie in this file
+    assert "**" not in table  # no clear best in this file
+    assert "1.000 ▲ [1.000, 1.000]" in table
+    table = main_table_markdown(db.main_table(_clear(bm25, "paragraph")), lambda key: key)
+    assert table.count("**") == 2 * 3  # one bold mean per metric column
     assert "**1.000** [1.000, 1.000]" in table
     cell = db.Cell(0.5, 0.25, 0.75, best=False)
     assert cell_text(cell) == "0.500 [0.250, 0.750]"
+    assert main_table_markdown(db.main_table(bm25), lambda key: key,
+                               encode_key="col_index_build").count("col_index_build") == 1
+
+
+def test_question_labels_lead_with_the_text():
+    assert db.question_label("a1p0q0", {"a1p0q0": "梅雨とは何か"}) == "梅雨とは何か (a1p0q0)"
+    assert db.question_label("a1p0q1", {}) == "a1p0q1"
 
 
 def test_escape_markdown_neutralises_markdown_and_latex():

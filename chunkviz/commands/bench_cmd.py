@@ -46,6 +46,12 @@ def add_parser(sub: Any) -> None:
                    "$CHUNKVIZ_CACHE_DIR/embeddings)")
     p.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples")
     p.add_argument("--permutations", type=int, default=5000, help="sign flips per paired test")
+    p.add_argument("--unit", choices=("document", "question"), default=None,
+                   help="unit of resampling of the intervals and tests (default: document when "
+                   "the questions come from two or more documents)")
+    p.add_argument("--margin", action="append", default=[], metavar="METRIC=DELTA",
+                   help="equivalence margin in the metric's units, e.g. recall@5=0.02 "
+                   "(repeatable; default 0.01 for Recall, nDCG and MRR)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
@@ -71,6 +77,28 @@ def parse_grid(spec: str) -> tuple[Config, ...]:
     if not configs:
         raise ParameterError(f"--grid names no configuration (got {spec!r}); use default")
     return tuple(configs)
+
+
+def parse_margins(items: list[str]) -> dict[str, float]:
+    """``["recall@5=0.02"]`` -> ``{"recall@5": 0.02}``.
+
+    Raises:
+        ParameterError: An item that is not ``METRIC=DELTA`` with a positive number.
+    """
+    out: dict[str, float] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        try:
+            delta = float(value)
+        except ValueError:
+            delta = -1.0
+        if not sep or "@" not in key or not delta > 0:
+            raise ParameterError(
+                f"--margin must look like METRIC=DELTA with a positive DELTA, e.g. "
+                f"recall@5=0.02 (got {item!r})"
+            )
+        out[key.strip()] = delta
+    return out
 
 
 class _Bar:
@@ -102,6 +130,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     from chunkviz.retrieval.backends import get_backend
 
     configs = parse_grid(args.grid)
+    margins = parse_margins(args.margin)
     backend = get_backend(args.backend)
     dataset = load_dataset(args.dataset)
     bar = _Bar(args.quiet)
@@ -109,7 +138,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         results = run_benchmark(
             dataset, configs, backend, measure=args.measure, cache_dir=args.cache_dir,
             progress=bar, spec=args.dataset, sample=args.sample, seed=args.seed,
-            bootstrap=args.bootstrap, permutations=args.permutations,
+            bootstrap=args.bootstrap, permutations=args.permutations, unit=args.unit,
+            margins=margins,
         )
     finally:
         bar.close()
@@ -136,33 +166,34 @@ def format_table(results: dict[str, Any]) -> str:
 
 
 def format_significance(results: dict[str, Any]) -> str:
-    """Which differences survive Holm's correction, per tested metric, as Markdown bullets.
+    """The verdict and the count of each outcome, per tested metric, as Markdown bullets.
 
-    For each metric: how many pairs differ, the best configuration, the configurations with no
-    detectable difference from it, and every pair with no detectable difference.
+    A first line states the unit of inference and the resampling (so a reader knows what a
+    conclusion is about and where the p-values' floor lies); then for each metric: how many pairs
+    differ, how many are equivalent within the margin, how many are inconclusive, and the
+    verdict sentence of ``chunkviz.views.dashboard``.
     """
     from chunkviz.eval.metrics import display_name
+    from chunkviz.views import dashboard as db
 
-    alpha = results["stats"]["alpha"]
-    lines = []
-    metrics = list(dict.fromkeys(row["metric"] for row in results["pairwise"]))
-    for key in metrics:
-        rows = [r for r in results["pairwise"] if r["metric"] == key]
-        means = {c["label"]: results["metrics"][c["label"]][key]["mean"]
-                 for c in results["configs"]}
-        best = max(means, key=lambda label: (means[label], label))
-        ties = sorted(
-            (r["b"] if r["a"] == best else r["a"])
-            for r in rows
-            if best in (r["a"], r["b"]) and not r["significant"]
-        )
-        same = [f"{r['a']} vs {r['b']}" for r in rows if not r["significant"]]
-        significant = sum(1 for r in rows if r["significant"])
+    stats = results["stats"]
+    alpha = stats["alpha"]
+    unit, units = db.unit_of(results)
+    lines = [
+        f"Inference resamples {units:,} {unit}s ({stats.get('bootstrap', '?')} bootstrap "
+        f"resamples, {stats.get('permutations', '?')} sign flips per test: p >= "
+        f"{db.floor_text(results)}, printed as p ≤ … at that floor)."
+    ]
+    for key in db.pairwise_metrics(results):
+        comps = db.comparisons(results, key)
+        outcomes = [c.outcome for c in comps]
+        differ = sum(o in ("a_better", "b_better") for o in outcomes)
+        v = db.verdict(results, key)
+        margin = f" within ±{v.delta:g}" if v.delta is not None else ""
         lines.append(
-            f"- {display_name(key)}: {significant} of {len(rows)} pairs differ (Holm, "
-            f"alpha={alpha}). Best: {best} ({means[best]:.3f}); no detectable difference from "
-            f"it: {', '.join(ties) if ties else 'none'}. No detectable difference: "
-            f"{'; '.join(same) if same else 'none'}."
+            f"- {display_name(key)}: {differ} of {len(comps)} pairs differ (Holm, "
+            f"alpha={alpha}), {outcomes.count('equivalent')} equivalent{margin}, "
+            f"{outcomes.count('inconclusive')} inconclusive. {db.verdict_sentence(v, 'en')}"
         )
     return "\n".join(lines)
 

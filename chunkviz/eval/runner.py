@@ -42,7 +42,15 @@ from chunkviz.eval.metrics import (
     span_scores,
 )
 from chunkviz.eval.spans import analyze_spans
-from chunkviz.eval.stats import bootstrap_ci, bootstrap_indices, pairwise_tests
+from chunkviz.eval.stats import (
+    Clusters,
+    Resampling,
+    Unit,
+    bootstrap_ci,
+    default_margin,
+    pairwise_tests,
+    permutation_floor,
+)
 from chunkviz.retrieval.backends import (
     build_index,
     get_backend,
@@ -198,8 +206,18 @@ def _top_k(scores: np.ndarray, k: int) -> np.ndarray:
     return out
 
 
-def _estimate(values: np.ndarray, idx: np.ndarray) -> dict[str, float]:
-    return bootstrap_ci(values, indices=idx).as_dict()
+def _estimate(values: np.ndarray, resampling: Resampling) -> dict[str, float]:
+    return bootstrap_ci(values, resampling=resampling).as_dict()
+
+
+def default_unit(doc_ids: Sequence[str]) -> Unit:
+    """``document`` when the questions come from at least two documents, else ``question``.
+
+    Questions about one document succeed or fail together, so inference about the population of
+    documents resamples documents; with a single document there is nothing to resample but its
+    questions (the conclusion is then about this document's questions only).
+    """
+    return "document" if len(set(doc_ids)) >= 2 else "question"
 
 
 def recompute_metrics(results: Mapping[str, Any], label: str, key: str) -> float:
@@ -225,6 +243,8 @@ def run_benchmark(
     alpha: float = 0.05,
     bootstrap: int = 2000,
     permutations: int = 5000,
+    unit: Unit | None = None,
+    margins: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark and return the results dictionary (see RESULTS_SCHEMA.md).
 
@@ -243,6 +263,8 @@ def run_benchmark(
         alpha: Family-wise error rate of the pairwise tests.
         bootstrap: Bootstrap resamples for confidence intervals.
         permutations: Sign flips per paired permutation test.
+        unit: Unit of resampling of the intervals and tests (default ``default_unit``).
+        margins: Equivalence margin per pairwise metric key (default ``default_margin``).
 
     Returns:
         The results dictionary.
@@ -369,8 +391,13 @@ def run_benchmark(
             "over_limit": sum(flags),
         })
 
-    # Statistics: one bootstrap index matrix shared by every configuration and pair (paired).
-    idx = bootstrap_indices(len(questions), bootstrap, seed)
+    # Statistics: one bootstrap of the units shared by every configuration and pair (paired).
+    question_docs = [q.doc_id for q in questions]
+    chosen_unit = unit or default_unit(question_docs)
+    clusters = Clusters.of(question_docs, chosen_unit)
+    resampling = Resampling.draw(clusters, bootstrap, seed)
+    margin_of = {key: float((margins or {}).get(key, default_margin(key)))
+                 for key in PAIRWISE_METRICS}
     metrics: dict[str, dict[str, dict[str, float]]] = {}
     curves: dict[str, dict[str, list[float]]] = {}
     per_question: dict[str, dict[str, np.ndarray]] = {m: {} for m in PAIRWISE_METRICS}
@@ -383,11 +410,11 @@ def run_benchmark(
         for key in RANK_METRICS:
             name, k = parse_metric_key(key)
             values = metric_values(name, r, int(k))
-            m[key] = _estimate(values, idx)
+            m[key] = _estimate(values, resampling)
             if key in per_question:
                 per_question[key][label] = values
         for j, name in enumerate(("span_precision", "span_recall", "span_iou")):
-            m[metric_key(name, SPAN_K)] = _estimate(span_values[label][:, j], idx)
+            m[metric_key(name, SPAN_K)] = _estimate(span_values[label][:, j], resampling)
         metrics[label] = m
         curves[label] = {
             name: [float(metric_values(name, r, k).mean()) for k in ks]
@@ -396,13 +423,14 @@ def run_benchmark(
         kb = budget_k(cfg["mean_chunk_chars"], budget_chars, k_max=max(1, cfg["chunks"]))
         budget_ks[label] = kb
         budget_metrics[label] = {
-            f"{name}@budget": _estimate(metric_values(name, r, kb), idx)
+            f"{name}@budget": _estimate(metric_values(name, r, kb), resampling)
             for name in ("recall", "ndcg", "mrr")
         }
     pairwise = []
     for key in PAIRWISE_METRICS:
         for res in pairwise_tests(per_question[key], metric=key, alpha=alpha,
-                                  permutations=permutations, seed=seed, indices=idx):
+                                  permutations=permutations, seed=seed, resampling=resampling,
+                                  margin=margin_of[key]):
             pairwise.append(res.as_dict())
 
     backend_name = be.name
@@ -434,6 +462,7 @@ def run_benchmark(
         "ks": list(ks),
         "configs": configs_out,
         "question_ids": [q.qid for q in questions],
+        "question_docs": question_docs,
         "ranks": ranks,
         "metrics": metrics,
         "curves": curves,
@@ -446,6 +475,11 @@ def run_benchmark(
             "test": "paired permutation",
             "ci": "percentile bootstrap, 95%",
             "correction": "holm",
+            "unit": chosen_unit,
+            "units": clusters.count,
+            "permutation_floor": permutation_floor(permutations),
+            "equivalence": "paired TOST, t reference, cluster-robust standard error",
+            "margins": margin_of,
             "ties": "pessimistic (equal-scored irrelevant chunks rank first)",
             "seed": seed,
         },

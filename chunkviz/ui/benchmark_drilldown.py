@@ -25,6 +25,16 @@ def cached_dataset(spec: str) -> Dataset:
     return load_dataset(spec)
 
 
+def question_texts(results: Mapping[str, Any]) -> dict[str, str]:
+    """Question id -> question text of the run's dataset (empty when it cannot be loaded here)."""
+    spec = str(results["dataset"].get("spec", results["dataset"]["name"]))
+    try:
+        dataset = cached_dataset(spec)
+    except ChunkvizError:
+        return {}
+    return {q.qid: q.question for q in dataset.questions}
+
+
 def render(results: Mapping[str, Any], qid: str, t: Tr, fmt: Callable[..., str]) -> None:
     """Draw the drill-down of question ``qid`` of ``results``.
 

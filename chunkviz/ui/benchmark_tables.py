@@ -9,11 +9,16 @@ from chunkviz.views.markup import escape_markdown
 
 Tr = Callable[[str], str]
 
+TIED_MARK = "▲"
+
+
 def cell_text(cell: Cell) -> str:
-    """``0.917 [0.826, 1.000]``, the mean in bold when it is the column's best."""
+    """``0.917 [0.826, 1.000]``: bold for a clear best, ``▲`` for the tied group at the top."""
     mean = f"{cell.mean:.3f}"
     if cell.best:
         mean = f"**{mean}**"
+    elif cell.tied:
+        mean = f"{mean} {TIED_MARK}"
     return f"{mean} [{cell.ci_low:.3f}, {cell.ci_high:.3f}]"
 
 
@@ -24,15 +29,16 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int
     return "\n".join(lines)
 
 
-def main_table_markdown(rows: Sequence[TableRow], t: Tr) -> str:
+def main_table_markdown(rows: Sequence[TableRow], t: Tr, encode_key: str = "col_encode") -> str:
     """The main table.
 
-    Metrics with 95% CIs (best in bold), chunks, index size, encode time and questions lost
-    before retrieval.
+    Metrics with 95% CIs (a clear best in bold, a tied top group marked), chunks, index size,
+    encode time (``encode_key`` names its header: index build time for a lexical backend) and
+    questions lost before retrieval.
     """
     metrics = list(rows[0].cells) if rows else []
     header = [t("col_config"), *(f"{metric_label(m)} [95% CI]" for m in metrics),
-              t("col_chunks"), t("col_index"), t("col_encode"), t("col_lost")]
+              t("col_chunks"), t("col_index"), t(encode_key), t("col_lost")]
     body = []
     for r in rows:
         chunks = f"{r.chunks:,}"
@@ -50,7 +56,11 @@ def main_table_markdown(rows: Sequence[TableRow], t: Tr) -> str:
 
 
 def matrix_markdown(matrix: Matrix, t: Tr) -> str:
-    """Row-minus-column differences; a ✓ marks those that survive the Holm correction."""
+    """Row-minus-column differences.
+
+    ✓ marks a difference that survives the Holm correction, ≡ a pair equivalent within ±δ (and
+    not significantly different), n.s. neither.
+    """
     header = [t("row_minus_col"), *(escape_markdown(lab) for lab in matrix.labels)]
     body = []
     for lab, cells in zip(matrix.labels, matrix.cells, strict=True):
@@ -60,6 +70,8 @@ def matrix_markdown(matrix: Matrix, t: Tr) -> str:
                 row.append("—")
             elif c.significant:
                 row.append(f"**{c.diff:+.3f} ✓**")
+            elif c.equivalent:
+                row.append(f"{c.diff:+.3f} ≡")
             else:
                 row.append(f"{c.diff:+.3f} (n.s.)")
         body.append(row)

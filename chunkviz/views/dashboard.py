@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 from chunkviz.errors import ParameterError
 from chunkviz.eval.grid import Config, fixed_config
 from chunkviz.eval.metrics import display_name
-from chunkviz.eval.stats import PairwiseResult
+from chunkviz.eval.stats import PairwiseResult, Unit, format_p, permutation_floor
 from chunkviz.strategies import get_strategy
 
 Lang = Literal["en", "ja"]
@@ -139,12 +139,22 @@ def summarize(results: Mapping[str, Any], path: Path) -> RunSummary:
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """A metric's mean with its 95% confidence interval; ``best`` marks the column maximum."""
+    """A metric's mean with its 95% confidence interval.
+
+    Attributes:
+        mean: The mean.
+        ci_low: Lower bound of the 95% interval.
+        ci_high: Upper bound.
+        best: The column's best, and it beats every other configuration significantly.
+        tied: No clear best: this configuration is the best or cannot be told apart from it
+            (the tied group at the top).
+    """
 
     mean: float
     ci_low: float
     ci_high: float
     best: bool
+    tied: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +206,11 @@ def best_labels(results: Mapping[str, Any], metric: str) -> tuple[str, ...]:
 def main_table(
     results: Mapping[str, Any], metrics: Sequence[str] = METRICS
 ) -> tuple[TableRow, ...]:
-    """One row per configuration, the best mean of each metric flagged.
+    """One row per configuration, the best of each metric flagged only where it is clear.
+
+    A best is flagged (``Cell.best``) only when it beats every other configuration
+    significantly; otherwise the best and every configuration it cannot be told apart from are
+    flagged as the tied group (``Cell.tied``). A metric without pairwise tests flags nothing.
 
     Args:
         results: A results file.
@@ -205,7 +219,13 @@ def main_table(
     Returns:
         Rows in the file's configuration order.
     """
-    best = {m: set(best_labels(results, m)) for m in metrics}
+    tested = set(pairwise_metrics(results))
+    best: dict[str, set[str]] = {}
+    tied: dict[str, set[str]] = {}
+    for m in metrics:
+        v = verdict(results, m) if m in tested else None
+        best[m] = {v.best} if v is not None and v.clear else set()
+        tied[m] = {v.best, *v.tied} if v is not None and not v.clear else set()
     questions = len(results["question_ids"])
     rows = []
     for c in results["configs"]:
@@ -217,6 +237,7 @@ def main_table(
                 float(stats[m]["ci_low"]),
                 float(stats[m]["ci_high"]),
                 lab in best[m],
+                lab in tied[m],
             )
             for m in metrics
         }
@@ -288,34 +309,235 @@ def significance_matrix(results: Mapping[str, Any], metric: str) -> Matrix:
     return Matrix(metric, tuple(labs), cells)
 
 
-def sentence(comp: PairwiseResult, lang: Lang) -> str:
-    """A plain-language reading of one test, the better configuration named first.
+def unit_of(results: Mapping[str, Any]) -> tuple[Unit, int]:
+    """The unit of resampling of a file's statistics and how many units it has.
 
-    A difference that does not survive the correction is "no detectable difference", which is
-    not the same as "equal": the interval of the difference is given so the reader sees how large
-    a difference the data cannot rule out.
+    Files written before the unit was recorded resampled questions.
+    """
+    stats = results.get("stats") or {}
+    unit: Unit = "document" if stats.get("unit") == "document" else "question"
+    count = int(stats.get("units", len(results["question_ids"])))
+    return unit, count
+
+
+def floor_text(results: Mapping[str, Any]) -> str:
+    """The smallest p-value the file's permutation tests can give, ``1 / (1 + permutations)``."""
+    permutations = int((results.get("stats") or {}).get("permutations", 0))
+    if permutations < 1:
+        return "?"
+    return f"{permutation_floor(permutations):.2g}"
+
+
+def _binary(metric: str) -> bool:
+    """Whether per-question values of ``metric`` are 0/1 (then wins are discordant counts)."""
+    return metric.partition("@")[0] == "recall"
+
+
+def _p_text(c: PairwiseResult) -> str:
+    return format_p(c.p_holm, bound=c.p_holm_bound)
+
+
+def sentence(comp: PairwiseResult, lang: Lang) -> str:
+    """A plain-language reading of one pair, the better configuration named first.
+
+    Four readings (``PairwiseResult.outcome``): one is better (the difference survives Holm's
+    correction); equivalent within ``±delta`` (the equivalence test, also Holm-corrected); or
+    inconclusive, which is not the same as "equal": the interval of the difference is given so
+    the reader sees how large a difference the data cannot rule out. For a binary metric the
+    discordant counts (questions each side wins) follow.
     """
     c = comp if comp.diff >= 0 else comp.flipped()
     name = metric_label(c.metric)
     ci = f"[{c.ci_low:+.3f}, {c.ci_high:+.3f}]"
+    p = _p_text(c)
+    wins = ""
+    if _binary(c.metric) and c.a_wins is not None:
+        wins = (f" {c.a} が {c.a_wins:,} 問、{c.b} が {c.b_wins:,} 問で勝つ。" if lang == "ja"
+                else f" {c.a} wins {c.a_wins:,} questions, {c.b} wins {c.b_wins:,}.")
+    within = (f"±{c.delta:g}" if c.delta is not None else "")
     if lang == "ja":
-        if c.significant:
-            return (f"{c.a} と {c.b}：{name} は {c.a} のほうが {c.diff:.3f} 高い。"
-                    f"多重比較の補正（Holm）後も有意（補正後 p = {c.p_holm:.3g}）。")
-        return (f"{c.a} と {c.b}：{name} に検出できる差はない — 等しいという意味ではない"
-                f"（差 {c.diff:+.3f}、未補正の 95% CI {ci}、補正後 p = {c.p_holm:.3g}）。")
-    if c.significant:
-        return (f"{c.a} vs {c.b}: {name} higher by {c.diff:.3f}, survives correction "
-                f"(Holm-adjusted p = {c.p_holm:.3g}).")
-    return (f"{c.a} vs {c.b}: {name}: no detectable difference — not the same as equal "
-            f"(difference {c.diff:+.3f}, uncorrected 95% CI {ci}, "
-            f"Holm-adjusted p = {c.p_holm:.3g}).")
+        if c.outcome == "a_better":
+            text = (f"{c.a} と {c.b}：{name} は {c.a} のほうが {c.diff:.3f} 高い。"
+                    f"多重比較の補正（Holm）後も有意（補正後 {p}）。")
+            if c.equivalent:
+                text += f"ただし差は {within} 以内（同等性検定）。"
+        elif c.outcome == "equivalent":
+            text = (f"{c.a} と {c.b}：{name} は {within} 以内で同等（同等性検定 TOST、"
+                    f"補正後 {format_p(c.p_equiv_holm)}、差 {c.diff:+.3f}）。")
+        else:
+            text = (f"{c.a} と {c.b}：{name} は判定できない — 差は検出できず、{within} 以内の"
+                    f"同等性も示せない（差 {c.diff:+.3f}、未補正の 95% CI {ci}、補正後 {p}）。"
+                    if within else
+                    f"{c.a} と {c.b}：{name} に検出できる差はない — 等しいという意味ではない"
+                    f"（差 {c.diff:+.3f}、未補正の 95% CI {ci}、補正後 {p}）。")
+        return text + wins
+    if c.outcome == "a_better":
+        text = (f"{c.a} vs {c.b}: {name} higher by {c.diff:.3f}, survives correction "
+                f"(Holm-adjusted {p}).")
+        if c.equivalent:
+            text += f" The difference is within {within} (equivalence test)."
+    elif c.outcome == "equivalent":
+        text = (f"{c.a} vs {c.b}: {name} equivalent within {within} (two one-sided tests, "
+                f"Holm-adjusted {format_p(c.p_equiv_holm)}; difference {c.diff:+.3f}).")
+    elif within:
+        text = (f"{c.a} vs {c.b}: {name}: inconclusive — no detectable difference, and not shown "
+                f"to be within {within} either (difference {c.diff:+.3f}, uncorrected 95% CI "
+                f"{ci}, Holm-adjusted {p}).")
+    else:
+        text = (f"{c.a} vs {c.b}: {name}: no detectable difference — not the same as equal "
+                f"(difference {c.diff:+.3f}, uncorrected 95% CI {ci}, Holm-adjusted {p}).")
+    return text + wins
 
 
-def sentences(results: Mapping[str, Any], metric: str, lang: Lang) -> list[str]:
-    """Sentences for every pair of ``metric``: significant ones first, then by size of effect."""
+@dataclass(frozen=True, slots=True)
+class Words:
+    """The "In words" list: conclusions shown, inconclusive pairs folded away.
+
+    Attributes:
+        shown: Sentences of the pairs with a conclusion (one better, or equivalent), larger
+            differences first.
+        folded: Sentences of the inconclusive pairs.
+    """
+
+    shown: tuple[str, ...]
+    folded: tuple[str, ...]
+
+
+def sentences(results: Mapping[str, Any], metric: str, lang: Lang) -> Words:
+    """Sentences for every pair of ``metric``: conclusions first (by size), the rest folded."""
     comps = sorted(comparisons(results, metric), key=lambda c: (not c.significant, -abs(c.diff)))
-    return [sentence(c, lang) for c in comps]
+    shown = [c for c in comps if c.outcome != "inconclusive"]
+    folded = [c for c in comps if c.outcome == "inconclusive"]
+    return Words(tuple(sentence(c, lang) for c in shown), tuple(sentence(c, lang) for c in folded))
+
+
+# --- the verdict --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The answer of one run on one metric, for the top of the page.
+
+    Attributes:
+        backend: Backend name.
+        metric: Metric key.
+        best: The configuration with the highest mean (the first in file order on a tie).
+        best_mean: Its mean.
+        clear: Whether ``best`` beats every other configuration significantly.
+        tied: Configurations whose difference from ``best`` is not significant (it cannot be
+            told apart from them), in file order.
+        cheaper: Configurations with fewer chunks than ``best`` shown equivalent to it within
+            ``±delta`` by the equivalence test, as ``(label, chunks)``, cheapest first.
+        best_chunks: Chunks of ``best``.
+        delta: The equivalence margin of the metric (None: no equivalence tests in the file).
+        unit: The unit of resampling.
+        units: How many units (documents or questions).
+        questions: Questions evaluated.
+        alpha: Family-wise error rate.
+        resamples: Bootstrap resamples of the intervals.
+        permutations: Sign flips of each paired test.
+    """
+
+    backend: str
+    metric: str
+    best: str
+    best_mean: float
+    clear: bool
+    tied: tuple[str, ...]
+    cheaper: tuple[tuple[str, int], ...]
+    best_chunks: int
+    delta: float | None
+    unit: Unit
+    units: int
+    questions: int
+    alpha: float
+    resamples: int
+    permutations: int
+
+
+def verdict(results: Mapping[str, Any], metric: str) -> Verdict:
+    """Best configuration, the ones it cannot be told from, and cheaper equivalent ones.
+
+    Raises:
+        ParameterError: ``metric`` has no pairwise tests in the file.
+    """
+    comps = comparisons(results, metric)
+    if not comps:
+        raise ParameterError(f"the results file has no pairwise tests of {metric!r}; "
+                             f"pick one of {', '.join(pairwise_metrics(results)) or 'none'}")
+    labs = labels(results)
+    means = {lab: float(results["metrics"][lab][metric]["mean"]) for lab in labs}
+    best = max(labs, key=lambda lab: (means[lab], -labs.index(lab)))
+    with_best: dict[str, PairwiseResult] = {}
+    for c in comps:
+        if best in (c.a, c.b):
+            oriented = c if c.a == best else c.flipped()
+            with_best[oriented.b] = oriented
+    chunks = {str(c["label"]): int(c["chunks"]) for c in results["configs"]}
+    tied = tuple(lab for lab in labs if lab in with_best and not with_best[lab].significant)
+    cheaper = tuple(sorted(
+        ((lab, chunks[lab]) for lab, c in with_best.items()
+         if c.equivalent and chunks[lab] < chunks[best]),
+        key=lambda item: (item[1], item[0]),
+    ))
+    unit, units = unit_of(results)
+    stats = results.get("stats") or {}
+    return Verdict(
+        backend=str(results["backend"]["name"]),
+        metric=metric,
+        best=best,
+        best_mean=means[best],
+        clear=_clear_winner(results, metric, (best,), labs) and len(labs) > 1,
+        tied=tied,
+        cheaper=cheaper,
+        best_chunks=chunks[best],
+        delta=next((c.delta for c in comps if c.delta is not None), None),
+        unit=unit,
+        units=units,
+        questions=len(results["question_ids"]),
+        alpha=float(stats.get("alpha", 0.05)),
+        resamples=int(stats.get("bootstrap", 0)),
+        permutations=int(stats.get("permutations", 0)),
+    )
+
+
+def verdict_sentence(v: Verdict, lang: Lang) -> str:
+    """One sentence a stakeholder can act on, in English or Japanese (plain text, unescaped)."""
+    name = metric_label(v.metric)
+    if lang == "ja":
+        unit = (f"{v.units:,} 文書を単位に推論（文書の母集団について）" if v.unit == "document"
+                else f"{v.questions:,} 問を単位に推論（この質問について）")
+        head = f"{v.backend}（{name}、{unit}）：最良は {v.best}（{v.best_mean:.3f}）"
+        if v.clear:
+            head += "で、他のすべての構成に有意に勝つ"
+        elif v.tied:
+            head += f"。{'、'.join(v.tied)} とは区別できない"
+        text = head + "。"
+        if v.delta is not None:
+            if v.cheaper:
+                cheap = "、".join(f"{lab}（{n:,} チャンク）" for lab, n in v.cheaper)
+                text += (f"より安価で ±{v.delta:g} 以内で同等：{cheap}"
+                         f"（{v.best} は {v.best_chunks:,} チャンク）。")
+            else:
+                text += f"±{v.delta:g} 以内で同等と示せたより安価な構成はない。"
+        return text
+    unit = (f"inference over {v.units:,} documents (about documents like these)"
+            if v.unit == "document"
+            else f"inference over {v.questions:,} questions (about these questions only)")
+    head = f"{v.backend} ({name}, {unit}): the best is {v.best} ({v.best_mean:.3f})"
+    if v.clear:
+        head += ", significantly better than every other configuration"
+    elif v.tied:
+        head += f"; it cannot be told apart from {', '.join(v.tied)}"
+    text = head + "."
+    if v.delta is not None:
+        if v.cheaper:
+            cheap = ", ".join(f"{lab} ({n:,} chunks)" for lab, n in v.cheaper)
+            text += (f" Cheaper and equivalent within ±{v.delta:g}: {cheap} "
+                     f"(vs {v.best_chunks:,}).")
+        else:
+            text += f" No cheaper configuration is shown equivalent within ±{v.delta:g}."
+    return text
 
 
 # --- metric vs k, equal k vs equal budget -----------------------------------------------------
@@ -539,6 +761,16 @@ def backend_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[RunSum
 
 
 # --- drill-down -------------------------------------------------------------------------------
+
+
+def question_label(qid: str, texts: Mapping[str, str]) -> str:
+    """What the drill-down's picker shows for a question: its text, then its id.
+
+    Typing in the picker then finds a question by the words of its text; without the dataset
+    (``texts`` empty) the id alone.
+    """
+    text = texts.get(qid)
+    return f"{text} ({qid})" if text else qid
 
 
 def question_ranks(results: Mapping[str, Any], qid: str) -> list[tuple[str, int | None]]:
