@@ -267,6 +267,7 @@ init_session()
 render_sidebar()
 lang = current_lang()
 
+tables.responsive_tables()
 st.title(t("title"))
 st.write(t("intro"))
 

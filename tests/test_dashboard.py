@@ -382,12 +382,12 @@ def test_format_bytes():
 def test_markdown_cells_bold_only_a_clear_best(bm25):
     table = main_table_markdown(db.main_table(bm25), lambda key: key)
     assert "**" not in table  # no clear best in this file
-    assert "1.000 ▲ [1.000, 1.000]" in table
+    assert "1.000 ▲ [1.000,\u00a01.000]" in table
     table = main_table_markdown(db.main_table(_clear(bm25, "paragraph")), lambda key: key)
     assert table.count("**") == 2 * 3  # one bold mean per metric column
-    assert "**1.000** [1.000, 1.000]" in table
+    assert "**1.000** [1.000,\u00a01.000]" in table
     cell = db.Cell(0.5, 0.25, 0.75, best=False)
-    assert cell_text(cell) == "0.500 [0.250, 0.750]"
+    assert cell_text(cell) == "0.500 [0.250,\u00a00.750]"  # no break inside the interval
     assert main_table_markdown(db.main_table(bm25), lambda key: key,
                                encode_key="col_index_build").count("col_index_build") == 1
 
@@ -451,3 +451,11 @@ def test_curve_equals_metric_at_k_for_every_cut_off():
         assert db.curve(ranks, measure, ks) == pytest.approx(
             [db.metric_at_k(ranks, measure, k) for k in ks])
     assert db.curve([], "recall", [1, 5]) == [0.0, 0.0]
+
+
+def test_log_ticks_are_one_two_five_per_decade():
+    from chunkviz.ui.benchmark_figures import log_ticks
+
+    assert log_ticks(30, 2100) == [50, 100, 200, 500, 1000, 2000]
+    assert log_ticks(250, 450) == [300, 400]  # fewer than two 1-2-5 values: every digit
+    assert log_ticks(1, 10) == [1, 2, 5, 10]

@@ -4,10 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import streamlit as st
+
 from chunkviz.views.dashboard import Cell, Matrix, RunSummary, TableRow, format_bytes, metric_label
 from chunkviz.views.markup import escape_markdown
 
 Tr = Callable[[str], str]
+
+#: Wide Markdown tables scroll inside their own box instead of widening the page: at 390 px the
+#: main table needs about 700 px, and the page itself must not scroll sideways.
+RESPONSIVE_TABLES_CSS = (
+    "<style>[data-testid='stMarkdownContainer'] table"
+    "{display:block;max-width:100%;overflow-x:auto;}</style>"
+)
+
+
+def responsive_tables() -> None:
+    """Make the page's Markdown tables scroll within themselves (call once per page run)."""
+    st.html(RESPONSIVE_TABLES_CSS)
 
 TIED_MARK = "▲"
 
@@ -19,7 +33,9 @@ def cell_text(cell: Cell) -> str:
         mean = f"**{mean}**"
     elif cell.tied:
         mean = f"{mean} {TIED_MARK}"
-    return f"{mean} [{cell.ci_low:.3f}, {cell.ci_high:.3f}]"
+    # NOTE: a no-break space inside the interval: a narrow column wraps between the mean and its
+    # interval, never inside the interval.
+    return f"{mean} [{cell.ci_low:.3f},\u00a0{cell.ci_high:.3f}]"
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int = 1) -> str:

@@ -41,7 +41,7 @@ def _bullets(at: AppTest) -> list[str]:
 
 def _plain(cell: str) -> str:
     """A metric cell without its marks (bold for a clear best, ▲ for the tied top group)."""
-    return cell.replace("**", "").replace(" ▲", "")
+    return cell.replace("**", "").replace(" ▲", "").replace("\u00a0", " ")
 
 
 def _table(md: str) -> list[list[str]]:
@@ -143,13 +143,17 @@ def test_equal_k_and_equal_budget_toggle(page):
     assert budget["y"] == pytest.approx(expected, abs=5e-4)
 
 
-def test_scatter_points_are_labelled_with_ci_bars(page):
-    spec = _plotly_spec(page, 0)["data"][0]
-    assert spec["text"] == [c["label"] for c in SMALL["configs"]]
-    assert spec["x"] == [c["chunks"] for c in SMALL["configs"]]
-    highs = [SMALL["metrics"][c]["recall@5"]["ci_high"] for c in spec["text"]]
-    assert [y + e for y, e in zip(spec["y"], spec["error_y"]["array"], strict=True)] == (
-        pytest.approx(highs))
+def test_scatter_points_are_named_with_ci_bars_and_readable_ticks(page):
+    spec = _plotly_spec(page, 0)
+    traces = spec["data"]
+    assert [t["name"] for t in traces] == [c["label"] for c in SMALL["configs"]]
+    assert [t["x"][0] for t in traces] == [c["chunks"] for c in SMALL["configs"]]
+    highs = [SMALL["metrics"][t["name"]]["recall@5"]["ci_high"] for t in traces]
+    assert [t["y"][0] + t["error_y"]["array"][0] for t in traces] == pytest.approx(highs)
+    axis = spec["layout"]["xaxis"]
+    assert axis["ticktext"] == [f"{v:,}" for v in axis["tickvals"]]
+    assert len(axis["tickvals"]) >= 2
+    assert all(set(str(v)[1:]) <= {"0"} for v in axis["tickvals"])  # 100, 200, 500: no minor digits
 
 
 def test_two_backends_side_by_side(page):
