@@ -6,6 +6,7 @@ import pytest
 
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.errors import ParameterError
+from chunkviz.eval.engine import STAGES, Engine, LocalEngine, run_fraction
 from chunkviz.eval.grid import Config, fixed_config
 from chunkviz.eval.metrics import metric_values
 from chunkviz.eval.runner import (
@@ -18,7 +19,6 @@ from chunkviz.eval.runner import (
     recompute_metrics,
     run_benchmark,
     run_id_for,
-    sample_questions,
     save_results,
 )
 from chunkviz.eval.stats import Clusters, PairwiseResult, Resampling, pairwise_tests
@@ -149,12 +149,82 @@ def test_two_runs_write_identical_files_apart_from_timings(tmp_path, results):
     assert _strip_timing(load_results(p1)) == _strip_timing(load_results(p2))
 
 
-def test_progress_callback_reaches_the_total():
+def test_progress_names_each_stage_in_order_and_never_goes_back():
     calls = []
-    run_benchmark(make_dataset(), CONFIGS[:1], "bm25", bootstrap=50, permutations=50,
-                  progress=lambda done, total, msg: calls.append((done, total, msg)))
-    assert calls[-1][0] == calls[-1][1]
-    assert [c[0] for c in calls] == sorted(c[0] for c in calls)
+    run_benchmark(make_dataset(), CONFIGS[:2], "bm25", bootstrap=50, permutations=50,
+                  progress=lambda stage, done, total, msg: calls.append((stage, done, total)))
+    stages = list(dict.fromkeys(c[0] for c in calls))
+    assert stages == [s for s in STAGES if s in stages]
+    assert {"chunk", "rank"} <= set(stages)
+    fractions = [run_fraction(*c) for c in calls]
+    assert fractions == sorted(fractions)
+    for stage in stages:  # every stage reported reaches its own total
+        last = [c for c in calls if c[0] == stage][-1]
+        assert last[1] == last[2]
+
+
+def test_run_fraction_splits_the_run_by_stage():
+    assert run_fraction("load", 0, 10) == 0.0
+    assert run_fraction(STAGES[-1], 3, 3) == 1.0
+    assert run_fraction("chunk", 1, 2) == pytest.approx(1.5 / len(STAGES))
+    assert run_fraction("chunk", 0, 0) == pytest.approx(2 / len(STAGES))
+
+
+class RecordingEngine(LocalEngine):
+    """The local engine, recording what the runner hands it."""
+
+    name = "recording"
+
+    def __init__(self):
+        self.chunked: list[tuple[int, int]] = []
+        self.encoded: list[tuple[str, int]] = []
+
+    def chunk(self, documents, configs):
+        self.chunked.append((len(documents), len(configs)))
+        return super().chunk(documents, configs)
+
+    def encode(self, backend, cache, texts, role, progress):
+        self.encoded.append((role, len(texts)))
+        super().encode(backend, cache, texts, role, progress)
+
+
+def test_the_chunk_and_encode_stages_go_through_the_engine(tmp_path):
+    from tests.test_cache import CountingBackend
+
+    engine = RecordingEngine()
+    res = run_benchmark(make_dataset(), CONFIGS, CountingBackend(), cache_dir=tmp_path,
+                        bootstrap=50, permutations=50, engine=engine)
+    assert engine.chunked == [(2, len(CONFIGS))]
+    unique = res["timings"]["unique_texts"]
+    assert engine.encoded == [("query", 6), ("document", unique)]
+    plain = run_benchmark(make_dataset(), CONFIGS, CountingBackend(), cache_dir=tmp_path / "b",
+                          bootstrap=50, permutations=50)
+    assert res["ranks"] == plain["ranks"]
+    assert res["metrics"] == plain["metrics"]
+
+
+def test_an_engine_that_encodes_elsewhere_lands_vectors_the_runner_reads(tmp_path):
+    """An engine that never calls the backend itself: it stores vectors it computed apart."""
+    from tests.test_cache import CountingBackend
+
+    class Elsewhere(LocalEngine):
+        name = "elsewhere"
+
+        def encode(self, backend, cache, texts, role, progress):
+            todo = cache.missing(backend, texts, role)
+            worker = CountingBackend()  # another process's copy of the model
+            fn = worker.encode_documents if role == "document" else worker.encode_queries
+            if todo:
+                cache.store(backend, todo, fn(todo), role)
+            progress("encode", 1, 1, "done elsewhere")
+
+    backend = CountingBackend()
+    res = run_benchmark(make_dataset(), CONFIGS, backend, cache_dir=tmp_path, bootstrap=50,
+                        permutations=50, engine=Elsewhere())
+    assert backend.calls == []
+    plain = run_benchmark(make_dataset(), CONFIGS, CountingBackend(), cache_dir=tmp_path / "b",
+                          bootstrap=50, permutations=50)
+    assert res["ranks"] == plain["ranks"]
 
 
 def test_dense_backend_encodes_each_unique_text_once(tmp_path):
@@ -170,20 +240,22 @@ def test_dense_backend_encodes_each_unique_text_once(tmp_path):
     assert res["timings"]["encoded_texts"] == res["configs"][0]["chunks"] + 6
     assert res["ranks"]["fixed-40-8"] == res["ranks"]["again"]
     backend.calls.clear()
+    assert res["timings"]["cache_hits"] == 0  # a cold run finds nothing in the cache
     warm = run_benchmark(make_dataset(), configs, backend, cache_dir=tmp_path, bootstrap=50,
                          permutations=50)
     assert backend.calls == []
     assert warm["timings"]["encoded_texts"] == 0
+    assert warm["timings"]["cache_hits"] == warm["timings"]["unique_texts"]
 
 
-def test_sampling_is_seeded_and_keeps_order():
-    qs = make_dataset().questions
-    a = sample_questions(qs, 3, seed=1)
-    assert a == sample_questions(qs, 3, seed=1)
-    assert [q.qid for q in a] == sorted(q.qid for q in a)
-    assert sample_questions(qs, 0, seed=1) == list(qs)
-    with pytest.raises(ParameterError, match="sample"):
-        sample_questions(qs, -1, seed=0)
+def test_local_engine_is_an_engine_and_chunks_config_major():
+    engine = LocalEngine()
+    assert isinstance(engine, Engine)
+    data = make_dataset()
+    out = engine.chunk(data.documents, CONFIGS)
+    assert [len(row) for row in out] == [2] * len(CONFIGS)
+    assert out[2][1].text == TEXT_B
+    assert out[2][1].strategy == "paragraph"
 
 
 def test_bad_inputs_are_rejected():
@@ -251,3 +323,45 @@ def test_question_level_inference_stays_an_option():
     assert {r["unit"] for r in res["pairwise"]} == {"question"}
     assert res["stats"]["margins"]["recall@5"] == 0.05
     assert default_unit(["only"] * 4) == "question"
+
+
+def test_bench_and_lost_evaluate_the_same_sample_and_count_the_same_losses():
+    from chunkviz.datasets.sampling import sample_questions
+    from chunkviz.eval.lost import lost_table
+
+    data = make_dataset()
+    for n, seed in ((3, 0), (3, 1), (4, 7)):
+        res = run_benchmark(data, CONFIGS, "bm25", sample=n, seed=seed, bootstrap=50,
+                            permutations=50)
+        sampled = sample_questions(data, n, seed)
+        assert res["question_ids"] == [q.qid for q in sampled.questions]
+        rows = lost_table(sampled, CONFIGS)
+        assert [c["broken"] for c in res["configs"]] == [r.broken for r in rows]
+        assert [c["predicted_chunks"] for c in res["configs"]] == [r.predicted_chunks for r in rows]
+        for c, r in zip(res["configs"], rows, strict=True):
+            lost_ids = [q for q, rank in zip(res["question_ids"], res["ranks"][c["label"]],
+                                             strict=True) if rank is None]
+            assert lost_ids == list(r.broken_ids)
+
+
+def test_each_stage_can_be_called_on_its_own():
+    from chunkviz.eval import runner
+
+    loaded = runner.load_stage(make_dataset(), "bm25", sample=0, seed=0, cache_dir=None)
+    chunkings = runner.chunk_stage(loaded, CONFIGS, LocalEngine())
+    indexed = runner.spans_stage(loaded, CONFIGS, chunkings)
+    assert [len(ix.texts) for ix in indexed] == [sum(len(r) for r in row) for row in chunkings]
+    encoded = runner.encode_stage(loaded, indexed, "cosine", LocalEngine())
+    ranked = runner.rank_stage(loaded, indexed, encoded)
+    for ix, rk in zip(indexed, ranked, strict=True):
+        # a question has a rank exactly when some chunk holds its answer, and the best relevant
+        # chunk sits at that place in its top k
+        assert [r is None for r in rk.ranks] == [not rel for rel in ix.relevant]
+        for rank, top, rel in zip(rk.ranks, rk.topk, ix.relevant, strict=True):
+            if rank is not None and rank <= len(top):
+                assert top[rank - 1] in rel
+                assert not set(top[: rank - 1]) & set(rel)
+    scored = runner.score_stage(indexed, ranked, budget_chars=200, bootstrap=50, seed=0)
+    assert set(scored.metrics) == {c.label for c in CONFIGS}
+    pairwise = runner.significance_stage(scored, alpha=0.05, permutations=50, seed=0)
+    assert len(pairwise) == 3 * len(PAIRWISE_METRICS)

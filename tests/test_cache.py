@@ -108,3 +108,29 @@ def test_default_cache_dir_follows_the_environment(monkeypatch, tmp_path):
 def test_empty_and_single_inputs(tmp_path, texts):
     out = EmbeddingCache(tmp_path).encode(CountingBackend(), texts, "document")
     assert out.shape[0] == len(texts)
+
+
+def test_missing_lists_uncached_texts_once_in_order(tmp_path):
+    backend = CountingBackend()
+    cache = EmbeddingCache(tmp_path)
+    cache.encode(backend, ["b"], "document")
+    assert cache.missing(backend, ["c", "b", "a", "c"], "document") == ["c", "a"]
+    assert cache.missing(backend, ["b"], "query") == ["b"]  # another prefix, another namespace
+
+
+def test_store_lands_vectors_that_a_fresh_cache_reads(tmp_path):
+    backend = CountingBackend()
+    cache = EmbeddingCache(tmp_path)
+    vectors = np.arange(8, dtype=np.float32).reshape(2, 4)
+    cache.store(backend, ["x", "y"], vectors, "document")
+    assert cache.missing(backend, ["x", "y", "z"], "document") == ["z"]
+    fresh = EmbeddingCache(tmp_path)
+    np.testing.assert_array_equal(fresh.encode(backend, ["y", "x"], "document"), vectors[::-1])
+    assert backend.calls == []
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_store_rejects_a_row_count_that_does_not_match(tmp_path):
+    cache = EmbeddingCache(tmp_path)
+    with pytest.raises(ValueError, match="one vector row per text"):
+        cache.store(CountingBackend(), ["x", "y"], np.zeros((1, 4)), "document")

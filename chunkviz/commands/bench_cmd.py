@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from chunkviz.errors import ParameterError
+from chunkviz.eval.engine import Stage, run_fraction
 from chunkviz.eval.grid import Config, default_grid, fixed_config
 
 _FIXED = re.compile(r"^fixed-(\d+)-(\d+)$")
@@ -102,21 +103,21 @@ def parse_margins(items: list[str]) -> dict[str, float]:
 
 
 class _Bar:
-    """A tqdm bar fed by ``run_benchmark``'s progress callback."""
+    """A tqdm bar fed by ``run_benchmark``'s progress callback (per mille of the run)."""
 
     def __init__(self, quiet: bool) -> None:
         self.quiet = quiet
         self.bar: Any = None
 
-    def __call__(self, done: int, total: int, message: str) -> None:
+    def __call__(self, stage: Stage, done: int, total: int, message: str) -> None:
         if self.quiet:
             return
         if self.bar is None:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, unit="step", file=sys.stderr, dynamic_ncols=True)
-        self.bar.set_description_str(message[:60], refresh=False)
-        self.bar.update(done - self.bar.n)
+            self.bar = tqdm(total=1000, unit="‰", file=sys.stderr, dynamic_ncols=True)
+        self.bar.set_description_str(f"{stage}: {message}"[:60], refresh=False)
+        self.bar.update(max(0, round(1000 * run_fraction(stage, done, total)) - self.bar.n))
 
     def close(self) -> None:
         if self.bar is not None:

@@ -120,11 +120,49 @@ class EmbeddingCache:
             self._loaded[key] = table
         return self._loaded[key]
 
+    def _prefix(self, backend: Backend, role: Role) -> str:
+        return backend.document_prefix if role == "document" else backend.query_prefix
+
     def lookup(self, backend: Backend, texts: Sequence[str], role: Role) -> list[bool]:
         """For each text, whether its vector is cached."""
-        prefix = backend.document_prefix if role == "document" else backend.query_prefix
-        table = self._table(backend, prefix)
+        table = self._table(backend, self._prefix(backend, role))
         return [text_key(t) in table for t in texts]
+
+    def missing(self, backend: Backend, texts: Sequence[str], role: Role) -> list[str]:
+        """The texts whose vectors are not cached yet, in order, each once.
+
+        An engine that encodes elsewhere encodes exactly these and hands them to ``store``.
+        """
+        table = self._table(backend, self._prefix(backend, role))
+        out: dict[bytes, str] = {}
+        for t in texts:
+            k = text_key(t)
+            if k not in table and k not in out:
+                out[k] = t
+        return list(out.values())
+
+    def store(
+        self, backend: Backend, texts: Sequence[str], vectors: np.ndarray, role: Role
+    ) -> None:
+        """Add the vectors of ``texts`` as ``role``: one shard written atomically, then in memory.
+
+        Raises:
+            ValueError: ``vectors`` does not hold one row per text.
+        """
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape[0] != len(texts):
+            raise ValueError(
+                f"store needs one vector row per text (got {len(texts)} texts and vectors of "
+                f"shape {vectors.shape})"
+            )
+        if not texts:
+            return
+        prefix = self._prefix(backend, role)
+        keys = [text_key(t) for t in texts]
+        self._write(backend, prefix, keys, vectors)
+        table = self._table(backend, prefix)
+        for k, v in zip(keys, vectors, strict=True):
+            table[k] = v
 
     def encode(self, backend: Backend, texts: Sequence[str], role: Role) -> np.ndarray:
         """Vectors of ``texts`` as ``role``, encoding only texts not cached yet (each once).
@@ -137,26 +175,19 @@ class EmbeddingCache:
         Returns:
             float32 array ``(len(texts), dim)`` in the order of ``texts``.
         """
-        prefix = backend.document_prefix if role == "document" else backend.query_prefix
-        table = self._table(backend, prefix)
-        keys = [text_key(t) for t in texts]
-        missing: dict[bytes, str] = {}
-        for k, t in zip(keys, texts, strict=True):
-            if k not in table and k not in missing:
-                missing[k] = t
-        self.stats.hits += len(keys) - len(missing)  # every text not encoded by this call
+        missing = self.missing(backend, texts, role)
+        self.stats.hits += len(texts) - len(missing)  # every text not encoded by this call
         if missing:
             fn = backend.encode_documents if role == "document" else backend.encode_queries
             t0 = time.perf_counter()
-            new = np.asarray(fn(list(missing.values())), dtype=np.float32)
+            new = np.asarray(fn(missing), dtype=np.float32)
             self.stats.encode_seconds += time.perf_counter() - t0
             self.stats.encoded += len(missing)
-            self._write(backend, prefix, list(missing), new)
-            for k, v in zip(missing, new, strict=True):
-                table[k] = v
-        if not keys:
+            self.store(backend, missing, new, role)
+        if not texts:
             return np.zeros((0, 0), dtype=np.float32)
-        return np.stack([table[k] for k in keys]).astype(np.float32, copy=False)
+        table = self._table(backend, self._prefix(backend, role))
+        return np.stack([table[text_key(t)] for t in texts]).astype(np.float32, copy=False)
 
     def _write(self, backend: Backend, prefix: str, keys: list[bytes], vectors: np.ndarray) -> None:
         folder = self._folder(backend, prefix)

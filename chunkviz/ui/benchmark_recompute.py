@@ -15,6 +15,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from chunkviz.errors import ChunkvizError
+from chunkviz.eval.engine import Progress, Stage, run_fraction
 from chunkviz.ui.benchmark_drilldown import cached_dataset
 from chunkviz.views import dashboard as db
 
@@ -27,7 +28,7 @@ NEW_RUN_KEY = "bench_new_run"
 
 def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes: str,
                  overlaps: str, backend_name: str,
-                 progress: Callable[[int, int, str], None]) -> str:
+                 progress: Progress) -> str:
     """Run the benchmark and save the results file; returns its path.
 
     Raises:
@@ -86,9 +87,8 @@ def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
             return
         bar = st.progress(0.0, text=t("rc_starting"))
 
-        def progress(done: int, total: int, message: str) -> None:
-            bar.progress(min(1.0, done / total) if total else 0.0,
-                         text=f"{message} ({done}/{total})")
+        def progress(stage: Stage, done: int, total: int, message: str) -> None:
+            bar.progress(run_fraction(stage, done, total), text=f"{message} ({done}/{total})")
 
         try:
             path = run_and_save(spec, int(sample), int(seed), strategies, sizes, overlaps,

@@ -249,16 +249,18 @@ def test_run_and_save_feeds_the_progress_callback(monkeypatch, tmp_path):
     from chunkviz.ui.benchmark_recompute import run_and_save
 
     monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path))
-    calls: list[tuple[int, int, str]] = []
+    from chunkviz.eval.engine import run_fraction
+
+    calls: list[tuple[str, int, int]] = []
     spec = f"jsquad:{FIXTURES / 'data' / 'jsquad_tiny.json'}"
     path = run_and_save(spec, 0, 0, ["fixed", "paragraph"], "100", "0", "bm25",
-                        lambda done, total, message: calls.append((done, total, message)))
+                        lambda stage, done, total, message: calls.append((stage, done, total)))
     assert Path(path).parent == tmp_path
     assert json.loads(Path(path).read_text(encoding="utf-8"))["dataset"]["spec"] == spec
     assert calls
-    dones = [c[0] for c in calls]
-    assert dones == sorted(dones)
-    assert calls[-1][0] == calls[-1][1]
+    fractions = [run_fraction(*c) for c in calls]
+    assert fractions == sorted(fractions)
+    assert calls[-1][1] == calls[-1][2]
 
 
 def test_every_label_exists_in_both_languages():
