@@ -365,3 +365,26 @@ def test_each_stage_can_be_called_on_its_own():
     assert set(scored.metrics) == {c.label for c in CONFIGS}
     pairwise = runner.significance_stage(scored, alpha=0.05, permutations=50, seed=0)
     assert len(pairwise) == 3 * len(PAIRWISE_METRICS)
+
+
+def test_sensitivity_ranks_bound_the_main_ones_and_are_retested(results):
+    sens = results["sensitivity"]
+    assert set(sens["definitions"]) == {"ties_optimistic", "relevance_any_answer",
+                                        "relevance_answer_text", "ndcg_all_relevant"}
+    for label, main in results["ranks"].items():
+        for name in ("ties_optimistic", "relevance_any_answer", "relevance_answer_text"):
+            alt = sens["ranks"][name][label]
+            # Winning ties, or more chunks counting as relevant, can only improve a rank.
+            assert all(a is not None and (m is None or a <= m) for a, m in zip(alt, main)
+                       if m is not None or a is not None)
+        places = sens["ndcg_all"]["places"][label]
+        counts = sens["ndcg_all"]["relevant_counts"][label]
+        for rank, ps, n in zip(main, places, counts, strict=True):
+            assert (n == 0) == (rank is None)
+            assert len(ps) <= n
+            if rank is not None and rank <= 10:
+                assert ps[0] == rank  # the best relevant chunk's place is the main rank
+    metrics = {name: {r["metric"] for r in rows} for name, rows in sens["pairwise"].items()}
+    assert metrics["ndcg_all_relevant"] == {"ndcg@10"}
+    assert metrics["ties_optimistic"] == set(PAIRWISE_METRICS)
+    assert all(r["unit"] == "document" for rows in sens["pairwise"].values() for r in rows)

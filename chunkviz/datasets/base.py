@@ -35,6 +35,9 @@ class Question:
         question: The question text.
         answer: The answer text (``document.text[s.start:s.end]`` for every span).
         spans: Every span counted as the answer (all occurrences, for user QA pairs).
+        alternatives: Spans of the question's other annotated answers (SQuAD/JSQuAD
+            ``answers[1:]`` that lie in the document); used only by the benchmark's sensitivity
+            definition "any annotated answer".
     """
 
     qid: str
@@ -42,6 +45,7 @@ class Question:
     question: str
     answer: str
     spans: tuple[Span, ...]
+    alternatives: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True)

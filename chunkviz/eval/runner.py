@@ -23,7 +23,7 @@ import platform
 import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from chunkviz.datasets.base import Dataset, Question
+from chunkviz.datasets.qa_pairs import occurrences
 from chunkviz.datasets.sampling import sample_questions
 from chunkviz.errors import ChunkvizError, ParameterError
 from chunkviz.eval.engine import Engine, LocalEngine, Progress, no_progress
@@ -40,6 +41,7 @@ from chunkviz.eval.metrics import (
     budget_k,
     metric_key,
     metric_values,
+    ndcg_all_at_k,
     parse_metric_key,
     span_scores,
 )
@@ -53,7 +55,7 @@ from chunkviz.eval.stats import (
     pairwise_tests,
     permutation_floor,
 )
-from chunkviz.model import ChunkingResult
+from chunkviz.model import ChunkingResult, Span
 from chunkviz.retrieval.backends import (
     build_index,
     get_backend,
@@ -69,7 +71,7 @@ from chunkviz.retrieval.cache import (
     default_cache_root,
 )
 from chunkviz.retrieval.index import Index, LexicalBackend
-from chunkviz.retrieval.ranking import best_relevant_ranks, top_k
+from chunkviz.retrieval.ranking import best_relevant_ranks, relevant_places, top_k
 
 SCHEMA = "chunkviz.benchmark"
 SCHEMA_VERSION = 1
@@ -77,6 +79,24 @@ KS = tuple(range(1, 21))
 RANK_METRICS = ("recall@1", "recall@5", "recall@10", "recall@20", "ndcg@5", "ndcg@10", "mrr@5",
                 "mrr@10")
 PAIRWISE_METRICS = ("recall@5", "ndcg@10", "mrr@10")
+#: Sensitivity definitions that change which chunks are relevant.
+RELEVANCE_DEFINITIONS = ("relevance_any_answer", "relevance_answer_text")
+#: Sensitivity definitions that change ranks (ties, then relevance).
+RANK_DEFINITIONS = ("ties_optimistic", *RELEVANCE_DEFINITIONS)
+#: Depth of the places kept for the all-relevant nDCG.
+NDCG_ALL_K = 10
+#: Each alternative definition: what it means, and the metrics retested under it. The main
+#: results use pessimistic ties, the first answer at its annotated position, and nDCG of the
+#: best relevant chunk only.
+SENSITIVITY: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ties_optimistic": ("ties broken in favour of the relevant chunk", PAIRWISE_METRICS),
+    "relevance_any_answer": ("a chunk is relevant when it holds any annotated answer",
+                             PAIRWISE_METRICS),
+    "relevance_answer_text": ("a chunk is relevant when it holds the answer text anywhere in "
+                              "the question's document", PAIRWISE_METRICS),
+    "ndcg_all_relevant": ("nDCG@10 over all relevant chunks (not only the best)",
+                          ("ndcg@10",)),
+}
 SPAN_K = 5
 BUDGET_CHARS = 2000
 QUERY_BATCH = 256
@@ -146,6 +166,8 @@ class Indexed:
         offsets: ``(document index, start, end)`` of every chunk.
         relevant: Per question, global indices of the chunks that contain one of its spans.
         predicted: The fixed-window formula's chunk count (None for other strategies).
+        relevant_by: Relevance under the sensitivity definitions (``RELEVANCE_DEFINITIONS``):
+            definition -> per question, the chunks relevant under it.
     """
 
     config: Config
@@ -153,6 +175,7 @@ class Indexed:
     offsets: list[tuple[int, int, int]]
     relevant: list[list[int]]
     predicted: int | None
+    relevant_by: dict[str, list[list[int]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -187,11 +210,16 @@ class Ranked:
         ranks: Per question, the rank of its best relevant chunk (None: lost before retrieval).
         topk: Per question, the ``SPAN_K`` best chunks (global indices), ``ranking.top_k``.
         spans: Per question, span precision, recall and IoU of those chunks, shape ``(q, 3)``.
+        alternative_ranks: Ranks under the sensitivity definitions that change ranks
+            (``ties_optimistic`` and the relevance definitions): definition -> per question.
+        places: Per question, the places of all its relevant chunks within ``NDCG_ALL_K``.
     """
 
     ranks: list[int | None]
     topk: list[list[int]]
     spans: np.ndarray
+    alternative_ranks: dict[str, list[int | None]] = field(default_factory=dict)
+    places: list[list[int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -270,13 +298,23 @@ def spans_stage(
             first.append(len(texts))
             texts.extend(result.embed_texts())
             offsets.extend((d, c.start, c.end) for c in result.chunks)
-        relevant = []
+        relevant: list[list[int]] = []
+        by: dict[str, list[list[int]]] = {name: [] for name in RELEVANCE_DEFINITIONS}
         for q in loaded.questions:
             d = loaded.doc_pos[q.doc_id]
-            report = analyze_spans(results[d], [s for s in q.spans if s.doc_id == q.doc_id])
-            relevant.append(sorted({first[d] + i for st in report.statuses for i in st.containing}))
+            doc = loaded.dataset.documents[d]
+            for into, spans in (
+                (relevant, q.spans),
+                (by["relevance_any_answer"], q.spans + q.alternatives),
+                (by["relevance_answer_text"],
+                 q.spans + tuple(Span(q.doc_id, i, i + len(q.answer))
+                                 for i in occurrences(doc.text, q.answer))),
+            ):
+                report = analyze_spans(results[d], [s for s in spans if s.doc_id == q.doc_id])
+                into.append(sorted({first[d] + i for st in report.statuses
+                                    for i in st.containing}))
         out.append(Indexed(config, texts, offsets, relevant,
-                           predicted_chunks(loaded.dataset, config)))
+                           predicted_chunks(loaded.dataset, config), by))
         progress("spans", ci + 1, len(configs), f"{config.label}: answers located")
     return out
 
@@ -346,11 +384,17 @@ def rank_stage(
         ranks: list[int | None] = []
         tops: list[list[int]] = []
         spans = np.zeros((len(questions), 3), dtype=np.float64)
+        alt: dict[str, list[int | None]] = {name: [] for name in RANK_DEFINITIONS}
+        places: list[list[int]] = []
         for b in range(n_qb):
             lo, hi = b * QUERY_BATCH, min((b + 1) * QUERY_BATCH, len(questions))
             scores = index.scores(encoded.queries[lo:hi])
             relevant = ix.relevant[lo:hi]
             ranks.extend(best_relevant_ranks(scores, relevant))
+            alt["ties_optimistic"].extend(best_relevant_ranks(scores, relevant, "optimistic"))
+            for name in RELEVANCE_DEFINITIONS:
+                alt[name].extend(best_relevant_ranks(scores, ix.relevant_by[name][lo:hi]))
+            places.extend(relevant_places(scores, relevant, NDCG_ALL_K))
             for qi, row in zip(range(lo, hi), top_k(scores, SPAN_K, relevant), strict=True):
                 q = questions[qi]
                 d = loaded.doc_pos[q.doc_id]
@@ -360,8 +404,57 @@ def rank_stage(
                 tops.append([int(j) for j in row])
             progress("rank", ci * n_qb + b + 1, len(indexed) * n_qb,
                      f"{ix.config.label}: ranking {hi}/{len(questions)} questions")
-        out.append(Ranked(ranks, tops, spans))
+        out.append(Ranked(ranks, tops, spans, alt, places))
     return out
+
+
+def sensitivity_stage(
+    indexed: Sequence[Indexed],
+    ranked: Sequence[Ranked],
+    scored: Scored,
+    *,
+    alpha: float,
+    permutations: int,
+    seed: int,
+    margins: Mapping[str, float] | None = None,
+    progress: Progress = no_progress,
+) -> dict[str, Any]:
+    """The pairwise tests again under each alternative definition (``SENSITIVITY``).
+
+    Same questions, units, resampling, seeds and margins as the main tests: only the
+    definition differs, so a changed outcome is the definition's doing. Returns the file's
+    ``sensitivity`` section: what each definition means, the ranks it gives, the places behind
+    the all-relevant nDCG, and the pairwise rows per definition.
+    """
+    labels = [ix.config.label for ix in indexed]
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for i, (name, (_, metrics)) in enumerate(SENSITIVITY.items()):
+        rows[name] = []
+        for key in metrics:
+            metric, k = parse_metric_key(key)
+            if name == "ndcg_all_relevant":
+                values = {lab: ndcg_all_at_k(rk.places, [len(r) for r in ix.relevant], int(k))
+                          for lab, ix, rk in zip(labels, indexed, ranked, strict=True)}
+            else:
+                values = {lab: metric_values(metric, rk.alternative_ranks[name], int(k))
+                          for lab, rk in zip(labels, ranked, strict=True)}
+            margin = float((margins or {}).get(key, default_margin(key)))
+            rows[name].extend(r.as_dict() for r in pairwise_tests(
+                values, metric=key, alpha=alpha, permutations=permutations, seed=seed,
+                resampling=scored.resampling, margin=margin))
+        progress("test", len(PAIRWISE_METRICS) + i + 1, len(PAIRWISE_METRICS) + len(SENSITIVITY),
+                 f"sensitivity: {name}")
+    return {
+        "definitions": {name: text for name, (text, _) in SENSITIVITY.items()},
+        "ranks": {name: {lab: rk.alternative_ranks[name] for lab, rk in zip(labels, ranked,
+                                                                             strict=True)}
+                  for name in RANK_DEFINITIONS},
+        "ndcg_all": {"k": NDCG_ALL_K,
+                     "places": {lab: rk.places for lab, rk in zip(labels, ranked, strict=True)},
+                     "relevant_counts": {ix.config.label: [len(r) for r in ix.relevant]
+                                         for ix in indexed}},
+        "pairwise": rows,
+    }
 
 
 def _estimate(values: np.ndarray, resampling: Resampling) -> dict[str, float]:
@@ -429,11 +522,13 @@ def significance_stage(
     seed: int,
     margins: Mapping[str, float] | None = None,
     progress: Progress = no_progress,
+    steps_after: int = 0,
 ) -> list[dict[str, Any]]:
     """Paired difference and equivalence tests of every pair on each ``PAIRWISE_METRICS``.
 
     Both Holm-corrected per metric, on the units of ``scored.resampling``; ``margins`` gives the
-    equivalence margin per metric key (default ``default_margin``).
+    equivalence margin per metric key (default ``default_margin``). ``steps_after`` counts the
+    test stage's steps still to come (the sensitivity tests), so its progress never goes back.
     """
     pairwise: list[dict[str, Any]] = []
     for i, key in enumerate(PAIRWISE_METRICS):
@@ -442,7 +537,7 @@ def significance_stage(
                                   permutations=permutations, seed=seed,
                                   resampling=scored.resampling, margin=margin):
             pairwise.append(res.as_dict())
-        progress("test", i + 1, len(PAIRWISE_METRICS), f"{key}: pairwise tests")
+        progress("test", i + 1, len(PAIRWISE_METRICS) + steps_after, f"{key}: pairwise tests")
     return pairwise
 
 
@@ -535,7 +630,11 @@ def run_benchmark(
     scored = score_stage(indexed, ranked, budget_chars=budget_chars, bootstrap=bootstrap,
                          seed=seed, clusters=clusters, progress=report)
     pairwise = significance_stage(scored, alpha=alpha, permutations=permutations, seed=seed,
-                                  margins=margin_of, progress=report)
+                                  margins=margin_of, progress=report,
+                                  steps_after=len(SENSITIVITY))
+    sensitivity = sensitivity_stage(indexed, ranked, scored, alpha=alpha,
+                                    permutations=permutations, seed=seed, margins=margin_of,
+                                    progress=report)
     timings = {
         "total_seconds": round(time.perf_counter() - started, 3),
         "unique_texts": encoded.unique_texts,
@@ -551,6 +650,7 @@ def run_benchmark(
                 "ks": list(ks), "budget_chars": budget_chars, "alpha": alpha,
                 "bootstrap": bootstrap, "permutations": permutations, "margins": margin_of}
     out = assemble(loaded, indexed, encoded, ranked, scored, pairwise, settings, timings)
+    out["sensitivity"] = sensitivity
     report("assemble", 1, 1, "done")
     return out
 
