@@ -375,8 +375,10 @@ def test_sensitivity_ranks_bound_the_main_ones_and_are_retested(results):
         for name in ("ties_optimistic", "relevance_any_answer", "relevance_answer_text"):
             alt = sens["ranks"][name][label]
             # Winning ties, or more chunks counting as relevant, can only improve a rank.
-            assert all(a is not None and (m is None or a <= m) for a, m in zip(alt, main)
-                       if m is not None or a is not None)
+            for a, m in zip(alt, main, strict=True):
+                if m is not None:
+                    assert a is not None
+                    assert a <= m
         places = sens["ndcg_all"]["places"][label]
         counts = sens["ndcg_all"]["relevant_counts"][label]
         for rank, ps, n in zip(main, places, counts, strict=True):
