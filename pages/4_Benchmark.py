@@ -51,6 +51,32 @@ _T = {
         "runs_expander": "Results files ({n})",
         "folded": "Inconclusive pairs ({n}): no detectable difference, not shown equivalent",
         "none_shown": "No pair has a conclusion on this metric.",
+        "sens": "Do the conclusions depend on the definitions?",
+        "sens_caption": "The same tests under each alternative definition (same questions, "
+                        "units and seeds). Main definitions: ties counted against the relevant "
+                        "chunk, only the first answer at its annotated position counts, nDCG "
+                        "scores the best relevant chunk. Bold: the outcome changes.",
+        "sens_none": "No conclusion on this metric changes under any alternative definition.",
+        "sens_missing": "This results file was written without the alternative definitions; "
+                        "recompute it to see them.",
+        "def_ties_optimistic": "Ties won by the relevant chunk",
+        "def_relevance_any_answer": "Any annotated answer",
+        "def_relevance_answer_text": "Answer text anywhere in its document",
+        "def_ndcg_all_relevant": "nDCG over all relevant chunks",
+        "col_pair": "Pair",
+        "col_main": "Main definitions",
+        "rep": "Do the conclusions hold on other questions?",
+        "rep_none": "No run of {backend} with the same grid on another question set. Run one "
+                    "on another split (jsquad:PATH or squad:PATH) to check.",
+        "rep_other": "Other question set",
+        "rep_caption": "Pairs with a conclusion on either question set.",
+        "col_this": "This run",
+        "col_other": "Other run",
+        "col_holds": "Holds?",
+        "rep_holds": "holds on both",
+        "rep_one_only": "on one set only",
+        "rep_contradicts": "contradicts",
+        "rep_neither": "inconclusive on both",
         "col_config": "Configuration",
         "col_chunks": "Chunks",
         "col_index": "Index size",
@@ -167,6 +193,31 @@ _T = {
         "runs_expander": "結果ファイル（{n} 件）",
         "folded": "判定できないペア（{n} 件）：差は検出できず、同等とも示せない",
         "none_shown": "この指標で結論の出たペアはありません。",
+        "sens": "結論は定義に左右されるか",
+        "sens_caption": "別の定義ごとに同じ検定をやり直した結果（同じ質問・単位・"
+                        "シード）。主な定義：同点は正解チャンクに不利、注釈位置の最初の答え"
+                        "だけを数える、nDCG は最良の正解チャンクだけを採点。太字：結論が"
+                        "変わる。",
+        "sens_none": "この指標では、どの別定義でも結論は変わりません。",
+        "sens_missing": "この結果ファイルは別定義なしで書かれています。再計算すると表示されます。",
+        "def_ties_optimistic": "同点は正解チャンクが勝つ",
+        "def_relevance_any_answer": "注釈されたどの答えでも",
+        "def_relevance_answer_text": "文書内のどこかにある答えの文字列",
+        "def_ndcg_all_relevant": "すべての正解チャンクでの nDCG",
+        "col_pair": "ペア",
+        "col_main": "主な定義",
+        "rep": "別の質問でも結論は成り立つか",
+        "rep_none": "同じ構成の {backend} を別の質問セットで実行した結果がありません。別の分割"
+                    "（jsquad:PATH または squad:PATH）で実行すると確かめられます。",
+        "rep_other": "別の質問セット",
+        "rep_caption": "どちらかの質問セットで結論が出たペア。",
+        "col_this": "この実行",
+        "col_other": "別の実行",
+        "col_holds": "成り立つか",
+        "rep_holds": "両方で成り立つ",
+        "rep_one_only": "片方のみ",
+        "rep_contradicts": "矛盾する",
+        "rep_neither": "どちらも判定できない",
         "col_config": "構成",
         "col_chunks": "チャンク数",
         "col_index": "インデックスサイズ",
@@ -339,6 +390,37 @@ else:
         if words.folded:
             with st.expander(fmt("folded", n=len(words.folded))):
                 st.markdown("\n".join(f"- {escape_markdown(s)}" for s in words.folded))
+
+    # --- sensitivity and replication ---
+    if metric is not None:
+        st.subheader(t("sens"))
+        names = db.sensitivity_definitions(results, metric)
+        if not names:
+            st.info(t("sens_missing"))
+        else:
+            st.caption(t("sens_caption"))
+            sens_rows = db.sensitivity_rows(results, metric)
+            if sens_rows:
+                st.markdown(tables.sensitivity_markdown(sens_rows, names, t, lang))
+            else:
+                st.info(t("sens_none"))
+        st.subheader(t("rep"))
+        twins = db.replication_partners(runs, run)
+        if not twins:
+            st.info(fmt("rep_none", backend=run.backend))
+        else:
+            twin_paths = {str(p.path): p for p in twins}
+            twin_path = st.selectbox(
+                t("rep_other"), list(twin_paths), key="bench_replication",
+                format_func=lambda p: f"{twin_paths[p].run_id} — {twin_paths[p].spec}",
+            )
+            try:
+                reps = db.replication(results, data.load_path(twin_paths[twin_path].path), metric)
+            except ChunkvizError as e:
+                st.error(str(e))
+            else:
+                st.markdown(tables.replication_markdown(reps, t, lang))
+                st.caption(t("rep_caption"))
 
     # --- plots ---
     st.subheader(t("plots"))

@@ -459,3 +459,58 @@ def test_log_ticks_are_one_two_five_per_decade():
     assert log_ticks(30, 2100) == [50, 100, 200, 500, 1000, 2000]
     assert log_ticks(250, 450) == [300, 400]  # fewer than two 1-2-5 values: every digit
     assert log_ticks(1, 10) == [1, 2, 5, 10]
+
+
+def _with_sensitivity(results: dict) -> dict:
+    """``results`` with a sensitivity section: every definition agrees except one pair."""
+    out = json.loads(json.dumps(results))
+    rows = {name: json.loads(json.dumps([r for r in out["pairwise"]
+                                         if name != "ndcg_all_relevant"
+                                         or r["metric"] == "ndcg@10"]))
+            for name in ("ties_optimistic", "relevance_any_answer", "ndcg_all_relevant")}
+    flipped = next(r for r in rows["ties_optimistic"] if r["metric"] == "recall@5"
+                   and r["significant"])
+    flipped["significant"] = False
+    out["sensitivity"] = {"definitions": {}, "pairwise": rows}
+    return out, (flipped["a"], flipped["b"])
+
+
+def test_sensitivity_rows_list_only_pairs_whose_outcome_changes(bm25):
+    data, pair = _with_sensitivity(bm25)
+    assert db.sensitivity_definitions(data, "recall@5") == ("ties_optimistic",
+                                                            "relevance_any_answer")
+    assert db.sensitivity_definitions(data, "ndcg@10")[-1] == "ndcg_all_relevant"
+    (row,) = db.sensitivity_rows(data, "recall@5")
+    assert (row.a, row.b) == pair
+    assert row.changed == ("ties_optimistic",)
+    assert row.under["ties_optimistic"] == "inconclusive"
+    assert row.main in ("a_better", "b_better")
+    assert db.sensitivity_rows(data, "ndcg@10") == ()
+    assert db.sensitivity_rows(bm25, "recall@5") == ()  # a file without the section
+    from chunkviz.ui.benchmark_tables import sensitivity_markdown
+
+    table = sensitivity_markdown((row,), ("ties_optimistic", "relevance_any_answer"),
+                                 lambda key: key, "en")
+    assert "**inconclusive**" in table  # the changed cell is bold
+    assert table.count("**") == 2
+
+
+def test_replication_says_which_conclusions_hold_on_another_question_set(bm25):
+    other = json.loads(json.dumps(bm25))
+    other["dataset"]["spec"] = "jsquad:train.json"
+    first = next(r for r in other["pairwise"] if r["metric"] == "mrr@10" and r["significant"])
+    first["significant"] = False
+    reps = db.replication(bm25, other, "mrr@10")
+    status = {(r.a, r.b): r.status for r in reps}
+    assert status[(first["a"], first["b"])] == "one_only"
+    assert set(status.values()) <= {"neither", "one_only"}
+    same = [r.status for r in db.replication(bm25, bm25, "mrr@10")]
+    assert "holds" in same
+    assert set(same) <= {"holds", "neither"}
+    dense_backend = json.loads(json.dumps(other))
+    dense_backend["backend"]["name"] = "use-m3"
+    with pytest.raises(ParameterError, match="one backend"):
+        db.replication(bm25, dense_backend, "mrr@10")
+    runs = [db.summarize(bm25, Path("a.json")), db.summarize(other, Path("b.json")),
+            db.summarize(dense_backend, Path("c.json"))]
+    assert [r.path.name for r in db.replication_partners(runs, runs[0])] == ["b.json"]

@@ -6,7 +6,18 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from chunkviz.views.dashboard import Cell, Matrix, RunSummary, TableRow, format_bytes, metric_label
+from chunkviz.eval.stats import Replication
+from chunkviz.views.dashboard import (
+    Cell,
+    Lang,
+    Matrix,
+    RunSummary,
+    SensitivityRow,
+    TableRow,
+    format_bytes,
+    metric_label,
+    outcome_text,
+)
 from chunkviz.views.markup import escape_markdown
 
 Tr = Callable[[str], str]
@@ -111,3 +122,35 @@ def runs_records(runs: Sequence[RunSummary], t: Tr) -> list[dict[str, object]]:
         }
         for r in runs
     ]
+
+
+def sensitivity_markdown(rows: Sequence[SensitivityRow], names: Sequence[str], t: Tr,
+                         lang: Lang) -> str:
+    """Pairs whose outcome depends on a definition: the main outcome, then one per definition.
+
+    A cell is bold where the definition changes the outcome.
+    """
+    header = [t("col_pair"), t("col_main"), *(t(f"def_{n}") for n in names)]
+    body = []
+    for r in rows:
+        cells = [escape_markdown(f"{r.a} vs {r.b}"),
+                 escape_markdown(outcome_text(r.main, r.a, r.b, r.delta, lang))]
+        for n in names:
+            o = r.under.get(n)
+            text = "—" if o is None else escape_markdown(outcome_text(o, r.a, r.b, r.delta, lang))
+            cells.append(f"**{text}**" if o is not None and o != r.main else text)
+        body.append(cells)
+    return _table(header, body, right_from=len(header))
+
+
+def replication_markdown(reps: Sequence[Replication], t: Tr, lang: Lang) -> str:
+    """Every pair with a conclusion on either question set: both outcomes and whether it holds."""
+    header = [t("col_pair"), t("col_this"), t("col_other"), t("col_holds")]
+    body = [
+        [escape_markdown(f"{r.a} vs {r.b}"),
+         escape_markdown(outcome_text(r.first, r.a, r.b, None, lang)),
+         escape_markdown(outcome_text(r.second, r.a, r.b, None, lang)),
+         t(f"rep_{r.status}")]
+        for r in reps if r.status != "neither"
+    ]
+    return _table(header, body, right_from=len(header))

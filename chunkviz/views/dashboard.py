@@ -20,7 +20,15 @@ from urllib.parse import urlencode
 from chunkviz.errors import ParameterError
 from chunkviz.eval.grid import Config, fixed_config
 from chunkviz.eval.metrics import display_name
-from chunkviz.eval.stats import PairwiseResult, Unit, format_p, permutation_floor
+from chunkviz.eval.stats import (
+    Outcome,
+    PairwiseResult,
+    Replication,
+    Unit,
+    format_p,
+    permutation_floor,
+    replicate,
+)
 from chunkviz.strategies import get_strategy
 
 Lang = Literal["en", "ja"]
@@ -538,6 +546,93 @@ def verdict_sentence(v: Verdict, lang: Lang) -> str:
         else:
             text += f" No cheaper configuration is shown equivalent within ±{v.delta:g}."
     return text
+
+
+def outcome_text(outcome: Outcome, a: str, b: str, delta: float | None, lang: Lang) -> str:
+    """One outcome in words (``a better``, ``equivalent within ±δ``, ``inconclusive``...)."""
+    margin = f"±{delta:g}" if delta is not None else "±δ"
+    if lang == "ja":
+        return {"a_better": f"{a} が優れる", "b_better": f"{b} が優れる",
+                "equivalent": f"{margin} 以内で同等", "inconclusive": "判定できない"}[outcome]
+    return {"a_better": f"{a} better", "b_better": f"{b} better",
+            "equivalent": f"equivalent within {margin}", "inconclusive": "inconclusive"}[outcome]
+
+
+# --- sensitivity to the definitions -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SensitivityRow:
+    """A pair whose outcome changes under at least one alternative definition.
+
+    Attributes:
+        a: First configuration.
+        b: Second configuration.
+        main: The outcome under the main definitions.
+        under: Definition -> the outcome under it (every tested definition, changed or not).
+        delta: The equivalence margin.
+    """
+
+    a: str
+    b: str
+    main: Outcome
+    under: Mapping[str, Outcome]
+    delta: float | None
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        """The definitions under which the outcome differs from the main one."""
+        return tuple(name for name, o in self.under.items() if o != self.main)
+
+
+def sensitivity_definitions(results: Mapping[str, Any], metric: str) -> tuple[str, ...]:
+    """The alternative definitions retested on ``metric`` (empty for files without them)."""
+    sens = results.get("sensitivity") or {}
+    return tuple(name for name, rows in (sens.get("pairwise") or {}).items()
+                 if any(r["metric"] == metric for r in rows))
+
+
+def sensitivity_rows(results: Mapping[str, Any], metric: str) -> tuple[SensitivityRow, ...]:
+    """The pairs of ``metric`` whose conclusion depends on a definition, in the file's order."""
+    names = sensitivity_definitions(results, metric)
+    if not names:
+        return ()
+    main = comparisons(results, metric)
+    under: dict[tuple[str, str], dict[str, Outcome]] = {(c.a, c.b): {} for c in main}
+    for name in names:
+        alt = [PairwiseResult.from_dict(r) for r in results["sensitivity"]["pairwise"][name]
+               if r["metric"] == metric]
+        for rep in replicate(main, alt):
+            under[(rep.a, rep.b)][name] = rep.second
+    rows = (SensitivityRow(c.a, c.b, c.outcome, under[(c.a, c.b)], c.delta) for c in main)
+    return tuple(r for r in rows if r.changed)
+
+
+# --- replication on another question set --------------------------------------------------------
+
+
+def replication_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[RunSummary]:
+    """Runs with the same backend and model on other questions (another split or sample)."""
+    return sorted(
+        (r for r in runs if r.backend == run.backend and r.model == run.model
+         and r.group != run.group and r.configs == run.configs),
+        key=lambda r: r.created,
+        reverse=True,
+    )
+
+
+def replication(a: Mapping[str, Any], b: Mapping[str, Any], metric: str) -> tuple[Replication, ...]:
+    """Which conclusions of run ``a`` on ``metric`` hold on run ``b`` (same grid, same backend).
+
+    Raises:
+        ParameterError: Different backends, or the runs do not hold the same pairs.
+    """
+    if a["backend"]["name"] != b["backend"]["name"]:
+        raise ParameterError(
+            f"replication compares runs of one backend (got {a['backend']['name']!r} and "
+            f"{b['backend']['name']!r}); pick a run of the same backend"
+        )
+    return tuple(replicate(comparisons(a, metric), comparisons(b, metric)))
 
 
 # --- metric vs k, equal k vs equal budget -----------------------------------------------------

@@ -273,3 +273,9 @@ def test_every_label_exists_in_both_languages():
     assert set(langs) == {"en", "ja"}
     assert set(langs["en"]) == set(langs["ja"])
     assert all(v.strip() for lang in langs.values() for v in lang.values())
+
+
+def test_a_file_without_alternative_definitions_says_so(page):
+    assert any("written without the alternative definitions" in i.value for i in page.info)
+    # No run of bm25 on another question set among the fixtures.
+    assert any("with the same grid on another question set" in i.value for i in page.info)
