@@ -87,3 +87,20 @@ def test_bench_prints_the_unit_and_verdict_and_takes_margins(tmp_path, squad_fil
 def test_a_bad_margin_is_a_message(capsys):
     assert main(["bench", "--margin", "recall@5", "--quiet"]) == 2
     assert "--margin must look like METRIC=DELTA" in capsys.readouterr().err
+
+
+def test_format_significance_names_the_conclusions_that_depend_on_a_definition():
+    from pathlib import Path
+
+    from chunkviz.commands.bench_cmd import format_significance
+
+    data = json.loads((Path(__file__).parent / "fixtures" / "results_small.json").read_text(
+        encoding="utf-8"))
+    rows = json.loads(json.dumps(data["pairwise"]))
+    flipped = next(r for r in rows if r["metric"] == "recall@5" and r["significant"])
+    flipped["significant"] = False
+    data["sensitivity"] = {"pairwise": {"ties_optimistic": rows}}
+    text = format_significance(data)
+    assert "Inference resamples 15 questions" in text
+    assert (f"depends on the definitions: {flipped['a']} vs {flipped['b']}" in text)
+    assert "under ties_optimistic: inconclusive" in text

@@ -196,6 +196,13 @@ def format_significance(results: dict[str, Any]) -> str:
             f"alpha={alpha}), {outcomes.count('equivalent')} equivalent{margin}, "
             f"{outcomes.count('inconclusive')} inconclusive. {db.verdict_sentence(v, 'en')}"
         )
+        for row in db.sensitivity_rows(results, key):
+            changes = "; ".join(
+                f"{name}: {db.outcome_text(row.under[name], row.a, row.b, row.delta, 'en')}"
+                for name in row.changed)
+            lines.append(f"  - depends on the definitions: {row.a} vs {row.b} is "
+                         f"{db.outcome_text(row.main, row.a, row.b, row.delta, 'en')}, "
+                         f"but under {changes}")
     return "\n".join(lines)
 
 
