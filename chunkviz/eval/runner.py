@@ -1,6 +1,7 @@
 """The benchmark runner: chunk a dataset under each configuration, retrieve, score, test.
 
-``run_benchmark`` returns the results dictionary of the file format in RESULTS_SCHEMA (one
+``run_benchmark`` returns the results dictionary of the file format (docs/results-schema.md for the
+inference, equivalence and sensitivity fields; one
 versioned JSON file per run); ``save_results`` writes it atomically, ``load_results`` reads and
 validates it, ``list_results`` lists what a dashboard can show.
 

@@ -279,3 +279,13 @@ def test_a_file_without_alternative_definitions_says_so(page):
     assert any("written without the alternative definitions" in i.value for i in page.info)
     # No run of bm25 on another question set among the fixtures.
     assert any("with the same grid on another question set" in i.value for i in page.info)
+
+
+def test_the_drill_down_lists_questions_by_their_text(page):
+    from chunkviz.datasets import load_dataset
+
+    spec = SMALL["dataset"]["spec"]
+    texts = {q.qid: q.question for q in load_dataset(spec).questions}
+    options = page.selectbox(key="bench_qid").options
+    qid = SMALL["question_ids"][8]
+    assert options[8] == f"{texts[qid]} ({qid})"
