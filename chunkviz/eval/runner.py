@@ -1,8 +1,8 @@
 """The benchmark runner: chunk a dataset under each configuration, retrieve, score, test.
 
-``run_benchmark`` returns the results dictionary of the file format (docs/results-schema.md for the
-inference, equivalence and sensitivity fields; one
-versioned JSON file per run); ``save_results`` writes it atomically, ``load_results`` reads and
+``run_benchmark`` returns the results dictionary of the file format (one versioned JSON file per
+run; docs/results-schema.md documents its inference, equivalence and sensitivity fields);
+``save_results`` writes it atomically, ``load_results`` reads and
 validates it, ``list_results`` lists what a dashboard can show.
 
 Retrieval follows the seed study: per configuration, one index over all chunks of all documents;
