@@ -35,6 +35,10 @@ _T = {
         "unit_question": "questions",
         "verdict": "The answer",
         "verdict_metric": "Judge by",
+        "margin": "Equivalence margin δ",
+        "margin_help": "Two configurations are called equivalent when the equivalence test "
+                       "shows their difference is within ±δ, in the metric's units (0.01 = one "
+                       "question in a hundred for Recall).",
         "verdict_caption": "Inference resamples {unit}: {unit_note} Equivalence: two one-sided "
                            "tests against ±δ, Holm-corrected like the differences.",
         "unit_note_document": "a conclusion is about documents like these, not only about "
@@ -180,6 +184,9 @@ _T = {
         "unit_question": "質問",
         "verdict": "結論",
         "verdict_metric": "判定に使う指標",
+        "margin": "同等性のマージン δ",
+        "margin_help": "同等性検定で差が ±δ 以内と示せたとき、2 つの構成を同等と呼びます"
+                       "（指標の単位。Recall では 0.01 が 100 問に 1 問）。",
         "verdict_caption": "推論は{unit}を再標本化：{unit_note}同等性：±δ に対する 2 つの片側検定"
                            "（TOST）、差の検定と同じく Holm 補正。",
         "unit_note_document": "結論はこの質問だけでなく、同様の文書について述べる（同じ文書の質問は"
@@ -357,9 +364,16 @@ else:
         st.subheader(t("verdict"))
         metric = st.selectbox(t("verdict_metric"), sig_metrics, key="bench_sig_metric",
                               format_func=db.metric_label)
+        delta = st.number_input(t("margin"), min_value=0.001, max_value=0.5, step=0.005,
+                                format="%.3f", value=db.margin_of(results, metric) or 0.01,
+                                key=f"bench_margin_{metric}", help=t("margin_help"))
+        if delta != db.margin_of(results, metric):
+            results = db.with_margin(results, metric, delta)
         verdict_runs = [results] + [data.load_path(p.path) for p in db.backend_partners(runs, run)]
         for res in verdict_runs:
             if metric in db.pairwise_metrics(res):
+                if res is not results and delta != db.margin_of(res, metric):
+                    res = db.with_margin(res, metric, delta)
                 st.markdown(escape_markdown(db.verdict_sentence(db.verdict(res, metric), lang)))
         st.caption(fmt("verdict_caption", unit=unit_word, unit_note=t(f"unit_note_{unit}")))
 

@@ -514,3 +514,21 @@ def test_replication_says_which_conclusions_hold_on_another_question_set(bm25):
     runs = [db.summarize(bm25, Path("a.json")), db.summarize(other, Path("b.json")),
             db.summarize(dense_backend, Path("c.json"))]
     assert [r.path.name for r in db.replication_partners(runs, runs[0])] == ["b.json"]
+
+
+def test_the_page_margin_recomputes_the_files_equivalence_tests_exactly():
+    shipped = json.loads((shipped_results_dir() / "jsquad-bm25-all-s0.json").read_text(
+        encoding="utf-8"))
+    assert db.margin_of(shipped, "recall@5") == 0.01
+    again = db.with_margin(shipped, "recall@5", 0.01)
+    for old, new in zip(shipped["pairwise"], again["pairwise"], strict=True):
+        assert (new["equivalent"], new["delta"]) == (old["equivalent"], old["delta"])
+        assert [new["p_equiv"], new["p_equiv_holm"], *new["eq_ci"]] == pytest.approx(
+            [old["p_equiv"], old["p_equiv_holm"], *old["eq_ci"]], abs=1e-12)
+    wide = db.with_margin(shipped, "recall@5", 0.2)
+    assert all(r["equivalent"] for r in wide["pairwise"] if r["metric"] == "recall@5"
+               and abs(r["diff"]) < 0.02)
+    assert [r for r in wide["pairwise"] if r["metric"] != "recall@5"] == [
+        r for r in shipped["pairwise"] if r["metric"] != "recall@5"]
+    with pytest.raises(ParameterError, match="must be positive"):
+        db.with_margin(shipped, "recall@5", 0.0)

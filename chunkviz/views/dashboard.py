@@ -12,22 +12,25 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlencode
 
 from chunkviz.errors import ParameterError
 from chunkviz.eval.grid import Config, fixed_config
-from chunkviz.eval.metrics import display_name
+from chunkviz.eval.metrics import display_name, metric_values, parse_metric_key
 from chunkviz.eval.stats import (
+    Clusters,
     Outcome,
     PairwiseResult,
     Replication,
     Unit,
     format_p,
+    holm,
     permutation_floor,
     replicate,
+    tost_paired,
 )
 from chunkviz.strategies import get_strategy
 
@@ -417,6 +420,46 @@ def sentences(results: Mapping[str, Any], metric: str, lang: Lang) -> Words:
     shown = [c for c in comps if c.outcome != "inconclusive"]
     folded = [c for c in comps if c.outcome == "inconclusive"]
     return Words(tuple(sentence(c, lang) for c in shown), tuple(sentence(c, lang) for c in folded))
+
+
+def margin_of(results: Mapping[str, Any], metric: str) -> float | None:
+    """The equivalence margin the file's tests of ``metric`` used (None: no equivalence tests)."""
+    return next((c.delta for c in comparisons(results, metric) if c.delta is not None), None)
+
+
+def with_margin(results: Mapping[str, Any], metric: str, delta: float) -> dict[str, Any]:
+    """A copy of ``results`` whose equivalence tests of ``metric`` use the margin ``delta``.
+
+    The TOST is analytic (``chunkviz.eval.stats.tost_paired``), so it is recomputed from the
+    file's ranks at once, on the file's own units, and Holm-corrected again over the pairs of
+    ``metric``; nothing else in the file changes.
+
+    Raises:
+        ParameterError: A non-positive ``delta`` or a metric that is not a rank metric.
+    """
+    if not delta > 0:
+        raise ParameterError(f"the equivalence margin must be positive (got {delta!r})")
+    name, k = parse_metric_key(metric)
+    if not k.isdigit():
+        raise ParameterError(f"{metric!r} is not a rank metric with a numeric k")
+    values = {lab: metric_values(name, results["ranks"][lab], int(k)) for lab in labels(results)}
+    unit, _ = unit_of(results)
+    docs = results.get("question_docs") or list(results["question_ids"])
+    clusters = Clusters.of(docs, unit)
+    alpha = float((results.get("stats") or {}).get("alpha", 0.05))
+    rows = comparisons(results, metric)
+    tests = [tost_paired(values[r.a], values[r.b], delta, alpha=alpha, clusters=clusters)
+             for r in rows]
+    adjusted = holm([e.p_value for e in tests])
+    new = iter([
+        replace(r, delta=delta, p_equiv=e.p_value, p_equiv_holm=ph, eq_ci_low=e.ci_low,
+                eq_ci_high=e.ci_high,
+                equivalent=bool(ph < alpha and -delta < e.ci_low and e.ci_high < delta)).as_dict()
+        for r, e, ph in zip(rows, tests, adjusted, strict=True)
+    ])
+    out = dict(results)
+    out["pairwise"] = [next(new) if p["metric"] == metric else p for p in results["pairwise"]]
+    return out
 
 
 # --- the verdict --------------------------------------------------------------------------------

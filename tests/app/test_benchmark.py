@@ -109,8 +109,9 @@ def test_a_pair_the_file_marks_significant_reads_significant(page, metric):
         line = next(s for s in sentences if s.startswith(f"- {first} vs {second}"))
         if p["significant"]:
             assert "survives correction" in line
-        else:
-            assert "no detectable difference — not the same as equal" in line
+        else:  # the page tests equivalence within the default ±0.01 from the file's ranks
+            assert ("inconclusive — no detectable difference" in line
+                    or "equivalent within ±0.01" in line)
     matrix = _table(_markdown_starting(page, "| row − column"))
     labels = [r[0] for r in matrix]
     for p in (p for p in SMALL["pairwise"] if p["metric"] == metric):
@@ -125,7 +126,7 @@ def test_sentences_and_labels_switch_to_japanese(page):
     assert page.title[0].value == "ベンチマーク"
     sentences = "\n".join(_bullets(page))
     assert "後も有意" in sentences
-    assert "等しいという意味ではない" in sentences
+    assert "判定できない" in sentences
     assert _markdown_starting(page, "| 構成")
 
 
@@ -289,3 +290,10 @@ def test_the_drill_down_lists_questions_by_their_text(page):
     options = page.selectbox(key="bench_qid").options
     qid = SMALL["question_ids"][8]
     assert options[8] == f"{texts[qid]} ({qid})"
+
+
+def test_the_user_sets_the_equivalence_margin(page):
+    page.number_input(key="bench_margin_recall@5").set_value(0.5).run()
+    assert not page.exception
+    assert "within ±0.5" in page.markdown[1].value  # the verdict uses the new margin
+    assert any("equivalent within ±0.5" in line for line in _bullets(page))
