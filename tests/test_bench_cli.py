@@ -8,7 +8,9 @@ from chunkviz.cli import main
 from chunkviz.commands.bench_cmd import parse_grid
 from chunkviz.errors import UnknownStrategyError
 from chunkviz.eval.grid import default_grid
-from chunkviz.eval.runner import load_results
+from chunkviz.eval.results import load_results
+from chunkviz.views import dashboard as db
+from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
 
 CONTEXT = "富士山は日本一高い山である。標高は三千七百七十六メートル。山頂には浅間大社の奥宮がある。"
 
@@ -36,14 +38,51 @@ def test_bench_writes_a_results_file_and_prints_the_table(tmp_path, squad_file, 
                  "--permutations", "50", "--quiet"])
     assert code == 0
     printed = capsys.readouterr().out
-    assert "| config | Recall@5 | nDCG@10 | MRR@10 | chunks | broken | encode s |" in printed
-    assert "- nDCG@10: " in printed
-    assert "pairs differ (Holm, alpha=0.05)" in printed
     files = list(out.glob("*.json"))
     assert len(files) == 1
     results = load_results(files[0])
-    assert [c["label"] for c in results["configs"]] == ["fixed-20-4", "paragraph"]
-    assert results["question_ids"] == ["f1", "f2"]
+    assert results.labels == ("fixed-20-4", "paragraph")
+    assert results.question_ids == ("f1", "f2")
+    # the page's own table and sentences, from the page's own functions
+    table = main_table_markdown(db.main_table(results), ENGLISH.__getitem__, "col_index_build")
+    assert table in printed
+    assert "| Configuration | Recall@5 [95% CI] | nDCG@10 [95% CI] | MRR@10 [95% CI] |" in printed
+    for sentence in db.sentences(results, "ndcg@10", "en").shown:
+        assert f"  - {sentence}" in printed
+    assert "- nDCG@10: " in printed
+    assert "pairs differ (Holm, alpha=0.05)" in printed
+    assert f"wrote {files[0]}" in printed
+
+
+def _bench(squad_file, out, grid):
+    return main(["bench", "--dataset", f"squad:{squad_file}", "--backend", "bm25", "--grid", grid,
+                 "--out", str(out), "--bootstrap", "50", "--permutations", "50", "--quiet"])
+
+
+def test_two_runs_that_differ_only_in_grid_leave_two_files(tmp_path, squad_file):
+    out = tmp_path / "out"
+    assert _bench(squad_file, out, "fixed-20-4") == 0
+    first = {p.name: p.read_bytes() for p in out.glob("*.json")}
+    assert _bench(squad_file, out, "paragraph") == 0
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 2
+    assert {p.name: p.read_bytes() for p in files if p.name in first} == first  # untouched
+    assert sorted(load_results(p).labels for p in files) == [("fixed-20-4",), ("paragraph",)]
+
+
+def test_an_unwritable_out_stops_before_any_work(tmp_path, squad_file, capsys, monkeypatch):
+    from chunkviz.eval import runner
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the benchmark ran before --out was checked")
+
+    monkeypatch.setattr(runner, "run_benchmark", refuse)
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    assert _bench(squad_file, blocker / "out", "paragraph") == 2
+    err = capsys.readouterr().err
+    assert "cannot be written" in err
+    assert "Traceback" not in err
 
 
 def test_unknown_backend_is_an_error_message_not_a_traceback(capsys):
@@ -80,8 +119,8 @@ def test_bench_prints_the_unit_and_verdict_and_takes_margins(tmp_path, squad_fil
     assert "equivalent within ±0.5" in printed
     assert "bm25 (Recall@5, inference over 2 questions" in printed
     results = load_results(next(out.glob("*.json")))
-    assert results["stats"]["unit"] == "question"
-    assert results["stats"]["margins"]["recall@5"] == 0.5
+    assert results.stats.unit == "question"
+    assert results.stats.margins["recall@5"] == 0.5
 
 
 def test_a_bad_margin_is_a_message(capsys):
@@ -89,18 +128,18 @@ def test_a_bad_margin_is_a_message(capsys):
     assert "--margin must look like METRIC=DELTA" in capsys.readouterr().err
 
 
-def test_format_significance_names_the_conclusions_that_depend_on_a_definition():
+def test_the_report_names_the_conclusions_that_depend_on_a_definition():
+    from dataclasses import replace
     from pathlib import Path
 
-    from chunkviz.commands.bench_cmd import format_significance
+    from chunkviz.commands.bench_cmd import format_report
+    from chunkviz.eval.results import Sensitivity
 
-    data = json.loads((Path(__file__).parent / "fixtures" / "results_small.json").read_text(
-        encoding="utf-8"))
-    rows = json.loads(json.dumps(data["pairwise"]))
-    flipped = next(r for r in rows if r["metric"] == "recall@5" and r["significant"])
-    flipped["significant"] = False
-    data["sensitivity"] = {"pairwise": {"ties_optimistic": rows}}
-    text = format_significance(data)
+    data = load_results(Path(__file__).parent / "fixtures" / "results_small.json")
+    flipped = next(r for r in data.pairwise if r.metric == "recall@5" and r.significant)
+    rows = tuple(replace(r, significant=False) if r is flipped else r for r in data.pairwise)
+    data = replace(data, sensitivity=Sensitivity({}, {}, 10, {}, {}, {"ties_optimistic": rows}))
+    text = format_report(data)
     assert "Inference resamples 15 questions" in text
-    assert (f"depends on the definitions: {flipped['a']} vs {flipped['b']}" in text)
+    assert f"depends on the definitions: {flipped.a} vs {flipped.b}" in text
     assert "under ties_optimistic: inconclusive" in text

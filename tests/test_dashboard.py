@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import math
 import os
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -13,28 +13,29 @@ import pytest
 from chunkviz.datasets import load_dataset
 from chunkviz.errors import ChunkvizError, ParameterError
 from chunkviz.eval.grid import Config, chunk_document
+from chunkviz.eval.results import Results, load_results
 from chunkviz.eval.runner import default_results_dir, shipped_results_dir
 from chunkviz.eval.spans import analyze_spans
 from chunkviz.eval.stats import PairwiseResult
-from chunkviz.ui.benchmark_tables import cell_text, main_table_markdown
 from chunkviz.views import dashboard as db
+from chunkviz.views.benchmark_tables import cell_text, main_table_markdown
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.share_link import from_query
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def _load(name: str) -> dict:
-    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+def _load(name: str) -> Results:
+    return load_results(FIXTURES / name)
 
 
 @pytest.fixture(scope="module")
-def bm25() -> dict:
+def bm25() -> Results:
     return _load("results_small.json")
 
 
 @pytest.fixture(scope="module")
-def dense() -> dict:
+def dense() -> Results:
     return _load("results_small_dense.json")
 
 
@@ -44,17 +45,17 @@ def test_metric_label_formats_display_names():
 
 def test_main_table_copies_the_file_and_flags_the_maximum(bm25):
     rows = db.main_table(bm25)
-    assert [r.label for r in rows] == [c["label"] for c in bm25["configs"]]
-    for row, config in zip(rows, bm25["configs"], strict=True):
-        assert row.chunks == config["chunks"]
-        assert row.broken == config["broken"]
-        assert row.index_bytes == config["index_bytes"]
-        assert row.questions == len(bm25["question_ids"])
+    assert [r.label for r in rows] == list(bm25.labels)
+    for row, config in zip(rows, bm25.configs, strict=True):
+        assert row.chunks == config.chunks
+        assert row.broken == config.broken
+        assert row.index_bytes == config.index_bytes
+        assert row.questions == len(bm25.question_ids)
         for metric in db.METRICS:
-            stats = bm25["metrics"][row.label][metric]
+            stats = bm25.metrics[row.label][metric]
             cell = row.cells[metric]
             assert (cell.mean, cell.ci_low, cell.ci_high) == (
-                stats["mean"], stats["ci_low"], stats["ci_high"])
+                stats.mean, stats.ci_low, stats.ci_high)
     # paragraph has the top means but beats only fixed-100-0 significantly: nothing is bold and
     # the tied group at the top is paragraph with the configurations it cannot be told from.
     for metric in db.METRICS:
@@ -63,13 +64,10 @@ def test_main_table_copies_the_file_and_flags_the_maximum(bm25):
             r.label for r in rows} - {"fixed-100-0"}
 
 
-def _clear(results: dict, best: str) -> dict:
+def _clear(results: Results, best: str) -> Results:
     """``results`` with every test of ``best`` significant (a clear winner)."""
-    out = json.loads(json.dumps(results))
-    for p in out["pairwise"]:
-        if best in (p["a"], p["b"]):
-            p["significant"] = True
-    return out
+    return replace(results, pairwise=tuple(
+        replace(p, significant=True) if best in (p.a, p.b) else p for p in results.pairwise))
 
 
 def test_only_a_best_that_beats_every_other_is_bold(bm25):
@@ -88,7 +86,7 @@ def test_verdict_names_the_best_its_ties_and_the_unit(bm25):
     v = db.verdict(bm25, "recall@5")
     assert (v.best, v.clear, v.unit, v.units, v.questions) == ("paragraph", False, "question",
                                                                15, 15)
-    assert set(v.tied) == set(db.labels(bm25)) - {"paragraph", "fixed-100-0"}
+    assert set(v.tied) == set(bm25.labels) - {"paragraph", "fixed-100-0"}
     assert v.delta is None  # a file written before equivalence tests
     en = db.verdict_sentence(v, "en")
     assert en.startswith("bm25 (Recall@5, inference over 15 questions (about these questions")
@@ -99,23 +97,21 @@ def test_verdict_names_the_best_its_ties_and_the_unit(bm25):
 
 
 def test_verdict_lists_cheaper_configurations_equivalent_within_delta(bm25):
-    data = json.loads(json.dumps(bm25))
-    data["stats"].update(unit="document", units=3)
-    for c in data["configs"]:
-        if c["label"] == "fixed-200-40":
-            c["chunks"] = 1  # cheaper than paragraph, the best
-    chunks = {c["label"]: c["chunks"] for c in data["configs"]}
-    cheaper = ["fixed-200-40"]
-    for p in data["pairwise"]:
-        p.update(delta=0.01)
-        if p["metric"] == "recall@5" and {p["a"], p["b"]} == {"paragraph", cheaper[0]}:
-            p.update(equivalent=True, significant=False, eq_ci=[-0.005, 0.005],
-                     p_equiv=0.001, p_equiv_holm=0.004)
+    cheaper = "fixed-200-40"
+    configs = tuple(replace(c, chunks=1) if c.label == cheaper else c for c in bm25.configs)
+    pairs = tuple(
+        replace(p, delta=0.01, equivalent=True, significant=False, eq_ci_low=-0.005,
+                eq_ci_high=0.005, p_equiv=0.001, p_equiv_holm=0.004)
+        if p.metric == "recall@5" and {p.a, p.b} == {"paragraph", cheaper}
+        else replace(p, delta=0.01)
+        for p in bm25.pairwise)
+    data = replace(bm25, configs=configs, pairwise=pairs,
+                   stats=replace(bm25.stats, unit="document", units=3))
     v = db.verdict(data, "recall@5")
-    assert v.cheaper == ((cheaper[0], chunks[cheaper[0]]),)
+    assert v.cheaper == ((cheaper, 1),)
     en = db.verdict_sentence(v, "en")
     assert "inference over 3 documents" in en
-    assert f"equivalent within ±0.01: {cheaper[0]} ({chunks[cheaper[0]]:,} chunks)" in en
+    assert f"equivalent within ±0.01: {cheaper} (1 chunks)" in en
     assert "±0.01 以内で同等" in db.verdict_sentence(v, "ja")
     words = db.sentences(data, "recall@5", "en")
     assert any("equivalent within ±0.01" in w for w in words.shown)
@@ -128,7 +124,7 @@ def test_a_tie_flags_every_best_configuration(dense):
 
 def test_broken_counts_agree_with_null_ranks(bm25):
     for row in db.main_table(bm25):
-        assert row.broken == sum(r is None for r in bm25["ranks"][row.label])
+        assert row.broken == sum(r is None for r in bm25.ranks[row.label])
 
 
 def test_significance_matrix_is_antisymmetric_and_keeps_the_file_flags(bm25):
@@ -143,8 +139,8 @@ def test_significance_matrix_is_antisymmetric_and_keeps_the_file_flags(bm25):
                 assert b is not None
                 assert a.diff == -b.diff
                 assert a.significant == b.significant
-    flagged = {frozenset((p["a"], p["b"])) for p in bm25["pairwise"]
-               if p["metric"] == "ndcg@10" and p["significant"]}
+    flagged = {frozenset((p.a, p.b)) for p in bm25.pairwise
+               if p.metric == "ndcg@10" and p.significant}
     shown = {frozenset((matrix.labels[i], matrix.labels[j]))
              for i in range(n) for j in range(n)
              if matrix.cells[i][j] is not None and matrix.cells[i][j].significant}
@@ -191,7 +187,7 @@ def test_a_floor_p_value_reads_as_a_bound_with_discordant_counts():
 
 
 @pytest.mark.parametrize(
-    ("measure", "k", "expected"),
+    ("metric", "k", "expected"),
     [
         ("recall", 2, 1 / 3),
         ("recall", 3, 2 / 3),
@@ -200,52 +196,42 @@ def test_a_floor_p_value_reads_as_a_bound_with_discordant_counts():
         ("mrr", 1, 1 / 3),
     ],
 )
-def test_metric_at_k_on_hand_computed_ranks(measure, k, expected):
-    assert db.metric_at_k([1, 3, None], measure, k) == pytest.approx(expected)
+def test_curve_on_hand_computed_ranks(metric, k, expected):
+    assert db.curve([1, 3, None], metric, [k]) == [pytest.approx(expected)]
 
 
-def test_metric_at_k_rejects_k_below_one():
-    with pytest.raises(ParameterError, match="k must be at least 1"):
-        db.metric_at_k([1], "recall", 0)
+def test_curve_rejects_k_below_one():
+    with pytest.raises(ParameterError, match="k must be a positive integer"):
+        db.curve([1], "recall", [0])
 
 
 @pytest.mark.parametrize("name", ["results_small.json", "results_small_dense.json"])
 def test_curves_from_ranks_reproduce_the_file(name):
     results = _load(name)
-    for measure in db.MEASURES:
-        ours = db.curves(results, measure)
-        for label, values in ours.items():
-            assert values == pytest.approx(results["curves"][label][measure], abs=1e-4)
-    for label in db.labels(results):
-        ranks = results["ranks"][label]
-        for key, measure, k in (("recall@5", "recall", 5), ("ndcg@10", "ndcg", 10),
-                                ("mrr@10", "mrr", 10)):
-            assert db.metric_at_k(ranks, measure, k) == pytest.approx(
-                results["metrics"][label][key]["mean"], abs=5e-4)
+    for metric in db.CURVE_METRICS:
+        for label, values in db.curves(results, metric).items():
+            for k, value in zip(results.ks, values, strict=True):
+                if f"{metric}@{k}" in results.metrics[label]:
+                    assert value == results.metrics[label][f"{metric}@{k}"].mean
 
 
 def test_budget_rows_use_the_file_k_per_configuration(bm25):
     rows = db.mode_rows(bm25, "budget")
-    assert {r.label: r.k for r in rows} == bm25["budget"]["k"]
+    assert {r.label: r.k for r in rows} == bm25.budget.k
     for row in rows:
-        stats = bm25["budget"]["metrics"][row.label]["recall@budget"]
-        assert row.mean == pytest.approx(stats["mean"], abs=5e-4)
-        assert (row.ci_low, row.ci_high) == (stats["ci_low"], stats["ci_high"])
+        stats = bm25.budget.metrics[row.label]["recall@budget"]
+        assert row.mean == stats.mean
+        assert (row.ci_low, row.ci_high) == (stats.ci_low, stats.ci_high)
 
 
 def test_equal_k_rows_all_retrieve_k_chunks(bm25):
     rows = db.mode_rows(bm25, "equal_k", k=5)
     assert {r.k for r in rows} == {5}
     for row in rows:
-        assert row.mean == pytest.approx(bm25["metrics"][row.label]["recall@5"]["mean"], abs=5e-4)
+        assert row.mean == bm25.metrics[row.label]["recall@5"].mean
     # Equal k hands the generator more text with larger chunks.
     chars = {r.label: r.chars for r in rows}
     assert chars["fixed-200-40"] > chars["fixed-100-0"]
-
-
-def test_budget_is_optional():
-    assert db.has_budget({"budget": {}}) is False
-    assert db.has_budget({}) is False
 
 
 def test_compare_backends_sees_the_best_change_on_ndcg(bm25, dense):
@@ -269,7 +255,7 @@ def test_compare_backends_shares_a_tied_best(bm25, dense):
 
 
 def test_compare_backends_needs_a_shared_configuration(bm25, dense):
-    other = dict(dense, configs=[dict(c, label=c["label"] + "-x") for c in dense["configs"]])
+    other = replace(dense, configs=tuple(replace(c, label=c.label + "-x") for c in dense.configs))
     with pytest.raises(ChunkvizError, match="share no configuration"):
         db.compare_backends(bm25, other, "recall@5")
 
@@ -277,7 +263,7 @@ def test_compare_backends_needs_a_shared_configuration(bm25, dense):
 def test_backend_partners_match_questions_not_backend(bm25, dense, tmp_path):
     a = db.summarize(bm25, tmp_path / "a.json")
     b = db.summarize(dense, tmp_path / "b.json")
-    other_sample = db.summarize(dict(dense, dataset=dict(dense["dataset"], sample=5)),
+    other_sample = db.summarize(replace(dense, dataset=replace(dense.dataset, sample=5)),
                                 tmp_path / "c.json")
     assert db.backend_partners([a, b, other_sample], a) == [b]
     assert db.backend_partners([a, other_sample], a) == []
@@ -287,14 +273,6 @@ def test_summarize_reads_what_the_run_list_shows(bm25):
     s = db.summarize(bm25, Path("results_small.json"))
     assert (s.backend, s.model, s.dataset, s.sample, s.seed, s.questions, s.created) == (
         "bm25", "bm25s char-2gram", "jsquad-tiny", 0, 0, 15, "2026-11-29T12:00:00Z")
-
-
-def test_question_ranks_follow_question_order(bm25):
-    qid = bm25["question_ids"][8]
-    assert db.question_ranks(bm25, qid) == [
-        ("fixed-100-0", None), ("fixed-200-40", 1), ("paragraph", 3)]
-    with pytest.raises(ParameterError, match="not in this results file"):
-        db.question_ranks(bm25, "nope")
 
 
 def test_answer_context_cuts_by_offsets():
@@ -307,8 +285,9 @@ def test_answer_context_cuts_by_offsets():
         db.answer_context(text, 5, 500)
 
 
-def test_explore_query_uses_explores_share_url_names():
-    config = {"label": "fixed-400-80", "strategy": "fixed", "params": {"size": 400, "overlap": 80}}
+def test_explore_query_uses_explores_share_url_names(bm25):
+    config = replace(bm25.configs[0], label="fixed-400-80", strategy="fixed",
+                     params={"size": 400, "overlap": 80})
     query = parse_qs(db.explore_query(config, "jsquad_tsuyu"))
     assert query == {"strategy": ["fixed"], "size": ["400"], "overlap": ["80"],
                      "sample": ["jsquad_tsuyu"]}
@@ -316,8 +295,8 @@ def test_explore_query_uses_explores_share_url_names():
     shared = from_query({k: v[0] for k, v in query.items()})
     assert (shared.strategy, shared.params, shared.sample, shared.problems) == (
         "fixed", {"size": 400, "overlap": 80}, "jsquad_tsuyu", ())
-    assert parse_qs(db.explore_query({"strategy": "paragraph", "params": {}}, None)) == {
-        "strategy": ["paragraph"]}
+    paragraph = replace(config, strategy="paragraph", params={})
+    assert parse_qs(db.explore_query(paragraph, None)) == {"strategy": ["paragraph"]}
 
 
 def test_explore_sample_for_finds_the_jsquad_article_among_the_samples():
@@ -418,8 +397,8 @@ def test_fixture_losses_agree_with_span_analysis(name, tiny):
             chunking = chunk_document(config, tiny.document(q.doc_id))
             report = analyze_spans(chunking, list(q.spans))
             lost.append(not any(s.containing for s in report.statuses))
-        assert lost == [r is None for r in results["ranks"][row.label]]
-        assert results["question_ids"] == [q.qid for q in tiny.questions]
+        assert lost == [r is None for r in results.ranks[row.label]]
+        assert list(results.question_ids) == [q.qid for q in tiny.questions]
 
 
 def test_drilldown_rows_locate_chunks_by_offsets(bm25, tiny):
@@ -437,22 +416,6 @@ def test_drilldown_rows_locate_chunks_by_offsets(bm25, tiny):
     assert rows["paragraph"].top_relevant is False
 
 
-def test_drilldown_rows_without_retrieval_data(bm25):
-    stripped = {k: v for k, v in bm25.items() if k != "retrieval"}
-    rows = db.drilldown_rows(stripped, bm25["question_ids"][0], "a10336", [(16, 21)])
-    assert [(r.rank, r.containing, r.top) for r in rows] == [(2, (), None), (1, (), None),
-                                                             (1, (), None)]
-
-
-def test_curve_equals_metric_at_k_for_every_cut_off():
-    ranks = [1, 3, None, 7, 2, 20, 21, 1]
-    ks = list(range(1, 23))
-    for measure in db.MEASURES:
-        assert db.curve(ranks, measure, ks) == pytest.approx(
-            [db.metric_at_k(ranks, measure, k) for k in ks])
-    assert db.curve([], "recall", [1, 5]) == [0.0, 0.0]
-
-
 def test_log_ticks_are_one_two_five_per_decade():
     from chunkviz.ui.benchmark_figures import log_ticks
 
@@ -461,18 +424,16 @@ def test_log_ticks_are_one_two_five_per_decade():
     assert log_ticks(1, 10) == [1, 2, 5, 10]
 
 
-def _with_sensitivity(results: dict) -> dict:
+def _with_sensitivity(results: Results) -> tuple[Results, tuple[str, str]]:
     """``results`` with a sensitivity section: every definition agrees except one pair."""
-    out = json.loads(json.dumps(results))
-    rows = {name: json.loads(json.dumps([r for r in out["pairwise"]
-                                         if name != "ndcg_all_relevant"
-                                         or r["metric"] == "ndcg@10"]))
-            for name in ("ties_optimistic", "relevance_any_answer", "ndcg_all_relevant")}
-    flipped = next(r for r in rows["ties_optimistic"] if r["metric"] == "recall@5"
-                   and r["significant"])
-    flipped["significant"] = False
-    out["sensitivity"] = {"definitions": {}, "pairwise": rows}
-    return out, (flipped["a"], flipped["b"])
+    from chunkviz.eval.results import Sensitivity
+
+    flipped = next(r for r in results.pairwise if r.metric == "recall@5" and r.significant)
+    ties = tuple(replace(r, significant=False) if r is flipped else r for r in results.pairwise)
+    rows = {"ties_optimistic": ties, "relevance_any_answer": results.pairwise,
+            "ndcg_all_relevant": tuple(r for r in results.pairwise if r.metric == "ndcg@10")}
+    sens = Sensitivity({}, {}, 10, {}, {}, rows)
+    return replace(results, sensitivity=sens), (flipped.a, flipped.b)
 
 
 def test_sensitivity_rows_list_only_pairs_whose_outcome_changes(bm25):
@@ -487,7 +448,7 @@ def test_sensitivity_rows_list_only_pairs_whose_outcome_changes(bm25):
     assert row.main in ("a_better", "b_better")
     assert db.sensitivity_rows(data, "ndcg@10") == ()
     assert db.sensitivity_rows(bm25, "recall@5") == ()  # a file without the section
-    from chunkviz.ui.benchmark_tables import sensitivity_markdown
+    from chunkviz.views.benchmark_tables import sensitivity_markdown
 
     table = sensitivity_markdown((row,), ("ties_optimistic", "relevance_any_answer"),
                                  lambda key: key, "en")
@@ -496,19 +457,18 @@ def test_sensitivity_rows_list_only_pairs_whose_outcome_changes(bm25):
 
 
 def test_replication_says_which_conclusions_hold_on_another_question_set(bm25):
-    other = json.loads(json.dumps(bm25))
-    other["dataset"]["spec"] = "jsquad:train.json"
-    first = next(r for r in other["pairwise"] if r["metric"] == "mrr@10" and r["significant"])
-    first["significant"] = False
+    first = next(r for r in bm25.pairwise if r.metric == "mrr@10" and r.significant)
+    other = replace(bm25, dataset=replace(bm25.dataset, spec="jsquad:train.json"),
+                    pairwise=tuple(replace(r, significant=False) if r is first else r
+                                   for r in bm25.pairwise))
     reps = db.replication(bm25, other, "mrr@10")
     status = {(r.a, r.b): r.status for r in reps}
-    assert status[(first["a"], first["b"])] == "one_only"
+    assert status[(first.a, first.b)] == "one_only"
     assert set(status.values()) <= {"neither", "one_only"}
     same = [r.status for r in db.replication(bm25, bm25, "mrr@10")]
     assert "holds" in same
     assert set(same) <= {"holds", "neither"}
-    dense_backend = json.loads(json.dumps(other))
-    dense_backend["backend"]["name"] = "use-m3"
+    dense_backend = replace(other, backend=replace(other.backend, name="use-m3"))
     with pytest.raises(ParameterError, match="one backend"):
         db.replication(bm25, dense_backend, "mrr@10")
     runs = [db.summarize(bm25, Path("a.json")), db.summarize(other, Path("b.json")),
@@ -517,18 +477,18 @@ def test_replication_says_which_conclusions_hold_on_another_question_set(bm25):
 
 
 def test_the_page_margin_recomputes_the_files_equivalence_tests_exactly():
-    shipped = json.loads((shipped_results_dir() / "jsquad-bm25-all-s0.json").read_text(
-        encoding="utf-8"))
+    (shipped_path,) = shipped_results_dir().glob("jsquad-bm25-all-s0*.json")
+    shipped = load_results(shipped_path)
     assert db.margin_of(shipped, "recall@5") == 0.01
     again = db.with_margin(shipped, "recall@5", 0.01)
-    for old, new in zip(shipped["pairwise"], again["pairwise"], strict=True):
-        assert (new["equivalent"], new["delta"]) == (old["equivalent"], old["delta"])
-        assert [new["p_equiv"], new["p_equiv_holm"], *new["eq_ci"]] == pytest.approx(
-            [old["p_equiv"], old["p_equiv_holm"], *old["eq_ci"]], abs=1e-12)
+    for old, new in zip(shipped.pairwise, again.pairwise, strict=True):
+        assert (new.equivalent, new.delta) == (old.equivalent, old.delta)
+        assert [new.p_equiv, new.p_equiv_holm, new.eq_ci_low, new.eq_ci_high] == pytest.approx(
+            [old.p_equiv, old.p_equiv_holm, old.eq_ci_low, old.eq_ci_high], abs=1e-12)
     wide = db.with_margin(shipped, "recall@5", 0.2)
-    assert all(r["equivalent"] for r in wide["pairwise"] if r["metric"] == "recall@5"
-               and abs(r["diff"]) < 0.02)
-    assert [r for r in wide["pairwise"] if r["metric"] != "recall@5"] == [
-        r for r in shipped["pairwise"] if r["metric"] != "recall@5"]
+    assert all(r.equivalent for r in wide.pairwise if r.metric == "recall@5"
+               and abs(r.diff) < 0.02)
+    assert [r for r in wide.pairwise if r.metric != "recall@5"] == [
+        r for r in shipped.pairwise if r.metric != "recall@5"]
     with pytest.raises(ParameterError, match="must be positive"):
         db.with_margin(shipped, "recall@5", 0.0)

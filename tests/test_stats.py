@@ -346,3 +346,9 @@ def test_replication_statuses():
                    ("w", "x"): "contradicts", ("w", "y"): "neither"}
     with pytest.raises(ParameterError, match="same configurations"):
         replicate(first, second[:2])
+
+
+def test_a_row_without_an_equivalence_test_round_trips():
+    row = PairwiseResult("recall@5", "a", "b", 0.1, 0.0, 0.2, 0.03, 0.06, False)
+    assert row.as_dict()["p_equiv"] is None
+    assert PairwiseResult.from_dict(row.as_dict()).p_equiv == 1.0

@@ -12,11 +12,14 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunkviz.errors import ParameterError
 from chunkviz.eval.engine import Stage, run_fraction
 from chunkviz.eval.grid import Config, default_grid, fixed_config
+
+if TYPE_CHECKING:
+    from chunkviz.eval.results import Results
 
 _FIXED = re.compile(r"^fixed-(\d+)-(\d+)$")
 
@@ -125,11 +128,17 @@ class _Bar:
 
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
-    """Run the benchmark and write its results file; prints the main table."""
+    """Run the benchmark and write its results file; prints the main table.
+
+    The output folder is checked writable before any work, and the file is never written over
+    another run's (``chunkviz.eval.results.save_results``).
+    """
     from chunkviz.datasets import load_dataset
-    from chunkviz.eval.runner import default_results_dir, run_benchmark, save_results
+    from chunkviz.eval.results import check_writable, save_results
+    from chunkviz.eval.runner import default_results_dir, run_benchmark
     from chunkviz.retrieval.backends import get_backend
 
+    out = check_writable(args.out or default_results_dir())
     configs = parse_grid(args.grid)
     margins = parse_margins(args.margin)
     backend = get_backend(args.backend)
@@ -144,47 +153,32 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         )
     finally:
         bar.close()
-    path = save_results(results, args.out or default_results_dir())
-    print(format_table(results))
-    print(format_significance(results))
+    path = save_results(results, out)
+    print(format_report(results))
     print(f"wrote {path}")
     return 0
 
 
-def format_table(results: dict[str, Any]) -> str:
-    """The main table as Markdown: Recall@5, nDCG@10, MRR@10 with 95% CIs, chunks, broken."""
-    from chunkviz.eval.metrics import display_name
+def format_report(results: Results) -> str:
+    """The Benchmark page's main table and its significance sentences, as Markdown.
 
-    keys = ("recall@5", "ndcg@10", "mrr@10")
-    head = ["config", *(display_name(k) for k in keys), "chunks", "broken", "encode s"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for cfg in results["configs"]:
-        m = results["metrics"][cfg["label"]]
-        cells = [f"{m[k]['mean']:.3f} [{m[k]['ci_low']:.3f}, {m[k]['ci_high']:.3f}]" for k in keys]
-        lines.append("| " + " | ".join([cfg["label"], *cells, str(cfg["chunks"]),
-                                        str(cfg["broken"]), f"{cfg['encode_seconds']:.1f}"]) + " |")
-    return "\n".join(lines)
-
-
-def format_significance(results: dict[str, Any]) -> str:
-    """The verdict and the count of each outcome, per tested metric, as Markdown bullets.
-
-    A first line states the unit of inference and the resampling (so a reader knows what a
-    conclusion is about and where the p-values' floor lies); then for each metric: how many pairs
-    differ, how many are equivalent within the margin, how many are inconclusive, and the
-    verdict sentence of ``chunkviz.views.dashboard``.
+    Then the unit of inference and the resampling (what a conclusion is about and where the
+    p-values' floor lies); and per tested metric: how many pairs differ, are equivalent within
+    the margin or are inconclusive, the verdict, the conclusions that depend on a definition,
+    and the sentences of the pairs with a conclusion.
+    Built by the same functions as the page (``chunkviz.views.dashboard`` and
+    ``chunkviz.views.benchmark_tables``), in English.
     """
-    from chunkviz.eval.metrics import display_name
     from chunkviz.views import dashboard as db
+    from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
 
-    stats = results["stats"]
-    alpha = stats["alpha"]
+    stats = results.stats
     unit, units = db.unit_of(results)
-    lines = [
-        f"Inference resamples {units:,} {unit}s ({stats.get('bootstrap', '?')} bootstrap "
-        f"resamples, {stats.get('permutations', '?')} sign flips per test: p >= "
-        f"{db.floor_text(results)}, printed as p ≤ … at that floor)."
-    ]
+    encode = "col_index_build" if results.backend.kind == "lexical" else "col_encode"
+    lines = [main_table_markdown(db.main_table(results), ENGLISH.__getitem__, encode), "",
+             f"Inference resamples {units:,} {unit}s ({stats.bootstrap} bootstrap resamples, "
+             f"{stats.permutations} sign flips per test: p >= {db.floor_text(results)}, printed "
+             "as p ≤ … at that floor)."]
     for key in db.pairwise_metrics(results):
         comps = db.comparisons(results, key)
         outcomes = [c.outcome for c in comps]
@@ -192,8 +186,8 @@ def format_significance(results: dict[str, Any]) -> str:
         v = db.verdict(results, key)
         margin = f" within ±{v.delta:g}" if v.delta is not None else ""
         lines.append(
-            f"- {display_name(key)}: {differ} of {len(comps)} pairs differ (Holm, "
-            f"alpha={alpha}), {outcomes.count('equivalent')} equivalent{margin}, "
+            f"- {db.metric_label(key)}: {differ} of {len(comps)} pairs differ (Holm, "
+            f"alpha={stats.alpha}), {outcomes.count('equivalent')} equivalent{margin}, "
             f"{outcomes.count('inconclusive')} inconclusive. {db.verdict_sentence(v, 'en')}"
         )
         for row in db.sensitivity_rows(results, key):
@@ -203,6 +197,7 @@ def format_significance(results: dict[str, Any]) -> str:
             lines.append(f"  - depends on the definitions: {row.a} vs {row.b} is "
                          f"{db.outcome_text(row.main, row.a, row.b, row.delta, 'en')}, "
                          f"but under {changes}")
+        lines.extend(f"  - {s}" for s in db.sentences(results, key, "en").shown)
     return "\n".join(lines)
 
 

@@ -1,16 +1,14 @@
 """What the Benchmark dashboard shows, computed from a results file (no Streamlit, no model).
 
-Every function here takes the plain ``dict`` of a results file (the contract in the benchmark
-runner's docs: ``configs``, ``metrics``, ``pairwise``, ``ranks``, ``budget`` ...) and returns
-frozen values or plain strings, so that tests can check each number the page shows against the
-file without a browser. Nothing here re-ranks or re-embeds anything: metric curves and the
-context-budget view are derived from the per-question ranks that the file stores.
+Every function here takes the typed results of a run (``chunkviz.eval.results.Results``, read
+and checked by ``load_results``) and returns frozen values or plain strings, so that tests can
+check each number the page shows against the file without a browser. Nothing here re-ranks or
+re-embeds anything: metric curves and the context-budget view are computed from the per-question
+ranks that the file stores, through the one metric module (``chunkviz.eval.metrics``).
 """
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,7 +17,14 @@ from urllib.parse import urlencode
 
 from chunkviz.errors import ParameterError
 from chunkviz.eval.grid import Config, fixed_config
-from chunkviz.eval.metrics import display_name, metric_values, parse_metric_key
+from chunkviz.eval.metrics import (
+    METRIC_NAMES,
+    MetricName,
+    display_name,
+    metric_values,
+    parse_metric_key,
+)
+from chunkviz.eval.results import ConfigRecord, Results
 from chunkviz.eval.stats import (
     Clusters,
     Outcome,
@@ -35,12 +40,11 @@ from chunkviz.eval.stats import (
 from chunkviz.strategies import get_strategy
 
 Lang = Literal["en", "ja"]
-Measure = Literal["recall", "ndcg", "mrr"]
 
 #: The three headline metrics of the main table, in display order.
 METRICS: tuple[str, ...] = ("recall@5", "ndcg@10", "mrr@10")
-#: Curve measures, as the results file names them under ``curves``.
-MEASURES: tuple[Measure, ...] = ("recall", "ndcg", "mrr")
+#: Metrics drawn against k (the curves), computed from the ranks.
+CURVE_METRICS: tuple[MetricName, ...] = METRIC_NAMES
 
 _DISPLAY = {"recall": "Recall", "ndcg": "nDCG", "mrr": "MRR"}
 
@@ -126,22 +130,20 @@ class RunSummary:
         return (self.dataset, self.spec, self.sample, self.seed, self.questions)
 
 
-def summarize(results: Mapping[str, Any], path: Path) -> RunSummary:
+def summarize(results: Results, path: Path) -> RunSummary:
     """The run-list entry of a results file."""
-    ds = results["dataset"]
-    be = results["backend"]
     return RunSummary(
         path=path,
-        run_id=str(results.get("run_id", path.stem)),
-        created=str(results.get("created", "")),
-        dataset=str(ds["name"]),
-        spec=str(ds.get("spec", ds["name"])),
-        sample=int(ds.get("sample", 0)),
-        seed=int(ds.get("seed", 0)),
-        questions=len(results["question_ids"]),
-        backend=str(be["name"]),
-        model=str(be.get("model", "")),
-        configs=len(results["configs"]),
+        run_id=results.run_id,
+        created=results.created,
+        dataset=results.dataset.name,
+        spec=results.dataset.spec,
+        sample=results.dataset.sample,
+        seed=results.dataset.seed,
+        questions=len(results.question_ids),
+        backend=results.backend.name,
+        model=results.backend.model,
+        configs=len(results.configs),
     )
 
 
@@ -202,21 +204,14 @@ class TableRow:
         return self.broken / self.questions if self.questions else 0.0
 
 
-def labels(results: Mapping[str, Any]) -> list[str]:
-    """Configuration labels in the file's order."""
-    return [str(c["label"]) for c in results["configs"]]
-
-
-def best_labels(results: Mapping[str, Any], metric: str) -> tuple[str, ...]:
+def best_labels(results: Results, metric: str) -> tuple[str, ...]:
     """Labels whose mean ``metric`` is the maximum (several on a tie)."""
-    means = {lab: float(results["metrics"][lab][metric]["mean"]) for lab in labels(results)}
+    means = {lab: results.metrics[lab][metric].mean for lab in results.labels}
     top = max(means.values())
     return tuple(lab for lab, m in means.items() if m == top)
 
 
-def main_table(
-    results: Mapping[str, Any], metrics: Sequence[str] = METRICS
-) -> tuple[TableRow, ...]:
+def main_table(results: Results, metrics: Sequence[str] = METRICS) -> tuple[TableRow, ...]:
     """One row per configuration, the best of each metric flagged only where it is clear.
 
     A best is flagged (``Cell.best``) only when it beats every other configuration
@@ -225,7 +220,7 @@ def main_table(
 
     Args:
         results: A results file.
-        metrics: Metric keys to show (each must be in ``results["metrics"]``).
+        metrics: Metric keys to show (each must be in ``results.metrics``).
 
     Returns:
         Rows in the file's configuration order.
@@ -237,33 +232,26 @@ def main_table(
         v = verdict(results, m) if m in tested else None
         best[m] = {v.best} if v is not None and v.clear else set()
         tied[m] = {v.best, *v.tied} if v is not None and not v.clear else set()
-    questions = len(results["question_ids"])
+    questions = len(results.question_ids)
     rows = []
-    for c in results["configs"]:
-        lab = str(c["label"])
-        stats = results["metrics"][lab]
+    for c in results.configs:
+        stats = results.metrics[c.label]
         cells = {
-            m: Cell(
-                float(stats[m]["mean"]),
-                float(stats[m]["ci_low"]),
-                float(stats[m]["ci_high"]),
-                lab in best[m],
-                lab in tied[m],
-            )
+            m: Cell(stats[m].mean, stats[m].ci_low, stats[m].ci_high, c.label in best[m],
+                    c.label in tied[m])
             for m in metrics
         }
-        predicted = c.get("predicted_chunks")
         rows.append(
             TableRow(
-                label=lab,
-                strategy=str(c["strategy"]),
-                params=dict(c.get("params", {})),
+                label=c.label,
+                strategy=c.strategy,
+                params=dict(c.params),
                 cells=cells,
-                chunks=int(c["chunks"]),
-                predicted_chunks=None if predicted is None else int(predicted),
-                index_bytes=int(c["index_bytes"]),
-                encode_seconds=float(c["encode_seconds"]),
-                broken=int(c["broken"]),
+                chunks=c.chunks,
+                predicted_chunks=c.predicted_chunks,
+                index_bytes=c.index_bytes,
+                encode_seconds=c.encode_seconds,
+                broken=c.broken,
                 questions=questions,
             )
         )
@@ -283,16 +271,14 @@ def format_bytes(n: int) -> str:
 # --- significance -----------------------------------------------------------------------------
 
 
-def comparisons(results: Mapping[str, Any], metric: str) -> tuple[PairwiseResult, ...]:
+def comparisons(results: Results, metric: str) -> tuple[PairwiseResult, ...]:
     """Every pairwise test of ``metric`` in the file, in its order."""
-    return tuple(
-        PairwiseResult.from_dict(p) for p in results["pairwise"] if p["metric"] == metric
-    )
+    return tuple(p for p in results.pairwise if p.metric == metric)
 
 
-def pairwise_metrics(results: Mapping[str, Any]) -> list[str]:
+def pairwise_metrics(results: Results) -> list[str]:
     """Metrics that have pairwise tests, headline metrics first."""
-    present = list(dict.fromkeys(str(p["metric"]) for p in results["pairwise"]))
+    present = list(dict.fromkeys(p.metric for p in results.pairwise))
     return [m for m in METRICS if m in present] + [m for m in present if m not in METRICS]
 
 
@@ -309,9 +295,9 @@ class Matrix:
     cells: tuple[tuple[PairwiseResult | None, ...], ...]
 
 
-def significance_matrix(results: Mapping[str, Any], metric: str) -> Matrix:
+def significance_matrix(results: Results, metric: str) -> Matrix:
     """The pairwise tests of ``metric`` laid out as a square matrix over the configurations."""
-    labs = labels(results)
+    labs = results.labels
     found: dict[tuple[str, str], PairwiseResult] = {}
     for comp in comparisons(results, metric):
         found[(comp.a, comp.b)] = comp
@@ -320,23 +306,19 @@ def significance_matrix(results: Mapping[str, Any], metric: str) -> Matrix:
     return Matrix(metric, tuple(labs), cells)
 
 
-def unit_of(results: Mapping[str, Any]) -> tuple[Unit, int]:
+def unit_of(results: Results) -> tuple[Unit, int]:
     """The unit of resampling of a file's statistics and how many units it has.
 
     Files written before the unit was recorded resampled questions.
     """
-    stats = results.get("stats") or {}
-    unit: Unit = "document" if stats.get("unit") == "document" else "question"
-    count = int(stats.get("units", len(results["question_ids"])))
+    unit = results.stats.unit
+    count = results.stats.units or len(results.question_ids)
     return unit, count
 
 
-def floor_text(results: Mapping[str, Any]) -> str:
+def floor_text(results: Results) -> str:
     """The smallest p-value the file's permutation tests can give, ``1 / (1 + permutations)``."""
-    permutations = int((results.get("stats") or {}).get("permutations", 0))
-    if permutations < 1:
-        return "?"
-    return f"{permutation_floor(permutations):.2g}"
+    return f"{permutation_floor(results.stats.permutations):.2g}"
 
 
 def _binary(metric: str) -> bool:
@@ -414,7 +396,7 @@ class Words:
     folded: tuple[str, ...]
 
 
-def sentences(results: Mapping[str, Any], metric: str, lang: Lang) -> Words:
+def sentences(results: Results, metric: str, lang: Lang) -> Words:
     """Sentences for every pair of ``metric``: conclusions first (by size), the rest folded."""
     comps = sorted(comparisons(results, metric), key=lambda c: (not c.significant, -abs(c.diff)))
     shown = [c for c in comps if c.outcome != "inconclusive"]
@@ -422,12 +404,12 @@ def sentences(results: Mapping[str, Any], metric: str, lang: Lang) -> Words:
     return Words(tuple(sentence(c, lang) for c in shown), tuple(sentence(c, lang) for c in folded))
 
 
-def margin_of(results: Mapping[str, Any], metric: str) -> float | None:
+def margin_of(results: Results, metric: str) -> float | None:
     """The equivalence margin the file's tests of ``metric`` used (None: no equivalence tests)."""
     return next((c.delta for c in comparisons(results, metric) if c.delta is not None), None)
 
 
-def with_margin(results: Mapping[str, Any], metric: str, delta: float) -> dict[str, Any]:
+def with_margin(results: Results, metric: str, delta: float) -> Results:
     """A copy of ``results`` whose equivalence tests of ``metric`` use the margin ``delta``.
 
     The TOST is analytic (``chunkviz.eval.stats.tost_paired``), so it is recomputed from the
@@ -442,11 +424,10 @@ def with_margin(results: Mapping[str, Any], metric: str, delta: float) -> dict[s
     name, k = parse_metric_key(metric)
     if not k.isdigit():
         raise ParameterError(f"{metric!r} is not a rank metric with a numeric k")
-    values = {lab: metric_values(name, results["ranks"][lab], int(k)) for lab in labels(results)}
+    values = {lab: metric_values(name, results.ranks[lab], int(k)) for lab in results.labels}
     unit, _ = unit_of(results)
-    docs = results.get("question_docs") or list(results["question_ids"])
-    clusters = Clusters.of(docs, unit)
-    alpha = float((results.get("stats") or {}).get("alpha", 0.05))
+    clusters = Clusters.of(results.question_docs or results.question_ids, unit)
+    alpha = results.stats.alpha
     rows = comparisons(results, metric)
     tests = [tost_paired(values[r.a], values[r.b], delta, alpha=alpha, clusters=clusters)
              for r in rows]
@@ -454,12 +435,11 @@ def with_margin(results: Mapping[str, Any], metric: str, delta: float) -> dict[s
     new = iter([
         replace(r, delta=delta, p_equiv=e.p_value, p_equiv_holm=ph, eq_ci_low=e.ci_low,
                 eq_ci_high=e.ci_high,
-                equivalent=bool(ph < alpha and -delta < e.ci_low and e.ci_high < delta)).as_dict()
+                equivalent=bool(ph < alpha and -delta < e.ci_low and e.ci_high < delta))
         for r, e, ph in zip(rows, tests, adjusted, strict=True)
     ])
-    out = dict(results)
-    out["pairwise"] = [next(new) if p["metric"] == metric else p for p in results["pairwise"]]
-    return out
+    return replace(results, pairwise=tuple(next(new) if p.metric == metric else p
+                                           for p in results.pairwise))
 
 
 # --- the verdict --------------------------------------------------------------------------------
@@ -506,7 +486,7 @@ class Verdict:
     permutations: int
 
 
-def verdict(results: Mapping[str, Any], metric: str) -> Verdict:
+def verdict(results: Results, metric: str) -> Verdict:
     """Best configuration, the ones it cannot be told from, and cheaper equivalent ones.
 
     Raises:
@@ -516,15 +496,15 @@ def verdict(results: Mapping[str, Any], metric: str) -> Verdict:
     if not comps:
         raise ParameterError(f"the results file has no pairwise tests of {metric!r}; "
                              f"pick one of {', '.join(pairwise_metrics(results)) or 'none'}")
-    labs = labels(results)
-    means = {lab: float(results["metrics"][lab][metric]["mean"]) for lab in labs}
+    labs = list(results.labels)
+    means = {lab: results.metrics[lab][metric].mean for lab in labs}
     best = max(labs, key=lambda lab: (means[lab], -labs.index(lab)))
     with_best: dict[str, PairwiseResult] = {}
     for c in comps:
         if best in (c.a, c.b):
             oriented = c if c.a == best else c.flipped()
             with_best[oriented.b] = oriented
-    chunks = {str(c["label"]): int(c["chunks"]) for c in results["configs"]}
+    chunks = {c.label: c.chunks for c in results.configs}
     tied = tuple(lab for lab in labs if lab in with_best and not with_best[lab].significant)
     cheaper = tuple(sorted(
         ((lab, chunks[lab]) for lab, c in with_best.items()
@@ -532,9 +512,9 @@ def verdict(results: Mapping[str, Any], metric: str) -> Verdict:
         key=lambda item: (item[1], item[0]),
     ))
     unit, units = unit_of(results)
-    stats = results.get("stats") or {}
+    stats = results.stats
     return Verdict(
-        backend=str(results["backend"]["name"]),
+        backend=results.backend.name,
         metric=metric,
         best=best,
         best_mean=means[best],
@@ -545,10 +525,10 @@ def verdict(results: Mapping[str, Any], metric: str) -> Verdict:
         delta=next((c.delta for c in comps if c.delta is not None), None),
         unit=unit,
         units=units,
-        questions=len(results["question_ids"]),
-        alpha=float(stats.get("alpha", 0.05)),
-        resamples=int(stats.get("bootstrap", 0)),
-        permutations=int(stats.get("permutations", 0)),
+        questions=len(results.question_ids),
+        alpha=stats.alpha,
+        resamples=stats.bootstrap,
+        permutations=stats.permutations,
     )
 
 
@@ -628,23 +608,23 @@ class SensitivityRow:
         return tuple(name for name, o in self.under.items() if o != self.main)
 
 
-def sensitivity_definitions(results: Mapping[str, Any], metric: str) -> tuple[str, ...]:
+def sensitivity_definitions(results: Results, metric: str) -> tuple[str, ...]:
     """The alternative definitions retested on ``metric`` (empty for files without them)."""
-    sens = results.get("sensitivity") or {}
-    return tuple(name for name, rows in (sens.get("pairwise") or {}).items()
-                 if any(r["metric"] == metric for r in rows))
+    if results.sensitivity is None:
+        return ()
+    return tuple(name for name, rows in results.sensitivity.pairwise.items()
+                 if any(r.metric == metric for r in rows))
 
 
-def sensitivity_rows(results: Mapping[str, Any], metric: str) -> tuple[SensitivityRow, ...]:
+def sensitivity_rows(results: Results, metric: str) -> tuple[SensitivityRow, ...]:
     """The pairs of ``metric`` whose conclusion depends on a definition, in the file's order."""
     names = sensitivity_definitions(results, metric)
-    if not names:
+    if not names or results.sensitivity is None:
         return ()
     main = comparisons(results, metric)
     under: dict[tuple[str, str], dict[str, Outcome]] = {(c.a, c.b): {} for c in main}
     for name in names:
-        alt = [PairwiseResult.from_dict(r) for r in results["sensitivity"]["pairwise"][name]
-               if r["metric"] == metric]
+        alt = [r for r in results.sensitivity.pairwise[name] if r.metric == metric]
         for rep in replicate(main, alt):
             under[(rep.a, rep.b)][name] = rep.second
     rows = (SensitivityRow(c.a, c.b, c.outcome, under[(c.a, c.b)], c.delta) for c in main)
@@ -664,16 +644,16 @@ def replication_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[Ru
     )
 
 
-def replication(a: Mapping[str, Any], b: Mapping[str, Any], metric: str) -> tuple[Replication, ...]:
+def replication(a: Results, b: Results, metric: str) -> tuple[Replication, ...]:
     """Which conclusions of run ``a`` on ``metric`` hold on run ``b`` (same grid, same backend).
 
     Raises:
         ParameterError: Different backends, or the runs do not hold the same pairs.
     """
-    if a["backend"]["name"] != b["backend"]["name"]:
+    if a.backend.name != b.backend.name:
         raise ParameterError(
-            f"replication compares runs of one backend (got {a['backend']['name']!r} and "
-            f"{b['backend']['name']!r}); pick a run of the same backend"
+            f"replication compares runs of one backend (got {a.backend.name!r} and "
+            f"{b.backend.name!r}); pick a run of the same backend"
         )
     return tuple(replicate(comparisons(a, metric), comparisons(b, metric)))
 
@@ -681,52 +661,19 @@ def replication(a: Mapping[str, Any], b: Mapping[str, Any], metric: str) -> tupl
 # --- metric vs k, equal k vs equal budget -----------------------------------------------------
 
 
-def _gain(measure: Measure, rank: int | None, k: int) -> float:
-    if rank is None or rank > k:
-        return 0.0
-    if measure == "recall":
-        return 1.0
-    if measure == "ndcg":
-        return 1.0 / math.log2(rank + 1)
-    return 1.0 / rank
-
-
-def metric_at_k(ranks: Sequence[int | None], measure: Measure, k: int) -> float:
-    """Mean of ``measure@k`` over questions from the rank of each one's best relevant chunk.
-
-    Recall@k = [rank <= k]; nDCG@k = 1/log2(rank + 1) if rank <= k (binary gain, one relevant
-    chunk, ideal DCG 1); MRR@k = 1/rank if rank <= k. A null rank (answer lost before retrieval)
-    scores 0.
-    """
-    if k < 1:
-        raise ParameterError(f"k must be at least 1 (got k={k}); use a rank cut-off of 1 or more")
-    if not ranks:
-        return 0.0
-    return sum(_gain(measure, r, k) for r in ranks) / len(ranks)
-
-
-def curve(ranks: Sequence[int | None], measure: Measure, ks: Sequence[int]) -> list[float]:
-    """``metric_at_k(ranks, measure, k)`` for every k in ``ks``, in one pass over the ranks."""
-    if any(k < 1 for k in ks):
-        raise ParameterError(f"k must be at least 1 (got ks={list(ks)}); use cut-offs of 1 or more")
+def curve(ranks: Sequence[int | None], metric: MetricName, ks: Sequence[int]) -> list[float]:
+    """Mean ``metric@k`` for every k in ``ks`` (``chunkviz.eval.metrics``; a lost rank scores 0)."""
     if not ranks:
         return [0.0 for _ in ks]
-    top = max(ks, default=0)
-    # Only ranks up to the largest k score; count them once, then add up gains per cut-off.
-    counts = Counter(r for r in ranks if r is not None and r <= top)
-    sums = [0.0] * (top + 1)
-    for r in range(1, top + 1):
-        sums[r] = sums[r - 1] + counts.get(r, 0) * _gain(measure, r, r)
-    return [sums[k] / len(ranks) for k in ks]
+    return [float(metric_values(metric, ranks, k).mean()) for k in ks]
 
 
-def curves(results: Mapping[str, Any], measure: Measure) -> dict[str, list[float]]:
-    """``measure@k`` for k in the file's ``ks`` (1..20), per configuration, from its ranks."""
-    ks = [int(k) for k in results.get("ks", range(1, 21))]
-    return {lab: curve(results["ranks"][lab], measure, ks) for lab in labels(results)}
+def curves(results: Results, metric: MetricName) -> dict[str, list[float]]:
+    """``metric@k`` for k in the file's ``ks`` (1..20), per configuration, from its ranks."""
+    return {lab: curve(results.ranks[lab], metric, results.ks) for lab in results.labels}
 
 
-Mode = Literal["equal_k", "budget"]
+RetrievalRule = Literal["equal_k", "budget"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -750,7 +697,7 @@ class ModeRow:
     ci_high: float | None
 
 
-def mode_rows(results: Mapping[str, Any], mode: Mode, k: int = 5) -> tuple[ModeRow, ...]:
+def mode_rows(results: Results, mode: RetrievalRule, k: int = 5) -> tuple[ModeRow, ...]:
     """Recall per configuration under one retrieval rule.
 
     ``equal_k``: every configuration retrieves ``k`` chunks; ``budget``: each retrieves as many
@@ -760,26 +707,19 @@ def mode_rows(results: Mapping[str, Any], mode: Mode, k: int = 5) -> tuple[ModeR
     ``recall@k``, ``budget.metrics`` for ``recall@budget``) where it has them.
     """
     rows = []
-    budget = results.get("budget") or {}
-    for c in results["configs"]:
-        lab = str(c["label"])
+    for c in results.configs:
+        lab = c.label
         if mode == "budget":
-            kk = int(budget["k"][lab])
-            interval = budget.get("metrics", {}).get(lab, {}).get("recall@budget")
+            kk = results.budget.k[lab]
+            interval = results.budget.metrics[lab].get("recall@budget")
         else:
             kk = k
-            interval = results["metrics"][lab].get(f"recall@{k}")
-        mean = curve(results["ranks"][lab], "recall", [kk])[0]
-        lo = None if interval is None else float(interval["ci_low"])
-        hi = None if interval is None else float(interval["ci_high"])
-        rows.append(ModeRow(lab, kk, kk * float(c["mean_chunk_chars"]), mean, lo, hi))
+            interval = results.metrics[lab].get(f"recall@{k}")
+        mean = curve(results.ranks[lab], "recall", [kk])[0]
+        lo = None if interval is None else interval.ci_low
+        hi = None if interval is None else interval.ci_high
+        rows.append(ModeRow(lab, kk, kk * c.mean_chunk_chars, mean, lo, hi))
     return tuple(rows)
-
-
-def has_budget(results: Mapping[str, Any]) -> bool:
-    """Whether the file carries the context-budget section."""
-    budget = results.get("budget") or {}
-    return bool(budget.get("k"))
 
 
 # --- two backends -----------------------------------------------------------------------------
@@ -831,7 +771,7 @@ def _places(means: Mapping[str, float]) -> dict[str, int]:
     return {lab: 1 + sum(other > m for other in means.values()) for lab, m in means.items()}
 
 
-def _clear_winner(results: Mapping[str, Any], metric: str, best: Sequence[str],
+def _clear_winner(results: Results, metric: str, best: Sequence[str],
                   among: Sequence[str]) -> bool:
     if len(best) != 1:
         return False
@@ -842,13 +782,13 @@ def _clear_winner(results: Mapping[str, Any], metric: str, best: Sequence[str],
     )
 
 
-def compare_backends(a: Mapping[str, Any], b: Mapping[str, Any], metric: str) -> BackendComparison:
+def compare_backends(a: Results, b: Results, metric: str) -> BackendComparison:
     """Put two runs on the same questions side by side for ``metric``."""
-    shared = [lab for lab in labels(a) if lab in set(labels(b))]
+    shared = [lab for lab in a.labels if lab in set(b.labels)]
     if not shared:
         raise ParameterError("the two runs share no configuration label; compare runs of one grid")
-    means_a = {lab: float(a["metrics"][lab][metric]["mean"]) for lab in shared}
-    means_b = {lab: float(b["metrics"][lab][metric]["mean"]) for lab in shared}
+    means_a = {lab: a.metrics[lab][metric].mean for lab in shared}
+    means_b = {lab: b.metrics[lab][metric].mean for lab in shared}
     place_a, place_b = _places(means_a), _places(means_b)
     rows = tuple(BackendRow(lab, means_a[lab], place_a[lab], means_b[lab], place_b[lab])
                  for lab in shared)
@@ -856,8 +796,8 @@ def compare_backends(a: Mapping[str, Any], b: Mapping[str, Any], metric: str) ->
     best_b = tuple(lab for lab in shared if place_b[lab] == 1)
     return BackendComparison(
         metric=metric,
-        backend_a=str(a["backend"]["name"]),
-        backend_b=str(b["backend"]["name"]),
+        backend_a=a.backend.name,
+        backend_b=b.backend.name,
         rows=rows,
         best_a=best_a,
         best_b=best_b,
@@ -911,15 +851,9 @@ def question_label(qid: str, texts: Mapping[str, str]) -> str:
     return f"{text} ({qid})" if text else qid
 
 
-def question_ranks(results: Mapping[str, Any], qid: str) -> list[tuple[str, int | None]]:
-    """Rank of the question's best relevant chunk under each configuration (None: lost)."""
-    i = _question_index(results, qid)
-    return [(lab, results["ranks"][lab][i]) for lab in labels(results)]
-
-
-def _question_index(results: Mapping[str, Any], qid: str) -> int:
+def _question_index(results: Results, qid: str) -> int:
     try:
-        return list(results["question_ids"]).index(qid)
+        return results.question_ids.index(qid)
     except ValueError:
         raise ParameterError(f"question {qid!r} is not in this results file; pick one of its "
                              f"question_ids") from None
@@ -950,35 +884,34 @@ class DrillRow:
     top_relevant: bool | None
 
 
-def drilldown_rows(results: Mapping[str, Any], qid: str, doc_id: str,
+def drilldown_rows(results: Results, qid: str, doc_id: str,
                    spans: Sequence[Range]) -> tuple[DrillRow, ...]:
     """Rank, answer-holding chunks and top-ranked chunk of one question per configuration.
 
-    Chunk positions come from the file's optional ``retrieval`` section (``chunk_offsets``:
-    ``[document index, start, end]`` per chunk; ``topk``: chunk indices per question) and are
-    compared with the answer spans by offsets only.
+    Chunk positions come from the file's ``retrieval`` section (``chunk_offsets``: document
+    index, start and end per chunk; ``topk``: chunk indices per question) and are compared with
+    the answer spans by offsets only.
     """
     i = _question_index(results, qid)
-    retrieval = results.get("retrieval") or {}
-    doc_ids = [str(d) for d in retrieval.get("document_ids", [])]
+    doc_ids = list(results.retrieval.document_ids)
     rows = []
-    for lab in labels(results):
-        rank = results["ranks"][lab][i]
-        offsets = retrieval.get("chunk_offsets", {}).get(lab)
+    for lab in results.labels:
+        rank = results.ranks[lab][i]
+        offsets = results.retrieval.chunk_offsets[lab]
         containing: tuple[Range, ...] = ()
         cutting: tuple[Range, ...] = ()
         top = None
         top_relevant = None
-        if offsets is not None and doc_id in doc_ids:
+        if doc_id in doc_ids:
             d = doc_ids.index(doc_id)
-            own = [(int(s), int(e)) for dd, s, e in offsets if dd == d]
+            own = [(s, e) for dd, s, e in offsets if dd == d]
             containing = tuple(c for c in own if any(c[0] <= a and b <= c[1] for a, b in spans))
             if not containing:
                 cutting = tuple(c for c in own if any(c[0] < b and a < c[1] for a, b in spans))
-            tops = retrieval.get("topk", {}).get(lab)
+            tops = results.retrieval.topk[lab][i]
             if tops:
-                dd, start, end = offsets[int(tops[i][0])]
-                top = (doc_ids[int(dd)], int(start), int(end))
+                dd, start, end = offsets[tops[0]]
+                top = (doc_ids[dd], start, end)
                 top_relevant = top[0] == doc_id and (start, end) in set(containing)
         rows.append(DrillRow(lab, rank, containing, cutting, top, top_relevant))
     return tuple(rows)
@@ -1023,7 +956,7 @@ def explore_sample_for(document_text: str) -> str | None:
     return next((n for n in sample_names() if load_sample(n).text == document_text), None)
 
 
-def explore_query(config: Mapping[str, Any], sample: str | None) -> str:
+def explore_query(config: ConfigRecord, sample: str | None) -> str:
     """Query string that opens Explore under one configuration (and on a built-in sample).
 
     Built with Explore's own ``chunkviz.views.share_link.to_query``: ``strategy``, the strategy's
@@ -1031,8 +964,7 @@ def explore_query(config: Mapping[str, Any], sample: str | None) -> str:
     """
     from chunkviz.views.share_link import to_query
 
-    params = dict(config.get("params", {}))
-    return urlencode(to_query(str(config["strategy"]), params, sample))
+    return urlencode(to_query(config.strategy, dict(config.params), sample))
 
 
 # --- recompute grid ---------------------------------------------------------------------------

@@ -1,10 +1,12 @@
-"""Markdown tables of the Benchmark page (pure string building, so tests can read them)."""
+"""Markdown tables of a benchmark run: the Benchmark page and ``chunkviz bench`` print the same.
+
+Pure string building from ``chunkviz.views.dashboard`` values, so tests can read them. Column
+names come from a translation function (the page's catalogue); ``ENGLISH`` is the command line's.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-
-import streamlit as st
 
 from chunkviz.eval.stats import Replication
 from chunkviz.views.dashboard import (
@@ -22,17 +24,25 @@ from chunkviz.views.markup import escape_markdown
 
 Tr = Callable[[str], str]
 
+#: Column names for the command line (the page passes its own translated ones).
+ENGLISH: dict[str, str] = {
+    "col_config": "Configuration",
+    "col_chunks": "Chunks",
+    "col_index": "Index size",
+    "col_encode": "Encode time",
+    "col_index_build": "Index build",
+    "col_lost": "Lost before retrieval",
+    "predicted": "formula:",
+    "row_minus_col": "row − column",
+}
+
 #: Wide Markdown tables scroll inside their own box instead of widening the page: at 390 px the
-#: main table needs about 700 px, and the page itself must not scroll sideways.
+#: main table needs about 700 px, and the page itself must not scroll sideways. The page hands
+#: this to ``st.html`` once per run.
 RESPONSIVE_TABLES_CSS = (
     "<style>[data-testid='stMarkdownContainer'] table"
     "{display:block;max-width:100%;overflow-x:auto;}</style>"
 )
-
-
-def responsive_tables() -> None:
-    """Make the page's Markdown tables scroll within themselves (call once per page run)."""
-    st.html(RESPONSIVE_TABLES_CSS)
 
 TIED_MARK = "▲"
 
