@@ -7,6 +7,7 @@ from typing import Any
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult
 from chunkviz.strategies import all_strategies, get_strategy
+from chunkviz.strategies.registry import check_resources
 
 
 def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
@@ -31,6 +32,7 @@ def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
     if spec.resources.isdisjoint(params):
         return spec.fn(text, **spec.validate(params))
     resources = {k: v for k, v in params.items() if k in spec.resources}
+    check_resources(resources)
     settings = spec.validate({k: v for k, v in params.items() if k not in spec.resources})
     return spec.fn(text, **settings, **resources)
 

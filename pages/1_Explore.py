@@ -8,12 +8,12 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from chunkviz.datasets.qa_pairs import parse_qa_pairs
-from chunkviz.errors import ChunkvizError
-from chunkviz.extract import DOCUMENT_TYPES, extract_text
+from chunkviz.extract import DOCUMENT_TYPES, extract
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.ui.controls import param_controls, seed_values
 from chunkviz.ui.explore_figures import length_figure, token_figure
+from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.resources import (
@@ -36,6 +36,7 @@ from chunkviz.views.highlight import (
     page_of,
     render_html,
 )
+from chunkviz.views.markup import escape_markdown
 from chunkviz.views.share_link import from_query, to_query
 
 st.set_page_config(page_title="chunkviz · Explore", page_icon="✂️", layout="wide")
@@ -61,6 +62,12 @@ _T = {
         "paste_help": "Stays in this browser session; it is never put into the shareable link.",
         "upload": "Document file",
         "upload_help": "txt and md (encoding detected), html, pdf, docx.",
+        "keep_terminal": "Keep terminal formatting",
+        "keep_terminal_help": "Text files saved from a terminal (man pages, logs) hold ANSI "
+                              "escapes and backspace overstrikes; they are removed at load "
+                              "unless this is on.",
+        "terminal_removed": "Removed {n:,} terminal formatting sequences (ANSI escapes, "
+                            "backspace overstrikes) from the file.",
         "doc_info": "{name}: {chars:,} characters",
         "empty": "The document is empty: there is nothing to chunk. Paste text, upload a file "
                  "or pick a sample.",
@@ -158,6 +165,12 @@ _T = {
         "paste_help": "このブラウザのセッション内だけに保持され、共有リンクには入りません。",
         "upload": "文書ファイル",
         "upload_help": "txt・md（文字コード自動判定）、html、pdf、docx。",
+        "keep_terminal": "端末の書式を残す",
+        "keep_terminal_help": "端末から保存したテキスト（man ページ、ログ）には ANSI エスケープや"
+                              "バックスペースによる重ね打ちが含まれます。オンにしない限り読み込み時"
+                              "に取り除きます。",
+        "terminal_removed": "ファイルから端末の書式（ANSI エスケープ、重ね打ち）を {n:,} 個"
+                            "取り除きました。",
         "doc_info": "{name}：{chars:,} 文字",
         "empty": "文書が空なので分割するものがありません。テキストを貼り付けるか、ファイルを"
                  "アップロードするか、サンプルを選んでください。",
@@ -260,7 +273,7 @@ if "explore_link_applied" not in ss:
 st.title(tr(_T, "title"))
 st.caption(tr(_T, "intro"))
 for msg in ss.get("explore_link_problems", []):
-    st.warning(tr(_T, "link_problem", msg=msg))
+    st.warning(tr(_T, "link_problem", msg=escape_markdown(msg)))
 
 
 # --- Document ----------------------------------------------------------------------------
@@ -299,16 +312,21 @@ with st.expander(tr(_T, "document"), expanded=True):
     else:
         upload = st.file_uploader(tr(_T, "upload"), type=list(DOCUMENT_TYPES),
                                   key="explore_upload", help=tr(_T, "upload_help"))
+        keep = st.checkbox(tr(_T, "keep_terminal"), key="explore_keep_terminal",
+                           help=tr(_T, "keep_terminal_help"))
         if upload is not None:
             try:
-                uploaded = extract_text(upload.getvalue(), upload.name)
-            except ChunkvizError as exc:
-                st.error(str(exc))
+                extracted = extract(upload.getvalue(), upload.name, keep_terminal_formatting=keep)
+            except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+                show_error(exc)
             else:
+                if extracted.terminal_sequences:
+                    st.caption(tr(_T, "terminal_removed", n=extracted.terminal_sequences))
                 doc_key = f"upload:{upload.name}"
-                _use_document(doc_key, uploaded, [] if ss["doc_name"] != doc_key else None)
+                _use_document(doc_key, extracted.text,
+                              [] if ss["doc_name"] != doc_key else None)
     text: str = ss["doc_text"]
-    st.caption(tr(_T, "doc_info", name=ss["doc_name"] or "—", chars=len(text)))
+    st.caption(tr(_T, "doc_info", name=escape_markdown(ss["doc_name"] or "—"), chars=len(text)))
 
 
 # --- Configuration ---------------------------------------------------------------------------
@@ -350,8 +368,8 @@ try:
     doc_tokens = doc_tokens_cached(text, backend_name)
     qa, marks = qa_report_cached(text, strategy, params, backend_name,
                                  ss.get("explore_paragraph_starts", ()), ss["qa_pairs"])
-except ChunkvizError as exc:
-    st.error(str(exc))
+except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+    show_error(exc)
     st.stop()
 
 stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
@@ -401,12 +419,17 @@ scroll = ss.get("explore_scroll")
 if scroll is not None and not 0 <= scroll < stats.count:
     scroll = None
 if ss.pop("explore_scroll_pending", False) and scroll is not None:
-    ss["explore_page"] = page_of(result.chunks[scroll].start) + 1
+    # The pagination widget starts again at the chunk's page: its state is dropped and its
+    # default moved (writing the widget's key as well drew Streamlit's "default value and also
+    # set through the Session State API" warning, with a stack trace, at every jump).
+    ss.pop("explore_page", None)
+    ss["explore_page_default"] = page_of(result.chunks[scroll].start) + 1
 bar = st.columns([3, 1])
 page = 1
 if pages > 1:
     with bar[0]:
-        page = st.pagination(pages, key="explore_page", max_visible_pages=9)
+        page = st.pagination(pages, key="explore_page", max_visible_pages=9,
+                             default=min(ss.get("explore_page_default", 1), pages))
 if stats.count:
     with bar[1]:
         st.number_input(tr(_T, "jump"), min_value=0, max_value=stats.count - 1, step=1,
@@ -463,8 +486,8 @@ def _qa_section() -> None:
         if qa_file is not None and ss.get("explore_qa_file") != qa_file.file_id:
             try:
                 new_pairs = parse_qa_pairs(qa_file.getvalue(), name=qa_file.name)
-            except ChunkvizError as exc:
-                st.error(str(exc))
+            except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+                show_error(exc)
             else:
                 ss["explore_qa_file"] = qa_file.file_id
                 ss["qa_pairs"] = [*ss["qa_pairs"],

@@ -6,11 +6,11 @@ from typing import Any
 
 import streamlit as st
 
-from chunkviz.errors import ChunkvizError
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies
 from chunkviz.ui.compare_resources import outcome_cached
 from chunkviz.ui.controls import param_controls, param_key
+from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.resources import chunk_cached
@@ -19,6 +19,7 @@ from chunkviz.ui.state import init_session
 from chunkviz.views.compare import Outcome, config_label, rank_rows, summary_rows
 from chunkviz.views.explore import locate_qa, qa_marks
 from chunkviz.views.highlight import LABELS_JA, Labels, page_bounds, render_html
+from chunkviz.views.markup import escape_markdown
 
 st.set_page_config(page_title="chunkviz · Compare", page_icon="✂️", layout="wide")
 init_session()
@@ -161,8 +162,8 @@ for i, col in enumerate(columns):
             result = chunk_cached(text, strategy, params, backend_name, paragraph_starts)
             found = outcome_cached(config_label(strategy, params), result, pairs, items,
                                    backend_name)
-        except ChunkvizError as exc:
-            st.error(str(exc))
+        except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+            show_error(exc)
             outcomes.append(None)
             continue
         outcomes.append(found)
@@ -190,7 +191,7 @@ for i, (col, found_or_none) in enumerate(zip(st.columns(n), outcomes, strict=Tru
     if found_or_none is None:
         continue
     with col:
-        st.caption(f"{i + 1}: {found_or_none.label}")
+        st.caption(f"{i + 1}: {escape_markdown(found_or_none.label)}")
         chunks = found_or_none.result.chunks
         marks = qa_marks(list(found_or_none.qa), found_or_none.result)
         markup = render_html(text, chunks, marks, start=a, end=b, labels=labels)

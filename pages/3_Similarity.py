@@ -3,9 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from chunkviz.errors import ChunkvizError
 from chunkviz.retrieval.backends import list_backends
 from chunkviz.retrieval.similarity import MEASURES
+from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.plane_component import similarity_plane
 from chunkviz.ui.sidebar import render_sidebar
@@ -330,8 +330,8 @@ def _plane_section() -> None:
         )
     try:
         points = points_from_rows(edited.to_dict("records"))
-    except ChunkvizError as e:
-        st.error(str(e))
+    except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(e)
         points = base
 
     query = st.session_state["sim_query"]
@@ -394,7 +394,8 @@ def _real_section() -> None:
     else:
         st.caption(tr(_T, "doc_default"))
         doc_text, strategy, params = DEFAULT_TEXT, "paragraph", {}
-    st.caption(tr(_T, "config", strategy=strategy, params=params or ""))
+    st.caption(tr(_T, "config", strategy=escape_markdown(strategy),
+                   params=escape_markdown(str(params or ""))))
 
     available = [b for b in list_backends() if b.available and b.name != "bm25"]
     if not available:
@@ -423,8 +424,8 @@ def _real_section() -> None:
     try:
         result = chunk_cached(doc_text, strategy, tuple(sorted(params.items())))
         backend = load_backend(backend_name)
-    except ChunkvizError as e:
-        st.error(str(e))
+    except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(e)
         return
 
     if len(result.chunks) == 0:
@@ -448,8 +449,8 @@ def _real_section() -> None:
                 tuple(lengths),
                 query_text,
             )
-    except ChunkvizError as e:
-        st.error(str(e))
+    except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(e)
         return
 
     m1, m2, m3 = st.columns(3)

@@ -329,7 +329,7 @@ st.write(t("intro"))
 
 found = data.discover()
 for path, why in found.skipped:
-    st.warning(fmt("skipped", path=str(path), why=why))
+    st.warning(fmt("skipped", path=escape_markdown(str(path)), why=escape_markdown(str(why))))
 runs = list(found.runs)
 if not runs:
     dirs = ", ".join(f"`{d}`" for d in data.results_dirs_now())
@@ -380,8 +380,9 @@ else:
     lexical = results.backend.kind == "lexical"
     st.markdown(tables.main_table_markdown(rows, t, encode_key="col_index_build" if lexical
                                            else "col_encode"))
-    st.caption(fmt("main_caption", n=run.questions, backend=run.backend, model=run.model,
-                   resamples=results.stats.bootstrap, unit=unit_word))
+    st.caption(fmt("main_caption", n=run.questions, backend=escape_markdown(str(run.backend)),
+                   model=escape_markdown(str(run.model)), resamples=results.stats.bootstrap,
+                   unit=unit_word))
     st.caption(t("encode_caption_lexical" if lexical else "encode_caption_dense"))
 
     with st.expander(fmt("runs_expander", n=len(runs))):
@@ -389,9 +390,9 @@ else:
 
     # --- significance ---
     st.subheader(t("sig"))
-    st.caption(fmt("sig_caption", test=results.stats.test, alpha=results.stats.alpha,
-                   unit=unit_word, permutations=results.stats.permutations,
-                   floor=db.floor_text(results)))
+    st.caption(fmt("sig_caption", test=escape_markdown(str(results.stats.test)),
+                   alpha=results.stats.alpha, unit=unit_word,
+                   permutations=results.stats.permutations, floor=db.floor_text(results)))
     if metric is not None:
         st.markdown(tables.matrix_markdown(db.significance_matrix(results, metric), t))
         st.markdown(f"**{t('sentences')}**")
@@ -474,7 +475,7 @@ else:
             try:
                 cmp = db.compare_backends(results, other, metric)
             except ChunkvizError as e:
-                col.error(str(e))
+                col.error(escape_markdown(str(e)))
                 continue
             col.plotly_chart(
                 figs.backends_bar(cmp, fmt("backends_title", metric=db.metric_label(metric))),

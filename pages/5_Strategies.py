@@ -6,10 +6,10 @@ from typing import Any
 
 import streamlit as st
 
-from chunkviz.errors import ChunkvizError
 from chunkviz.lm import CHAR_NGRAM
 from chunkviz.model import Chunk
 from chunkviz.samples import load_sample, sample_names
+from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.resources import chunk_cached, load_backend
@@ -18,6 +18,7 @@ from chunkviz.ui.state import init_session
 from chunkviz.ui.strategies_figures import clicked_boundary, perplexity_figure, semantic_figure
 from chunkviz.ui.strategies_resources import perplexity_curve_cached, semantic_curve_cached
 from chunkviz.views.highlight import LABELS_JA, Labels, Mark, page_bounds, page_of, render_html
+from chunkviz.views.markup import escape_markdown
 from chunkviz.views.parent_expansion import auto_merge, expand_to_parents, hit_rows, rank_children
 
 st.set_page_config(page_title="chunkviz · Strategies", page_icon="✂️", layout="wide")
@@ -257,8 +258,8 @@ with tab_sem:
     try:
         curve = semantic_curve_cached(text, float(percentile), int(min_size), int(max_size),
                                       model)
-    except ChunkvizError as exc:
-        st.error(str(exc))
+    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(exc)
     else:
         m = st.columns(5)
         m[0].metric(tr(_T, "sentences"), f"{len(curve.units):,}")
@@ -289,10 +290,10 @@ with tab_ppl:
     try:
         pcurve = perplexity_curve_cached(text, float(threshold), int(p_min), int(p_max),
                                          lm.strip(), int(order))
-    except ChunkvizError as exc:
-        st.error(str(exc))
+    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(exc)
     else:
-        st.info(tr(_T, "lm_in_use", name=pcurve.model))
+        st.info(tr(_T, "lm_in_use", name=escape_markdown(pcurve.model)))
         m = st.columns(4)
         m[0].metric(tr(_T, "sentences"), f"{len(pcurve.units):,}")
         m[1].metric(tr(_T, "cuts"), f"{len(pcurve.cuts) - len(pcurve.forced):,}")
@@ -329,8 +330,8 @@ with tab_pc:
               "window": int(window)}
     try:
         result = chunk_cached(text, "parent_child", params, backend_name)
-    except ChunkvizError as exc:
-        st.error(str(exc))
+    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(exc)
         st.stop()
     if not query.strip():
         st.info(tr(_T, "no_query"))
@@ -341,8 +342,8 @@ with tab_pc:
             expansion = auto_merge(result, ranking, k, min_children=int(min_children))
         else:
             expansion = expand_to_parents(result, ranking, k)
-    except ChunkvizError as exc:
-        st.error(str(exc))
+    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(exc)
         st.stop()
     m = st.columns(4)
     m[0].metric(tr(_T, "hits"), f"{len(expansion.hits):,}")

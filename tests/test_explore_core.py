@@ -131,3 +131,33 @@ def test_token_counts_include_the_backends_document_prefix():
     plain = chunk_token_counts(result, WhitespaceTokenizer())
     prefixed = chunk_token_counts(result, WhitespaceTokenizer(), "検索文書: ")
     assert [p - n for p, n in zip(prefixed, plain, strict=True)] == [1] * len(result)
+
+
+@pytest.mark.parametrize("lead", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(lead):
+    # OWASP CSV injection: a leading quote makes the cell text; every cell is quoted.
+    import csv
+    import io
+
+    from chunkviz.views import export
+
+    text = lead + 'HYPERLINK("https://evil.example","x")'
+    result = chunkviz.chunk(text, "fixed", size=len(text), overlap=0)
+    out = export.to_csv(result)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows[0]["text"] == "'" + text
+    assert rows[0]["start"] == "0"
+    assert out.splitlines()[1].startswith('"0","0"')
+    assert export.csv_cell(-3) == -3
+
+
+def test_cli_csv_is_neutralised_too(tmp_path, capsys):
+    import csv
+    import io
+
+    from chunkviz.cli import main
+
+    (tmp_path / "f.txt").write_text("=1+1", encoding="utf-8")
+    assert main(["chunk", str(tmp_path / "f.txt"), "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0]["text"] == "'=1+1"

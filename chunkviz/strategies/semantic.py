@@ -95,13 +95,25 @@ class SemanticCurve:
     embedder: str
 
 
-def adjacent_similarities(vectors: np.ndarray) -> np.ndarray:
-    """Cosine similarity of each row with the next; 0 where either row is all zeros."""
-    v = np.asarray(vectors, dtype=np.float64)
-    if v.shape[0] < 2:
-        return np.zeros(0)
-    norms = np.linalg.norm(v, axis=1)
-    dots = np.einsum("ij,ij->i", v[:-1], v[1:])
+def adjacent_similarities(vectors: Any) -> np.ndarray:
+    """Cosine similarity of each row with the next; 0 where either row is all zeros.
+
+    Args:
+        vectors: A dense array, or a SciPy sparse matrix (kept sparse: only products of
+            adjacent rows are formed).
+    """
+    if hasattr(vectors, "tocsr"):
+        m = vectors.tocsr().astype(np.float64)
+        if m.shape[0] < 2:
+            return np.zeros(0)
+        norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1), dtype=np.float64).ravel())
+        dots = np.asarray(m[:-1].multiply(m[1:]).sum(axis=1), dtype=np.float64).ravel()
+    else:
+        v = np.asarray(vectors, dtype=np.float64)
+        if v.shape[0] < 2:
+            return np.zeros(0)
+        norms = np.linalg.norm(v, axis=1)
+        dots = np.einsum("ij,ij->i", v[:-1], v[1:])
     denom = norms[:-1] * norms[1:]
     out = np.zeros_like(dots)
     np.divide(dots, denom, out=out, where=denom > 0)
@@ -157,8 +169,12 @@ def semantic_curve(
         name = embedder_name(embedder) if embedder is not None else model
         return SemanticCurve(spans, (), None, (), (), (), (), spans, name)
     emb = resolve_embedder(model, embedder)
-    vectors = np.asarray(emb.encode_documents([text[s:e] for s, e in units]))
-    if vectors.ndim != 2 or vectors.shape[0] != len(units):
+    sentences = [text[s:e] for s, e in units]
+    # NOTE an embedder that has sparse rows (tfidf) gives them: a megabyte of text densified
+    # was sentences × 16,384 floats (2.1 GB), and a 10 MB text ran out of memory.
+    sparse = getattr(emb, "encode_documents_sparse", None)
+    vectors = sparse(sentences) if callable(sparse) else np.asarray(emb.encode_documents(sentences))
+    if len(vectors.shape) != 2 or vectors.shape[0] != len(units):
         raise ParameterError(
             f"embedder {embedder_name(emb)} returned shape {vectors.shape} for {len(units)} "
             "sentences; encode_documents must return one row per text"

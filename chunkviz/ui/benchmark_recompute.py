@@ -14,10 +14,11 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from chunkviz.errors import ChunkvizError
 from chunkviz.eval.engine import Progress, Stage, run_fraction
 from chunkviz.ui.benchmark_drilldown import cached_dataset
+from chunkviz.ui.guard import show_error
 from chunkviz.views import dashboard as db
+from chunkviz.views.markup import escape_markdown
 
 Tr = Callable[[str], str]
 
@@ -35,14 +36,15 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
         ChunkvizError: A bad grid, dataset or backend (the message says which and why).
     """
     from chunkviz.eval import runner as benchmark
-    from chunkviz.eval.results import save_results
+    from chunkviz.eval.results import check_writable, save_results
     from chunkviz.retrieval.backends import get_backend
 
+    out = check_writable(db.recompute_dir(os.environ))  # before any work, not after the run
     configs = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
                             db.parse_ints(overlaps, "overlap percents"))
     results = benchmark.run_benchmark(cached_dataset(spec), configs, get_backend(backend_name),
                                       progress=progress, spec=spec, sample=sample, seed=seed)
-    path = save_results(results, db.recompute_dir(os.environ))
+    path = save_results(results, out)
     return str(path)
 
 
@@ -62,7 +64,8 @@ def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
                                format_func=labels.__getitem__)
         for i in infos:
             if not i.available:
-                st.caption(fmt("rc_unavailable", name=i.name, reason=i.reason))
+                st.caption(fmt("rc_unavailable", name=escape_markdown(i.name),
+                                reason=escape_markdown(i.reason)))
         names = [s.name for s in all_strategies()]
         strategies = st.multiselect(t("rc_strategies"), names, key="bench_rc_strategies",
                                     default=[n for n in ("fixed", "paragraph") if n in names])
@@ -79,8 +82,8 @@ def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
         try:
             grid = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
                                  db.parse_ints(overlaps, "overlap percents"))
-        except ChunkvizError as e:
-            st.error(str(e))
+        except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+            show_error(e)
             return
         st.caption(fmt("rc_grid", n=len(grid), labels=", ".join(c.label for c in grid)))
         st.caption(t("rc_stay"))
@@ -94,8 +97,8 @@ def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
         try:
             path = run_and_save(spec, int(sample), int(seed), strategies, sizes, overlaps,
                                 backend, progress)
-        except ChunkvizError as e:
-            st.error(str(e))
+        except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+            show_error(e)
             return
         bar.progress(1.0, text=t("rc_done"))
         st.session_state[NEW_RUN_KEY] = path

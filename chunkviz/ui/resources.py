@@ -104,7 +104,8 @@ def pairs_digest(pairs: Sequence[Mapping[str, Any]]) -> str:
     """A digest of QA pairs, cheaper to hash than the pairs themselves."""
     blob = json.dumps([[p.get("question"), p.get("answer"), p.get("start")] for p in pairs],
                       ensure_ascii=False, default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()
+    # surrogatepass: a lone surrogate typed or uploaded must not crash every later rerun.
+    return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from chunkviz.errors import ChunkvizError
+from chunkviz.errors import ChunkvizError, shown
 from chunkviz.samples import sample_names
-from chunkviz.strategies import get_strategy
+from chunkviz.strategies import all_strategies, get_strategy
 
 RESERVED = ("strategy", "sample")
 
@@ -67,7 +67,7 @@ def from_query(query: Mapping[str, Any]) -> SharedConfig:
     sample = _first(query["sample"]) if "sample" in query else None
     if sample is not None and sample not in sample_names():
         problems.append(
-            f"sample={sample!r} in the link is not a built-in sample; choose one of "
+            f"sample={shown(sample)} in the link is not a built-in sample; choose one of "
             f"{', '.join(sample_names())}"
         )
         sample = None
@@ -76,8 +76,12 @@ def from_query(query: Mapping[str, Any]) -> SharedConfig:
     name = _first(query["strategy"])
     try:
         spec = get_strategy(name)
-    except ChunkvizError as exc:
-        return SharedConfig(None, {}, sample, (*problems, str(exc)))
+    except ChunkvizError:
+        return SharedConfig(None, {}, sample, (
+            *problems,
+            f"unknown strategy {shown(name)} in the link; choose one of "
+            f"{', '.join(sorted(s.name for s in all_strategies()))}",
+        ))
     params: dict[str, Any] = {}
     for p in spec.params:
         if p.name not in query:
@@ -90,7 +94,8 @@ def from_query(query: Mapping[str, Any]) -> SharedConfig:
     for key in query:
         if key not in RESERVED and key not in {p.name for p in spec.params}:
             problems.append(
-                f"{key}={_first(query[key])!r} in the link is not a parameter of {name!r}; "
+                f"{shown(key, 40)[1:-1]}={shown(_first(query[key]))} in the link is not a "
+                f"parameter of {shown(name)}; "
                 "it was ignored"
             )
     return SharedConfig(name, params, sample, tuple(problems))

@@ -128,7 +128,7 @@ def test_bad_link_values_are_reported_and_defaults_kept():
     at = _page(strategy="fixed", size="abc", bogus="1")
     assert not at.exception
     warnings = " ".join(w.value for w in at.warning)
-    assert "size must be an integer (got 'abc')" in warnings
+    assert "size must be an integer (got size='abc'); use an integer from 1 to" in warnings
     assert "bogus" in warnings
     assert at.slider(key=SIZE).value == 400
 
@@ -310,3 +310,69 @@ def test_chunks_over_the_models_input_limit_are_counted():
     flags = over_limit(backend, result.chunk_texts())
     assert sum(flags) >= 1  # 3,000 characters of English are far over MiniLM's 256 tokens
     assert _metric(at, "Over the input limit") == str(sum(flags))
+
+
+def test_terminal_formatting_is_removed_counted_and_kept_on_request():
+    at = _page()
+    at.radio(key="explore_source").set_value("upload").run()
+    man = b"\x1b[1mNAME\x1b[0m\n    l\bls - list directory contents\n"
+    at.file_uploader(key="explore_upload").upload("ls.txt", man, "text/plain").run()
+    assert not at.exception
+    assert at.session_state["doc_text"] == "NAME\n    ls - list directory contents\n"
+    assert any("Removed 3 terminal formatting sequences" in c.value for c in at.caption)
+    at.checkbox(key="explore_keep_terminal").check().run()
+    assert at.session_state["doc_text"] == man.decode()
+    assert not any("terminal formatting sequences" in c.value for c in at.caption)
+
+
+def test_an_uploaded_file_name_is_shown_literally():
+    at = _page()
+    at.radio(key="explore_source").set_value("upload").run()
+    at.file_uploader(key="explore_upload").upload("[x](https://evil.example).txt", b"text",
+                                                   "text/plain").run()
+    assert not at.exception
+    info = next(c.value for c in at.caption if "characters" in c.value)
+    assert info.startswith("upload\\:\\[x\\](https\u2060\\://evil.example).txt")
+
+
+def test_a_docx_bomb_is_an_error_message_not_a_traceback():
+    import io
+    import zipfile
+
+    import docx
+
+    base = io.BytesIO()
+    docx.Document().save(base)
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(base) as src, zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            if item.filename != "word/document.xml":
+                dst.writestr(item, src.read(item.filename))
+        with dst.open("word/document.xml", "w") as f:
+            for _ in range(700):
+                f.write(b"<w:p>" + b"A" * 100_000 + b"</w:p>")
+    at = _page()
+    at.radio(key="explore_source").set_value("upload").run()
+    at.file_uploader(key="explore_upload").upload("bomb.docx", bomb.getvalue(),
+                                                   "application/octet-stream").run()
+    assert not at.exception
+    assert "MAX\\_DOCX\\_XML\\_BYTES" in at.error[0].value
+
+
+def test_jump_to_chunk_draws_no_session_state_warning(monkeypatch):
+    # Streamlit logged "created with a default value but also had its value set via the
+    # Session State API" with a stack trace at every jump that changed the page.
+    from streamlit.elements.lib import policies
+
+    monkeypatch.setattr(policies, "_shown_default_value_warning", False)
+    text = ("word " * 20_000).strip()
+    at = _page(strategy="fixed", size="100", overlap="0", unit="chars")
+    at.radio(key="explore_source").set_value("paste").run()
+    at.text_area(key="explore_paste").input(text).run()
+    at.number_input(key="explore_jump").set_value(250).run()
+    assert at.pagination(key="explore_page").value == 2
+    at.pagination(key="explore_page").set_value(3).run()
+    assert at.pagination(key="explore_page").value == 3
+    at.number_input(key="explore_jump").set_value(10).run()
+    assert at.pagination(key="explore_page").value == 1
+    assert policies._shown_default_value_warning is False
