@@ -492,3 +492,11 @@ def test_the_page_margin_recomputes_the_files_equivalence_tests_exactly():
         r for r in shipped.pairwise if r.metric != "recall@5"]
     with pytest.raises(ParameterError, match="must be positive"):
         db.with_margin(shipped, "recall@5", 0.0)
+
+
+def test_a_best_with_the_fewest_chunks_is_called_the_cheapest():
+    (path,) = shipped_results_dir().glob("jsquad-bm25-all-s0*.json")
+    v = db.verdict(load_results(path), "recall@5")
+    assert (v.best, v.cheapest, v.cheaper) == ("fixed-800-160", True, ())
+    assert db.verdict_sentence(v, "en").endswith("It is also the cheapest (fewest chunks).")
+    assert db.verdict_sentence(v, "ja").endswith("最良の構成はチャンク数も最少。")

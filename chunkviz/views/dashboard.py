@@ -460,6 +460,7 @@ class Verdict:
         cheaper: Configurations with fewer chunks than ``best`` shown equivalent to it within
             ``±delta`` by the equivalence test, as ``(label, chunks)``, cheapest first.
         best_chunks: Chunks of ``best``.
+        cheapest: Whether ``best`` has the fewest chunks of all (nothing cheaper to offer).
         delta: The equivalence margin of the metric (None: no equivalence tests in the file).
         unit: The unit of resampling.
         units: How many units (documents or questions).
@@ -477,6 +478,7 @@ class Verdict:
     tied: tuple[str, ...]
     cheaper: tuple[tuple[str, int], ...]
     best_chunks: int
+    cheapest: bool
     delta: float | None
     unit: Unit
     units: int
@@ -522,6 +524,7 @@ def verdict(results: Results, metric: str) -> Verdict:
         tied=tied,
         cheaper=cheaper,
         best_chunks=chunks[best],
+        cheapest=chunks[best] == min(chunks.values()),
         delta=next((c.delta for c in comps if c.delta is not None), None),
         unit=unit,
         units=units,
@@ -549,6 +552,8 @@ def verdict_sentence(v: Verdict, lang: Lang) -> str:
                 cheap = "、".join(f"{lab}（{n:,} チャンク）" for lab, n in v.cheaper)
                 text += (f"より安価で ±{v.delta:g} 以内で同等：{cheap}"
                          f"（{v.best} は {v.best_chunks:,} チャンク）。")
+            elif v.cheapest:
+                text += "最良の構成はチャンク数も最少。"
             else:
                 text += f"±{v.delta:g} 以内で同等と示せたより安価な構成はない。"
         return text
@@ -566,6 +571,8 @@ def verdict_sentence(v: Verdict, lang: Lang) -> str:
             cheap = ", ".join(f"{lab} ({n:,} chunks)" for lab, n in v.cheaper)
             text += (f" Cheaper and equivalent within ±{v.delta:g}: {cheap} "
                      f"(vs {v.best_chunks:,}).")
+        elif v.cheapest:
+            text += " It is also the cheapest (fewest chunks)."
         else:
             text += f" No cheaper configuration is shown equivalent within ±{v.delta:g}."
     return text
