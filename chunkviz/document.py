@@ -30,6 +30,9 @@ class Question:
         answer: The answer text (``document.text[s.start:s.end]`` for every span).
         spans: Every span counted as the answer (all occurrences, for user QA pairs); empty when
             a user's answer is not in the document.
+        alternatives: Spans of the question's other annotated answers (SQuAD/JSQuAD
+            ``answers[1:]`` that lie in the document); used only by the benchmark's sensitivity
+            definition "any annotated answer".
     """
 
     qid: str
@@ -37,6 +40,7 @@ class Question:
     question: str
     answer: str
     spans: tuple[Span, ...]
+    alternatives: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,11 +27,11 @@ def fmt(key: str, **fields: object) -> str:
     return text(lang, f"benchmark.{key}", **fields)
 
 
+st.html(tables.RESPONSIVE_TABLES_CSS)
 st.title(t("title"))
 st.write(t("intro"))
 
 found = data.discover()
-st.subheader(t("runs"))
 for path, why in found.skipped:
     st.warning(fmt("skipped", path=escape_markdown(str(path)), why=escape_markdown(str(why))))
 runs = list(found.runs)
@@ -39,7 +39,6 @@ if not runs:
     dirs = ", ".join(f"`{d}`" for d in data.results_dirs_now())
     st.info(fmt("no_runs", dirs=dirs))
 else:
-    st.dataframe(tables.runs_records(runs, t), hide_index=True, width="stretch")
     by_path = {str(r.path): r for r in runs}
     new_run = st.session_state.pop(recompute.NEW_RUN_KEY, None)
     if new_run in by_path:
@@ -56,26 +55,88 @@ else:
     )
     run = by_path[run_path]
     results = data.load_path(run.path)
+    unit, _units = db.unit_of(results)
+    unit_word = t(f"unit_{unit}")
+
+    # --- the answer: one sentence per backend on these questions ---
+    sig_metrics = db.pairwise_metrics(results)
+    metric = None
+    if sig_metrics:
+        st.subheader(t("verdict"))
+        metric = st.selectbox(t("verdict_metric"), sig_metrics, key="bench_sig_metric",
+                              format_func=db.metric_label)
+        delta = st.number_input(t("margin"), min_value=0.001, max_value=0.5, step=0.005,
+                                format="%.3f", value=db.margin_of(results, metric) or 0.01,
+                                key=f"bench_margin_{metric}", help=t("margin_help"))
+        if delta != db.margin_of(results, metric):
+            results = db.with_margin(results, metric, delta)
+        verdict_runs = [results] + [data.load_path(p.path) for p in db.backend_partners(runs, run)]
+        for res in verdict_runs:
+            if metric in db.pairwise_metrics(res):
+                if res is not results and delta != db.margin_of(res, metric):
+                    res = db.with_margin(res, metric, delta)
+                st.markdown(escape_markdown(db.verdict_sentence(db.verdict(res, metric), lang)))
+        st.caption(fmt("verdict_caption", unit=unit_word, unit_note=t(f"unit_note_{unit}")))
 
     # --- main table ---
     st.subheader(t("main"))
     rows = db.main_table(results)
-    st.markdown(tables.main_table_markdown(rows, t))
+    lexical = results.backend.kind == "lexical"
+    st.markdown(tables.main_table_markdown(rows, t, encode_key="col_index_build" if lexical
+                                           else "col_encode"))
     st.caption(fmt("main_caption", n=run.questions, backend=escape_markdown(str(run.backend)),
-                    model=escape_markdown(str(run.model))))
+                   model=escape_markdown(str(run.model)), resamples=results.stats.bootstrap,
+                   unit=unit_word))
+    st.caption(t("encode_caption_lexical" if lexical else "encode_caption_dense"))
+
+    with st.expander(fmt("runs_expander", n=len(runs))):
+        st.dataframe(tables.runs_records(runs, t), hide_index=True, width="stretch")
 
     # --- significance ---
     st.subheader(t("sig"))
     st.caption(fmt("sig_caption", test=escape_markdown(str(results.stats.test)),
-                    alpha=results.stats.alpha))
-    sig_metrics = db.pairwise_metrics(results)
-    if sig_metrics:
-        metric = st.selectbox(t("sig_metric"), sig_metrics, key="bench_sig_metric",
-                              format_func=db.metric_label)
+                   alpha=results.stats.alpha, unit=unit_word,
+                   permutations=results.stats.permutations, floor=db.floor_text(results)))
+    if metric is not None:
         st.markdown(tables.matrix_markdown(db.significance_matrix(results, metric), t))
         st.markdown(f"**{t('sentences')}**")
-        st.markdown("\n".join(f"- {escape_markdown(s)}"
-                              for s in db.sentences(results, metric, lang)))
+        words = db.sentences(results, metric, lang)
+        st.markdown("\n".join(f"- {escape_markdown(s)}" for s in words.shown)
+                    if words.shown else t("none_shown"))
+        if words.folded:
+            with st.expander(fmt("folded", n=len(words.folded))):
+                st.markdown("\n".join(f"- {escape_markdown(s)}" for s in words.folded))
+
+    # --- sensitivity and replication ---
+    if metric is not None:
+        st.subheader(t("sens"))
+        names = db.sensitivity_definitions(results, metric)
+        if not names:
+            st.info(t("sens_missing"))
+        else:
+            st.caption(t("sens_caption"))
+            sens_rows = db.sensitivity_rows(results, metric)
+            if sens_rows:
+                st.markdown(tables.sensitivity_markdown(sens_rows, names, t, lang))
+            else:
+                st.info(t("sens_none"))
+        st.subheader(t("rep"))
+        twins = db.replication_partners(runs, run)
+        if not twins:
+            st.info(fmt("rep_none", backend=run.backend))
+        else:
+            twin_paths = {str(p.path): p for p in twins}
+            twin_path = st.selectbox(
+                t("rep_other"), list(twin_paths), key="bench_replication",
+                format_func=lambda p: f"{twin_paths[p].run_id} — {twin_paths[p].spec}",
+            )
+            try:
+                reps = db.replication(results, data.load_path(twin_paths[twin_path].path), metric)
+            except ChunkvizError as e:
+                st.error(str(e))
+            else:
+                st.markdown(tables.replication_markdown(reps, t, lang))
+                st.caption(t("rep_caption"))
 
     # --- plots ---
     st.subheader(t("plots"))
@@ -128,8 +189,11 @@ else:
 
     # --- drill-down ---
     st.subheader(t("drill"))
+    # Typing in the box filters the questions by their text (Streamlit's selectbox search).
+    texts = drilldown.question_texts(results)
     qid = st.selectbox(t("drill_pick"), results.question_ids, index=None, key="bench_qid",
-                       placeholder=t("drill_placeholder"))
+                       placeholder=t("drill_placeholder"),
+                       format_func=lambda q: db.question_label(q, texts))
     if qid is not None:
         drilldown.render(results, qid, t, fmt)
 

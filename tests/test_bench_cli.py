@@ -44,12 +44,13 @@ def test_bench_writes_a_results_file_and_prints_the_table(tmp_path, squad_file, 
     assert results.labels == ("fixed-20-4", "paragraph")
     assert results.question_ids == ("f1", "f2")
     # the page's own table and sentences, from the page's own functions
-    table = main_table_markdown(db.main_table(results), ENGLISH.__getitem__)
+    table = main_table_markdown(db.main_table(results), ENGLISH.__getitem__, "col_index_build")
     assert table in printed
     assert "| Configuration | Recall@5 [95% CI] | nDCG@10 [95% CI] | MRR@10 [95% CI] |" in printed
-    for sentence in db.sentences(results, "ndcg@10", "en"):
-        assert f"- {sentence}" in printed
-    assert "nDCG@10 (Holm, alpha=0.05):" in printed
+    for sentence in db.sentences(results, "ndcg@10", "en").shown:
+        assert f"  - {sentence}" in printed
+    assert "- nDCG@10: " in printed
+    assert "pairs differ (Holm, alpha=0.05)" in printed
     assert f"wrote {files[0]}" in printed
 
 
@@ -104,3 +105,41 @@ def test_parse_grid():
     assert [c.label for c in parse_grid("fixed-100-20, paragraph")] == ["fixed-100-20", "paragraph"]
     with pytest.raises(UnknownStrategyError):
         parse_grid("nonsense")
+
+
+def test_bench_prints_the_unit_and_verdict_and_takes_margins(tmp_path, squad_file, capsys):
+    out = tmp_path / "out"
+    code = main(["bench", "--dataset", f"squad:{squad_file}", "--backend", "bm25",
+                 "--grid", "fixed-20-4,paragraph", "--out", str(out), "--bootstrap", "50",
+                 "--permutations", "50", "--quiet", "--unit", "question",
+                 "--margin", "recall@5=0.5"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "Inference resamples 2 questions (50 bootstrap resamples, 50 sign flips" in printed
+    assert "equivalent within ±0.5" in printed
+    assert "bm25 (Recall@5, inference over 2 questions" in printed
+    results = load_results(next(out.glob("*.json")))
+    assert results.stats.unit == "question"
+    assert results.stats.margins["recall@5"] == 0.5
+
+
+def test_a_bad_margin_is_a_message(capsys):
+    assert main(["bench", "--margin", "recall@5", "--quiet"]) == 2
+    assert "--margin must look like METRIC=DELTA" in capsys.readouterr().err
+
+
+def test_the_report_names_the_conclusions_that_depend_on_a_definition():
+    from dataclasses import replace
+    from pathlib import Path
+
+    from chunkviz.commands.bench_cmd import format_report
+    from chunkviz.eval.results import Sensitivity
+
+    data = load_results(Path(__file__).parent / "fixtures" / "results_small.json")
+    flipped = next(r for r in data.pairwise if r.metric == "recall@5" and r.significant)
+    rows = tuple(replace(r, significant=False) if r is flipped else r for r in data.pairwise)
+    data = replace(data, sensitivity=Sensitivity({}, {}, 10, {}, {}, {"ties_optimistic": rows}))
+    text = format_report(data)
+    assert "Inference resamples 15 questions" in text
+    assert f"depends on the definitions: {flipped.a} vs {flipped.b}" in text
+    assert "under ties_optimistic: inconclusive" in text

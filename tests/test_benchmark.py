@@ -6,6 +6,7 @@ from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.errors import ParameterError, ResultsFileError
 from chunkviz.eval.engine import STAGES, Engine, LocalEngine, run_fraction
 from chunkviz.eval.grid import Config, fixed_config
+from chunkviz.eval.metrics import metric_values
 from chunkviz.eval.results import (
     PAIRWISE_METRICS,
     RANK_METRICS,
@@ -14,7 +15,8 @@ from chunkviz.eval.results import (
     load_results,
     save_results,
 )
-from chunkviz.eval.runner import run_benchmark
+from chunkviz.eval.runner import default_unit, run_benchmark
+from chunkviz.eval.stats import Clusters, Resampling, pairwise_tests
 from chunkviz.model import Span
 
 TEXT_A = (
@@ -327,6 +329,40 @@ def test_list_results_reports_usable_and_unusable_files(tmp_path, results):
     assert "not a chunkviz benchmark" in entries["junk.json"].error
 
 
+def test_the_unit_of_resampling_is_recorded_and_used(results, tmp_path):
+    assert results.question_docs == ("a", "a", "a", "b", "b", "b")
+    stats = results.stats
+    assert (stats.unit, stats.units) == ("document", 2)
+    assert stats.permutation_floor == pytest.approx(1 / 201)
+    assert stats.margins == {key: 0.01 for key in PAIRWISE_METRICS}
+    # The file's pairwise rows are what the stats module gives on the file's own ranks and units.
+    clusters = Clusters.of(results.question_docs)
+    per_q = {lab: metric_values("recall", results.ranks[lab], 5) for lab in results.labels}
+    expected = pairwise_tests(per_q, metric="recall@5", permutations=200, seed=0,
+                              resampling=Resampling.draw(clusters, 200, 0))
+    rows = [r for r in results.pairwise if r.metric == "recall@5"]
+    assert rows == expected
+    assert all(r.unit == "document" and r.a_wins is not None for r in rows)
+    # ...and they survive the file: written and read back equal, sensitivity included.
+    assert load_results(save_results(results, tmp_path)) == results
+
+
+def test_question_level_inference_stays_an_option():
+    res = run_benchmark(make_dataset(), CONFIGS[:2], "bm25", bootstrap=50, permutations=50,
+                        unit="question", margins={"recall@5": 0.05})
+    assert (res.stats.unit, res.stats.units) == ("question", 6)
+    assert {r.unit for r in res.pairwise} == {"question"}
+    assert res.stats.margins["recall@5"] == 0.05
+    assert default_unit(["only"] * 4) == "question"
+
+
+def test_a_file_marked_equivalent_outside_its_margin_is_refused(results):
+    data = results.to_dict()
+    data["pairwise"][0].update(equivalent=True, delta=0.01, eq_ci=[-0.5, 0.5])
+    with pytest.raises(ResultsFileError, match="marked equivalent"):
+        Results.from_dict(data)
+
+
 def test_bench_and_lost_evaluate_the_same_sample_and_count_the_same_losses():
     from chunkviz.datasets.sampling import sample_questions
     from chunkviz.eval.lost import lost_table
@@ -367,3 +403,29 @@ def test_each_stage_can_be_called_on_its_own():
     assert set(scored.metrics) == {c.label for c in CONFIGS}
     pairwise = runner.significance_stage(scored, alpha=0.05, permutations=50, seed=0)
     assert len(pairwise) == 3 * len(PAIRWISE_METRICS)
+
+
+def test_sensitivity_ranks_bound_the_main_ones_and_are_retested(results):
+    sens = results.sensitivity
+    assert sens is not None
+    assert set(sens.definitions) == {"ties_optimistic", "relevance_any_answer",
+                                     "relevance_answer_text", "ndcg_all_relevant"}
+    for label, main in results.ranks.items():
+        for name in ("ties_optimistic", "relevance_any_answer", "relevance_answer_text"):
+            alt = sens.ranks[name][label]
+            # Winning ties, or more chunks counting as relevant, can only improve a rank.
+            for a, m in zip(alt, main, strict=True):
+                if m is not None:
+                    assert a is not None
+                    assert a <= m
+        places = sens.places[label]
+        counts = sens.relevant_counts[label]
+        for rank, ps, n in zip(main, places, counts, strict=True):
+            assert (n == 0) == (rank is None)
+            assert len(ps) <= n
+            if rank is not None and rank <= 10:
+                assert ps[0] == rank  # the best relevant chunk's place is the main rank
+    metrics = {name: {r.metric for r in rows} for name, rows in sens.pairwise.items()}
+    assert metrics["ndcg_all_relevant"] == {"ndcg@10"}
+    assert metrics["ties_optimistic"] == set(PAIRWISE_METRICS)
+    assert all(r.unit == "document" for rows in sens.pairwise.values() for r in rows)

@@ -17,6 +17,7 @@ from chunkviz.eval.grid import Config
 from chunkviz.eval.results import Results, load_results
 from chunkviz.eval.runner import default_results_dir, shipped_results_dir
 from chunkviz.eval.spans import analyze_spans
+from chunkviz.eval.stats import PairwiseResult
 from chunkviz.views import dashboard as db
 from chunkviz.views.benchmark_tables import cell_text, main_table_markdown
 from chunkviz.views.markup import escape_markdown
@@ -56,10 +57,66 @@ def test_main_table_copies_the_file_and_flags_the_maximum(bm25):
             cell = row.cells[metric]
             assert (cell.mean, cell.ci_low, cell.ci_high) == (
                 stats.mean, stats.ci_low, stats.ci_high)
+    # paragraph has the top means but beats only fixed-100-0 significantly: nothing is bold and
+    # the tied group at the top is paragraph with the configurations it cannot be told from.
     for metric in db.METRICS:
-        top = max(bm25.metrics[r.label][metric].mean for r in rows)
-        assert {r.label for r in rows if r.cells[metric].best} == {
-            r.label for r in rows if r.cells[metric].mean == top}
+        assert not [r.label for r in rows if r.cells[metric].best]
+        assert {r.label for r in rows if r.cells[metric].tied} == {
+            r.label for r in rows} - {"fixed-100-0"}
+
+
+def _clear(results: Results, best: str) -> Results:
+    """``results`` with every test of ``best`` significant (a clear winner)."""
+    return replace(results, pairwise=tuple(
+        replace(p, significant=True) if best in (p.a, p.b) else p for p in results.pairwise))
+
+
+def test_only_a_best_that_beats_every_other_is_bold(bm25):
+    rows = db.main_table(_clear(bm25, "paragraph"))
+    for metric in db.METRICS:
+        assert [r.label for r in rows if r.cells[metric].best] == ["paragraph"]
+        assert not [r.label for r in rows if r.cells[metric].tied]
+    v = db.verdict(_clear(bm25, "paragraph"), "recall@5")
+    assert v.clear
+    assert v.tied == ()
+    assert "significantly better than every other configuration" in db.verdict_sentence(v, "en")
+    assert "他のすべての構成に有意に勝つ" in db.verdict_sentence(v, "ja")
+
+
+def test_verdict_names_the_best_its_ties_and_the_unit(bm25):
+    v = db.verdict(bm25, "recall@5")
+    assert (v.best, v.clear, v.unit, v.units, v.questions) == ("paragraph", False, "question",
+                                                               15, 15)
+    assert set(v.tied) == set(bm25.labels) - {"paragraph", "fixed-100-0"}
+    assert v.delta is None  # a file written before equivalence tests
+    en = db.verdict_sentence(v, "en")
+    assert en.startswith("bm25 (Recall@5, inference over 15 questions (about these questions")
+    assert "cannot be told apart from" in en
+    assert "区別できない" in db.verdict_sentence(v, "ja")
+    with pytest.raises(ParameterError, match="no pairwise tests"):
+        db.verdict(bm25, "recall@1")
+
+
+def test_verdict_lists_cheaper_configurations_equivalent_within_delta(bm25):
+    cheaper = "fixed-200-40"
+    configs = tuple(replace(c, chunks=1) if c.label == cheaper else c for c in bm25.configs)
+    pairs = tuple(
+        replace(p, delta=0.01, equivalent=True, significant=False, eq_ci_low=-0.005,
+                eq_ci_high=0.005, p_equiv=0.001, p_equiv_holm=0.004)
+        if p.metric == "recall@5" and {p.a, p.b} == {"paragraph", cheaper}
+        else replace(p, delta=0.01)
+        for p in bm25.pairwise)
+    data = replace(bm25, configs=configs, pairwise=pairs,
+                   stats=replace(bm25.stats, unit="document", units=3))
+    v = db.verdict(data, "recall@5")
+    assert v.cheaper == ((cheaper, 1),)
+    en = db.verdict_sentence(v, "en")
+    assert "inference over 3 documents" in en
+    assert f"equivalent within ±0.01: {cheaper} (1 chunks)" in en
+    assert "±0.01 以内で同等" in db.verdict_sentence(v, "ja")
+    words = db.sentences(data, "recall@5", "en")
+    assert any("equivalent within ±0.01" in w for w in words.shown)
+    assert all("inconclusive" in w for w in words.folded)
 
 
 def test_a_tie_flags_every_best_configuration(dense):
@@ -112,11 +169,22 @@ def test_sentence_says_no_detectable_difference_never_equal(bm25):
     assert "等しいという意味ではない" in db.sentence(comp, "ja")
 
 
-def test_sentences_list_significant_pairs_first(bm25):
-    lines = db.sentences(bm25, "mrr@10", "en")
-    assert len(lines) == 3
-    assert "survives correction" in lines[0]
-    assert all("no detectable difference" in s for s in lines[1:])
+def test_sentences_show_conclusions_and_fold_the_rest(bm25):
+    words = db.sentences(bm25, "mrr@10", "en")
+    assert len(words.shown) + len(words.folded) == 3
+    assert len(words.shown) == 1
+    assert "survives correction" in words.shown[0]
+    assert all("no detectable difference" in s for s in words.folded)
+
+
+def test_a_floor_p_value_reads_as_a_bound_with_discordant_counts():
+    row = PairwiseResult("recall@5", "x", "y", 0.05, 0.02, 0.08, 1 / 5001, 28 / 5001, True,
+                         unit="document", p_bound=True, p_holm_bound=True, a_wins=120, b_wins=40)
+    en = db.sentence(row, "en")
+    assert "Holm-adjusted p ≤ 0.0056" in en
+    assert "x wins 120 questions, y wins 40." in en
+    assert "p ≤ 0.0056" in db.sentence(row, "ja")
+    assert "120 問" in db.sentence(row, "ja")
 
 
 @pytest.mark.parametrize(
@@ -291,12 +359,22 @@ def test_format_bytes():
     assert db.format_bytes(4014080) == "3.8 MiB"
 
 
-def test_markdown_cells_bold_only_the_best(bm25):
+def test_markdown_cells_bold_only_a_clear_best(bm25):
     table = main_table_markdown(db.main_table(bm25), lambda key: key)
-    assert table.count("**") == 2 * 3  # one bold mean per metric column, no tie in this file
-    assert "**1.000** [1.000, 1.000]" in table
+    assert "**" not in table  # no clear best in this file
+    assert "1.000 ▲ [1.000,\u00a01.000]" in table
+    table = main_table_markdown(db.main_table(_clear(bm25, "paragraph")), lambda key: key)
+    assert table.count("**") == 2 * 3  # one bold mean per metric column
+    assert "**1.000** [1.000,\u00a01.000]" in table
     cell = db.Cell(0.5, 0.25, 0.75, best=False)
-    assert cell_text(cell) == "0.500 [0.250, 0.750]"
+    assert cell_text(cell) == "0.500 [0.250,\u00a00.750]"  # no break inside the interval
+    assert main_table_markdown(db.main_table(bm25), lambda key: key,
+                               encode_key="col_index_build").count("col_index_build") == 1
+
+
+def test_question_labels_lead_with_the_text():
+    assert db.question_label("a1p0q0", {"a1p0q0": "梅雨とは何か"}) == "梅雨とは何か (a1p0q0)"
+    assert db.question_label("a1p0q1", {}) == "a1p0q1"
 
 
 def test_escape_markdown_neutralises_markdown_and_latex():
@@ -337,3 +415,89 @@ def test_drilldown_rows_locate_chunks_by_offsets(bm25, tiny):
     assert held.top_relevant
     assert all(s <= spans[0][0] and spans[0][1] <= e for s, e in held.containing)
     assert rows["paragraph"].top_relevant is False
+
+
+def test_log_ticks_are_one_two_five_per_decade():
+    from chunkviz.ui.benchmark_figures import log_ticks
+
+    assert log_ticks(30, 2100) == [50, 100, 200, 500, 1000, 2000]
+    assert log_ticks(250, 450) == [300, 400]  # fewer than two 1-2-5 values: every digit
+    assert log_ticks(1, 10) == [1, 2, 5, 10]
+
+
+def _with_sensitivity(results: Results) -> tuple[Results, tuple[str, str]]:
+    """``results`` with a sensitivity section: every definition agrees except one pair."""
+    from chunkviz.eval.results import Sensitivity
+
+    flipped = next(r for r in results.pairwise if r.metric == "recall@5" and r.significant)
+    ties = tuple(replace(r, significant=False) if r is flipped else r for r in results.pairwise)
+    rows = {"ties_optimistic": ties, "relevance_any_answer": results.pairwise,
+            "ndcg_all_relevant": tuple(r for r in results.pairwise if r.metric == "ndcg@10")}
+    sens = Sensitivity({}, {}, 10, {}, {}, rows)
+    return replace(results, sensitivity=sens), (flipped.a, flipped.b)
+
+
+def test_sensitivity_rows_list_only_pairs_whose_outcome_changes(bm25):
+    data, pair = _with_sensitivity(bm25)
+    assert db.sensitivity_definitions(data, "recall@5") == ("ties_optimistic",
+                                                            "relevance_any_answer")
+    assert db.sensitivity_definitions(data, "ndcg@10")[-1] == "ndcg_all_relevant"
+    (row,) = db.sensitivity_rows(data, "recall@5")
+    assert (row.a, row.b) == pair
+    assert row.changed == ("ties_optimistic",)
+    assert row.under["ties_optimistic"] == "inconclusive"
+    assert row.main in ("a_better", "b_better")
+    assert db.sensitivity_rows(data, "ndcg@10") == ()
+    assert db.sensitivity_rows(bm25, "recall@5") == ()  # a file without the section
+    from chunkviz.views.benchmark_tables import sensitivity_markdown
+
+    table = sensitivity_markdown((row,), ("ties_optimistic", "relevance_any_answer"),
+                                 lambda key: key, "en")
+    assert "**inconclusive**" in table  # the changed cell is bold
+    assert table.count("**") == 2
+
+
+def test_replication_says_which_conclusions_hold_on_another_question_set(bm25):
+    first = next(r for r in bm25.pairwise if r.metric == "mrr@10" and r.significant)
+    other = replace(bm25, dataset=replace(bm25.dataset, spec="jsquad:train.json"),
+                    pairwise=tuple(replace(r, significant=False) if r is first else r
+                                   for r in bm25.pairwise))
+    reps = db.replication(bm25, other, "mrr@10")
+    status = {(r.a, r.b): r.status for r in reps}
+    assert status[(first.a, first.b)] == "one_only"
+    assert set(status.values()) <= {"neither", "one_only"}
+    same = [r.status for r in db.replication(bm25, bm25, "mrr@10")]
+    assert "holds" in same
+    assert set(same) <= {"holds", "neither"}
+    dense_backend = replace(other, backend=replace(other.backend, name="use-m3"))
+    with pytest.raises(ParameterError, match="one backend"):
+        db.replication(bm25, dense_backend, "mrr@10")
+    runs = [db.summarize(bm25, Path("a.json")), db.summarize(other, Path("b.json")),
+            db.summarize(dense_backend, Path("c.json"))]
+    assert [r.path.name for r in db.replication_partners(runs, runs[0])] == ["b.json"]
+
+
+def test_the_page_margin_recomputes_the_files_equivalence_tests_exactly():
+    (shipped_path,) = shipped_results_dir().glob("jsquad-bm25-all-s0*.json")
+    shipped = load_results(shipped_path)
+    assert db.margin_of(shipped, "recall@5") == 0.01
+    again = db.with_margin(shipped, "recall@5", 0.01)
+    for old, new in zip(shipped.pairwise, again.pairwise, strict=True):
+        assert (new.equivalent, new.delta) == (old.equivalent, old.delta)
+        assert [new.p_equiv, new.p_equiv_holm, new.eq_ci_low, new.eq_ci_high] == pytest.approx(
+            [old.p_equiv, old.p_equiv_holm, old.eq_ci_low, old.eq_ci_high], abs=1e-12)
+    wide = db.with_margin(shipped, "recall@5", 0.2)
+    assert all(r.equivalent for r in wide.pairwise if r.metric == "recall@5"
+               and abs(r.diff) < 0.02)
+    assert [r for r in wide.pairwise if r.metric != "recall@5"] == [
+        r for r in shipped.pairwise if r.metric != "recall@5"]
+    with pytest.raises(ParameterError, match="must be positive"):
+        db.with_margin(shipped, "recall@5", 0.0)
+
+
+def test_a_best_with_the_fewest_chunks_is_called_the_cheapest():
+    (path,) = shipped_results_dir().glob("jsquad-bm25-all-s0*.json")
+    v = db.verdict(load_results(path), "recall@5")
+    assert (v.best, v.cheapest, v.cheaper) == ("fixed-800-160", True, ())
+    assert db.verdict_sentence(v, "en").endswith("It is also the cheapest (fewest chunks).")
+    assert db.verdict_sentence(v, "ja").endswith("最良の構成はチャンク数も最少。")

@@ -121,3 +121,30 @@ def test_cross_check_against_ranx():
     assert ndcg_at_k(ranks, 10).mean() == pytest.approx(got["ndcg@10"])
     assert mrr_at_k(ranks, 10).mean() == pytest.approx(got["mrr@10"])
     assert recall_at_k(ranks, 5).mean() == pytest.approx(got["recall@5"])
+
+
+def test_ndcg_over_all_relevant_chunks_hand_computed_and_against_ranx():
+    import ranx
+
+    from chunkviz.eval.metrics import ndcg_all_at_k
+    from chunkviz.retrieval.ranking import relevant_places
+
+    # Two relevant chunks at places 1 and 3: (1 + 1/log2 4) / (1 + 1/log2 3).
+    got = ndcg_all_at_k([[1, 3], [2], []], [2, 1, 0], 10)
+    assert got == pytest.approx([(1 + 0.5) / (1 + 1 / np.log2(3)), 1 / np.log2(3), 0.0])
+    assert ndcg_all_at_k([[4]], [1], 10) == pytest.approx(ndcg_at_k([4], 10))
+    with pytest.raises(ParameterError, match="relevant places"):
+        ndcg_all_at_k([[1, 2]], [1], 10)
+    rng = np.random.default_rng(3)
+    n_q, n_d = 30, 25
+    qrels, run, scores, rel_sets = {}, {}, [], []
+    for q in range(n_q):
+        s = rng.permutation(n_d).astype(float)
+        rel = sorted(rng.choice(n_d, size=int(rng.integers(1, 4)), replace=False).tolist())
+        qrels[f"q{q}"] = {f"d{d}": 1 for d in rel}
+        run[f"q{q}"] = {f"d{d}": float(s[d]) for d in range(n_d)}
+        scores.append(s)
+        rel_sets.append(rel)
+    places = relevant_places(np.array(scores), rel_sets, 10)
+    ours = ndcg_all_at_k(places, [len(r) for r in rel_sets], 10).mean()
+    assert ours == pytest.approx(ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), "ndcg@10"))

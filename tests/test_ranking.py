@@ -63,3 +63,22 @@ def test_rank_top_k_and_order_agree(case):
     else:
         assert rank is None
     assert rank_order(scores[0]).tolist() == top_k(scores, len(row))[0].tolist()
+
+
+def test_optimistic_ties_let_the_relevant_document_win_every_tie():
+    from chunkviz.retrieval.ranking import best_relevant_ranks
+
+    scores = np.array([[0.5, 0.5, 0.5, 0.9], [0.0, 0.0, 0.0, 0.0]])
+    assert best_relevant_ranks(scores, [[1], [2]]) == [4, 4]
+    assert best_relevant_ranks(scores, [[1], [2]], ties="optimistic") == [2, 1]
+    with pytest.raises(ParameterError, match="ties must be"):
+        best_relevant_ranks(scores, [[1], [2]], ties="random")  # type: ignore[arg-type]
+
+
+def test_relevant_places_follow_the_top_k_order():
+    from chunkviz.retrieval.ranking import relevant_places
+
+    scores = np.array([[0.9, 0.1, 0.5, 0.5, 0.7]])
+    # order: 0 (0.9), 4 (0.7), then the tie 2/3 with irrelevant 3 first, then 1
+    assert relevant_places(scores, [[0, 2]], 5) == [[1, 4]]
+    assert relevant_places(scores, [[0, 2]], 3) == [[1]]

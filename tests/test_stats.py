@@ -6,10 +6,20 @@ import pytest
 from chunkviz.errors import ParameterError
 from chunkviz.eval.stats import (
     NO_DIFFERENCE,
+    Clusters,
+    PairwiseResult,
+    Resampling,
     bootstrap_ci,
+    bootstrap_indices,
+    default_margin,
+    format_p,
     holm,
+    holm_bounds,
     paired_permutation_test,
     pairwise_tests,
+    permutation_floor,
+    replicate,
+    tost_paired,
 )
 
 
@@ -79,7 +89,9 @@ def test_pairwise_tests_verdicts():
     assert by_pair[("good", "base")].verdict == "good better"
     assert by_pair[("good", "base")].ci_low > 0
     assert not by_pair[("base", "copy")].significant
-    assert by_pair[("base", "copy")].verdict == NO_DIFFERENCE
+    assert by_pair[("base", "copy")].verdict == "equivalent within ±0.01"
+    untested = pairwise_tests({"base": base, "copy": same}, metric="recall@5", equivalence=False)
+    assert (untested[0].verdict, untested[0].delta) == (NO_DIFFERENCE, None)
     assert all(r.p_holm >= r.p_value for r in results)
     assert by_pair[("good", "base")].as_dict()["verdict"] == "good better"
 
@@ -87,6 +99,259 @@ def test_pairwise_tests_verdicts():
 def test_pairwise_tests_need_the_same_questions():
     with pytest.raises(ParameterError, match="same questions"):
         pairwise_tests({"a": [1.0, 0.0], "b": [1.0]}, metric="recall@5")
+
+
+# ------------------------------------------------------------------ the unit of resampling
+
+
+def _clustered(groups: int, per_group: int, rho: float, seed: int) -> tuple[np.ndarray, list[str]]:
+    """y = u_doc + e with var(u) = rho, var(e) = 1 - rho: intra-document correlation rho."""
+    rng = np.random.default_rng(seed)
+    u = rng.normal(0.0, np.sqrt(rho), groups)
+    y = np.repeat(u, per_group) + rng.normal(0.0, np.sqrt(1.0 - rho), groups * per_group)
+    docs = [f"doc{g}" for g in range(groups) for _ in range(per_group)]
+    return y, docs
+
+
+def test_document_ci_is_wider_by_the_design_effect():
+    groups, m, rho = 300, 8, 0.3
+    y, docs = _clustered(groups, m, rho, seed=11)
+    doc = Clusters.of(docs)
+    assert (doc.unit, doc.count, doc.n) == ("document", groups, groups * m)
+    wide = bootstrap_ci(y, resampling=Resampling.draw(doc, 4000, seed=1))
+    narrow = bootstrap_ci(y, resampling=Resampling.draw(Clusters.questions(y.size), 4000, seed=1))
+    ratio = (wide.ci_high - wide.ci_low) / (narrow.ci_high - narrow.ci_low)
+    # The bootstrap variance of a mean of G equal-sized documents is (1/G^2) sum (ybar_g - ybar)^2;
+    # of n independent questions (1/n^2) sum (y_i - ybar)^2: the width ratio is the root of their
+    # quotient, whose expectation is Kish's design effect 1 + (m - 1) rho.
+    doc_means = y.reshape(groups, m).mean(axis=1)
+    plug_in = np.sqrt(((doc_means - y.mean()) ** 2).sum() / groups**2
+                      / (((y - y.mean()) ** 2).sum() / y.size**2))
+    assert ratio == pytest.approx(plug_in, rel=0.06)
+    assert ratio == pytest.approx(np.sqrt(1 + (m - 1) * rho), rel=0.15)
+    assert wide.mean == narrow.mean
+
+
+def test_one_question_per_document_gives_the_question_level_interval():
+    y = np.random.default_rng(4).random(250)
+    doc = Clusters.of([f"d{i}" for i in range(y.size)])
+    a = bootstrap_ci(y, resampling=Resampling.draw(doc, 1000, seed=9))
+    b = bootstrap_ci(y, resampling=Resampling.draw(Clusters.questions(y.size), 1000, seed=9))
+    assert a == b
+    # ...and the same draws as the question-level bootstrap of the index matrix.
+    idx = bootstrap_indices(y.size, 1000, 9)
+    low, high = np.percentile(y[idx].mean(axis=1), [2.5, 97.5])
+    assert (b.ci_low, b.ci_high) == pytest.approx((low, high), abs=1e-12)
+    assert bootstrap_ci(y, indices=idx) == pytest.approx(b)
+
+
+def test_clusters_number_documents_in_order_of_appearance():
+    c = Clusters.of(["b", "a", "b", "c", "a"])
+    assert c.groups.tolist() == [0, 1, 0, 2, 1]
+    assert c.sizes.tolist() == [2.0, 2.0, 1.0]
+    assert c.sums(np.array([1.0, 2.0, 3.0, 4.0, 5.0])).tolist() == [4.0, 7.0, 4.0]
+    assert Clusters.of(["b", "a", "b"], unit="question").groups.tolist() == [0, 1, 2]
+    with pytest.raises(ParameterError, match="unit must be one of"):
+        Clusters.of(["a"], unit="article")  # type: ignore[arg-type]
+
+
+def test_document_sign_flips_count_documents_not_questions():
+    # 6 of 20 documents gain on all 30 of their questions, the rest are unchanged: at document
+    # level only 2 of the 2^6 sign patterns of the gaining documents are as extreme (p = 1/32).
+    docs = [f"d{g}" for g in range(20) for _ in range(30)]
+    b = np.zeros(600)
+    a = b.copy()
+    a[:180] = 1.0
+    p_doc = paired_permutation_test(a, b, permutations=20000, seed=3, clusters=Clusters.of(docs))
+    p_question = paired_permutation_test(a, b, permutations=20000, seed=3)
+    assert p_doc == pytest.approx(2 / 64, abs=0.005)
+    assert p_question == permutation_floor(20000)
+    singletons = Clusters.of([f"d{i}" for i in range(600)])
+    assert paired_permutation_test(a, b, permutations=500, seed=3, clusters=singletons) == (
+        paired_permutation_test(a, b, permutations=500, seed=3))
+
+
+# ------------------------------------------------------------------ equivalence
+
+
+@pytest.mark.parametrize(("seed", "shift", "delta"), [(0, 0.0, 0.1), (1, 0.02, 0.05),
+                                                       (2, 0.08, 0.1), (3, -0.05, 0.2),
+                                                       (4, 0.0, 0.01)])
+def test_tost_matches_statsmodels_ttost_paired(seed, shift, delta):
+    from statsmodels.stats.weightstats import ttost_paired
+
+    rng = np.random.default_rng(seed)
+    b = rng.random(120)
+    a = np.clip(b + shift + rng.normal(0, 0.15, 120), 0, 1)
+    ours = tost_paired(a, b, delta)
+    p, (_, p_low, _), (_, p_up, _) = ttost_paired(a, b, -delta, delta)
+    assert ours.p_value == pytest.approx(p, rel=1e-9, abs=1e-15)
+    assert (ours.p_lower, ours.p_upper) == pytest.approx((p_low, p_up), rel=1e-9, abs=1e-15)
+    assert ours.df == 119
+
+
+def test_tost_document_standard_error_is_the_cluster_robust_one():
+    import statsmodels.api as sm
+
+    y, docs = _clustered(40, 6, 0.4, seed=2)
+    c = Clusters.of(docs)
+    ours = tost_paired(y, np.zeros_like(y), 0.5, clusters=c)
+    fit = sm.OLS(y, np.ones_like(y)).fit(cov_type="cluster", cov_kwds={"groups": c.groups})
+    assert ours.se == pytest.approx(float(fit.bse[0]), rel=1e-9)
+    assert ours.df == 39
+    assert ours.se > tost_paired(y, np.zeros_like(y), 0.5).se  # clustering widens it
+
+
+def test_tost_agrees_with_the_interval_inclusion_rule():
+    from scipy import stats as sps
+
+    rng = np.random.default_rng(8)
+    for trial in range(40):
+        b = (rng.random(200) < 0.6).astype(float)
+        a = np.where(rng.random(200) < 0.1, 1 - b, b)
+        delta, alpha = float(rng.choice([0.02, 0.05, 0.1])), 0.05
+        t = tost_paired(a, b, delta, alpha=alpha)
+        d = a - b
+        half = sps.t.ppf(1 - alpha, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size)
+        inside = -delta < d.mean() - half and d.mean() + half < delta
+        assert (t.ci_low, t.ci_high) == pytest.approx((d.mean() - half, d.mean() + half))
+        assert (t.p_value < alpha) == inside, trial
+
+
+def test_tost_rejects_bad_input():
+    with pytest.raises(ParameterError, match="delta must be positive"):
+        tost_paired([1.0, 0.0], [1.0, 1.0], 0.0)
+    with pytest.raises(ParameterError, match="at least 2 documents"):
+        tost_paired([1.0, 0.0], [1.0, 1.0], 0.1, clusters=Clusters.of(["x", "x"]))
+
+
+def test_identical_configurations_are_equivalent_and_a_real_gap_is_not():
+    x = (np.random.default_rng(0).random(300) < 0.5).astype(float)
+    assert tost_paired(x, x, 0.01).p_value == 0.0
+    y = x.copy()
+    y[:30] = 1.0 - y[:30]  # a 10% disagreement cannot be equivalent within 0.01
+    assert tost_paired(x, y, 0.01).p_value > 0.5
+
+
+def test_pairwise_outcomes_and_the_equivalence_guard():
+    rng = np.random.default_rng(2)
+    base = (rng.random(500) < 0.5).astype(float)
+    better = np.maximum(base, (rng.random(500) < 0.4).astype(float))
+    close = base.copy()
+    close[rng.choice(500, 4, replace=False)] = 1 - close[rng.choice(500, 4, replace=False)]
+    noisy = np.where(rng.random(500) < 0.2, 1 - base, base)
+    results = pairwise_tests({"good": better, "base": base, "close": close, "noisy": noisy},
+                             metric="recall@5", permutations=2000, margin=0.05)
+    by_pair = {(r.a, r.b): r for r in results}
+    assert by_pair[("good", "base")].outcome == "a_better"
+    assert by_pair[("good", "base")].flipped().outcome == "b_better"
+    assert by_pair[("base", "close")].outcome == "equivalent"
+    assert by_pair[("base", "close")].verdict == "equivalent within ±0.05"
+    assert by_pair[("base", "noisy")].outcome == "inconclusive"
+    for r in results:
+        assert r.delta == 0.05
+        assert r.p_equiv_holm >= r.p_equiv
+        if r.equivalent:
+            assert r.eq_ci_low > -0.05
+            assert r.eq_ci_high < 0.05
+        if r.eq_ci_low <= -0.05 or r.eq_ci_high >= 0.05:
+            assert not r.equivalent
+    assert pairwise_tests({"a": base, "b": close}, metric="recall@5")[0].delta == 0.01
+
+
+def test_discordant_counts_are_the_wins_of_each_side():
+    a = np.array([1, 1, 0, 0, 1, 0], dtype=float)
+    b = np.array([0, 1, 1, 0, 0, 0], dtype=float)
+    (r,) = pairwise_tests({"a": a, "b": b}, metric="recall@5", permutations=100)
+    assert (r.a_wins, r.b_wins) == (2, 1)
+    assert (r.flipped().a_wins, r.flipped().b_wins) == (1, 2)
+    assert r.as_dict()["wins"] == [2, 1]
+
+
+def test_default_margins_are_per_metric():
+    assert default_margin("recall@5") == 0.01
+    assert default_margin("span_iou@5") == 0.02
+    with pytest.raises(ParameterError, match="no default equivalence margin"):
+        default_margin("map@10")
+
+
+# ------------------------------------------------------------------ p-values at the floor
+
+
+def test_format_p_marks_the_floor_as_a_bound():
+    assert format_p(28 / 5001, bound=True) == "p ≤ 0.0056"
+    assert format_p(1 / 5001, bound=True) == "p ≤ 0.0002"
+    assert format_p(0.0034, bound=True) == "p ≤ 0.0034"
+    assert format_p(0.00341, bound=True) == "p ≤ 0.00341"
+    assert format_p(0.003411, bound=True) == "p ≤ 0.00342"  # rounded up: a bound stays a bound
+    assert format_p(0.0341) == "p = 0.0341"
+    assert format_p(1e-7) == "p < 0.0001"
+    assert format_p(1.0, bound=True) == "p ≤ 1"
+
+
+def test_holm_bounds_follow_the_term_that_attains_the_maximum():
+    floor = 1 / 5001
+    # sorted: floor*3 (bound) ; 0.01*2 = 0.02 (exact) ; 0.5 (exact)
+    assert holm_bounds([0.5, floor, 0.01], [False, True, False]) == [False, True, False]
+    # an exact p whose adjusted value is the running maximum of a bound is a bound too
+    assert holm_bounds([floor, floor * 1.2], [True, False]) == [True, True]
+    assert holm([floor, floor * 1.2]) == pytest.approx([2 * floor, 2 * floor])
+
+
+def test_pairwise_tests_flag_floor_p_values():
+    rng = np.random.default_rng(0)
+    b = (rng.random(400) < 0.4).astype(float)
+    a = np.maximum(b, (rng.random(400) < 0.5).astype(float))
+    (r,) = pairwise_tests({"a": a, "b": b}, metric="recall@5", permutations=999)
+    assert r.p_value == permutation_floor(999) == 0.001
+    assert r.p_bound
+    assert r.p_holm_bound
+
+
+# ------------------------------------------------------------------ the file rows
+
+
+def test_pairwise_rows_round_trip_and_old_rows_read_as_question_level():
+    x = np.random.default_rng(3).random(60)
+    y = x + np.random.default_rng(4).normal(0, 0.05, 60)
+    docs = [f"d{i // 6}" for i in range(60)]
+    (r,) = pairwise_tests({"a": x, "b": y}, metric="ndcg@10", permutations=200,
+                          clusters=Clusters.of(docs))
+    assert r.unit == "document"
+    assert PairwiseResult.from_dict(r.as_dict()) == r
+    assert r.flipped().flipped() == r
+    old = {k: v for k, v in r.as_dict().items() if k in (
+        "metric", "a", "b", "diff", "ci_low", "ci_high", "p_value", "p_holm", "significant")}
+    legacy = PairwiseResult.from_dict(old)
+    assert (legacy.unit, legacy.delta, legacy.equivalent) == ("question", None, False)
+    assert legacy.as_dict()["eq_ci"] is None
+
+
+# ------------------------------------------------------------------ replication
+
+
+def _row(a: str, b: str, diff: float, significant: bool, equivalent: bool = False):
+    return PairwiseResult("recall@5", a, b, diff, diff - 0.01, diff + 0.01, 0.01, 0.01,
+                          significant, delta=0.01, equivalent=equivalent)
+
+
+def test_replication_statuses():
+    first = [_row("x", "y", 0.05, True), _row("x", "z", 0.0, False, True),
+             _row("y", "z", 0.01, False), _row("w", "x", 0.02, True), _row("w", "y", 0.0, False)]
+    second = [_row("y", "x", -0.04, True),  # the same conclusion, other orientation
+              _row("x", "z", 0.01, False), _row("y", "z", 0.0, False),
+              _row("w", "x", -0.03, True), _row("w", "y", 0.0, False)]
+    got = {(r.a, r.b): r.status for r in replicate(first, second)}
+    assert got == {("x", "y"): "holds", ("x", "z"): "one_only", ("y", "z"): "neither",
+                   ("w", "x"): "contradicts", ("w", "y"): "neither"}
+    with pytest.raises(ParameterError, match="same configurations"):
+        replicate(first, second[:2])
+
+
+def test_a_row_without_an_equivalence_test_round_trips():
+    row = PairwiseResult("recall@5", "a", "b", 0.1, 0.0, 0.2, 0.03, 0.06, False)
+    assert row.as_dict()["p_equiv"] is None
+    assert PairwiseResult.from_dict(row.as_dict()).p_equiv == 1.0
 
 
 def test_spearman_rho_hand_computed_and_against_scipy() -> None:

@@ -50,6 +50,12 @@ def add_parser(sub: Any) -> None:
                    "$CHUNKVIZ_CACHE_DIR/embeddings)")
     p.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples")
     p.add_argument("--permutations", type=int, default=5000, help="sign flips per paired test")
+    p.add_argument("--unit", choices=("document", "question"), default=None,
+                   help="unit of resampling of the intervals and tests (default: document when "
+                   "the questions come from two or more documents)")
+    p.add_argument("--margin", action="append", default=[], metavar="METRIC=DELTA",
+                   help="equivalence margin in the metric's units, e.g. recall@5=0.02 "
+                   "(repeatable; default 0.01 for Recall, nDCG and MRR)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
@@ -75,6 +81,28 @@ def parse_grid(spec: str) -> tuple[Config, ...]:
     if not configs:
         raise ParameterError(f"--grid names no configuration (got {spec!r}); use default")
     return tuple(configs)
+
+
+def parse_margins(items: list[str]) -> dict[str, float]:
+    """``["recall@5=0.02"]`` -> ``{"recall@5": 0.02}``.
+
+    Raises:
+        ParameterError: An item that is not ``METRIC=DELTA`` with a positive number.
+    """
+    out: dict[str, float] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        try:
+            delta = float(value)
+        except ValueError:
+            delta = -1.0
+        if not sep or "@" not in key or not delta > 0:
+            raise ParameterError(
+                f"--margin must look like METRIC=DELTA with a positive DELTA, e.g. "
+                f"recall@5=0.02 (got {item!r})"
+            )
+        out[key.strip()] = delta
+    return out
 
 
 class _Bar:
@@ -112,6 +140,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
 
     out = check_writable(args.out or default_results_dir())
     configs = parse_grid(args.grid)
+    margins = parse_margins(args.margin)
     backend = get_backend(args.backend)
     dataset = load_dataset(args.dataset)
     bar = _Bar(args.quiet)
@@ -119,7 +148,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         results = run_benchmark(
             dataset, configs, backend, measure=args.measure, cache_dir=args.cache_dir,
             progress=bar, spec=args.dataset, sample=args.sample, seed=args.seed,
-            bootstrap=args.bootstrap, permutations=args.permutations,
+            bootstrap=args.bootstrap, permutations=args.permutations, unit=args.unit,
+            margins=margins,
         )
     finally:
         bar.close()
@@ -132,16 +162,42 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
 def format_report(results: Results) -> str:
     """The Benchmark page's main table and its significance sentences, as Markdown.
 
+    Then the unit of inference and the resampling (what a conclusion is about and where the
+    p-values' floor lies); and per tested metric: how many pairs differ, are equivalent within
+    the margin or are inconclusive, the verdict, the conclusions that depend on a definition,
+    and the sentences of the pairs with a conclusion.
     Built by the same functions as the page (``chunkviz.views.dashboard`` and
     ``chunkviz.views.benchmark_tables``), in English.
     """
     from chunkviz.views import dashboard as db
     from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
 
-    lines = [main_table_markdown(db.main_table(results), ENGLISH.__getitem__), ""]
-    for metric in db.pairwise_metrics(results):
-        lines.append(f"{db.metric_label(metric)} (Holm, alpha={results.stats.alpha}):")
-        lines.extend(f"- {s}" for s in db.sentences(results, metric, "en"))
+    stats = results.stats
+    unit, units = db.unit_of(results)
+    encode = "col_index_build" if results.backend.kind == "lexical" else "col_encode"
+    lines = [main_table_markdown(db.main_table(results), ENGLISH.__getitem__, encode), "",
+             f"Inference resamples {units:,} {unit}s ({stats.bootstrap} bootstrap resamples, "
+             f"{stats.permutations} sign flips per test: p >= {db.floor_text(results)}, printed "
+             "as p ≤ … at that floor)."]
+    for key in db.pairwise_metrics(results):
+        comps = db.comparisons(results, key)
+        outcomes = [c.outcome for c in comps]
+        differ = sum(o in ("a_better", "b_better") for o in outcomes)
+        v = db.verdict(results, key)
+        margin = f" within ±{v.delta:g}" if v.delta is not None else ""
+        lines.append(
+            f"- {db.metric_label(key)}: {differ} of {len(comps)} pairs differ (Holm, "
+            f"alpha={stats.alpha}), {outcomes.count('equivalent')} equivalent{margin}, "
+            f"{outcomes.count('inconclusive')} inconclusive. {db.verdict_sentence(v, 'en')}"
+        )
+        for row in db.sensitivity_rows(results, key):
+            changes = "; ".join(
+                f"{name}: {db.outcome_text(row.under[name], row.a, row.b, row.delta, 'en')}"
+                for name in row.changed)
+            lines.append(f"  - depends on the definitions: {row.a} vs {row.b} is "
+                         f"{db.outcome_text(row.main, row.a, row.b, row.delta, 'en')}, "
+                         f"but under {changes}")
+        lines.extend(f"  - {s}" for s in db.sentences(results, key, "en").shown)
     return "\n".join(lines)
 
 

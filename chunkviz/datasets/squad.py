@@ -131,8 +131,27 @@ def paragraph_questions(
             continue
         begin = offset + start - skip
         span = Span(doc_id, begin, begin + len(text))
-        kept.append(Question(qid, doc_id, str(qa["question"]), text, (span,)))
+        kept.append(Question(qid, doc_id, str(qa["question"]), text, (span,),
+                             _alternatives(qa, context, skip, offset, doc_id, span)))
     return kept
+
+
+def _alternatives(qa: Mapping[str, Any], context: str, skip: int, offset: int, doc_id: str,
+                  first: Span) -> tuple[Span, ...]:
+    """Spans of ``answers[1:]`` that match the context and lie outside the skipped prefix."""
+    out: list[Span] = []
+    for answer in (qa.get("answers") or [])[1:]:
+        if not isinstance(answer, Mapping):
+            continue
+        text, start = str(answer.get("text", "")), answer.get("answer_start")
+        if not text or not isinstance(start, int) or start < skip:
+            continue
+        if context[start : start + len(text)] != text:
+            continue
+        span = Span(doc_id, offset + start - skip, offset + start - skip + len(text))
+        if span != first and span not in out:
+            out.append(span)
+    return tuple(out)
 
 
 def build_squad(data: Any, *, name: str) -> Dataset:

@@ -134,6 +134,47 @@ def mrr_at_k(ranks: Iterable[Rank], k: int) -> np.ndarray:
     return out
 
 
+def ndcg_all_at_k(
+    places: Iterable[Sequence[int]], relevant_counts: Iterable[int], k: int
+) -> np.ndarray:
+    """Per-question nDCG@k with binary gain over every relevant chunk (the textbook nDCG).
+
+    Formula: ``DCG = sum_{p in places, p <= k} 1 / log2(p + 1)`` over the places of all relevant
+    chunks, ``IDCG = sum_{i=1}^{min(R, k)} 1 / log2(i + 1)`` with ``R`` relevant chunks, nDCG =
+    DCG / IDCG (0 when ``R`` = 0). Järvelin & Kekäläinen 2002; ranx ``ndcg@k`` with binary qrels.
+    With one relevant chunk it equals ``ndcg_at_k``; with two (an answer inside the overlap of
+    two windows) a configuration is rewarded for ranking both.
+
+    Args:
+        places: Per question, the 1-based places of its relevant chunks in the ranking (those
+            beyond ``k`` may be left out).
+        relevant_counts: Per question, how many chunks are relevant.
+        k: Cut-off, >= 1.
+
+    Returns:
+        float64 array in [0, 1], one per question.
+
+    Raises:
+        ParameterError: ``k`` < 1, or more places than relevant chunks.
+    """
+    _check_k(k)
+    out = []
+    discount = 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))
+    for ps, count in zip(places, relevant_counts, strict=True):
+        hits = [p for p in ps if p <= k]
+        if len(hits) > count:
+            raise ParameterError(
+                f"a question has {len(hits)} relevant places but {count} relevant chunks; "
+                "pass the count of all relevant chunks"
+            )
+        if count == 0:
+            out.append(0.0)
+            continue
+        dcg = float(sum(discount[p - 1] for p in hits))
+        out.append(dcg / float(discount[: min(count, k)].sum()))
+    return np.asarray(out, dtype=np.float64)
+
+
 METRIC_FUNCTIONS = {"recall": recall_at_k, "ndcg": ndcg_at_k, "mrr": mrr_at_k}
 
 

@@ -23,14 +23,14 @@ import os
 import re
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from chunkviz.errors import ResultsFileError
 from chunkviz.eval.grid import Config
 from chunkviz.eval.metrics import METRIC_NAMES, metric_values, parse_metric_key
-from chunkviz.eval.stats import Estimate, PairwiseResult
+from chunkviz.eval.stats import UNITS, Estimate, PairwiseResult, Unit
 from chunkviz.retrieval.cache import atomic_write_bytes
 
 SCHEMA = "chunkviz.benchmark"
@@ -293,6 +293,13 @@ class StatsSettings:
         ci: The interval's name.
         correction: The multiple-comparison correction.
         ties: How equal scores were ranked.
+        unit: The unit of resampling (``document`` or ``question``; files without it resampled
+            questions).
+        units: How many units were resampled (0: not recorded).
+        permutation_floor: The smallest p-value the permutation tests can give (0: not
+            recorded).
+        equivalence: The equivalence test's name ("" when none was made).
+        margins: Metric key -> the equivalence margin delta.
     """
 
     alpha: float
@@ -303,6 +310,11 @@ class StatsSettings:
     ci: str
     correction: str
     ties: str
+    unit: Unit = "question"
+    units: int = 0
+    permutation_floor: float = 0.0
+    equivalence: str = ""
+    margins: Mapping[str, float] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, r: _Reader) -> StatsSettings:
@@ -310,9 +322,69 @@ class StatsSettings:
         alpha = r.number("alpha")
         if not 0.0 < alpha < 1.0:
             raise ResultsFileError(f"{r.path('alpha')} must be between 0 and 1 (got {alpha})")
-        return cls(alpha, r.integer("bootstrap", low=1), r.integer("permutations", low=1),
+        base = cls(alpha, r.integer("bootstrap", low=1), r.integer("permutations", low=1),
                    r.integer("seed"), r.text("test"), r.text("ci"), r.text("correction"),
                    r.text("ties"))
+        if "unit" not in r.data:
+            return base
+        unit = r.text("unit")
+        if unit not in UNITS:
+            raise ResultsFileError(f"{r.path('unit')} must be one of {', '.join(UNITS)} "
+                                   f"(got {unit!r})")
+        margins_raw = r.sub("margins").data
+        margins = {str(k): _float(v, f"{r.path('margins')}.{k}", low=0.0)
+                   for k, v in margins_raw.items()}
+        return replace(base, unit="document" if unit == "document" else "question",
+                       units=r.integer("units", low=1),
+                       permutation_floor=r.number("permutation_floor", high=1.0),
+                       equivalence=r.text("equivalence"), margins=margins)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``stats`` object of the file."""
+        base: dict[str, Any] = {"alpha": self.alpha, "bootstrap": self.bootstrap,
+                                "permutations": self.permutations, "seed": self.seed,
+                                "test": self.test, "ci": self.ci, "correction": self.correction,
+                                "ties": self.ties}
+        if not self.units:  # a file written before the unit was recorded stays as it was
+            return base
+        return {**base, "unit": self.unit, "units": self.units,
+                "permutation_floor": self.permutation_floor, "equivalence": self.equivalence,
+                "margins": dict(self.margins)}
+
+
+@dataclass(frozen=True, slots=True)
+class Sensitivity:
+    """The pairwise tests again under alternative definitions (``docs/results-schema.md``).
+
+    Attributes:
+        definitions: Definition name -> what it means.
+        ranks: Definition -> label -> per question, the best relevant rank under it (the
+            definitions that change ranks).
+        ndcg_k: Depth of ``places``.
+        places: Label -> per question, the places of all its relevant chunks within ``ndcg_k``.
+        relevant_counts: Label -> per question, how many chunks are relevant.
+        pairwise: Definition -> the pairwise tests under it.
+    """
+
+    definitions: Mapping[str, str]
+    ranks: Mapping[str, Mapping[str, tuple[int | None, ...]]]
+    ndcg_k: int
+    places: Mapping[str, tuple[tuple[int, ...], ...]]
+    relevant_counts: Mapping[str, tuple[int, ...]]
+    pairwise: Mapping[str, tuple[PairwiseResult, ...]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``sensitivity`` object of the file."""
+        return {
+            "definitions": dict(self.definitions),
+            "ranks": {n: {lab: list(r) for lab, r in by.items()} for n, by in self.ranks.items()},
+            "ndcg_all": {"k": self.ndcg_k,
+                         "places": {lab: [list(p) for p in ps] for lab, ps in self.places.items()},
+                         "relevant_counts": {lab: list(c)
+                                             for lab, c in self.relevant_counts.items()}},
+            "pairwise": {n: [_pair_dict(p) for p in rows] for n, rows in self.pairwise.items()},
+        }
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,6 +468,9 @@ class Results:
         stats: How intervals and tests were computed.
         retrieval: Chunk offsets and each question's top chunks.
         timings: Where the time went.
+        question_docs: Per question, its document id (the clusters of document-level
+            inference; empty in files written before it was recorded).
+        sensitivity: The tests under alternative definitions (None in older files).
     """
 
     run_id: str
@@ -414,6 +489,8 @@ class Results:
     stats: StatsSettings
     retrieval: Retrieval
     timings: Timings
+    question_docs: tuple[str, ...] = ()
+    sensitivity: Sensitivity | None = None
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -474,16 +551,16 @@ class Results:
                        "metrics": {lab: {k: e.as_dict() for k, e in m.items()}
                                    for lab, m in self.budget.metrics.items()}},
             "pairwise": [_pair_dict(p) for p in self.pairwise],
-            "stats": {"alpha": self.stats.alpha, "bootstrap": self.stats.bootstrap,
-                      "permutations": self.stats.permutations, "seed": self.stats.seed,
-                      "test": self.stats.test, "ci": self.stats.ci,
-                      "correction": self.stats.correction, "ties": self.stats.ties},
+            "stats": self.stats.to_dict(),
             "retrieval": {"span_k": self.retrieval.span_k,
                           "document_ids": list(self.retrieval.document_ids),
                           "chunk_offsets": {lab: [list(o) for o in offs]
                                             for lab, offs in self.retrieval.chunk_offsets.items()},
                           "topk": {lab: [list(t) for t in tops]
                                    for lab, tops in self.retrieval.topk.items()}},
+            **({"question_docs": list(self.question_docs)} if self.question_docs else {}),
+            **({"sensitivity": self.sensitivity.to_dict()} if self.sensitivity is not None
+               else {}),
             "timings": {"total_seconds": self.timings.total_seconds,
                         "chunk_seconds": self.timings.chunk_seconds,
                         "encode_seconds": self.timings.encode_seconds,
@@ -528,10 +605,16 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+_BASE_PAIR_FIELDS = ("metric", "a", "b", "diff", "ci_low", "ci_high", "p_value", "p_holm",
+                     "significant")
+
+
 def _pair_dict(p: PairwiseResult) -> dict[str, Any]:
-    return {"metric": p.metric, "a": p.a, "b": p.b, "diff": p.diff, "ci_low": p.ci_low,
-            "ci_high": p.ci_high, "p_value": p.p_value, "p_holm": p.p_holm,
-            "significant": p.significant}
+    """A pairwise row; one read from a file without the inference fields is written without them."""
+    row = p.as_dict()
+    legacy = (p.unit == "question" and p.delta is None and p.a_wins is None and not p.p_bound
+              and not p.p_holm_bound)
+    return {k: row[k] for k in _BASE_PAIR_FIELDS} if legacy else row
 
 
 def _read(data: Any) -> Results:
@@ -575,13 +658,80 @@ def _read(data: Any) -> Results:
     pairwise = _pairwise(top.items("pairwise"), labels, metrics)
     stats = StatsSettings.from_dict(top.sub("stats"))
     retrieval = _retrieval(top.sub("retrieval"), configs, len(qids), dataset.documents)
+    docs_raw = data.get("question_docs") or []
+    question_docs = tuple(_str(d, f"question_docs[{i}]", empty=False)
+                          for i, d in enumerate(docs_raw))
+    if question_docs and len(question_docs) != len(qids):
+        raise ResultsFileError(f"question_docs has {len(question_docs)} ids for {len(qids)} "
+                               "questions; it must have one per question")
+    if stats.unit == "document" and not question_docs:
+        raise ResultsFileError("stats.unit is 'document' but question_docs is missing")
+    sens_raw = data.get("sensitivity")
+    sensitivity = (None if sens_raw is None
+                   else _sensitivity(_Reader(sens_raw, "sensitivity"), labels, len(qids)))
     return Results(
         run_id=run_id, created=top.text("created"), engine=top.text("engine", empty=False),
         dataset=dataset, backend=backend, versions=dict(versions), ks=ks,
         configs=configs, question_ids=qids, ranks=dict(ranks),
         metrics=dict(metrics), budget=budget, pairwise=pairwise, stats=stats,
         retrieval=retrieval, timings=Timings.from_dict(top.sub("timings")),
+        question_docs=question_docs, sensitivity=sensitivity,
     )
+
+
+def _extras(row: Any, base: PairwiseResult, where: str) -> PairwiseResult:
+    """``base`` with the optional fields of a pairwise row (unit, bounds, equivalence, wins)."""
+    try:
+        full = PairwiseResult.from_dict(row)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ResultsFileError(f"{where} has a malformed optional field ({exc})") from None
+    if full.delta is not None and not full.delta > 0:
+        raise ResultsFileError(f"{where}.delta must be positive (got {full.delta})")
+    if full.equivalent and (full.delta is None or not -full.delta < full.eq_ci_low
+                            or not full.eq_ci_high < full.delta):
+        raise ResultsFileError(f"{where} is marked equivalent but its interval "
+                               f"[{full.eq_ci_low}, {full.eq_ci_high}] is not inside ±delta")
+    return replace(full, metric=base.metric, a=base.a, b=base.b, diff=base.diff,
+                   ci_low=base.ci_low, ci_high=base.ci_high, p_value=base.p_value,
+                   p_holm=base.p_holm, significant=base.significant)
+
+
+def _sensitivity(r: _Reader, labels: Sequence[str], n: int) -> Sensitivity:
+    definitions = {str(k): _str(v, f"sensitivity.definitions.{k}")
+                   for k, v in r.sub("definitions").data.items()}
+    ranks: dict[str, dict[str, tuple[int | None, ...]]] = {}
+    for name, by in r.sub("ranks").data.items():
+        ranks[str(name)] = {}
+        _labels_match(by, labels, f"sensitivity.ranks.{name}")
+        for lab in labels:
+            rows = by[lab]
+            if not isinstance(rows, list) or len(rows) != n:
+                raise ResultsFileError(f"sensitivity.ranks.{name}.{lab} must list one rank per "
+                                       "question")
+            ranks[str(name)][lab] = tuple(None if x is None else _int(x, f"sensitivity.ranks."
+                                                                      f"{name}.{lab}", low=1)
+                                          for x in rows)
+    nd = r.sub("ndcg_all")
+    places = {lab: tuple(tuple(_int(p, f"sensitivity.ndcg_all.places.{lab}", low=1) for p in ps)
+                         for ps in nd.sub("places").data[lab]) for lab in labels}
+    counts = {lab: tuple(_int(c, f"sensitivity.ndcg_all.relevant_counts.{lab}")
+                         for c in nd.sub("relevant_counts").data[lab]) for lab in labels}
+    pairwise: dict[str, tuple[PairwiseResult, ...]] = {}
+    for name, rows in r.sub("pairwise").data.items():
+        if not isinstance(rows, list):
+            raise ResultsFileError(f"sensitivity.pairwise.{name} must be a list")
+        out = []
+        for i, row in enumerate(rows):
+            where = f"sensitivity.pairwise.{name}[{i}]"
+            try:
+                pair = PairwiseResult.from_dict(row)
+            except (KeyError, TypeError, ValueError, IndexError) as exc:
+                raise ResultsFileError(f"{where} is malformed ({exc})") from None
+            if pair.a not in labels or pair.b not in labels:
+                raise ResultsFileError(f"{where} names an unknown configuration")
+            out.append(pair)
+        pairwise[str(name)] = tuple(out)
+    return Sensitivity(definitions, ranks, nd.integer("k", low=1), places, counts, pairwise)
 
 
 def _ranks(r: _Reader, configs: Sequence[ConfigRecord],
@@ -681,13 +831,14 @@ def _pairwise(rows: Sequence[Any], labels: Sequence[str],
         expected = metrics[a][metric].mean - metrics[b][metric].mean
         if abs(diff - expected) > 1e-6:
             raise ResultsFileError(f"{r.path('diff')} is {diff} but the means give {expected}")
-        out.append(PairwiseResult(
+        base = PairwiseResult(
             metric=metric, a=a, b=b, diff=diff,
             ci_low=r.number("ci_low", low=-1.0, high=1.0),
             ci_high=r.number("ci_high", low=-1.0, high=1.0),
             p_value=r.number("p_value", high=1.0), p_holm=r.number("p_holm", high=1.0),
             significant=r.flag("significant"),
-        ))
+        )
+        out.append(_extras(row, base, r.where))
     return tuple(out)
 
 
@@ -762,12 +913,15 @@ def run_id(
     alpha: float,
     bootstrap: int,
     permutations: int,
+    unit: str = "question",
+    margins: Mapping[str, float] | None = None,
 ) -> str:
     """The file stem of a run: readable names, then a hash of everything that changes the result.
 
     ``jsquad-bm25-all-s0-1a2b3c4d``: dataset, backend, sample (``all`` or ``n500``), seed, and the
     hash of the dataset spec, backend and model, measure, grid (labels, strategies and
-    parameters), the curves' cut-offs, the budget and the statistics settings. Two runs that
+    parameters), the curves' cut-offs, the budget and the statistics settings (the unit of
+    resampling and the equivalence margins included). Two runs that
     differ in any of them get different ids; two runs of the same inputs get the same id.
     """
     settings = {
@@ -775,6 +929,7 @@ def run_id(
         "measure": measure, "sample": sample, "seed": seed,
         "grid": [c.as_dict() for c in configs], "ks": list(ks), "budget_chars": budget_chars,
         "alpha": alpha, "bootstrap": bootstrap, "permutations": permutations,
+        "unit": unit, "margins": dict(sorted((margins or {}).items())),
     }
     slug = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{dataset}-{backend}").strip("_")
     return f"{slug}-{'all' if sample == 0 else f'n{sample}'}-s{seed}-{settings_hash(settings)}"

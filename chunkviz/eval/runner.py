@@ -2,8 +2,8 @@
 
 ``run_benchmark`` runs the stages in order (load -> chunk -> spans -> encode -> rank -> score ->
 test -> assemble), each a function of this module that a test can call on its own, and returns
-the typed ``chunkviz.eval.results.Results`` (``docs/results-schema.md``); ``save_results`` there
-writes it.
+the typed ``chunkviz.eval.results.Results`` (``docs/results-schema.md``, which also documents
+the inference, equivalence and sensitivity fields); ``save_results`` there writes it.
 
 Retrieval follows the seed study: per configuration, one index over all chunks of all documents;
 each question ranks every chunk. A chunk is relevant when it belongs to the question's document
@@ -23,7 +23,7 @@ import math
 import platform
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from chunkviz.datasets.base import Dataset, Question
+from chunkviz.datasets.qa_pairs import occurrences
 from chunkviz.datasets.sampling import sample_questions
 from chunkviz.errors import ParameterError
 from chunkviz.eval.engine import Engine, LocalEngine, Progress, no_progress
@@ -40,6 +41,7 @@ from chunkviz.eval.metrics import (
     budget_k,
     metric_key,
     metric_values,
+    ndcg_all_at_k,
     parse_metric_key,
     span_scores,
 )
@@ -53,19 +55,24 @@ from chunkviz.eval.results import (
     DatasetRecord,
     Results,
     Retrieval,
+    Sensitivity,
     StatsSettings,
     Timings,
     run_id,
 )
 from chunkviz.eval.spans import analyze_spans
 from chunkviz.eval.stats import (
+    Clusters,
     Estimate,
     PairwiseResult,
+    Resampling,
+    Unit,
     bootstrap_ci,
-    bootstrap_indices,
+    default_margin,
     pairwise_tests,
+    permutation_floor,
 )
-from chunkviz.model import ChunkingResult
+from chunkviz.model import ChunkingResult, Span
 from chunkviz.retrieval.backends import (
     build_index,
     get_backend,
@@ -76,9 +83,27 @@ from chunkviz.retrieval.backends import (
 from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir, default_cache_root
 from chunkviz.retrieval.index import Index, LexicalBackend
-from chunkviz.retrieval.ranking import best_relevant_ranks, top_k
+from chunkviz.retrieval.ranking import best_relevant_ranks, relevant_places, top_k
 
 KS = tuple(range(1, 21))
+#: Sensitivity definitions that change which chunks are relevant.
+RELEVANCE_DEFINITIONS = ("relevance_any_answer", "relevance_answer_text")
+#: Sensitivity definitions that change ranks (ties, then relevance).
+RANK_DEFINITIONS = ("ties_optimistic", *RELEVANCE_DEFINITIONS)
+#: Depth of the places kept for the all-relevant nDCG.
+NDCG_ALL_K = 10
+#: Each alternative definition: what it means, and the metrics retested under it. The main
+#: results use pessimistic ties, the first answer at its annotated position, and nDCG of the
+#: best relevant chunk only.
+SENSITIVITY: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ties_optimistic": ("ties broken in favour of the relevant chunk", PAIRWISE_METRICS),
+    "relevance_any_answer": ("a chunk is relevant when it holds any annotated answer",
+                             PAIRWISE_METRICS),
+    "relevance_answer_text": ("a chunk is relevant when it holds the answer text anywhere in "
+                              "the question's document", PAIRWISE_METRICS),
+    "ndcg_all_relevant": ("nDCG@10 over all relevant chunks (not only the best)",
+                          ("ndcg@10",)),
+}
 SPAN_K = 5
 BUDGET_CHARS = 2000
 QUERY_BATCH = 256
@@ -138,6 +163,8 @@ class Indexed:
         offsets: ``(document index, start, end)`` of every chunk.
         relevant: Per question, global indices of the chunks that contain one of its spans.
         predicted: The fixed-window formula's chunk count (None for other strategies).
+        relevant_by: Relevance under the sensitivity definitions (``RELEVANCE_DEFINITIONS``):
+            definition -> per question, the chunks relevant under it.
     """
 
     config: Config
@@ -145,6 +172,7 @@ class Indexed:
     offsets: list[tuple[int, int, int]]
     relevant: list[list[int]]
     predicted: int | None
+    relevant_by: dict[str, list[list[int]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -179,11 +207,16 @@ class Ranked:
         ranks: Per question, the rank of its best relevant chunk (None: lost before retrieval).
         topk: Per question, the ``SPAN_K`` best chunks (global indices), ``ranking.top_k``.
         spans: Per question, span precision, recall and IoU of those chunks, shape ``(q, 3)``.
+        alternative_ranks: Ranks under the sensitivity definitions that change ranks
+            (``ties_optimistic`` and the relevance definitions): definition -> per question.
+        places: Per question, the places of all its relevant chunks within ``NDCG_ALL_K``.
     """
 
     ranks: list[int | None]
     topk: list[list[int]]
     spans: np.ndarray
+    alternative_ranks: dict[str, list[int | None]] = field(default_factory=dict)
+    places: list[list[int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -195,14 +228,14 @@ class Scored:
         budget_k: Label -> the k of the context budget.
         budget_metrics: Label -> ``recall@budget`` (and nDCG, MRR) -> mean and interval.
         per_question: Pairwise metric key -> label -> per-question values.
-        indices: The bootstrap index matrix shared by every configuration and pair.
+        resampling: The bootstrap of the units shared by every configuration and pair.
     """
 
     metrics: dict[str, dict[str, Estimate]]
     budget_k: dict[str, int]
     budget_metrics: dict[str, dict[str, Estimate]]
     per_question: dict[str, dict[str, np.ndarray]]
-    indices: np.ndarray
+    resampling: Resampling
 
 
 def load_stage(
@@ -262,13 +295,23 @@ def spans_stage(
             first.append(len(texts))
             texts.extend(result.embed_texts())
             offsets.extend((d, c.start, c.end) for c in result.chunks)
-        relevant = []
+        relevant: list[list[int]] = []
+        by: dict[str, list[list[int]]] = {name: [] for name in RELEVANCE_DEFINITIONS}
         for q in loaded.questions:
             d = loaded.doc_pos[q.doc_id]
-            report = analyze_spans(results[d], [s for s in q.spans if s.doc_id == q.doc_id])
-            relevant.append(sorted({first[d] + i for st in report.statuses for i in st.containing}))
+            doc = loaded.dataset.documents[d]
+            for into, spans in (
+                (relevant, q.spans),
+                (by["relevance_any_answer"], q.spans + q.alternatives),
+                (by["relevance_answer_text"],
+                 q.spans + tuple(Span(q.doc_id, i, i + len(q.answer))
+                                 for i in occurrences(doc.text, q.answer))),
+            ):
+                report = analyze_spans(results[d], [s for s in spans if s.doc_id == q.doc_id])
+                into.append(sorted({first[d] + i for st in report.statuses
+                                    for i in st.containing}))
         out.append(Indexed(config, texts, offsets, relevant,
-                           predicted_chunks(loaded.dataset, config)))
+                           predicted_chunks(loaded.dataset, config), by))
         progress("spans", ci + 1, len(configs), f"{config.label}: answers located")
     return out
 
@@ -338,11 +381,17 @@ def rank_stage(
         ranks: list[int | None] = []
         tops: list[list[int]] = []
         spans = np.zeros((len(questions), 3), dtype=np.float64)
+        alt: dict[str, list[int | None]] = {name: [] for name in RANK_DEFINITIONS}
+        places: list[list[int]] = []
         for b in range(n_qb):
             lo, hi = b * QUERY_BATCH, min((b + 1) * QUERY_BATCH, len(questions))
             scores = index.scores(encoded.queries[lo:hi])
             relevant = ix.relevant[lo:hi]
             ranks.extend(best_relevant_ranks(scores, relevant))
+            alt["ties_optimistic"].extend(best_relevant_ranks(scores, relevant, "optimistic"))
+            for name in RELEVANCE_DEFINITIONS:
+                alt[name].extend(best_relevant_ranks(scores, ix.relevant_by[name][lo:hi]))
+            places.extend(relevant_places(scores, relevant, NDCG_ALL_K))
             for qi, row in zip(range(lo, hi), top_k(scores, SPAN_K, relevant), strict=True):
                 q = questions[qi]
                 d = loaded.doc_pos[q.doc_id]
@@ -352,12 +401,72 @@ def rank_stage(
                 tops.append([int(j) for j in row])
             progress("rank", ci * n_qb + b + 1, len(indexed) * n_qb,
                      f"{ix.config.label}: ranking {hi}/{len(questions)} questions")
-        out.append(Ranked(ranks, tops, spans))
+        out.append(Ranked(ranks, tops, spans, alt, places))
     return out
 
 
-def _estimate(values: np.ndarray, idx: np.ndarray) -> Estimate:
-    return bootstrap_ci(values, indices=idx)
+def sensitivity_stage(
+    indexed: Sequence[Indexed],
+    ranked: Sequence[Ranked],
+    scored: Scored,
+    *,
+    alpha: float,
+    permutations: int,
+    seed: int,
+    margins: Mapping[str, float] | None = None,
+    progress: Progress = no_progress,
+) -> Sensitivity:
+    """The pairwise tests again under each alternative definition (``SENSITIVITY``).
+
+    Same questions, units, resampling, seeds and margins as the main tests: only the
+    definition differs, so a changed outcome is the definition's doing. Returns the file's
+    ``sensitivity`` section: what each definition means, the ranks it gives, the places behind
+    the all-relevant nDCG, and the pairwise rows per definition.
+    """
+    labels = [ix.config.label for ix in indexed]
+    rows: dict[str, tuple[PairwiseResult, ...]] = {}
+    for i, (name, (_, metrics)) in enumerate(SENSITIVITY.items()):
+        found: list[PairwiseResult] = []
+        for key in metrics:
+            metric, k = parse_metric_key(key)
+            if name == "ndcg_all_relevant":
+                values = {lab: ndcg_all_at_k(rk.places, [len(r) for r in ix.relevant], int(k))
+                          for lab, ix, rk in zip(labels, indexed, ranked, strict=True)}
+            else:
+                values = {lab: metric_values(metric, rk.alternative_ranks[name], int(k))
+                          for lab, rk in zip(labels, ranked, strict=True)}
+            margin = float((margins or {}).get(key, default_margin(key)))
+            found.extend(pairwise_tests(
+                values, metric=key, alpha=alpha, permutations=permutations, seed=seed,
+                resampling=scored.resampling, margin=margin))
+        rows[name] = tuple(found)
+        progress("test", len(PAIRWISE_METRICS) + i + 1, len(PAIRWISE_METRICS) + len(SENSITIVITY),
+                 f"sensitivity: {name}")
+    return Sensitivity(
+        definitions={name: text for name, (text, _) in SENSITIVITY.items()},
+        ranks={name: {lab: tuple(rk.alternative_ranks[name])
+                      for lab, rk in zip(labels, ranked, strict=True)}
+               for name in RANK_DEFINITIONS},
+        ndcg_k=NDCG_ALL_K,
+        places={lab: tuple(tuple(p) for p in rk.places)
+                for lab, rk in zip(labels, ranked, strict=True)},
+        relevant_counts={ix.config.label: tuple(len(r) for r in ix.relevant) for ix in indexed},
+        pairwise=rows,
+    )
+
+
+def _estimate(values: np.ndarray, resampling: Resampling) -> Estimate:
+    return bootstrap_ci(values, resampling=resampling)
+
+
+def default_unit(doc_ids: Sequence[str]) -> Unit:
+    """``document`` when the questions come from at least two documents, else ``question``.
+
+    Questions about one document succeed or fail together, so inference about the population of
+    documents resamples documents; with a single document there is nothing to resample but its
+    questions (the conclusion is then about this document's questions only).
+    """
+    return "document" if len(set(doc_ids)) >= 2 else "question"
 
 
 def score_stage(
@@ -367,11 +476,16 @@ def score_stage(
     budget_chars: int,
     bootstrap: int,
     seed: int,
+    clusters: Clusters | None = None,
     progress: Progress = no_progress,
 ) -> Scored:
-    """Every metric of every configuration from its ranks, with bootstrap intervals."""
+    """Every metric of every configuration from its ranks, with bootstrap intervals.
+
+    ``clusters`` are the units of resampling (default: each question its own unit).
+    """
     n = len(ranked[0].ranks) if ranked else 0
-    idx = bootstrap_indices(n, bootstrap, seed)
+    resampling = Resampling.draw(clusters if clusters is not None else Clusters.questions(n),
+                                 bootstrap, seed)
     metrics: dict[str, dict[str, Estimate]] = {}
     per_question: dict[str, dict[str, np.ndarray]] = {m: {} for m in PAIRWISE_METRICS}
     budget_ks: dict[str, int] = {}
@@ -382,20 +496,20 @@ def score_stage(
         for key in RANK_METRICS:
             name, k = parse_metric_key(key)
             values = metric_values(name, rk.ranks, int(k))
-            m[key] = _estimate(values, idx)
+            m[key] = _estimate(values, resampling)
             if key in per_question:
                 per_question[key][label] = values
         for j, name in enumerate(SPAN_METRICS):
-            m[metric_key(name, SPAN_K)] = _estimate(rk.spans[:, j], idx)
+            m[metric_key(name, SPAN_K)] = _estimate(rk.spans[:, j], resampling)
         metrics[label] = m
         kb = budget_k(_mean_chunk_chars(ix), budget_chars, k_max=max(1, len(ix.texts)))
         budget_ks[label] = kb
         budget_metrics[label] = {
-            f"{name}@budget": _estimate(metric_values(name, rk.ranks, kb), idx)
+            f"{name}@budget": _estimate(metric_values(name, rk.ranks, kb), resampling)
             for name in ("recall", "ndcg", "mrr")
         }
         progress("score", ci + 1, len(indexed), f"{label}: metrics")
-    return Scored(metrics, budget_ks, budget_metrics, per_question, idx)
+    return Scored(metrics, budget_ks, budget_metrics, per_question, resampling)
 
 
 def significance_stage(
@@ -404,15 +518,23 @@ def significance_stage(
     alpha: float,
     permutations: int,
     seed: int,
+    margins: Mapping[str, float] | None = None,
     progress: Progress = no_progress,
+    steps_after: int = 0,
 ) -> list[PairwiseResult]:
-    """Paired permutation tests of every pair on each ``PAIRWISE_METRICS``, Holm-corrected."""
+    """Paired difference and equivalence tests of every pair on each ``PAIRWISE_METRICS``.
+
+    Both Holm-corrected per metric, on the units of ``scored.resampling``; ``margins`` gives the
+    equivalence margin per metric key (default ``default_margin``). ``steps_after`` counts the
+    test stage's steps still to come (the sensitivity tests), so its progress never goes back.
+    """
     pairwise: list[PairwiseResult] = []
     for i, key in enumerate(PAIRWISE_METRICS):
+        margin = float((margins or {}).get(key, default_margin(key)))
         pairwise.extend(pairwise_tests(scored.per_question[key], metric=key, alpha=alpha,
                                        permutations=permutations, seed=seed,
-                                       indices=scored.indices))
-        progress("test", i + 1, len(PAIRWISE_METRICS), f"{key}: pairwise tests")
+                                       resampling=scored.resampling, margin=margin))
+        progress("test", i + 1, len(PAIRWISE_METRICS) + steps_after, f"{key}: pairwise tests")
     return pairwise
 
 
@@ -437,6 +559,8 @@ def run_benchmark(
     alpha: float = 0.05,
     bootstrap: int = 2000,
     permutations: int = 5000,
+    unit: Unit | None = None,
+    margins: Mapping[str, float] | None = None,
     engine: Engine | None = None,
 ) -> Results:
     """Run the benchmark's stages in order and return the typed results.
@@ -460,6 +584,8 @@ def run_benchmark(
         alpha: Family-wise error rate of the pairwise tests.
         bootstrap: Bootstrap resamples for confidence intervals.
         permutations: Sign flips per paired permutation test.
+        unit: Unit of resampling of the intervals and tests (default ``default_unit``).
+        margins: Equivalence margin per pairwise metric key (default ``default_margin``).
         engine: Where the chunk stage and the document-encode stage run (default:
             ``LocalEngine()``, this process).
 
@@ -487,13 +613,22 @@ def run_benchmark(
     indexed = spans_stage(loaded, configs, chunkings, report)
     encoded = encode_stage(loaded, indexed, measure, eng, report)
     ranked = rank_stage(loaded, indexed, encoded, report)
+    question_docs = [q.doc_id for q in loaded.questions]
+    clusters = Clusters.of(question_docs, unit or default_unit(question_docs))
+    margin_of = {key: float((margins or {}).get(key, default_margin(key)))
+                 for key in PAIRWISE_METRICS}
     scored = score_stage(indexed, ranked, budget_chars=budget_chars, bootstrap=bootstrap,
-                         seed=seed, progress=report)
+                         seed=seed, clusters=clusters, progress=report)
     pairwise = significance_stage(scored, alpha=alpha, permutations=permutations, seed=seed,
-                          progress=report)
+                                  margins=margin_of, progress=report,
+                                  steps_after=len(SENSITIVITY))
+    sensitivity = sensitivity_stage(indexed, ranked, scored, alpha=alpha,
+                                    permutations=permutations, seed=seed, margins=margin_of,
+                                    progress=report)
     settings = {"spec": spec or dataset.name, "sample": sample, "seed": seed, "measure": measure,
                 "ks": list(ks), "budget_chars": budget_chars, "alpha": alpha,
-                "bootstrap": bootstrap, "permutations": permutations, "engine": eng.name}
+                "bootstrap": bootstrap, "permutations": permutations, "engine": eng.name,
+                "margins": margin_of}
     timings = Timings(
         total_seconds=0.0,  # set below, once the results are assembled
         chunk_seconds=round(chunk_seconds, 3),
@@ -505,7 +640,8 @@ def run_benchmark(
         cache_hits=encoded.cache_hits,
         unique_texts=encoded.unique_texts,
     )
-    out = assemble(loaded, indexed, encoded, ranked, scored, pairwise, settings, timings)
+    out = replace(assemble(loaded, indexed, encoded, ranked, scored, pairwise, settings, timings),
+                  sensitivity=sensitivity)
     report("assemble", 1, 1, "done")
     total = round(time.perf_counter() - started, 3)
     return replace(out, timings=replace(out.timings, total_seconds=total))
@@ -543,7 +679,8 @@ def assemble(
             measure=measure, sample=sample, seed=seed, configs=[ix.config for ix in indexed],
             ks=settings["ks"], budget_chars=int(settings["budget_chars"]),
             alpha=float(settings["alpha"]), bootstrap=int(settings["bootstrap"]),
-            permutations=int(settings["permutations"]),
+            permutations=int(settings["permutations"]), unit=scored.resampling.unit,
+            margins=settings["margins"],
         ),
         created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         engine=str(settings["engine"]),
@@ -564,7 +701,12 @@ def assemble(
             permutations=int(settings["permutations"]), seed=seed, test="paired permutation",
             ci="percentile bootstrap, 95%", correction="holm",
             ties="pessimistic (equal-scored irrelevant chunks rank first)",
+            unit=scored.resampling.unit, units=scored.resampling.clusters.count,
+            permutation_floor=permutation_floor(int(settings["permutations"])),
+            equivalence="paired TOST, t reference, cluster-robust standard error",
+            margins=dict(settings["margins"]),
         ),
+        question_docs=tuple(q.doc_id for q in questions),
         retrieval=Retrieval(
             span_k=SPAN_K,
             document_ids=tuple(d.doc_id for d in dataset.documents),

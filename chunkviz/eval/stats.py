@@ -1,31 +1,288 @@
-"""Confidence intervals and paired significance tests for comparing chunking configurations.
+"""Confidence intervals, paired difference and equivalence tests for comparing configurations.
 
 Every configuration is evaluated on the same questions, so differences are tested *paired*:
-per question, ``d_i = a_i - b_i``. The test is a paired (sign-flip) permutation test of the
-mean difference: under the null hypothesis that the two configurations are exchangeable on each
-question, each ``d_i`` is equally likely to have either sign (Fisher 1935; Smucker, Allan &
-Carterette 2007 recommend it for IR evaluation). Confidence intervals are percentile bootstrap
-intervals over questions (Efron & Tibshirani 1993), seeded so a run is reproducible. Comparing
-all pairs of configurations makes many tests at once; Holm's step-down procedure (Holm 1979)
-keeps the family-wise error rate at ``alpha``.
+per question, ``d_i = a_i - b_i``.
 
-A test that does not reject says "no detectable difference" at this sample size, never that two
-configurations are equal.
+**The unit of resampling.** Questions are clustered in documents (JSQuAD: 3,973 questions in 59
+articles), and questions about the same article succeed or fail together. Treating them as
+independent understates the variance of a mean by the design effect ``1 + (m - 1) rho`` (Kish
+1965; ``m`` questions per document, ``rho`` the intra-document correlation). Every function here
+therefore takes a :class:`Clusters` value saying which document each question belongs to and
+whether inference resamples documents (``unit="document"``, the default for datasets with
+documents) or questions (``unit="question"``, inference about *these* questions only). With one
+question per document the two coincide exactly (same random draws).
+
+- Confidence intervals are percentile bootstrap intervals (Efron & Tibshirani 1993); at document
+  level whole documents are drawn with replacement and the mean over all their questions is the
+  statistic (the cluster bootstrap, Field & Welsh 2007; Cameron & Miller 2015, section VI).
+- Differences are tested with a paired sign-flip permutation test of the mean difference: under
+  the null hypothesis that the two configurations are exchangeable on each unit, each unit's
+  total difference is equally likely to have either sign (Fisher 1935; Smucker, Allan &
+  Carterette 2007 recommend it for IR evaluation). At document level the sign flips per document.
+- Equivalence ("the same within +-delta") is a separate claim that needs its own test: the two
+  one-sided tests (TOST, Schuirmann 1987) of :func:`tost_paired`. Not rejecting a difference is
+  "no detectable difference", never equality.
+- Comparing all pairs makes many tests at once; Holm's step-down procedure (Holm 1979) keeps the
+  family-wise error rate at ``alpha``, for the difference tests and for the equivalence tests
+  (each family separately).
+
+Every pair then reads as one :data:`Outcome`: ``a_better``, ``b_better``, ``equivalent`` (within
+``+-delta``) or ``inconclusive``. Permutation p-values cannot fall below ``1 / (1 + permutations)``;
+a p-value at that floor is only an upper bound and :func:`format_p` prints it as ``p ≤ …``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from chunkviz.errors import ParameterError
 
 NO_DIFFERENCE = "no detectable difference"
-_BATCH = 500  # resamples per matrix product: bounds memory at _BATCH x questions floats
+_BATCH = 500  # resamples per matrix product: bounds memory at _BATCH x units floats
+
+Unit = Literal["document", "question"]
+UNITS: tuple[Unit, ...] = ("document", "question")
+Outcome = Literal["a_better", "b_better", "equivalent", "inconclusive"]
+OUTCOMES: tuple[Outcome, ...] = ("a_better", "b_better", "equivalent", "inconclusive")
+ReplicationStatus = Literal["holds", "one_only", "contradicts", "neither"]
+
+# Default equivalence margins, in the metric's own units (see ``default_margin``).
+DEFAULT_MARGINS: Mapping[str, float] = {
+    "recall": 0.01,
+    "ndcg": 0.01,
+    "mrr": 0.01,
+    "span_precision": 0.02,
+    "span_recall": 0.02,
+    "span_iou": 0.02,
+}
+
+
+def default_margin(metric: str) -> float:
+    """The default equivalence margin delta of a metric key (``recall@5`` -> 0.01).
+
+    Recall@k, nDCG@k and MRR@k: delta = 0.01, one question in a hundred gaining or losing a
+    relevant chunk in the top k (Recall), or the equivalent mass of rank movements (nDCG, MRR:
+    e.g. 2% of questions moving between ranks 1 and 2 change MRR by 0.01). It is twice the
+    smallest differences that survive the Holm correction on JSQuAD (about 0.005 Recall@5) and
+    about what the alternative definitions of ties and relevance move the means by, so a pair
+    proven equivalent at this margin differs by less than the benchmark's own definitional
+    uncertainty. Span precision / recall / IoU: delta = 0.02, because their per-question values
+    are continuous character ratios whose means move more between neighbouring chunk sizes.
+
+    Args:
+        metric: A metric key ``name@k`` (``ndcg@10``, ``span_iou@5``).
+
+    Returns:
+        The margin, in the metric's units.
+
+    Raises:
+        ParameterError: A key without ``@`` or a metric without a default margin.
+    """
+    name, sep, k = metric.partition("@")
+    if not sep or not name or not k:
+        raise ParameterError(f"metric key must look like name@k, e.g. ndcg@10 (got {metric!r})")
+    if name not in DEFAULT_MARGINS:
+        raise ParameterError(
+            f"no default equivalence margin for {metric!r}; pass margin= explicitly "
+            f"(known: {', '.join(sorted(DEFAULT_MARGINS))})"
+        )
+    return DEFAULT_MARGINS[name]
+
+
+def _values(values: Sequence[float] | np.ndarray, name: str = "values") -> np.ndarray:
+    v = np.asarray(values, dtype=np.float64)
+    if v.ndim != 1:
+        raise ParameterError(f"{name} must be one value per question (got shape {v.shape})")
+    return v
+
+
+def _check_alpha(alpha: float) -> None:
+    if not 0.0 < alpha < 1.0:
+        raise ParameterError(f"alpha must be between 0 and 1 (got alpha={alpha})")
+
+
+def _check_resamples(n: int, name: str) -> None:
+    if n < 1:
+        raise ParameterError(f"{name} must be at least 1 (got {name}={n})")
+
+
+def _check_unit(unit: str) -> None:
+    if unit not in UNITS:
+        raise ParameterError(f"unit must be one of {', '.join(UNITS)} (got unit={unit!r})")
+
+
+# ---------------------------------------------------------------------------- the units
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Clusters:
+    """Which resampling unit each question belongs to.
+
+    Attributes:
+        unit: ``"document"`` (questions of one document move together) or ``"question"``.
+        groups: Shape ``(n,)``: the unit index (0 .. count - 1) of each question. With
+            ``unit="question"`` it is ``arange(n)``.
+    """
+
+    unit: Unit
+    groups: np.ndarray
+
+    @classmethod
+    def of(cls, documents: Sequence[Hashable], unit: Unit = "document") -> Clusters:
+        """The units of questions whose documents are ``documents`` (one label per question).
+
+        Units are numbered in order of first appearance, so the draws do not depend on how
+        document labels sort.
+
+        Raises:
+            ParameterError: An unknown unit.
+        """
+        _check_unit(unit)
+        if unit == "question":
+            return cls.questions(len(documents))
+        seen: dict[Hashable, int] = {}
+        groups = np.fromiter((seen.setdefault(d, len(seen)) for d in documents), dtype=np.int64,
+                             count=len(documents))
+        return cls("document", groups)
+
+    @classmethod
+    def questions(cls, n: int) -> Clusters:
+        """Every question its own unit (inference about these ``n`` questions)."""
+        return cls("question", np.arange(n, dtype=np.int64))
+
+    @property
+    def n(self) -> int:
+        """Number of questions."""
+        return int(self.groups.size)
+
+    @property
+    def count(self) -> int:
+        """Number of units (documents, or questions)."""
+        return int(self.groups.max()) + 1 if self.groups.size else 0
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Questions per unit, shape ``(count,)``."""
+        return np.bincount(self.groups, minlength=self.count).astype(np.float64)
+
+    def sums(self, values: np.ndarray) -> np.ndarray:
+        """Per-unit totals of per-question ``values``, shape ``(count,)``.
+
+        Raises:
+            ParameterError: ``values`` not one per question.
+        """
+        if values.shape != self.groups.shape:
+            raise ParameterError(
+                f"values must be one per question of the clusters (got {values.size} values "
+                f"for {self.n} questions)"
+            )
+        if self.unit == "question":
+            return values
+        return np.bincount(self.groups, weights=values, minlength=self.count)
+
+
+def _clusters_for(n: int, clusters: Clusters | None) -> Clusters:
+    if clusters is None:
+        return Clusters.questions(n)
+    if clusters.n != n:
+        raise ParameterError(
+            f"clusters cover {clusters.n} questions but {n} values were given; build them "
+            "from the same questions"
+        )
+    return clusters
+
+
+def bootstrap_indices(n: int, resamples: int, seed: int) -> np.ndarray:
+    """Resampled unit indices, shape ``(resamples, n)``, reproducible from ``seed``.
+
+    Sharing one draw between configurations keeps their intervals paired.
+    """
+    _check_resamples(resamples, "resamples")
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n, size=(resamples, n), dtype=np.int64) if n else np.zeros(
+        (resamples, 0), dtype=np.int64
+    )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Resampling:
+    """A seeded bootstrap of units, shared by every configuration and pair (so it is paired).
+
+    Each resample draws ``count`` units with replacement; ``counts[b, g]`` is how often unit
+    ``g`` is drawn in resample ``b``. The resampled mean of per-question values ``v`` is the
+    ratio ``sum_g counts[b, g] S_g / sum_g counts[b, g] n_g`` with ``S_g`` the unit's total and
+    ``n_g`` its number of questions: the mean over all questions of the drawn documents.
+
+    Attributes:
+        clusters: The units.
+        counts: Shape ``(resamples, count)``, float64.
+        seed: The seed of the draws.
+    """
+
+    clusters: Clusters
+    counts: np.ndarray
+    seed: int
+
+    @classmethod
+    def draw(cls, clusters: Clusters, resamples: int = 2000, seed: int = 0) -> Resampling:
+        """Draw ``resamples`` bootstrap samples of the units.
+
+        Uses the draws of :func:`bootstrap_indices` over the units, so with one question per
+        unit it resamples exactly the questions the question-level bootstrap does.
+
+        Raises:
+            ParameterError: ``resamples`` < 1.
+        """
+        return cls.from_indices(clusters, bootstrap_indices(clusters.count, resamples, seed),
+                                seed)
+
+    @classmethod
+    def from_indices(cls, clusters: Clusters, indices: np.ndarray, seed: int = 0) -> Resampling:
+        """A resampling from drawn unit indices (``bootstrap_indices(count, ...)``).
+
+        Raises:
+            ParameterError: Indices outside the units.
+        """
+        idx = np.asarray(indices, dtype=np.int64)
+        g = clusters.count
+        if idx.ndim != 2 or (idx.size and (idx.min() < 0 or idx.max() >= g)):
+            raise ParameterError(
+                f"indices must be a (resamples, units) matrix of unit indices below {g} "
+                f"(got shape {idx.shape})"
+            )
+        b = idx.shape[0]
+        flat = (idx + (np.arange(b, dtype=np.int64) * g)[:, None]).ravel()
+        counts = np.bincount(flat, minlength=b * g).reshape(b, g).astype(np.float64)
+        return cls(clusters, counts, seed)
+
+    @property
+    def unit(self) -> Unit:
+        """The unit of resampling."""
+        return self.clusters.unit
+
+    @property
+    def resamples(self) -> int:
+        """Number of bootstrap resamples."""
+        return int(self.counts.shape[0])
+
+    def means(self, values: np.ndarray) -> np.ndarray:
+        """The resampled means of per-question ``values``, shape ``(resamples,)``."""
+        sums = self.clusters.sums(values)
+        sizes = self.clusters.sizes
+        out = np.empty(self.resamples, dtype=np.float64)
+        for i in range(0, self.resamples, _BATCH):
+            c = self.counts[i : i + _BATCH]
+            out[i : i + _BATCH] = (c @ sums) / (c @ sizes)
+        return out
+
+
+# ---------------------------------------------------------------------------- intervals
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,104 +304,6 @@ class Estimate:
         return {"mean": self.mean, "ci_low": self.ci_low, "ci_high": self.ci_high}
 
 
-@dataclass(frozen=True, slots=True)
-class PairwiseResult:
-    """The paired comparison of configurations ``a`` and ``b`` on one metric.
-
-    Attributes:
-        metric: Metric key (``ndcg@10``).
-        a: Label of the first configuration.
-        b: Label of the second configuration.
-        diff: mean(a) - mean(b) over the same questions.
-        ci_low: Lower bound of the paired bootstrap interval of ``diff``.
-        ci_high: Upper bound.
-        p_value: Two-sided paired permutation p-value.
-        p_holm: Holm-adjusted p-value over all pairs of this metric.
-        significant: ``p_holm < alpha``.
-    """
-
-    metric: str
-    a: str
-    b: str
-    diff: float
-    ci_low: float
-    ci_high: float
-    p_value: float
-    p_holm: float
-    significant: bool
-
-    @property
-    def verdict(self) -> str:
-        """``"<a> better"``, ``"<b> better"`` or ``"no detectable difference"``."""
-        if not self.significant:
-            return NO_DIFFERENCE
-        return f"{self.a} better" if self.diff > 0 else f"{self.b} better"
-
-    def flipped(self) -> PairwiseResult:
-        """The same test oriented as ``b - a``."""
-        return PairwiseResult(self.metric, self.b, self.a, -self.diff, -self.ci_high,
-                              -self.ci_low, self.p_value, self.p_holm, self.significant)
-
-    @classmethod
-    def from_dict(cls, row: Mapping[str, Any]) -> PairwiseResult:
-        """A row of a results file's ``pairwise`` table (the inverse of ``as_dict``)."""
-        return cls(
-            metric=str(row["metric"]),
-            a=str(row["a"]),
-            b=str(row["b"]),
-            diff=float(row["diff"]),
-            ci_low=float(row["ci_low"]),
-            ci_high=float(row["ci_high"]),
-            p_value=float(row["p_value"]),
-            p_holm=float(row["p_holm"]),
-            significant=bool(row["significant"]),
-        )
-
-    def as_dict(self) -> dict[str, object]:
-        """The row of the results file's ``pairwise`` table (plus ``verdict``)."""
-        return {
-            "metric": self.metric,
-            "a": self.a,
-            "b": self.b,
-            "diff": self.diff,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "p_value": self.p_value,
-            "p_holm": self.p_holm,
-            "significant": self.significant,
-            "verdict": self.verdict,
-        }
-
-
-def _values(values: Sequence[float] | np.ndarray, name: str = "values") -> np.ndarray:
-    v = np.asarray(values, dtype=np.float64)
-    if v.ndim != 1:
-        raise ParameterError(f"{name} must be one value per question (got shape {v.shape})")
-    return v
-
-
-def _check_alpha(alpha: float) -> None:
-    if not 0.0 < alpha < 1.0:
-        raise ParameterError(f"alpha must be between 0 and 1 (got alpha={alpha})")
-
-
-def _check_resamples(n: int, name: str) -> None:
-    if n < 1:
-        raise ParameterError(f"{name} must be at least 1 (got {name}={n})")
-
-
-def bootstrap_indices(n: int, resamples: int, seed: int) -> np.ndarray:
-    """Resampled question indices, shape ``(resamples, n)``, reproducible from ``seed``.
-
-    Sharing one index matrix between configurations keeps their intervals paired.
-    """
-    _check_resamples(resamples, "resamples")
-    rng = np.random.default_rng(seed)
-    return rng.integers(0, n, size=(resamples, n), dtype=np.int64) if n else np.zeros(
-        (resamples, 0), dtype=np.int64
-    )
-
-
 def bootstrap_ci(
     values: Sequence[float] | np.ndarray,
     *,
@@ -152,33 +311,51 @@ def bootstrap_ci(
     confidence: float = 0.95,
     seed: int = 0,
     indices: np.ndarray | None = None,
+    resampling: Resampling | None = None,
 ) -> Estimate:
     """Mean of ``values`` with a percentile bootstrap confidence interval.
 
+    The interval is ``[q_{(1-c)/2}, q_{(1+c)/2}]`` of the resampled means (Efron & Tibshirani
+    1993, ch. 13); with a document-level ``resampling`` the resampled means are those of the
+    cluster bootstrap (see :class:`Resampling`).
+
     Args:
         values: One value per question.
-        resamples: Number of bootstrap resamples.
+        resamples: Number of bootstrap resamples (when neither ``indices`` nor ``resampling``).
         confidence: Coverage of the interval (0.95: the 2.5th and 97.5th percentiles).
         seed: Seed of the resampling, for reproducible files.
-        indices: Precomputed ``bootstrap_indices`` (shared across configurations).
+        indices: Precomputed question-level ``bootstrap_indices``.
+        resampling: A precomputed :class:`Resampling` (shared across configurations); it
+            decides the unit. Without it (and without ``indices``) questions are resampled.
 
     Returns:
         The estimate; an empty input gives NaNs.
 
     Raises:
-        ParameterError: Bad ``confidence`` or ``resamples``.
+        ParameterError: Bad ``confidence`` or ``resamples``, or ``values`` not matching the
+            resampling's questions.
     """
     v = _values(values)
     _check_alpha(1.0 - confidence)
     if v.size == 0:
         return Estimate(float("nan"), float("nan"), float("nan"))
-    idx = bootstrap_indices(v.size, resamples, seed) if indices is None else indices
-    means = np.concatenate(
-        [v[idx[i : i + _BATCH]].mean(axis=1) for i in range(0, len(idx), _BATCH)]
-    )
+    if resampling is None:
+        clusters = Clusters.questions(v.size)
+        resampling = (Resampling.draw(clusters, resamples, seed) if indices is None
+                      else Resampling.from_indices(clusters, indices, seed))
+    means = resampling.means(v)
     tail = (1.0 - confidence) / 2.0 * 100.0
     low, high = np.percentile(means, [tail, 100.0 - tail])
     return Estimate(float(v.mean()), float(low), float(high))
+
+
+# ---------------------------------------------------------------------------- difference test
+
+
+def permutation_floor(permutations: int) -> float:
+    """The smallest p-value a sign-flip test with ``permutations`` flips can give: 1/(1+P)."""
+    _check_resamples(permutations, "permutations")
+    return 1.0 / (1.0 + permutations)
 
 
 def paired_permutation_test(
@@ -187,17 +364,23 @@ def paired_permutation_test(
     *,
     permutations: int = 5000,
     seed: int = 0,
+    clusters: Clusters | None = None,
 ) -> float:
     """Two-sided p-value of a paired sign-flip permutation test of mean(a - b).
 
-    ``p = (1 + #{|mean(s * d)| >= |mean(d)|}) / (1 + permutations)`` over random sign vectors
-    ``s`` (the ``+1`` counts the observed assignment, so p is never 0; Phipson & Smyth 2010).
+    With ``D_g`` the total of ``d_i = a_i - b_i`` over unit ``g`` and ``n`` questions,
+    ``T = |sum_g D_g| / n`` and ``p = (1 + #{|sum_g s_g D_g| / n >= T}) / (1 + permutations)``
+    over random sign vectors ``s`` (one sign per unit: per document, the configurations' labels
+    are swapped on all its questions at once). The ``+1`` counts the observed assignment, so p is
+    never below ``1 / (1 + permutations)`` (Phipson & Smyth 2010): a p-value at that floor only
+    says "at most this".
 
     Args:
         a: Per-question values of the first configuration.
         b: Per-question values of the second, on the same questions.
         permutations: Number of random sign flips.
         seed: Seed of the sign flips.
+        clusters: The units whose signs flip together (default: each question).
 
     Returns:
         The p-value in (0, 1]; 1.0 when every difference is zero.
@@ -212,10 +395,12 @@ def paired_permutation_test(
         )
     _check_resamples(permutations, "permutations")
     d = x - y
+    units = _clusters_for(d.size, clusters)
     if d.size == 0 or not np.any(d):
         return 1.0
-    observed = abs(d.mean())
-    # NOTE: a small tolerance so that permuted means equal to the observed one up to float
+    totals = units.sums(d)
+    observed = abs(totals.sum())
+    # NOTE: a small tolerance so that permuted totals equal to the observed one up to float
     # rounding count as "at least as extreme" (otherwise ties would depend on summation order).
     tol = 1e-12 * max(1.0, observed)
     rng = np.random.default_rng(seed)
@@ -223,8 +408,8 @@ def paired_permutation_test(
     done = 0
     while done < permutations:
         m = min(_BATCH, permutations - done)
-        signs = rng.integers(0, 2, size=(m, d.size), dtype=np.int8) * 2 - 1
-        extreme += int(np.count_nonzero(np.abs(signs @ d) / d.size >= observed - tol))
+        signs = rng.integers(0, 2, size=(m, totals.size), dtype=np.int8) * 2 - 1
+        extreme += int(np.count_nonzero(np.abs(signs @ totals) >= observed - tol))
         done += m
     return (1 + extreme) / (1 + permutations)
 
@@ -244,17 +429,329 @@ def holm(p_values: Sequence[float]) -> list[float]:
     Raises:
         ParameterError: A p-value outside [0, 1].
     """
+    values = list(p_values)
+    return [p for p, _ in _holm(values, [False] * len(values))]
+
+
+def holm_bounds(p_values: Sequence[float], bounds: Sequence[bool]) -> list[bool]:
+    """Which Holm-adjusted p-values are only upper bounds.
+
+    An adjusted value is an upper bound when the term ``(m - j + 1) p_(j)`` that attains the
+    running maximum comes from a p-value that is itself an upper bound (a permutation p-value at
+    its floor): a finer test could only lower it.
+
+    Args:
+        p_values: Unadjusted p-values.
+        bounds: Per p-value, whether it is an upper bound.
+
+    Returns:
+        Per adjusted p-value (input order), whether it is an upper bound.
+
+    Raises:
+        ParameterError: A p-value outside [0, 1] or lengths that differ.
+    """
+    return [b for _, b in _holm(p_values, bounds)]
+
+
+def _holm(p_values: Sequence[float], bounds: Sequence[bool]) -> list[tuple[float, bool]]:
     p = np.asarray(list(p_values), dtype=np.float64)
+    if len(bounds) != p.size:
+        raise ParameterError(f"bounds must be one per p-value (got {len(bounds)} for {p.size})")
     if p.size and (np.any(p < 0) or np.any(p > 1) or np.any(np.isnan(p))):
         raise ParameterError(f"p-values must lie in [0, 1] (got {p.tolist()})")
     m = p.size
     order = np.argsort(p, kind="stable")
-    adjusted = np.empty(m, dtype=np.float64)
-    running = 0.0
+    out: list[tuple[float, bool]] = [(0.0, False)] * m
+    running, running_bound = 0.0, False
     for i, j in enumerate(order):
-        running = max(running, min(1.0, (m - i) * p[j]))
-        adjusted[j] = running
-    return adjusted.tolist()
+        term = min(1.0, (m - i) * p[j])
+        if term > running:
+            running, running_bound = term, bool(bounds[j])
+        elif term == running:
+            # NOTE: an exact term attaining the same maximum makes the adjusted value exact.
+            running_bound = running_bound and bool(bounds[j])
+        out[j] = (running, running_bound)
+    return out
+
+
+def format_p(p: float, *, bound: bool = False) -> str:
+    """The one way a p-value is printed: ``p = 0.034``, ``p ≤ 0.0056``, ``p < 0.0001``.
+
+    ``bound`` marks a value that is only an upper bound (a permutation p-value at its floor
+    ``1 / (1 + permutations)``, or a Holm value computed from one); it is rounded *up* to three
+    significant digits so the printed bound stays a bound.
+
+    Args:
+        p: The p-value.
+        bound: Whether ``p`` is an upper bound.
+
+    Returns:
+        The text, with ``=``, ``≤`` or ``<``.
+    """
+    if bound:
+        if p >= 1.0:
+            return "p ≤ 1"
+        exp = math.floor(math.log10(p)) - 2
+        up = math.ceil(round(p / 10.0**exp, 9)) * 10.0**exp
+        return f"p ≤ {up:.3g}"
+    if p < 1e-4:
+        return "p < 0.0001"
+    return f"p = {p:.3g}"
+
+
+# ---------------------------------------------------------------------------- equivalence
+
+
+@dataclass(frozen=True, slots=True)
+class Equivalence:
+    """The two one-sided tests of ``|mean(a - b)| < delta``.
+
+    Attributes:
+        delta: The margin, in the metric's units.
+        diff: mean(a - b).
+        se: Its standard error (cluster-robust at document level).
+        df: Degrees of freedom of the t reference (units - 1).
+        p_lower: p of H0 ``diff <= -delta``.
+        p_upper: p of H0 ``diff >= +delta``.
+        p_value: ``max(p_lower, p_upper)``, the TOST p-value.
+        ci_low: Lower bound of the ``1 - 2 alpha`` interval of ``diff``.
+        ci_high: Upper bound.
+    """
+
+    delta: float
+    diff: float
+    se: float
+    df: int
+    p_lower: float
+    p_upper: float
+    p_value: float
+    ci_low: float
+    ci_high: float
+
+
+def tost_paired(
+    a: Sequence[float] | np.ndarray,
+    b: Sequence[float] | np.ndarray,
+    delta: float,
+    *,
+    alpha: float = 0.05,
+    clusters: Clusters | None = None,
+) -> Equivalence:
+    """Paired two one-sided tests (TOST) of equivalence within ``+-delta``.
+
+    With ``d_i = a_i - b_i``, ``D_g`` its total over unit ``g`` (``n_g`` questions, ``G`` units,
+    ``n`` questions) and ``dbar = sum D_g / n``:
+
+    - ``se^2 = G / (G - 1) * sum_g (D_g - n_g dbar)^2 / n^2`` (the cluster-robust variance of a
+      mean, Liang & Zeger 1986; Cameron & Miller 2015 eq. 11). With one question per unit it is
+      ``s_d^2 / n``, the paired t-test's, so the result equals statsmodels' ``ttost_paired``.
+    - ``t_L = (dbar + delta) / se``, ``p_L = 1 - F_{G-1}(t_L)`` tests H0 ``diff <= -delta``;
+      ``t_U = (dbar - delta) / se``, ``p_U = F_{G-1}(t_U)`` tests H0 ``diff >= delta``
+      (Schuirmann 1987); ``p = max(p_L, p_U)``.
+    - Rejecting both at ``alpha`` is the same as the ``1 - 2 alpha`` interval
+      ``dbar +- t_{1-alpha, G-1} se`` lying inside ``(-delta, delta)`` (Berger & Hsu 1996).
+
+    A t reference rather than sign flips: a permutation test of ``diff = +-delta`` would need the
+    shifted differences to be symmetric about zero, which per-question differences of a binary
+    metric (values -1, 0, 1) are not; the mean of many units is close to normal.
+
+    Args:
+        a: Per-question values of the first configuration.
+        b: Per-question values of the second, on the same questions.
+        delta: The margin (> 0), in the metric's units.
+        alpha: Level of each one-sided test (the interval has coverage ``1 - 2 alpha``).
+        clusters: The units (default: each question).
+
+    Returns:
+        The test; with zero variance, p is 0 when ``|dbar| < delta`` and 1 otherwise.
+
+    Raises:
+        ParameterError: A non-positive delta, a bad alpha, different lengths or fewer than two
+            units.
+    """
+    from scipy import stats as sps
+
+    if not delta > 0:
+        raise ParameterError(f"delta must be positive (got delta={delta!r}), in the metric's units")
+    _check_alpha(alpha)
+    x, y = _values(a, "a"), _values(b, "b")
+    if x.shape != y.shape:
+        raise ParameterError(
+            f"a and b must hold the same questions (got {x.size} and {y.size} values)"
+        )
+    d = x - y
+    units = _clusters_for(d.size, clusters)
+    g = units.count
+    if g < 2:
+        raise ParameterError(
+            f"an equivalence test needs at least 2 {units.unit}s (got {g}); add documents or "
+            "use unit='question'"
+        )
+    n = d.size
+    dbar = float(d.mean())
+    resid = units.sums(d) - units.sizes * dbar
+    se = math.sqrt(g / (g - 1) * float(resid @ resid)) / n
+    df = g - 1
+    if se == 0.0:
+        inside = -delta < dbar < delta
+        p_l = 0.0 if dbar > -delta else 1.0
+        p_u = 0.0 if dbar < delta else 1.0
+        p = 0.0 if inside else 1.0
+        return Equivalence(delta, dbar, 0.0, df, p_l, p_u, p, dbar, dbar)
+    p_l = float(sps.t.sf((dbar + delta) / se, df))
+    p_u = float(sps.t.cdf((dbar - delta) / se, df))
+    half = float(sps.t.ppf(1.0 - alpha, df)) * se
+    return Equivalence(delta, dbar, se, df, p_l, p_u, max(p_l, p_u), dbar - half, dbar + half)
+
+
+# ---------------------------------------------------------------------------- pairs
+
+
+@dataclass(frozen=True, slots=True)
+class PairwiseResult:
+    """The paired comparison of configurations ``a`` and ``b`` on one metric.
+
+    Attributes:
+        metric: Metric key (``ndcg@10``).
+        a: Label of the first configuration.
+        b: Label of the second configuration.
+        diff: mean(a) - mean(b) over the same questions.
+        ci_low: Lower bound of the paired bootstrap interval of ``diff`` (95%).
+        ci_high: Upper bound.
+        p_value: Two-sided paired permutation p-value.
+        p_holm: Holm-adjusted p-value over all pairs of this metric.
+        significant: ``p_holm < alpha``.
+        unit: The unit of resampling (``document`` or ``question``).
+        p_bound: ``p_value`` is at the permutation floor (only an upper bound).
+        p_holm_bound: ``p_holm`` is only an upper bound (see ``holm_bounds``).
+        delta: The equivalence margin; ``None`` when no equivalence test was made.
+        p_equiv: TOST p-value (``tost_paired``).
+        p_equiv_holm: Holm-adjusted over all pairs of this metric.
+        equivalent: ``p_equiv_holm < alpha`` and the ``1 - 2 alpha`` interval inside ``+-delta``.
+        eq_ci_low: Lower bound of the ``1 - 2 alpha`` interval of ``diff`` of the TOST.
+        eq_ci_high: Upper bound.
+        a_wins: Questions on which ``a`` scores higher (for a binary metric: the discordant
+            count of McNemar's table favouring ``a``).
+        b_wins: Questions on which ``b`` scores higher.
+    """
+
+    metric: str
+    a: str
+    b: str
+    diff: float
+    ci_low: float
+    ci_high: float
+    p_value: float
+    p_holm: float
+    significant: bool
+    unit: Unit = "question"
+    p_bound: bool = False
+    p_holm_bound: bool = False
+    delta: float | None = None
+    p_equiv: float = 1.0
+    p_equiv_holm: float = 1.0
+    equivalent: bool = False
+    eq_ci_low: float = math.nan
+    eq_ci_high: float = math.nan
+    a_wins: int | None = None
+    b_wins: int | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        """``a_better``, ``b_better``, ``equivalent`` or ``inconclusive``.
+
+        A significant difference comes first: a difference can be both significant and within
+        ``+-delta`` (then ``equivalent`` stays True and says it is smaller than the margin).
+        """
+        if self.significant:
+            return "a_better" if self.diff > 0 else "b_better"
+        return "equivalent" if self.equivalent else "inconclusive"
+
+    @property
+    def verdict(self) -> str:
+        """``"<a> better"``, ``"<b> better"``, ``"equivalent within ±δ"`` or no difference."""
+        outcome = self.outcome
+        if outcome == "a_better":
+            return f"{self.a} better"
+        if outcome == "b_better":
+            return f"{self.b} better"
+        if outcome == "equivalent":
+            return f"equivalent within ±{self.delta:g}"
+        return NO_DIFFERENCE
+
+    def flipped(self) -> PairwiseResult:
+        """The same test oriented as ``b - a``."""
+        return PairwiseResult(
+            self.metric, self.b, self.a, -self.diff, -self.ci_high, -self.ci_low, self.p_value,
+            self.p_holm, self.significant, self.unit, self.p_bound, self.p_holm_bound,
+            self.delta, self.p_equiv, self.p_equiv_holm, self.equivalent, -self.eq_ci_high,
+            -self.eq_ci_low, self.b_wins, self.a_wins,
+        )
+
+    @classmethod
+    def from_dict(cls, row: Mapping[str, Any]) -> PairwiseResult:
+        """A row of a results file's ``pairwise`` table (the inverse of ``as_dict``).
+
+        Rows written before equivalence tests existed read as question-level, untested for
+        equivalence.
+        """
+        unit = str(row.get("unit", "question"))
+        _check_unit(unit)
+        delta = row.get("delta")
+        eq_ci = row.get("eq_ci") or (math.nan, math.nan)
+        wins = row.get("wins") or (None, None)
+        return cls(
+            metric=str(row["metric"]),
+            a=str(row["a"]),
+            b=str(row["b"]),
+            diff=float(row["diff"]),
+            ci_low=float(row["ci_low"]),
+            ci_high=float(row["ci_high"]),
+            p_value=float(row["p_value"]),
+            p_holm=float(row["p_holm"]),
+            significant=bool(row["significant"]),
+            unit="document" if unit == "document" else "question",
+            p_bound=bool(row.get("p_bound", False)),
+            p_holm_bound=bool(row.get("p_holm_bound", False)),
+            delta=None if delta is None else float(delta),
+            p_equiv=float(1.0 if row.get("p_equiv") is None else row["p_equiv"]),
+            p_equiv_holm=float(1.0 if row.get("p_equiv_holm") is None else row["p_equiv_holm"]),
+            equivalent=bool(row.get("equivalent", False)),
+            eq_ci_low=float(eq_ci[0]),
+            eq_ci_high=float(eq_ci[1]),
+            a_wins=None if wins[0] is None else int(wins[0]),
+            b_wins=None if wins[1] is None else int(wins[1]),
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        """The row of the results file's ``pairwise`` table (plus ``verdict`` and ``outcome``).
+
+        The equivalence interval and the win counts are pairs (``eq_ci``, ``wins``); a missing
+        test is ``None`` so the file never holds NaN.
+        """
+        tested = self.delta is not None
+        return {
+            "metric": self.metric,
+            "a": self.a,
+            "b": self.b,
+            "diff": self.diff,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "p_value": self.p_value,
+            "p_holm": self.p_holm,
+            "significant": self.significant,
+            "unit": self.unit,
+            "p_bound": self.p_bound,
+            "p_holm_bound": self.p_holm_bound,
+            "delta": self.delta,
+            "p_equiv": self.p_equiv if tested else None,
+            "p_equiv_holm": self.p_equiv_holm if tested else None,
+            "equivalent": self.equivalent,
+            "eq_ci": [self.eq_ci_low, self.eq_ci_high] if tested else None,
+            "wins": None if self.a_wins is None else [self.a_wins, self.b_wins],
+            "outcome": self.outcome,
+            "verdict": self.verdict,
+        }
 
 
 def pairwise_tests(
@@ -266,23 +763,38 @@ def pairwise_tests(
     permutations: int = 5000,
     seed: int = 0,
     indices: np.ndarray | None = None,
+    clusters: Clusters | None = None,
+    resampling: Resampling | None = None,
+    margin: float | None = None,
+    equivalence: bool = True,
 ) -> list[PairwiseResult]:
-    """Paired tests of every pair of configurations on one metric, Holm-corrected.
+    """Paired difference and equivalence tests of every pair on one metric, Holm-corrected.
+
+    For each pair: the bootstrap interval of the difference, the sign-flip p-value, the TOST
+    p-value against ``+-margin`` and the win counts. Holm runs over the pairs of this metric,
+    once for the difference tests and once for the equivalence tests.
 
     Args:
         per_question: Configuration label -> per-question values (same questions, same order).
         metric: Metric key recorded in each result.
-        alpha: Family-wise error rate.
+        alpha: Family-wise error rate (of each family).
         resamples: Bootstrap resamples for the interval of each difference.
         permutations: Sign flips per permutation test.
         seed: Seed for both (each pair uses the same streams, so the table is reproducible).
-        indices: Precomputed ``bootstrap_indices`` shared with the per-configuration intervals.
+        indices: Precomputed question-level ``bootstrap_indices`` (legacy; prefer
+            ``resampling``).
+        clusters: The units (default: the units of ``resampling``, else each question).
+        resampling: A precomputed :class:`Resampling` shared with the per-configuration
+            intervals.
+        margin: The equivalence margin delta (default: ``default_margin(metric)``).
+        equivalence: Whether to run the equivalence tests.
 
     Returns:
         One result per unordered pair, in the order of ``itertools.combinations`` of the labels.
 
     Raises:
-        ParameterError: Configurations with different numbers of questions or a bad alpha.
+        ParameterError: Configurations with different numbers of questions, a bad alpha, units
+            that differ between ``clusters`` and ``resampling``, or a non-positive margin.
     """
     _check_alpha(alpha)
     labels = list(per_question)
@@ -293,28 +805,110 @@ def pairwise_tests(
             f"every configuration must be scored on the same questions (got sizes {sorted(sizes)})"
         )
     n = sizes.pop() if sizes else 0
-    idx = indices if indices is not None else bootstrap_indices(n, resamples, seed)
+    if resampling is not None:
+        if clusters is not None and clusters is not resampling.clusters:
+            raise ParameterError("clusters and resampling must be the same units; pass one")
+        units = resampling.clusters
+    else:
+        units = _clusters_for(n, clusters)
+        resampling = (Resampling.draw(units, resamples, seed) if indices is None
+                      else Resampling.from_indices(units, indices, seed))
+    if units.n != n:
+        raise ParameterError(f"the resampling covers {units.n} questions, the values {n}")
+    delta = (margin if margin is not None else default_margin(metric)) if equivalence else None
+    floor = permutation_floor(permutations)
     raw = []
     for a, b in combinations(labels, 2):
         d = arrays[a] - arrays[b]
-        est = bootstrap_ci(d, indices=idx)
-        p = paired_permutation_test(arrays[a], arrays[b], permutations=permutations, seed=seed)
-        raw.append((a, b, est, p))
-    adjusted = holm([r[3] for r in raw])
-    return [
-        PairwiseResult(
-            metric=metric,
-            a=a,
-            b=b,
-            diff=est.mean,
-            ci_low=est.ci_low,
-            ci_high=est.ci_high,
-            p_value=p,
-            p_holm=ph,
-            significant=bool(ph < alpha),
+        est = bootstrap_ci(d, resampling=resampling)
+        p = paired_permutation_test(arrays[a], arrays[b], permutations=permutations, seed=seed,
+                                    clusters=units)
+        eq = (tost_paired(arrays[a], arrays[b], delta, alpha=alpha, clusters=units)
+              if delta is not None and n else None)
+        raw.append((a, b, est, p, eq, int(np.count_nonzero(d > 0)), int(np.count_nonzero(d < 0))))
+    p_raw = [r[3] for r in raw]
+    at_floor = [p <= floor * (1 + 1e-9) for p in p_raw]
+    adjusted = _holm(p_raw, at_floor)
+    eq_adjusted = holm([r[4].p_value if r[4] is not None else 1.0 for r in raw])
+    out = []
+    for (a, b, est, p, eq, wa, wb), (ph, ph_bound), peh, bound in zip(
+        raw, adjusted, eq_adjusted, at_floor, strict=True
+    ):
+        equivalent = bool(eq is not None and peh < alpha and -eq.delta < eq.ci_low
+                          and eq.ci_high < eq.delta)
+        out.append(PairwiseResult(
+            metric=metric, a=a, b=b, diff=est.mean, ci_low=est.ci_low, ci_high=est.ci_high,
+            p_value=p, p_holm=ph, significant=bool(ph < alpha), unit=units.unit,
+            p_bound=bound, p_holm_bound=ph_bound, delta=delta,
+            p_equiv=eq.p_value if eq is not None else 1.0,
+            p_equiv_holm=peh if eq is not None else 1.0, equivalent=equivalent,
+            eq_ci_low=eq.ci_low if eq is not None else math.nan,
+            eq_ci_high=eq.ci_high if eq is not None else math.nan,
+            a_wins=wa, b_wins=wb,
+        ))
+    return out
+
+
+# ---------------------------------------------------------------------------- replication
+
+
+@dataclass(frozen=True, slots=True)
+class Replication:
+    """One pair's conclusion on two question sets (same grid, same backend).
+
+    Attributes:
+        metric: Metric key.
+        a: First configuration (the orientation of the first run).
+        b: Second configuration.
+        first: Outcome on the first question set.
+        second: Outcome on the second, oriented as ``a`` vs ``b``.
+    """
+
+    metric: str
+    a: str
+    b: str
+    first: Outcome
+    second: Outcome
+
+    @property
+    def status(self) -> ReplicationStatus:
+        """How the two outcomes relate.
+
+        ``holds`` (the same conclusion on both), ``one_only`` (a conclusion on one set, none on
+        the other), ``contradicts`` (different conclusions) or ``neither`` (inconclusive twice).
+        """
+        if self.first == self.second:
+            return "neither" if self.first == "inconclusive" else "holds"
+        if "inconclusive" in (self.first, self.second):
+            return "one_only"
+        return "contradicts"
+
+
+def replicate(
+    first: Sequence[PairwiseResult], second: Sequence[PairwiseResult]
+) -> list[Replication]:
+    """Which conclusions of ``first`` hold on ``second`` (the same pairs on another question set).
+
+    Args:
+        first: The pairwise results of one run.
+        second: Those of a run with the same configurations on other questions.
+
+    Returns:
+        One entry per pair of ``first``, in its order.
+
+    Raises:
+        ParameterError: The runs do not hold the same pairs and metrics.
+    """
+    other = {(r.metric, r.a, r.b): r for r in second}
+    other.update({(r.metric, r.b, r.a): r.flipped() for r in second})
+    keys = {(r.metric, frozenset((r.a, r.b))) for r in first}
+    if keys != {(r.metric, frozenset((r.a, r.b))) for r in second} or len(keys) != len(first):
+        raise ParameterError(
+            "the two runs must compare the same configurations on the same metrics "
+            "(same grid); rerun one with the other's grid"
         )
-        for (a, b, est, p), ph in zip(raw, adjusted, strict=True)
-    ]
+    return [Replication(r.metric, r.a, r.b, r.outcome, other[(r.metric, r.a, r.b)].outcome)
+            for r in first]
 
 
 def spearman_rho(a: Sequence[float], b: Sequence[float]) -> float:

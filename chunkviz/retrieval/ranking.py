@@ -19,6 +19,7 @@ same order, so a question whose rank is ``r <= k`` finds its chunk at place ``r`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -98,18 +99,33 @@ def top_k(
     return out
 
 
+Ties = Literal["pessimistic", "optimistic"]
+
+
+def _check_ties(ties: str) -> None:
+    if ties not in ("pessimistic", "optimistic"):
+        raise ParameterError(f"ties must be 'pessimistic' or 'optimistic' (got ties={ties!r})")
+
+
 def best_relevant_ranks(
-    scores: np.ndarray, relevant: Sequence[np.ndarray | Sequence[int]]
+    scores: np.ndarray, relevant: Sequence[np.ndarray | Sequence[int]],
+    ties: Ties = "pessimistic",
 ) -> list[int | None]:
     """Per row, the 1-based place in ``rank_order`` of the best relevant document.
+
+    ``ties="optimistic"`` is the benchmark's sensitivity definition, not an order of this
+    module: the rank ``1 + #(scored higher)``, as if the relevant document won every tie (the
+    opposite bound; the truth under any tie-breaking lies between the two).
 
     Args:
         scores: Shape ``(q, n)``, higher is better.
         relevant: Per row, a boolean mask or the indices of its relevant documents.
+        ties: ``pessimistic`` (the rule of this module) or ``optimistic``.
 
     Returns:
         One rank per row, None where no document is relevant.
     """
+    _check_ties(ties)
     s = np.asarray(scores, dtype=np.float64)
     if s.ndim != 2 or len(relevant) != s.shape[0]:
         raise ParameterError(
@@ -129,7 +145,35 @@ def best_relevant_ranks(
         higher = int(np.count_nonzero(row > best))
         tied_irrelevant = int(np.count_nonzero(row == best)) - int(
             np.count_nonzero(rel_scores == best))
-        out.append(1 + higher + tied_irrelevant)
+        out.append(1 + higher + (tied_irrelevant if ties == "pessimistic" else 0))
+    return out
+
+
+def relevant_places(
+    scores: np.ndarray, relevant: Sequence[np.ndarray | Sequence[int]], k: int
+) -> list[list[int]]:
+    """Per row, the places of every relevant document within the first ``k`` of the order.
+
+    Places are 1-based and ascending, in the order of ``top_k`` (so ties count against the
+    relevant documents): what an nDCG over all relevant documents needs.
+
+    Args:
+        scores: Shape ``(q, n)``, higher is better.
+        relevant: Per row, a boolean mask or the indices of its relevant documents.
+        k: How deep to look, >= 1.
+
+    Returns:
+        One ascending list per row (empty where none is in the first ``k``).
+
+    Raises:
+        ParameterError: ``k`` < 1.
+    """
+    n = np.asarray(scores).shape[1]
+    tops = top_k(scores, k, relevant)
+    out: list[list[int]] = []
+    for row, rel in zip(tops, relevant, strict=True):
+        mask = _mask(np.asarray(rel), n)
+        out.append([p + 1 for p, j in enumerate(row) if mask[j]])
     return out
 
 

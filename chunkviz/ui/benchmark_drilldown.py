@@ -25,6 +25,15 @@ def cached_dataset(spec: str) -> Dataset:
     return load_dataset(spec)
 
 
+def question_texts(results: Results) -> dict[str, str]:
+    """Question id -> question text of the run's dataset (empty when it cannot be loaded here)."""
+    try:
+        dataset = cached_dataset(results.dataset.spec)
+    except ChunkvizError:
+        return {}
+    return {q.qid: q.question for q in dataset.questions}
+
+
 def render(results: Results, qid: str, t: Tr, fmt: Callable[..., str]) -> None:
     """Draw the drill-down of question ``qid`` of ``results``.
 

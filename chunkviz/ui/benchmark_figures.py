@@ -16,27 +16,55 @@ def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
     return fig
 
 
+def log_ticks(low: float, high: float) -> list[int]:
+    """Tick values 1-2-5 per decade inside ``[low, high]`` (``[100, 200, 500, 1000, ...]``).
+
+    Plotly's own log ticks print minor digits ("3 4 5 … 1000 2 3"); these are few and each is
+    written in full.
+    """
+    ticks: list[int] = []
+    for steps in ((1, 2, 5), tuple(range(1, 10))):  # every digit when the range is narrow
+        ticks = []
+        decade = 10 ** math.floor(math.log10(max(low, 1.0)))
+        while decade <= high:
+            ticks.extend(m * decade for m in steps if low <= m * decade <= high)
+            decade *= 10
+        if len(ticks) >= 2:
+            break
+    return ticks
+
+
 def quality_scatter(rows: Sequence[TableRow], metric: str, x_title: str) -> go.Figure:
-    """Chunk count vs ``metric`` per configuration: labelled points with 95% CI error bars."""
-    cells = [r.cells[metric] for r in rows]
-    fig = go.Figure(go.Scatter(
-        x=[r.chunks for r in rows],
-        y=[c.mean for c in cells],
-        text=[r.label for r in rows],
-        mode="markers+text",
-        # Alternate label sides so neighbouring points do not print over each other.
-        textposition=["top right" if i % 2 else "top left" for i in range(len(rows))],
-        cliponaxis=False,
-        error_y={"type": "data", "symmetric": False,
-                 "array": [c.ci_high - c.mean for c in cells],
-                 "arrayminus": [c.mean - c.ci_low for c in cells]},
-        hovertemplate="%{text}<br>%{x:,} chunks<br>%{y:.3f}<extra></extra>",
-    ))
-    counts = [max(1, r.chunks) for r in rows]
-    # Log axis (chunk counts span orders of magnitude), padded so edge labels stay visible.
-    fig.update_xaxes(type="log", range=[math.log10(min(counts) / 1.6),
-                                        math.log10(max(counts) * 1.6)])
-    return _layout(fig, f"{x_title} vs {metric_label(metric)}", x_title, metric_label(metric))
+    """Chunk count vs ``metric`` per configuration, with 95% CI error bars.
+
+    One trace per configuration, named in the legend below the plot: labels printed beside
+    close points overlapped each other.
+    """
+    fig = go.Figure([
+        go.Scatter(
+            x=[r.chunks],
+            y=[r.cells[metric].mean],
+            name=r.label,
+            text=[r.label],
+            mode="markers",
+            marker={"size": 10, "symbol": i // 10},
+            error_y={"type": "data", "symmetric": False,
+                     "array": [r.cells[metric].ci_high - r.cells[metric].mean],
+                     "arrayminus": [r.cells[metric].mean - r.cells[metric].ci_low]},
+            hovertemplate="%{text}<br>%{x:,} chunks<br>%{y:.3f}<extra></extra>",
+        )
+        for i, r in enumerate(rows)
+    ])
+    counts = [max(1, r.chunks) for r in rows] or [1]
+    low, high = min(counts) / 1.3, max(counts) * 1.3
+    ticks = log_ticks(low, high)
+    # Log axis (chunk counts span orders of magnitude), padded so edge points stay visible.
+    fig.update_xaxes(type="log", range=[math.log10(low), math.log10(high)],
+                     tickvals=ticks, ticktext=[f"{t:,}" for t in ticks])
+    fig = _layout(fig, f"{x_title} vs {metric_label(metric)}", x_title, metric_label(metric))
+    fig.update_layout(showlegend=True, height=440,
+                      legend={"orientation": "h", "yanchor": "top", "y": -0.25, "x": 0})
+    return fig
 
 
 def lost_bar(rows: Sequence[TableRow], title: str, y_title: str) -> go.Figure:

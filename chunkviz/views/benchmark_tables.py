@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from chunkviz.views.dashboard import Cell, Matrix, RunSummary, TableRow, format_bytes, metric_label
+from chunkviz.eval.stats import Replication
+from chunkviz.views.dashboard import (
+    Cell,
+    Lang,
+    Matrix,
+    RunSummary,
+    SensitivityRow,
+    TableRow,
+    format_bytes,
+    metric_label,
+    outcome_text,
+)
 from chunkviz.views.markup import escape_markdown
 
 Tr = Callable[[str], str]
@@ -19,18 +30,33 @@ ENGLISH: dict[str, str] = {
     "col_chunks": "Chunks",
     "col_index": "Index size",
     "col_encode": "Encode time",
+    "col_index_build": "Index build",
     "col_lost": "Lost before retrieval",
     "predicted": "formula:",
     "row_minus_col": "row − column",
 }
 
+#: Wide Markdown tables scroll inside their own box instead of widening the page: at 390 px the
+#: main table needs about 700 px, and the page itself must not scroll sideways. The page hands
+#: this to ``st.html`` once per run.
+RESPONSIVE_TABLES_CSS = (
+    "<style>[data-testid='stMarkdownContainer'] table"
+    "{display:block;max-width:100%;overflow-x:auto;}</style>"
+)
+
+TIED_MARK = "▲"
+
 
 def cell_text(cell: Cell) -> str:
-    """``0.917 [0.826, 1.000]``, the mean in bold when it is the column's best."""
+    """``0.917 [0.826, 1.000]``: bold for a clear best, ``▲`` for the tied group at the top."""
     mean = f"{cell.mean:.3f}"
     if cell.best:
         mean = f"**{mean}**"
-    return f"{mean} [{cell.ci_low:.3f}, {cell.ci_high:.3f}]"
+    elif cell.tied:
+        mean = f"{mean} {TIED_MARK}"
+    # NOTE: a no-break space inside the interval: a narrow column wraps between the mean and its
+    # interval, never inside the interval.
+    return f"{mean} [{cell.ci_low:.3f},\u00a0{cell.ci_high:.3f}]"
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int = 1) -> str:
@@ -40,15 +66,16 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int
     return "\n".join(lines)
 
 
-def main_table_markdown(rows: Sequence[TableRow], t: Tr) -> str:
+def main_table_markdown(rows: Sequence[TableRow], t: Tr, encode_key: str = "col_encode") -> str:
     """The main table.
 
-    Metrics with 95% CIs (best in bold), chunks, index size, encode time and questions lost
-    before retrieval.
+    Metrics with 95% CIs (a clear best in bold, a tied top group marked), chunks, index size,
+    encode time (``encode_key`` names its header: index build time for a lexical backend) and
+    questions lost before retrieval.
     """
     metrics = list(rows[0].cells) if rows else []
     header = [t("col_config"), *(f"{metric_label(m)} [95% CI]" for m in metrics),
-              t("col_chunks"), t("col_index"), t("col_encode"), t("col_lost")]
+              t("col_chunks"), t("col_index"), t(encode_key), t("col_lost")]
     body = []
     for r in rows:
         chunks = f"{r.chunks:,}"
@@ -66,7 +93,11 @@ def main_table_markdown(rows: Sequence[TableRow], t: Tr) -> str:
 
 
 def matrix_markdown(matrix: Matrix, t: Tr) -> str:
-    """Row-minus-column differences; a ✓ marks those that survive the Holm correction."""
+    """Row-minus-column differences.
+
+    ✓ marks a difference that survives the Holm correction, ≡ a pair equivalent within ±δ (and
+    not significantly different), n.s. neither.
+    """
     header = [t("row_minus_col"), *(escape_markdown(lab) for lab in matrix.labels)]
     body = []
     for lab, cells in zip(matrix.labels, matrix.cells, strict=True):
@@ -76,6 +107,8 @@ def matrix_markdown(matrix: Matrix, t: Tr) -> str:
                 row.append("—")
             elif c.significant:
                 row.append(f"**{c.diff:+.3f} ✓**")
+            elif c.equivalent:
+                row.append(f"{c.diff:+.3f} ≡")
             else:
                 row.append(f"{c.diff:+.3f} (n.s.)")
         body.append(row)
@@ -99,3 +132,35 @@ def runs_records(runs: Sequence[RunSummary], t: Tr) -> list[dict[str, object]]:
         }
         for r in runs
     ]
+
+
+def sensitivity_markdown(rows: Sequence[SensitivityRow], names: Sequence[str], t: Tr,
+                         lang: Lang) -> str:
+    """Pairs whose outcome depends on a definition: the main outcome, then one per definition.
+
+    A cell is bold where the definition changes the outcome.
+    """
+    header = [t("col_pair"), t("col_main"), *(t(f"def_{n}") for n in names)]
+    body = []
+    for r in rows:
+        cells = [escape_markdown(f"{r.a} vs {r.b}"),
+                 escape_markdown(outcome_text(r.main, r.a, r.b, r.delta, lang))]
+        for n in names:
+            o = r.under.get(n)
+            text = "—" if o is None else escape_markdown(outcome_text(o, r.a, r.b, r.delta, lang))
+            cells.append(f"**{text}**" if o is not None and o != r.main else text)
+        body.append(cells)
+    return _table(header, body, right_from=len(header))
+
+
+def replication_markdown(reps: Sequence[Replication], t: Tr, lang: Lang) -> str:
+    """Every pair with a conclusion on either question set: both outcomes and whether it holds."""
+    header = [t("col_pair"), t("col_this"), t("col_other"), t("col_holds")]
+    body = [
+        [escape_markdown(f"{r.a} vs {r.b}"),
+         escape_markdown(outcome_text(r.first, r.a, r.b, None, lang)),
+         escape_markdown(outcome_text(r.second, r.a, r.b, None, lang)),
+         t(f"rep_{r.status}")]
+        for r in reps if r.status != "neither"
+    ]
+    return _table(header, body, right_from=len(header))

@@ -10,16 +10,33 @@ ranks that the file stores, through the one metric module (``chunkviz.eval.metri
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlencode
 
 from chunkviz.errors import ParameterError
 from chunkviz.eval.grid import Config, fixed_config
-from chunkviz.eval.metrics import METRIC_NAMES, MetricName, display_name, metric_values
+from chunkviz.eval.metrics import (
+    METRIC_NAMES,
+    MetricName,
+    display_name,
+    metric_values,
+    parse_metric_key,
+)
 from chunkviz.eval.results import ConfigRecord, Results
-from chunkviz.eval.stats import PairwiseResult
+from chunkviz.eval.stats import (
+    Clusters,
+    Outcome,
+    PairwiseResult,
+    Replication,
+    Unit,
+    format_p,
+    holm,
+    permutation_floor,
+    replicate,
+    tost_paired,
+)
 from chunkviz.strategies import get_strategy
 
 Lang = Literal["en", "ja"]
@@ -135,12 +152,22 @@ def summarize(results: Results, path: Path) -> RunSummary:
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """A metric's mean with its 95% confidence interval; ``best`` marks the column maximum."""
+    """A metric's mean with its 95% confidence interval.
+
+    Attributes:
+        mean: The mean.
+        ci_low: Lower bound of the 95% interval.
+        ci_high: Upper bound.
+        best: The column's best, and it beats every other configuration significantly.
+        tied: No clear best: this configuration is the best or cannot be told apart from it
+            (the tied group at the top).
+    """
 
     mean: float
     ci_low: float
     ci_high: float
     best: bool
+    tied: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +212,11 @@ def best_labels(results: Results, metric: str) -> tuple[str, ...]:
 
 
 def main_table(results: Results, metrics: Sequence[str] = METRICS) -> tuple[TableRow, ...]:
-    """One row per configuration, the best mean of each metric flagged.
+    """One row per configuration, the best of each metric flagged only where it is clear.
+
+    A best is flagged (``Cell.best``) only when it beats every other configuration
+    significantly; otherwise the best and every configuration it cannot be told apart from are
+    flagged as the tied group (``Cell.tied``). A metric without pairwise tests flags nothing.
 
     Args:
         results: A results file.
@@ -194,13 +225,20 @@ def main_table(results: Results, metrics: Sequence[str] = METRICS) -> tuple[Tabl
     Returns:
         Rows in the file's configuration order.
     """
-    best = {m: set(best_labels(results, m)) for m in metrics}
+    tested = set(pairwise_metrics(results))
+    best: dict[str, set[str]] = {}
+    tied: dict[str, set[str]] = {}
+    for m in metrics:
+        v = verdict(results, m) if m in tested else None
+        best[m] = {v.best} if v is not None and v.clear else set()
+        tied[m] = {v.best, *v.tied} if v is not None and not v.clear else set()
     questions = len(results.question_ids)
     rows = []
     for c in results.configs:
         stats = results.metrics[c.label]
         cells = {
-            m: Cell(stats[m].mean, stats[m].ci_low, stats[m].ci_high, c.label in best[m])
+            m: Cell(stats[m].mean, stats[m].ci_low, stats[m].ci_high, c.label in best[m],
+                    c.label in tied[m])
             for m in metrics
         }
         rows.append(
@@ -268,34 +306,363 @@ def significance_matrix(results: Results, metric: str) -> Matrix:
     return Matrix(metric, tuple(labs), cells)
 
 
-def sentence(comp: PairwiseResult, lang: Lang) -> str:
-    """A plain-language reading of one test, the better configuration named first.
+def unit_of(results: Results) -> tuple[Unit, int]:
+    """The unit of resampling of a file's statistics and how many units it has.
 
-    A difference that does not survive the correction is "no detectable difference", which is
-    not the same as "equal": the interval of the difference is given so the reader sees how large
-    a difference the data cannot rule out.
+    Files written before the unit was recorded resampled questions.
+    """
+    unit = results.stats.unit
+    count = results.stats.units or len(results.question_ids)
+    return unit, count
+
+
+def floor_text(results: Results) -> str:
+    """The smallest p-value the file's permutation tests can give, ``1 / (1 + permutations)``."""
+    return f"{permutation_floor(results.stats.permutations):.2g}"
+
+
+def _binary(metric: str) -> bool:
+    """Whether per-question values of ``metric`` are 0/1 (then wins are discordant counts)."""
+    return metric.partition("@")[0] == "recall"
+
+
+def _p_text(c: PairwiseResult) -> str:
+    return format_p(c.p_holm, bound=c.p_holm_bound)
+
+
+def sentence(comp: PairwiseResult, lang: Lang) -> str:
+    """A plain-language reading of one pair, the better configuration named first.
+
+    Four readings (``PairwiseResult.outcome``): one is better (the difference survives Holm's
+    correction); equivalent within ``±delta`` (the equivalence test, also Holm-corrected); or
+    inconclusive, which is not the same as "equal": the interval of the difference is given so
+    the reader sees how large a difference the data cannot rule out. For a binary metric the
+    discordant counts (questions each side wins) follow.
     """
     c = comp if comp.diff >= 0 else comp.flipped()
     name = metric_label(c.metric)
     ci = f"[{c.ci_low:+.3f}, {c.ci_high:+.3f}]"
+    p = _p_text(c)
+    wins = ""
+    if _binary(c.metric) and c.a_wins is not None:
+        wins = (f" {c.a} が {c.a_wins:,} 問、{c.b} が {c.b_wins:,} 問で勝つ。" if lang == "ja"
+                else f" {c.a} wins {c.a_wins:,} questions, {c.b} wins {c.b_wins:,}.")
+    within = (f"±{c.delta:g}" if c.delta is not None else "")
     if lang == "ja":
-        if c.significant:
-            return (f"{c.a} と {c.b}：{name} は {c.a} のほうが {c.diff:.3f} 高い。"
-                    f"多重比較の補正（Holm）後も有意（補正後 p = {c.p_holm:.3g}）。")
-        return (f"{c.a} と {c.b}：{name} に検出できる差はない — 等しいという意味ではない"
-                f"（差 {c.diff:+.3f}、未補正の 95% CI {ci}、補正後 p = {c.p_holm:.3g}）。")
-    if c.significant:
-        return (f"{c.a} vs {c.b}: {name} higher by {c.diff:.3f}, survives correction "
-                f"(Holm-adjusted p = {c.p_holm:.3g}).")
-    return (f"{c.a} vs {c.b}: {name}: no detectable difference — not the same as equal "
-            f"(difference {c.diff:+.3f}, uncorrected 95% CI {ci}, "
-            f"Holm-adjusted p = {c.p_holm:.3g}).")
+        if c.outcome == "a_better":
+            text = (f"{c.a} と {c.b}：{name} は {c.a} のほうが {c.diff:.3f} 高い。"
+                    f"多重比較の補正（Holm）後も有意（補正後 {p}）。")
+            if c.equivalent:
+                text += f"ただし差は {within} 以内（同等性検定）。"
+        elif c.outcome == "equivalent":
+            text = (f"{c.a} と {c.b}：{name} は {within} 以内で同等（同等性検定 TOST、"
+                    f"補正後 {format_p(c.p_equiv_holm)}、差 {c.diff:+.3f}）。")
+        else:
+            text = (f"{c.a} と {c.b}：{name} は判定できない — 差は検出できず、{within} 以内の"
+                    f"同等性も示せない（差 {c.diff:+.3f}、未補正の 95% CI {ci}、補正後 {p}）。"
+                    if within else
+                    f"{c.a} と {c.b}：{name} に検出できる差はない — 等しいという意味ではない"
+                    f"（差 {c.diff:+.3f}、未補正の 95% CI {ci}、補正後 {p}）。")
+        return text + wins
+    if c.outcome == "a_better":
+        text = (f"{c.a} vs {c.b}: {name} higher by {c.diff:.3f}, survives correction "
+                f"(Holm-adjusted {p}).")
+        if c.equivalent:
+            text += f" The difference is within {within} (equivalence test)."
+    elif c.outcome == "equivalent":
+        text = (f"{c.a} vs {c.b}: {name} equivalent within {within} (two one-sided tests, "
+                f"Holm-adjusted {format_p(c.p_equiv_holm)}; difference {c.diff:+.3f}).")
+    elif within:
+        text = (f"{c.a} vs {c.b}: {name}: inconclusive — no detectable difference, and not shown "
+                f"to be within {within} either (difference {c.diff:+.3f}, uncorrected 95% CI "
+                f"{ci}, Holm-adjusted {p}).")
+    else:
+        text = (f"{c.a} vs {c.b}: {name}: no detectable difference — not the same as equal "
+                f"(difference {c.diff:+.3f}, uncorrected 95% CI {ci}, Holm-adjusted {p}).")
+    return text + wins
 
 
-def sentences(results: Results, metric: str, lang: Lang) -> list[str]:
-    """Sentences for every pair of ``metric``: significant ones first, then by size of effect."""
+@dataclass(frozen=True, slots=True)
+class Words:
+    """The "In words" list: conclusions shown, inconclusive pairs folded away.
+
+    Attributes:
+        shown: Sentences of the pairs with a conclusion (one better, or equivalent), larger
+            differences first.
+        folded: Sentences of the inconclusive pairs.
+    """
+
+    shown: tuple[str, ...]
+    folded: tuple[str, ...]
+
+
+def sentences(results: Results, metric: str, lang: Lang) -> Words:
+    """Sentences for every pair of ``metric``: conclusions first (by size), the rest folded."""
     comps = sorted(comparisons(results, metric), key=lambda c: (not c.significant, -abs(c.diff)))
-    return [sentence(c, lang) for c in comps]
+    shown = [c for c in comps if c.outcome != "inconclusive"]
+    folded = [c for c in comps if c.outcome == "inconclusive"]
+    return Words(tuple(sentence(c, lang) for c in shown), tuple(sentence(c, lang) for c in folded))
+
+
+def margin_of(results: Results, metric: str) -> float | None:
+    """The equivalence margin the file's tests of ``metric`` used (None: no equivalence tests)."""
+    return next((c.delta for c in comparisons(results, metric) if c.delta is not None), None)
+
+
+def with_margin(results: Results, metric: str, delta: float) -> Results:
+    """A copy of ``results`` whose equivalence tests of ``metric`` use the margin ``delta``.
+
+    The TOST is analytic (``chunkviz.eval.stats.tost_paired``), so it is recomputed from the
+    file's ranks at once, on the file's own units, and Holm-corrected again over the pairs of
+    ``metric``; nothing else in the file changes.
+
+    Raises:
+        ParameterError: A non-positive ``delta`` or a metric that is not a rank metric.
+    """
+    if not delta > 0:
+        raise ParameterError(f"the equivalence margin must be positive (got {delta!r})")
+    name, k = parse_metric_key(metric)
+    if not k.isdigit():
+        raise ParameterError(f"{metric!r} is not a rank metric with a numeric k")
+    values = {lab: metric_values(name, results.ranks[lab], int(k)) for lab in results.labels}
+    unit, _ = unit_of(results)
+    clusters = Clusters.of(results.question_docs or results.question_ids, unit)
+    alpha = results.stats.alpha
+    rows = comparisons(results, metric)
+    tests = [tost_paired(values[r.a], values[r.b], delta, alpha=alpha, clusters=clusters)
+             for r in rows]
+    adjusted = holm([e.p_value for e in tests])
+    new = iter([
+        replace(r, delta=delta, p_equiv=e.p_value, p_equiv_holm=ph, eq_ci_low=e.ci_low,
+                eq_ci_high=e.ci_high,
+                equivalent=bool(ph < alpha and -delta < e.ci_low and e.ci_high < delta))
+        for r, e, ph in zip(rows, tests, adjusted, strict=True)
+    ])
+    return replace(results, pairwise=tuple(next(new) if p.metric == metric else p
+                                           for p in results.pairwise))
+
+
+# --- the verdict --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The answer of one run on one metric, for the top of the page.
+
+    Attributes:
+        backend: Backend name.
+        metric: Metric key.
+        best: The configuration with the highest mean (the first in file order on a tie).
+        best_mean: Its mean.
+        clear: Whether ``best`` beats every other configuration significantly.
+        tied: Configurations whose difference from ``best`` is not significant (it cannot be
+            told apart from them), in file order.
+        cheaper: Configurations with fewer chunks than ``best`` shown equivalent to it within
+            ``±delta`` by the equivalence test, as ``(label, chunks)``, cheapest first.
+        best_chunks: Chunks of ``best``.
+        cheapest: Whether ``best`` has the fewest chunks of all (nothing cheaper to offer).
+        delta: The equivalence margin of the metric (None: no equivalence tests in the file).
+        unit: The unit of resampling.
+        units: How many units (documents or questions).
+        questions: Questions evaluated.
+        alpha: Family-wise error rate.
+        resamples: Bootstrap resamples of the intervals.
+        permutations: Sign flips of each paired test.
+    """
+
+    backend: str
+    metric: str
+    best: str
+    best_mean: float
+    clear: bool
+    tied: tuple[str, ...]
+    cheaper: tuple[tuple[str, int], ...]
+    best_chunks: int
+    cheapest: bool
+    delta: float | None
+    unit: Unit
+    units: int
+    questions: int
+    alpha: float
+    resamples: int
+    permutations: int
+
+
+def verdict(results: Results, metric: str) -> Verdict:
+    """Best configuration, the ones it cannot be told from, and cheaper equivalent ones.
+
+    Raises:
+        ParameterError: ``metric`` has no pairwise tests in the file.
+    """
+    comps = comparisons(results, metric)
+    if not comps:
+        raise ParameterError(f"the results file has no pairwise tests of {metric!r}; "
+                             f"pick one of {', '.join(pairwise_metrics(results)) or 'none'}")
+    labs = list(results.labels)
+    means = {lab: results.metrics[lab][metric].mean for lab in labs}
+    best = max(labs, key=lambda lab: (means[lab], -labs.index(lab)))
+    with_best: dict[str, PairwiseResult] = {}
+    for c in comps:
+        if best in (c.a, c.b):
+            oriented = c if c.a == best else c.flipped()
+            with_best[oriented.b] = oriented
+    chunks = {c.label: c.chunks for c in results.configs}
+    tied = tuple(lab for lab in labs if lab in with_best and not with_best[lab].significant)
+    cheaper = tuple(sorted(
+        ((lab, chunks[lab]) for lab, c in with_best.items()
+         if c.equivalent and chunks[lab] < chunks[best]),
+        key=lambda item: (item[1], item[0]),
+    ))
+    unit, units = unit_of(results)
+    stats = results.stats
+    return Verdict(
+        backend=results.backend.name,
+        metric=metric,
+        best=best,
+        best_mean=means[best],
+        clear=_clear_winner(results, metric, (best,), labs) and len(labs) > 1,
+        tied=tied,
+        cheaper=cheaper,
+        best_chunks=chunks[best],
+        cheapest=chunks[best] == min(chunks.values()),
+        delta=next((c.delta for c in comps if c.delta is not None), None),
+        unit=unit,
+        units=units,
+        questions=len(results.question_ids),
+        alpha=stats.alpha,
+        resamples=stats.bootstrap,
+        permutations=stats.permutations,
+    )
+
+
+def verdict_sentence(v: Verdict, lang: Lang) -> str:
+    """One sentence a stakeholder can act on, in English or Japanese (plain text, unescaped)."""
+    name = metric_label(v.metric)
+    if lang == "ja":
+        unit = (f"{v.units:,} 文書を単位に推論（文書の母集団について）" if v.unit == "document"
+                else f"{v.questions:,} 問を単位に推論（この質問について）")
+        head = f"{v.backend}（{name}、{unit}）：最良は {v.best}（{v.best_mean:.3f}）"
+        if v.clear:
+            head += "で、他のすべての構成に有意に勝つ"
+        elif v.tied:
+            head += f"。{'、'.join(v.tied)} とは区別できない"
+        text = head + "。"
+        if v.delta is not None:
+            if v.cheaper:
+                cheap = "、".join(f"{lab}（{n:,} チャンク）" for lab, n in v.cheaper)
+                text += (f"より安価で ±{v.delta:g} 以内で同等：{cheap}"
+                         f"（{v.best} は {v.best_chunks:,} チャンク）。")
+            elif v.cheapest:
+                text += "最良の構成はチャンク数も最少。"
+            else:
+                text += f"±{v.delta:g} 以内で同等と示せたより安価な構成はない。"
+        return text
+    unit = (f"inference over {v.units:,} documents (about documents like these)"
+            if v.unit == "document"
+            else f"inference over {v.questions:,} questions (about these questions only)")
+    head = f"{v.backend} ({name}, {unit}): the best is {v.best} ({v.best_mean:.3f})"
+    if v.clear:
+        head += ", significantly better than every other configuration"
+    elif v.tied:
+        head += f"; it cannot be told apart from {', '.join(v.tied)}"
+    text = head + "."
+    if v.delta is not None:
+        if v.cheaper:
+            cheap = ", ".join(f"{lab} ({n:,} chunks)" for lab, n in v.cheaper)
+            text += (f" Cheaper and equivalent within ±{v.delta:g}: {cheap} "
+                     f"(vs {v.best_chunks:,}).")
+        elif v.cheapest:
+            text += " It is also the cheapest (fewest chunks)."
+        else:
+            text += f" No cheaper configuration is shown equivalent within ±{v.delta:g}."
+    return text
+
+
+def outcome_text(outcome: Outcome, a: str, b: str, delta: float | None, lang: Lang) -> str:
+    """One outcome in words (``a better``, ``equivalent within ±δ``, ``inconclusive``...)."""
+    margin = f"±{delta:g}" if delta is not None else "±δ"
+    if lang == "ja":
+        return {"a_better": f"{a} が優れる", "b_better": f"{b} が優れる",
+                "equivalent": f"{margin} 以内で同等", "inconclusive": "判定できない"}[outcome]
+    return {"a_better": f"{a} better", "b_better": f"{b} better",
+            "equivalent": f"equivalent within {margin}", "inconclusive": "inconclusive"}[outcome]
+
+
+# --- sensitivity to the definitions -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SensitivityRow:
+    """A pair whose outcome changes under at least one alternative definition.
+
+    Attributes:
+        a: First configuration.
+        b: Second configuration.
+        main: The outcome under the main definitions.
+        under: Definition -> the outcome under it (every tested definition, changed or not).
+        delta: The equivalence margin.
+    """
+
+    a: str
+    b: str
+    main: Outcome
+    under: Mapping[str, Outcome]
+    delta: float | None
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        """The definitions under which the outcome differs from the main one."""
+        return tuple(name for name, o in self.under.items() if o != self.main)
+
+
+def sensitivity_definitions(results: Results, metric: str) -> tuple[str, ...]:
+    """The alternative definitions retested on ``metric`` (empty for files without them)."""
+    if results.sensitivity is None:
+        return ()
+    return tuple(name for name, rows in results.sensitivity.pairwise.items()
+                 if any(r.metric == metric for r in rows))
+
+
+def sensitivity_rows(results: Results, metric: str) -> tuple[SensitivityRow, ...]:
+    """The pairs of ``metric`` whose conclusion depends on a definition, in the file's order."""
+    names = sensitivity_definitions(results, metric)
+    if not names or results.sensitivity is None:
+        return ()
+    main = comparisons(results, metric)
+    under: dict[tuple[str, str], dict[str, Outcome]] = {(c.a, c.b): {} for c in main}
+    for name in names:
+        alt = [r for r in results.sensitivity.pairwise[name] if r.metric == metric]
+        for rep in replicate(main, alt):
+            under[(rep.a, rep.b)][name] = rep.second
+    rows = (SensitivityRow(c.a, c.b, c.outcome, under[(c.a, c.b)], c.delta) for c in main)
+    return tuple(r for r in rows if r.changed)
+
+
+# --- replication on another question set --------------------------------------------------------
+
+
+def replication_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[RunSummary]:
+    """Runs with the same backend and model on other questions (another split or sample)."""
+    return sorted(
+        (r for r in runs if r.backend == run.backend and r.model == run.model
+         and r.group != run.group and r.configs == run.configs),
+        key=lambda r: r.created,
+        reverse=True,
+    )
+
+
+def replication(a: Results, b: Results, metric: str) -> tuple[Replication, ...]:
+    """Which conclusions of run ``a`` on ``metric`` hold on run ``b`` (same grid, same backend).
+
+    Raises:
+        ParameterError: Different backends, or the runs do not hold the same pairs.
+    """
+    if a.backend.name != b.backend.name:
+        raise ParameterError(
+            f"replication compares runs of one backend (got {a.backend.name!r} and "
+            f"{b.backend.name!r}); pick a run of the same backend"
+        )
+    return tuple(replicate(comparisons(a, metric), comparisons(b, metric)))
 
 
 # --- metric vs k, equal k vs equal budget -----------------------------------------------------
@@ -479,6 +846,16 @@ def backend_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[RunSum
 
 
 # --- drill-down -------------------------------------------------------------------------------
+
+
+def question_label(qid: str, texts: Mapping[str, str]) -> str:
+    """What the drill-down's picker shows for a question: its text, then its id.
+
+    Typing in the picker then finds a question by the words of its text; without the dataset
+    (``texts`` empty) the id alone.
+    """
+    text = texts.get(qid)
+    return f"{text} ({qid})" if text else qid
 
 
 def _question_index(results: Results, qid: str) -> int:

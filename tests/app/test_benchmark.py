@@ -34,6 +34,16 @@ def _markdown_starting(at: AppTest, prefix: str) -> str:
     return found[0]
 
 
+def _bullets(at: AppTest) -> list[str]:
+    """Every bullet line of the page's Markdown (the "In words" list and its folded part)."""
+    return [line for m in at.markdown if m.value.startswith("- ") for line in m.value.splitlines()]
+
+
+def _plain(cell: str) -> str:
+    """A metric cell without its marks (bold for a clear best, ▲ for the tied top group)."""
+    return cell.replace("**", "").replace(" ▲", "").replace("\u00a0", " ")
+
+
 def _table(md: str) -> list[list[str]]:
     lines = md.splitlines()
     return [[c.strip() for c in line.strip("|").split(" | ")] for line in lines[2:]]
@@ -63,37 +73,45 @@ def test_main_table_numbers_equal_the_file(page):
     for row, config in zip(rows, SMALL["configs"], strict=True):
         for col, metric in enumerate(METRICS, start=1):
             m = SMALL["metrics"][config["label"]][metric]
-            assert row[col].replace("**", "") == (
+            assert _plain(row[col]) == (
                 f"{m['mean']:.3f} [{m['ci_low']:.3f}, {m['ci_high']:.3f}]")
         assert row[4] == f"{config['chunks']:,}"
         assert row[6] == f"{config['encode_seconds']:.2f} s"
         assert row[7].startswith(f"{config['broken']} / {n}")
 
 
-def test_the_bold_cell_is_the_column_maximum(page):
+def test_no_bold_without_a_clear_winner_and_the_tied_group_is_marked(page):
+    # paragraph has the best means but beats only fixed-100-0 significantly: no clear best, and
+    # the tied group at the top is paragraph with every configuration it cannot be told from.
     rows = _table(_markdown_starting(page, "| Configuration"))
-    for col, metric in enumerate(METRICS, start=1):
-        bold = [r for r in rows if r[col].startswith("**")]
-        assert len(bold) == 1
-        shown = float(bold[0][col].split("**")[1])
-        top = max(SMALL["metrics"][lab][metric]["mean"] for lab in SMALL["metrics"])
-        assert shown == round(top, 3)
-        assert bold[0][0] == "paragraph"
+    for col, _metric in enumerate(METRICS, start=1):
+        assert not [r for r in rows if r[col].startswith("**")]
+        assert {r[0] for r in rows if "▲" in r[col]} == {
+            c["label"] for c in SMALL["configs"]} - {"fixed-100-0"}
+
+
+def test_the_verdict_comes_first(page):
+    first = page.markdown[1].value  # right after the intro
+    assert first.startswith("bm25 (Recall@5, inference over 15 questions")
+    assert "the best is paragraph" in first
+    assert "cannot be told apart from" in first
+    assert any(m.value.startswith("use-m3 (Recall@5") for m in page.markdown)
 
 
 @pytest.mark.parametrize("metric", METRICS)
 def test_a_pair_the_file_marks_significant_reads_significant(page, metric):
     page.selectbox(key="bench_sig_metric").set_value(metric).run()
     assert not page.exception
-    sentences = _markdown_starting(page, "- ").splitlines()
+    sentences = _bullets(page)
     for p in (p for p in SMALL["pairwise"] if p["metric"] == metric):
         # The better configuration is named first; labels contain no Markdown specials.
         first, second = (p["a"], p["b"]) if p["diff"] >= 0 else (p["b"], p["a"])
         line = next(s for s in sentences if s.startswith(f"- {first} vs {second}"))
         if p["significant"]:
             assert "survives correction" in line
-        else:
-            assert "no detectable difference — not the same as equal" in line
+        else:  # the page tests equivalence within the default ±0.01 from the file's ranks
+            assert ("inconclusive — no detectable difference" in line
+                    or "equivalent within ±0.01" in line)
     matrix = _table(_markdown_starting(page, "| row − column"))
     labels = [r[0] for r in matrix]
     for p in (p for p in SMALL["pairwise"] if p["metric"] == metric):
@@ -108,9 +126,9 @@ def test_sentences_and_labels_switch_to_japanese(page):
     set_lang(page, "ja")
     assert not page.exception
     assert page.title[0].value == "ベンチマーク"
-    sentences = _markdown_starting(page, "- ")
+    sentences = "\n".join(_bullets(page))
     assert "後も有意" in sentences
-    assert "等しいという意味ではない" in sentences
+    assert "判定できない" in sentences
     assert _markdown_starting(page, "| 構成")
 
 
@@ -128,13 +146,17 @@ def test_equal_k_and_equal_budget_toggle(page):
     assert budget["y"] == pytest.approx(expected, abs=5e-4)
 
 
-def test_scatter_points_are_labelled_with_ci_bars(page):
-    spec = _plotly_spec(page, 0)["data"][0]
-    assert spec["text"] == [c["label"] for c in SMALL["configs"]]
-    assert spec["x"] == [c["chunks"] for c in SMALL["configs"]]
-    highs = [SMALL["metrics"][c]["recall@5"]["ci_high"] for c in spec["text"]]
-    assert [y + e for y, e in zip(spec["y"], spec["error_y"]["array"], strict=True)] == (
-        pytest.approx(highs))
+def test_scatter_points_are_named_with_ci_bars_and_readable_ticks(page):
+    spec = _plotly_spec(page, 0)
+    traces = spec["data"]
+    assert [t["name"] for t in traces] == [c["label"] for c in SMALL["configs"]]
+    assert [t["x"][0] for t in traces] == [c["chunks"] for c in SMALL["configs"]]
+    highs = [SMALL["metrics"][t["name"]]["recall@5"]["ci_high"] for t in traces]
+    assert [t["y"][0] + t["error_y"]["array"][0] for t in traces] == pytest.approx(highs)
+    axis = spec["layout"]["xaxis"]
+    assert axis["ticktext"] == [f"{v:,}" for v in axis["tickvals"]]
+    assert len(axis["tickvals"]) >= 2
+    assert all(set(str(v)[1:]) <= {"0"} for v in axis["tickvals"])  # 100, 200, 500: no minor digits
 
 
 def test_two_backends_side_by_side(page):
@@ -226,8 +248,7 @@ def test_recompute_a_tiny_grid_writes_and_shows_a_new_file(page, tmp_path):
     rows = _table(_markdown_starting(page, "| Configuration"))
     for row in rows:
         m = data["metrics"][row[0]]["recall@5"]
-        assert row[1].replace("**", "") == (
-            f"{m['mean']:.3f} [{m['ci_low']:.3f}, {m['ci_high']:.3f}]")
+        assert _plain(row[1]) == f"{m['mean']:.3f} [{m['ci_low']:.3f}, {m['ci_high']:.3f}]"
 
 
 def test_run_and_save_feeds_the_progress_callback(monkeypatch, tmp_path):
@@ -246,6 +267,29 @@ def test_run_and_save_feeds_the_progress_callback(monkeypatch, tmp_path):
     fractions = [run_fraction(*c) for c in calls]
     assert fractions == sorted(fractions)
     assert calls[-1][1] == calls[-1][2]
+
+
+def test_a_file_without_alternative_definitions_says_so(page):
+    assert any("written without the alternative definitions" in i.value for i in page.info)
+    # No run of bm25 on another question set among the fixtures.
+    assert any("with the same grid on another question set" in i.value for i in page.info)
+
+
+def test_the_drill_down_lists_questions_by_their_text(page):
+    from chunkviz.datasets import load_dataset
+
+    spec = SMALL["dataset"]["spec"]
+    texts = {q.qid: q.question for q in load_dataset(spec).questions}
+    options = page.selectbox(key="bench_qid").options
+    qid = SMALL["question_ids"][8]
+    assert options[8] == f"{texts[qid]} ({qid})"
+
+
+def test_the_user_sets_the_equivalence_margin(page):
+    page.number_input(key="bench_margin_recall@5").set_value(0.5).run()
+    assert not page.exception
+    assert "the best is paragraph" in page.markdown[1].value  # paragraph: already the cheapest
+    assert any("equivalent within ±0.5" in line for line in _bullets(page))
 
 
 def test_a_damaged_results_file_is_listed_as_unreadable_and_the_others_still_show(
