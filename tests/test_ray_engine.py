@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -189,3 +191,33 @@ def test_ray_options_are_checked():
 def test_ray_options_need_the_ray_engine(capsys):
     assert main(["bench", "--address", "auto", "--quiet"]) == 2
     assert "--address need --engine ray (got --engine local)" in capsys.readouterr().err
+
+
+def test_address_connects_and_ships_this_package(monkeypatch):
+    calls = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **kw: calls.append(("init", kw)))
+    monkeypatch.setattr(ray, "shutdown", lambda: calls.append(("shutdown", {})))
+    with RayEngine(address="ray://head:10001"):
+        pass
+    (name, kw), (last, _) = calls
+    assert (name, last) == ("init", "shutdown")
+    assert kw["address"] == "ray://head:10001"
+    (shipped,) = kw["runtime_env"]["py_modules"]
+    assert (Path(shipped) / "eval" / "ray_engine.py").is_file()
+
+
+@pytest.mark.parametrize(
+    ("backend", "options", "expected"),
+    [
+        ("st:cl-nagoya/ruri-v3-130m", {}, (4, 1.0)),  # one model per GPU
+        ("use-m3", {}, (16, 0.0)),  # numpy only: one actor per CPU, no GPU held
+        ("use-m3", {"cpus_per_actor": 4}, (4, 0.0)),
+        ("st:m", {"gpus_per_actor": 0.5}, (8, 0.5)),
+        ("st:m", {"actors": 3}, (3, 1.0)),
+    ],
+)
+def test_actor_pool_follows_the_cluster(monkeypatch, backend, options, expected):
+    monkeypatch.setattr(ray, "is_initialized", lambda: True)
+    monkeypatch.setattr(ray, "cluster_resources", lambda: {"CPU": 16.0, "GPU": 4.0})
+    assert RayEngine(**options)._resources(SimpleNamespace(name=backend)) == expected

@@ -64,7 +64,8 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--cpus-per-actor", type=float, default=1.0,
                    help="CPUs reserved by each encoder actor (default 1)")
     r.add_argument("--gpus-per-actor", type=float, default=None,
-                   help="GPUs per encoder actor (default: 1 when the cluster has GPUs, else 0)")
+                   help="GPUs per encoder actor (default: 1 for st: models when the cluster has "
+                   "GPUs, else 0)")
     r.add_argument("--batch-size", type=int, default=None,
                    help="texts per encode call on Ray (default 256, the local engine's, which "
                    "keeps vectors bit-identical to a local run)")

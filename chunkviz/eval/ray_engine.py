@@ -27,6 +27,7 @@ starts, so ``import chunkviz`` never loads it.
 from __future__ import annotations
 
 import math
+import os
 import pickle
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -61,23 +62,36 @@ def import_ray() -> ModuleType:
     return ray
 
 
-def load_worker_backend(name: str, model: str, threads: int) -> Backend:
-    """Load the backend ``name`` inside a Ray actor, using ``threads`` cores.
+def uses_gpu(backend_name: str) -> bool:
+    """Whether the backend can run on a GPU (sentence-transformers models; use-m3 is numpy)."""
+    from chunkviz.retrieval.backends import ST_PREFIX
+
+    return backend_name.startswith(ST_PREFIX)
+
+
+def load_worker_backend(name: str, model: str, threads: int, gpu: bool = False) -> Backend:
+    """Load the backend ``name`` inside a Ray actor, on ``threads`` cores or its GPU.
 
     use-m3 takes its thread count at load time, and its default (every core the machine has)
-    oversubscribes a machine shared by several actors; other backends follow the ``OMP_NUM_THREADS``
-    that Ray sets from the actor's CPUs.
+    oversubscribes a machine shared by several actors; torch follows the ``OMP_NUM_THREADS`` that
+    Ray sets from the actor's CPUs. A sentence-transformers model goes onto the actor's GPU when
+    Ray gave it one (``CUDA_VISIBLE_DEVICES`` is set by Ray).
 
     Raises:
         ChunkvizError: The worker loaded another model than the driver's (its vectors would land
             under the wrong cache key).
     """
-    from chunkviz.retrieval.backends import get_backend
+    from chunkviz.retrieval.backends import ST_PREFIX, get_backend
 
+    backend: Backend
     if name == "use-m3":
         from chunkviz.retrieval.dense import UseM3Backend
 
-        backend: Backend = UseM3Backend(threads=threads)
+        backend = UseM3Backend(threads=threads)
+    elif gpu and name.startswith(ST_PREFIX):
+        from chunkviz.retrieval.dense import SentenceTransformerBackend
+
+        backend = SentenceTransformerBackend(name[len(ST_PREFIX) :], device="cuda")
     else:
         backend = get_backend(name)
     if backend.model != model:
@@ -92,7 +106,9 @@ class _Encoder:
     """A Ray Data actor: one model, one encode call per row (a batch formed by the driver)."""
 
     def __init__(self, name: str, model: str, threads: int, role: Role) -> None:
-        self.backend = load_worker_backend(name, model, threads)
+        import ray
+
+        self.backend = load_worker_backend(name, model, threads, gpu=bool(ray.get_gpu_ids()))
         self.role = role
 
     def __call__(self, table: Any) -> dict[str, np.ndarray]:
@@ -148,7 +164,8 @@ class RayEngine:
         actors: Encoder actors (default: one per GPU when the cluster has GPUs, else one per
             ``cpus_per_actor`` CPUs).
         cpus_per_actor: CPUs reserved by each encoder actor (and its model's threads).
-        gpus_per_actor: GPUs per encoder actor (default: 1 when the cluster has GPUs, else 0).
+        gpus_per_actor: GPUs per encoder actor (default: 1 when the cluster has GPUs and the
+            backend can use one, a sentence-transformers model; else 0).
         batch_size: Texts per encode call. The default, ``ENCODE_BATCH``, is the local engine's,
             so vectors are bit-identical to a local run's; another size may change their last bits.
         chunk_blocks: Ray Data blocks of the chunk stage (default: two per cluster CPU).
@@ -196,6 +213,7 @@ class RayEngine:
         self.chunk_blocks = chunk_blocks
         self.driver_batches = driver_batches
         self._owned = False
+        self._progress_bars: bool | None = None
 
     # ------------------------------------------------------------------ lifetime
 
@@ -214,37 +232,46 @@ class RayEngine:
     def start(self) -> None:
         """Connect to ``address`` or start a local Ray, unless Ray is running in this process."""
         ray = import_ray()
+        context = ray.data.DataContext.get_current()
+        if self._progress_bars is None:
+            self._progress_bars = context.enable_progress_bars
+        context.enable_progress_bars = False  # the runner's progress callback reports instead
         if ray.is_initialized():
             return
         from chunkviz.retrieval.dense import available_cores
 
         if self.address is None:
             # A local Ray's workers run on this machine: point them at this very package.
-            runtime_env: dict[str, Any] = {"env_vars": {"PYTHONPATH": str(_PACKAGE_DIR.parent)}}
+            path = os.pathsep.join(p for p in (str(_PACKAGE_DIR.parent),
+                                               os.environ.get("PYTHONPATH", "")) if p)
             ray.init(num_cpus=self.num_cpus or available_cores(), include_dashboard=False,
-                     log_to_driver=False, runtime_env=runtime_env)
+                     log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}})
         else:
+            # A cluster's workers get the driver's own chunkviz, whatever they have installed.
             ray.init(address=self.address, log_to_driver=False,
                      runtime_env={"py_modules": [str(_PACKAGE_DIR)]})
         self._owned = True
-        context = ray.data.DataContext.get_current()
-        context.enable_progress_bars = False  # the runner's progress callback reports instead
 
     def close(self) -> None:
         """Stop Ray if this engine started it."""
+        ray = import_ray()
+        if self._progress_bars is not None:
+            ray.data.DataContext.get_current().enable_progress_bars = self._progress_bars
+            self._progress_bars = None
         if self._owned:
-            import_ray().shutdown()
+            ray.shutdown()
             self._owned = False
 
-    def _resources(self) -> tuple[int, float]:
-        """``(actors, gpus per actor)`` from the options and the cluster's resources."""
+    def _resources(self, backend: Backend) -> tuple[int, float]:
+        """``(actors, gpus per actor)`` from the options, the backend and the cluster."""
         ray = import_ray()
         if not ray.is_initialized():
             self.start()
         cluster: Mapping[str, float] = ray.cluster_resources()
         gpus = float(cluster.get("GPU", 0.0))
-        per_gpu = self.gpus_per_actor if self.gpus_per_actor is not None else (
-            1.0 if gpus >= 1 else 0.0)
+        per_gpu = self.gpus_per_actor
+        if per_gpu is None:
+            per_gpu = 1.0 if gpus >= 1 and uses_gpu(backend.name) else 0.0
         if self.actors is not None:
             return self.actors, per_gpu
         if per_gpu > 0:
@@ -303,7 +330,7 @@ class RayEngine:
             LocalEngine().encode(backend, cache, missing, role, progress)
             return
         ray = import_ray()
-        actors, gpus = self._resources()
+        actors, gpus = self._resources(backend)
         batches = [missing[lo : lo + self.batch_size]
                    for lo in range(0, len(missing), self.batch_size)]
         threads = max(1, math.floor(self.cpus_per_actor))
