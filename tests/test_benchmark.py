@@ -17,7 +17,6 @@ from chunkviz.eval.runner import (
     recompute_metrics,
     run_benchmark,
     run_id_for,
-    sample_questions,
     save_results,
 )
 from chunkviz.model import Span
@@ -256,16 +255,6 @@ def test_local_engine_is_an_engine_and_chunks_config_major():
     assert out[2][1].strategy == "paragraph"
 
 
-def test_sampling_is_seeded_and_keeps_order():
-    qs = make_dataset().questions
-    a = sample_questions(qs, 3, seed=1)
-    assert a == sample_questions(qs, 3, seed=1)
-    assert [q.qid for q in a] == sorted(q.qid for q in a)
-    assert sample_questions(qs, 0, seed=1) == list(qs)
-    with pytest.raises(ParameterError, match="sample"):
-        sample_questions(qs, -1, seed=0)
-
-
 def test_bad_inputs_are_rejected():
     with pytest.raises(ParameterError, match="configs is empty"):
         run_benchmark(make_dataset(), (), "bm25")
@@ -305,3 +294,45 @@ def test_list_results_reports_usable_and_unusable_files(tmp_path, results):
     assert by_id["tiny-bm25-all-s0"]["questions"] == 6
     assert by_id["tiny-bm25-all-s0"]["configs"] == ["fixed-20-0", "fixed-40-8", "paragraph"]
     assert "not a chunkviz benchmark" in by_id["junk"]["error"]
+
+
+def test_bench_and_lost_evaluate_the_same_sample_and_count_the_same_losses():
+    from chunkviz.datasets.sampling import sample_questions
+    from chunkviz.eval.lost import lost_table
+
+    data = make_dataset()
+    for n, seed in ((3, 0), (3, 1), (4, 7)):
+        res = run_benchmark(data, CONFIGS, "bm25", sample=n, seed=seed, bootstrap=50,
+                            permutations=50)
+        sampled = sample_questions(data, n, seed)
+        assert res["question_ids"] == [q.qid for q in sampled.questions]
+        rows = lost_table(sampled, CONFIGS)
+        assert [c["broken"] for c in res["configs"]] == [r.broken for r in rows]
+        assert [c["predicted_chunks"] for c in res["configs"]] == [r.predicted_chunks for r in rows]
+        for c, r in zip(res["configs"], rows, strict=True):
+            lost_ids = [q for q, rank in zip(res["question_ids"], res["ranks"][c["label"]],
+                                             strict=True) if rank is None]
+            assert lost_ids == list(r.broken_ids)
+
+
+def test_each_stage_can_be_called_on_its_own():
+    from chunkviz.eval import runner
+
+    loaded = runner.load_stage(make_dataset(), "bm25", sample=0, seed=0, cache_dir=None)
+    chunkings = runner.chunk_stage(loaded, CONFIGS, LocalEngine())
+    indexed = runner.spans_stage(loaded, CONFIGS, chunkings)
+    assert [len(ix.texts) for ix in indexed] == [sum(len(r) for r in row) for row in chunkings]
+    encoded = runner.encode_stage(loaded, indexed, "cosine", LocalEngine())
+    ranked = runner.rank_stage(loaded, indexed, encoded)
+    for ix, rk in zip(indexed, ranked, strict=True):
+        # a question has a rank exactly when some chunk holds its answer, and the best relevant
+        # chunk sits at that place in its top k
+        assert [r is None for r in rk.ranks] == [not rel for rel in ix.relevant]
+        for rank, top, rel in zip(rk.ranks, rk.topk, ix.relevant, strict=True):
+            if rank is not None and rank <= len(top):
+                assert top[rank - 1] in rel
+                assert not set(top[: rank - 1]) & set(rel)
+    scored = runner.score_stage(indexed, ranked, budget_chars=200, bootstrap=50, seed=0)
+    assert set(scored.metrics) == {c.label for c in CONFIGS}
+    pairwise = runner.significance_stage(scored, alpha=0.05, permutations=50, seed=0)
+    assert len(pairwise) == 3 * len(PAIRWISE_METRICS)

@@ -7,7 +7,6 @@ import pytest
 
 from chunkviz.errors import ParameterError
 from chunkviz.eval.metrics import (
-    best_relevant_rank,
     budget_k,
     display_name,
     mrr_at_k,
@@ -16,6 +15,7 @@ from chunkviz.eval.metrics import (
     span_scores,
     union_ranges,
 )
+from chunkviz.retrieval.ranking import best_relevant_rank
 
 RANKS = [1, 3, None, 12, 2]
 
@@ -57,26 +57,6 @@ def test_bad_k_is_rejected(k):
 def test_bad_rank_is_rejected():
     with pytest.raises(ParameterError, match="1-based"):
         ndcg_at_k([0], 5)
-
-
-def test_best_relevant_rank_ties_count_against_the_relevant_chunk():
-    scores = np.array([0.9, 0.5, 0.5, 0.5, 0.1])
-    relevant = np.array([False, False, True, False, False])
-    # one strictly higher, two irrelevant chunks tie with the relevant one
-    assert best_relevant_rank(scores, relevant) == 4
-    # two relevant chunks tied: the pair shares the best position after the irrelevant ties
-    relevant2 = np.array([False, True, True, False, False])
-    assert best_relevant_rank(scores, relevant2) == 3
-
-
-def test_best_relevant_rank_without_ties_and_without_relevant():
-    scores = np.array([0.3, 0.9, 0.1])
-    assert best_relevant_rank(scores, np.array([True, False, False])) == 2
-    assert best_relevant_rank(scores, np.array([False, False, False])) is None
-
-
-def test_all_zero_scores_give_the_worst_rank():
-    assert best_relevant_rank(np.zeros(5), np.array([True, False, False, False, False])) == 5
 
 
 def test_display_names():

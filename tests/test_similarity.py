@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from chunkviz.retrieval.similarity import rank_order, similarity
+from chunkviz.retrieval.ranking import rank_order
+from chunkviz.retrieval.similarity import similarity
 
 
 def test_dot_prefers_the_long_vector_cosine_the_aligned_one_l2_the_near_one():

@@ -26,7 +26,7 @@ from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend
 from chunkviz.retrieval.cache import EmbeddingCache, Role
 
-Stage = Literal["load", "chunk", "spans", "encode", "index", "rank", "score", "test", "assemble"]
+Stage = Literal["load", "chunk", "spans", "encode", "rank", "score", "test", "assemble"]
 STAGES: tuple[Stage, ...] = get_args(Stage)
 
 #: ``progress(stage, done, total, message)``: ``done`` of ``total`` steps of ``stage`` are done.

@@ -186,39 +186,6 @@ def display_name(key: str) -> str:
     return f"{_DISPLAY[name]}@{k}"
 
 
-def best_relevant_rank(scores: np.ndarray, relevant: np.ndarray) -> int | None:
-    """1-based rank of the best relevant item in the full ranking by ``scores``.
-
-    Ties count against the relevant item (pessimistic): the rank is one plus the number of
-    items scored strictly higher plus the number of *irrelevant* items scored equal. A stable
-    sort would instead let an item's position in the index decide, which favours whichever
-    chunk happens to come first; the pessimistic rule needs no such arbitrary order and gives an
-    all-zero score (a query sharing nothing with any chunk) the worst rank, not the first.
-
-    Args:
-        scores: Shape ``(n,)``, higher is better.
-        relevant: Boolean mask of shape ``(n,)``.
-
-    Returns:
-        The rank, or ``None`` when no item is relevant.
-
-    Raises:
-        ParameterError: Shapes differ.
-    """
-    s = np.asarray(scores, dtype=np.float64)
-    rel = np.asarray(relevant, dtype=bool)
-    if s.shape != rel.shape or s.ndim != 1:
-        raise ParameterError(
-            f"scores and relevant must be 1-D of the same length (got {s.shape} and {rel.shape})"
-        )
-    if not rel.any():
-        return None
-    best = float(s[rel].max())
-    higher = int(np.count_nonzero(s > best))
-    tied_irrelevant = int(np.count_nonzero((s == best) & ~rel))
-    return 1 + higher + tied_irrelevant
-
-
 # ---------------------------------------------------------------------------- span metrics
 
 Range = tuple[int, int]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import math
 import platform
-import random
 import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -32,9 +31,11 @@ from typing import Any
 import numpy as np
 
 from chunkviz.datasets.base import Dataset, Question
+from chunkviz.datasets.sampling import sample_questions
 from chunkviz.errors import ChunkvizError, ParameterError
 from chunkviz.eval.engine import Engine, LocalEngine, Progress, no_progress
 from chunkviz.eval.grid import Config
+from chunkviz.eval.lost import predicted_chunks
 from chunkviz.eval.metrics import (
     budget_k,
     metric_key,
@@ -59,7 +60,8 @@ from chunkviz.retrieval.cache import (
     default_cache_dir,
     default_cache_root,
 )
-from chunkviz.retrieval.index import LexicalBackend
+from chunkviz.retrieval.index import Index, LexicalBackend
+from chunkviz.retrieval.ranking import best_relevant_ranks, top_k
 
 SCHEMA = "chunkviz.benchmark"
 SCHEMA_VERSION = 1
@@ -86,22 +88,6 @@ def shipped_results_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "results"
 
 
-def sample_questions(questions: Sequence[Question], sample: int, seed: int) -> list[Question]:
-    """``sample`` questions drawn with ``random.Random(seed)``, kept in dataset order.
-
-    ``sample`` 0 (or at least the number of questions) keeps all of them.
-
-    Raises:
-        ParameterError: A negative sample.
-    """
-    if sample < 0:
-        raise ParameterError(f"sample must be 0 (all) or positive (got sample={sample})")
-    if sample == 0 or sample >= len(questions):
-        return list(questions)
-    chosen = sorted(random.Random(seed).sample(range(len(questions)), sample))
-    return [questions[i] for i in chosen]
-
-
 def run_id_for(dataset: str, backend: str, sample: int, seed: int) -> str:
     """A stable file stem such as ``jsquad-bm25-all-s0`` or ``jsquad-use-m3-n500-s1``."""
     slug = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{dataset}-{backend}").strip("_")
@@ -123,77 +109,250 @@ def _versions() -> dict[str, str]:
     return out
 
 
-@dataclass
-class _Indexed:
-    """All chunks of all documents under one configuration."""
+@dataclass(frozen=True)
+class Loaded:
+    """The load stage's output: what every later stage works on.
+
+    Attributes:
+        dataset: The dataset (all documents: they are the index every question searches).
+        questions: The sampled questions whose document is in the dataset, in dataset order.
+        doc_pos: Document id -> position in ``dataset.documents``.
+        backend: The loaded backend.
+        cache: The embedding cache (None for lexical backends, which are never cached).
+    """
+
+    dataset: Dataset
+    questions: tuple[Question, ...]
+    doc_pos: Mapping[str, int]
+    backend: Backend
+    cache: EmbeddingCache | None
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """The spans stage's output for one configuration: all chunks of all documents.
+
+    Attributes:
+        config: The configuration.
+        texts: Embedded text of every chunk (prefix and source text), documents in order.
+        offsets: ``(document index, start, end)`` of every chunk.
+        relevant: Per question, global indices of the chunks that contain one of its spans.
+        predicted: The fixed-window formula's chunk count (None for other strategies).
+    """
 
     config: Config
     texts: list[str]
-    offsets: list[tuple[int, int, int]]  # (document index, start, end)
-    relevant: list[list[int]]  # per question: global indices of chunks containing a span
+    offsets: list[tuple[int, int, int]]
+    relevant: list[list[int]]
     predicted: int | None
 
 
-def _index_config(
-    config: Config,
-    results: Sequence[ChunkingResult],
+@dataclass(frozen=True)
+class Encoded:
+    """The encode stage's output: one index per configuration and the prepared questions.
+
+    Attributes:
+        indexes: One index per configuration, in order.
+        queries: The questions in the form the indexes score.
+        encode_seconds: Per configuration, seconds spent making its vectors (dense: the time
+            of the texts it was first to contain, split by characters; lexical: its index).
+        encoded_texts: Texts the backend encoded in this run (chunks and questions).
+        cache_hits: Unique chunk texts found in the cache before the run.
+        unique_texts: Unique chunk texts over all configurations (None for lexical backends).
+        seconds: Seconds in the engine's encode calls (documents and questions).
+    """
+
+    indexes: list[Index]
+    queries: Any
+    encode_seconds: list[float]
+    encoded_texts: int
+    cache_hits: int
+    unique_texts: int | None
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The rank stage's output for one configuration.
+
+    Attributes:
+        ranks: Per question, the rank of its best relevant chunk (None: lost before retrieval).
+        topk: Per question, the ``SPAN_K`` best chunks (global indices), ``ranking.top_k``.
+        spans: Per question, span precision, recall and IoU of those chunks, shape ``(q, 3)``.
+    """
+
+    ranks: list[int | None]
+    topk: list[list[int]]
+    spans: np.ndarray
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The score stage's output: estimates per configuration, and per-question values.
+
+    Attributes:
+        metrics: Label -> metric key -> mean and 95% interval.
+        budget_k: Label -> the k of the context budget.
+        budget_metrics: Label -> ``recall@budget`` (and nDCG, MRR) -> mean and interval.
+        per_question: Pairwise metric key -> label -> per-question values.
+        indices: The bootstrap index matrix shared by every configuration and pair.
+    """
+
+    metrics: dict[str, dict[str, dict[str, float]]]
+    budget_k: dict[str, int]
+    budget_metrics: dict[str, dict[str, dict[str, float]]]
+    per_question: dict[str, dict[str, np.ndarray]]
+    indices: np.ndarray
+
+
+def load_stage(
     dataset: Dataset,
-    questions: Sequence[Question],
-    doc_pos: Mapping[str, int],
-) -> _Indexed:
-    texts: list[str] = []
-    offsets: list[tuple[int, int, int]] = []
-    first: list[int] = []
-    for d, result in enumerate(results):
-        first.append(len(texts))
-        texts.extend(result.embed_texts())
-        offsets.extend((d, c.start, c.end) for c in result.chunks)
-    relevant = []
-    for q in questions:
-        d = doc_pos[q.doc_id]
-        report = analyze_spans(results[d], [s for s in q.spans if s.doc_id == q.doc_id])
-        hits = sorted({first[d] + i for st in report.statuses for i in st.containing})
-        relevant.append(hits)
-    predicted = None
-    params = dict(config.params)
-    if config.strategy == "fixed" and params.get("unit", "chars") == "chars":
-        from chunkviz.cost import predicted_chunk_count
+    backend: Backend | str,
+    *,
+    sample: int,
+    seed: int,
+    cache_dir: str | Path | None,
+    progress: Progress = no_progress,
+) -> Loaded:
+    """Sample the questions (``chunkviz.datasets.sampling``, the one sampler) and load the backend.
 
-        predicted = sum(
-            predicted_chunk_count(len(doc.text), int(params["size"]), int(params.get("overlap", 0)))
-            for doc in dataset.documents
+    Raises:
+        ParameterError: A bad sample, or no question left to evaluate.
+    """
+    progress("load", 0, 1, "loading")
+    be = get_backend(backend) if isinstance(backend, str) else backend
+    doc_pos = {d.doc_id: i for i, d in enumerate(dataset.documents)}
+    sampled = sample_questions(dataset, sample, seed).questions
+    questions = tuple(q for q in sampled if q.doc_id in doc_pos)
+    if not questions:
+        raise ParameterError(
+            f"dataset {dataset.name!r} has no questions to evaluate (sample={sample}); "
+            "check the dataset or use --sample 0"
         )
-    return _Indexed(config, texts, offsets, relevant, predicted)
+    lexical = isinstance(be, LexicalBackend)
+    cache = None if lexical else EmbeddingCache(Path(cache_dir) if cache_dir else
+                                                 default_cache_dir())
+    progress("load", 1, 1, f"{len(questions)} questions, backend {be.name}")
+    return Loaded(dataset, questions, doc_pos, be, cache)
 
 
-def _ranks_for(scores: np.ndarray, relevant: Sequence[Sequence[int]]) -> list[int | None]:
-    """Pessimistic-tie rank of the best relevant chunk per row (see ``best_relevant_rank``)."""
-    out: list[int | None] = []
-    for row, rel in zip(scores, relevant, strict=True):
-        if not rel:
-            out.append(None)
-            continue
-        rel_scores = row[list(rel)]
-        best = rel_scores.max()
-        higher = int(np.count_nonzero(row > best))
-        tied = int(np.count_nonzero(row == best)) - int(np.count_nonzero(rel_scores == best))
-        out.append(1 + higher + tied)
+def chunk_stage(
+    loaded: Loaded, configs: Sequence[Config], engine: Engine, progress: Progress = no_progress
+) -> list[list[ChunkingResult]]:
+    """Every document under every configuration, through ``engine``: ``[config][document]``."""
+    progress("chunk", 0, 1, f"chunking {len(loaded.dataset.documents)} documents")
+    out = engine.chunk(loaded.dataset.documents, configs)
+    progress("chunk", 1, 1, f"{sum(len(r) for row in out for r in row)} chunks")
     return out
 
 
-def _top_k(scores: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the ``k`` best chunks per row, best first; ties go to the lower index."""
-    n = scores.shape[1]
-    k = min(k, n)
-    if k == 0:
-        return np.zeros((scores.shape[0], 0), dtype=np.int64)
-    part = np.argpartition(-scores, kth=k - 1, axis=1)[:, :k] if k < n else np.tile(
-        np.arange(n), (scores.shape[0], 1)
-    )
-    out = np.empty_like(part)
-    for i, cand in enumerate(part):
-        order = np.lexsort((cand, -scores[i, cand]))
-        out[i] = cand[order]
+def spans_stage(
+    loaded: Loaded,
+    configs: Sequence[Config],
+    chunkings: Sequence[Sequence[ChunkingResult]],
+    progress: Progress = no_progress,
+) -> list[Indexed]:
+    """Per configuration: chunk texts and offsets, and which chunks hold each question's answer."""
+    out = []
+    for ci, (config, results) in enumerate(zip(configs, chunkings, strict=True)):
+        texts: list[str] = []
+        offsets: list[tuple[int, int, int]] = []
+        first: list[int] = []
+        for d, result in enumerate(results):
+            first.append(len(texts))
+            texts.extend(result.embed_texts())
+            offsets.extend((d, c.start, c.end) for c in result.chunks)
+        relevant = []
+        for q in loaded.questions:
+            d = loaded.doc_pos[q.doc_id]
+            report = analyze_spans(results[d], [s for s in q.spans if s.doc_id == q.doc_id])
+            relevant.append(sorted({first[d] + i for st in report.statuses for i in st.containing}))
+        out.append(Indexed(config, texts, offsets, relevant,
+                           predicted_chunks(loaded.dataset, config)))
+        progress("spans", ci + 1, len(configs), f"{config.label}: answers located")
+    return out
+
+
+def encode_stage(
+    loaded: Loaded,
+    indexed: Sequence[Indexed],
+    measure: Measure,
+    engine: Engine,
+    progress: Progress = no_progress,
+) -> Encoded:
+    """Encode what the cache lacks (through ``engine``), then build one index per configuration.
+
+    Each unique text is encoded once, whichever configurations share it, and questions once per
+    backend; lexical backends build their index here (their "encoding").
+    """
+    be, cache = loaded.backend, loaded.cache
+    query_texts = [q.question for q in loaded.questions]
+    encode_seconds = [0.0] * len(indexed)
+    encoded = hits = 0
+    seconds = 0.0
+    unique: list[str] = list(dict.fromkeys(t for ix in indexed for t in ix.texts))
+    if cache is not None:
+        missing_q = cache.missing(be, query_texts, "query")
+        missing_d = cache.missing(be, unique, "document")
+        t0 = time.perf_counter()
+        engine.encode(be, cache, query_texts, "query", progress)
+        t1 = time.perf_counter()
+        engine.encode(be, cache, unique, "document", progress)
+        spent = time.perf_counter() - t1
+        seconds = time.perf_counter() - t0
+        encoded = len(missing_q) + len(missing_d)
+        hits = len(unique) - len(missing_d)
+        owner: dict[str, int] = {}
+        for ci, ix in enumerate(indexed):
+            for t in ix.texts:
+                owner.setdefault(t, ci)
+        chars = sum(map(len, missing_d))
+        for t in missing_d:  # the time, split by characters among the texts really encoded
+            encode_seconds[owner[t]] += spent * len(t) / max(1, chars)
+        queries: Any = cache.encode(be, query_texts, "query")
+    else:
+        queries = prepare_queries(be, query_texts)
+    indexes: list[Index] = []
+    for ci, ix in enumerate(indexed):
+        t0 = time.perf_counter()
+        indexes.append(build_index(be, ix.texts, measure, cache=cache))
+        if cache is None:
+            encode_seconds[ci] = time.perf_counter() - t0
+        progress("encode", ci + 1, len(indexed), f"{ix.config.label}: index of "
+                 f"{indexes[-1].size} chunks")
+    return Encoded(indexes, queries, encode_seconds, encoded, hits,
+                   len(unique) if cache is not None else None, seconds)
+
+
+def rank_stage(
+    loaded: Loaded,
+    indexed: Sequence[Indexed],
+    encoded: Encoded,
+    progress: Progress = no_progress,
+) -> list[Ranked]:
+    """Per configuration: every question's rank and top ``SPAN_K``, and their span scores."""
+    questions = loaded.questions
+    n_qb = math.ceil(len(questions) / QUERY_BATCH)
+    out = []
+    for ci, (ix, index) in enumerate(zip(indexed, encoded.indexes, strict=True)):
+        ranks: list[int | None] = []
+        tops: list[list[int]] = []
+        spans = np.zeros((len(questions), 3), dtype=np.float64)
+        for b in range(n_qb):
+            lo, hi = b * QUERY_BATCH, min((b + 1) * QUERY_BATCH, len(questions))
+            scores = index.scores(encoded.queries[lo:hi])
+            relevant = ix.relevant[lo:hi]
+            ranks.extend(best_relevant_ranks(scores, relevant))
+            for qi, row in zip(range(lo, hi), top_k(scores, SPAN_K, relevant), strict=True):
+                q = questions[qi]
+                d = loaded.doc_pos[q.doc_id]
+                retrieved = [(str(ix.offsets[j][0]), ix.offsets[j][1], ix.offsets[j][2])
+                             for j in row]
+                spans[qi] = span_scores(retrieved, [(str(d), s.start, s.end) for s in q.spans])
+                tops.append([int(j) for j in row])
+            progress("rank", ci * n_qb + b + 1, len(indexed) * n_qb,
+                     f"{ix.config.label}: ranking {hi}/{len(questions)} questions")
+        out.append(Ranked(ranks, tops, spans))
     return out
 
 
@@ -201,11 +360,72 @@ def _estimate(values: np.ndarray, idx: np.ndarray) -> dict[str, float]:
     return bootstrap_ci(values, indices=idx).as_dict()
 
 
+def score_stage(
+    indexed: Sequence[Indexed],
+    ranked: Sequence[Ranked],
+    *,
+    budget_chars: int,
+    bootstrap: int,
+    seed: int,
+    progress: Progress = no_progress,
+) -> Scored:
+    """Every metric of every configuration from its ranks, with bootstrap intervals."""
+    n = len(ranked[0].ranks) if ranked else 0
+    idx = bootstrap_indices(n, bootstrap, seed)
+    metrics: dict[str, dict[str, dict[str, float]]] = {}
+    per_question: dict[str, dict[str, np.ndarray]] = {m: {} for m in PAIRWISE_METRICS}
+    budget_ks: dict[str, int] = {}
+    budget_metrics: dict[str, dict[str, dict[str, float]]] = {}
+    for ci, (ix, rk) in enumerate(zip(indexed, ranked, strict=True)):
+        label = ix.config.label
+        m: dict[str, dict[str, float]] = {}
+        for key in RANK_METRICS:
+            name, k = parse_metric_key(key)
+            values = metric_values(name, rk.ranks, int(k))
+            m[key] = _estimate(values, idx)
+            if key in per_question:
+                per_question[key][label] = values
+        for j, name in enumerate(("span_precision", "span_recall", "span_iou")):
+            m[metric_key(name, SPAN_K)] = _estimate(rk.spans[:, j], idx)
+        metrics[label] = m
+        kb = budget_k(_mean_chunk_chars(ix), budget_chars, k_max=max(1, len(ix.texts)))
+        budget_ks[label] = kb
+        budget_metrics[label] = {
+            f"{name}@budget": _estimate(metric_values(name, rk.ranks, kb), idx)
+            for name in ("recall", "ndcg", "mrr")
+        }
+        progress("score", ci + 1, len(indexed), f"{label}: metrics")
+    return Scored(metrics, budget_ks, budget_metrics, per_question, idx)
+
+
+def significance_stage(
+    scored: Scored,
+    *,
+    alpha: float,
+    permutations: int,
+    seed: int,
+    progress: Progress = no_progress,
+) -> list[dict[str, Any]]:
+    """Paired permutation tests of every pair on each ``PAIRWISE_METRICS``, Holm-corrected."""
+    pairwise: list[dict[str, Any]] = []
+    for i, key in enumerate(PAIRWISE_METRICS):
+        for res in pairwise_tests(scored.per_question[key], metric=key, alpha=alpha,
+                                  permutations=permutations, seed=seed, indices=scored.indices):
+            pairwise.append(res.as_dict())
+        progress("test", i + 1, len(PAIRWISE_METRICS), f"{key}: pairwise tests")
+    return pairwise
+
+
 def recompute_metrics(results: Mapping[str, Any], label: str, key: str) -> float:
     """Mean of a rank metric (``ndcg@10``, ``recall@budget``) recomputed from the file's ranks."""
     name, k = parse_metric_key(key)
     kk = int(results["budget"]["k"][label]) if k == "budget" else int(k)
     return float(metric_values(name, results["ranks"][label], kk).mean())
+
+
+def _mean_chunk_chars(ix: Indexed) -> float:
+    lengths = [e - s for _, s, e in ix.offsets]
+    return round(float(np.mean(lengths)) if lengths else 0.0, 4)
 
 
 def run_benchmark(
@@ -226,7 +446,10 @@ def run_benchmark(
     permutations: int = 5000,
     engine: Engine | None = None,
 ) -> dict[str, Any]:
-    """Run the benchmark and return the results dictionary (see RESULTS_SCHEMA.md).
+    """Run the benchmark's stages in order and return the results dictionary.
+
+    load -> chunk -> spans -> encode (and index) -> rank -> score -> test -> assemble; each
+    stage is a function of this module that a test can call on its own.
 
     Args:
         dataset: Documents and questions (answers as spans).
@@ -261,162 +484,75 @@ def run_benchmark(
     labels = [c.label for c in configs]
     if len(set(labels)) != len(labels):
         raise ParameterError(f"configuration labels must be unique (got {labels})")
-    be = get_backend(backend) if isinstance(backend, str) else backend
-    questions = sample_questions(dataset.questions, sample, seed)
-    doc_pos = {d.doc_id: i for i, d in enumerate(dataset.documents)}
-    questions = [q for q in questions if q.doc_id in doc_pos]
-    if not questions:
-        raise ParameterError(
-            f"dataset {dataset.name!r} has no questions to evaluate (sample={sample}); "
-            "check the dataset or use --sample 0"
-        )
-    lexical = isinstance(be, LexicalBackend)
-    cache_path = Path(cache_dir) if cache_dir else default_cache_dir()
-    cache = None if lexical else EmbeddingCache(cache_path)
     report = progress or no_progress
     eng = engine or LocalEngine()
-
-    # Chunk everything first: the unique texts depend on it.
+    loaded = load_stage(dataset, backend, sample=sample, seed=seed, cache_dir=cache_dir,
+                        progress=report)
     t_chunk = time.perf_counter()
-    report("chunk", 0, len(configs), "chunking")
-    chunkings = eng.chunk(dataset.documents, configs)
-    report("chunk", len(configs), len(configs), "chunked")
-    indexed = [_index_config(c, r, dataset, questions, doc_pos)
-               for c, r in zip(configs, chunkings, strict=True)]
+    chunkings = chunk_stage(loaded, configs, eng, report)
     chunk_seconds = time.perf_counter() - t_chunk
-    query_texts = [q.question for q in questions]
-    n_qb = math.ceil(len(questions) / QUERY_BATCH)
-    unique: list[str] = []
-    if cache is not None:
-        seen: set[str] = set()
-        for ix in indexed:
-            for t in ix.texts:
-                if t not in seen:
-                    seen.add(t)
-                    unique.append(t)
+    indexed = spans_stage(loaded, configs, chunkings, report)
+    encoded = encode_stage(loaded, indexed, measure, eng, report)
+    ranked = rank_stage(loaded, indexed, encoded, report)
+    scored = score_stage(indexed, ranked, budget_chars=budget_chars, bootstrap=bootstrap,
+                         seed=seed, progress=report)
+    pairwise = significance_stage(scored, alpha=alpha, permutations=permutations, seed=seed,
+                          progress=report)
+    timings = {
+        "total_seconds": round(time.perf_counter() - started, 3),
+        "unique_texts": encoded.unique_texts,
+        # Unique chunk texts found in the cache before this run encoded anything.
+        "cache_hits": encoded.cache_hits,
+        "encoded_texts": encoded.encoded_texts,
+        # Seconds in the engine's encode stage (documents and questions): the cost of
+        # embedding each missing text once, against which total_seconds is judged.
+        "encode_seconds": round(encoded.seconds, 3),
+        "chunk_seconds": round(chunk_seconds, 3),
+    }
+    settings = {"spec": spec or dataset.name, "sample": sample, "seed": seed, "measure": measure,
+                "ks": list(ks), "budget_chars": budget_chars, "alpha": alpha,
+                "bootstrap": bootstrap, "permutations": permutations}
+    out = assemble(loaded, indexed, encoded, ranked, scored, pairwise, settings, timings)
+    report("assemble", 1, 1, "done")
+    return out
 
-    # Questions: encoded once per backend (through the cache), then shared by every index.
-    encoded_texts = 0
-    cache_hits = 0
-    encode_total = 0.0
-    if cache is not None:
-        missing_q = len(cache.missing(be, query_texts, "query"))
-        t0 = time.perf_counter()
-        eng.encode(be, cache, query_texts, "query", report)
-        encode_total += time.perf_counter() - t0
-        encoded_texts += missing_q
-        queries: Any = cache.encode(be, query_texts, "query")
-    else:
-        queries = prepare_queries(be, query_texts)
 
-    # Chunk texts: each unique text encoded once, whichever configurations share it; the time is
-    # charged to the configurations by the characters of the texts they were first to contain.
-    owner: dict[str, int] = {}
-    for ci, ix in enumerate(indexed):
-        for t in ix.texts:
-            owner.setdefault(t, ci)
-    encode_seconds = [0.0] * len(configs)
-    if cache is not None:
-        missing_d = cache.missing(be, unique, "document")
-        t0 = time.perf_counter()
-        eng.encode(be, cache, unique, "document", report)
-        spent = time.perf_counter() - t0
-        encode_total += spent
-        encoded_texts += len(missing_d)
-        cache_hits = len(unique) - len(missing_d)
-        chars = sum(map(len, missing_d))
-        for t in missing_d:  # split the time by characters among the texts really encoded
-            encode_seconds[owner[t]] += spent * len(t) / max(1, chars)
-
+def assemble(
+    loaded: Loaded,
+    indexed: Sequence[Indexed],
+    encoded: Encoded,
+    ranked: Sequence[Ranked],
+    scored: Scored,
+    pairwise: Sequence[Mapping[str, Any]],
+    settings: Mapping[str, Any],
+    timings: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The results dictionary from every stage's output."""
+    be, dataset, questions = loaded.backend, loaded.dataset, loaded.questions
     configs_out: list[dict[str, Any]] = []
-    ranks: dict[str, list[int | None]] = {}
-    span_values: dict[str, np.ndarray] = {}
-    topk_out: dict[str, list[list[int]]] = {}
-    for ci, ix in enumerate(indexed):
-        t0 = time.perf_counter()
-        index = build_index(be, ix.texts, measure, cache=cache)
-        if lexical:
-            encode_seconds[ci] = time.perf_counter() - t0
-        cfg_ranks: list[int | None] = []
-        spans = np.zeros((len(questions), 3), dtype=np.float64)
-        tops: list[list[int]] = []
-        for b in range(n_qb):
-            lo, hi = b * QUERY_BATCH, min((b + 1) * QUERY_BATCH, len(questions))
-            scores = index.scores(queries[lo:hi])
-            cfg_ranks.extend(_ranks_for(scores, ix.relevant[lo:hi]))
-            top = _top_k(scores, SPAN_K)
-            for qi, row in zip(range(lo, hi), top, strict=True):
-                q = questions[qi]
-                d = doc_pos[q.doc_id]
-                retrieved = [(str(ix.offsets[j][0]), ix.offsets[j][1], ix.offsets[j][2])
-                             for j in row]
-                spans[qi] = span_scores(retrieved, [(str(d), s.start, s.end) for s in q.spans])
-                tops.append([int(j) for j in row])
-            report("rank", ci * n_qb + b + 1, len(indexed) * n_qb,
-                   f"{ix.config.label}: ranking {hi}/{len(questions)} questions")
-        ranks[ix.config.label] = cfg_ranks
-        span_values[ix.config.label] = spans
-        topk_out[ix.config.label] = tops
-        lengths = [e - s for _, s, e in ix.offsets]
-        flags = over_limit(be, ix.texts)
+    for ci, (ix, rk, index) in enumerate(zip(indexed, ranked, encoded.indexes, strict=True)):
         configs_out.append({
             **ix.config.as_dict(),
             "chunks": len(ix.texts),
             "predicted_chunks": ix.predicted,
-            "broken": sum(1 for r in cfg_ranks if r is None),
+            "broken": sum(1 for r in rk.ranks if r is None),
             "chars_embedded": sum(len(t) for t in ix.texts),
             "index_bytes": index.nbytes,
             "dims": index.dims,
-            "encode_seconds": round(encode_seconds[ci], 4),
-            "mean_chunk_chars": round(float(np.mean(lengths)) if lengths else 0.0, 4),
-            "over_limit": sum(flags),
+            "encode_seconds": round(encoded.encode_seconds[ci], 4),
+            "mean_chunk_chars": _mean_chunk_chars(ix),
+            "over_limit": sum(over_limit(be, ix.texts)),
         })
-
-    # Statistics: one bootstrap index matrix shared by every configuration and pair (paired).
-    idx = bootstrap_indices(len(questions), bootstrap, seed)
-    metrics: dict[str, dict[str, dict[str, float]]] = {}
-    curves: dict[str, dict[str, list[float]]] = {}
-    per_question: dict[str, dict[str, np.ndarray]] = {m: {} for m in PAIRWISE_METRICS}
-    budget_ks: dict[str, int] = {}
-    budget_metrics: dict[str, dict[str, dict[str, float]]] = {}
-    for cfg in configs_out:
-        label = cfg["label"]
-        r = ranks[label]
-        m: dict[str, dict[str, float]] = {}
-        for key in RANK_METRICS:
-            name, k = parse_metric_key(key)
-            values = metric_values(name, r, int(k))
-            m[key] = _estimate(values, idx)
-            if key in per_question:
-                per_question[key][label] = values
-        for j, name in enumerate(("span_precision", "span_recall", "span_iou")):
-            m[metric_key(name, SPAN_K)] = _estimate(span_values[label][:, j], idx)
-        metrics[label] = m
-        curves[label] = {
-            name: [float(metric_values(name, r, k).mean()) for k in ks]
-            for name in ("recall", "ndcg", "mrr")
-        }
-        kb = budget_k(cfg["mean_chunk_chars"], budget_chars, k_max=max(1, cfg["chunks"]))
-        budget_ks[label] = kb
-        budget_metrics[label] = {
-            f"{name}@budget": _estimate(metric_values(name, r, kb), idx)
-            for name in ("recall", "ndcg", "mrr")
-        }
-    pairwise = []
-    for key in PAIRWISE_METRICS:
-        for res in pairwise_tests(per_question[key], metric=key, alpha=alpha,
-                                  permutations=permutations, seed=seed, indices=idx):
-            pairwise.append(res.as_dict())
-
-    backend_name = be.name
+    seed = int(settings["seed"])
+    sample = int(settings["sample"])
     return {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
-        "run_id": run_id_for(dataset.name, backend_name, sample, seed),
+        "run_id": run_id_for(dataset.name, be.name, sample, seed),
         "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "dataset": {
             "name": dataset.name,
-            "spec": spec or dataset.name,
+            "spec": settings["spec"],
             "documents": len(dataset.documents),
             "questions": len(questions),
             "sample": sample,
@@ -424,28 +560,35 @@ def run_benchmark(
             "dropped": len(dataset.dropped),
         },
         "backend": {
-            "name": backend_name,
+            "name": be.name,
             "model": be.model,
             "kind": be.kind,
-            "measure": measure_name(be, measure),
+            "measure": measure_name(be, settings["measure"]),
             "normalized": be.normalized,
             "document_prefix": be.document_prefix,
             "query_prefix": be.query_prefix,
             "max_input_tokens": be.max_input_tokens,
         },
         "versions": _versions(),
-        "ks": list(ks),
+        "ks": list(settings["ks"]),
         "configs": configs_out,
         "question_ids": [q.qid for q in questions],
-        "ranks": ranks,
-        "metrics": metrics,
-        "curves": curves,
-        "budget": {"chars": budget_chars, "k": budget_ks, "metrics": budget_metrics},
-        "pairwise": pairwise,
+        "ranks": {ix.config.label: rk.ranks for ix, rk in zip(indexed, ranked, strict=True)},
+        "metrics": scored.metrics,
+        "curves": {
+            ix.config.label: {
+                name: [float(metric_values(name, rk.ranks, k).mean()) for k in settings["ks"]]
+                for name in ("recall", "ndcg", "mrr")
+            }
+            for ix, rk in zip(indexed, ranked, strict=True)
+        },
+        "budget": {"chars": settings["budget_chars"], "k": scored.budget_k,
+                   "metrics": scored.budget_metrics},
+        "pairwise": list(pairwise),
         "stats": {
-            "alpha": alpha,
-            "bootstrap": bootstrap,
-            "permutations": permutations,
+            "alpha": settings["alpha"],
+            "bootstrap": settings["bootstrap"],
+            "permutations": settings["permutations"],
             "test": "paired permutation",
             "ci": "percentile bootstrap, 95%",
             "correction": "holm",
@@ -456,19 +599,9 @@ def run_benchmark(
             "span_k": SPAN_K,
             "chunk_offsets": {ix.config.label: [list(o) for o in ix.offsets] for ix in indexed},
             "document_ids": [d.doc_id for d in dataset.documents],
-            "topk": topk_out,
+            "topk": {ix.config.label: rk.topk for ix, rk in zip(indexed, ranked, strict=True)},
         },
-        "timings": {
-            "total_seconds": round(time.perf_counter() - started, 3),
-            "unique_texts": len(unique) if cache is not None else None,
-            # Unique chunk texts found in the cache before this run encoded anything.
-            "cache_hits": cache_hits,
-            "encoded_texts": encoded_texts,
-            # Seconds in the engine's encode stage (documents and questions): the cost of
-            # embedding each missing text once, against which total_seconds is judged.
-            "encode_seconds": round(encode_total, 3),
-            "chunk_seconds": round(chunk_seconds, 3),
-        },
+        "timings": dict(timings),
     }
 
 

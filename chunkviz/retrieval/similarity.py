@@ -56,16 +56,3 @@ def similarity(queries: np.ndarray, documents: np.ndarray, measure: Measure) -> 
             f"measure must be one of {', '.join(MEASURES)} (got measure={measure!r})"
         )
     return out[0] if single else out
-
-
-def rank_order(scores: np.ndarray) -> np.ndarray:
-    """Document indices from best to worst; ties keep the lower index first (stable)."""
-    s = np.asarray(scores)
-    return np.argsort(-s, axis=-1, kind="stable")
-
-
-def top_k(scores: np.ndarray, k: int) -> np.ndarray:
-    """The ``k`` best document indices for one query's ``scores`` (stable on ties)."""
-    if k < 1:
-        raise ParameterError(f"k must be at least 1 (got k={k}); use k >= 1")
-    return rank_order(scores)[..., :k]

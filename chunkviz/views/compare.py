@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from chunkviz.eval.metrics import best_relevant_rank
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend, Measure
+from chunkviz.retrieval.ranking import best_relevant_ranks
 from chunkviz.views.explore import QAItem, QAResult, assess_qa
 
 Rank = int | None
@@ -86,7 +86,7 @@ def question_ranks(
     """Rank of each question's best containing chunk when ``backend`` ranks the chunks.
 
     Chunks are scored as they are embedded (prefix and text); ties count against the answer
-    (``chunkviz.eval.metrics.best_relevant_rank``).
+    (``chunkviz.retrieval.ranking``).
     """
     if not qa:
         return ()
@@ -95,12 +95,7 @@ def question_ranks(
     from chunkviz.retrieval.backends import score
 
     scores = score(backend, [r.item.question for r in qa], result.embed_texts(), measure)
-    ranks: list[Rank] = []
-    for row, r in zip(scores, qa, strict=True):
-        relevant = np.zeros(len(result.chunks), dtype=bool)
-        relevant[list(r.containing)] = True
-        ranks.append(best_relevant_rank(row, relevant))
-    return tuple(ranks)
+    return tuple(best_relevant_ranks(scores, [list(r.containing) for r in qa]))
 
 
 def outcome(

@@ -21,8 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-import numpy as np
-
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Measure
@@ -239,6 +237,8 @@ def rank_children(
 ) -> list[int]:
     """Child indices ordered best first for ``query`` under ``backend`` (ties: earlier first).
 
+    The order is ``chunkviz.retrieval.ranking.rank_order``, the one ranking rule.
+
     Children are scored as they are embedded (prefix and text), the same way as every chunk.
     """
     if not result.chunks:
@@ -246,8 +246,9 @@ def rank_children(
     from chunkviz.retrieval.backends import score
 
     scores = score(backend, [query], result.embed_texts(), measure)[0]
-    # A stable sort on the negated scores keeps document order among equal scores.
-    return [int(i) for i in np.argsort(-scores, kind="stable")]
+    from chunkviz.retrieval.ranking import rank_order
+
+    return [int(i) for i in rank_order(scores)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,8 @@ from typing import Literal
 import numpy as np
 
 from chunkviz.errors import ParameterError
-from chunkviz.retrieval.similarity import MEASURES, Measure, rank_order, similarity
+from chunkviz.retrieval.ranking import rank_order
+from chunkviz.retrieval.similarity import MEASURES, Measure, similarity
 
 PresetName = Literal["long_vs_short", "normalised", "random"]
 PRESETS: tuple[PresetName, ...] = ("long_vs_short", "normalised", "random")
