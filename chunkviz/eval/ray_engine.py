@@ -102,6 +102,21 @@ def load_worker_backend(name: str, model: str, threads: int, gpu: bool = False) 
     return backend
 
 
+def pack(text: str) -> bytes:
+    """A text as UTF-8 bytes for a Ray Data row, lone surrogates included (``unpack`` inverts it).
+
+    NOTE: texts travel as bytes, not strings: Arrow strings reject lone surrogates, which a
+    Python ``str`` (and so a document) may hold, and numpy's fixed-width strings drop trailing NUL
+    characters; either would chunk or encode another text than the driver's.
+    """
+    return text.encode("utf-8", "surrogatepass")
+
+
+def unpack(data: bytes) -> str:
+    """The text ``pack`` made ``data`` of."""
+    return data.decode("utf-8", "surrogatepass")
+
+
 class _Encoder:
     """A Ray Data actor: one model, one encode call per row (a batch formed by the driver)."""
 
@@ -112,8 +127,6 @@ class _Encoder:
         self.role = role
 
     def __call__(self, table: Any) -> dict[str, np.ndarray]:
-        # NOTE: pyarrow in, not numpy: numpy's fixed-width strings drop trailing NUL characters,
-        # which would encode another text than the one whose key the driver stores.
         fn = (self.backend.encode_documents if self.role == "document"
               else self.backend.encode_queries)
         ids: list[int] = []
@@ -121,7 +134,7 @@ class _Encoder:
         vectors: list[np.ndarray] = []
         for batch_id, texts in zip(table.column("batch").to_pylist(),
                                    table.column("texts").to_pylist(), strict=True):
-            out = np.asarray(fn(texts), dtype=np.float32)
+            out = np.asarray(fn([unpack(t) for t in texts]), dtype=np.float32)
             ids.extend([batch_id] * len(texts))
             positions.extend(range(len(texts)))
             vectors.append(out)
@@ -139,7 +152,7 @@ def _chunk_rows(table: Any, configs: Sequence[Config]) -> dict[str, Any]:
     for doc_id, text, starts in zip(table.column("doc_id").to_pylist(),
                                     table.column("text").to_pylist(),
                                     table.column("paragraph_starts").to_pylist(), strict=True):
-        doc = Document(doc_id, "", text, tuple(starts))
+        doc = Document(doc_id, "", unpack(text), tuple(starts))
         parts = []
         for config in configs:
             r = chunk_document(config, doc)
@@ -291,7 +304,7 @@ class RayEngine:
             self.start()
         cpus = float(ray.cluster_resources().get("CPU", 1.0))
         blocks = min(len(documents), self.chunk_blocks or max(1, int(2 * cpus)))
-        rows = [{"index": i, "doc_id": d.doc_id, "text": d.text,
+        rows = [{"index": i, "doc_id": d.doc_id, "text": pack(d.text),
                  "paragraph_starts": list(d.paragraph_starts)} for i, d in enumerate(documents)]
         ds = ray.data.from_items(rows, override_num_blocks=blocks).map_batches(
             _chunk_rows, batch_format="pyarrow", fn_kwargs={"configs": list(configs)},
@@ -335,7 +348,7 @@ class RayEngine:
                    for lo in range(0, len(missing), self.batch_size)]
         threads = max(1, math.floor(self.cpus_per_actor))
         ds = ray.data.from_items(
-            [{"batch": i, "texts": b} for i, b in enumerate(batches)],
+            [{"batch": i, "texts": [pack(t) for t in b]} for i, b in enumerate(batches)],
             override_num_blocks=len(batches),
         ).map_batches(
             _Encoder,
