@@ -24,7 +24,6 @@ import argparse
 import gc
 import json
 import platform
-import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -62,31 +61,14 @@ class Contestant:
 
 
 def jsquad_documents(path: Path | None) -> list[str]:
-    """The 59 long documents, built here unless ``chunkviz.datasets.jsquad`` exists."""
-    try:
-        from chunkviz.datasets.jsquad import build_jsquad
-    except ImportError:
-        build_jsquad = None
+    """The 59 long documents, built by ``chunkviz.datasets.jsquad`` (the corpus builder)."""
+    from chunkviz.datasets.jsquad import build_jsquad
+
     if path is None:
         path = next((p for p in DATA_CANDIDATES if p.is_file()), None)
         if path is None:
             raise SystemExit("JSQuAD valid-v1.3.json not found; pass --data PATH")
-    if build_jsquad is not None:
-        return [d.text for d in build_jsquad(json.loads(path.read_text("utf-8"))).documents]
-    data = json.loads(path.read_text("utf-8"))
-    docs = []
-    for article in data["data"]:
-        prefix = article["title"] + " [SEP] "
-        bodies = {}
-        for paragraph in article["paragraphs"]:
-            numbers = {int(re.fullmatch(r".+p(\d+)q\d+", q["id"])[1]) for q in paragraph["qas"]}
-            (number,) = numbers
-            context = paragraph["context"]
-            if not context.startswith(prefix):
-                raise SystemExit(f"context without the title prefix {prefix!r}")
-            bodies[number] = context[len(prefix) :]
-        docs.append("".join(bodies[k] for k in sorted(bodies)))
-    return docs
+    return [d.text for d in build_jsquad(json.loads(path.read_text("utf-8"))).documents]
 
 
 BARE = "bare slicing (fixed windows)"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,15 +42,15 @@ def timing(args: argparse.Namespace) -> None:
         warm_out = str(Path(tmp) / "warm")
         common = ["--dataset", args.dataset, "--backend", args.backend, "--sample",
                   str(args.sample), "--cache-dir", cache]
-        cold = run_cli([*common, "--out", args.out])
-        sys.path.insert(0, str(ROOT))
-        from chunkviz.eval.runner import run_id_for
-
-        stem = run_id_for(args.dataset, args.backend, args.sample, 0)
-        results = json.loads((Path(args.out) / f"{stem}.json").read_text(encoding="utf-8"))
+        cold_out = Path(tmp) / "cold"
+        cold = run_cli([*common, "--out", str(cold_out)])
+        (written,) = cold_out.glob("*.json")  # the one file of this run (its id has a hash)
+        results = json.loads(written.read_text(encoding="utf-8"))
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+        shutil.copy(written, Path(args.out) / written.name)
         t = results["timings"]
         warm = run_cli([*common, "--out", warm_out])
-        warm_t = json.loads((Path(warm_out) / f"{stem}.json").read_text())["timings"]
+        warm_t = json.loads((Path(warm_out) / written.name).read_text())["timings"]
     print(f"backend={args.backend} questions={len(results['question_ids'])} "
           f"configs={len(results['configs'])}")
     print(f"unique chunk texts={t['unique_texts']} encoded texts (chunks+questions)="
@@ -77,9 +78,9 @@ def ngram_sweep(args: argparse.Namespace) -> None:
         r = run_benchmark(dataset, configs, BM25Backend(n), sample=args.sample, seed=args.seed,
                           bootstrap=200, permutations=200)
         for c in configs:
-            m = r["metrics"][c.label]
-            print(f"| {n} | {c.label} | {m['recall@5']['mean']:.3f} | {m['ndcg@10']['mean']:.3f} "
-                  f"| {m['mrr@10']['mean']:.3f} |")
+            m = r.metrics[c.label]
+            print(f"| {n} | {c.label} | {m['recall@5'].mean:.3f} | {m['ndcg@10'].mean:.3f} "
+                  f"| {m['mrr@10'].mean:.3f} |")
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ from chunkviz.errors import (
     MissingDependencyError,
     ModelUnavailableError,
     ParameterError,
+    ResultsFileError,
     UnknownStrategyError,
 )
 from chunkviz.model import Chunk, ChunkingResult, Span
@@ -28,6 +29,7 @@ __all__ = [
     "MissingDependencyError",
     "ModelUnavailableError",
     "ParameterError",
+    "ResultsFileError",
     "Span",
     "UnknownStrategyError",
     "__version__",

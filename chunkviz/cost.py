@@ -40,6 +40,15 @@ def _check(size: int, overlap: int) -> None:
         raise ParameterError(
             f"overlap must be at least 0 (got overlap={overlap}); use 0 for no overlap"
         )
+    check_overlap(size, overlap)
+
+
+def check_overlap(size: int, overlap: int) -> None:
+    """Raise unless ``overlap < size`` (the one overlap rule, shared by the strategies).
+
+    Raises:
+        ParameterError: ``overlap >= size``.
+    """
     if overlap >= size:
         raise ParameterError(
             f"overlap must be smaller than size (got overlap={overlap}, size={size}); "

@@ -10,6 +10,7 @@ Hierarchy::
     ├── InputTextError (also ValueError)      a document or file that cannot be used as text
     ├── UnknownStrategyError (also KeyError)  a strategy name that is not registered
     ├── DatasetError (also ValueError)        a QA file or dataset that cannot be read
+    ├── ResultsFileError (also ValueError)    a benchmark results file that cannot be used
     └── MissingDependencyError (also ImportError)
         └── ModelUnavailableError             a model that is neither cached nor reachable
 """
@@ -38,6 +39,10 @@ class UnknownStrategyError(ChunkvizError, KeyError):
 
 class DatasetError(ChunkvizError, ValueError):
     """A dataset or QA-pair file that cannot be read or used."""
+
+
+class ResultsFileError(ChunkvizError, ValueError):
+    """A benchmark results file that is missing, damaged, or of another schema version."""
 
 
 class MissingDependencyError(ChunkvizError, ImportError):

@@ -7,10 +7,10 @@ from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_drilldown as drilldown
 from chunkviz.ui import benchmark_figures as figs
 from chunkviz.ui import benchmark_recompute as recompute
-from chunkviz.ui import benchmark_tables as tables
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.sidebar import render_sidebar
 from chunkviz.ui.state import init_session
+from chunkviz.views import benchmark_tables as tables
 from chunkviz.views import dashboard as db
 from chunkviz.views.markup import escape_markdown
 
@@ -55,7 +55,6 @@ _T = {
         "mode_title_budget": "Recall when each retrieves about {chars:,} characters",
         "mode_caption": "With equal k, large chunks hand the generator more text; with an equal "
                         "budget, small chunks may retrieve more of them (k per bar).",
-        "no_budget": "This results file has no context-budget section.",
         "backends": "Two retrievers side by side",
         "backends_none": "No other backend's run on the same questions ({dataset}, sample "
                          "{sample}, seed {seed}). Recompute with another backend to compare.",
@@ -149,7 +148,6 @@ _T = {
         "mode_title_budget": "各構成が約 {chars:,} 文字を取得したときの Recall",
         "mode_caption": "同じ k では大きいチャンクほど生成器に多くの文字を渡し、同じ予算では小さい"
                         "チャンクをより多く取得できます（棒ごとの k）。",
-        "no_budget": "この結果ファイルにはコンテキスト予算の項目がありません。",
         "backends": "2 つの検索器を並べて",
         "backends_none": "同じ質問（{dataset}、サンプル {sample}、シード {seed}）で別の"
                          "バックエンドの実行がありません。別のバックエンドで再計算すると比較できます。",
@@ -259,8 +257,7 @@ else:
 
     # --- significance ---
     st.subheader(t("sig"))
-    stats = results.get("stats", {})
-    st.caption(fmt("sig_caption", test=stats.get("test", "?"), alpha=stats.get("alpha", "?")))
+    st.caption(fmt("sig_caption", test=results.stats.test, alpha=results.stats.alpha))
     sig_metrics = db.pairwise_metrics(results)
     if sig_metrics:
         metric = st.selectbox(t("sig_metric"), sig_metrics, key="bench_sig_metric",
@@ -280,23 +277,20 @@ else:
     left, right = st.columns(2)
     left.plotly_chart(figs.lost_bar(rows, t("lost_title"), t("lost_axis")), key="bench_fig_lost")
     with right:
-        measure = st.radio(t("curve_measure"), db.MEASURES, key="bench_curve_measure",
+        measure = st.radio(t("curve_measure"), db.CURVE_METRICS, key="bench_curve_measure",
                            format_func=db.metric_label, horizontal=True)
-        st.plotly_chart(figs.curves_figure(db.curves(results, measure), results["ks"], measure,
+        st.plotly_chart(figs.curves_figure(db.curves(results, measure), results.ks, measure,
                                            t("curves_title")), key="bench_fig_curves")
-    if db.has_budget(results):
-        chars = int(results["budget"]["chars"])
-        labels_mode = {"equal_k": fmt("mode_equal_k", k=5),
-                       "budget": fmt("mode_budget", chars=chars)}
-        mode = st.radio(t("mode"), list(labels_mode), key="bench_mode",
-                        format_func=labels_mode.__getitem__, horizontal=True)
-        title = (fmt("mode_title_k", k=5) if mode == "equal_k"
-                 else fmt("mode_title_budget", chars=chars))
-        st.plotly_chart(figs.mode_bar(db.mode_rows(results, mode), title, "Recall"),
-                        key="bench_fig_mode")
-        st.caption(t("mode_caption"))
-    else:
-        st.info(t("no_budget"))
+    chars = results.budget.chars
+    labels_mode = {"equal_k": fmt("mode_equal_k", k=5),
+                   "budget": fmt("mode_budget", chars=chars)}
+    mode = st.radio(t("mode"), list(labels_mode), key="bench_mode",
+                    format_func=labels_mode.__getitem__, horizontal=True)
+    title = (fmt("mode_title_k", k=5) if mode == "equal_k"
+             else fmt("mode_title_budget", chars=chars))
+    st.plotly_chart(figs.mode_bar(db.mode_rows(results, mode), title, "Recall"),
+                    key="bench_fig_mode")
+    st.caption(t("mode_caption"))
 
     # --- two backends ---
     st.subheader(t("backends"))
@@ -324,7 +318,7 @@ else:
 
     # --- drill-down ---
     st.subheader(t("drill"))
-    qid = st.selectbox(t("drill_pick"), results["question_ids"], index=None, key="bench_qid",
+    qid = st.selectbox(t("drill_pick"), results.question_ids, index=None, key="bench_qid",
                        placeholder=t("drill_placeholder"))
     if qid is not None:
         drilldown.render(results, qid, t, fmt)

@@ -8,7 +8,9 @@ from chunkviz.cli import main
 from chunkviz.commands.bench_cmd import parse_grid
 from chunkviz.errors import UnknownStrategyError
 from chunkviz.eval.grid import default_grid
-from chunkviz.eval.runner import load_results
+from chunkviz.eval.results import load_results
+from chunkviz.views import dashboard as db
+from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
 
 CONTEXT = "富士山は日本一高い山である。標高は三千七百七十六メートル。山頂には浅間大社の奥宮がある。"
 
@@ -36,14 +38,50 @@ def test_bench_writes_a_results_file_and_prints_the_table(tmp_path, squad_file, 
                  "--permutations", "50", "--quiet"])
     assert code == 0
     printed = capsys.readouterr().out
-    assert "| config | Recall@5 | nDCG@10 | MRR@10 | chunks | broken | encode s |" in printed
-    assert "- nDCG@10: " in printed
-    assert "pairs differ (Holm, alpha=0.05)" in printed
     files = list(out.glob("*.json"))
     assert len(files) == 1
     results = load_results(files[0])
-    assert [c["label"] for c in results["configs"]] == ["fixed-20-4", "paragraph"]
-    assert results["question_ids"] == ["f1", "f2"]
+    assert results.labels == ("fixed-20-4", "paragraph")
+    assert results.question_ids == ("f1", "f2")
+    # the page's own table and sentences, from the page's own functions
+    table = main_table_markdown(db.main_table(results), ENGLISH.__getitem__)
+    assert table in printed
+    assert "| Configuration | Recall@5 [95% CI] | nDCG@10 [95% CI] | MRR@10 [95% CI] |" in printed
+    for sentence in db.sentences(results, "ndcg@10", "en"):
+        assert f"- {sentence}" in printed
+    assert "nDCG@10 (Holm, alpha=0.05):" in printed
+    assert f"wrote {files[0]}" in printed
+
+
+def _bench(squad_file, out, grid):
+    return main(["bench", "--dataset", f"squad:{squad_file}", "--backend", "bm25", "--grid", grid,
+                 "--out", str(out), "--bootstrap", "50", "--permutations", "50", "--quiet"])
+
+
+def test_two_runs_that_differ_only_in_grid_leave_two_files(tmp_path, squad_file):
+    out = tmp_path / "out"
+    assert _bench(squad_file, out, "fixed-20-4") == 0
+    first = {p.name: p.read_bytes() for p in out.glob("*.json")}
+    assert _bench(squad_file, out, "paragraph") == 0
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 2
+    assert {p.name: p.read_bytes() for p in files if p.name in first} == first  # untouched
+    assert sorted(load_results(p).labels for p in files) == [("fixed-20-4",), ("paragraph",)]
+
+
+def test_an_unwritable_out_stops_before_any_work(tmp_path, squad_file, capsys, monkeypatch):
+    from chunkviz.eval import runner
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the benchmark ran before --out was checked")
+
+    monkeypatch.setattr(runner, "run_benchmark", refuse)
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    assert _bench(squad_file, blocker / "out", "paragraph") == 2
+    err = capsys.readouterr().err
+    assert "cannot be written" in err
+    assert "Traceback" not in err
 
 
 def test_unknown_backend_is_an_error_message_not_a_traceback(capsys):

@@ -1,24 +1,20 @@
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from chunkviz.datasets.base import Dataset, Document, Question
-from chunkviz.errors import ParameterError
+from chunkviz.errors import ParameterError, ResultsFileError
 from chunkviz.eval.engine import STAGES, Engine, LocalEngine, run_fraction
 from chunkviz.eval.grid import Config, fixed_config
-from chunkviz.eval.runner import (
+from chunkviz.eval.results import (
     PAIRWISE_METRICS,
     RANK_METRICS,
-    ResultsFileError,
+    Results,
     list_results,
     load_results,
-    recompute_metrics,
-    run_benchmark,
-    run_id_for,
     save_results,
 )
+from chunkviz.eval.runner import run_benchmark
 from chunkviz.model import Span
 
 TEXT_A = (
@@ -62,78 +58,77 @@ def results():
 
 
 def test_results_follow_the_schema(results):
-    assert results["schema"] == "chunkviz.benchmark"
-    assert results["schema_version"] == 1
-    assert results["run_id"] == "tiny-bm25-all-s0"
-    assert results["dataset"] == {"name": "tiny", "spec": "tiny", "documents": 2, "questions": 6,
-                                  "sample": 0, "seed": 0, "dropped": 1}
-    assert results["backend"]["measure"] == "bm25"
-    assert results["question_ids"] == ["q1", "q2", "q3", "q4", "q5", "q6"]
-    assert [c["label"] for c in results["configs"]] == ["fixed-20-0", "fixed-40-8", "paragraph"]
-    for cfg in results["configs"]:
-        assert set(cfg) >= {"chunks", "predicted_chunks", "broken", "chars_embedded",
-                            "index_bytes", "dims", "encode_seconds", "mean_chunk_chars"}
-        m = results["metrics"][cfg["label"]]
-        assert set(m) >= {"recall@5", "ndcg@10", "mrr@10", "span_precision@5",
-                          "span_recall@5", "span_iou@5"}
+    assert results.run_id.startswith("tiny-bm25-all-s0-")
+    assert results.engine == "local"
+    d = results.dataset
+    assert (d.name, d.spec, d.documents, d.questions, d.sample, d.seed, d.dropped) == (
+        "tiny", "tiny", 2, 6, 0, 0, 1)
+    assert results.backend.measure == "bm25"
+    assert results.question_ids == ("q1", "q2", "q3", "q4", "q5", "q6")
+    assert results.labels == ("fixed-20-0", "fixed-40-8", "paragraph")
+    for cfg in results.configs:
+        m = results.metrics[cfg.label]
+        assert set(m) == {*RANK_METRICS, "span_precision@5", "span_recall@5", "span_iou@5"}
         for est in m.values():
-            assert est["ci_low"] <= est["mean"] <= est["ci_high"]
-        assert len(results["curves"][cfg["label"]]["recall"]) == 20
-    assert len(results["pairwise"]) == 3 * len(PAIRWISE_METRICS)
+            assert est.ci_low <= est.mean <= est.ci_high
+    assert len(results.pairwise) == 3 * len(PAIRWISE_METRICS)
+    assert "curves" not in results.to_dict()  # the dashboard computes curves from the ranks
+
+
+def test_the_file_round_trips_through_json(results, tmp_path):
+    path = save_results(results, tmp_path)
+    assert path.name == f"{results.run_id}.json"
+    assert load_results(path) == results
+    assert Results.from_json(results.to_json()) == results
 
 
 def test_chunk_counts_and_prediction(results):
-    by_label = {c["label"]: c for c in results["configs"]}
     total = len(TEXT_A) + len(TEXT_B)
-    assert by_label["fixed-20-0"]["predicted_chunks"] == by_label["fixed-20-0"]["chunks"]
-    assert by_label["fixed-20-0"]["chars_embedded"] == total
-    assert by_label["paragraph"]["chunks"] == 4
-    assert by_label["paragraph"]["predicted_chunks"] is None
-    assert by_label["paragraph"]["broken"] == 0
+    fixed, para = results.config("fixed-20-0"), results.config("paragraph")
+    assert fixed.predicted_chunks == fixed.chunks
+    assert fixed.chars_embedded == total
+    assert para.chunks == 4
+    assert para.predicted_chunks is None
+    assert para.broken == 0
 
 
 def test_broken_answers_have_null_ranks(results):
-    for cfg in results["configs"]:
-        ranks = results["ranks"][cfg["label"]]
-        assert cfg["broken"] == sum(r is None for r in ranks)
-        assert all(r is None or 1 <= r <= cfg["chunks"] for r in ranks)
+    for cfg in results.configs:
+        ranks = results.ranks[cfg.label]
+        assert cfg.broken == sum(r is None for r in ranks)
+        assert all(r is None or 1 <= r <= cfg.chunks for r in ranks)
 
 
 def test_paragraph_ranks_are_hand_checkable(results):
     # two paragraphs per document; every question shares its wording with its own paragraph
-    assert results["ranks"]["paragraph"] == [1, 1, 1, 1, 1, 1]
-    assert results["metrics"]["paragraph"]["recall@5"]["mean"] == 1.0
+    assert results.ranks["paragraph"] == (1, 1, 1, 1, 1, 1)
+    assert results.metrics["paragraph"]["recall@5"].mean == 1.0
 
 
 def test_every_rank_metric_is_recomputed_from_the_ranks(results):
-    for cfg in results["configs"]:
-        label = cfg["label"]
+    for label in results.labels:
         for key in RANK_METRICS:
-            assert recompute_metrics(results, label, key) == pytest.approx(
-                results["metrics"][label][key]["mean"]
-            )
-        for key, est in results["budget"]["metrics"][label].items():
-            assert recompute_metrics(results, label, key) == pytest.approx(est["mean"])
-        for name, curve in results["curves"][label].items():
-            for k, value in zip(results["ks"], curve, strict=True):
-                assert recompute_metrics(results, label, f"{name}@{k}") == pytest.approx(value)
+            assert results.recompute(label, key) == pytest.approx(
+                results.metrics[label][key].mean, abs=1e-12)
+        for key, est in results.budget.metrics[label].items():
+            assert results.recompute(label, key) == pytest.approx(est.mean, abs=1e-12)
 
 
 def test_budget_k_matches_the_budget_per_configuration(results):
     from chunkviz.eval.metrics import budget_k
 
-    assert results["budget"]["chars"] == 2000
-    for cfg in results["configs"]:
-        expected = budget_k(cfg["mean_chunk_chars"], 2000, k_max=cfg["chunks"])
-        assert results["budget"]["k"][cfg["label"]] == expected
+    assert results.budget.chars == 2000
+    for cfg in results.configs:
+        expected = budget_k(cfg.mean_chunk_chars, 2000, k_max=cfg.chunks)
+        assert results.budget.k[cfg.label] == expected
     # a tiny corpus: 2000 characters is more than every configuration holds, so k = all chunks
-    assert results["budget"]["k"]["paragraph"] == 4
+    assert results.budget.k["paragraph"] == 4
 
 
-def _strip_timing(data):
-    data = json.loads(json.dumps(data))
-    data.pop("created")
-    data.pop("timings")
+def _strip_timing(results):
+    data = results.to_dict()
+    for key in ("created", "timings", "versions"):
+        data.pop(key)
     for cfg in data["configs"]:
         cfg.pop("encode_seconds")
     return data
@@ -144,6 +139,7 @@ def test_two_runs_write_identical_files_apart_from_timings(tmp_path, results):
     p1 = save_results(results, tmp_path / "one")
     p2 = save_results(again, tmp_path / "two")
     assert _strip_timing(load_results(p1)) == _strip_timing(load_results(p2))
+    assert save_results(again, tmp_path / "one") == p1  # the same run may be written again
 
 
 def test_progress_names_each_stage_in_order_and_never_goes_back():
@@ -192,12 +188,12 @@ def test_the_chunk_and_encode_stages_go_through_the_engine(tmp_path):
     res = run_benchmark(make_dataset(), CONFIGS, CountingBackend(), cache_dir=tmp_path,
                         bootstrap=50, permutations=50, engine=engine)
     assert engine.chunked == [(2, len(CONFIGS))]
-    unique = res["timings"]["unique_texts"]
+    unique = res.timings.unique_texts
     assert engine.encoded == [("query", 6), ("document", unique)]
     plain = run_benchmark(make_dataset(), CONFIGS, CountingBackend(), cache_dir=tmp_path / "b",
                           bootstrap=50, permutations=50)
-    assert res["ranks"] == plain["ranks"]
-    assert res["metrics"] == plain["metrics"]
+    assert res.ranks == plain.ranks
+    assert res.metrics == plain.metrics
 
 
 def test_an_engine_that_encodes_elsewhere_lands_vectors_the_runner_reads(tmp_path):
@@ -221,7 +217,7 @@ def test_an_engine_that_encodes_elsewhere_lands_vectors_the_runner_reads(tmp_pat
     assert backend.calls == []
     plain = run_benchmark(make_dataset(), CONFIGS, CountingBackend(), cache_dir=tmp_path / "b",
                           bootstrap=50, permutations=50)
-    assert res["ranks"] == plain["ranks"]
+    assert res.ranks == plain.ranks
 
 
 def test_dense_backend_encodes_each_unique_text_once(tmp_path):
@@ -234,15 +230,15 @@ def test_dense_backend_encodes_each_unique_text_once(tmp_path):
                         permutations=50)
     encoded = [t for call in backend.calls for t in call]
     assert len(encoded) == len(set(encoded))
-    assert res["timings"]["encoded_texts"] == res["configs"][0]["chunks"] + 6
-    assert res["ranks"]["fixed-40-8"] == res["ranks"]["again"]
+    assert res.timings.encoded_texts == res.configs[0].chunks + 6
+    assert res.ranks["fixed-40-8"] == res.ranks["again"]
     backend.calls.clear()
-    assert res["timings"]["cache_hits"] == 0  # a cold run finds nothing in the cache
+    assert res.timings.cache_hits == 0  # a cold run finds nothing in the cache
     warm = run_benchmark(make_dataset(), configs, backend, cache_dir=tmp_path, bootstrap=50,
                          permutations=50)
     assert backend.calls == []
-    assert warm["timings"]["encoded_texts"] == 0
-    assert warm["timings"]["cache_hits"] == warm["timings"]["unique_texts"]
+    assert warm.timings.encoded_texts == 0
+    assert warm.timings.cache_hits == warm.timings.unique_texts
 
 
 def test_local_engine_is_an_engine_and_chunks_config_major():
@@ -262,10 +258,45 @@ def test_bad_inputs_are_rejected():
         run_benchmark(make_dataset(), (CONFIGS[0], CONFIGS[0]), "bm25")
 
 
-def test_run_id_is_a_safe_file_stem():
-    assert run_id_for("jsquad", "st:cl-nagoya/ruri-v3-130m", 500, 2) == (
-        "jsquad-st_cl-nagoya_ruri-v3-130m-n500-s2"
-    )
+def test_run_ids_name_every_setting_that_changes_the_result():
+    from chunkviz.eval.results import run_id
+
+    base = dict(dataset="jsquad", spec="jsquad", backend="st:cl-nagoya/ruri-v3-130m",
+                model="cl-nagoya/ruri-v3-130m", measure="cosine", sample=500, seed=2,
+                configs=CONFIGS, ks=range(1, 21), budget_chars=2000, alpha=0.05,
+                bootstrap=2000, permutations=5000)
+    first = run_id(**base)
+    assert first.startswith("jsquad-st_cl-nagoya_ruri-v3-130m-n500-s2-")
+    assert first == run_id(**base)
+    changes = dict(spec="jsquad:other.json", model="m2", measure="dot", sample=400, seed=3,
+                   configs=CONFIGS[:2], ks=range(1, 11), budget_chars=1000, alpha=0.01,
+                   bootstrap=1000, permutations=100)
+    ids = {run_id(**{**base, key: value}) for key, value in changes.items()}
+    assert len(ids) == len(changes)
+    assert first not in ids
+
+
+def test_a_file_of_another_run_with_the_same_id_is_never_replaced(tmp_path, results):
+    from dataclasses import replace
+
+    path = save_results(results, tmp_path)
+    other = replace(results, ranks={**results.ranks, "paragraph": (1, 1, 1, 1, 1, 2)})
+    with pytest.raises(ResultsFileError, match="holds another run"):
+        save_results(other, tmp_path)
+    path.write_text("{", encoding="utf-8")
+    with pytest.raises(ResultsFileError, match="is not this run"):
+        save_results(results, tmp_path)
+    assert path.read_text(encoding="utf-8") == "{"
+
+
+def test_an_unwritable_folder_is_refused_before_any_work(tmp_path):
+    from chunkviz.eval.results import check_writable
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    with pytest.raises(ResultsFileError, match="cannot be written"):
+        check_writable(blocker / "sub")
+    assert check_writable(tmp_path / "new" / "dir").is_dir()
 
 
 def test_load_results_rejects_other_files_clearly(tmp_path):
@@ -288,12 +319,12 @@ def test_load_results_rejects_other_files_clearly(tmp_path):
 def test_list_results_reports_usable_and_unusable_files(tmp_path, results):
     save_results(results, tmp_path)
     (tmp_path / "junk.json").write_text("[]", encoding="utf-8")
-    entries = list_results([tmp_path, tmp_path / "absent"])
-    by_id = {e["run_id"]: e for e in entries}
-    assert by_id["tiny-bm25-all-s0"]["error"] == ""
-    assert by_id["tiny-bm25-all-s0"]["questions"] == 6
-    assert by_id["tiny-bm25-all-s0"]["configs"] == ["fixed-20-0", "fixed-40-8", "paragraph"]
-    assert "not a chunkviz benchmark" in by_id["junk"]["error"]
+    entries = {e.path.name: e for e in list_results([tmp_path, tmp_path / "absent"])}
+    good = entries[f"{results.run_id}.json"]
+    assert good.error == ""
+    assert good.results == results
+    assert entries["junk.json"].results is None
+    assert "not a chunkviz benchmark" in entries["junk.json"].error
 
 
 def test_bench_and_lost_evaluate_the_same_sample_and_count_the_same_losses():
@@ -305,13 +336,13 @@ def test_bench_and_lost_evaluate_the_same_sample_and_count_the_same_losses():
         res = run_benchmark(data, CONFIGS, "bm25", sample=n, seed=seed, bootstrap=50,
                             permutations=50)
         sampled = sample_questions(data, n, seed)
-        assert res["question_ids"] == [q.qid for q in sampled.questions]
+        assert list(res.question_ids) == [q.qid for q in sampled.questions]
         rows = lost_table(sampled, CONFIGS)
-        assert [c["broken"] for c in res["configs"]] == [r.broken for r in rows]
-        assert [c["predicted_chunks"] for c in res["configs"]] == [r.predicted_chunks for r in rows]
-        for c, r in zip(res["configs"], rows, strict=True):
-            lost_ids = [q for q, rank in zip(res["question_ids"], res["ranks"][c["label"]],
-                                             strict=True) if rank is None]
+        assert [c.broken for c in res.configs] == [r.broken for r in rows]
+        assert [c.predicted_chunks for c in res.configs] == [r.predicted_chunks for r in rows]
+        for c, r in zip(res.configs, rows, strict=True):
+            lost_ids = [q for q, rank in zip(res.question_ids, res.ranks[c.label], strict=True)
+                        if rank is None]
             assert lost_ids == list(r.broken_ids)
 
 

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+import chunkviz
 from chunkviz.cli import main
 from chunkviz.strategies import all_strategies
+from chunkviz.views import export
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = "# 就業規則\n\n第1条 目的。この規則は服務を定める。\n\n## 第2章\n\n休暇を与える。\n"
@@ -55,10 +57,17 @@ def test_chunk_jsonl_has_offsets_text_and_prefix(doc, capsys):
 def test_chunk_json_and_csv_carry_the_same_chunks(doc, capsys):
     assert main(["chunk", str(doc), "--strategy", "recursive", "--size", "20",
                  "--overlap", "5", "--format", "json"]) == 0
-    records = json.loads(capsys.readouterr().out)
+    out = capsys.readouterr().out
+    result = chunkviz.chunk(DOC, "recursive", size=20, overlap=5)
+    assert out == export.to_json(result) + "\n"  # Explore's JSON download, byte for byte
+    payload = json.loads(out)
+    assert (payload["strategy"], payload["params"]["size"]) == ("recursive", 20)
+    records = payload["chunks"]
     assert main(["chunk", str(doc), "--strategy", "recursive", "--size=20",
                  "--overlap", "5", "--format", "csv"]) == 0
-    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    out = capsys.readouterr().out
+    assert out == export.to_csv(result)
+    rows = list(csv.DictReader(io.StringIO(out)))
     assert len(rows) == len(records) > 1
     for record, row in zip(records, rows, strict=True):
         assert int(row["start"]) == record["start"]

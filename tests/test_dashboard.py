@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import math
 import os
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -13,27 +13,28 @@ import pytest
 from chunkviz.datasets import load_dataset
 from chunkviz.errors import ChunkvizError, ParameterError
 from chunkviz.eval.grid import Config, chunk_document
+from chunkviz.eval.results import Results, load_results
 from chunkviz.eval.runner import default_results_dir, shipped_results_dir
 from chunkviz.eval.spans import analyze_spans
-from chunkviz.ui.benchmark_tables import cell_text, main_table_markdown
 from chunkviz.views import dashboard as db
+from chunkviz.views.benchmark_tables import cell_text, main_table_markdown
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.share_link import from_query
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def _load(name: str) -> dict:
-    return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+def _load(name: str) -> Results:
+    return load_results(FIXTURES / name)
 
 
 @pytest.fixture(scope="module")
-def bm25() -> dict:
+def bm25() -> Results:
     return _load("results_small.json")
 
 
 @pytest.fixture(scope="module")
-def dense() -> dict:
+def dense() -> Results:
     return _load("results_small_dense.json")
 
 
@@ -43,19 +44,19 @@ def test_metric_label_formats_display_names():
 
 def test_main_table_copies_the_file_and_flags_the_maximum(bm25):
     rows = db.main_table(bm25)
-    assert [r.label for r in rows] == [c["label"] for c in bm25["configs"]]
-    for row, config in zip(rows, bm25["configs"], strict=True):
-        assert row.chunks == config["chunks"]
-        assert row.broken == config["broken"]
-        assert row.index_bytes == config["index_bytes"]
-        assert row.questions == len(bm25["question_ids"])
+    assert [r.label for r in rows] == list(bm25.labels)
+    for row, config in zip(rows, bm25.configs, strict=True):
+        assert row.chunks == config.chunks
+        assert row.broken == config.broken
+        assert row.index_bytes == config.index_bytes
+        assert row.questions == len(bm25.question_ids)
         for metric in db.METRICS:
-            stats = bm25["metrics"][row.label][metric]
+            stats = bm25.metrics[row.label][metric]
             cell = row.cells[metric]
             assert (cell.mean, cell.ci_low, cell.ci_high) == (
-                stats["mean"], stats["ci_low"], stats["ci_high"])
+                stats.mean, stats.ci_low, stats.ci_high)
     for metric in db.METRICS:
-        top = max(bm25["metrics"][r.label][metric]["mean"] for r in rows)
+        top = max(bm25.metrics[r.label][metric].mean for r in rows)
         assert {r.label for r in rows if r.cells[metric].best} == {
             r.label for r in rows if r.cells[metric].mean == top}
 
@@ -66,7 +67,7 @@ def test_a_tie_flags_every_best_configuration(dense):
 
 def test_broken_counts_agree_with_null_ranks(bm25):
     for row in db.main_table(bm25):
-        assert row.broken == sum(r is None for r in bm25["ranks"][row.label])
+        assert row.broken == sum(r is None for r in bm25.ranks[row.label])
 
 
 def test_significance_matrix_is_antisymmetric_and_keeps_the_file_flags(bm25):
@@ -81,8 +82,8 @@ def test_significance_matrix_is_antisymmetric_and_keeps_the_file_flags(bm25):
                 assert b is not None
                 assert a.diff == -b.diff
                 assert a.significant == b.significant
-    flagged = {frozenset((p["a"], p["b"])) for p in bm25["pairwise"]
-               if p["metric"] == "ndcg@10" and p["significant"]}
+    flagged = {frozenset((p.a, p.b)) for p in bm25.pairwise
+               if p.metric == "ndcg@10" and p.significant}
     shown = {frozenset((matrix.labels[i], matrix.labels[j]))
              for i in range(n) for j in range(n)
              if matrix.cells[i][j] is not None and matrix.cells[i][j].significant}
@@ -118,7 +119,7 @@ def test_sentences_list_significant_pairs_first(bm25):
 
 
 @pytest.mark.parametrize(
-    ("measure", "k", "expected"),
+    ("metric", "k", "expected"),
     [
         ("recall", 2, 1 / 3),
         ("recall", 3, 2 / 3),
@@ -127,52 +128,42 @@ def test_sentences_list_significant_pairs_first(bm25):
         ("mrr", 1, 1 / 3),
     ],
 )
-def test_metric_at_k_on_hand_computed_ranks(measure, k, expected):
-    assert db.metric_at_k([1, 3, None], measure, k) == pytest.approx(expected)
+def test_curve_on_hand_computed_ranks(metric, k, expected):
+    assert db.curve([1, 3, None], metric, [k]) == [pytest.approx(expected)]
 
 
-def test_metric_at_k_rejects_k_below_one():
-    with pytest.raises(ParameterError, match="k must be at least 1"):
-        db.metric_at_k([1], "recall", 0)
+def test_curve_rejects_k_below_one():
+    with pytest.raises(ParameterError, match="k must be a positive integer"):
+        db.curve([1], "recall", [0])
 
 
 @pytest.mark.parametrize("name", ["results_small.json", "results_small_dense.json"])
 def test_curves_from_ranks_reproduce_the_file(name):
     results = _load(name)
-    for measure in db.MEASURES:
-        ours = db.curves(results, measure)
-        for label, values in ours.items():
-            assert values == pytest.approx(results["curves"][label][measure], abs=1e-4)
-    for label in db.labels(results):
-        ranks = results["ranks"][label]
-        for key, measure, k in (("recall@5", "recall", 5), ("ndcg@10", "ndcg", 10),
-                                ("mrr@10", "mrr", 10)):
-            assert db.metric_at_k(ranks, measure, k) == pytest.approx(
-                results["metrics"][label][key]["mean"], abs=5e-4)
+    for metric in db.CURVE_METRICS:
+        for label, values in db.curves(results, metric).items():
+            for k, value in zip(results.ks, values, strict=True):
+                if f"{metric}@{k}" in results.metrics[label]:
+                    assert value == results.metrics[label][f"{metric}@{k}"].mean
 
 
 def test_budget_rows_use_the_file_k_per_configuration(bm25):
     rows = db.mode_rows(bm25, "budget")
-    assert {r.label: r.k for r in rows} == bm25["budget"]["k"]
+    assert {r.label: r.k for r in rows} == bm25.budget.k
     for row in rows:
-        stats = bm25["budget"]["metrics"][row.label]["recall@budget"]
-        assert row.mean == pytest.approx(stats["mean"], abs=5e-4)
-        assert (row.ci_low, row.ci_high) == (stats["ci_low"], stats["ci_high"])
+        stats = bm25.budget.metrics[row.label]["recall@budget"]
+        assert row.mean == stats.mean
+        assert (row.ci_low, row.ci_high) == (stats.ci_low, stats.ci_high)
 
 
 def test_equal_k_rows_all_retrieve_k_chunks(bm25):
     rows = db.mode_rows(bm25, "equal_k", k=5)
     assert {r.k for r in rows} == {5}
     for row in rows:
-        assert row.mean == pytest.approx(bm25["metrics"][row.label]["recall@5"]["mean"], abs=5e-4)
+        assert row.mean == bm25.metrics[row.label]["recall@5"].mean
     # Equal k hands the generator more text with larger chunks.
     chars = {r.label: r.chars for r in rows}
     assert chars["fixed-200-40"] > chars["fixed-100-0"]
-
-
-def test_budget_is_optional():
-    assert db.has_budget({"budget": {}}) is False
-    assert db.has_budget({}) is False
 
 
 def test_compare_backends_sees_the_best_change_on_ndcg(bm25, dense):
@@ -196,7 +187,7 @@ def test_compare_backends_shares_a_tied_best(bm25, dense):
 
 
 def test_compare_backends_needs_a_shared_configuration(bm25, dense):
-    other = dict(dense, configs=[dict(c, label=c["label"] + "-x") for c in dense["configs"]])
+    other = replace(dense, configs=tuple(replace(c, label=c.label + "-x") for c in dense.configs))
     with pytest.raises(ChunkvizError, match="share no configuration"):
         db.compare_backends(bm25, other, "recall@5")
 
@@ -204,7 +195,7 @@ def test_compare_backends_needs_a_shared_configuration(bm25, dense):
 def test_backend_partners_match_questions_not_backend(bm25, dense, tmp_path):
     a = db.summarize(bm25, tmp_path / "a.json")
     b = db.summarize(dense, tmp_path / "b.json")
-    other_sample = db.summarize(dict(dense, dataset=dict(dense["dataset"], sample=5)),
+    other_sample = db.summarize(replace(dense, dataset=replace(dense.dataset, sample=5)),
                                 tmp_path / "c.json")
     assert db.backend_partners([a, b, other_sample], a) == [b]
     assert db.backend_partners([a, other_sample], a) == []
@@ -214,14 +205,6 @@ def test_summarize_reads_what_the_run_list_shows(bm25):
     s = db.summarize(bm25, Path("results_small.json"))
     assert (s.backend, s.model, s.dataset, s.sample, s.seed, s.questions, s.created) == (
         "bm25", "bm25s char-2gram", "jsquad-tiny", 0, 0, 15, "2026-11-29T12:00:00Z")
-
-
-def test_question_ranks_follow_question_order(bm25):
-    qid = bm25["question_ids"][8]
-    assert db.question_ranks(bm25, qid) == [
-        ("fixed-100-0", None), ("fixed-200-40", 1), ("paragraph", 3)]
-    with pytest.raises(ParameterError, match="not in this results file"):
-        db.question_ranks(bm25, "nope")
 
 
 def test_answer_context_cuts_by_offsets():
@@ -234,8 +217,9 @@ def test_answer_context_cuts_by_offsets():
         db.answer_context(text, 5, 500)
 
 
-def test_explore_query_uses_explores_share_url_names():
-    config = {"label": "fixed-400-80", "strategy": "fixed", "params": {"size": 400, "overlap": 80}}
+def test_explore_query_uses_explores_share_url_names(bm25):
+    config = replace(bm25.configs[0], label="fixed-400-80", strategy="fixed",
+                     params={"size": 400, "overlap": 80})
     query = parse_qs(db.explore_query(config, "jsquad_tsuyu"))
     assert query == {"strategy": ["fixed"], "size": ["400"], "overlap": ["80"],
                      "sample": ["jsquad_tsuyu"]}
@@ -243,8 +227,8 @@ def test_explore_query_uses_explores_share_url_names():
     shared = from_query({k: v[0] for k, v in query.items()})
     assert (shared.strategy, shared.params, shared.sample, shared.problems) == (
         "fixed", {"size": 400, "overlap": 80}, "jsquad_tsuyu", ())
-    assert parse_qs(db.explore_query({"strategy": "paragraph", "params": {}}, None)) == {
-        "strategy": ["paragraph"]}
+    paragraph = replace(config, strategy="paragraph", params={})
+    assert parse_qs(db.explore_query(paragraph, None)) == {"strategy": ["paragraph"]}
 
 
 def test_explore_sample_for_finds_the_jsquad_article_among_the_samples():
@@ -335,8 +319,8 @@ def test_fixture_losses_agree_with_span_analysis(name, tiny):
             chunking = chunk_document(config, tiny.document(q.doc_id))
             report = analyze_spans(chunking, list(q.spans))
             lost.append(not any(s.containing for s in report.statuses))
-        assert lost == [r is None for r in results["ranks"][row.label]]
-        assert results["question_ids"] == [q.qid for q in tiny.questions]
+        assert lost == [r is None for r in results.ranks[row.label]]
+        assert list(results.question_ids) == [q.qid for q in tiny.questions]
 
 
 def test_drilldown_rows_locate_chunks_by_offsets(bm25, tiny):
@@ -352,19 +336,3 @@ def test_drilldown_rows_locate_chunks_by_offsets(bm25, tiny):
     assert held.top_relevant
     assert all(s <= spans[0][0] and spans[0][1] <= e for s, e in held.containing)
     assert rows["paragraph"].top_relevant is False
-
-
-def test_drilldown_rows_without_retrieval_data(bm25):
-    stripped = {k: v for k, v in bm25.items() if k != "retrieval"}
-    rows = db.drilldown_rows(stripped, bm25["question_ids"][0], "a10336", [(16, 21)])
-    assert [(r.rank, r.containing, r.top) for r in rows] == [(2, (), None), (1, (), None),
-                                                             (1, (), None)]
-
-
-def test_curve_equals_metric_at_k_for_every_cut_off():
-    ranks = [1, 3, None, 7, 2, 20, 21, 1]
-    ks = list(range(1, 23))
-    for measure in db.MEASURES:
-        assert db.curve(ranks, measure, ks) == pytest.approx(
-            [db.metric_at_k(ranks, measure, k) for k in ks])
-    assert db.curve([], "recall", [1, 5]) == [0.0, 0.0]

@@ -44,9 +44,9 @@ def test_chunk_document_runs_every_new_strategy_without_resources():
 def test_run_benchmark_accepts_the_new_strategies(tmp_path):
     results = run_benchmark(_dataset(), CONFIGS, "bm25", cache_dir=tmp_path, bootstrap=50,
                             permutations=50)
-    labels = [c["label"] for c in results["configs"]]
+    labels = list(results.labels)
     assert labels == [c.label for c in CONFIGS]
-    ranks = results["ranks"]
+    ranks = results.ranks
     assert set(ranks) == set(labels)
     for label in labels:
         assert len(ranks[label]) == 3

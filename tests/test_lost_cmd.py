@@ -7,7 +7,7 @@ import json
 import pytest
 
 from chunkviz.cli import main
-from chunkviz.eval.grid import default_grid, labels
+from chunkviz.eval.grid import default_grid
 
 
 def _json(capsys, *args):
@@ -18,7 +18,7 @@ def _json(capsys, *args):
 @pytest.mark.slow
 def test_json_has_one_object_per_grid_configuration(capsys):
     rows = _json(capsys, "--dataset", "jsquad", "--sample", "500", "--seed", "0")
-    assert [r["config"] for r in rows] == labels(default_grid())
+    assert [r["config"] for r in rows] == [c.label for c in default_grid()]
     for r in rows:
         assert {"config", "chunks", "predicted_chunks", "questions", "broken", "share"} <= set(r)
         assert r["questions"] == 500
@@ -50,7 +50,7 @@ def test_table_on_a_small_qa_dataset(capsys, tmp_path):
     assert any("occurs 10 times" in line for line in out)  # the repeated answer is reported
     header = next(i for i, line in enumerate(out) if line.startswith("config"))
     rows = [line.split() for line in out[header + 1 :]]
-    assert [r[0] for r in rows] == labels(default_grid())
+    assert [r[0] for r in rows] == [c.label for c in default_grid()]
     assert all(r[3] == "1" for r in rows)  # fewer than 500 questions: all of them by default
 
 

@@ -102,17 +102,21 @@ def test_recursive_without_any_separator_is_the_fixed_window(length, size, overl
     assert recursive == fixed
 
 
+def _cuts(separator, text, start, end):
+    return [int(e) for e in separator.cut_array(text, start, end)]
+
+
 @given(text=texts)
 @example(text="。。」と言った。「はい。」　次。\u3000")
 @example(text="！。x？」")
 def test_long_range_fast_path_finds_the_same_sentence_ends_as_the_regex(text):
     level = recursive.DEFAULT_SEPARATORS[2]
-    by_regex = level.cuts(text, 0, len(text))
+    by_regex = _cuts(level, text, 0, len(text))
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(recursive, "_VECTOR_MIN", 0)
-        assert level.cuts(text, 0, len(text)) == by_regex
-        fast_region = level.cuts(text, 1, max(len(text) - 1, 1))
-    assert fast_region == level.cuts(text, 1, max(len(text) - 1, 1))
+        assert _cuts(level, text, 0, len(text)) == by_regex
+        fast_region = _cuts(level, text, 1, max(len(text) - 1, 1))
+    assert fast_region == _cuts(level, text, 1, max(len(text) - 1, 1))
 
 
 @given(text=texts, level=st.integers(0, len(recursive.DEFAULT_SEPARATORS) - 1),
@@ -122,13 +126,13 @@ def test_long_range_fast_path_finds_the_same_sentence_ends_as_the_regex(text):
 def test_long_range_fast_path_gives_every_level_the_regex_cuts(text, level, per_candidate):
     # per_candidate 0: a regex match at every occurrence of the literal; 10**9: the regex scan.
     separator = recursive.DEFAULT_SEPARATORS[level]
-    by_regex = separator.cuts(text, 0, len(text))
+    by_regex = _cuts(separator, text, 0, len(text))
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(recursive, "_VECTOR_MIN", 0)
         mp.setattr(recursive, "_CHARS_PER_CANDIDATE", per_candidate)
-        assert separator.cuts(text, 0, len(text)) == by_regex
-        inner = separator.cuts(text, 1, max(len(text) - 1, 1))
-    assert inner == separator.cuts(text, 1, max(len(text) - 1, 1))
+        assert _cuts(separator, text, 0, len(text)) == by_regex
+        inner = _cuts(separator, text, 1, max(len(text) - 1, 1))
+    assert inner == _cuts(separator, text, 1, max(len(text) - 1, 1))
 
 
 @given(text=texts, size=st.integers(1, 40), overlap=st.integers(0, 39))
@@ -147,7 +151,7 @@ def test_long_range_fast_path_on_a_long_document():
     expected = list(dict.fromkeys(sorted(
         m.end() for _, p in level.patterns for m in p.finditer(text)
     )))
-    assert level.cuts(text, 0, len(text)) == expected
+    assert _cuts(level, text, 0, len(text)) == expected
 
 
 _RUN = "。！？」』）】〕〉》\"'”’)]"

@@ -15,11 +15,14 @@ import argparse
 import re
 import sys
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunkviz.errors import ParameterError
 from chunkviz.eval.engine import Engine, LocalEngine, Stage, run_fraction
 from chunkviz.eval.grid import Config, default_grid, fixed_config
+
+if TYPE_CHECKING:
+    from chunkviz.eval.results import Results
 
 _FIXED = re.compile(r"^fixed-(\d+)-(\d+)$")
 
@@ -143,11 +146,17 @@ def make_engine(args: argparse.Namespace) -> Engine:
 
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
-    """Run the benchmark and write its results file; prints the main table."""
+    """Run the benchmark and write its results file; prints the main table.
+
+    The output folder is checked writable before any work, and the file is never written over
+    another run's (``chunkviz.eval.results.save_results``).
+    """
     from chunkviz.datasets import load_dataset
-    from chunkviz.eval.runner import default_results_dir, run_benchmark, save_results
+    from chunkviz.eval.results import check_writable, save_results
+    from chunkviz.eval.runner import default_results_dir, run_benchmark
     from chunkviz.retrieval.backends import get_backend
 
+    out = check_writable(args.out or default_results_dir())
     configs = parse_grid(args.grid)
     engine = make_engine(args)
     backend = get_backend(args.backend)
@@ -163,57 +172,25 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
             )
     finally:
         bar.close()
-    path = save_results(results, args.out or default_results_dir())
-    print(format_table(results))
-    print(format_significance(results))
+    path = save_results(results, out)
+    print(format_report(results))
     print(f"wrote {path}")
     return 0
 
 
-def format_table(results: dict[str, Any]) -> str:
-    """The main table as Markdown: Recall@5, nDCG@10, MRR@10 with 95% CIs, chunks, broken."""
-    from chunkviz.eval.metrics import display_name
+def format_report(results: Results) -> str:
+    """The Benchmark page's main table and its significance sentences, as Markdown.
 
-    keys = ("recall@5", "ndcg@10", "mrr@10")
-    head = ["config", *(display_name(k) for k in keys), "chunks", "broken", "encode s"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for cfg in results["configs"]:
-        m = results["metrics"][cfg["label"]]
-        cells = [f"{m[k]['mean']:.3f} [{m[k]['ci_low']:.3f}, {m[k]['ci_high']:.3f}]" for k in keys]
-        lines.append("| " + " | ".join([cfg["label"], *cells, str(cfg["chunks"]),
-                                        str(cfg["broken"]), f"{cfg['encode_seconds']:.1f}"]) + " |")
-    return "\n".join(lines)
-
-
-def format_significance(results: dict[str, Any]) -> str:
-    """Which differences survive Holm's correction, per tested metric, as Markdown bullets.
-
-    For each metric: how many pairs differ, the best configuration, the configurations with no
-    detectable difference from it, and every pair with no detectable difference.
+    Built by the same functions as the page (``chunkviz.views.dashboard`` and
+    ``chunkviz.views.benchmark_tables``), in English.
     """
-    from chunkviz.eval.metrics import display_name
+    from chunkviz.views import dashboard as db
+    from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
 
-    alpha = results["stats"]["alpha"]
-    lines = []
-    metrics = list(dict.fromkeys(row["metric"] for row in results["pairwise"]))
-    for key in metrics:
-        rows = [r for r in results["pairwise"] if r["metric"] == key]
-        means = {c["label"]: results["metrics"][c["label"]][key]["mean"]
-                 for c in results["configs"]}
-        best = max(means, key=lambda label: (means[label], label))
-        ties = sorted(
-            (r["b"] if r["a"] == best else r["a"])
-            for r in rows
-            if best in (r["a"], r["b"]) and not r["significant"]
-        )
-        same = [f"{r['a']} vs {r['b']}" for r in rows if not r["significant"]]
-        significant = sum(1 for r in rows if r["significant"])
-        lines.append(
-            f"- {display_name(key)}: {significant} of {len(rows)} pairs differ (Holm, "
-            f"alpha={alpha}). Best: {best} ({means[best]:.3f}); no detectable difference from "
-            f"it: {', '.join(ties) if ties else 'none'}. No detectable difference: "
-            f"{'; '.join(same) if same else 'none'}."
-        )
+    lines = [main_table_markdown(db.main_table(results), ENGLISH.__getitem__), ""]
+    for metric in db.pairwise_metrics(results):
+        lines.append(f"{db.metric_label(metric)} (Holm, alpha={results.stats.alpha}):")
+        lines.extend(f"- {s}" for s in db.sentences(results, metric, "en"))
     return "\n".join(lines)
 
 

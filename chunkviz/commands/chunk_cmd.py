@@ -1,10 +1,12 @@
-"""``chunkviz chunk FILE --strategy S [--PARAM VALUE ...]``: chunk a file, print the chunks."""
+"""``chunkviz chunk FILE --strategy S [--PARAM VALUE ...]``: chunk a file, print the chunks.
+
+The output formats are Explore's exports (``chunkviz.views.export``): ``jsonl`` one chunk record
+per line, ``json`` the strategy, its parameters and the records, ``csv`` the records.
+"""
 
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import sys
 from typing import Any
 
@@ -12,7 +14,7 @@ from chunkviz.api import chunk
 from chunkviz.errors import ParameterError
 from chunkviz.strategies import get_strategy
 from chunkviz.textio import read_text_file
-from chunkviz.views.export import chunk_records
+from chunkviz.views.export import to_csv, to_json, to_jsonl
 
 
 def add_parser(sub: Any) -> None:
@@ -71,17 +73,9 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
 
         params["tokenizer"] = get_tokenizer(args.tokenizer)
     result = chunk(text, args.strategy, **params)
-    records = chunk_records(result)
-    if args.format == "jsonl":
-        for r in records:
-            print(json.dumps(r, ensure_ascii=False))
-    elif args.format == "json":
-        print(json.dumps(records, ensure_ascii=False, indent=2))
-    else:
-        writer = csv.DictWriter(
-            sys.stdout, fieldnames=["index", "start", "end", "length", "parent", "prefix", "text"]
-        )
-        writer.writeheader()
-        for r in records:
-            writer.writerow({"parent": None, "prefix": "", **r})
+    # The same writers as Explore's downloads, so a file from either has the same columns.
+    writers = {"jsonl": to_jsonl, "json": to_json, "csv": to_csv}
+    sys.stdout.write(writers[args.format](result))
+    if args.format == "json":
+        sys.stdout.write("\n")
     return 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -74,7 +74,3 @@ def chunk_document(config: Config, document: Document, **resources: Any) -> Chun
     extra = {k: v for k, v in extra.items() if k in spec.resources}
     return chunk(document.text, config.strategy, **dict(config.params), **extra)
 
-
-def labels(configs: Sequence[Config]) -> list[str]:
-    """Labels of ``configs``, in order."""
-    return [c.label for c in configs]

@@ -1,29 +1,29 @@
 """The benchmark runner: chunk a dataset under each configuration, retrieve, score, test.
 
-``run_benchmark`` returns the results dictionary of the file format in RESULTS_SCHEMA (one
-versioned JSON file per run); ``save_results`` writes it atomically, ``load_results`` reads and
-validates it, ``list_results`` lists what a dashboard can show.
+``run_benchmark`` runs the stages in order (load -> chunk -> spans -> encode -> rank -> score ->
+test -> assemble), each a function of this module that a test can call on its own, and returns
+the typed ``chunkviz.eval.results.Results`` (``docs/results-schema.md``); ``save_results`` there
+writes it.
 
 Retrieval follows the seed study: per configuration, one index over all chunks of all documents;
 each question ranks every chunk. A chunk is relevant when it belongs to the question's document
 and contains one of its answer spans (``chunkviz.eval.spans``). The file keeps, per configuration
-and question, the 1-based rank of the best relevant chunk (``None`` when the answer is broken), from
-which every rank metric in the file can be recomputed (``recompute_metrics``).
+and question, the 1-based rank of the best relevant chunk (``None`` when the answer is broken,
+ties counted against it: ``chunkviz.retrieval.ranking``), from which every rank metric in the file
+can be recomputed (``Results.recompute``).
 
-Determinism: the same inputs give the same file apart from ``created`` and ``timings`` (and the
-measured ``encode_seconds``): sampling and resampling are seeded, ties are broken by a fixed rule
-and nothing depends on dictionary or file-system order.
+Determinism: the same inputs give the same file apart from ``created``, ``versions`` and the
+measured times: sampling and resampling are seeded, ties are broken by a fixed rule and nothing
+depends on dictionary or file-system order.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import platform
-import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ import numpy as np
 
 from chunkviz.datasets.base import Dataset, Question
 from chunkviz.datasets.sampling import sample_questions
-from chunkviz.errors import ChunkvizError, ParameterError
+from chunkviz.errors import ParameterError
 from chunkviz.eval.engine import Engine, LocalEngine, Progress, no_progress
 from chunkviz.eval.grid import Config
 from chunkviz.eval.lost import predicted_chunks
@@ -43,8 +43,28 @@ from chunkviz.eval.metrics import (
     parse_metric_key,
     span_scores,
 )
+from chunkviz.eval.results import (
+    PAIRWISE_METRICS,
+    RANK_METRICS,
+    SPAN_METRICS,
+    BackendRecord,
+    Budget,
+    ConfigRecord,
+    DatasetRecord,
+    Results,
+    Retrieval,
+    StatsSettings,
+    Timings,
+    run_id,
+)
 from chunkviz.eval.spans import analyze_spans
-from chunkviz.eval.stats import bootstrap_ci, bootstrap_indices, pairwise_tests
+from chunkviz.eval.stats import (
+    Estimate,
+    PairwiseResult,
+    bootstrap_ci,
+    bootstrap_indices,
+    pairwise_tests,
+)
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.backends import (
     build_index,
@@ -54,29 +74,14 @@ from chunkviz.retrieval.backends import (
     prepare_queries,
 )
 from chunkviz.retrieval.base import Backend, Measure
-from chunkviz.retrieval.cache import (
-    EmbeddingCache,
-    atomic_write_bytes,
-    default_cache_dir,
-    default_cache_root,
-)
+from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir, default_cache_root
 from chunkviz.retrieval.index import Index, LexicalBackend
 from chunkviz.retrieval.ranking import best_relevant_ranks, top_k
 
-SCHEMA = "chunkviz.benchmark"
-SCHEMA_VERSION = 1
 KS = tuple(range(1, 21))
-RANK_METRICS = ("recall@1", "recall@5", "recall@10", "recall@20", "ndcg@5", "ndcg@10", "mrr@5",
-                "mrr@10")
-PAIRWISE_METRICS = ("recall@5", "ndcg@10", "mrr@10")
 SPAN_K = 5
 BUDGET_CHARS = 2000
 QUERY_BATCH = 256
-REQUIRED_KEYS = ("run_id", "dataset", "backend", "configs", "question_ids", "ranks", "metrics")
-
-class ResultsFileError(ChunkvizError, ValueError):
-    """A results file that cannot be read as a chunkviz benchmark of a supported version."""
-
 
 def default_results_dir() -> Path:
     """Where recomputed results go by default: ``<cache root>/results``."""
@@ -86,12 +91,6 @@ def default_results_dir() -> Path:
 def shipped_results_dir() -> Path:
     """``results/`` at the repository root (the shipped, committed runs)."""
     return Path(__file__).resolve().parents[2] / "results"
-
-
-def run_id_for(dataset: str, backend: str, sample: int, seed: int) -> str:
-    """A stable file stem such as ``jsquad-bm25-all-s0`` or ``jsquad-use-m3-n500-s1``."""
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{dataset}-{backend}").strip("_")
-    return f"{slug}-{'all' if sample == 0 else f'n{sample}'}-s{seed}"
 
 
 def _versions() -> dict[str, str]:
@@ -198,9 +197,9 @@ class Scored:
         indices: The bootstrap index matrix shared by every configuration and pair.
     """
 
-    metrics: dict[str, dict[str, dict[str, float]]]
+    metrics: dict[str, dict[str, Estimate]]
     budget_k: dict[str, int]
-    budget_metrics: dict[str, dict[str, dict[str, float]]]
+    budget_metrics: dict[str, dict[str, Estimate]]
     per_question: dict[str, dict[str, np.ndarray]]
     indices: np.ndarray
 
@@ -356,8 +355,8 @@ def rank_stage(
     return out
 
 
-def _estimate(values: np.ndarray, idx: np.ndarray) -> dict[str, float]:
-    return bootstrap_ci(values, indices=idx).as_dict()
+def _estimate(values: np.ndarray, idx: np.ndarray) -> Estimate:
+    return bootstrap_ci(values, indices=idx)
 
 
 def score_stage(
@@ -372,20 +371,20 @@ def score_stage(
     """Every metric of every configuration from its ranks, with bootstrap intervals."""
     n = len(ranked[0].ranks) if ranked else 0
     idx = bootstrap_indices(n, bootstrap, seed)
-    metrics: dict[str, dict[str, dict[str, float]]] = {}
+    metrics: dict[str, dict[str, Estimate]] = {}
     per_question: dict[str, dict[str, np.ndarray]] = {m: {} for m in PAIRWISE_METRICS}
     budget_ks: dict[str, int] = {}
-    budget_metrics: dict[str, dict[str, dict[str, float]]] = {}
+    budget_metrics: dict[str, dict[str, Estimate]] = {}
     for ci, (ix, rk) in enumerate(zip(indexed, ranked, strict=True)):
         label = ix.config.label
-        m: dict[str, dict[str, float]] = {}
+        m: dict[str, Estimate] = {}
         for key in RANK_METRICS:
             name, k = parse_metric_key(key)
             values = metric_values(name, rk.ranks, int(k))
             m[key] = _estimate(values, idx)
             if key in per_question:
                 per_question[key][label] = values
-        for j, name in enumerate(("span_precision", "span_recall", "span_iou")):
+        for j, name in enumerate(SPAN_METRICS):
             m[metric_key(name, SPAN_K)] = _estimate(rk.spans[:, j], idx)
         metrics[label] = m
         kb = budget_k(_mean_chunk_chars(ix), budget_chars, k_max=max(1, len(ix.texts)))
@@ -405,22 +404,15 @@ def significance_stage(
     permutations: int,
     seed: int,
     progress: Progress = no_progress,
-) -> list[dict[str, Any]]:
+) -> list[PairwiseResult]:
     """Paired permutation tests of every pair on each ``PAIRWISE_METRICS``, Holm-corrected."""
-    pairwise: list[dict[str, Any]] = []
+    pairwise: list[PairwiseResult] = []
     for i, key in enumerate(PAIRWISE_METRICS):
-        for res in pairwise_tests(scored.per_question[key], metric=key, alpha=alpha,
-                                  permutations=permutations, seed=seed, indices=scored.indices):
-            pairwise.append(res.as_dict())
+        pairwise.extend(pairwise_tests(scored.per_question[key], metric=key, alpha=alpha,
+                                       permutations=permutations, seed=seed,
+                                       indices=scored.indices))
         progress("test", i + 1, len(PAIRWISE_METRICS), f"{key}: pairwise tests")
     return pairwise
-
-
-def recompute_metrics(results: Mapping[str, Any], label: str, key: str) -> float:
-    """Mean of a rank metric (``ndcg@10``, ``recall@budget``) recomputed from the file's ranks."""
-    name, k = parse_metric_key(key)
-    kk = int(results["budget"]["k"][label]) if k == "budget" else int(k)
-    return float(metric_values(name, results["ranks"][label], kk).mean())
 
 
 def _mean_chunk_chars(ix: Indexed) -> float:
@@ -445,8 +437,8 @@ def run_benchmark(
     bootstrap: int = 2000,
     permutations: int = 5000,
     engine: Engine | None = None,
-) -> dict[str, Any]:
-    """Run the benchmark's stages in order and return the results dictionary.
+) -> Results:
+    """Run the benchmark's stages in order and return the typed results.
 
     load -> chunk -> spans -> encode (and index) -> rank -> score -> test -> assemble; each
     stage is a function of this module that a test can call on its own.
@@ -471,7 +463,7 @@ def run_benchmark(
             ``LocalEngine()``, this process).
 
     Returns:
-        The results dictionary.
+        The results (``chunkviz.eval.results.save_results`` writes them).
 
     Raises:
         ParameterError: No configurations, duplicate labels, or no questions to evaluate.
@@ -498,23 +490,24 @@ def run_benchmark(
                          seed=seed, progress=report)
     pairwise = significance_stage(scored, alpha=alpha, permutations=permutations, seed=seed,
                           progress=report)
-    timings = {
-        "total_seconds": round(time.perf_counter() - started, 3),
-        "unique_texts": encoded.unique_texts,
-        # Unique chunk texts found in the cache before this run encoded anything.
-        "cache_hits": encoded.cache_hits,
-        "encoded_texts": encoded.encoded_texts,
-        # Seconds in the engine's encode stage (documents and questions): the cost of
-        # embedding each missing text once, against which total_seconds is judged.
-        "encode_seconds": round(encoded.seconds, 3),
-        "chunk_seconds": round(chunk_seconds, 3),
-    }
     settings = {"spec": spec or dataset.name, "sample": sample, "seed": seed, "measure": measure,
                 "ks": list(ks), "budget_chars": budget_chars, "alpha": alpha,
-                "bootstrap": bootstrap, "permutations": permutations}
+                "bootstrap": bootstrap, "permutations": permutations, "engine": eng.name}
+    timings = Timings(
+        total_seconds=0.0,  # set below, once the results are assembled
+        chunk_seconds=round(chunk_seconds, 3),
+        # Seconds in the engine's encode calls (documents and questions): the cost of embedding
+        # each missing text once, against which total_seconds is judged.
+        encode_seconds=round(encoded.seconds, 3),
+        encoded_texts=encoded.encoded_texts,
+        # Unique chunk texts found in the cache before this run encoded anything.
+        cache_hits=encoded.cache_hits,
+        unique_texts=encoded.unique_texts,
+    )
     out = assemble(loaded, indexed, encoded, ranked, scored, pairwise, settings, timings)
     report("assemble", 1, 1, "done")
-    return out
+    total = round(time.perf_counter() - started, 3)
+    return replace(out, timings=replace(out.timings, total_seconds=total))
 
 
 def assemble(
@@ -523,163 +516,60 @@ def assemble(
     encoded: Encoded,
     ranked: Sequence[Ranked],
     scored: Scored,
-    pairwise: Sequence[Mapping[str, Any]],
+    pairwise: Sequence[PairwiseResult],
     settings: Mapping[str, Any],
-    timings: Mapping[str, Any],
-) -> dict[str, Any]:
-    """The results dictionary from every stage's output."""
+    timings: Timings,
+) -> Results:
+    """The typed results from every stage's output."""
     be, dataset, questions = loaded.backend, loaded.dataset, loaded.questions
-    configs_out: list[dict[str, Any]] = []
-    for ci, (ix, rk, index) in enumerate(zip(indexed, ranked, encoded.indexes, strict=True)):
-        configs_out.append({
-            **ix.config.as_dict(),
-            "chunks": len(ix.texts),
-            "predicted_chunks": ix.predicted,
-            "broken": sum(1 for r in rk.ranks if r is None),
-            "chars_embedded": sum(len(t) for t in ix.texts),
-            "index_bytes": index.nbytes,
-            "dims": index.dims,
-            "encode_seconds": round(encoded.encode_seconds[ci], 4),
-            "mean_chunk_chars": _mean_chunk_chars(ix),
-            "over_limit": sum(over_limit(be, ix.texts)),
-        })
-    seed = int(settings["seed"])
-    sample = int(settings["sample"])
-    return {
-        "schema": SCHEMA,
-        "schema_version": SCHEMA_VERSION,
-        "run_id": run_id_for(dataset.name, be.name, sample, seed),
-        "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "dataset": {
-            "name": dataset.name,
-            "spec": settings["spec"],
-            "documents": len(dataset.documents),
-            "questions": len(questions),
-            "sample": sample,
-            "seed": seed,
-            "dropped": len(dataset.dropped),
-        },
-        "backend": {
-            "name": be.name,
-            "model": be.model,
-            "kind": be.kind,
-            "measure": measure_name(be, settings["measure"]),
-            "normalized": be.normalized,
-            "document_prefix": be.document_prefix,
-            "query_prefix": be.query_prefix,
-            "max_input_tokens": be.max_input_tokens,
-        },
-        "versions": _versions(),
-        "ks": list(settings["ks"]),
-        "configs": configs_out,
-        "question_ids": [q.qid for q in questions],
-        "ranks": {ix.config.label: rk.ranks for ix, rk in zip(indexed, ranked, strict=True)},
-        "metrics": scored.metrics,
-        "curves": {
-            ix.config.label: {
-                name: [float(metric_values(name, rk.ranks, k).mean()) for k in settings["ks"]]
-                for name in ("recall", "ndcg", "mrr")
-            }
-            for ix, rk in zip(indexed, ranked, strict=True)
-        },
-        "budget": {"chars": settings["budget_chars"], "k": scored.budget_k,
-                   "metrics": scored.budget_metrics},
-        "pairwise": list(pairwise),
-        "stats": {
-            "alpha": settings["alpha"],
-            "bootstrap": settings["bootstrap"],
-            "permutations": settings["permutations"],
-            "test": "paired permutation",
-            "ci": "percentile bootstrap, 95%",
-            "correction": "holm",
-            "ties": "pessimistic (equal-scored irrelevant chunks rank first)",
-            "seed": seed,
-        },
-        "retrieval": {
-            "span_k": SPAN_K,
-            "chunk_offsets": {ix.config.label: [list(o) for o in ix.offsets] for ix in indexed},
-            "document_ids": [d.doc_id for d in dataset.documents],
-            "topk": {ix.config.label: rk.topk for ix, rk in zip(indexed, ranked, strict=True)},
-        },
-        "timings": dict(timings),
-    }
-
-
-def save_results(results: Mapping[str, Any], out_dir: str | Path) -> Path:
-    """Write ``results`` to ``out_dir/<run_id>.json`` atomically; returns the path."""
-    _validate(results, "results")
-    path = Path(out_dir) / f"{results['run_id']}.json"
-    data = json.dumps(results, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    atomic_write_bytes(path, data.encode("utf-8"))
-    return path
-
-
-def _validate(data: Any, where: str) -> None:
-    if not isinstance(data, Mapping) or data.get("schema") != SCHEMA:
-        raise ResultsFileError(
-            f"{where} is not a chunkviz benchmark results file (schema must be {SCHEMA!r}); "
-            "produce one with python -m chunkviz bench"
+    configs = tuple(
+        ConfigRecord(
+            label=ix.config.label, strategy=ix.config.strategy, params=ix.config.params,
+            chunks=len(ix.texts), predicted_chunks=ix.predicted,
+            broken=sum(1 for r in rk.ranks if r is None),
+            chars_embedded=sum(len(t) for t in ix.texts), index_bytes=index.nbytes,
+            dims=index.dims, encode_seconds=round(encoded.encode_seconds[ci], 4),
+            mean_chunk_chars=_mean_chunk_chars(ix), over_limit=sum(over_limit(be, ix.texts)),
         )
-    version = data.get("schema_version")
-    if version != SCHEMA_VERSION:
-        raise ResultsFileError(
-            f"{where} has schema_version={version!r} but this chunkviz reads version "
-            f"{SCHEMA_VERSION}; rerun python -m chunkviz bench to regenerate it"
-        )
-    missing = [k for k in REQUIRED_KEYS if k not in data]
-    if missing:
-        raise ResultsFileError(
-            f"{where} lacks {', '.join(missing)}; the file is damaged, "
-            "rerun python -m chunkviz bench"
-        )
-
-
-def load_results(path: str | Path) -> dict[str, Any]:
-    """Read and validate a results file.
-
-    Raises:
-        ResultsFileError: Missing, not JSON, not a chunkviz results file, or another version.
-    """
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ResultsFileError(f"results file {p} does not exist") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ResultsFileError(f"results file {p} cannot be read as JSON ({exc})") from None
-    _validate(data, f"results file {p}")
-    return dict(data)
-
-
-def list_results(dirs: Iterable[str | Path]) -> list[dict[str, Any]]:
-    """Metadata of every ``*.json`` results file in ``dirs`` (missing folders are skipped).
-
-    Each entry has ``path``, ``run_id``, ``created``, ``dataset``, ``backend``, ``model``,
-    ``questions``, ``configs`` (labels) and ``error`` (``""``, or why the file cannot be used, so
-    a dashboard can list it as unusable instead of failing).
-    """
-    out = []
-    for d in dirs:
-        folder = Path(d)
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.glob("*.json")):
-            entry: dict[str, Any] = {"path": str(path), "run_id": path.stem, "created": "",
-                                     "dataset": "", "backend": "", "model": "", "questions": 0,
-                                     "configs": [], "error": ""}
-            try:
-                data = load_results(path)
-            except ResultsFileError as exc:
-                entry["error"] = str(exc)
-            else:
-                entry.update({
-                    "run_id": data["run_id"],
-                    "created": data.get("created", ""),
-                    "dataset": data["dataset"].get("name", ""),
-                    "backend": data["backend"].get("name", ""),
-                    "model": data["backend"].get("model", ""),
-                    "questions": len(data["question_ids"]),
-                    "configs": [c["label"] for c in data["configs"]],
-                })
-            out.append(entry)
-    return out
+        for ci, (ix, rk, index) in enumerate(zip(indexed, ranked, encoded.indexes, strict=True))
+    )
+    seed, sample = int(settings["seed"]), int(settings["sample"])
+    measure = measure_name(be, settings["measure"])
+    labels = [ix.config.label for ix in indexed]
+    return Results(
+        run_id=run_id(
+            dataset=dataset.name, spec=str(settings["spec"]), backend=be.name, model=be.model,
+            measure=measure, sample=sample, seed=seed, configs=[ix.config for ix in indexed],
+            ks=settings["ks"], budget_chars=int(settings["budget_chars"]),
+            alpha=float(settings["alpha"]), bootstrap=int(settings["bootstrap"]),
+            permutations=int(settings["permutations"]),
+        ),
+        created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        engine=str(settings["engine"]),
+        dataset=DatasetRecord(dataset.name, str(settings["spec"]), len(dataset.documents),
+                              len(questions), sample, seed, len(dataset.dropped)),
+        backend=BackendRecord(be.name, be.model, be.kind, measure, be.normalized,
+                              be.document_prefix, be.query_prefix, be.max_input_tokens),
+        versions=_versions(),
+        ks=tuple(settings["ks"]),
+        configs=configs,
+        question_ids=tuple(q.qid for q in questions),
+        ranks={lab: tuple(rk.ranks) for lab, rk in zip(labels, ranked, strict=True)},
+        metrics=scored.metrics,
+        budget=Budget(int(settings["budget_chars"]), scored.budget_k, scored.budget_metrics),
+        pairwise=tuple(pairwise),
+        stats=StatsSettings(
+            alpha=float(settings["alpha"]), bootstrap=int(settings["bootstrap"]),
+            permutations=int(settings["permutations"]), seed=seed, test="paired permutation",
+            ci="percentile bootstrap, 95%", correction="holm",
+            ties="pessimistic (equal-scored irrelevant chunks rank first)",
+        ),
+        retrieval=Retrieval(
+            span_k=SPAN_K,
+            document_ids=tuple(d.doc_id for d in dataset.documents),
+            chunk_offsets={ix.config.label: tuple(ix.offsets) for ix in indexed},
+            topk={lab: tuple(tuple(t) for t in rk.topk)
+                  for lab, rk in zip(labels, ranked, strict=True)},
+        ),
+        timings=timings,
+    )

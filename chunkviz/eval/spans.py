@@ -50,11 +50,6 @@ class SpanReport:
         """How many spans no chunk contains."""
         return sum(1 for s in self.statuses if s.broken)
 
-    @property
-    def contained_count(self) -> int:
-        """How many spans some chunk contains."""
-        return len(self.statuses) - self.broken_count
-
 
 def analyze_spans(result: ChunkingResult, spans: Sequence[Span]) -> SpanReport:
     """Status of each span under ``result`` (spans of other documents are the caller's concern).

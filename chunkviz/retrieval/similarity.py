@@ -7,14 +7,14 @@ so on unit vectors all three give the same order.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import get_args
 
 import numpy as np
 
 from chunkviz.errors import ParameterError
+from chunkviz.retrieval.base import Measure
 
-Measure = Literal["dot", "cosine", "l2"]
-MEASURES: tuple[Measure, ...] = ("dot", "cosine", "l2")
+MEASURES: tuple[Measure, ...] = get_args(Measure)
 
 
 def similarity(queries: np.ndarray, documents: np.ndarray, measure: Measure) -> np.ndarray:

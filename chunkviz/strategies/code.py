@@ -26,7 +26,7 @@ from typing import Literal
 from chunkviz.errors import InputTextError
 from chunkviz.model import Chunk, ChunkingResult
 from chunkviz.strategies.packing import (
-    Span,
+    Bounds,
     gaps_between,
     line_spans,
     pack,
@@ -115,8 +115,8 @@ def definition_starts(text: str, start: int = 0, end: int | None = None) -> list
 
 
 def _definition_units(
-    text: str, start: int, end: int, size: int, body: Span | None = None
-) -> list[Span] | None:
+    text: str, start: int, end: int, size: int, body: Bounds | None = None
+) -> list[Bounds] | None:
     """Units of ``text[start:end]`` cut before each top-level definition in ``body``.
 
     ``body`` is the part that is Python: all of the span, or a fence's inside. Over-long units
@@ -125,7 +125,7 @@ def _definition_units(
     cuts = definition_starts(text, *(body or (start, end)))
     if cuts is None:
         return None
-    units: list[Span] = []
+    units: list[Bounds] = []
     for a, b in zip([start, *cuts], [*cuts, end], strict=False):
         s, e = trim(text, a, b)
         if e > s:
@@ -146,7 +146,7 @@ class Fence:
 
     start: int
     end: int
-    body: Span
+    body: Bounds
     info: str
 
 
@@ -198,15 +198,15 @@ def detect_language(text: str) -> Literal["python", "markdown", "text"]:
     return "text"
 
 
-def _split_markdown(text: str, size: int) -> list[Span]:
+def _split_markdown(text: str, size: int) -> list[Bounds]:
     fences = fenced_blocks(text)
     # (start, units) per region: prose between fences, and each fence.
-    regions: list[tuple[int, list[Span]]] = [
+    regions: list[tuple[int, list[Bounds]]] = [
         (s, split_blocks(text, s, e, size))
         for s, e in gaps_between([(f.start, f.end) for f in fences], 0, len(text))
     ]
     for f in fences:
-        units: list[Span] | None = [(f.start, f.end)]
+        units: list[Bounds] | None = [(f.start, f.end)]
         if f.end - f.start > size:
             units = None
             if f.info.split(" ")[0] in _PYTHON_INFO:

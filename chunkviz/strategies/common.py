@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from chunkviz.errors import ParameterError
+from chunkviz.cost import check_overlap as check_overlap  # the one overlap rule, re-exported
 from chunkviz.strategies.registry import Param
 from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece
 
@@ -27,15 +27,6 @@ UNIT = Param(
     help="Count lengths in characters (len()) or in tokens of the active model's tokenizer.",
     help_ja="長さを文字数（len()）で数えるか、使用中モデルのトークン数で数えるか。",
 )
-
-
-def check_overlap(size: int, overlap: int) -> None:
-    """Raise unless ``0 <= overlap < size``."""
-    if overlap >= size:
-        raise ParameterError(
-            f"overlap must be smaller than size (got overlap={overlap}, size={size}); "
-            f"lower overlap to at most {size - 1} or raise size"
-        )
 
 
 def resolve_tokenizer(unit: str, tokenizer: Tokenizer | None) -> Tokenizer | None:

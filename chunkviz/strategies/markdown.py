@@ -18,7 +18,8 @@ import re
 
 from chunkviz.model import Chunk, ChunkingResult
 from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, check_overlap, resolve_tokenizer
-from chunkviz.strategies.recursive import Measure, recursive_spans
+from chunkviz.strategies.packing import trim
+from chunkviz.strategies.recursive import Ruler, recursive_spans
 from chunkviz.strategies.registry import Strategy, register
 from chunkviz.tokenizers import Tokenizer
 
@@ -59,17 +60,10 @@ def heading_sections(text: str) -> list[tuple[int, int, tuple[str, ...]]]:
                 stack.pop()
             stack.append((level, title))
         end = edges[n + 1][0] if n + 1 < len(edges) else len(text)
-        s, e = _trim(text, start, end)
+        s, e = trim(text, start, end)
         if e > s:
             sections.append((s, e, tuple(t for _, t in stack if t)))
     return sections
-
-
-def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    region = text[start:end]
-    stripped = region.lstrip()
-    s = start + len(region) - len(stripped)
-    return s, s + len(stripped.rstrip())
 
 
 def markdown_split(
@@ -97,7 +91,7 @@ def markdown_split(
     """
     check_overlap(size, overlap)
     params = {"size": size, "overlap": overlap, "unit": unit}
-    measure = Measure(text, resolve_tokenizer(unit, tokenizer))
+    measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
     chunks: list[Chunk] = []
     for start, end, crumbs in heading_sections(text):
         prefix = BREADCRUMB_SEPARATOR.join(crumbs) + "\n" if crumbs else ""

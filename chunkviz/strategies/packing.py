@@ -1,4 +1,4 @@
-"""Span helpers shared by the structure-aware strategies (table, code, semantic, perplexity).
+"""Offset helpers shared by the structure-aware strategies (table, code, semantic, perplexity).
 
 They work on ``(start, end)`` offsets only: lines are found with their terminators
 (CRLF, CR and LF, the same three Python's own parser counts), trimming moves offsets
@@ -13,21 +13,28 @@ from dataclasses import dataclass
 
 from chunkviz.errors import ParameterError
 
-Span = tuple[int, int]
+#: A half-open range ``(start, end)`` of a text (``chunkviz.model.Span`` is an answer span).
+Bounds = tuple[int, int]
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
-# A blank line between two blocks: a line break, blank space, another line break.
-_BLANK_LINES = re.compile(r"(?:\r\n|\r|\n)[^\S\r\n]*(?:\r\n|\r|\n)\s*")
+#: A line break (CRLF, CR or LF), as a regex source.
+LINE_BREAK = r"(?:\r\n|\r|\n)"
+#: What follows the first line break of a blank line: blank space, another line break, and any
+#: whitespace after it (``recursive`` builds its blank-line level from this).
+BLANK_REST = rf"[^\S\r\n]*{LINE_BREAK}\s*"
+#: A blank line between two blocks: a line break, blank space, another line break (the one
+#: blank-line rule of every strategy).
+BLANK_LINE = re.compile(LINE_BREAK + BLANK_REST)
 
 
-def line_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
+def line_spans(text: str, start: int = 0, end: int | None = None) -> list[Bounds]:
     """``(start, end)`` of each line of ``text[start:end]``, line terminators excluded.
 
     A final line terminator does not start an empty line; empty lines in between are kept
     (as zero-length spans) so that line numbers stay aligned with Python's ``ast``.
     """
     stop = len(text) if end is None else end
-    spans: list[Span] = []
+    spans: list[Bounds] = []
     pos = start
     for m in _LINE_END.finditer(text, start, stop):
         spans.append((pos, m.start()))
@@ -37,7 +44,7 @@ def line_spans(text: str, start: int = 0, end: int | None = None) -> list[Span]:
     return spans
 
 
-def trim(text: str, start: int, end: int) -> Span:
+def trim(text: str, start: int, end: int) -> Bounds:
     """Offsets of ``text[start:end]`` without the whitespace around it."""
     while start < end and text[start].isspace():
         start += 1
@@ -46,11 +53,11 @@ def trim(text: str, start: int, end: int) -> Span:
     return start, end
 
 
-def blank_line_blocks(text: str, start: int, end: int) -> list[Span]:
+def blank_line_blocks(text: str, start: int, end: int) -> list[Bounds]:
     """Blocks of ``text[start:end]`` separated by blank lines, each trimmed, none empty."""
-    blocks: list[Span] = []
+    blocks: list[Bounds] = []
     pos = start
-    for m in _BLANK_LINES.finditer(text, start, end):
+    for m in BLANK_LINE.finditer(text, start, end):
         s, e = trim(text, pos, m.start())
         if e > s:
             blocks.append((s, e))
@@ -61,14 +68,14 @@ def blank_line_blocks(text: str, start: int, end: int) -> list[Span]:
     return blocks
 
 
-def hard_split(text: str, start: int, end: int, cap: int) -> list[Span]:
+def hard_split(text: str, start: int, end: int, cap: int) -> list[Bounds]:
     """Cut ``text[start:end]`` into trimmed pieces of at most ``cap`` characters.
 
     Each cut goes at the last line break inside the window, else at the last whitespace, else
     exactly at ``cap`` characters (a run with no whitespace, such as Japanese prose without
     line breaks, has no better place).
     """
-    pieces: list[Span] = []
+    pieces: list[Bounds] = []
     s, e = trim(text, start, end)
     while e - s > cap:
         window = text[s : s + cap + 1]
@@ -85,14 +92,14 @@ def hard_split(text: str, start: int, end: int, cap: int) -> list[Span]:
     return pieces
 
 
-def pack(units: Sequence[Span], cap: int) -> list[Span]:
+def pack(units: Sequence[Bounds], cap: int) -> list[Bounds]:
     """Merge consecutive ``units`` greedily while a merged span stays within ``cap``.
 
     Units are ordered, non-overlapping and each already at most ``cap`` long; a merged span
     runs from its first unit's start to its last unit's end, so the text between them (only
     whitespace for the callers here) joins the chunk.
     """
-    merged: list[Span] = []
+    merged: list[Bounds] = []
     for s, e in units:
         if merged and e - merged[-1][0] <= cap:
             merged[-1] = (merged[-1][0], e)
@@ -101,15 +108,15 @@ def pack(units: Sequence[Span], cap: int) -> list[Span]:
     return merged
 
 
-def split_blocks(text: str, start: int, end: int, cap: int) -> list[Span]:
+def split_blocks(text: str, start: int, end: int, cap: int) -> list[Bounds]:
     """Blank-line blocks of ``text[start:end]``, over-long ones cut, packed up to ``cap``."""
-    units: list[Span] = []
+    units: list[Bounds] = []
     for s, e in blank_line_blocks(text, start, end):
         units.extend(hard_split(text, s, e, cap) if e - s > cap else [(s, e)])
     return pack(units, cap)
 
 
-def gaps_between(spans: Sequence[Span], start: int, end: int) -> Iterator[Span]:
+def gaps_between(spans: Sequence[Bounds], start: int, end: int) -> Iterator[Bounds]:
     """The parts of ``[start, end)`` that no span of the ordered ``spans`` touches."""
     pos = start
     for s, e in spans:
@@ -133,14 +140,14 @@ class Grouping:
         suppressed: Wanted boundaries skipped because the chunk was still below ``min_size``.
     """
 
-    spans: tuple[Span, ...]
+    spans: tuple[Bounds, ...]
     cuts: tuple[int, ...]
     forced: tuple[int, ...]
     suppressed: tuple[int, ...]
 
 
 def group_units(
-    units: Sequence[Span], wanted: Sequence[bool], *, min_size: int, max_size: int
+    units: Sequence[Bounds], wanted: Sequence[bool], *, min_size: int, max_size: int
 ) -> Grouping:
     """Group ``units`` into chunks, cutting at wanted boundaries and where size forces it.
 
@@ -157,7 +164,7 @@ def group_units(
     Returns:
         The chunks and which boundaries were cut, forced or suppressed.
     """
-    spans: list[Span] = []
+    spans: list[Bounds] = []
     cuts: list[int] = []
     forced: list[int] = []
     suppressed: list[int] = []
@@ -179,17 +186,17 @@ def group_units(
     return Grouping(tuple(spans), tuple(cuts), tuple(forced), tuple(suppressed))
 
 
-def sentence_units(text: str, max_size: int) -> list[Span]:
+def sentence_units(text: str, max_size: int) -> list[Bounds]:
     """Sentences of ``text`` (``chunkviz.segment.sentence_spans``), each at most ``max_size``.
 
     A sentence longer than ``max_size`` is cut the way ``recursive`` cuts it below the sentence
     level: at ``、`` and commas, then at whitespace, then between characters.
     """
     from chunkviz.segment import sentence_spans
-    from chunkviz.strategies.recursive import CLAUSE_LEVEL, Measure, recursive_spans
+    from chunkviz.strategies.recursive import CLAUSE_LEVEL, Ruler, recursive_spans
 
-    measure = Measure(text, None)
-    units: list[Span] = []
+    measure = Ruler(text, None)
+    units: list[Bounds] = []
     for s, e in sentence_spans(text):
         if e - s <= max_size:
             units.append((s, e))

@@ -13,7 +13,8 @@ from collections.abc import Iterator, Sequence
 from chunkviz.errors import ParameterError
 from chunkviz.model import Chunk, ChunkingResult
 from chunkviz.strategies.common import MAX_SIZE, UNIT, Unit, resolve_tokenizer
-from chunkviz.strategies.recursive import Measure, recursive_spans
+from chunkviz.strategies.packing import BLANK_LINE, LINE_BREAK, trim
+from chunkviz.strategies.recursive import Ruler, recursive_spans
 from chunkviz.strategies.registry import Param, Strategy, register
 from chunkviz.tokenizers import Tokenizer
 
@@ -23,30 +24,19 @@ PARAGRAPH_MAX_SIZE = Param(
     help_ja="これより長い段落（unit 単位）を再帰分割で切る。空欄なら切らない。",
 )
 
-# A blank line: a line break, optional horizontal whitespace, another line break (CRLF aware).
-_BLANK_LINE = re.compile(r"(?:\r\n|\r|\n)[^\S\r\n]*(?:\r\n|\r|\n)\s*")
-_LINE_BREAK = re.compile(r"(?:\r\n|\r|\n)\s*")
-
-
-def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
-    """Offsets of ``text[start:end]`` without surrounding whitespace (text is never edited)."""
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
+_LINE_BREAK = re.compile(LINE_BREAK + r"\s*")
 
 
 def paragraph_spans(text: str) -> Iterator[tuple[int, int]]:
     """``(start, end)`` of each paragraph, whitespace around it left out."""
-    separator = _BLANK_LINE if _BLANK_LINE.search(text) else _LINE_BREAK
+    separator = BLANK_LINE if BLANK_LINE.search(text) else _LINE_BREAK
     pos = 0
     for m in separator.finditer(text):
-        s, e = _trimmed(text, pos, m.start())
+        s, e = trim(text, pos, m.start())
         if e > s:
             yield s, e
         pos = m.end()
-    s, e = _trimmed(text, pos, len(text))
+    s, e = trim(text, pos, len(text))
     if e > s:
         yield s, e
 
@@ -93,7 +83,7 @@ def paragraph_split(
     else:
         spans = list(paragraph_spans(text))
     if max_size is not None:
-        measure = Measure(text, resolve_tokenizer(unit, tokenizer))
+        measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
         spans = [
             piece
             for s, e in spans

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Literal
 
 from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.strategies.packing import Span, check_sizes, pack, sentence_units
+from chunkviz.strategies.packing import Bounds, check_sizes, pack, sentence_units
 from chunkviz.strategies.registry import Param, Strategy, register
 
 Mode = Literal["hierarchy", "sentence_window"]
@@ -51,13 +51,13 @@ WINDOW = Param(
 )
 
 
-def _hierarchy(units: list[Span], child_size: int, parent_size: int) -> tuple[
+def _hierarchy(units: list[Bounds], child_size: int, parent_size: int) -> tuple[
         list[Chunk], list[Chunk]]:
     parents = pack(units, parent_size)
     children: list[Chunk] = []
     u = 0
     for p, (_, pe) in enumerate(parents):
-        inside: list[Span] = []
+        inside: list[Bounds] = []
         while u < len(units) and units[u][1] <= pe:
             inside.append(units[u])
             u += 1
@@ -65,7 +65,7 @@ def _hierarchy(units: list[Span], child_size: int, parent_size: int) -> tuple[
     return children, [Chunk(s, e) for s, e in parents]
 
 
-def _windows(units: list[Span], window: int) -> tuple[list[Chunk], list[Chunk]]:
+def _windows(units: list[Bounds], window: int) -> tuple[list[Chunk], list[Chunk]]:
     n = len(units)
     parents: list[Chunk] = []
     children: list[Chunk] = []

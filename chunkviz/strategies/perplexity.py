@@ -25,7 +25,7 @@ import numpy as np
 
 from chunkviz.lm import CHAR_NGRAM, LanguageModel, get_language_model
 from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.strategies.packing import Span, check_sizes, group_units, sentence_units
+from chunkviz.strategies.packing import Bounds, check_sizes, group_units, sentence_units
 from chunkviz.strategies.registry import Param, Strategy, register
 from chunkviz.strategies.semantic import MAX_SIZE, MIN_SIZE
 
@@ -67,7 +67,7 @@ class PerplexityCurve:
         model: Name of the language model used.
     """
 
-    units: tuple[Span, ...]
+    units: tuple[Bounds, ...]
     perplexities: tuple[float, ...]
     changes: tuple[float, ...]
     threshold: float
@@ -75,7 +75,7 @@ class PerplexityCurve:
     cuts: tuple[int, ...]
     forced: tuple[int, ...]
     suppressed: tuple[int, ...]
-    spans: tuple[Span, ...]
+    spans: tuple[Bounds, ...]
     model: str
 
 

@@ -46,6 +46,7 @@ from typing import Any
 from chunkviz.model import ChunkingResult, ChunkSequence
 from chunkviz.segment import JA_TERMINATOR_FOLLOWERS, SENTENCE_SEPARATORS
 from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, check_overlap, resolve_tokenizer
+from chunkviz.strategies.packing import BLANK_REST
 from chunkviz.strategies.registry import Strategy, register
 from chunkviz.tokenizers import Tokenizer, token_boundaries
 
@@ -71,20 +72,16 @@ class Separator:
     single: frozenset[str] = frozenset()
     followers: str = ""
 
-    def cuts(self, text: str, start: int, end: int, absent: set[str] | None = None) -> list[int]:
+    def cut_array(
+        self, text: str, start: int, end: int, absent: set[str] | None = None
+    ) -> list[int] | Any:
         """Ends of the separator matches in ``text[start:end]``, increasing, without repeats.
 
+        A numpy array when the range is long enough for the numpy fast path, else a list.
         ``absent`` holds literals known not to occur in the range: they are not searched for,
         and the literals this call finds missing are added to it (levels share literals, and a
         literal missing from a range is missing from every part of it).
         """
-        found = self.cut_array(text, start, end, absent)
-        return found if isinstance(found, list) else list(found.tolist())
-
-    def cut_array(
-        self, text: str, start: int, end: int, absent: set[str] | None = None
-    ) -> list[int] | Any:
-        """``cuts``, as a numpy array when the range is long enough for the numpy fast path."""
         found: list[Any] = []  # lists of ends, or numpy arrays from the fast path
         codes = None
         for literal, pattern in self.patterns:
@@ -214,12 +211,10 @@ def _level(name: str, *patterns: tuple[str, str]) -> Separator:
     return Separator(name, tuple((lit, re.compile(src)) for lit, src in patterns))
 
 
-_BREAK = r"(?:\r\n|\r|\n)"
-_BLANK_REST = f"[^\\S\\r\\n]*{_BREAK}\\s*"
 
 #: Default separator levels, coarsest first.
 DEFAULT_SEPARATORS: tuple[Separator, ...] = (
-    _level("blank line", ("\n", "\n" + _BLANK_REST), ("\r", "\r\n?" + _BLANK_REST)),
+    _level("blank line", ("\n", "\n" + BLANK_REST), ("\r", "\r\n?" + BLANK_REST)),
     _level("line break", ("\n", r"\n\s*"), ("\r", r"\r\s*")),
     # 。！？ with closing brackets; . ! ? before whitespace (see chunkviz.segment)
     Separator("sentence end", SENTENCE_SEPARATORS, frozenset("。！？"), JA_TERMINATOR_FOLLOWERS),
@@ -231,7 +226,7 @@ DEFAULT_SEPARATORS: tuple[Separator, ...] = (
 CLAUSE_LEVEL = 3
 
 
-class Measure:
+class Ruler:
     """Sizes of ranges ``[a, b)`` of one text, in characters or tokens, via monotone keys.
 
     ``cost(a, b) = end_key(b) - start_key(a)``. For characters both keys are the offset itself.
@@ -272,7 +267,7 @@ def piece_ends(
     start: int,
     end: int,
     size: int,
-    measure: Measure,
+    measure: Ruler,
     separators: Sequence[Separator] = DEFAULT_SEPARATORS,
     level: int = 0,
 ) -> list[int]:
@@ -291,7 +286,7 @@ def _split_into(
     start: int,
     end: int,
     size: int,
-    measure: Measure,
+    measure: Ruler,
     separators: Sequence[Separator],
     level: int,
     out: list[int],
@@ -342,7 +337,7 @@ def pack_columns(
     ends: Sequence[int],
     size: int,
     overlap: int,
-    measure: Measure,
+    measure: Ruler,
     max_pieces: int | None = None,
 ) -> tuple[list[int], list[int]]:
     """Greedily pack consecutive pieces ``[starts[i], ends[i])`` into chunks.
@@ -416,7 +411,7 @@ def recursive_columns(
     *,
     size: int,
     overlap: int,
-    measure: Measure,
+    measure: Ruler,
     level: int = 0,
 ) -> tuple[list[int], list[int]]:
     """Recursive chunks of ``text[start:end]``: chunk starts and chunk ends, two lists.
@@ -464,7 +459,7 @@ def recursive_split(
     """
     check_overlap(size, overlap)
     params = {"size": size, "overlap": overlap, "unit": unit}
-    measure = Measure(text, resolve_tokenizer(unit, tokenizer))
+    measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
     starts, ends = recursive_columns(text, 0, len(text), size=size, overlap=overlap,
                                      measure=measure)
     return ChunkingResult(text, ChunkSequence(starts, ends), "recursive", params)

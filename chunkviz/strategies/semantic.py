@@ -28,7 +28,7 @@ import numpy as np
 
 from chunkviz.errors import ParameterError
 from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.strategies.packing import Span, check_sizes, group_units, sentence_units
+from chunkviz.strategies.packing import Bounds, check_sizes, group_units, sentence_units
 from chunkviz.strategies.registry import Param, Strategy, register
 
 DEFAULT_MODEL = "tfidf"
@@ -84,14 +84,14 @@ class SemanticCurve:
         embedder: Name of the embedder used.
     """
 
-    units: tuple[Span, ...]
+    units: tuple[Bounds, ...]
     similarities: tuple[float, ...]
     threshold: float | None
     breakpoints: tuple[int, ...]
     cuts: tuple[int, ...]
     forced: tuple[int, ...]
     suppressed: tuple[int, ...]
-    spans: tuple[Span, ...]
+    spans: tuple[Bounds, ...]
     embedder: str
 
 

@@ -24,7 +24,7 @@ from chunkviz.strategies.common import (
     check_overlap,
     resolve_tokenizer,
 )
-from chunkviz.strategies.recursive import CLAUSE_LEVEL, Measure, pack_columns, recursive_spans
+from chunkviz.strategies.recursive import CLAUSE_LEVEL, Ruler, pack_columns, recursive_spans
 from chunkviz.strategies.registry import Param, Strategy, register
 from chunkviz.tokenizers import Tokenizer
 
@@ -62,7 +62,7 @@ def sentence_split(
     """
     check_overlap(size, overlap)
     params = {"size": size, "overlap": overlap, "unit": unit, "max_sentences": max_sentences}
-    measure = Measure(text, resolve_tokenizer(unit, tokenizer))
+    measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
     spans: list[tuple[int, int]] = []
     run_starts: list[int] = []
     run_ends: list[int] = []

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.strategies.packing import Span, hard_split, line_spans, pack, split_blocks, trim
+from chunkviz.strategies.packing import Bounds, hard_split, line_spans, pack, split_blocks, trim
 from chunkviz.strategies.registry import Param, Strategy, register
 
 _MD_DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
@@ -59,11 +59,11 @@ class Table:
     kind: str
     start: int
     end: int
-    header: Span | None
-    rows: tuple[Span, ...]
+    header: Bounds | None
+    rows: tuple[Bounds, ...]
 
 
-def _markdown_tables(text: str, lines: list[Span], taken: list[Span]) -> list[Table]:
+def _markdown_tables(text: str, lines: list[Bounds], taken: list[Bounds]) -> list[Table]:
     tables = []
     i = 0
     while i + 1 < len(lines):
@@ -94,7 +94,7 @@ def _html_tables(text: str) -> list[Table]:
     tables = []
     for m in _HTML_TABLE.finditer(text):
         start, end = m.span()
-        rows: list[Span] = []
+        rows: list[Bounds] = []
         for rm in _HTML_ROW_START.finditer(text, start, end):
             # </tr> may be omitted in HTML: the row then stops where the next row or section does.
             stop = _HTML_ROW_STOP.search(text, rm.end(), end)
@@ -121,7 +121,7 @@ def _count_outside_quotes(line: str, delimiter: str) -> int:
     return count
 
 
-def _csv_tables(text: str, lines: list[Span], taken: list[Span]) -> list[Table]:
+def _csv_tables(text: str, lines: list[Bounds], taken: list[Bounds]) -> list[Table]:
     tables = []
     i = 0
     while i < len(lines):
@@ -150,7 +150,7 @@ def _csv_tables(text: str, lines: list[Span], taken: list[Span]) -> list[Table]:
     return tables
 
 
-def _overlaps(line: Span, spans: list[Span]) -> bool:
+def _overlaps(line: Bounds, spans: list[Bounds]) -> bool:
     """Whether ``line`` shares a character with one of ``spans`` (a table found earlier)."""
     return any(s < line[1] and line[0] < e for s, e in spans)
 
@@ -178,7 +178,7 @@ def _table_chunks(text: str, table: Table, size: int, repeat_header: bool) -> li
         rows = rows[1:]  # no header: the first row joins the table's opening
     cuts = [table.start, *(r[0] for r in rows), table.end]
     head_end = cuts[1] if table.header is not None and rows else table.end
-    pieces: list[Span] = []
+    pieces: list[Bounds] = []
     for a, b in zip(cuts, cuts[1:], strict=False):
         s, e = trim(text, a, b)
         if e > s:

@@ -1,7 +1,8 @@
 """Finding and loading results files for the Benchmark page, cached by path and mtime.
 
-Reading goes through the runner's own ``list_results`` and ``load_results``; this module only
-adds Streamlit's cache so that a rerun of the page parses no file twice.
+Reading goes through ``chunkviz.eval.results`` (``list_results``, ``load_results``: every field
+checked, a damaged file listed with its reason); this module only adds Streamlit's cache so that
+a rerun of the page parses no file twice.
 """
 
 from __future__ import annotations
@@ -9,11 +10,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import streamlit as st
 
-from chunkviz.eval.runner import list_results, load_results
+from chunkviz.eval.results import Listed, Results, list_results, load_results
 from chunkviz.views.dashboard import RunSummary, results_dirs, summarize
 
 Signature = tuple[tuple[str, int], ...]
@@ -28,25 +28,19 @@ class Found:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def load(path: str, mtime_ns: int) -> dict[str, Any]:
+def load(path: str, mtime_ns: int) -> Results:
     """The results file at ``path``; ``mtime_ns`` is part of the key so a rewrite reloads."""
     del mtime_ns  # only a cache key
     return load_results(path)
 
 
-def load_path(path: Path) -> dict[str, Any]:
+def load_path(path: Path) -> Results:
     """``load`` keyed by the file's current mtime."""
     return load(str(path), path.stat().st_mtime_ns)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
-def _summary(path: str, mtime_ns: int) -> RunSummary:
-    # A small value: a rerun unpickles this, not the whole file, for each listed run.
-    return summarize(load(path, mtime_ns), Path(path))
-
-
 @st.cache_data(max_entries=16, show_spinner=False)
-def _listing(dirs: tuple[str, ...], signature: Signature) -> list[dict[str, Any]]:
+def _listing(dirs: tuple[str, ...], signature: Signature) -> list[Listed]:
     del signature  # only a cache key: a new, removed or rewritten file lists again
     return list_results(dirs)
 
@@ -64,9 +58,8 @@ def discover() -> Found:
     runs: list[RunSummary] = []
     skipped: list[tuple[Path, str]] = []
     for entry in _listing(tuple(str(d) for d in dirs), signature):
-        path = Path(entry["path"])
-        if entry["error"]:
-            skipped.append((path, str(entry["error"])))
+        if entry.results is None:
+            skipped.append((entry.path, entry.error))
         else:
-            runs.append(_summary(str(path), path.stat().st_mtime_ns))
+            runs.append(summarize(entry.results, entry.path))
     return Found(tuple(runs), tuple(skipped))

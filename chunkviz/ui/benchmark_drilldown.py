@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 import streamlit as st
 
 from chunkviz.datasets import Dataset, load_dataset
 from chunkviz.errors import ChunkvizError
+from chunkviz.eval.results import Results
 from chunkviz.views import dashboard as db
 from chunkviz.views.markup import escape_markdown
 
@@ -25,7 +25,7 @@ def cached_dataset(spec: str) -> Dataset:
     return load_dataset(spec)
 
 
-def render(results: Mapping[str, Any], qid: str, t: Tr, fmt: Callable[..., str]) -> None:
+def render(results: Results, qid: str, t: Tr, fmt: Callable[..., str]) -> None:
     """Draw the drill-down of question ``qid`` of ``results``.
 
     Args:
@@ -34,7 +34,7 @@ def render(results: Mapping[str, Any], qid: str, t: Tr, fmt: Callable[..., str])
         t: Translation of a page key.
         fmt: Translation of a page key with ``str.format`` arguments.
     """
-    spec = str(results["dataset"].get("spec", results["dataset"]["name"]))
+    spec = results.dataset.spec
     question = None
     sample = None
     try:
@@ -55,7 +55,7 @@ def render(results: Mapping[str, Any], qid: str, t: Tr, fmt: Callable[..., str])
         # The answer is highlighted with Markdown's own syntax on escaped text (no raw HTML).
         before, answer, after = (escape_markdown(s) for s in (ctx.before, ctx.answer, ctx.after))
         st.markdown(f"> …{before}:orange-background[**{answer}**]{after}…")
-    configs = {str(c["label"]): c for c in results["configs"]}
+    configs = {c.label: c for c in results.configs}
     spans = [(sp.start, sp.end) for sp in question.spans] if question is not None else []
     rows = db.drilldown_rows(results, qid, question.doc_id if question else "", spans)
     lines = [f"| {t('col_config')} | {t('col_rank')} | {t('col_holding')} | {t('col_top')} | |",

@@ -107,11 +107,6 @@ def pairs_digest(pairs: Sequence[Mapping[str, Any]]) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def locate_cached(text: str, pairs: Sequence[Mapping[str, Any]]) -> tuple[QAItem, ...]:
-    """``locate_qa`` through a bounded cache (a slider move does not search answers again)."""
-    return _located(text, pairs_digest(pairs), tuple(pairs))
-
-
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _qa_report(
     text: str,

@@ -11,7 +11,7 @@ import streamlit as st
 from chunkviz.api import chunk
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.backends import Backend, get_backend
-from chunkviz.retrieval.similarity import Measure
+from chunkviz.retrieval.base import Measure
 from chunkviz.views.similarity_lesson import Lesson, analyse
 
 MEASURE_COLOURS: dict[Measure, str] = {"dot": "#e8590c", "cosine": "#1c7ed6", "l2": "#2f9e44"}

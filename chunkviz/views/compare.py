@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from chunkviz.eval.metrics import recall_at_k
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.ranking import best_relevant_ranks
@@ -68,12 +69,13 @@ class Outcome:
     def recall_at(self, k: int) -> float | None:
         """Share of the questions found in the document whose best chunk ranks within ``k``.
 
-        Broken questions count as misses; None when no question was found.
+        Broken questions count as misses (``chunkviz.eval.metrics.recall_at_k``); None when no
+        question was found.
         """
         found = [r for q, r in zip(self.qa, self.ranks, strict=True) if q.status != "not found"]
         if not found:
             return None
-        return sum(1 for r in found if r is not None and r <= k) / len(found)
+        return float(recall_at_k(found, k).mean())
 
 
 def question_ranks(

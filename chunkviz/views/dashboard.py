@@ -1,16 +1,14 @@
 """What the Benchmark dashboard shows, computed from a results file (no Streamlit, no model).
 
-Every function here takes the plain ``dict`` of a results file (the contract in the benchmark
-runner's docs: ``configs``, ``metrics``, ``pairwise``, ``ranks``, ``budget`` ...) and returns
-frozen values or plain strings, so that tests can check each number the page shows against the
-file without a browser. Nothing here re-ranks or re-embeds anything: metric curves and the
-context-budget view are derived from the per-question ranks that the file stores.
+Every function here takes the typed results of a run (``chunkviz.eval.results.Results``, read
+and checked by ``load_results``) and returns frozen values or plain strings, so that tests can
+check each number the page shows against the file without a browser. Nothing here re-ranks or
+re-embeds anything: metric curves and the context-budget view are computed from the per-question
+ranks that the file stores, through the one metric module (``chunkviz.eval.metrics``).
 """
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,17 +17,17 @@ from urllib.parse import urlencode
 
 from chunkviz.errors import ParameterError
 from chunkviz.eval.grid import Config, fixed_config
-from chunkviz.eval.metrics import display_name
+from chunkviz.eval.metrics import METRIC_NAMES, MetricName, display_name, metric_values
+from chunkviz.eval.results import ConfigRecord, Results
 from chunkviz.eval.stats import PairwiseResult
 from chunkviz.strategies import get_strategy
 
 Lang = Literal["en", "ja"]
-Measure = Literal["recall", "ndcg", "mrr"]
 
 #: The three headline metrics of the main table, in display order.
 METRICS: tuple[str, ...] = ("recall@5", "ndcg@10", "mrr@10")
-#: Curve measures, as the results file names them under ``curves``.
-MEASURES: tuple[Measure, ...] = ("recall", "ndcg", "mrr")
+#: Metrics drawn against k (the curves), computed from the ranks.
+CURVE_METRICS: tuple[MetricName, ...] = METRIC_NAMES
 
 _DISPLAY = {"recall": "Recall", "ndcg": "nDCG", "mrr": "MRR"}
 
@@ -115,22 +113,20 @@ class RunSummary:
         return (self.dataset, self.spec, self.sample, self.seed, self.questions)
 
 
-def summarize(results: Mapping[str, Any], path: Path) -> RunSummary:
+def summarize(results: Results, path: Path) -> RunSummary:
     """The run-list entry of a results file."""
-    ds = results["dataset"]
-    be = results["backend"]
     return RunSummary(
         path=path,
-        run_id=str(results.get("run_id", path.stem)),
-        created=str(results.get("created", "")),
-        dataset=str(ds["name"]),
-        spec=str(ds.get("spec", ds["name"])),
-        sample=int(ds.get("sample", 0)),
-        seed=int(ds.get("seed", 0)),
-        questions=len(results["question_ids"]),
-        backend=str(be["name"]),
-        model=str(be.get("model", "")),
-        configs=len(results["configs"]),
+        run_id=results.run_id,
+        created=results.created,
+        dataset=results.dataset.name,
+        spec=results.dataset.spec,
+        sample=results.dataset.sample,
+        seed=results.dataset.seed,
+        questions=len(results.question_ids),
+        backend=results.backend.name,
+        model=results.backend.model,
+        configs=len(results.configs),
     )
 
 
@@ -181,57 +177,43 @@ class TableRow:
         return self.broken / self.questions if self.questions else 0.0
 
 
-def labels(results: Mapping[str, Any]) -> list[str]:
-    """Configuration labels in the file's order."""
-    return [str(c["label"]) for c in results["configs"]]
-
-
-def best_labels(results: Mapping[str, Any], metric: str) -> tuple[str, ...]:
+def best_labels(results: Results, metric: str) -> tuple[str, ...]:
     """Labels whose mean ``metric`` is the maximum (several on a tie)."""
-    means = {lab: float(results["metrics"][lab][metric]["mean"]) for lab in labels(results)}
+    means = {lab: results.metrics[lab][metric].mean for lab in results.labels}
     top = max(means.values())
     return tuple(lab for lab, m in means.items() if m == top)
 
 
-def main_table(
-    results: Mapping[str, Any], metrics: Sequence[str] = METRICS
-) -> tuple[TableRow, ...]:
+def main_table(results: Results, metrics: Sequence[str] = METRICS) -> tuple[TableRow, ...]:
     """One row per configuration, the best mean of each metric flagged.
 
     Args:
         results: A results file.
-        metrics: Metric keys to show (each must be in ``results["metrics"]``).
+        metrics: Metric keys to show (each must be in ``results.metrics``).
 
     Returns:
         Rows in the file's configuration order.
     """
     best = {m: set(best_labels(results, m)) for m in metrics}
-    questions = len(results["question_ids"])
+    questions = len(results.question_ids)
     rows = []
-    for c in results["configs"]:
-        lab = str(c["label"])
-        stats = results["metrics"][lab]
+    for c in results.configs:
+        stats = results.metrics[c.label]
         cells = {
-            m: Cell(
-                float(stats[m]["mean"]),
-                float(stats[m]["ci_low"]),
-                float(stats[m]["ci_high"]),
-                lab in best[m],
-            )
+            m: Cell(stats[m].mean, stats[m].ci_low, stats[m].ci_high, c.label in best[m])
             for m in metrics
         }
-        predicted = c.get("predicted_chunks")
         rows.append(
             TableRow(
-                label=lab,
-                strategy=str(c["strategy"]),
-                params=dict(c.get("params", {})),
+                label=c.label,
+                strategy=c.strategy,
+                params=dict(c.params),
                 cells=cells,
-                chunks=int(c["chunks"]),
-                predicted_chunks=None if predicted is None else int(predicted),
-                index_bytes=int(c["index_bytes"]),
-                encode_seconds=float(c["encode_seconds"]),
-                broken=int(c["broken"]),
+                chunks=c.chunks,
+                predicted_chunks=c.predicted_chunks,
+                index_bytes=c.index_bytes,
+                encode_seconds=c.encode_seconds,
+                broken=c.broken,
                 questions=questions,
             )
         )
@@ -251,16 +233,14 @@ def format_bytes(n: int) -> str:
 # --- significance -----------------------------------------------------------------------------
 
 
-def comparisons(results: Mapping[str, Any], metric: str) -> tuple[PairwiseResult, ...]:
+def comparisons(results: Results, metric: str) -> tuple[PairwiseResult, ...]:
     """Every pairwise test of ``metric`` in the file, in its order."""
-    return tuple(
-        PairwiseResult.from_dict(p) for p in results["pairwise"] if p["metric"] == metric
-    )
+    return tuple(p for p in results.pairwise if p.metric == metric)
 
 
-def pairwise_metrics(results: Mapping[str, Any]) -> list[str]:
+def pairwise_metrics(results: Results) -> list[str]:
     """Metrics that have pairwise tests, headline metrics first."""
-    present = list(dict.fromkeys(str(p["metric"]) for p in results["pairwise"]))
+    present = list(dict.fromkeys(p.metric for p in results.pairwise))
     return [m for m in METRICS if m in present] + [m for m in present if m not in METRICS]
 
 
@@ -277,9 +257,9 @@ class Matrix:
     cells: tuple[tuple[PairwiseResult | None, ...], ...]
 
 
-def significance_matrix(results: Mapping[str, Any], metric: str) -> Matrix:
+def significance_matrix(results: Results, metric: str) -> Matrix:
     """The pairwise tests of ``metric`` laid out as a square matrix over the configurations."""
-    labs = labels(results)
+    labs = results.labels
     found: dict[tuple[str, str], PairwiseResult] = {}
     for comp in comparisons(results, metric):
         found[(comp.a, comp.b)] = comp
@@ -312,7 +292,7 @@ def sentence(comp: PairwiseResult, lang: Lang) -> str:
             f"Holm-adjusted p = {c.p_holm:.3g}).")
 
 
-def sentences(results: Mapping[str, Any], metric: str, lang: Lang) -> list[str]:
+def sentences(results: Results, metric: str, lang: Lang) -> list[str]:
     """Sentences for every pair of ``metric``: significant ones first, then by size of effect."""
     comps = sorted(comparisons(results, metric), key=lambda c: (not c.significant, -abs(c.diff)))
     return [sentence(c, lang) for c in comps]
@@ -321,52 +301,19 @@ def sentences(results: Mapping[str, Any], metric: str, lang: Lang) -> list[str]:
 # --- metric vs k, equal k vs equal budget -----------------------------------------------------
 
 
-def _gain(measure: Measure, rank: int | None, k: int) -> float:
-    if rank is None or rank > k:
-        return 0.0
-    if measure == "recall":
-        return 1.0
-    if measure == "ndcg":
-        return 1.0 / math.log2(rank + 1)
-    return 1.0 / rank
-
-
-def metric_at_k(ranks: Sequence[int | None], measure: Measure, k: int) -> float:
-    """Mean of ``measure@k`` over questions from the rank of each one's best relevant chunk.
-
-    Recall@k = [rank <= k]; nDCG@k = 1/log2(rank + 1) if rank <= k (binary gain, one relevant
-    chunk, ideal DCG 1); MRR@k = 1/rank if rank <= k. A null rank (answer lost before retrieval)
-    scores 0.
-    """
-    if k < 1:
-        raise ParameterError(f"k must be at least 1 (got k={k}); use a rank cut-off of 1 or more")
-    if not ranks:
-        return 0.0
-    return sum(_gain(measure, r, k) for r in ranks) / len(ranks)
-
-
-def curve(ranks: Sequence[int | None], measure: Measure, ks: Sequence[int]) -> list[float]:
-    """``metric_at_k(ranks, measure, k)`` for every k in ``ks``, in one pass over the ranks."""
-    if any(k < 1 for k in ks):
-        raise ParameterError(f"k must be at least 1 (got ks={list(ks)}); use cut-offs of 1 or more")
+def curve(ranks: Sequence[int | None], metric: MetricName, ks: Sequence[int]) -> list[float]:
+    """Mean ``metric@k`` for every k in ``ks`` (``chunkviz.eval.metrics``; a lost rank scores 0)."""
     if not ranks:
         return [0.0 for _ in ks]
-    top = max(ks, default=0)
-    # Only ranks up to the largest k score; count them once, then add up gains per cut-off.
-    counts = Counter(r for r in ranks if r is not None and r <= top)
-    sums = [0.0] * (top + 1)
-    for r in range(1, top + 1):
-        sums[r] = sums[r - 1] + counts.get(r, 0) * _gain(measure, r, r)
-    return [sums[k] / len(ranks) for k in ks]
+    return [float(metric_values(metric, ranks, k).mean()) for k in ks]
 
 
-def curves(results: Mapping[str, Any], measure: Measure) -> dict[str, list[float]]:
-    """``measure@k`` for k in the file's ``ks`` (1..20), per configuration, from its ranks."""
-    ks = [int(k) for k in results.get("ks", range(1, 21))]
-    return {lab: curve(results["ranks"][lab], measure, ks) for lab in labels(results)}
+def curves(results: Results, metric: MetricName) -> dict[str, list[float]]:
+    """``metric@k`` for k in the file's ``ks`` (1..20), per configuration, from its ranks."""
+    return {lab: curve(results.ranks[lab], metric, results.ks) for lab in results.labels}
 
 
-Mode = Literal["equal_k", "budget"]
+RetrievalRule = Literal["equal_k", "budget"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,7 +337,7 @@ class ModeRow:
     ci_high: float | None
 
 
-def mode_rows(results: Mapping[str, Any], mode: Mode, k: int = 5) -> tuple[ModeRow, ...]:
+def mode_rows(results: Results, mode: RetrievalRule, k: int = 5) -> tuple[ModeRow, ...]:
     """Recall per configuration under one retrieval rule.
 
     ``equal_k``: every configuration retrieves ``k`` chunks; ``budget``: each retrieves as many
@@ -400,26 +347,19 @@ def mode_rows(results: Mapping[str, Any], mode: Mode, k: int = 5) -> tuple[ModeR
     ``recall@k``, ``budget.metrics`` for ``recall@budget``) where it has them.
     """
     rows = []
-    budget = results.get("budget") or {}
-    for c in results["configs"]:
-        lab = str(c["label"])
+    for c in results.configs:
+        lab = c.label
         if mode == "budget":
-            kk = int(budget["k"][lab])
-            interval = budget.get("metrics", {}).get(lab, {}).get("recall@budget")
+            kk = results.budget.k[lab]
+            interval = results.budget.metrics[lab].get("recall@budget")
         else:
             kk = k
-            interval = results["metrics"][lab].get(f"recall@{k}")
-        mean = curve(results["ranks"][lab], "recall", [kk])[0]
-        lo = None if interval is None else float(interval["ci_low"])
-        hi = None if interval is None else float(interval["ci_high"])
-        rows.append(ModeRow(lab, kk, kk * float(c["mean_chunk_chars"]), mean, lo, hi))
+            interval = results.metrics[lab].get(f"recall@{k}")
+        mean = curve(results.ranks[lab], "recall", [kk])[0]
+        lo = None if interval is None else interval.ci_low
+        hi = None if interval is None else interval.ci_high
+        rows.append(ModeRow(lab, kk, kk * c.mean_chunk_chars, mean, lo, hi))
     return tuple(rows)
-
-
-def has_budget(results: Mapping[str, Any]) -> bool:
-    """Whether the file carries the context-budget section."""
-    budget = results.get("budget") or {}
-    return bool(budget.get("k"))
 
 
 # --- two backends -----------------------------------------------------------------------------
@@ -471,7 +411,7 @@ def _places(means: Mapping[str, float]) -> dict[str, int]:
     return {lab: 1 + sum(other > m for other in means.values()) for lab, m in means.items()}
 
 
-def _clear_winner(results: Mapping[str, Any], metric: str, best: Sequence[str],
+def _clear_winner(results: Results, metric: str, best: Sequence[str],
                   among: Sequence[str]) -> bool:
     if len(best) != 1:
         return False
@@ -482,13 +422,13 @@ def _clear_winner(results: Mapping[str, Any], metric: str, best: Sequence[str],
     )
 
 
-def compare_backends(a: Mapping[str, Any], b: Mapping[str, Any], metric: str) -> BackendComparison:
+def compare_backends(a: Results, b: Results, metric: str) -> BackendComparison:
     """Put two runs on the same questions side by side for ``metric``."""
-    shared = [lab for lab in labels(a) if lab in set(labels(b))]
+    shared = [lab for lab in a.labels if lab in set(b.labels)]
     if not shared:
         raise ParameterError("the two runs share no configuration label; compare runs of one grid")
-    means_a = {lab: float(a["metrics"][lab][metric]["mean"]) for lab in shared}
-    means_b = {lab: float(b["metrics"][lab][metric]["mean"]) for lab in shared}
+    means_a = {lab: a.metrics[lab][metric].mean for lab in shared}
+    means_b = {lab: b.metrics[lab][metric].mean for lab in shared}
     place_a, place_b = _places(means_a), _places(means_b)
     rows = tuple(BackendRow(lab, means_a[lab], place_a[lab], means_b[lab], place_b[lab])
                  for lab in shared)
@@ -496,8 +436,8 @@ def compare_backends(a: Mapping[str, Any], b: Mapping[str, Any], metric: str) ->
     best_b = tuple(lab for lab in shared if place_b[lab] == 1)
     return BackendComparison(
         metric=metric,
-        backend_a=str(a["backend"]["name"]),
-        backend_b=str(b["backend"]["name"]),
+        backend_a=a.backend.name,
+        backend_b=b.backend.name,
         rows=rows,
         best_a=best_a,
         best_b=best_b,
@@ -541,15 +481,9 @@ def backend_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[RunSum
 # --- drill-down -------------------------------------------------------------------------------
 
 
-def question_ranks(results: Mapping[str, Any], qid: str) -> list[tuple[str, int | None]]:
-    """Rank of the question's best relevant chunk under each configuration (None: lost)."""
-    i = _question_index(results, qid)
-    return [(lab, results["ranks"][lab][i]) for lab in labels(results)]
-
-
-def _question_index(results: Mapping[str, Any], qid: str) -> int:
+def _question_index(results: Results, qid: str) -> int:
     try:
-        return list(results["question_ids"]).index(qid)
+        return results.question_ids.index(qid)
     except ValueError:
         raise ParameterError(f"question {qid!r} is not in this results file; pick one of its "
                              f"question_ids") from None
@@ -580,35 +514,34 @@ class DrillRow:
     top_relevant: bool | None
 
 
-def drilldown_rows(results: Mapping[str, Any], qid: str, doc_id: str,
+def drilldown_rows(results: Results, qid: str, doc_id: str,
                    spans: Sequence[Range]) -> tuple[DrillRow, ...]:
     """Rank, answer-holding chunks and top-ranked chunk of one question per configuration.
 
-    Chunk positions come from the file's optional ``retrieval`` section (``chunk_offsets``:
-    ``[document index, start, end]`` per chunk; ``topk``: chunk indices per question) and are
-    compared with the answer spans by offsets only.
+    Chunk positions come from the file's ``retrieval`` section (``chunk_offsets``: document
+    index, start and end per chunk; ``topk``: chunk indices per question) and are compared with
+    the answer spans by offsets only.
     """
     i = _question_index(results, qid)
-    retrieval = results.get("retrieval") or {}
-    doc_ids = [str(d) for d in retrieval.get("document_ids", [])]
+    doc_ids = list(results.retrieval.document_ids)
     rows = []
-    for lab in labels(results):
-        rank = results["ranks"][lab][i]
-        offsets = retrieval.get("chunk_offsets", {}).get(lab)
+    for lab in results.labels:
+        rank = results.ranks[lab][i]
+        offsets = results.retrieval.chunk_offsets[lab]
         containing: tuple[Range, ...] = ()
         cutting: tuple[Range, ...] = ()
         top = None
         top_relevant = None
-        if offsets is not None and doc_id in doc_ids:
+        if doc_id in doc_ids:
             d = doc_ids.index(doc_id)
-            own = [(int(s), int(e)) for dd, s, e in offsets if dd == d]
+            own = [(s, e) for dd, s, e in offsets if dd == d]
             containing = tuple(c for c in own if any(c[0] <= a and b <= c[1] for a, b in spans))
             if not containing:
                 cutting = tuple(c for c in own if any(c[0] < b and a < c[1] for a, b in spans))
-            tops = retrieval.get("topk", {}).get(lab)
+            tops = results.retrieval.topk[lab][i]
             if tops:
-                dd, start, end = offsets[int(tops[i][0])]
-                top = (doc_ids[int(dd)], int(start), int(end))
+                dd, start, end = offsets[tops[0]]
+                top = (doc_ids[dd], start, end)
                 top_relevant = top[0] == doc_id and (start, end) in set(containing)
         rows.append(DrillRow(lab, rank, containing, cutting, top, top_relevant))
     return tuple(rows)
@@ -653,7 +586,7 @@ def explore_sample_for(document_text: str) -> str | None:
     return next((n for n in sample_names() if load_sample(n).text == document_text), None)
 
 
-def explore_query(config: Mapping[str, Any], sample: str | None) -> str:
+def explore_query(config: ConfigRecord, sample: str | None) -> str:
     """Query string that opens Explore under one configuration (and on a built-in sample).
 
     Built with Explore's own ``chunkviz.views.share_link.to_query``: ``strategy``, the strategy's
@@ -661,8 +594,7 @@ def explore_query(config: Mapping[str, Any], sample: str | None) -> str:
     """
     from chunkviz.views.share_link import to_query
 
-    params = dict(config.get("params", {}))
-    return urlencode(to_query(str(config["strategy"]), params, sample))
+    return urlencode(to_query(config.strategy, dict(config.params), sample))
 
 
 # --- recompute grid ---------------------------------------------------------------------------

@@ -27,8 +27,9 @@ from typing import Literal
 import numpy as np
 
 from chunkviz.errors import ParameterError
+from chunkviz.retrieval.base import Measure
 from chunkviz.retrieval.ranking import rank_order
-from chunkviz.retrieval.similarity import MEASURES, Measure, similarity
+from chunkviz.retrieval.similarity import MEASURES, similarity
 
 PresetName = Literal["long_vs_short", "normalised", "random"]
 PRESETS: tuple[PresetName, ...] = ("long_vs_short", "normalised", "random")
@@ -81,16 +82,6 @@ def _check_length(label: str, length: float) -> None:
         raise ParameterError(
             f"length of point {label!r} must be in (0, {MAX_LENGTH:g}] so that the arrow stays "
             f"on the plane (got length={length!r}); pick a positive length up to {MAX_LENGTH:g}"
-        )
-
-
-def _check_coordinate(name: str, value: float) -> None:
-    if not (isinstance(value, int | float) and math.isfinite(value)):
-        raise ParameterError(f"{name} must be a finite number (got {name}={value!r})")
-    if abs(value) > EXTENT:
-        raise ParameterError(
-            f"{name} must lie on the plane, between {-EXTENT:g} and {EXTENT:g} "
-            f"(got {name}={value!r}); move it inside"
         )
 
 
@@ -159,33 +150,6 @@ def add_point(points: Sequence[PlanePoint], point: PlanePoint) -> tuple[PlanePoi
         )
     _check_length(point.label, point.length)
     return (*points, point)
-
-
-def move_point(
-    points: Sequence[PlanePoint], index: int, x: float, y: float
-) -> tuple[PlanePoint, ...]:
-    """``points`` with point ``index`` moved so that its tip is at ``(x, y)``."""
-    _check_index(points, index)
-    _check_coordinate("x", x)
-    _check_coordinate("y", y)
-    moved = PlanePoint(points[index].label, float(x), float(y))
-    _check_length(moved.label, moved.length)
-    return (*points[:index], moved, *points[index + 1 :])
-
-
-def resize_point(points: Sequence[PlanePoint], index: int, length: float) -> tuple[PlanePoint, ...]:
-    """``points`` with point ``index`` stretched to ``length``, keeping its direction."""
-    _check_index(points, index)
-    old = points[index]
-    resized = from_polar(old.label, old.angle, length)
-    return (*points[:index], resized, *points[index + 1 :])
-
-
-def _check_index(points: Sequence[PlanePoint], index: int) -> None:
-    if not 0 <= index < len(points):
-        raise ParameterError(
-            f"index must point at an existing point, 0 to {len(points) - 1} (got index={index})"
-        )
 
 
 def points_from_rows(rows: Sequence[Mapping[str, object]]) -> tuple[PlanePoint, ...]:
@@ -271,15 +235,6 @@ def screen_to_plane(
     x = -extent + (px - box["x"]) / box["width"] * 2 * extent
     y = extent - (py - box["y"]) / box["height"] * 2 * extent
     return (x, y)
-
-
-def plane_to_screen(
-    x: float, y: float, box: Mapping[str, float], extent: float = EXTENT
-) -> tuple[float, float]:
-    """Inverse of screen_to_plane."""
-    px = box["x"] + (x + extent) / (2 * extent) * box["width"]
-    py = box["y"] + (extent - y) / (2 * extent) * box["height"]
-    return (px, py)
 
 
 def component_data(

@@ -20,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from chunkviz.errors import ParameterError
+from chunkviz.retrieval.base import Measure
 from chunkviz.retrieval.ranking import rank_order
-from chunkviz.retrieval.similarity import MEASURES, Measure, similarity
+from chunkviz.retrieval.similarity import MEASURES, similarity
 
 #: Shown when no document was loaded on the Explore page: paragraphs of very different lengths,
 #: so that norms have something to follow. The long one mentions 休暇 and 申請 in passing, so

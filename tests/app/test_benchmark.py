@@ -76,7 +76,8 @@ def test_the_bold_cell_is_the_column_maximum(page):
         bold = [r for r in rows if r[col].startswith("**")]
         assert len(bold) == 1
         shown = float(bold[0][col].split("**")[1])
-        assert shown == max(SMALL["metrics"][lab][metric]["mean"] for lab in SMALL["metrics"])
+        top = max(SMALL["metrics"][lab][metric]["mean"] for lab in SMALL["metrics"])
+        assert shown == round(top, 3)
         assert bold[0][0] == "paragraph"
 
 
@@ -176,6 +177,7 @@ def test_a_bad_grid_shows_the_named_error(page):
 
 def test_shipped_results_load_without_running_the_benchmark(monkeypatch, tmp_path):
     from chunkviz.eval import runner as benchmark
+    from chunkviz.eval.results import load_results
     from chunkviz.retrieval import backends as embeddings
 
     def refuse(*args, **kwargs):
@@ -190,9 +192,9 @@ def test_shipped_results_load_without_running_the_benchmark(monkeypatch, tmp_pat
     at = AppTest.from_file(PAGE, default_timeout=120).run()
     assert not at.exception
     assert list(at.dataframe[0].value["File"]) == [p.name for p in shipped]
-    first = benchmark.load_results(shipped[0])
+    first = load_results(shipped[0])
     rows = _table(_markdown_starting(at, "| Configuration"))
-    assert [r[0] for r in rows] == [c["label"] for c in first["configs"]]
+    assert [r[0] for r in rows] == list(first.labels)
 
 
 def test_recompute_a_tiny_grid_writes_and_shows_a_new_file(page, tmp_path):
@@ -210,12 +212,13 @@ def test_recompute_a_tiny_grid_writes_and_shows_a_new_file(page, tmp_path):
     assert not page.exception
     assert not page.error
     written = sorted(tmp_path.glob("*.json"))
-    assert [p.name for p in written] == ["jsquad-bm25-n20-s3.json"]
+    assert len(written) == 1
+    assert written[0].name.startswith("jsquad-bm25-n20-s3-")
     data = json.loads(written[0].read_text(encoding="utf-8"))
     assert len(data["question_ids"]) == 20
     assert [c["label"] for c in data["configs"]] == ["fixed-200-0", "fixed-200-40"]
     # The new file is listed and selected, and the page shows its numbers.
-    assert "jsquad-bm25-n20-s3.json" in list(page.dataframe[0].value["File"])
+    assert written[0].name in list(page.dataframe[0].value["File"])
     assert page.selectbox(key="bench_run").value == str(written[0])
     rows = _table(_markdown_starting(page, "| Configuration"))
     for row in rows:
@@ -252,3 +255,28 @@ def test_every_label_exists_in_both_languages():
     assert set(langs) == {"en", "ja"}
     assert set(langs["en"]) == set(langs["ja"])
     assert all(v.strip() for lang in langs.values() for v in lang.values())
+
+
+def test_a_damaged_results_file_is_listed_as_unreadable_and_the_others_still_show(
+    monkeypatch, tmp_path
+):
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "results_small.json").write_bytes((FIXTURES / "results_small.json").read_bytes())
+    damaged = json.loads((FIXTURES / "results_small_dense.json").read_text(encoding="utf-8"))
+    damaged["dataset"] = "jsquad"  # one of the hand damages that used to blank the page
+    (runs / "damaged.json").write_text(json.dumps(damaged), encoding="utf-8")
+    short = json.loads((FIXTURES / "results_small_dense.json").read_text(encoding="utf-8"))
+    short["ranks"]["paragraph"] = short["ranks"]["paragraph"][:3]
+    (runs / "short.json").write_text(json.dumps(short), encoding="utf-8")
+    monkeypatch.setenv(RESULTS_DIRS_ENV, str(runs))
+    monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path / "new"))
+    at = AppTest.from_file(PAGE, default_timeout=120).run()
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert any("damaged.json" in w and "dataset must be an object" in w for w in warnings)
+    assert any("short.json" in w and "ranks.paragraph has 3 ranks for 15 questions" in w
+               for w in warnings)
+    assert list(at.dataframe[0].value["File"]) == ["results_small.json"]
+    rows = _table(_markdown_starting(at, "| Configuration"))
+    assert [r[0] for r in rows] == [c["label"] for c in SMALL["configs"]]

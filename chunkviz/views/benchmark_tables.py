@@ -1,4 +1,8 @@
-"""Markdown tables of the Benchmark page (pure string building, so tests can read them)."""
+"""Markdown tables of a benchmark run: the Benchmark page and ``chunkviz bench`` print the same.
+
+Pure string building from ``chunkviz.views.dashboard`` values, so tests can read them. Column
+names come from a translation function (the page's catalogue); ``ENGLISH`` is the command line's.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,18 @@ from chunkviz.views.dashboard import Cell, Matrix, RunSummary, TableRow, format_
 from chunkviz.views.markup import escape_markdown
 
 Tr = Callable[[str], str]
+
+#: Column names for the command line (the page passes its own translated ones).
+ENGLISH: dict[str, str] = {
+    "col_config": "Configuration",
+    "col_chunks": "Chunks",
+    "col_index": "Index size",
+    "col_encode": "Encode time",
+    "col_lost": "Lost before retrieval",
+    "predicted": "formula:",
+    "row_minus_col": "row − column",
+}
+
 
 def cell_text(cell: Cell) -> str:
     """``0.917 [0.826, 1.000]``, the mean in bold when it is the column's best."""

@@ -1,0 +1,90 @@
+"""One metric module: every figure the dashboard, Compare and the CLI show equals the recomputation.
+
+Each test recomputes a results file's metrics from its per-question ranks through
+``chunkviz.eval.metrics`` and checks the file, the dashboard's table, curves and budget rows,
+Compare's Recall@k and the command line's printed table against it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chunkviz.eval.metrics import metric_values, parse_metric_key
+from chunkviz.eval.results import RANK_METRICS, Results, load_results
+from chunkviz.eval.runner import shipped_results_dir
+from chunkviz.model import Chunk, ChunkingResult, Span
+from chunkviz.views import dashboard as db
+from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
+from chunkviz.views.compare import Outcome
+from chunkviz.views.explore import QAItem, QAResult
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FILES = [FIXTURES / "results_small.json", FIXTURES / "results_small_dense.json",
+         *sorted(shipped_results_dir().glob("*.json"))]
+
+
+def _recompute(results: Results, label: str, key: str) -> float:
+    """The mean straight from the ranks, by the metric module."""
+    name, k = parse_metric_key(key)
+    kk = results.budget.k[label] if k == "budget" else int(k)
+    return float(metric_values(name, results.ranks[label], kk).mean())
+
+
+@pytest.fixture(scope="module", params=FILES, ids=lambda p: p.name)
+def results(request) -> Results:
+    return load_results(request.param)
+
+
+def test_the_file_stores_what_the_ranks_give(results):
+    for label in results.labels:
+        for key, est in results.metrics[label].items():
+            if parse_metric_key(key)[0] in ("recall", "ndcg", "mrr"):
+                assert est.mean == _recompute(results, label, key)
+        for key, est in results.budget.metrics[label].items():
+            assert est.mean == _recompute(results, label, key)
+
+
+def test_the_dashboard_shows_the_recomputed_figures(results):
+    for row in db.main_table(results):
+        for key, cell in row.cells.items():
+            assert cell.mean == _recompute(results, row.label, key)
+    for metric in db.CURVE_METRICS:
+        for label, values in db.curves(results, metric).items():
+            assert values == [_recompute(results, label, f"{metric}@{k}") for k in results.ks]
+    for row in db.mode_rows(results, "budget"):
+        assert row.mean == _recompute(results, row.label, "recall@budget")
+    for row in db.mode_rows(results, "equal_k", k=5):
+        assert row.mean == _recompute(results, row.label, "recall@5")
+
+
+def test_compare_computes_recall_as_the_metric_module_does(results):
+    doc = ChunkingResult("x" * 10, (Chunk(0, 10),), "fixed", {})
+    item = QAItem("q", "x", (Span("doc", 0, 1),))
+    for label in results.labels:
+        ranks = results.ranks[label]
+        qa = tuple(QAResult(item, "broken" if r is None else "contained", (), ())
+                   for r in ranks)
+        outcome = Outcome(label, doc, qa, tuple(ranks))
+        for k in (1, 5, 10, 20):
+            assert outcome.recall_at(k) == _recompute(results, label, f"recall@{k}")
+
+
+def test_the_cli_prints_the_pages_table_with_the_recomputed_means(results, capsys):
+    from chunkviz.commands.bench_cmd import format_report
+
+    report = format_report(results)
+    assert main_table_markdown(db.main_table(results), ENGLISH.__getitem__) in report
+    for line in report.splitlines()[2:2 + len(results.labels)]:
+        cells = [c.strip() for c in line.strip("|").split(" | ")]
+        for cell, key in zip(cells[1:4], db.METRICS, strict=True):
+            shown = float(cell.split(" ")[0].replace("**", ""))
+            assert shown == round(_recompute(results, cells[0], key), 3)
+
+
+def test_every_rank_metric_of_the_runner_is_in_the_shipped_files():
+    for path in sorted(shipped_results_dir().glob("*.json")):
+        results = load_results(path)
+        for label in results.labels:
+            assert set(RANK_METRICS) <= set(results.metrics[label])
