@@ -24,7 +24,8 @@ from chunkviz.errors import MissingDependencyError, ParameterError
 from chunkviz.eval.engine import ENCODE_BATCH, Engine, LocalEngine
 from chunkviz.eval.grid import Config, fixed_config
 from chunkviz.eval.ray_engine import RayEngine, pack, unpack
-from chunkviz.eval.runner import load_results, run_benchmark
+from chunkviz.eval.results import load_results
+from chunkviz.eval.runner import run_benchmark
 from chunkviz.retrieval.backends import get_backend
 from chunkviz.retrieval.cache import EmbeddingCache
 
@@ -90,11 +91,12 @@ def test_ray_run_ranks_and_scores_like_the_local_run(engine, subset, backend, tm
     local = run_benchmark(dataset, CONFIGS, backend, cache_dir=tmp_path / "local", **FAST)
     on_ray = run_benchmark(dataset, CONFIGS, backend, cache_dir=tmp_path / "ray", engine=engine,
                            **FAST)
-    assert len(local["question_ids"]) == QUESTIONS
-    assert on_ray["ranks"] == local["ranks"]
-    assert on_ray["metrics"] == local["metrics"]
-    assert on_ray["pairwise"] == local["pairwise"]
-    assert on_ray["configs"][0]["chunks"] == local["configs"][0]["chunks"]
+    assert len(local.question_ids) == QUESTIONS
+    assert on_ray.ranks == local.ranks
+    assert on_ray.metrics == local.metrics
+    assert on_ray.pairwise == local.pairwise
+    assert (local.engine, on_ray.engine) == ("local", "ray")
+    assert [c.chunks for c in on_ray.configs] == [c.chunks for c in local.configs]
     if backend == "bm25":
         return
     # The vectors themselves are bit-identical: the driver forms the local engine's batches.
@@ -105,12 +107,12 @@ def test_ray_run_ranks_and_scores_like_the_local_run(engine, subset, backend, tm
     b = EmbeddingCache(tmp_path / "ray").encode(be, texts, "document")
     assert a.dtype == b.dtype == np.float32
     assert np.array_equal(a, b)
-    assert on_ray["timings"]["encoded_texts"] == len(texts) + QUESTIONS
+    assert on_ray.timings.encoded_texts == len(texts) + QUESTIONS
     # A local run after the Ray run is warm: nothing left to encode.
     warm = run_benchmark(dataset, CONFIGS, backend, cache_dir=tmp_path / "ray", **FAST)
-    assert warm["timings"]["encoded_texts"] == 0
-    assert warm["timings"]["cache_hits"] == len(texts)
-    assert warm["ranks"] == local["ranks"]
+    assert warm.timings.encoded_texts == 0
+    assert warm.timings.cache_hits == len(texts)
+    assert warm.ranks == local.ranks
 
 
 def test_cached_texts_are_not_sent_to_the_cluster(engine, subset, tmp_path, monkeypatch):
@@ -168,7 +170,7 @@ def test_interrupted_ray_run_keeps_the_cache_and_writes_no_file(engine, subset, 
     monkeypatch.setattr(bench_cmd._Bar, "__call__", real_call)
     assert main(args) == 0
     (written,) = out.glob("*.json")
-    assert load_results(written)["timings"]["encoded_texts"] == len(left)
+    assert load_results(written).timings.encoded_texts == len(left)
 
 
 def test_cli_ray_engine_writes_the_local_results(engine, subset, tmp_path):
@@ -182,7 +184,8 @@ def test_cli_ray_engine_writes_the_local_results(engine, subset, tmp_path):
     local, on_ray = load_results(a), load_results(b)
     assert a.name == b.name
     for key in ("ranks", "metrics", "pairwise", "question_ids"):
-        assert on_ray[key] == local[key]
+        assert getattr(on_ray, key) == getattr(local, key)
+    assert [c.chunks for c in on_ray.configs] == [c.chunks for c in local.configs]
 
 
 def test_engine_ray_without_ray_says_how_to_install(monkeypatch, capsys):
