@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice, repeat
 from operator import le, lt
 from types import MappingProxyType
-from typing import Any, overload
+from typing import Any, cast, overload
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,24 +117,53 @@ def _increasing(values: Sequence[int]) -> bool:
 
 
 class ChunkSequence(Sequence[Chunk]):
-    """Plain chunks (no parent, no prefix) held as two offset sequences.
+    """The chunks of a result, held as offset columns; ``Chunk`` objects are built on demand.
 
-    Strategies that make many chunks (``fixed``, ``recursive``) return their offsets in this
-    form: ``Chunk`` objects are built on first access and then kept, so a caller that only needs
-    offsets or texts (``ChunkingResult.chunk_texts``) never pays for them. It behaves as an
-    immutable tuple of ``Chunk``: indexing, slicing (to a tuple), iteration, ``len`` and equality
-    with any sequence of chunks.
+    Every ``ChunkingResult`` holds its chunks in this one form: ``starts`` and ``ends``, and
+    ``parents`` and ``prefixes`` columns when some chunk has them. Strategies that make many
+    chunks (``fixed``, ``recursive``) hand their offset columns straight in, so a caller that
+    only needs offsets or texts (``ChunkingResult.chunk_texts``) never pays for ``Chunk``
+    objects; the others hand in chunks (``from_chunks``). It behaves as an immutable tuple of
+    ``Chunk``: indexing, slicing (to a tuple), iteration, ``len`` and equality with any sequence
+    of chunks.
     """
 
-    __slots__ = ("_ends", "_items", "_starts")
+    __slots__ = ("_ends", "_items", "_parents", "_prefixes", "_starts")
 
-    def __init__(self, starts: Sequence[int], ends: Sequence[int]) -> None:
-        """Chunks ``Chunk(starts[i], ends[i])``; both sequences must have the same length."""
-        if len(starts) != len(ends):
-            raise ValueError(f"{len(starts)} starts but {len(ends)} ends")
+    def __init__(
+        self,
+        starts: Sequence[int],
+        ends: Sequence[int],
+        parents: Sequence[int | None] | None = None,
+        prefixes: Sequence[str] | None = None,
+    ) -> None:
+        """Chunks ``Chunk(starts[i], ends[i], parents[i], prefixes[i])``, columns of one length."""
+        n = len(starts)
+        for name, column in (("ends", ends), ("parents", parents), ("prefixes", prefixes)):
+            if column is not None and len(column) != n:
+                raise ValueError(f"{n} starts but {len(column)} {name}")
         self._starts = starts
         self._ends = ends
+        self._parents = parents
+        self._prefixes = prefixes
         self._items: tuple[Chunk, ...] | None = None
+
+    @classmethod
+    def of(cls, chunks: Iterable[Chunk]) -> ChunkSequence:
+        """``chunks`` in this form (the value itself when it already is one)."""
+        if isinstance(chunks, ChunkSequence):
+            return chunks
+        items = tuple(chunks)
+        parents = [c.parent for c in items]
+        prefixes = [c.prefix for c in items]
+        seq = cls(
+            [c.start for c in items],
+            [c.end for c in items],
+            parents if any(p is not None for p in parents) else None,
+            prefixes if any(prefixes) else None,
+        )
+        seq._items = items  # the chunks are already built: keep them
+        return seq
 
     @property
     def starts(self) -> Sequence[int]:
@@ -146,9 +175,22 @@ class ChunkSequence(Sequence[Chunk]):
         """End offsets, in chunk order."""
         return self._ends
 
+    @property
+    def parents(self) -> Sequence[int | None] | None:
+        """Parent index of every chunk (None: no chunk has a parent)."""
+        return self._parents
+
+    @property
+    def prefixes(self) -> Sequence[str] | None:
+        """Prefix of every chunk (None: no chunk has one)."""
+        return self._prefixes
+
     def _materialized(self) -> tuple[Chunk, ...]:
         if self._items is None:
-            self._items = tuple(map(Chunk, self._starts, self._ends))
+            n = len(self._starts)
+            parents = self._parents if self._parents is not None else repeat(None, n)
+            prefixes = self._prefixes if self._prefixes is not None else repeat("", n)
+            self._items = tuple(map(Chunk, self._starts, self._ends, parents, prefixes))
         return self._items
 
     def __len__(self) -> int:
@@ -168,9 +210,13 @@ class ChunkSequence(Sequence[Chunk]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ChunkSequence):
-            return list(self._starts) == list(other._starts) and list(self._ends) == list(
-                other._ends
-            )
+            if self._parents is None and self._prefixes is None and (
+                other._parents is None and other._prefixes is None
+            ):
+                return list(self._starts) == list(other._starts) and list(self._ends) == list(
+                    other._ends
+                )
+            return self._materialized() == other._materialized()
         if isinstance(other, Sequence) and not isinstance(other, str):
             return self._materialized() == tuple(other)
         return NotImplemented
@@ -184,7 +230,7 @@ class ChunkSequence(Sequence[Chunk]):
         return f"ChunkSequence({shown}{more})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ChunkSequence, (self._starts, self._ends))
+        return (ChunkSequence, (self._starts, self._ends, self._parents, self._prefixes))
 
     def check_bounds(self, length: int) -> str | None:
         """A description of the first broken invariant, or None when the offsets are sound.
@@ -197,8 +243,8 @@ class ChunkSequence(Sequence[Chunk]):
         if type(starts) is range and type(ends) is ClippedRange:
             # Fixed windows: both increase, so start < end holds everywhere once it holds at
             # the first chunk and at the last (the only one that can be clipped).
-            limit = ends._limit
-            first_end, last_end = min(ends._range.start, limit), min(ends._range[-1], limit)
+            limit, unclipped = ends.limit, ends.unclipped
+            first_end, last_end = min(unclipped.start, limit), min(unclipped[-1], limit)
             if starts.step <= 0:
                 return "chunks out of order"
             if not (starts.start < first_end and starts[-1] < last_end):
@@ -226,7 +272,7 @@ class ChunkingResult:
     """
 
     text: str
-    chunks: Sequence[Chunk]
+    chunks: Sequence[Chunk]  # any sequence of chunks in; always a ChunkSequence once built
     strategy: str
     params: Mapping[str, Any] = field(default_factory=dict)
     parents: tuple[Chunk, ...] = ()
@@ -235,36 +281,25 @@ class ChunkingResult:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
         if type(self.parents) is not tuple:
             object.__setattr__(self, "parents", tuple(self.parents))
+        chunks = ChunkSequence.of(self.chunks)  # the one representation of chunks
+        object.__setattr__(self, "chunks", chunks)
         n = len(self.text)
-        # A ChunkSequence holds plain chunks only (no parent to check, nothing to build) and
-        # checks its own offsets at C speed.
-        plain = False
-        if isinstance(self.chunks, ChunkSequence):
-            plain = True
-            problem = self.chunks.check_bounds(n)
-            if problem:
-                raise ValueError(f"{problem}; this is a bug in strategy {self.strategy!r}")
-            if not self.parents:
-                return  # the common case (fixed, recursive): nothing else to check
-        checked: tuple[tuple[str, Sequence[Chunk]], ...] = (
-            (("parent", self.parents),) if self.parents else ()
-        )
-        if not plain:
-            object.__setattr__(self, "chunks", tuple(self.chunks))
-            checked = (("chunk", self.chunks), *checked)
-        for label, items in checked:
-            for i, c in enumerate(items):
-                if not (0 <= c.start < c.end <= n):
-                    raise ValueError(
-                        f"{label} {i} has offsets ({c.start}, {c.end}) outside 0 <= start < end"
-                        f" <= {n}; this is a bug in strategy {self.strategy!r}"
-                    )
-        for i, c in enumerate(() if plain else self.chunks):
-            if c.parent is not None and not (0 <= c.parent < len(self.parents)):
+        problem = chunks.check_bounds(n)
+        if problem:
+            raise ValueError(f"{problem}; this is a bug in strategy {self.strategy!r}")
+        for i, c in enumerate(self.parents):
+            if not (0 <= c.start < c.end <= n):
                 raise ValueError(
-                    f"chunk {i} points at parent {c.parent} but there are {len(self.parents)}"
-                    f" parents; this is a bug in strategy {self.strategy!r}"
+                    f"parent {i} has offsets ({c.start}, {c.end}) outside 0 <= start < end"
+                    f" <= {n}; this is a bug in strategy {self.strategy!r}"
                 )
+        if chunks.parents is not None:
+            for i, p in enumerate(chunks.parents):
+                if p is not None and not (0 <= p < len(self.parents)):
+                    raise ValueError(
+                        f"chunk {i} points at parent {p} but there are {len(self.parents)}"
+                        f" parents; this is a bug in strategy {self.strategy!r}"
+                    )
 
     def __len__(self) -> int:
         return len(self.chunks)
@@ -277,11 +312,14 @@ class ChunkingResult:
             (self.text, self.chunks, self.strategy, dict(self.params), self.parents),
         )
 
+    @property
+    def columns(self) -> ChunkSequence:
+        """The chunks as offset columns (what ``chunks`` always holds)."""
+        return cast(ChunkSequence, self.chunks)
+
     def starts(self) -> list[int]:
         """Start offset of every chunk, in order."""
-        if isinstance(self.chunks, ChunkSequence):
-            return list(self.chunks.starts)
-        return [c.start for c in self.chunks]
+        return list(self.columns.starts)
 
     def chunk_text(self, i: int) -> str:
         """Source text of chunk ``i`` (without its prefix)."""
@@ -291,16 +329,17 @@ class ChunkingResult:
     def chunk_texts(self) -> list[str]:
         """Source texts of all chunks, in order."""
         t = self.text
-        if isinstance(self.chunks, ChunkSequence):
-            ends = self.chunks.ends
-            if type(ends) is ClippedRange and ends.limit == len(t):
-                # Slicing clips at the end of the text by itself, and a range iterates faster.
-                ends = ends.unclipped
-            # ChunkSequence holds as many starts as ends.
-            return [t[s:e] for s, e in zip(self.chunks.starts, ends)]  # noqa: B905
-        return [t[c.start : c.end] for c in self.chunks]
+        ends = self.columns.ends
+        if type(ends) is ClippedRange and ends.limit == len(t):
+            # Slicing clips at the end of the text by itself, and a range iterates faster.
+            ends = ends.unclipped
+        # ChunkSequence holds as many starts as ends.
+        return [t[s:e] for s, e in zip(self.columns.starts, ends)]  # noqa: B905
 
     def embed_texts(self) -> list[str]:
         """What an embedding model sees for each chunk: prefix and source text."""
-        t = self.text
-        return [c.prefix + t[c.start : c.end] for c in self.chunks]
+        texts = self.chunk_texts()
+        prefixes = self.columns.prefixes
+        if prefixes is None:
+            return texts
+        return [p + t for p, t in zip(prefixes, texts, strict=True)]

@@ -89,3 +89,26 @@ def test_parents_given_as_a_list_become_a_tuple_with_either_kind_of_chunks():
         result = ChunkingResult("ab", chunks, "test", {}, parents=[])
         assert result.parents == ()
         assert type(result.parents) is tuple
+
+
+def test_every_result_holds_its_chunks_as_columns_with_parents_and_prefixes():
+    chunks = (Chunk(0, 2, parent=0, prefix="# h\n"), Chunk(2, 4, parent=0))
+    result = ChunkingResult("abcd", chunks, "test", {}, parents=(Chunk(0, 4),))
+    assert isinstance(result.chunks, ChunkSequence)
+    assert result.chunks == chunks
+    assert result.columns.parents == [0, 0]
+    assert result.columns.prefixes == ["# h\n", ""]
+    assert result.embed_texts() == ["# h\nab", "cd"]
+    assert result.chunk_texts() == ["ab", "cd"]
+    copy = pickle.loads(pickle.dumps(result))
+    assert copy == result
+    assert copy.chunks[0] == Chunk(0, 2, parent=0, prefix="# h\n")
+    plain = ChunkingResult("abcd", (Chunk(0, 2), Chunk(2, 4)), "test", {})
+    assert plain.columns.parents is None
+    assert plain.columns.prefixes is None
+    assert plain.chunks != result.chunks  # parents and prefixes count in equality
+
+
+def test_a_chunk_pointing_past_the_parents_is_refused():
+    with pytest.raises(ValueError, match="points at parent 1"):
+        ChunkingResult("abcd", (Chunk(0, 2, parent=1),), "test", {}, parents=(Chunk(0, 4),))
