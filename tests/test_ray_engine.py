@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -33,6 +34,9 @@ CONFIGS = (fixed_config(200, 40), Config("paragraph", "paragraph", {}))
 ARTICLES = 4
 QUESTIONS = 50
 FAST = {"bootstrap": 200, "permutations": 200}
+# The interruption test's batch size: its 50 questions are one batch (encoded in the driver), its
+# chunk texts two or more (sent to the actor pool).
+BATCH = QUESTIONS
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +63,8 @@ def subset(raw_subset, tmp_path_factory):
     return path, Dataset(ds.name, ds.documents, ds.questions[:QUESTIONS])
 
 
-def _unique_texts(dataset):
-    chunkings = LocalEngine().chunk(dataset.documents, CONFIGS)
+def _unique_texts(dataset, configs=CONFIGS):
+    chunkings = LocalEngine().chunk(dataset.documents, configs)
     return list(dict.fromkeys(t for per_config in chunkings for r in per_config
                               for t in r.embed_texts()))
 
@@ -140,7 +144,8 @@ def test_cached_texts_are_not_sent_to_the_cluster(engine, subset, tmp_path, monk
 def test_interrupted_ray_run_keeps_the_cache_and_writes_no_file(engine, subset, tmp_path,
                                                                  monkeypatch, capsys):
     path, dataset = subset
-    texts = _unique_texts(dataset)
+    texts = _unique_texts(dataset, [fixed_config(400, 0)])  # about 60 texts: a short test
+    assert len(texts) > BATCH
     out, cache_dir = tmp_path / "out", tmp_path / "cache"
     real_call = bench_cmd._Bar.__call__
 
@@ -151,7 +156,7 @@ def test_interrupted_ray_run_keeps_the_cache_and_writes_no_file(engine, subset, 
 
     monkeypatch.setattr(bench_cmd._Bar, "__call__", interrupt)
     args = ["bench", "--dataset", f"jsquad:{path}", "--backend", "use-m3", "--sample",
-            str(QUESTIONS), "--grid", "fixed-200-40,paragraph", "--out", str(out),
+            str(QUESTIONS), "--grid", "fixed-400-0", "--out", str(out), "--batch-size", str(BATCH),
             "--cache-dir", str(cache_dir), "--bootstrap", "200", "--permutations", "200",
             "--quiet", "--engine", "ray"]
     # The module's Ray is running, so the CLI's engine uses it (and leaves it running).
@@ -165,8 +170,13 @@ def test_interrupted_ray_run_keeps_the_cache_and_writes_no_file(engine, subset, 
             assert z["vectors"].shape[0] == z["keys"].shape[0]
     be = get_backend("use-m3")
     left = EmbeddingCache(cache_dir).missing(be, texts, "document")
-    assert 0 < len(left) < len(texts)
-    # The Ray is still usable after the interruption, and the rerun only encodes what was left.
+    assert len(left) == len(texts) - BATCH  # exactly the batch before the interruption landed
+    # The interruption stopped the actor pool: the actors give their CPUs back.
+    deadline = time.monotonic() + 60
+    while ray.available_resources().get("CPU", 0.0) < 2.0 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert ray.available_resources().get("CPU", 0.0) == 2.0
+    # The rerun only encodes what was left.
     monkeypatch.setattr(bench_cmd._Bar, "__call__", real_call)
     assert main(args) == 0
     (written,) = out.glob("*.json")
