@@ -26,6 +26,7 @@ starts, so ``import chunkviz`` never loads it.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import pickle
@@ -46,6 +47,7 @@ from chunkviz.retrieval.cache import EmbeddingCache, Role
 
 INSTALL_HINT = 'ray is not installed; run pip install "chunkviz[ray]" (or use --engine local)'
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
+_DATA_LOG = logging.getLogger("ray.data")
 
 
 def import_ray() -> ModuleType:
@@ -227,6 +229,7 @@ class RayEngine:
         self.driver_batches = driver_batches
         self._owned = False
         self._progress_bars: bool | None = None
+        self._log_level = logging.NOTSET
 
     # ------------------------------------------------------------------ lifetime
 
@@ -247,8 +250,12 @@ class RayEngine:
         ray = import_ray()
         context = ray.data.DataContext.get_current()
         if self._progress_bars is None:
+            # The runner's progress callback reports instead of Ray Data's bars, and Ray Data's
+            # per-dataset INFO lines would break a progress bar: only its errors are shown.
             self._progress_bars = context.enable_progress_bars
-        context.enable_progress_bars = False  # the runner's progress callback reports instead
+            self._log_level = _DATA_LOG.level
+            context.enable_progress_bars = False
+            _DATA_LOG.setLevel(logging.ERROR)
         if ray.is_initialized():
             return
         from chunkviz.retrieval.dense import available_cores
@@ -258,10 +265,11 @@ class RayEngine:
             path = os.pathsep.join(p for p in (str(_PACKAGE_DIR.parent),
                                                os.environ.get("PYTHONPATH", "")) if p)
             ray.init(num_cpus=self.num_cpus or available_cores(), include_dashboard=False,
-                     log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}})
+                     log_to_driver=False, logging_level=logging.WARNING,
+                     runtime_env={"env_vars": {"PYTHONPATH": path}})
         else:
             # A cluster's workers get the driver's own chunkviz, whatever they have installed.
-            ray.init(address=self.address, log_to_driver=False,
+            ray.init(address=self.address, log_to_driver=False, logging_level=logging.WARNING,
                      runtime_env={"py_modules": [str(_PACKAGE_DIR)]})
         self._owned = True
 
@@ -270,6 +278,7 @@ class RayEngine:
         ray = import_ray()
         if self._progress_bars is not None:
             ray.data.DataContext.get_current().enable_progress_bars = self._progress_bars
+            _DATA_LOG.setLevel(self._log_level)
             self._progress_bars = None
         if self._owned:
             ray.shutdown()
