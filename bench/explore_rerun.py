@@ -30,11 +30,11 @@ sys.path.insert(0, str(ROOT))
 
 import chunkviz  # noqa: E402
 from chunkviz.datasets import load_dataset  # noqa: E402
+from chunkviz.document import Document, locate_questions  # noqa: E402
 from chunkviz.retrieval.backends import get_backend  # noqa: E402
 from chunkviz.views.explore import (  # noqa: E402
     chunk_stats,
     chunk_token_counts,
-    locate_qa,
     qa_report,
 )
 from chunkviz.views.highlight import page_bounds, render_html  # noqa: E402
@@ -74,13 +74,14 @@ def bench_apptest(
 ) -> tuple[list[float], list[float]]:
     from streamlit.testing.v1 import AppTest
 
+    from chunkviz.ui.state import STATE_KEY, AppState
+
     at = AppTest.from_file(str(ROOT / "pages" / "1_Explore.py"), default_timeout=300)
-    at.session_state["explore_link_applied"] = True
-    at.session_state["explore_source"] = "paste"
-    at.session_state["explore_paste"] = text
-    at.session_state["doc_name"] = "pasted:"
-    at.session_state["doc_text"] = text
-    at.session_state["qa_pairs"] = pairs
+    document = Document("paste", "", text, origin="paste")
+    # The user's text with the questions as the user's own pairs, as Explore holds them.
+    at.session_state[STATE_KEY] = AppState(
+        source="paste", pasted=text, user_pairs=tuple(pairs),
+        document=document.with_questions(locate_questions(text, pairs)))
     at.run()
     if at.exception:
         raise SystemExit(f"page failed: {at.exception[0].message}")
@@ -105,7 +106,7 @@ def bench_apptest(
 
 def bench_core(text: str, pairs: list[dict[str, Any]], moves: int) -> dict[str, list[float]]:
     tokenizer = get_backend("bm25").tokenizer
-    items = locate_qa(text, pairs)
+    items = locate_questions(text, pairs)
     steps: dict[str, list[float]] = {k: [] for k in
                                      ("chunk", "tokens", "spans", "highlight", "total")}
     for i in range(moves):

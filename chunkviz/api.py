@@ -7,6 +7,7 @@ from typing import Any
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult
 from chunkviz.strategies import all_strategies, get_strategy
+from chunkviz.strategies.registry import check_resources
 
 
 def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
@@ -31,17 +32,23 @@ def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
     if spec.resources.isdisjoint(params):
         return spec.fn(text, **spec.validate(params))
     resources = {k: v for k, v in params.items() if k in spec.resources}
+    check_resources(resources)
     settings = spec.validate({k: v for k, v in params.items() if k not in spec.resources})
     return spec.fn(text, **settings, **resources)
 
 
 def strategies() -> list[dict[str, Any]]:
-    """Every registered strategy as plain data (``chunkviz strategies --format json``)."""
+    """Every registered strategy as plain data (``chunkviz strategies --format json``).
+
+    The Japanese text comes from the ``ja`` catalogue (``chunkviz.text``).
+    """
+    from chunkviz.text import text
+
     return [
         {
             "name": s.name,
             "description": s.description,
-            "description_ja": s.description_ja,
+            "description_ja": text("ja", f"strategy.{s.name}.description"),
             "gaps": s.gaps,
             "params": [
                 {
@@ -54,7 +61,7 @@ def strategies() -> list[dict[str, Any]]:
                     "choices": list(p.choices),
                     "optional": p.optional,
                     "help": p.help,
-                    "help_ja": p.help_ja,
+                    "help_ja": text("ja", f"strategy.{s.name}.help.{p.name}"),
                 }
                 for p in s.params
             ],

@@ -51,3 +51,13 @@ class MissingDependencyError(ChunkvizError, ImportError):
 
 class ModelUnavailableError(MissingDependencyError):
     """A model is neither on disk nor reachable; the message says how to get it."""
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` as a message quotes it, cut to ``limit`` characters.
+
+    Values come from users (a share link, a CLI option); a message must stay readable whatever
+    they typed. Pages escape messages before they reach Markdown (``chunkviz.ui.guard``).
+    """
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from chunkviz.errors import MissingDependencyError, ModelUnavailableError, ParameterError
+from chunkviz.errors import MissingDependencyError, ModelUnavailableError, ParameterError, shown
 
 # Padding symbols from Unicode's private use area: a text may contain them, which only merges
 # their counts with the padding's (the model stays a valid distribution).
@@ -249,5 +249,6 @@ def get_language_model(spec: str, *, order: int = 3) -> Any:
     if spec.startswith(HF_PREFIX) and len(spec) > len(HF_PREFIX):
         return _transformers_lm(spec[len(HF_PREFIX) :])
     raise ParameterError(
-        f"lm must be 'char-ngram' or 'hf:<local model path or name>' (got lm={spec!r})"
+        f"lm must be 'char-ngram' or 'hf:<local model path or name>' (got lm={shown(spec)}); "
+        "use char-ngram for the offline model"
     )

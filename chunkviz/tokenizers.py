@@ -17,6 +17,19 @@ from typing import Protocol, runtime_checkable
 
 from chunkviz.errors import MissingDependencyError
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def without_surrogates(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD (one code point for one).
+
+    Python strings may hold lone surrogates (a file decoded with ``surrogateescape``, a JSON
+    string holding an escaped surrogate); UTF-8 has no encoding for them, so a library that
+    takes UTF-8 (SentencePiece, a hashing vectorizer) refuses the whole text. The replacement
+    keeps every offset where it was.
+    """
+    return _SURROGATE.sub("\ufffd", text)
+
 
 @runtime_checkable
 class Tokenizer(Protocol):
@@ -102,6 +115,7 @@ class SentencePieceTokenizer:
         """Spans of every piece, converted from UTF-8 byte offsets to code points."""
         if not text:
             return []
+        text = without_surrogates(text)
         proto = self._sp.encode(text, return_type="proto")
         # SentencePiece reports begin/end in bytes of the (unnormalised) input.
         byte_to_char = _byte_to_char_table(text)
@@ -168,8 +182,9 @@ def get_tokenizer(name: str) -> Tokenizer:
         return WhitespaceTokenizer()
     if name == "chars":
         return CharTokenizer()
-    from chunkviz.errors import ParameterError
+    from chunkviz.errors import ParameterError, shown
 
     raise ParameterError(
-        f"tokenizer must be one of {', '.join(tokenizer_names())} (got tokenizer={name!r})"
+        f"tokenizer must be one of {', '.join(tokenizer_names())} (got tokenizer={shown(name)}); "
+        "use one of those names"
     )

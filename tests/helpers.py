@@ -62,3 +62,12 @@ def assert_token_bound(result: ChunkingResult, tokenizer: Tokenizer, size: int) 
         assert past - first <= size, (
             f"chunk {i} overlaps {past - first} > {size} tokens: {result.chunk_text(i)!r}"
         )
+
+
+def plane_to_screen(x: float, y: float, box: dict) -> tuple[float, float]:
+    """Where plane point ``(x, y)`` is on the page: the inverse of ``plane.screen_to_plane``."""
+    from chunkviz.views.plane import EXTENT as e
+
+    px = box["x"] + (x + e) / (2 * e) * box["width"]
+    py = box["y"] + (e - y) / (2 * e) * box["height"]
+    return (px, py)

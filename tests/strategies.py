@@ -12,6 +12,11 @@ _PIECES = [
     "😀", "👨‍👩‍👧", "🇯🇵",
     "e\u0301", "か\u3099", "a\u0308\u0304",
     "# 見出し\n", "## Heading\n", "- item\n", "| a | b |\n",
+    # Lone surrogates (a JSON "\\ud800", a file decoded with surrogateescape): UTF-8 libraries
+    # such as SentencePiece refuse them.
+    "\ud800", "\udbff\udc00", "x\udfff",
+    # Pathological runs (issue 14): regexes that retry inside a run are quadratic on them.
+    " " * 40, "." * 40, "\n" * 12, "," * 30, "。" * 12 + "と", "| a,b | 1,000 |\n",
 ]
 
 piece = st.sampled_from(_PIECES) | st.text(min_size=1, max_size=3)
@@ -22,7 +27,9 @@ texts = mixed_text | repeated_text
 
 # Structured text for the table- and code-aware strategies: Markdown/CSV/HTML tables and Python
 # definitions mixed with the pieces above, so boundaries land inside and around structures.
-_cell = st.sampled_from(["営業", "交通費", "120,000", "a", "😀", "e\u0301", "", "x y", '"q,u"'])
+_cell = st.sampled_from(
+    ["営業", "交通費", "120,000", "a", "😀", "e\u0301", "", "x y", '"q,u"', ",,,", "\ud800"]
+)
 _row = st.lists(_cell, min_size=1, max_size=4)
 markdown_table = st.lists(_row, min_size=1, max_size=6).map(
     lambda rows: "| h1 | h2 |\n|---|:-:|\n" + "".join("| " + " | ".join(r) + " |\n" for r in rows)

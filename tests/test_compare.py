@@ -3,9 +3,9 @@ from __future__ import annotations
 import pytest
 
 import chunkviz
+from chunkviz.document import locate_questions
 from chunkviz.retrieval.backends import get_backend
 from chunkviz.views.compare import config_label, outcome, rank_rows, summary_rows
-from chunkviz.views.explore import locate_qa
 
 TEXT = "梅雨は日本の雨季である。寒帯ジェット気流が南下する。台風は夏から秋に来る。"
 PAIRS = [
@@ -21,7 +21,7 @@ def bm25():
 
 
 def test_a_cut_answer_has_no_rank_and_a_whole_one_has_its_rank(bm25):
-    items = locate_qa(TEXT, PAIRS)
+    items = locate_questions(TEXT, PAIRS)
     fixed = outcome("fixed 14", chunkviz.chunk(TEXT, "fixed", size=14), items, bm25)
     sentences = outcome("sentence", chunkviz.chunk(TEXT, "sentence", size=40), items, bm25)
     assert [q.status for q in fixed.qa] == ["broken", "contained", "not found"]
@@ -37,7 +37,7 @@ def test_a_cut_answer_has_no_rank_and_a_whole_one_has_its_rank(bm25):
 
 
 def test_summary_counts_chunks_broken_answers_and_uncovered_characters(bm25):
-    items = locate_qa(TEXT, PAIRS)
+    items = locate_questions(TEXT, PAIRS)
     paragraph = outcome("p", chunkviz.chunk("a b\n\nc d", "paragraph"), [], None)
     fixed = outcome("f", chunkviz.chunk(TEXT, "fixed", size=14), items, None)
     rows = summary_rows([paragraph, fixed])

@@ -11,8 +11,9 @@ from urllib.parse import parse_qs
 import pytest
 
 from chunkviz.datasets import load_dataset
+from chunkviz.document import chunk_document
 from chunkviz.errors import ChunkvizError, ParameterError
-from chunkviz.eval.grid import Config, chunk_document
+from chunkviz.eval.grid import Config
 from chunkviz.eval.results import Results, load_results
 from chunkviz.eval.runner import default_results_dir, shipped_results_dir
 from chunkviz.eval.spans import analyze_spans
@@ -316,7 +317,7 @@ def test_fixture_losses_agree_with_span_analysis(name, tiny):
                                    "params": row.params})
         lost = []
         for q in tiny.questions:
-            chunking = chunk_document(config, tiny.document(q.doc_id))
+            chunking = chunk_document(tiny.document(q.doc_id), config.strategy, config.params)
             report = analyze_spans(chunking, list(q.spans))
             lost.append(not any(s.containing for s in report.statuses))
         assert lost == [r is None for r in results.ranks[row.label]]

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 import chunkviz
+from chunkviz.document import Document, locate_questions
 from chunkviz.errors import DatasetError
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.tokenizers import WhitespaceTokenizer
@@ -12,7 +13,6 @@ from chunkviz.views.explore import (
     chunk_stats,
     chunk_token_counts,
     document_tokens,
-    locate_qa,
     qa_marks,
     summary,
 )
@@ -22,8 +22,10 @@ from chunkviz.views.explore import (
 def test_every_sample_has_questions_whose_answers_are_in_the_text(name):
     sample = load_sample(name)
     assert len(sample.text) > 1500
-    assert len(sample.qa_pairs) >= 10
-    for item in locate_qa(sample.text, sample.qa_pairs):
+    assert isinstance(sample, Document)
+    assert (sample.origin, sample.doc_id) == ("sample", name)
+    assert len(sample.questions) >= 10
+    for item in sample.questions:
         assert item.spans, f"{item.answer!r} not found in {name}"
         for span in item.spans:
             assert sample.text[span.start : span.end] == item.answer
@@ -45,7 +47,7 @@ def test_jsquad_sample_is_the_corpus_document():
     assert sample.text == doc.text
     assert sample.paragraph_starts == doc.paragraph_starts
     questions = [q for q in dataset.questions if q.doc_id == doc.doc_id]
-    assert [(q["question"], q["start"]) for q in sample.qa_pairs] == [
+    assert [(q.question, q.spans[0].start) for q in sample.questions] == [
         (q.question, q.spans[0].start) for q in questions
     ]
 
@@ -53,7 +55,7 @@ def test_jsquad_sample_is_the_corpus_document():
 def test_known_broken_answer_at_fixed_100():
     sample = load_sample("jsquad_tsuyu")
     result = chunkviz.chunk(sample.text, "fixed", size=100, overlap=0)
-    qa = assess_qa(result, locate_qa(sample.text, sample.qa_pairs))
+    qa = assess_qa(result, sample.questions)
     jet = next(r for r in qa if r.item.answer == "寒帯ジェット気流")
     assert jet.status == "broken"
     assert jet.cutting == (24, 25)
@@ -63,7 +65,7 @@ def test_known_broken_answer_at_fixed_100():
 
 def test_user_answers_every_occurrence_and_not_found():
     text = "AB。AB。CD"
-    items = locate_qa(text, [{"question": "q1", "answer": "AB"},
+    items = locate_questions(text, [{"question": "q1", "answer": "AB"},
                              {"question": "q2", "answer": "ZZ"}])
     assert [len(i.spans) for i in items] == [2, 0]
     result = chunkviz.chunk(text, "fixed", size=4, overlap=0)  # AB。A | B。CD
@@ -74,9 +76,9 @@ def test_user_answers_every_occurrence_and_not_found():
 
 def test_bad_pairs_raise_dataset_errors():
     with pytest.raises(DatasetError, match="needs a non-empty question and answer"):
-        locate_qa("text", [{"question": "q", "answer": "  "}])
+        locate_questions("text", [{"question": "q", "answer": "  "}])
     with pytest.raises(DatasetError, match="does not point at the answer"):
-        locate_qa("abc", [{"question": "q", "answer": "b", "start": 0}])
+        locate_questions("abc", [{"question": "q", "answer": "b", "start": 0}])
 
 
 def test_stats_prediction_cost_and_limit():
@@ -131,3 +133,33 @@ def test_token_counts_include_the_backends_document_prefix():
     plain = chunk_token_counts(result, WhitespaceTokenizer())
     prefixed = chunk_token_counts(result, WhitespaceTokenizer(), "検索文書: ")
     assert [p - n for p, n in zip(prefixed, plain, strict=True)] == [1] * len(result)
+
+
+@pytest.mark.parametrize("lead", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(lead):
+    # OWASP CSV injection: a leading quote makes the cell text; every cell is quoted.
+    import csv
+    import io
+
+    from chunkviz.views import export
+
+    text = lead + 'HYPERLINK("https://evil.example","x")'
+    result = chunkviz.chunk(text, "fixed", size=len(text), overlap=0)
+    out = export.to_csv(result)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert rows[0]["text"] == "'" + text
+    assert rows[0]["start"] == "0"
+    assert out.splitlines()[1].startswith('"0","0"')
+    assert export.csv_cell(-3) == -3
+
+
+def test_cli_csv_is_neutralised_too(tmp_path, capsys):
+    import csv
+    import io
+
+    from chunkviz.cli import main
+
+    (tmp_path / "f.txt").write_text("=1+1", encoding="utf-8")
+    assert main(["chunk", str(tmp_path / "f.txt"), "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0]["text"] == "'=1+1"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from chunkviz import Span
 from chunkviz.datasets.base import Dataset, Document, Question
-from chunkviz.eval.grid import Config, chunk_document
+from chunkviz.document import chunk_document
+from chunkviz.eval.grid import Config
 from chunkviz.eval.runner import run_benchmark
 
 TEXT = (
@@ -36,7 +37,7 @@ def _dataset() -> Dataset:
 def test_chunk_document_runs_every_new_strategy_without_resources():
     doc = _dataset().documents[0]
     for config in CONFIGS:
-        result = chunk_document(config, doc)
+        result = chunk_document(doc, config.strategy, config.params)
         assert result.strategy == config.strategy
         assert result.chunks
 

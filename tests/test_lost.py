@@ -9,7 +9,8 @@ import pytest
 from chunkviz.datasets import load_dataset
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.datasets.jsquad import DEFAULT_PATH
-from chunkviz.eval.grid import Config, chunk_document, default_grid, fixed_config
+from chunkviz.document import chunk_document
+from chunkviz.eval.grid import Config, default_grid, fixed_config
 from chunkviz.eval.lost import format_lost_table, lost_row, lost_table
 from chunkviz.eval.spans import analyze_spans
 from chunkviz.model import Span
@@ -62,7 +63,7 @@ def test_span_no_longer_than_overlap_plus_one_is_always_contained(size, overlap)
     # most k*s + s - 1 + l <= k*s + c exactly when l <= o + 1. Checked here exhaustively, with
     # the bound being tight (some span of length o + 2 is cut).
     text = "あ" * 23
-    result = chunk_document(fixed_config(size, overlap), Document("d", "d", text))
+    result = chunk_document(Document("d", "d", text), "fixed", {"size": size, "overlap": overlap})
     spans = [Span("d", a, a + n) for n in range(1, overlap + 3) for a in range(len(text) - n + 1)]
     report = analyze_spans(result, spans)
     for span, status in zip(spans, report.statuses, strict=True):
@@ -83,7 +84,8 @@ def test_paragraph_chunking_reproduces_the_1145_paragraphs_and_breaks_nothing(co
         p["context"][len(a["title"] + " [SEP] ") :] for a in raw["data"] for p in a["paragraphs"]
     )
     config = Config("paragraph", "paragraph")
-    texts = [t for d in corpus.documents for t in chunk_document(config, d).chunk_texts()]
+    texts = [t for d in corpus.documents
+             for t in chunk_document(d, config.strategy, config.params).chunk_texts()]
     assert len(texts) == 1145
     assert sorted(texts) == bodies
     row = lost_row(corpus, config)
@@ -127,11 +129,12 @@ def test_the_study_example_answer_is_cut_in_two_without_overlap(corpus):
     (q,) = [q for q in corpus.questions if q.answer == "寒帯ジェット気流"]
     doc = corpus.document(q.doc_id)
     (span,) = q.spans
-    no_overlap = chunk_document(fixed_config(100, 0), doc)
+    no_overlap = chunk_document(doc, "fixed", {"size": 100, "overlap": 0})
     status = analyze_spans(no_overlap, [span]).statuses[0]
     assert status.broken
     first, second = (no_overlap.chunks[i] for i in status.cutting)
     assert doc.text[span.start : first.end] == "寒帯ジェッ"
     assert doc.text[second.start : span.end] == "ト気流"
     assert q.qid in lost_row(corpus, fixed_config(100, 0)).broken_ids
-    assert analyze_spans(chunk_document(fixed_config(100, 20), doc), [span]).statuses[0].contained
+    overlapping = chunk_document(doc, "fixed", {"size": 100, "overlap": 20})
+    assert analyze_spans(overlapping, [span]).statuses[0].contained

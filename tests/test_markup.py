@@ -42,3 +42,21 @@ def test_escape_markdown_neutralises_a_leading_block_marker_only():
     assert escape_markdown("- item") == "\\- item"
     assert escape_markdown("3. step") == "3\\. step"
     assert escape_markdown("fixed-400-80 (0.5)") == "fixed-400-80 (0.5)"
+
+
+@pytest.mark.parametrize("text", ["https://evil.example/login", "see www.evil.example",
+                                  "mail a@evil.example", "HTTP://X.Y"])
+def test_bare_urls_and_addresses_cannot_become_links(text):
+    # GFM links bare URLs after escapes are resolved: "https\\://evil.example" was a link.
+    import re
+
+    from chunkviz.views.markup import WORD_JOINER
+
+    escaped = escape_markdown(text)
+    assert WORD_JOINER in escaped
+    assert not re.search(r"(?i)(https?:|www\.|@\w)", escaped.replace("\\", ""))
+    assert escaped.replace(WORD_JOINER, "").replace("\\", "") == text
+
+
+def test_escape_markdown_keeps_metric_names_that_are_no_address():
+    assert escape_markdown("nDCG@10 and Recall@5") == "nDCG@10 and Recall@5"

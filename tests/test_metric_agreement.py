@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from chunkviz.document import Question
 from chunkviz.eval.metrics import metric_values, parse_metric_key
 from chunkviz.eval.results import RANK_METRICS, Results, load_results
 from chunkviz.eval.runner import shipped_results_dir
@@ -18,7 +19,7 @@ from chunkviz.model import Chunk, ChunkingResult, Span
 from chunkviz.views import dashboard as db
 from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
 from chunkviz.views.compare import Outcome
-from chunkviz.views.explore import QAItem, QAResult
+from chunkviz.views.explore import QAResult
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FILES = [FIXTURES / "results_small.json", FIXTURES / "results_small_dense.json",
@@ -61,7 +62,7 @@ def test_the_dashboard_shows_the_recomputed_figures(results):
 
 def test_compare_computes_recall_as_the_metric_module_does(results):
     doc = ChunkingResult("x" * 10, (Chunk(0, 10),), "fixed", {})
-    item = QAItem("q", "x", (Span("doc", 0, 1),))
+    item = Question("q1", "doc", "q", "x", (Span("doc", 0, 1),))
     for label in results.labels:
         ranks = results.ranks[label]
         qa = tuple(QAResult(item, "broken" if r is None else "contained", (), ())

@@ -189,3 +189,11 @@ def test_describe_measures_on_presets():
     assert "exactly as" in describe_measures(preset("normalised"), DEFAULT_QUERY)
     text = describe_measures(preset("long_vs_short"), DEFAULT_QUERY, lang="ja")
     assert text.startswith("コサイン類似度ではAが1位ですが、内積ではCが1位です")
+
+
+def test_screen_to_plane_inverts_the_browser_tests_plane_to_screen():
+    from tests.helpers import plane_to_screen
+
+    box = {"x": 100.0, "y": 50.0, "width": 400.0, "height": 400.0}
+    px, py = plane_to_screen(1.25, -2.5, box)
+    assert screen_to_plane(px, py, box) == pytest.approx((1.25, -2.5))

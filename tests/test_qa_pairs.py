@@ -121,3 +121,43 @@ def test_qa_spec_loads_pairs_over_a_document_file(tmp_path):
     assert list(ds.dropped) == ["qa2"]
     with pytest.raises(DatasetError, match="qa:PAIRS.csv:DOCUMENT.txt"):
         load_dataset(f"qa:{pairs}")
+
+
+# --- Hostile QA files (issue 14): each raised a bare exception that reached the page ---------
+
+
+@pytest.mark.parametrize(
+    ("data", "name", "fragment"),
+    [
+        (b"question,answer\nq," + b"a" * 140_000 + b"\n", "long.csv", "fields may hold up to"),
+        (b"[" * 100_000 + b"]" * 100_000, "deep.json", "nested too deeply"),
+        (b'[{"question": "q", "answer": ' + b"9" * 5000 + b"}]", "digits.json", "4300 digits"),
+        (b'{"question": "q", "answer": ' + b"9" * 5000 + b"}\n", "digits.jsonl", "4300 digits"),
+    ],
+    ids=["csv field", "deep json", "long int", "long int jsonl"],
+)
+def test_malformed_qa_files_are_dataset_errors(data, name, fragment):
+    with pytest.raises(DatasetError, match=fragment):
+        parse_qa_pairs(data, name=name)
+
+
+def test_a_lone_surrogate_in_a_qa_json_is_replaced_and_hashes():
+    from chunkviz.document import Document, locate_questions
+    from chunkviz.ui.resources import document_key
+
+    pairs = parse_qa_pairs(b'[{"question": "q\\ud800", "answer": "a"}]', name="s.json")
+    assert pairs[0]["question"] == "q\ufffd"
+    # Pairs kept in the session could hold one (typed by hand): the digest must not raise.
+    doc = Document("d", "d", "a\ud800", origin="paste")
+    typed = locate_questions(doc.text, [{"question": "q\ud800", "answer": "a"}])
+    assert len(document_key(doc.with_questions(typed))) == 64
+
+
+def test_the_number_of_pairs_is_bounded(monkeypatch):
+    import chunkviz.datasets.qa_pairs as qa
+
+    monkeypatch.setattr(qa, "MAX_QA_PAIRS", 3)
+    data = b"question,answer\n" + b"q,a\n" * 4
+    with pytest.raises(DatasetError, match="more than 3 pairs .MAX_QA_PAIRS."):
+        parse_qa_pairs(data, name="many.csv")
+    assert len(parse_qa_pairs(b"question,answer\n" + b"q,a\n" * 3, name="ok.csv")) == 3

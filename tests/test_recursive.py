@@ -163,12 +163,15 @@ _RUN = "。！？」』）】〕〉》\"'”’)]"
 @example("「はい。」\u3000次")
 def test_japanese_separator_regex_matches_its_lookahead_definition(text):
     # The separator takes the run of terminators and brackets whole unless a quotative と/っ
-    # follows it; it is written with a possessive run, checked here against the plain
-    # lookahead form of the same rule.
+    # follows it; it is written with a possessive run (and a terminator right after another
+    # one starts no match: the run's first terminator decides), checked here against the plain
+    # lookahead form of the same rule. Separator ends are what splitters use.
     run = re.escape(_RUN)
-    reference = re.compile(f"。(?![{run}]*[とっ])[{run}]*\\s*")
-    literal, pattern = SENTENCE_SEPARATORS[0]
-    assert literal == "。"
-    assert [m.span() for m in pattern.finditer(text)] == [
-        m.span() for m in reference.finditer(text)
-    ]
+    ends = set()
+    expected = set()
+    for literal, pattern in SENTENCE_SEPARATORS[:3]:
+        assert literal in "。！？"
+        reference = re.compile(f"{literal}(?![{run}]*[とっ])[{run}]*\\s*")
+        ends |= {m.end() for m in pattern.finditer(text)}
+        expected |= {m.end() for m in reference.finditer(text)}
+    assert ends == expected

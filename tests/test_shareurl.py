@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -31,7 +32,7 @@ def test_bad_values_are_reported_not_guessed():
     assert shared.sample is None
     text = " | ".join(shared.problems)
     assert "size is out of range (got size=0)" in text
-    assert "overlap must be an integer (got 'x')" in text
+    assert "overlap must be an integer (got overlap='x')" in text
     assert "colour='red' in the link is not a parameter of 'fixed'" in text
     assert "sample='secret.txt' in the link is not a built-in sample" in text
 
@@ -44,3 +45,21 @@ def test_unknown_strategy_is_reported():
 
 def test_list_values_from_streamlit_take_the_first():
     assert from_query({"strategy": ["fixed"], "size": ["120", "130"]}).params == {"size": 120}
+
+
+def test_link_values_are_quoted_short_in_messages():
+    # A crafted link's value reaches a warning; it is cut (and the page escapes it).
+    shared = from_query({"strategy": "x" * 5000, "sample": "![s](http://127.0.0.1:8765/s.png)"})
+    assert all(len(p) < 300 for p in shared.problems)
+    assert "'xxxxxxxx" in shared.problems[1]
+    assert "..." in shared.problems[1]
+    assert "sample='![s](http://127.0.0.1:8765/s.png)'" in shared.problems[0]
+
+
+def test_a_model_name_too_long_for_a_path_is_a_parameter_problem_not_an_oserror():
+    import chunkviz
+    from chunkviz.errors import ModelUnavailableError
+
+    # OSError: File name too long reached the page before.
+    with pytest.raises(ModelUnavailableError, match="neither a model folder nor a model name"):
+        chunkviz.chunk("a. b. c.", "semantic", model="st:" + "x" * 300)

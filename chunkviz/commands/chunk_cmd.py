@@ -12,8 +12,8 @@ from typing import Any
 
 from chunkviz.api import chunk
 from chunkviz.errors import ParameterError
+from chunkviz.extract import DOCUMENT_TYPES, read_document
 from chunkviz.strategies import get_strategy
-from chunkviz.textio import read_text_file
 from chunkviz.views.export import to_csv, to_json, to_jsonl
 
 
@@ -25,11 +25,16 @@ def add_parser(sub: Any) -> None:
         description="Any parameter of the strategy is settable as --name value "
         "(see `python -m chunkviz strategies`).",
     )
-    p.add_argument("file", help="text file (UTF-8, Shift_JIS/CP932 or EUC-JP)")
+    p.add_argument("file", help=f"a document ({', '.join('.' + t for t in DOCUMENT_TYPES)}, "
+                   "read as the app reads uploads); any other name is read as text (UTF-8, "
+                   "UTF-16, CP932, EUC-JP, ...)")
     p.add_argument("--strategy", default="fixed")
     p.add_argument("--format", choices=("jsonl", "json", "csv"), default="jsonl")
     p.add_argument("--newlines", choices=("keep", "lf"), default="keep",
                    help="keep line ends as they are, or turn CRLF/CR into LF at load")
+    p.add_argument("--keep-terminal-formatting", action="store_true",
+                   help="keep ANSI escapes and backspace overstrikes in text files (removed by "
+                   "default; the count goes to standard error)")
     p.add_argument("--tokenizer", default=None,
                    help="tokenizer for unit=tokens: use-m3 (default), whitespace or chars")
     p.set_defaults(run=run, accepts_extra=True)
@@ -65,7 +70,13 @@ def parse_strategy_options(strategy: str, extra: list[str]) -> dict[str, Any]:
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Chunk the file and write the chunks to standard output."""
-    text = read_text_file(args.file, newlines=args.newlines)
+    document = read_document(args.file, newlines=args.newlines,
+                             keep_terminal_formatting=args.keep_terminal_formatting)
+    if document.terminal_sequences:
+        print(f"removed {document.terminal_sequences} terminal formatting sequences (ANSI "
+              "escapes, backspace overstrikes); --keep-terminal-formatting keeps them",
+              file=sys.stderr)
+    text = document.text
     params = parse_strategy_options(args.strategy, extra)
     spec = get_strategy(args.strategy)
     if args.tokenizer is not None and "tokenizer" in spec.resources:

@@ -1,47 +1,16 @@
-"""Documents and questions whose ground truth is a span of the document, not a chunk id."""
+"""Datasets: documents and their questions, whose ground truth is a span of the text.
+
+``Document`` and ``Question`` are the core's own (``chunkviz.document``); they are re-exported
+here for the loaders.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from chunkviz.model import Span
+from chunkviz.document import Document, Question
 
-
-@dataclass(frozen=True, slots=True)
-class Document:
-    """A document to chunk.
-
-    Attributes:
-        doc_id: Stable identifier (e.g. the JSQuAD article id).
-        title: Human-readable title.
-        text: The text every offset refers to.
-        paragraph_starts: Start offsets of the document's own paragraphs when it carries them
-            (JSQuAD paragraphs are concatenated without separator, so they cannot be re-found).
-    """
-
-    doc_id: str
-    title: str
-    text: str
-    paragraph_starts: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Question:
-    """A question and the spans that answer it; any one contained span makes a chunk relevant.
-
-    Attributes:
-        qid: Stable identifier.
-        doc_id: The document the spans refer to.
-        question: The question text.
-        answer: The answer text (``document.text[s.start:s.end]`` for every span).
-        spans: Every span counted as the answer (all occurrences, for user QA pairs).
-    """
-
-    qid: str
-    doc_id: str
-    question: str
-    answer: str
-    spans: tuple[Span, ...]
+__all__ = ["Dataset", "Document", "Question"]
 
 
 @dataclass(frozen=True)

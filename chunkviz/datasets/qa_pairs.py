@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,11 +26,15 @@ from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.errors import DatasetError
 from chunkviz.model import Span
 from chunkviz.textio import decode_bytes
+from chunkviz.tokenizers import without_surrogates
 
 IssueKind = Literal["not_found", "multiple", "empty", "unknown_document"]
 DEFAULT_DOCUMENT = "document"
 REQUIRED = ("question", "answer")
 _ALIASES = {"質問": "question", "回答": "answer", "答え": "answer", "文書": "document"}
+#: Most pairs one file may hold: every pair is searched in the document, so the count bounds
+#: the work (1.5 million pairs took 104 s and 2.7 GB).
+MAX_QA_PAIRS = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +140,8 @@ def normalize_pairs(pairs: Sequence[Any], *, name: str = "qa pairs") -> list[dic
                     f"{name}: pair {row} has no {key!r} column (found {sorted(keys)}); each "
                     "pair needs 'question' and 'answer', and optionally 'document'"
                 )
-        out.append({k: "" if keys.get(k) is None else str(keys[k]).strip()
+        # A JSON "\\ud800" is a lone surrogate, which nothing downstream can encode as UTF-8.
+        out.append({k: "" if keys.get(k) is None else without_surrogates(str(keys[k])).strip()
                     for k in (*REQUIRED, "document")})
     return out
 
@@ -207,25 +213,40 @@ def parse_qa_pairs(data: bytes, *, name: str) -> list[dict[str, str]]:
     objects or an object with a ``qa_pairs`` list.
 
     Raises:
-        DatasetError: Malformed JSON, a JSON value that is not a list of pairs, or a missing column.
+        DatasetError: Malformed JSON or CSV (nested too deeply, a number too long, a field too
+            long), a JSON value that is not a list of pairs, a missing column, or more than
+            ``MAX_QA_PAIRS`` pairs.
         InputTextError: The bytes are binary or in no detectable encoding.
     """
     text = decode_bytes(data, name=name)
+    pairs = _parse(text, name)
+    if len(pairs) > MAX_QA_PAIRS:
+        raise DatasetError(
+            f"{name} holds more than {MAX_QA_PAIRS:,} pairs (MAX_QA_PAIRS); split the file or "
+            "keep a sample of its pairs"
+        )
+    return normalize_pairs(pairs, name=name)
+
+
+def _parse(text: str, name: str) -> list[Any]:
+    """The raw pairs of a CSV, JSON or JSON Lines text (at most ``MAX_QA_PAIRS + 1``)."""
     suffix = Path(name).suffix.lower()
     stripped = text.lstrip()
     if suffix == ".jsonl":
+        lines = itertools.islice((ln for ln in text.splitlines() if ln.strip()), MAX_QA_PAIRS + 1)
         try:
-            pairs: Any = [json.loads(line) for line in text.splitlines() if line.strip()]
-        except json.JSONDecodeError as exc:
+            pairs: Any = [json.loads(line) for line in lines]
+        except (ValueError, RecursionError) as exc:
             raise DatasetError(
-                f"{name} is not valid JSON Lines ({exc}); write one pair object per line"
+                f"{name} is not valid JSON Lines ({_json_problem(exc)}); write one pair object "
+                "per line"
             ) from None
     elif suffix == ".json" or (suffix not in (".csv", ".tsv") and stripped[:1] in ("[", "{")):
         try:
             pairs = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (ValueError, RecursionError) as exc:
             raise DatasetError(
-                f"{name} is not valid JSON ({exc}); give a list of "
+                f"{name} is not valid JSON ({_json_problem(exc)}); give a list of "
                 '{"question": ..., "answer": ...} objects'
             ) from None
         if isinstance(pairs, Mapping) and isinstance(pairs.get("qa_pairs"), list):
@@ -241,10 +262,24 @@ def parse_qa_pairs(data: bytes, *, name: str) -> list[dict[str, str]]:
         if not reader.fieldnames:
             raise DatasetError(f"{name} is empty; the first line must name the columns "
                                "question,answer[,document]")
-        pairs = list(reader)
+        try:
+            pairs = list(itertools.islice(reader, MAX_QA_PAIRS + 1))
+        except csv.Error as exc:
+            raise DatasetError(
+                f"{name} is not valid CSV at line {reader.line_num} ({exc}; fields may hold up "
+                f"to {csv.field_size_limit():,} characters); fix the line or shorten the field"
+            ) from None
         if not pairs:
             normalize_pairs([dict.fromkeys(reader.fieldnames, "")], name=name)  # names the column
-    return normalize_pairs(pairs, name=name)
+    return list(pairs)
+
+
+def _json_problem(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if isinstance(exc, json.JSONDecodeError):
+        return str(exc)
+    return str(exc).split(";")[0]  # int too long: "Exceeds the limit (4300 digits) ..."
 
 
 def read_qa_pairs(path: str | Path) -> list[dict[str, str]]:

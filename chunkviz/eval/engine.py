@@ -21,7 +21,8 @@ from typing import Literal, Protocol, get_args, runtime_checkable
 import numpy as np
 
 from chunkviz.datasets.base import Document
-from chunkviz.eval.grid import Config, chunk_document
+from chunkviz.document import chunk_document
+from chunkviz.eval.grid import Config
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend
 from chunkviz.retrieval.cache import EmbeddingCache, Role
@@ -86,7 +87,8 @@ class LocalEngine:
         self, documents: Sequence[Document], configs: Sequence[Config]
     ) -> list[list[ChunkingResult]]:
         """Chunk every document under every configuration: ``result[config][document]``."""
-        return [[chunk_document(config, doc) for doc in documents] for config in configs]
+        return [[chunk_document(doc, config.strategy, config.params) for doc in documents]
+                for config in configs]
 
     def encode(
         self,

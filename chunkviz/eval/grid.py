@@ -7,9 +7,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from chunkviz.api import chunk
-from chunkviz.datasets.base import Document
-from chunkviz.model import ChunkingResult
 from chunkviz.strategies import get_strategy
 
 
@@ -60,17 +57,4 @@ def default_grid() -> tuple[Config, ...]:
     configs.append(Config("paragraph", "paragraph", {}))
     return tuple(configs)
 
-
-def chunk_document(config: Config, document: Document, **resources: Any) -> ChunkingResult:
-    """Chunk ``document`` under ``config``.
-
-    The document's own paragraph starts go to strategies that accept them, so ``paragraph``
-    reproduces a corpus's paragraphs exactly.
-    """
-    spec = get_strategy(config.strategy)
-    extra = dict(resources)
-    if "paragraph_starts" in spec.resources and document.paragraph_starts:
-        extra.setdefault("paragraph_starts", document.paragraph_starts)
-    extra = {k: v for k, v in extra.items() if k in spec.resources}
-    return chunk(document.text, config.strategy, **dict(config.params), **extra)
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from chunkviz.cost import predicted_chunk_count
 from chunkviz.datasets.base import Dataset, Question
-from chunkviz.eval.grid import Config, chunk_document
+from chunkviz.document import chunk_document
+from chunkviz.eval.grid import Config
 from chunkviz.eval.spans import analyze_spans
 
 
@@ -83,7 +84,7 @@ def lost_row(
     chunks = 0
     broken: set[str] = set()
     for document in dataset.documents:
-        result = chunk_document(config, document)
+        result = chunk_document(document, config.strategy, config.params)
         chunks += len(result)
         questions = by_doc.get(document.doc_id, [])
         spans = [s for q in questions for s in q.spans]

@@ -83,6 +83,7 @@ SPAN_K = 5
 BUDGET_CHARS = 2000
 QUERY_BATCH = 256
 
+
 def default_results_dir() -> Path:
     """Where recomputed results go by default: ``<cache root>/results``."""
     return default_cache_root() / "results"

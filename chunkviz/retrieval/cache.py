@@ -5,7 +5,8 @@ the three and holding ``meta.json`` (the three in clear) and ``shard-*.npz`` fil
 holds ``keys`` (32-byte SHA-256 digests of the texts) and ``vectors`` (float32). A call that
 encodes new texts writes one new shard; every write goes to a temporary file in the same folder
 and is moved into place with ``os.replace``, so a reader never sees half a file and two processes
-never corrupt each other (at worst both encode the same texts once).
+never corrupt each other (at worst both encode the same texts once). A shard that cannot be
+trusted (damaged, inconsistent, non-finite vectors) is ignored by name, see ``read_shard``.
 
 Identical texts are encoded once however many configurations contain them, and queries share
 the cache with documents when the backend gives them the same prefix (the encoder sees the same
@@ -17,9 +18,11 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import logging
 import os
 import tempfile
 import time
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +31,8 @@ from typing import Literal
 import numpy as np
 
 from chunkviz.retrieval.base import Backend
+
+logger = logging.getLogger(__name__)
 
 Role = Literal["document", "query"]
 ENV_VAR = "CHUNKVIZ_CACHE_DIR"
@@ -70,6 +75,45 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
+def read_shard(path: Path, dims: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """The ``(keys, vectors)`` of a shard, or None when it cannot be trusted.
+
+    A shard is ignored (and its texts re-encoded) when it is truncated, empty or not an npz
+    file, when its arrays are missing or of the wrong kind, when its keys and vectors disagree
+    in length, when its vectors have ``dims`` columns unlike the shards read before it, or
+    when a vector holds NaN or infinity (it would rank silently wrong). Each reason is logged
+    with the shard's name.
+
+    Args:
+        path: The shard file.
+        dims: Vector dimension of the shards already read, or None for the first.
+    """
+    try:
+        # The file is opened here: np.load(path) leaves it open when the zip is damaged.
+        with open(path, "rb") as f, np.load(f, allow_pickle=False) as z:
+            keys, vectors = np.asarray(z["keys"]), np.asarray(z["vectors"])
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        return _ignored(path, f"unreadable ({type(exc).__name__})")
+    if keys.dtype != np.uint8 or keys.ndim != 2 or keys.shape[1] != 32:
+        return _ignored(path, f"keys of shape {keys.shape}, type {keys.dtype}; not (n, 32) uint8")
+    if vectors.ndim != 2 or vectors.dtype.kind != "f" or vectors.shape[1] == 0:
+        return _ignored(path, f"vectors of shape {vectors.shape} and type {vectors.dtype}")
+    if len(keys) != len(vectors):
+        return _ignored(path, f"{len(keys)} keys for {len(vectors)} vectors")
+    if dims is not None and vectors.shape[1] != dims:
+        return _ignored(path, f"vectors of {vectors.shape[1]} dimensions, not {dims}")
+    finite = np.isfinite(vectors).all(axis=1)
+    if not finite.all():
+        return _ignored(path, f"{int((~finite).sum())} non-finite vectors (NaN or infinity)")
+    return keys, vectors
+
+
+def _ignored(path: Path, why: str) -> tuple[np.ndarray, np.ndarray] | None:
+    logger.warning("embedding cache: ignoring shard %s: %s; its texts are encoded again",
+                   path.name, why)
+    return None
+
+
 @dataclass
 class CacheStats:
     """What the cache did since it was opened.
@@ -109,12 +153,13 @@ class EmbeddingCache:
         key = folder.name
         if key not in self._loaded:
             table: dict[bytes, np.ndarray] = {}
+            dims: int | None = None
             for shard in sorted(folder.glob("shard-*.npz")):
-                try:
-                    with np.load(shard, allow_pickle=False) as z:
-                        keys, vectors = z["keys"], z["vectors"]
-                except (OSError, ValueError, KeyError):
+                loaded = read_shard(shard, dims)
+                if loaded is None:
                     continue  # a damaged shard is ignored: its texts are simply re-encoded
+                keys, vectors = loaded
+                dims = vectors.shape[1]
                 for k, v in zip(keys, vectors, strict=True):
                     table[k.tobytes()] = v
             self._loaded[key] = table

@@ -16,7 +16,7 @@ import numpy as np
 
 from chunkviz.errors import MissingDependencyError, ModelUnavailableError
 from chunkviz.retrieval.base import BackendKind, Measure
-from chunkviz.tokenizers import Tokenizer
+from chunkviz.tokenizers import Tokenizer, without_surrogates
 
 RURI_DEFAULT = "cl-nagoya/ruri-v3-130m"
 MINILM_ALIAS = "all-MiniLM-L6-v2"
@@ -105,7 +105,9 @@ class UseM3Backend:
     def _encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, 512), dtype=np.float32)
-        return np.asarray(self._use.encode(list(texts)), dtype=np.float32)
+        # SentencePiece inside refuses a lone surrogate; U+FFFD keeps the text's length.
+        clean = [without_surrogates(t) for t in texts]
+        return np.asarray(self._use.encode(clean), dtype=np.float32)
 
     def encode_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Unit vectors of ``texts``, shape ``(n, 512)``."""
@@ -177,9 +179,20 @@ def model_status(model: str) -> tuple[bool, str]:
     if importlib.util.find_spec("sentence_transformers") is None:
         return False, _st_missing_message()
     target = resolve_model(model)
-    path = Path(target).expanduser()
-    if path.is_dir():
-        if (path / "config.json").is_file() or (path / "modules.json").is_file():
+    try:
+        path = Path(target).expanduser()
+        is_dir = path.is_dir()
+        has_config = is_dir and ((path / "config.json").is_file()
+                                 or (path / "modules.json").is_file())
+    except (OSError, RuntimeError) as exc:  # a name too long for a path, ~nobody expanded
+        shown = target if len(target) <= 60 else target[:57] + "..."
+        return False, (
+            f"model={shown!r} is neither a model folder nor a model name "
+            f"({getattr(exc, 'strerror', None) or type(exc).__name__}); give st:<hub name> "
+            "or st:<path to a model folder>"
+        )
+    if is_dir:
+        if has_config:
             return True, ""
         return False, (
             f"folder {target} has no config.json or modules.json; point st:<path> at a "
@@ -269,7 +282,7 @@ class SentenceTransformerBackend:
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
         out = self._st.encode(
-            texts,
+            [without_surrogates(t) for t in texts],  # tokenizers take UTF-8
             batch_size=self.batch_size,
             normalize_embeddings=False,
             convert_to_numpy=True,

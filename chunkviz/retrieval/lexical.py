@@ -22,13 +22,18 @@ import numpy as np
 
 from chunkviz.errors import MissingDependencyError, ParameterError
 from chunkviz.retrieval.base import BackendKind, Measure
-from chunkviz.tokenizers import Tokenizer
+from chunkviz.tokenizers import Tokenizer, without_surrogates
 
 _SPACE = re.compile(r"\s+")
 
 
 def normalize_for_terms(text: str) -> str:
-    """NFKC, case-folded, whitespace runs collapsed to one space, stripped."""
+    """NFKC, case-folded, whitespace runs collapsed to one space, stripped.
+
+    A lone surrogate (text decoded with ``surrogateescape``, or an escaped JSON surrogate) becomes
+    U+FFFD: terms are hashed as UTF-8, which has no encoding for it.
+    """
+    text = without_surrogates(text)
     return _SPACE.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
 
 
@@ -272,6 +277,14 @@ class TfidfBackend:
     def prepare_queries(self, texts: Sequence[str]) -> Any:
         """Term counts of the queries (sparse)."""
         return self._counts(texts).tocsr()
+
+    def encode_documents_sparse(self, texts: Sequence[str]) -> Any:
+        """``encode_documents`` as a sparse CSR matrix (float64), never densified.
+
+        Semantic chunking compares adjacent rows only; a dense matrix of a megabyte's sentences
+        is sentences × ``n_features`` floats (about 6 KB per character of text).
+        """
+        return self._weighted(texts).tocsr()
 
     def encode_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Dense raw TF-IDF vectors, IDF fitted on ``texts``; shape ``(len(texts), n_features)``."""

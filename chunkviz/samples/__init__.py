@@ -1,56 +1,32 @@
-"""Built-in sample documents with their question/answer pairs (package data).
+"""Built-in sample documents with their questions (package data), as ``Document``s.
 
 - ``policy_ja``: a Japanese company policy (就業規則) with Markdown headings and a table, written
   for chunkviz.
 - ``jsquad_tsuyu``: the JSQuAD article 梅雨 as one long document, built as the study built its
-  corpus (``scripts/build_jsquad_sample.py``), with its questions and their exact answer offsets.
-  JSQuAD is CC BY-SA 4.0 (JGLUE, Kurihara et al., LREC 2022).
+  corpus (``scripts/build_jsquad_sample.py``), with its questions and their exact answer offsets
+  and its paragraph starts. JSQuAD is CC BY-SA 4.0 (JGLUE, Kurihara et al., LREC 2022).
 - ``tech_en``: an English operator guide with headings, code and a table, written for chunkviz.
+
+A sample's title is in the text catalogues (``sample.<name>``), in every UI language.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
 
+from chunkviz.document import Document, locate_questions
 from chunkviz.errors import InputTextError
+from chunkviz.text import text as catalogue_text
 
-
-@dataclass(frozen=True, slots=True)
-class Sample:
-    """A built-in document.
-
-    Attributes:
-        name: Identifier used in URLs (``?sample=policy_ja``).
-        title: English title.
-        title_ja: Japanese title.
-        text: The document.
-        qa_pairs: Question/answer dicts (``question``, ``answer`` and, where the position is
-            known, ``start``); answers without ``start`` are located in the text.
-        paragraph_starts: The document's own paragraph starts, when it has them (JSQuAD).
-    """
-
-    name: str
-    title: str
-    title_ja: str
-    text: str
-    qa_pairs: tuple[dict[str, Any], ...]
-    paragraph_starts: tuple[int, ...] = ()
-
-
-_TITLES = {
-    "policy_ja": ("Company policy (Japanese, Markdown)", "就業規則（日本語・Markdown）"),
-    "jsquad_tsuyu": ("JSQuAD article: 梅雨 (rainy season)", "JSQuAD 記事：梅雨"),
-    "tech_en": ("Operator guide (English, Markdown)", "運用ガイド（英語・Markdown）"),
-}
+_NAMES = ("policy_ja", "jsquad_tsuyu", "tech_en")
+DEFAULT_SAMPLE = "jsquad_tsuyu"
 
 
 def sample_names() -> tuple[str, ...]:
     """Names of the built-in samples, in display order."""
-    return tuple(_TITLES)
+    return _NAMES
 
 
 def _read(filename: str) -> str:
@@ -58,24 +34,24 @@ def _read(filename: str) -> str:
 
 
 @lru_cache(maxsize=8)
-def load_sample(name: str) -> Sample:
-    """The built-in sample called ``name``.
+def load_sample(name: str) -> Document:
+    """The built-in sample called ``name`` as a Document (origin ``sample``, id ``name``).
+
+    Its title is the English one; pages show ``sample.<name>`` in the user's language.
 
     Raises:
         InputTextError: No sample has that name; the message lists the names.
     """
-    if name not in _TITLES:
+    if name not in _NAMES:
         raise InputTextError(
             f"unknown sample {name!r}; choose one of {', '.join(sample_names())}"
         )
-    title, title_ja = _TITLES[name]
+    title = catalogue_text("en", f"sample.{name}")
     if name == "jsquad_tsuyu":
         data = json.loads(_read("jsquad_tsuyu.json"))
-        pairs = tuple(
-            {"question": q["question"], "answer": q["answer"], "start": q["start"]}
-            for q in data["qa_pairs"]
-        )
-        return Sample(name, title, title_ja, data["text"], pairs, tuple(data["paragraph_starts"]))
-    text = _read(f"{name}.md")
-    pairs = tuple(dict(q) for q in json.loads(_read(f"{name}.qa.json")))
-    return Sample(name, title, title_ja, text, pairs)
+        text, pairs = data["text"], data["qa_pairs"]
+        starts = tuple(data["paragraph_starts"])
+    else:
+        text, pairs, starts = _read(f"{name}.md"), json.loads(_read(f"{name}.qa.json")), ()
+    questions = locate_questions(text, pairs, doc_id=name)
+    return Document(name, title, text, starts, "sample", tuple(questions))

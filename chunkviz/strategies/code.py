@@ -46,13 +46,11 @@ SIZE = Param(
     "size", "int", 1200, min=1, max=100_000, unit="chars",
     help="Largest chunk length in characters; definitions and fenced blocks are kept whole "
          "when they fit.",
-    help_ja="チャンクの最大文字数。収まる限り定義やコードブロックは分割しない。",
 )
 LANGUAGE = Param(
     "language", "choice", "auto", choices=("auto", "python", "markdown", "text"),
     help="How to read the text: auto-detect, Python source, Markdown with fenced code, or "
          "blank-line blocks.",
-    help_ja="テキストの種類：自動判定、Python ソース、コードブロック付き Markdown、空行区切り。",
 )
 
 
@@ -251,8 +249,6 @@ register(
         name="code",
         description="Code-aware: Python at top-level def/class, fenced blocks kept whole, "
                     "other code at blank lines.",
-        description_ja="コードを認識して分割：Python はトップレベルの def/class、"
-                       "コードブロックは丸ごと、その他は空行で。",
         params=(SIZE, LANGUAGE),
         gaps="whitespace",
         fn=code_split,

@@ -15,17 +15,14 @@ MAX_SIZE = 100_000
 SIZE = Param(
     "size", "int", 400, min=1, max=MAX_SIZE, unit="chars/tokens",
     help="Largest chunk length, in the chosen unit.",
-    help_ja="チャンクの最大長（単位は unit で選択）。",
 )
 OVERLAP = Param(
     "overlap", "int", 0, min=0, max=MAX_SIZE - 1, unit="chars/tokens",
     help="How much of the end of a chunk is repeated at the start of the next (must be < size).",
-    help_ja="隣り合うチャンクで重ねる長さ（size 未満）。",
 )
 UNIT = Param(
     "unit", "choice", "chars", choices=("chars", "tokens"),
     help="Count lengths in characters (len()) or in tokens of the active model's tokenizer.",
-    help_ja="長さを文字数（len()）で数えるか、使用中モデルのトークン数で数えるか。",
 )
 
 

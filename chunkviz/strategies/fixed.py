@@ -73,8 +73,7 @@ def fixed_window(
 register(
     Strategy(
         name="fixed",
-        description="Sliding window of a fixed length; consecutive windows share `overlap`.",
-        description_ja="固定長のスライディングウィンドウ。隣り合う窓が overlap だけ重なる。",
+        description="Sliding window of a fixed length; consecutive windows share the overlap.",
         params=(SIZE, OVERLAP, UNIT),
         gaps="none",
         fn=fixed_window,

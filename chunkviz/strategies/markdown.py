@@ -106,8 +106,6 @@ register(
         name="markdown",
         description="Markdown sections split at # headings (not inside code fences), capped at "
         "size; each chunk is prefixed with its heading breadcrumb (A > B > C).",
-        description_ja="Markdown の見出し（#、コードブロック内は除く）で節に分け size で上限。"
-        "各チャンクに見出しの階層（A > B > C）を前置する。",
         params=(SIZE, OVERLAP, UNIT),
         gaps="whitespace",
         fn=markdown_split,

@@ -21,7 +21,6 @@ from chunkviz.tokenizers import Tokenizer
 PARAGRAPH_MAX_SIZE = Param(
     "max_size", "int", None, min=1, max=MAX_SIZE, unit="chars/tokens", optional=True,
     help="Cut paragraphs longer than this (in unit) with the recursive splitter; empty: never.",
-    help_ja="これより長い段落（unit 単位）を再帰分割で切る。空欄なら切らない。",
 )
 
 _LINE_BREAK = re.compile(LINE_BREAK + r"\s*")
@@ -96,7 +95,6 @@ register(
     Strategy(
         name="paragraph",
         description="Natural paragraphs: split at blank lines (or at line breaks if none).",
-        description_ja="自然な段落で分割（空行。空行がなければ改行）。",
         params=(PARAGRAPH_MAX_SIZE, UNIT),
         gaps="whitespace",
         fn=paragraph_split,

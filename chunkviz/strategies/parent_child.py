@@ -29,25 +29,20 @@ MODE = Param(
     "mode", "choice", "hierarchy", choices=("hierarchy", "sentence_window"),
     help="hierarchy: children packed inside parents; sentence_window: each sentence is a child, "
          "its parent is the sentences around it.",
-    help_ja="hierarchy：親の中に子を詰める。sentence_window：各文が子で、親はその前後の文。",
 )
 CHILD_SIZE = Param(
     "child_size", "int", 200, min=1, max=100_000, unit="chars",
     help="Largest child (retrieved) chunk in characters.",
-    help_ja="子チャンク（検索に使う）の最大文字数。",
 )
 PARENT_FACTOR = 5
 PARENT_SIZE = Param(
     "parent_size", "int", None, min=1, max=100_000, unit="chars", optional=True,
     help=f"Largest parent (context) chunk in characters (hierarchy mode); empty: "
          f"{PARENT_FACTOR} x child_size.",
-    help_ja=f"親チャンク（LLM に渡す）の最大文字数（hierarchy モード）。空欄なら child_size の "
-            f"{PARENT_FACTOR} 倍。",
 )
 WINDOW = Param(
     "window", "int", 1, min=0, max=50, unit="sentences",
     help="Sentences on each side of a child that its parent adds (sentence_window mode).",
-    help_ja="親が子の前後に加える文の数（sentence_window モード）。",
 )
 
 
@@ -118,8 +113,6 @@ register(
         name="parent_child",
         description="Parent-child (small-to-big): small children for retrieval inside larger "
                     "parents, or sentence windows; children point at their parent.",
-        description_ja="親子チャンク（small-to-big）：検索用の小さな子と文脈用の大きな親、"
-                       "または文ウィンドウ。子は親を指す。",
         params=(MODE, CHILD_SIZE, PARENT_SIZE, WINDOW),
         gaps="whitespace",
         fn=parent_child_split,

@@ -33,20 +33,15 @@ THRESHOLD = Param(
     "threshold", "float", 1.0, min=0.0, max=20.0, unit="ln PPL",
     help="Cut where the log-perplexity of adjacent sentences differs by more than this "
          "(1.0 = by a factor of e ≈ 2.7; 0.4 ≈ 1.5).",
-    help_ja="隣接文の対数パープレキシティの差がこれを超える位置で切る"
-            "（1.0 で約 2.7 倍、0.4 で約 1.5 倍の変化）。",
 )
 LM = Param(
     "lm", "str", CHAR_NGRAM,
     help="Language model: char-ngram (offline, fitted on the document) or hf:<local causal "
          "model path or cached name>.",
-    help_ja="言語モデル：char-ngram（オフライン、文書自身で学習）または "
-            "hf:<ローカルの因果言語モデルのパスかキャッシュ済みの名前>。",
 )
 ORDER = Param(
     "order", "int", 3, min=1, max=8, unit="chars",
     help="n of the character n-gram model (ignored for hf: models).",
-    help_ja="文字 n-gram モデルの n（hf: モデルでは使わない）。",
 )
 
 
@@ -162,8 +157,6 @@ register(
         name="perplexity",
         description="Perplexity (Meta-PPL): cut where sentence perplexity jumps by more than a "
                     "threshold in log space; offline character n-gram model by default.",
-        description_ja="パープレキシティ分割（Meta-PPL）：文のパープレキシティが対数でしきい値を"
-                       "超えて変化する位置で切る。既定はオフラインの文字 n-gram モデル。",
         params=(THRESHOLD, MIN_SIZE, MAX_SIZE, LM, ORDER),
         gaps="whitespace",
         fn=perplexity_split,

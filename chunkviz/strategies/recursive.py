@@ -63,14 +63,18 @@ class Separator:
             range (and the prefix before its first occurrence), and the regex engine itself
             finds a literal first character several times faster than a character class.
         single: Literals whose separator is that one character unless the next character is
-            in ``followers``; long ranges find them with numpy instead of a regex match each.
+            in ``followers`` or the previous one in ``leaders``; long ranges find them with
+            numpy instead of a regex match each.
         followers: See ``single``.
+        leaders: See ``single`` (a terminator right after another one is inside a run, where
+            the regex decides; ``chunkviz.segment`` explains why).
     """
 
     name: str
     patterns: tuple[tuple[str, re.Pattern[str]], ...]
     single: frozenset[str] = frozenset()
     followers: str = ""
+    leaders: str = ""
 
     def cut_array(
         self, text: str, start: int, end: int, absent: set[str] | None = None
@@ -98,7 +102,7 @@ class Separator:
                     codes = _code_points(text, start, end)
                 if literal in self.single:
                     ends = _single_char_cuts(text, start, end, codes, literal, pattern,
-                                             self.followers)
+                                             self.followers, self.leaders)
                 else:
                     ends = _candidate_cuts(text, start, end, codes, literal, pattern)
             if ends is None:
@@ -146,13 +150,15 @@ def _single_char_cuts(
     literal: str,
     pattern: re.Pattern[str],
     followers: str,
+    leaders: str = "",
 ) -> Any:
     """The ends ``pattern.finditer`` gives, as a numpy array, without a match object each.
 
-    Where ``literal`` is followed by a character outside ``followers`` (or ends the range), the
-    separator is that one character; elsewhere the regex decides. Ends come out non-decreasing
-    (a match starting inside an earlier one, as in the run ``。。``, ends where that one does),
-    so repeats are adjacent and dropped.
+    Where ``literal`` is followed by a character outside ``followers`` (or ends the range) and
+    preceded by one outside ``leaders`` (looking before the range too, as the regex's lookbehind
+    does), the separator is that one character; elsewhere the regex decides. Ends come out
+    non-decreasing (a match starting inside an earlier one, as in the run ``。。``, ends where
+    that one does), so repeats are adjacent and dropped.
     """
     import numpy as np
 
@@ -161,6 +167,10 @@ def _single_char_cuts(
     inside = ends < end
     special = np.zeros(at.size, dtype=bool)
     special[inside] = np.isin(codes[at[inside] + 1], [ord(c) for c in followers])
+    if leaders and at.size:
+        special[at > 0] |= np.isin(codes[at[at > 0] - 1], [ord(c) for c in leaders])
+        if at[0] == 0 and start > 0 and text[start - 1] in leaders:
+            special[0] = True
     keep = np.ones(at.size, dtype=bool)
     for i in np.flatnonzero(special).tolist():
         m = pattern.match(text, int(at[i]) + start, end)
@@ -217,7 +227,8 @@ DEFAULT_SEPARATORS: tuple[Separator, ...] = (
     _level("blank line", ("\n", "\n" + BLANK_REST), ("\r", "\r\n?" + BLANK_REST)),
     _level("line break", ("\n", r"\n\s*"), ("\r", r"\r\s*")),
     # 。！？ with closing brackets; . ! ? before whitespace (see chunkviz.segment)
-    Separator("sentence end", SENTENCE_SEPARATORS, frozenset("。！？"), JA_TERMINATOR_FOLLOWERS),
+    Separator("sentence end", SENTENCE_SEPARATORS, frozenset("。！？"), JA_TERMINATOR_FOLLOWERS,
+              "。！？"),
     _level("comma", ("、", r"、\s*"), ("，", r"，\s*"), (",", r",\s+")),
     _level("whitespace", ("", r"\s+")),
 )
@@ -470,8 +481,6 @@ register(
         name="recursive",
         description="Split at blank lines, then lines, sentence ends (。！？ . ! ?), 、 and "
         "commas, spaces and characters, as far as needed; pack pieces up to size.",
-        description_ja="空行→改行→文末（。！？ . ! ?）→読点・カンマ→空白→文字の順に"
-        "必要なだけ分割し、size まで詰める。",
         params=(SIZE, OVERLAP, UNIT),
         gaps="none",
         fn=recursive_split,

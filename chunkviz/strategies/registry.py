@@ -6,11 +6,13 @@ them, so a strategy is added in exactly one place: its module, with ``@register`
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
-from chunkviz.errors import ParameterError, UnknownStrategyError
+from chunkviz.errors import ParameterError, UnknownStrategyError, shown
 from chunkviz.model import ChunkingResult
 
 ParamType = Literal["int", "float", "bool", "choice", "str"]
@@ -28,8 +30,7 @@ class Param:
         min: Smallest allowed value for numbers (inclusive), or None.
         max: Largest allowed value for numbers (inclusive), or None.
         unit: What the number counts (``chars``, ``tokens``, ``sentences``, ``%``) or "".
-        help: One-line help in English.
-        help_ja: The same help in Japanese.
+        help: One-line help in English (``chunkviz.text`` translates it).
         choices: Allowed values for ``choice`` parameters.
         optional: Whether ``None`` is accepted (a cap that can be switched off).
     """
@@ -41,43 +42,42 @@ class Param:
     max: float | None = None
     unit: str = ""
     help: str = ""
-    help_ja: str = ""
     choices: tuple[str, ...] = ()
     optional: bool = False
 
     def validate(self, value: Any) -> Any:
-        """Return ``value`` converted to this parameter's type, or raise ParameterError."""
+        """Return ``value`` converted to this parameter's type, or raise ParameterError.
+
+        Integers include NumPy's (``np.int64(5)``); a float must be finite. Every refusal names
+        the parameter, shows the value, and states the rule and the fix.
+        """
         kind = type(value)
-        if (kind is int and self.type == "int") or (kind is float and self.type == "float"):
+        if kind is int and self.type == "int":
             # The common case, first: a number of the right type needs only its range checked.
+            self._check_range(value)
+            return value
+        if kind is float and self.type == "float":
+            if not math.isfinite(value):  # NaN passes every comparison of the range check
+                self._refuse(value)
             self._check_range(value)
             return value
         if value is None:
             if self.optional:
                 return None
-            raise ParameterError(f"{self.name} is required (got None); {self._rule()}")
+            raise ParameterError(
+                f"{self.name} is required (got {self.name}=None); {self._fix()}"
+            )
         if self.type == "int":
-            if isinstance(value, bool) or not isinstance(value, int | float | str):
-                raise ParameterError(f"{self.name} must be an integer (got {value!r})")
-            try:
-                converted = int(value) if not isinstance(value, float) else value
-            except ValueError:
-                raise ParameterError(f"{self.name} must be an integer (got {value!r})") from None
-            if isinstance(converted, float):
-                if not converted.is_integer():
-                    raise ParameterError(f"{self.name} must be an integer (got {value!r})")
-                converted = int(converted)
-            self._check_range(converted)
-            return converted
+            return self._as_int(value)
         if self.type == "float":
-            if isinstance(value, bool):
-                raise ParameterError(f"{self.name} must be a number (got {value!r})")
+            if isinstance(value, bool) or not isinstance(value, numbers.Real | str):
+                self._refuse(value)
             try:
                 number = float(value)
-            except (TypeError, ValueError):
-                raise ParameterError(f"{self.name} must be a number (got {value!r})") from None
-            if number != number:  # NaN compares unequal to itself
-                raise ParameterError(f"{self.name} must be a number (got {value!r})")
+            except (TypeError, ValueError, OverflowError):
+                self._refuse(value)
+            if not math.isfinite(number):
+                self._refuse(value)
             self._check_range(number)
             return number
         if self.type == "bool":
@@ -85,16 +85,55 @@ class Param:
                 return value
             if isinstance(value, str) and value.lower() in {"true", "1", "yes", "false", "0", "no"}:
                 return value.lower() in {"true", "1", "yes"}
-            raise ParameterError(f"{self.name} must be true or false (got {value!r})")
+            self._refuse(value)
         if self.type == "choice":
-            if value not in self.choices:
-                raise ParameterError(
-                    f"{self.name} must be one of {', '.join(self.choices)} (got {value!r})"
-                )
+            if not isinstance(value, str) or value not in self.choices:
+                self._refuse(value)
             return value
         if not isinstance(value, str):
-            raise ParameterError(f"{self.name} must be text (got {value!r})")
+            self._refuse(value)
         return value
+
+    def _as_int(self, value: Any) -> int:
+        if isinstance(value, bool):
+            self._refuse(value)
+        if isinstance(value, numbers.Integral):  # int subclasses, np.int64
+            converted = int(value)
+        elif isinstance(value, numbers.Real):  # 5.0 is 5; 5.5 is not an integer
+            number = float(value)
+            if not math.isfinite(number) or not number.is_integer():
+                self._refuse(value)
+            converted = int(number)
+        elif isinstance(value, str):
+            try:
+                converted = int(value.strip())
+            except ValueError:
+                self._refuse(value)
+        else:
+            self._refuse(value)
+        self._check_range(converted)
+        return converted
+
+    def _kind(self) -> str:
+        return {
+            "int": "an integer", "float": "a finite number", "bool": "true or false",
+            "choice": "one of " + ", ".join(self.choices), "str": "text",
+        }[self.type]
+
+    def _fix(self) -> str:
+        if self.type in ("int", "float"):
+            return self._rule().replace("a value", self._kind(), 1)
+        if self.type == "bool":
+            return "give true or false"
+        if self.type == "choice":
+            return f"choose one of {', '.join(self.choices)}"
+        return "give text"
+
+    def _refuse(self, value: Any) -> NoReturn:
+        fix = "use one of those values" if self.type == "choice" else self._fix()
+        raise ParameterError(
+            f"{self.name} must be {self._kind()} (got {self.name}={shown(value)}); {fix}"
+        )
 
     def _rule(self) -> str:
         if self.min is not None and self.max is not None:
@@ -109,8 +148,38 @@ class Param:
         too_small = self.min is not None and value < self.min
         too_large = self.max is not None and value > self.max
         if too_small or too_large:
-            raise ParameterError(f"{self.name} is out of range (got {self.name}={value!r}); "
-                                 f"{self._rule()}")
+            raise ParameterError(f"{self.name} is out of range (got {self.name}="
+                                 f"{shown(value)}); {self._rule()}")
+
+
+#: What each resource must be able to do (a string given where an object belongs, such as
+#: ``embedder="x"``, failed later with AttributeError).
+RESOURCE_METHODS = {
+    "tokenizer": ("token_spans", 'get_tokenizer("use-m3") from chunkviz.tokenizers'),
+    "embedder": ("encode_documents", 'get_backend("tfidf") from chunkviz.retrieval.backends, '
+                                     "or set model= instead"),
+    "language_model": ("perplexities", 'get_language_model("char-ngram") from chunkviz.lm, '
+                                       "or set lm= instead"),
+}
+
+
+def check_resources(resources: Mapping[str, Any]) -> None:
+    """Refuse a resource (``tokenizer``, ``embedder``, ``language_model``) that cannot serve.
+
+    None means "the default" and passes.
+
+    Raises:
+        ParameterError: A resource lacks the method it is used through; the message names it.
+    """
+    for name, value in resources.items():
+        if value is None or name not in RESOURCE_METHODS:
+            continue
+        method, fix = RESOURCE_METHODS[name]
+        if not callable(getattr(value, method, None)):
+            raise ParameterError(
+                f"{name} must be an object with a {method}() method (got {name}={shown(value)}); "
+                f"pass {fix}"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +188,7 @@ class Strategy:
 
     Attributes:
         name: Snake-case name used by the API, CLI, URL and UI.
-        description: One line in English.
-        description_ja: One line in Japanese.
+        description: One line in English, plain text (``chunkviz.text`` translates it).
         params: Parameter schemas, in the order the UI shows them.
         gaps: What may stay uncovered by chunks: ``"none"`` or ``"whitespace"``.
         fn: Pure function ``fn(text, **params, **resources) -> ChunkingResult``.
@@ -131,19 +199,12 @@ class Strategy:
 
     name: str
     description: str
-    description_ja: str
     params: tuple[Param, ...]
     gaps: Gaps
     fn: Callable[..., ChunkingResult] = field(repr=False)
     size_param: str | None = None
     resources: frozenset[str] = frozenset()
     _names: frozenset[str] = field(init=False, repr=False, compare=False)
-    # Parameter sets already validated, keyed by names, values and their types (so that 1,
-    # 1.0 and True, which are equal as keys, stay apart): a chunking loop over many documents
-    # with the same settings pays for the schema check once.
-    _valid: dict[tuple[Any, ...], dict[str, Any]] = field(
-        init=False, repr=False, compare=False, default_factory=dict
-    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_names", frozenset(p.name for p in self.params))
@@ -168,23 +229,8 @@ class Strategy:
         Raises:
             ParameterError: An unknown parameter or a value that breaks its rule.
         """
-        values = tuple(params.values())
-        key = (tuple(params), values, tuple(map(type, values)))
-        try:
-            known = self._valid.get(key)
-            hashable = True
-        except TypeError:  # an unhashable value (a list): check it every time
-            known, hashable = None, False
-        if known is not None:
-            return dict(known)
-        checked = self._check(params)
-        if hashable:
-            if len(self._valid) >= _VALID_MEMO_SIZE:
-                self._valid.clear()
-            self._valid[key] = checked
-        return dict(checked)
-
-    def _check(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        # NOTE: no memo of checked sets on this shared object: bench/chunking.py meets issue 2's
+        # targets without one (docs/benchmarks.md), and the check is about 1 µs per call.
         unknown = sorted(params.keys() - self._names)
         if unknown:
             raise ParameterError(
@@ -193,9 +239,6 @@ class Strategy:
                 f"{', '.join(p.name for p in self.params) or 'none'}"
             )
         return {p.name: p.validate(params.get(p.name, p.default)) for p in self.params}
-
-
-_VALID_MEMO_SIZE = 256
 
 _REGISTRY: dict[str, Strategy] = {}
 

@@ -37,25 +37,19 @@ PERCENTILE = Param(
     "percentile", "float", 5.0, min=0.0, max=100.0, unit="%",
     help="Cut where adjacent-sentence similarity is below this percentile of the document's own "
          "similarities (lower: fewer cuts).",
-    help_ja="隣接文の類似度が、この文書の類似度分布のこのパーセンタイルを下回る位置で切る"
-            "（小さいほど切る数が減る）。",
 )
 MIN_SIZE = Param(
     "min_size", "int", 100, min=0, max=100_000, unit="chars",
     help="A topic change does not end a chunk shorter than this.",
-    help_ja="これより短いチャンクは話題の変わり目でも切らない。",
 )
 MAX_SIZE = Param(
     "max_size", "int", 1000, min=1, max=100_000, unit="chars",
     help="Hard cap: a chunk never exceeds this; an over-long sentence is cut.",
-    help_ja="上限：チャンクはこれを超えない。長すぎる文は途中で切る。",
 )
 MODEL = Param(
     "model", "str", DEFAULT_MODEL,
     help="Sentence vectors: tfidf (fast, lexical), use-m3 (bundled multilingual encoder, "
          "offline) or st:<model name or path>.",
-    help_ja="文のベクトル：tfidf（高速・語彙ベース）、use-m3（同梱の多言語エンコーダ、"
-            "オフライン）、st:<モデル名またはパス>。",
 )
 
 
@@ -95,13 +89,25 @@ class SemanticCurve:
     embedder: str
 
 
-def adjacent_similarities(vectors: np.ndarray) -> np.ndarray:
-    """Cosine similarity of each row with the next; 0 where either row is all zeros."""
-    v = np.asarray(vectors, dtype=np.float64)
-    if v.shape[0] < 2:
-        return np.zeros(0)
-    norms = np.linalg.norm(v, axis=1)
-    dots = np.einsum("ij,ij->i", v[:-1], v[1:])
+def adjacent_similarities(vectors: Any) -> np.ndarray:
+    """Cosine similarity of each row with the next; 0 where either row is all zeros.
+
+    Args:
+        vectors: A dense array, or a SciPy sparse matrix (kept sparse: only products of
+            adjacent rows are formed).
+    """
+    if hasattr(vectors, "tocsr"):
+        m = vectors.tocsr().astype(np.float64)
+        if m.shape[0] < 2:
+            return np.zeros(0)
+        norms = np.sqrt(np.asarray(m.multiply(m).sum(axis=1), dtype=np.float64).ravel())
+        dots = np.asarray(m[:-1].multiply(m[1:]).sum(axis=1), dtype=np.float64).ravel()
+    else:
+        v = np.asarray(vectors, dtype=np.float64)
+        if v.shape[0] < 2:
+            return np.zeros(0)
+        norms = np.linalg.norm(v, axis=1)
+        dots = np.einsum("ij,ij->i", v[:-1], v[1:])
     denom = norms[:-1] * norms[1:]
     out = np.zeros_like(dots)
     np.divide(dots, denom, out=out, where=denom > 0)
@@ -157,8 +163,12 @@ def semantic_curve(
         name = embedder_name(embedder) if embedder is not None else model
         return SemanticCurve(spans, (), None, (), (), (), (), spans, name)
     emb = resolve_embedder(model, embedder)
-    vectors = np.asarray(emb.encode_documents([text[s:e] for s, e in units]))
-    if vectors.ndim != 2 or vectors.shape[0] != len(units):
+    sentences = [text[s:e] for s, e in units]
+    # NOTE an embedder that has sparse rows (tfidf) gives them: a megabyte of text densified
+    # was sentences × 16,384 floats (2.1 GB), and a 10 MB text ran out of memory.
+    sparse = getattr(emb, "encode_documents_sparse", None)
+    vectors = sparse(sentences) if callable(sparse) else np.asarray(emb.encode_documents(sentences))
+    if len(vectors.shape) != 2 or vectors.shape[0] != len(units):
         raise ParameterError(
             f"embedder {embedder_name(emb)} returned shape {vectors.shape} for {len(units)} "
             "sentences; encode_documents must return one row per text"
@@ -209,8 +219,6 @@ register(
         name="semantic",
         description="Semantic: cut where adjacent-sentence similarity falls below a percentile "
                     "of the document's own similarities; min_size and a hard max_size.",
-        description_ja="意味分割：隣接文の類似度がこの文書内のパーセンタイルを下回る位置で切る。"
-                       "min_size と上限 max_size あり。",
         params=(PERCENTILE, MIN_SIZE, MAX_SIZE, MODEL),
         gaps="whitespace",
         fn=semantic_split,

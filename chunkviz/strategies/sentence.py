@@ -31,7 +31,6 @@ from chunkviz.tokenizers import Tokenizer
 MAX_SENTENCES = Param(
     "max_sentences", "int", None, min=1, max=MAX_SIZE, unit="sentences", optional=True,
     help="At most this many sentences per chunk (empty: only size limits a chunk).",
-    help_ja="1 チャンクに入れる文の最大数（空欄なら size のみで制限）。",
 )
 
 
@@ -92,8 +91,6 @@ register(
         name="sentence",
         description="Whole sentences (。！？ and . ! ?) packed up to size and max_sentences; "
         "an over-long sentence is cut at 、/commas, spaces, then characters.",
-        description_ja="文（。！？ と . ! ?）単位で size と max_sentences まで詰める。"
-        "長すぎる文は読点・カンマ、空白、文字の順で切る。",
         params=(SIZE, OVERLAP, UNIT, MAX_SENTENCES),
         gaps="whitespace",
         fn=sentence_split,

@@ -17,6 +17,7 @@ Text outside tables is split at blank lines into pieces packed up to ``size``.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from chunkviz.model import Chunk, ChunkingResult
@@ -35,12 +36,10 @@ _CSV_MIN_LINES = 3
 SIZE = Param(
     "size", "int", 800, min=1, max=100_000, unit="chars",
     help="Largest chunk length in characters; tables are cut between rows to stay within it.",
-    help_ja="チャンクの最大文字数。表はこの長さに収まるよう行の境目で切る。",
 )
 REPEAT_HEADER = Param(
     "repeat_header", "bool", True,
     help="Give every chunk of a table after the first the table's header row as its prefix.",
-    help_ja="表の2つ目以降のチャンクに、表の見出し行を prefix として付ける。",
 )
 
 
@@ -63,7 +62,7 @@ class Table:
     rows: tuple[Bounds, ...]
 
 
-def _markdown_tables(text: str, lines: list[Bounds], taken: list[Bounds]) -> list[Table]:
+def _markdown_tables(text: str, lines: list[Bounds], taken: _Taken) -> list[Table]:
     tables = []
     i = 0
     while i + 1 < len(lines):
@@ -71,12 +70,12 @@ def _markdown_tables(text: str, lines: list[Bounds], taken: list[Bounds]) -> lis
         ds, de = lines[i + 1]
         header, delimiter = text[hs:he], text[ds:de]
         if ("|" in header and "|" in delimiter and _MD_DELIMITER.match(delimiter)
-                and header.strip() and not _overlaps((hs, de), taken)):
+                and header.strip() and not taken.overlaps((hs, de))):
             rows = []
             j = i + 2
             while j < len(lines):
                 row = text[slice(*lines[j])]
-                if "|" not in row or not row.strip() or _overlaps(lines[j], taken):
+                if "|" not in row or not row.strip() or taken.overlaps(lines[j]):
                     break
                 rows.append(trim(text, *lines[j]))
                 j += 1
@@ -121,7 +120,7 @@ def _count_outside_quotes(line: str, delimiter: str) -> int:
     return count
 
 
-def _csv_tables(text: str, lines: list[Bounds], taken: list[Bounds]) -> list[Table]:
+def _csv_tables(text: str, lines: list[Bounds], taken: _Taken) -> list[Table]:
     tables = []
     i = 0
     while i < len(lines):
@@ -129,10 +128,10 @@ def _csv_tables(text: str, lines: list[Bounds], taken: list[Bounds]) -> list[Tab
         for delimiter in _CSV_DELIMITERS:
             s, e = lines[i]
             count = _count_outside_quotes(text[s:e], delimiter)
-            if count == 0 or _overlaps((s, e), taken):
+            if count == 0 or taken.overlaps((s, e)):
                 continue
             j = i + 1
-            while (j < len(lines) and not _overlaps(lines[j], taken)
+            while (j < len(lines) and not taken.overlaps(lines[j])
                    and _count_outside_quotes(text[lines[j][0]:lines[j][1]], delimiter) == count):
                 j += 1
             if j - i >= _CSV_MIN_LINES:
@@ -150,19 +149,30 @@ def _csv_tables(text: str, lines: list[Bounds], taken: list[Bounds]) -> list[Tab
     return tables
 
 
-def _overlaps(line: Bounds, spans: list[Bounds]) -> bool:
-    """Whether ``line`` shares a character with one of ``spans`` (a table found earlier)."""
-    return any(s < line[1] and line[0] < e for s, e in spans)
+class _Taken:
+    """Tables found earlier (disjoint spans), asked whether a line overlaps one of them.
+
+    NOTE a binary search, not a scan: a document of many small tables asked this for each of
+    its lines was quadratic (548,000 characters of Markdown tables with commas in their cells:
+    6 s).
+    """
+
+    def __init__(self, spans: list[Bounds]) -> None:
+        self._spans = sorted(spans)
+        self._ends = [e for _, e in self._spans]
+
+    def overlaps(self, line: Bounds) -> bool:
+        """Whether ``line`` shares a character with one of the spans."""
+        i = bisect_left(self._ends, line[0] + 1)  # first span ending after line[0]
+        return i < len(self._spans) and self._spans[i][0] < line[1]
 
 
 def find_tables(text: str) -> list[Table]:
     """Every table in ``text``, ordered by start; HTML first, then Markdown, then CSV-like."""
     tables = _html_tables(text)
     lines = line_spans(text)
-    taken = [(t.start, t.end) for t in tables]
-    tables += _markdown_tables(text, lines, taken)
-    taken = [(t.start, t.end) for t in tables]
-    tables += _csv_tables(text, lines, taken)
+    tables += _markdown_tables(text, lines, _Taken([(t.start, t.end) for t in tables]))
+    tables += _csv_tables(text, lines, _Taken([(t.start, t.end) for t in tables]))
     return sorted(tables, key=lambda t: t.start)
 
 
@@ -216,7 +226,6 @@ register(
     Strategy(
         name="table",
         description="Table-aware: Markdown, HTML and CSV tables cut between rows, header repeated.",
-        description_ja="表を認識して行の境目で分割し、各チャンクに見出し行を繰り返す。",
         params=(SIZE, REPEAT_HEADER),
         gaps="whitespace",
         fn=table_split,

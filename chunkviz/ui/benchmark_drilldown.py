@@ -45,7 +45,7 @@ def render(results: Results, qid: str, t: Tr, fmt: Callable[..., str]) -> None:
         document = dataset.document(question.doc_id)
         sample = db.explore_sample_for(document.text)
     except (ChunkvizError, KeyError) as e:
-        st.info(fmt("drill_no_dataset", why=str(e)))
+        st.info(fmt("drill_no_dataset", why=escape_markdown(str(e))))
     if question is not None:
         span = question.spans[0]
         ctx = db.answer_context(document.text, span.start, span.end)
@@ -78,4 +78,5 @@ def render(results: Results, qid: str, t: Tr, fmt: Callable[..., str]) -> None:
         lines.append(f"| {escape_markdown(row.label)} | {shown} | {holding} | {top} | {link} |")
     st.markdown(f"**{t('drill_rank')}**")
     st.markdown("\n".join(lines))
-    st.caption(fmt("drill_sample", sample=sample) if sample else t("drill_no_sample"))
+    st.caption(fmt("drill_sample", sample=escape_markdown(sample)) if sample
+               else t("drill_no_sample"))

@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from chunkviz.errors import ChunkvizError
 from chunkviz.eval.engine import Progress, Stage, run_fraction
 from chunkviz.ui.benchmark_drilldown import cached_dataset
+from chunkviz.ui.guard import show_error
 from chunkviz.views import dashboard as db
 
 Tr = Callable[[str], str]
@@ -47,23 +47,15 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
     return str(path)
 
 
-def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
-    """The Recompute form: backend, grid, dataset sample and seed, and the run button."""
-    from chunkviz.retrieval.backends import list_backends
+def render(t: Tr, fmt: Callable[..., str], backend: str, expanded: bool) -> None:
+    """The Recompute form: grid, dataset sample and seed, and the run button.
+
+    The run uses ``backend``, the app's one backend (the sidebar's picker).
+    """
     from chunkviz.strategies import all_strategies
 
     with st.expander(t("rc_title"), expanded=expanded):
-        infos = list_backends()
-        available = [i for i in infos if i.available]
-        labels = {i.name: f"{i.name} — {i.label}" for i in available}
-        default = st.session_state.get("backend", "bm25")
-        st.session_state.setdefault("bench_rc_backend",
-                                    default if default in labels else next(iter(labels), None))
-        backend = st.selectbox(t("rc_backend"), list(labels), key="bench_rc_backend",
-                               format_func=labels.__getitem__)
-        for i in infos:
-            if not i.available:
-                st.caption(fmt("rc_unavailable", name=i.name, reason=i.reason))
+        st.caption(fmt("rc_backend", name=backend))
         names = [s.name for s in all_strategies()]
         strategies = st.multiselect(t("rc_strategies"), names, key="bench_rc_strategies",
                                     default=[n for n in ("fixed", "paragraph") if n in names])
@@ -80,12 +72,12 @@ def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
         try:
             grid = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
                                  db.parse_ints(overlaps, "overlap percents"))
-        except ChunkvizError as e:
-            st.error(str(e))
+        except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+            show_error(e)
             return
         st.caption(fmt("rc_grid", n=len(grid), labels=", ".join(c.label for c in grid)))
         st.caption(t("rc_stay"))
-        if backend is None or not st.button(t("rc_run"), key="bench_rc_run", type="primary"):
+        if not st.button(t("rc_run"), key="bench_rc_run", type="primary"):
             return
         bar = st.progress(0.0, text=t("rc_starting"))
 
@@ -95,8 +87,8 @@ def render(t: Tr, fmt: Callable[..., str], expanded: bool) -> None:
         try:
             path = run_and_save(spec, int(sample), int(seed), strategies, sizes, overlaps,
                                 backend, progress)
-        except ChunkvizError as e:
-            st.error(str(e))
+        except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+            show_error(e)
             return
         bar.progress(1.0, text=t("rc_done"))
         st.session_state[NEW_RUN_KEY] = path

@@ -2,130 +2,89 @@
 
 A new strategy registered in ``chunkviz.strategies`` gets its controls here without page code:
 numbers become sliders (or number inputs when unbounded), booleans toggles, choices radios or
-select boxes, text a text input; an optional parameter gets an "on" checkbox. Labels and help
-come from the schema in the UI language.
+select boxes, text a text input; an optional parameter gets an "on" checkbox. Labels, help and
+choice names come from the text catalogues in the UI language, all formed one way
+("Size (characters)"); values start at the app state's, which start at the registry's defaults.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import streamlit as st
 
 from chunkviz.strategies.registry import Param, Strategy
-from chunkviz.ui.i18n import current_lang, tr
+from chunkviz.text import Lang, has, text
+from chunkviz.ui.state import bind
 
 # Sliders are for moving in front of a class; beyond this a slider's pixels are too coarse to
 # pick a value, so the UI stops there (the API and CLI take any value the schema allows).
 SLIDER_MAX = 4000
 
-_T = {
-    "en": {
-        "size": "Size",
-        "overlap": "Overlap",
-        "unit": "Unit",
-        "max_size": "Max size",
-        "max_sentences": "Max sentences",
-        "chars": "characters",
-        "tokens": "tokens",
-        "sentences": "sentences",
-        "use": "Set {name}",
-        "use_help": "Off: no {name} (the strategy's default behaviour).",
-        "slider_cap": "The slider stops at {cap}; the API and CLI accept up to {max}.",
-    },
-    "ja": {
-        "size": "サイズ",
-        "overlap": "オーバーラップ",
-        "unit": "単位",
-        "max_size": "最大長",
-        "max_sentences": "最大文数",
-        "chars": "文字",
-        "tokens": "トークン",
-        "sentences": "文",
-        "use": "{name} を指定する",
-        "use_help": "オフ：{name} を指定しない（戦略の既定の動作）。",
-        "slider_cap": "スライダーの上限は {cap} です（API と CLI では {max} まで指定できます）。",
-    },
-}
-
 
 def param_key(prefix: str, strategy: str, name: str) -> str:
-    """The session-state key of a parameter's widget (per strategy, so values survive a switch)."""
+    """The widget key of a parameter (per strategy, so each keeps its own value)."""
     return f"{prefix}{strategy}_{name}"
 
 
-def _label(p: Param) -> str:
-    table = _T.get(current_lang(), _T["en"])
-    name = table.get(p.name, p.name)
-    unit = p.unit
-    if unit in ("chars", "tokens", "sentences"):
-        unit = table[unit]
-    return f"{name} ({unit})" if unit and unit != "chars/tokens" else name
+def _word(lang: Lang, section: str, value: str) -> str:
+    key = f"{section}.{value}"
+    return text(lang, key) if has("en", key) else value
 
 
-def _help(p: Param) -> str:
-    text = p.help_ja if current_lang() == "ja" and p.help_ja else p.help
+def param_label(lang: Lang, p: Param, unit: str = "chars") -> str:
+    """``Size (characters)``: the parameter's name and unit in ``lang``.
+
+    Args:
+        lang: The UI language.
+        p: The parameter.
+        unit: The strategy's current ``unit`` value, for lengths counted in either unit.
+    """
+    name = _word(lang, "param", p.name)
+    shown = unit if p.unit == "chars/tokens" else p.unit
+    if not shown:
+        return name
+    return text(lang, "param.label", name=name, unit=_word(lang, "unit", shown))
+
+
+def param_help(lang: Lang, spec: Strategy, p: Param) -> str:
+    """The parameter's help in ``lang``, with the slider's end when it stops short of the max."""
+    key = f"strategy.{spec.name}.help.{p.name}"
+    # A strategy outside the registry (a test's, a plug-in's) has only its own English help.
+    help_text = text(lang, key) if has("en", key) else p.help
     if p.type in ("int", "float") and p.max is not None and p.max > SLIDER_MAX:
-        text += "  \n" + tr(_T, "slider_cap", cap=SLIDER_MAX, max=f"{p.max:g}")
-    return text
+        help_text += "  \n" + text(lang, "param.slider_cap", cap=SLIDER_MAX, max=f"{p.max:g}")
+    return help_text
 
 
-def _choice_label(value: str) -> str:
-    table = _T.get(current_lang(), _T["en"])
-    return table.get(value, value) if value in ("chars", "tokens") else value
+def strategy_description(lang: Lang, spec: Strategy) -> str:
+    """The strategy's one-line description in ``lang``."""
+    key = f"strategy.{spec.name}.description"
+    return text(lang, key) if has("en", key) else spec.description
 
 
-def _number(p: Param, key: str, disabled: bool) -> Any:
-    is_int = p.type == "int"
-    cast: Callable[[float], Any] = int if is_int else float
-    if p.min is not None and p.max is not None:
-        top = min(p.max, SLIDER_MAX) if p.max > SLIDER_MAX else p.max
-        step = 1 if is_int else (top - p.min) / 100
-        return st.slider(
-            _label(p), min_value=cast(p.min), max_value=cast(top), step=cast(step),
-            key=key, help=_help(p), disabled=disabled,
-        )
-    kwargs: dict[str, Any] = {}
-    if p.min is not None:
-        kwargs["min_value"] = cast(p.min)
-    if p.max is not None:
-        kwargs["max_value"] = cast(p.max)
-    return st.number_input(_label(p), key=key, help=_help(p), disabled=disabled, **kwargs)
-
-
-def _bool(p: Param, key: str, disabled: bool) -> Any:
-    return st.toggle(_label(p), key=key, help=_help(p), disabled=disabled)
-
-
-def _choice(p: Param, key: str, disabled: bool) -> Any:
-    if len(p.choices) <= 4:
-        return st.radio(_label(p), p.choices, key=key, help=_help(p), horizontal=True,
-                        format_func=_choice_label, disabled=disabled)
-    return st.selectbox(_label(p), p.choices, key=key, help=_help(p),
-                        format_func=_choice_label, disabled=disabled)
-
-
-def _text(p: Param, key: str, disabled: bool) -> Any:
-    return st.text_input(_label(p), key=key, help=_help(p), disabled=disabled)
-
-
-_WIDGETS: dict[str, Callable[[Param, str, bool], Any]] = {
-    "int": _number,
-    "float": _number,
-    "bool": _bool,
-    "choice": _choice,
-    "str": _text,
-}
+def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, str]:
+    """Values (from a shared link) that the controls cannot show, with a message for each."""
+    problems = {}
+    for p in spec.params:
+        value = values.get(p.name)
+        bounded = p.type in ("int", "float") and p.min is not None and p.max is not None
+        if bounded and value is not None and value > min(p.max or 0, SLIDER_MAX):
+            problems[p.name] = (
+                f"{p.name}={value} from the link is above the slider's end ({SLIDER_MAX}); "
+                "use the API or the CLI for larger values"
+            )
+    return problems
 
 
 def _fallback(p: Param) -> Any:
-    """The value a widget starts at when the schema's default is None (an optional parameter)."""
+    """The value an optional parameter's widget starts at once switched on."""
     if p.default is not None:
         return p.default
     if p.type in ("int", "float"):
-        # An optional cap starts somewhere useful once switched on: a typical chunk length for
-        # lengths, a handful for counts (sentences), never below min or above max.
+        # An optional cap starts somewhere useful: a typical chunk length for lengths, a
+        # handful for counts (sentences), never below min or above max.
         start = 400 if "chars" in p.unit or "tokens" in p.unit else 5
         low = p.min if p.min is not None else 0
         high = min(p.max, SLIDER_MAX) if p.max is not None else start
@@ -138,52 +97,88 @@ def _fallback(p: Param) -> Any:
     return ""
 
 
-def seed_values(spec: Strategy, values: dict[str, Any], *, prefix: str) -> list[str]:
-    """Put ``values`` (from a shared link) into the widgets' state before they are drawn.
-
-    Returns:
-        One message per value the controls cannot show (above a slider's end); those keep
-        their current value.
-    """
-    problems = []
-    for p in spec.params:
-        if p.name not in values:
-            continue
-        value = values[p.name]
-        bounded = p.type in ("int", "float") and p.min is not None and p.max is not None
-        if bounded and value is not None and value > min(p.max or 0, SLIDER_MAX):
-            problems.append(
-                f"{p.name}={value} from the link is above the slider's end ({SLIDER_MAX}); "
-                "use the API or the CLI for larger values"
-            )
-            continue
-        if p.optional:
-            st.session_state[param_key(prefix, spec.name, p.name) + "__on"] = value is not None
-        if value is not None:
-            st.session_state[param_key(prefix, spec.name, p.name)] = value
-    return problems
+Widget = Callable[[Param, str, str, str, bool, Lang], Any]
 
 
-def param_controls(spec: Strategy, *, prefix: str, columns: int = 3) -> dict[str, Any]:
+def _number(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang) -> Any:
+    cast: Callable[[float], Any] = int if p.type == "int" else float
+    if p.min is not None and p.max is not None:
+        top = min(p.max, SLIDER_MAX)
+        step = 1 if p.type == "int" else (top - p.min) / 100
+        return st.slider(label, min_value=cast(p.min), max_value=cast(top), step=cast(step),
+                         key=key, help=help_text, disabled=disabled)
+    bounds: dict[str, Any] = {}
+    if p.min is not None:
+        bounds["min_value"] = cast(p.min)
+    if p.max is not None:
+        bounds["max_value"] = cast(p.max)
+    return st.number_input(label, key=key, help=help_text, disabled=disabled, **bounds)
+
+
+def _bool(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang) -> Any:
+    return st.toggle(label, key=key, help=help_text, disabled=disabled)
+
+
+def _choice(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang) -> Any:
+    names = {c: _word(lang, "choice", c) for c in p.choices}
+    if len(p.choices) <= 4:
+        return st.radio(label, p.choices, key=key, help=help_text, horizontal=True,
+                        format_func=names.__getitem__, disabled=disabled)
+    return st.selectbox(label, p.choices, key=key, help=help_text,
+                        format_func=names.__getitem__, disabled=disabled)
+
+
+def _text(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang) -> Any:
+    return st.text_input(label, key=key, help=help_text, disabled=disabled)
+
+
+_WIDGETS: dict[str, Widget] = {
+    "int": _number,
+    "float": _number,
+    "bool": _bool,
+    "choice": _choice,
+    "str": _text,
+}
+
+
+def param_controls(
+    spec: Strategy,
+    values: Mapping[str, Any],
+    *,
+    prefix: str,
+    lang: Lang,
+    columns: int = 3,
+) -> dict[str, Any]:
     """Draw one widget per parameter of ``spec`` and return the chosen values by name.
 
-    Values persist in ``st.session_state`` under ``param_key(prefix, spec.name, p.name)``;
-    a parameter's schema default seeds its widget the first time.
+    Args:
+        spec: The strategy.
+        values: Where the widgets start (the app state's values; defaults for the rest).
+        prefix: Widget keys are ``param_key(prefix, spec.name, p.name)`` (a choice widget's
+            key ends in ``_<lang>``: its labels are translated).
+        lang: The UI language of labels and help.
+        columns: Widgets per row.
     """
-    values: dict[str, Any] = {}
+    chosen: dict[str, Any] = {}
     if not spec.params:
-        return values
+        return chosen
     cols = st.columns(min(columns, len(spec.params)))
+    unit_key = param_key(prefix, spec.name, "unit") + f"_{lang}"
+    unit = st.session_state.get(unit_key, values.get("unit", "chars"))
     for i, p in enumerate(spec.params):
         key = param_key(prefix, spec.name, p.name)
-        st.session_state.setdefault(key, _fallback(p))
+        if p.type == "choice":
+            key += f"_{lang}"
+        value = values.get(p.name, p.default)
+        bind(key, _fallback(p) if value is None else value)
+        label = param_label(lang, p, unit)
         with cols[i % len(cols)]:
             enabled = True
             if p.optional:
-                on_key = key + "__on"
-                st.session_state.setdefault(on_key, p.default is not None)
-                enabled = st.checkbox(tr(_T, "use", name=_label(p)), key=on_key,
-                                      help=tr(_T, "use_help", name=p.name))
-            value = _WIDGETS[p.type](p, key, not enabled)
-        values[p.name] = value if enabled else None
-    return values
+                bind(key + "__on", value is not None)
+                enabled = st.checkbox(text(lang, "param.use", name=label), key=key + "__on",
+                                      help=text(lang, "param.use_help", name=label))
+            result = _WIDGETS[p.type](p, key, label, param_help(lang, spec, p), not enabled,
+                                      lang)
+        chosen[p.name] = result if enabled else None
+    return chosen

@@ -4,40 +4,15 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from chunkviz.text import Lang, text
 from chunkviz.views.explore import ChunkStats
 
-_T = {
-    "en": {
-        "chars_title": "Chunk length in characters",
-        "tokens_title": "Chunk length in tokens ({tokenizer})",
-        "chunk": "chunk",
-        "length_chars": "characters",
-        "length_tokens": "tokens",
-        "limit": "input limit {limit}",
-        "ok": "within the limit",
-        "over": "over the limit (silently truncated)",
-        "no_tokens": "no tokenizer",
-    },
-    "ja": {
-        "chars_title": "チャンクの長さ（文字）",
-        "tokens_title": "チャンクの長さ（トークン、{tokenizer}）",
-        "chunk": "チャンク",
-        "length_chars": "文字数",
-        "length_tokens": "トークン数",
-        "limit": "入力上限 {limit}",
-        "ok": "上限以内",
-        "over": "上限超え（黙って切り捨て）",
-        "no_tokens": "トークナイザーなし",
-    },
-}
+
+def _t(lang: Lang, key: str, **fields: object) -> str:
+    return text(lang, f"explore_fig.{key}", **fields)
 
 
-def _t(lang: str, key: str, **fmt: object) -> str:
-    text = _T.get(lang, _T["en"]).get(key) or _T["en"][key]
-    return text.format(**fmt) if fmt else text
-
-
-def _layout(fig: go.Figure, title: str, ytitle: str, lang: str) -> go.Figure:
+def _layout(fig: go.Figure, title: str, ytitle: str, lang: Lang) -> go.Figure:
     fig.update_layout(
         title=title, xaxis_title=_t(lang, "chunk"), yaxis_title=ytitle, bargap=0.05,
         margin={"l": 10, "r": 10, "t": 40, "b": 10}, height=320, showlegend=True,
@@ -46,14 +21,14 @@ def _layout(fig: go.Figure, title: str, ytitle: str, lang: str) -> go.Figure:
     return fig
 
 
-def length_figure(stats: ChunkStats, lang: str) -> go.Figure:
+def length_figure(stats: ChunkStats, lang: Lang) -> go.Figure:
     """Length of every chunk in characters, by chunk index."""
     fig = go.Figure(go.Bar(x=list(range(stats.count)), y=list(stats.char_lengths),
                            marker_color="#2563eb", name=_t(lang, "length_chars")))
     return _layout(fig, _t(lang, "chars_title"), _t(lang, "length_chars"), lang)
 
 
-def token_figure(stats: ChunkStats, tokenizer: str, lang: str) -> go.Figure:
+def token_figure(stats: ChunkStats, tokenizer: str, lang: Lang) -> go.Figure:
     """Tokens of every chunk; chunks over the model's input limit in red, with the limit line."""
     fig = go.Figure()
     tokens = list(stats.token_lengths or ())

@@ -1,25 +1,22 @@
-"""UI language: each page keeps its own ``{"en": {...}, "ja": {...}}`` table and calls ``tr``."""
+"""The UI language of this session and the catalogue lookup in it (``chunkviz.text``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
 
-LANGUAGES = {"en": "English", "ja": "日本語"}
-
-Table = Mapping[str, Mapping[str, str]]
+from chunkviz.text import DEFAULT_LANG, Lang, text
 
 
-def current_lang() -> str:
-    """The language chosen in the sidebar (``en`` or ``ja``)."""
-    lang = st.session_state.get("lang", "en")
-    return lang if lang in LANGUAGES else "en"
+def current_lang() -> Lang:
+    """The language of the session's app state (English before the state exists)."""
+    from chunkviz.ui.state import STATE_KEY
+
+    state = st.session_state.get(STATE_KEY)
+    return DEFAULT_LANG if state is None else state.lang
 
 
-def tr(table: Table, key: str, **fmt: Any) -> str:
-    """``table[lang][key]`` formatted with ``fmt``; English when the translation is missing."""
-    lang = current_lang()
-    text = table.get(lang, {}).get(key) or table["en"][key]
-    return text.format(**fmt) if fmt else text
+def tr(key: str, **fields: Any) -> str:
+    """The catalogue text of ``key`` in the session's language, formatted with ``fields``."""
+    return text(current_lang(), key, **fields)

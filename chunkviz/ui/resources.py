@@ -1,33 +1,33 @@
-"""Cached wrappers around the core: backends and tokenizers once per process, chunkings bounded.
+"""The one cache layer of the app: backends, chunkings and what is computed from them.
 
-Backends are loaded with ``st.cache_resource`` and never mutated. Chunkings are cached with
-``st.cache_data`` keyed by the text, the strategy, its parameters as a sorted tuple and the
-backend whose tokenizer counts tokens; a ``ChunkingResult`` holds a read-only mapping that cannot
-be pickled, so the cache stores its chunks and the result is rebuilt around them (cheap).
+Backends are loaded with ``st.cache_resource`` and never mutated. A chunking is keyed by the
+document's digest, the strategy, its parameters as a sorted tuple and, only when it counts
+tokens, the backend whose tokenizer counts them; the ``Document`` itself rides along unhashed
+(``_document``), so a rerun hashes a short digest, not the text and its questions. Chunkings,
+question reports and curves are frozen values, kept in ``cache_resource`` and shared read-only
+(no pickling per rerun); vectors go through ``cache_data``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
+import numpy as np
 import streamlit as st
 
-from chunkviz.api import chunk
-from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.document import Document, chunk_document
+from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.backends import Backend, BackendInfo, get_backend, list_backends
 from chunkviz.strategies import get_strategy
-from chunkviz.views.explore import (
-    QAItem,
-    QAResult,
-    chunk_token_counts,
-    document_tokens,
-    locate_qa,
-    qa_report,
-)
+from chunkviz.strategies.perplexity import PerplexityCurve, perplexity_curve
+from chunkviz.strategies.semantic import SemanticCurve, semantic_curve
+from chunkviz.views.compare import Outcome, outcome
+from chunkviz.views.explore import QAResult, chunk_token_counts, document_tokens, qa_report
 from chunkviz.views.highlight import Mark
+from chunkviz.views.similarity_lesson import Lesson, analyse
 
 ParamItems = tuple[tuple[str, Any], ...]
 
@@ -35,6 +35,16 @@ ParamItems = tuple[tuple[str, Any], ...]
 def param_items(params: Mapping[str, Any]) -> ParamItems:
     """Parameters as a hashable, order-independent cache key."""
     return tuple(sorted(params.items()))
+
+
+@lru_cache(maxsize=16)
+def document_key(document: Document) -> str:
+    """A digest of everything chunking and span checks read: text, paragraphs, questions."""
+    h = hashlib.sha256(document.text.encode("utf-8", "surrogatepass"))
+    h.update(repr(document.paragraph_starts).encode())
+    for q in document.questions:
+        h.update(repr((q.question, q.answer, [(s.start, s.end) for s in q.spans])).encode())
+    return h.hexdigest()
 
 
 @st.cache_resource(max_entries=4, show_spinner="Loading the retrieval backend…")
@@ -49,41 +59,43 @@ def backend_infos() -> list[BackendInfo]:
     return list_backends()
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _chunks(
-    text: str, strategy: str, params: ParamItems, backend: str, paragraph_starts: tuple[int, ...]
-) -> tuple[Sequence[Chunk], tuple[Chunk, ...], dict[str, Any]]:
+def _token_backend(strategy: str, params: Mapping[str, Any], backend: str) -> str:
+    """The backend a chunking depends on: only a token-sized one reads its tokenizer."""
     spec = get_strategy(strategy)
-    resources: dict[str, Any] = {}
-    if "tokenizer" in spec.resources and dict(params).get("unit") == "tokens":
-        resources["tokenizer"] = load_backend(backend).tokenizer
-    if "paragraph_starts" in spec.resources and paragraph_starts:
-        resources["paragraph_starts"] = paragraph_starts
-    result = chunk(text, strategy, **dict(params), **resources)
-    return result.chunks, result.parents, dict(result.params)
+    return backend if "tokenizer" in spec.resources and params.get("unit") == "tokens" else ""
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _chunking(
+    key: str, strategy: str, params: ParamItems, backend: str, _document: Document
+) -> ChunkingResult:
+    resources = {"tokenizer": load_backend(backend).tokenizer} if backend else {}
+    return chunk_document(_document, strategy, dict(params), **resources)
 
 
 def chunk_cached(
-    text: str,
-    strategy: str,
-    params: Mapping[str, Any],
-    backend: str,
-    paragraph_starts: tuple[int, ...] = (),
+    document: Document, strategy: str, params: Mapping[str, Any], backend: str
 ) -> ChunkingResult:
-    """``chunkviz.chunk`` through a bounded cache (ChunkvizError is raised, never cached)."""
-    chunks, parents, used = _chunks(text, strategy, param_items(params), backend,
-                                    paragraph_starts)
-    return ChunkingResult(text, chunks, strategy, used, parents)
+    """``chunk_document`` through the cache (a ChunkvizError is raised, never cached)."""
+    return _chunking(document_key(document), strategy, param_items(params),
+                     _token_backend(strategy, params, backend), document)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def token_counts_cached(
-    text: str, strategy: str, params: ParamItems, backend: str, paragraph_starts: tuple[int, ...]
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _token_counts(
+    key: str, strategy: str, params: ParamItems, backend: str, _document: Document
 ) -> tuple[int, ...]:
-    """Tokens of every chunk as the backend reads it (its document prefix and the chunk's)."""
-    result = chunk_cached(text, strategy, dict(params), backend, paragraph_starts)
+    result = chunk_cached(_document, strategy, dict(params), backend)
     loaded = load_backend(backend)
     return chunk_token_counts(result, loaded.tokenizer, loaded.document_prefix)
+
+
+def token_counts_cached(
+    document: Document, strategy: str, params: Mapping[str, Any], backend: str
+) -> tuple[int, ...]:
+    """Tokens of every chunk as the backend reads it (its document prefix and the chunk's)."""
+    return _token_counts(document_key(document), strategy, param_items(params), backend,
+                         document)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -92,51 +104,81 @@ def doc_tokens_cached(text: str, backend: str) -> int:
     return document_tokens(text, load_backend(backend).tokenizer)
 
 
-# A cache_resource (no pickling: the located items are frozen and never mutated) keyed by the
-# text and a digest of the pairs; hashing hundreds of dicts with Streamlit's hasher and
-# unpickling hundreds of spans cost more than a slider move should.
-@st.cache_resource(max_entries=8, show_spinner=False)
-def _located(text: str, digest: str, _pairs: tuple[Mapping[str, Any], ...]) -> tuple[QAItem, ...]:
-    return tuple(locate_qa(text, _pairs))
-
-
-def pairs_digest(pairs: Sequence[Mapping[str, Any]]) -> str:
-    """A digest of QA pairs, cheaper to hash than the pairs themselves."""
-    blob = json.dumps([[p.get("question"), p.get("answer"), p.get("start")] for p in pairs],
-                      ensure_ascii=False, default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()
-
-
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _qa_report(
-    text: str,
-    strategy: str,
-    params: ParamItems,
-    backend: str,
-    paragraph_starts: tuple[int, ...],
-    digest: str,
-    _pairs: tuple[Mapping[str, Any], ...],
+    key: str, strategy: str, params: ParamItems, backend: str, _document: Document
 ) -> tuple[tuple[QAResult, ...], tuple[Mark, ...]]:
-    result = chunk_cached(text, strategy, dict(params), backend, paragraph_starts)
-    results, marks = qa_report(result, _located(text, digest, _pairs))
+    result = chunk_cached(_document, strategy, dict(params), backend)
+    results, marks = qa_report(result, _document.questions)
     return tuple(results), tuple(marks)
 
 
 def qa_report_cached(
-    text: str,
-    strategy: str,
-    params: Mapping[str, Any],
-    backend: str,
-    paragraph_starts: tuple[int, ...],
-    pairs: Sequence[Mapping[str, Any]],
+    document: Document, strategy: str, params: Mapping[str, Any], backend: str
 ) -> tuple[tuple[QAResult, ...], tuple[Mark, ...]]:
-    """Question statuses and answer marks of one configuration, through a bounded cache.
+    """Question statuses and answer marks of one configuration on the document's questions.
 
     They are kept while the user pages through the document, switches tabs or the language;
-    only a new configuration, text or set of pairs recomputes them.
-
-    Raises:
-        DatasetError: A pair that cannot be located (see ``locate_qa``).
+    only a new configuration, text or set of questions recomputes them.
     """
-    return _qa_report(text, strategy, param_items(params), backend, paragraph_starts,
-                      pairs_digest(pairs), tuple(pairs))
+    return _qa_report(document_key(document), strategy, param_items(params), backend, document)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _outcome(
+    key: str, strategy: str, params: ParamItems, backend: str, label: str, _document: Document
+) -> Outcome:
+    result = chunk_cached(_document, strategy, dict(params), backend)
+    return outcome(label, result, _document.questions, load_backend(backend))
+
+
+def outcome_cached(
+    label: str, document: Document, strategy: str, params: Mapping[str, Any], backend: str
+) -> Outcome:
+    """``chunkviz.views.compare.outcome``: counts, lost answers and ranks under the backend."""
+    return _outcome(document_key(document), strategy, param_items(params), backend, label,
+                    document)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def encode_documents(
+    _backend: Backend, name: str, model: str, texts: tuple[str, ...]
+) -> np.ndarray:
+    """Chunk vectors; ``name`` and ``model`` key the cache in place of the backend object.
+
+    All texts are encoded in one call: TF-IDF fits its IDF on exactly this set.
+    """
+    return _backend.encode_documents(list(texts))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def encode_query(_backend: Backend, name: str, model: str, text: str) -> np.ndarray:
+    """One query vector, shape ``(dim,)``."""
+    return np.asarray(_backend.encode_queries([text])[0])
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def lesson_cached(
+    _backend: Backend,
+    name: str,
+    model: str,
+    embed_texts: tuple[str, ...],
+    lengths: tuple[int, ...],
+    query_text: str,
+) -> Lesson:
+    """``analyse`` of the chunks and the query, encoded by the backend (all steps cached)."""
+    documents = encode_documents(_backend, name, model, embed_texts)
+    query = encode_query(_backend, name, model, query_text)
+    return analyse(lengths, documents, query)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Embedding the sentences…")
+def semantic_curve_cached(text: str, params: ParamItems) -> SemanticCurve:
+    """``semantic_curve`` under the semantic strategy's parameters."""
+    return semantic_curve(text, **dict(params))
+
+
+@st.cache_resource(max_entries=16, show_spinner="Scoring the sentences…")
+def perplexity_curve_cached(text: str, params: ParamItems) -> PerplexityCurve:
+    """``perplexity_curve`` under the perplexity strategy's parameters."""
+    return perplexity_curve(text, **dict(params))

@@ -13,47 +13,16 @@ import plotly.graph_objects as go
 
 from chunkviz.strategies.perplexity import PerplexityCurve
 from chunkviz.strategies.semantic import SemanticCurve
-
-_T = {
-    "en": {
-        "boundary": "boundary between sentence i and i+1",
-        "similarity": "cosine similarity s_i",
-        "sem_title": "Adjacent-sentence similarity ({embedder})",
-        "threshold": "threshold: {p:g}th percentile = {t:.3f}",
-        "curve_sim": "s_i",
-        "change": "|Δ ln PPL|",
-        "ppl": "perplexity of sentence i+1",
-        "ppl_title": "Perplexity change between sentences ({model})",
-        "ppl_threshold": "threshold {t:g}",
-        "cut": "cut (topic change)",
-        "forced": "cut (max_size)",
-        "suppressed": "skipped (chunk below min_size)",
-    },
-    "ja": {
-        "boundary": "文 i と i+1 の境界",
-        "similarity": "コサイン類似度 s_i",
-        "sem_title": "隣接文の類似度（{embedder}）",
-        "threshold": "しきい値：{p:g} パーセンタイル = {t:.3f}",
-        "curve_sim": "s_i",
-        "change": "|Δ ln PPL|",
-        "ppl": "文 i+1 のパープレキシティ",
-        "ppl_title": "文間のパープレキシティ変化（{model}）",
-        "ppl_threshold": "しきい値 {t:g}",
-        "cut": "切る（話題の変わり目）",
-        "forced": "切る（max_size）",
-        "suppressed": "見送り（min_size 未満）",
-    },
-}
+from chunkviz.text import Lang, text
 
 
-def _t(lang: str, key: str, **fmt: object) -> str:
-    text = _T.get(lang, _T["en"]).get(key) or _T["en"][key]
-    return text.format(**fmt) if fmt else text
+def _t(lang: Lang, key: str, **fields: object) -> str:
+    return text(lang, f"strategies_fig.{key}", **fields)
 
 
 def _markers(
     fig: go.Figure, ys: Sequence[float], cuts: Sequence[int], forced: Sequence[int],
-    suppressed: Sequence[int], lang: str,
+    suppressed: Sequence[int], lang: Lang,
 ) -> None:
     forced_set = set(forced)
     groups = (
@@ -70,7 +39,7 @@ def _markers(
         ))
 
 
-def _layout(fig: go.Figure, title: str, ytitle: str, lang: str) -> go.Figure:
+def _layout(fig: go.Figure, title: str, ytitle: str, lang: Lang) -> go.Figure:
     fig.update_layout(
         title=title, xaxis_title=_t(lang, "boundary"), yaxis_title=ytitle, height=360,
         margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h", "y": -0.3},
@@ -79,7 +48,7 @@ def _layout(fig: go.Figure, title: str, ytitle: str, lang: str) -> go.Figure:
     return fig
 
 
-def semantic_figure(curve: SemanticCurve, percentile: float, lang: str) -> go.Figure:
+def semantic_figure(curve: SemanticCurve, percentile: float, lang: Lang) -> go.Figure:
     """``s_i`` by boundary, the percentile threshold line, and the cuts."""
     sims = list(curve.similarities)
     fig = go.Figure()
@@ -95,7 +64,7 @@ def semantic_figure(curve: SemanticCurve, percentile: float, lang: str) -> go.Fi
                    _t(lang, "similarity"), lang)
 
 
-def perplexity_figure(curve: PerplexityCurve, lang: str) -> go.Figure:
+def perplexity_figure(curve: PerplexityCurve, lang: Lang) -> go.Figure:
     """``|Δ ln PPL|`` by boundary with the threshold and cuts; perplexities on a second axis."""
     changes = [0.0 if c != c else c for c in curve.changes]  # NaN (no prediction) drawn at 0
     fig = go.Figure()

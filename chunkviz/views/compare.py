@@ -14,11 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from chunkviz.document import Question
 from chunkviz.eval.metrics import recall_at_k
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.ranking import best_relevant_ranks
-from chunkviz.views.explore import QAItem, QAResult, assess_qa
+from chunkviz.views.explore import QAResult, assess_qa
 
 Rank = int | None
 
@@ -103,7 +104,7 @@ def question_ranks(
 def outcome(
     label: str,
     result: ChunkingResult,
-    items: Sequence[QAItem],
+    items: Sequence[Question],
     backend: Backend | None,
     *,
     measure: Measure = "cosine",
@@ -115,8 +116,19 @@ def outcome(
     return Outcome(label, result, qa, question_ranks(result, qa, backend, measure=measure))
 
 
-def summary_rows(outcomes: Sequence[Outcome], ks: Sequence[int] = (1, 5)) -> list[dict[str, Any]]:
-    """One row per configuration: counts, lengths, lost answers and Recall@k."""
+def _relabel(row: dict[str, Any], words: Mapping[str, str]) -> dict[str, Any]:
+    return {words.get(k, k): v for k, v in row.items()}
+
+
+def summary_rows(
+    outcomes: Sequence[Outcome],
+    ks: Sequence[int] = (1, 5),
+    words: Mapping[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """One row per configuration: counts, lengths, lost answers and Recall@k.
+
+    ``words`` renames the columns (``chunks``, ``broken answers`` ...) for the UI language.
+    """
     rows = []
     for o in outcomes:
         row: dict[str, Any] = {
@@ -131,17 +143,21 @@ def summary_rows(outcomes: Sequence[Outcome], ks: Sequence[int] = (1, 5)) -> lis
         for k in ks:
             value = o.recall_at(k)
             row[f"Recall@{k}"] = None if value is None else round(value, 3)
-        rows.append(row)
+        rows.append(_relabel(row, words or {}))
     return rows
 
 
-def rank_rows(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
+def rank_rows(
+    outcomes: Sequence[Outcome], words: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
     """One row per question: its best chunk's rank under each configuration.
 
     A cell is the rank as text, ``"broken"`` when no chunk holds a whole answer span, or
     ``"not found"`` when the answer is not in the document (text throughout, so that a table
-    column has one type).
+    column has one type). ``words`` renames the ``question``/``answer`` columns and the two
+    status words for the UI language.
     """
+    words = words or {}
     if not outcomes:
         return []
     rows = []
@@ -150,8 +166,8 @@ def rank_rows(outcomes: Sequence[Outcome]) -> list[dict[str, Any]]:
         for o in outcomes:
             status = o.qa[qi].status
             rank = o.ranks[qi]
-            row[o.label] = str(rank) if rank is not None else status
-        rows.append(row)
+            row[o.label] = str(rank) if rank is not None else words.get(status, status)
+        rows.append(_relabel(row, words))
     return rows
 
 

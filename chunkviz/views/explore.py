@@ -11,29 +11,14 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from chunkviz.cost import overlap_cost_factor, predicted_chunk_count
+from chunkviz.document import Question
 from chunkviz.errors import ChunkvizError
 from chunkviz.eval.spans import analyze_spans
-from chunkviz.model import ChunkingResult, Span
+from chunkviz.model import ChunkingResult
 from chunkviz.tokenizers import Tokenizer, count_tokens, token_boundaries
 from chunkviz.views.highlight import Mark
 
 QAStatus = Literal["contained", "broken", "not found"]
-
-
-@dataclass(frozen=True, slots=True)
-class QAItem:
-    """A question with the spans of the document that answer it.
-
-    Attributes:
-        question: The question.
-        answer: The answer text.
-        spans: Where the answer is in the document (every occurrence for a located answer; the
-            given position when the pair carries ``start``). Empty when it was not found.
-    """
-
-    question: str
-    answer: str
-    spans: tuple[Span, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,54 +33,13 @@ class QAResult:
         cutting: Chunks that cut a span (for broken questions).
     """
 
-    item: QAItem
+    item: Question
     status: QAStatus
     containing: tuple[int, ...]
     cutting: tuple[int, ...]
 
 
-def locate_qa(text: str, pairs: Sequence[Mapping[str, Any]], doc_id: str = "doc") -> list[QAItem]:
-    """Turn question/answer dicts into spans of ``text``, keeping every pair (none dropped).
-
-    A pair with ``start`` (a built-in sample's known answer position) is taken at that position;
-    otherwise every occurrence of the answer counts (``chunkviz.datasets.qa_pairs.occurrences``),
-    as a user's answer may appear more than once, and an answer not in the text gets no span.
-
-    Raises:
-        DatasetError: A pair without ``question``/``answer``, an empty one, or a ``start`` that
-            does not point at the answer.
-    """
-    from chunkviz.datasets.qa_pairs import normalize_pairs, occurrences
-    from chunkviz.errors import DatasetError
-
-    items = []
-    for n, (pair, clean) in enumerate(zip(pairs, normalize_pairs(pairs), strict=True), start=1):
-        start = pair.get("start")
-        # A known position keeps the answer exactly; a searched answer is stripped, as the
-        # corpus's QA-pair loader strips it.
-        question = clean["question"]
-        answer = str(pair["answer"]) if start is not None else clean["answer"]
-        if not question or not answer.strip():
-            raise DatasetError(
-                f"QA pair {n} needs a non-empty question and answer (got question={question!r},"
-                f" answer={answer!r}); fill in both"
-            )
-        if start is not None:
-            s = int(start)
-            if text[s : s + len(answer)] != answer:
-                raise DatasetError(
-                    f"QA pair {n}: start={s} does not point at the answer {answer!r}; remove"
-                    " start to locate the answer in the text"
-                )
-            starts = [s]
-        else:
-            starts = occurrences(text, answer)
-        items.append(QAItem(question, answer, tuple(Span(doc_id, s, s + len(answer))
-                                                    for s in starts)))
-    return items
-
-
-def assess_qa(result: ChunkingResult, items: Sequence[QAItem]) -> list[QAResult]:
+def assess_qa(result: ChunkingResult, items: Sequence[Question]) -> list[QAResult]:
     """The status of every question under ``result``."""
     return qa_report(result, items)[0]
 
@@ -106,7 +50,7 @@ def qa_marks(results: Sequence[QAResult], result: ChunkingResult) -> list[Mark]:
 
 
 def qa_report(
-    result: ChunkingResult, items: Sequence[QAItem]
+    result: ChunkingResult, items: Sequence[Question]
 ) -> tuple[list[QAResult], list[Mark]]:
     """Question statuses and the highlight marks of their spans, from one span analysis.
 
@@ -248,10 +192,20 @@ def document_tokens(text: str, tokenizer: Tokenizer) -> int:
     return len(token_boundaries(tokenizer, text)) - 1 if text else 0
 
 
+CHUNK_COLUMNS = ("index", "start", "end", "chars", "tokens", "prefix", "preview")
+
+
 def chunk_rows(
-    result: ChunkingResult, token_lengths: Sequence[int] | None, preview: int = 80
+    result: ChunkingResult,
+    token_lengths: Sequence[int] | None,
+    preview: int = 80,
+    words: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Rows of the chunk table: index, offsets, lengths, prefix and a text preview."""
+    """Rows of the chunk table: index, offsets, lengths, prefix and a text preview.
+
+    ``words`` names the columns (``CHUNK_COLUMNS``) in the UI language.
+    """
+    name = {c: (words or {}).get(c, c) for c in CHUNK_COLUMNS}
     rows = []
     text = result.text
     for i, c in enumerate(result.chunks):
@@ -259,13 +213,13 @@ def chunk_rows(
         short = body if len(body) <= preview else body[:preview] + "…"
         rows.append(
             {
-                "index": i,
-                "start": c.start,
-                "end": c.end,
-                "chars": c.length,
-                "tokens": token_lengths[i] if token_lengths is not None else None,
-                "prefix": c.prefix,
-                "preview": short.replace("\n", "⏎"),
+                name["index"]: i,
+                name["start"]: c.start,
+                name["end"]: c.end,
+                name["chars"]: c.length,
+                name["tokens"]: token_lengths[i] if token_lengths is not None else None,
+                name["prefix"]: c.prefix,
+                name["preview"]: short.replace("\n", "⏎"),
             }
         )
     return rows

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkviz.model import Chunk
+from chunkviz.text import Lang, text
 from chunkviz.views.markup import escape_html
 
 PAGE_SIZE = 20_000
@@ -148,14 +149,9 @@ class Labels:
     broken: str = "BROKEN answer: no chunk holds all of it; cut by chunks"
 
 
-LABELS_JA = Labels(
-    chunk="チャンク",
-    chunks="チャンク",
-    overlap="重なり",
-    gap="どのチャンクにも含まれない",
-    answer="正解（1つのチャンクに収まっている）",
-    broken="分断された正解：全体を含むチャンクがない。切っているチャンク",
-)
+def labels_for(lang: Lang) -> Labels:
+    """The tooltip words of ``lang`` (catalogue section ``highlight``)."""
+    return Labels(*(text(lang, f"highlight.{f}") for f in Labels.__slots__))
 
 
 def _segment_title(seg: Segment, marks: Sequence[Mark], labels: Labels) -> str:

@@ -17,16 +17,25 @@ import re
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]#!|<>~$:])")
 # What starts a block only at the start of a line: a list item, a setext underline, a numbered item.
 _BLOCK_START = re.compile(r"^(\s*\d*)([-+=.)])")
+# GFM links bare URLs and e-mail addresses after escapes are resolved (a find-and-replace on
+# the rendered text: "https\\://evil.example" still became a link in the browser). A word
+# joiner (U+2060, invisible, no width) after the scheme, "www" or the "@" of an address
+# ("@" before a dotted domain: "nDCG@10" or "Recall@5" is no address and stays as typed).
+_AUTOLINK = re.compile(r"(?i)(\b(?:https?|ftp|mailto|xmpp|www)(?=\\?[:.])|@(?=[\w-]+\.\w))")
+WORD_JOINER = "\u2060"
 
 
 def escape_markdown(text: str) -> str:
     """``text`` with every Markdown-special character backslash-escaped (shown literally).
 
     Line ends become spaces, so a value cannot start a heading, a list or a table row of its own.
+    Bare URLs and e-mail addresses get an invisible word joiner (``WORD_JOINER``) so that GFM
+    does not turn them into links.
     """
     flat = text.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
     escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", flat)
-    return _BLOCK_START.sub(r"\1\\\2", escaped)
+    unlinked = _AUTOLINK.sub(lambda m: m.group(0) + WORD_JOINER, escaped)
+    return _BLOCK_START.sub(r"\1\\\2", unlinked)
 
 
 def escape_html(text: str) -> str:

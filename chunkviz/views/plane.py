@@ -30,10 +30,10 @@ from chunkviz.errors import ParameterError
 from chunkviz.retrieval.base import Measure
 from chunkviz.retrieval.ranking import rank_order
 from chunkviz.retrieval.similarity import MEASURES, similarity
+from chunkviz.text import LANGUAGES, Lang, text
 
 PresetName = Literal["long_vs_short", "normalised", "random"]
 PRESETS: tuple[PresetName, ...] = ("long_vs_short", "normalised", "random")
-Lang = Literal["en", "ja"]
 
 #: Half the side of the square the plane shows: coordinates run from -EXTENT to +EXTENT.
 EXTENT = 5.0
@@ -237,6 +237,15 @@ def screen_to_plane(
     return (x, y)
 
 
+def plane_to_screen(
+    x: float, y: float, box: Mapping[str, float], extent: float = EXTENT
+) -> tuple[float, float]:
+    """Inverse of screen_to_plane (the browser tests aim the pointer with it)."""
+    px = box["x"] + (x + extent) / (2 * extent) * box["width"]
+    py = box["y"] + (extent - y) / (2 * extent) * box["height"]
+    return (px, py)
+
+
 def component_data(
     points: Sequence[PlanePoint], query: Sequence[float], *, k: int
 ) -> dict[str, object]:
@@ -257,10 +266,16 @@ def component_data(
 
 # --- explanations --------------------------------------------------------------------------------
 
-MEASURE_NAMES: dict[str, dict[str, str]] = {
-    "en": {"dot": "dot product", "cosine": "cosine", "l2": "L2 distance"},
-    "ja": {"dot": "内積", "cosine": "コサイン類似度", "l2": "L2距離"},
-}
+def measure_names(lang: Lang) -> dict[Measure, str]:
+    """Display name of each measure in ``lang`` (catalogue section ``measure``)."""
+    return {m: text(lang, f"measure.{m}") for m in MEASURES}
+
+
+def _check_lang(lang: str) -> None:
+    if lang not in LANGUAGES:
+        raise ParameterError(
+            f"lang must be one of {', '.join(LANGUAGES)} (got lang={lang!r})"
+        )
 
 
 def describe_change(
@@ -275,7 +290,8 @@ def describe_change(
     """One sentence saying how ranking ``after`` differs from ranking ``before``.
 
     It names the new top item (and the old one if it changed) and the item whose rank moved the
-    most; identical rankings get a sentence saying so.
+    most; identical rankings get a sentence saying so. The sentences are the catalogue's
+    (section ``plane``).
 
     Args:
         before: Item indices from best to worst (a permutation of ``range(len(labels))``).
@@ -283,14 +299,13 @@ def describe_change(
         labels: Display name of each item.
         before_name: What ``before`` is ("cosine", "the previous position" ...).
         after_name: What ``after`` is.
-        lang: ``en`` or ``ja``.
+        lang: A UI language (``chunkviz.text.LANGUAGES``).
 
     Raises:
         ParameterError: The rankings are not permutations of the same items, or ``lang`` is
             unknown.
     """
-    if lang not in ("en", "ja"):
-        raise ParameterError(f"lang must be 'en' or 'ja' (got lang={lang!r})")
+    _check_lang(lang)
     n = len(labels)
     if sorted(before) != list(range(n)) or sorted(after) != list(range(n)):
         raise ParameterError(
@@ -298,52 +313,33 @@ def describe_change(
             f"{list(after)}); pass full rankings"
         )
     if n == 0:
-        return "There is nothing to rank." if lang == "en" else "順位を付ける対象がありません。"
+        return text(lang, "plane.nothing")
+    names = {"before": before_name, "after": after_name, "After": _cap(after_name)}
     if list(before) == list(after):
-        if lang == "en":
-            return f"{_cap(after_name)} ranks every item exactly as {before_name} does."
-        return f"{after_name}は{before_name}とまったく同じ順位を付けています。"
+        return text(lang, "plane.same", **names)
     pos_before = {item: r for r, item in enumerate(before, start=1)}
     pos_after = {item: r for r, item in enumerate(after, start=1)}
     # The biggest mover; ties go to the item ranked higher under ``after``.
     mover = max(after, key=lambda i: (abs(pos_after[i] - pos_before[i]), -pos_after[i]))
-    m_label, m_from, m_to = labels[mover], pos_before[mover], pos_after[mover]
+    moved = {"mover": labels[mover], "src": pos_before[mover], "dst": pos_after[mover]}
     new_top, old_top = labels[after[0]], labels[before[0]]
     if after[0] != before[0]:
-        if lang == "en":
-            tail = (
-                f", and {m_label} moves the most, from rank {m_from} to {m_to}"
-                if mover not in (after[0], before[0])
-                else f" ({new_top} rises from rank {pos_before[after[0]]})"
-            )
-            return (
-                f"{_cap(after_name)} puts {new_top} first where {before_name} puts {old_top}{tail}."
-            )
-        tail_ja = (
-            f"、最も大きく動くのは{m_label}（{m_from}位→{m_to}位）です"
+        tail = (
+            text(lang, "plane.tail_mover", **moved)
             if mover not in (after[0], before[0])
-            else f"（{new_top}は{pos_before[after[0]]}位から浮上）"
+            else text(lang, "plane.tail_rise", new=new_top, src=pos_before[after[0]])
         )
-        return (
-            f"{before_name}では{old_top}が1位ですが、{after_name}では{new_top}が1位です{tail_ja}。"
-        )
-    if lang == "en":
-        return (
-            f"Both {before_name} and {after_name} put {new_top} first, but {m_label} moves from "
-            f"rank {m_from} to {m_to}."
-        )
-    return (
-        f"{before_name}も{after_name}も1位は{new_top}ですが、{m_label}が{m_from}位から{m_to}位へ"
-        "動きます。"
-    )
+        return text(lang, "plane.new_top", new=new_top, old=old_top, tail=tail, **names)
+    return text(lang, "plane.same_top", new=new_top, **names, **moved)
 
 
 def describe_measures(
     points: Sequence[PlanePoint], query: Sequence[float], lang: Lang = "en"
 ) -> str:
     """One sentence comparing the dot-product ranking with the cosine ranking at ``query``."""
+    _check_lang(lang)
     ranks = rankings(points, query)
-    names = MEASURE_NAMES[lang]
+    names = measure_names(lang)
     return describe_change(
         ranks["cosine"],
         ranks["dot"],
@@ -354,8 +350,8 @@ def describe_measures(
     )
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+def _cap(value: str) -> str:
+    return value[:1].upper() + value[1:]
 
 
 def describe_move(
@@ -369,35 +365,28 @@ def describe_move(
     It names every measure whose best point changed (with the old and new point) and the
     measures that kept theirs.
     """
-    if lang not in ("en", "ja"):
-        raise ParameterError(f"lang must be 'en' or 'ja' (got lang={lang!r})")
+    _check_lang(lang)
     if not points:
-        return "There is nothing to rank." if lang == "en" else "順位を付ける対象がありません。"
+        return text(lang, "plane.nothing")
     old, new = rankings(points, before), rankings(points, after)
-    names = MEASURE_NAMES[lang]
+    names = measure_names(lang)
     changed = [m for m in MEASURES if old[m][0] != new[m][0]]
     kept = [m for m in MEASURES if old[m][0] == new[m][0]]
     label = [p.label for p in points]
-    if lang == "en":
-        if not changed:
-            return "Moving the query kept the same top 1 under all three measures."
-        parts = [f"{names[m]} ({label[old[m][0]]} → {label[new[m][0]]})" for m in changed]
-        text = "Moving the query changed the top 1 under " + _join_en(parts)
-        if kept:
-            text += "; " + _join_en(
-                [f"{names[m]} still ranks {label[new[m][0]]} first" for m in kept]
-            )
-        return text + "."
     if not changed:
-        return "クエリを動かしても、3つの尺度すべてで1位は変わりません。"
-    parts_ja = [f"{names[m]}（{label[old[m][0]]}→{label[new[m][0]]}）" for m in changed]
-    text = "クエリを動かすと、" + "と".join(parts_ja) + "で1位が入れ替わり"
+        return text(lang, "plane.move_none")
+    parts = [text(lang, "plane.move_part", measure=names[m], old=label[old[m][0]],
+                  new=label[new[m][0]]) for m in changed]
+    sentence = text(lang, "plane.move_changed", parts=_join(lang, parts))
     if kept:
-        text += "、" + "と".join(f"{names[m]}では{label[new[m][0]]}が1位のまま" for m in kept)
-    return text + "です。"
+        sentence += text(lang, "plane.move_kept", parts=_join(lang, [
+            text(lang, "plane.move_kept_part", measure=names[m], new=label[new[m][0]])
+            for m in kept]))
+    return sentence + text(lang, "plane.move_end")
 
 
-def _join_en(parts: Sequence[str]) -> str:
+def _join(lang: Lang, parts: Sequence[str]) -> str:
+    last = text(lang, "plane.join_last")
     if len(parts) <= 2:
-        return " and ".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+        return last.join(parts)
+    return text(lang, "plane.join").join(parts[:-1]) + last + parts[-1]

@@ -1,21 +1,23 @@
 """An Explore configuration as URL query parameters, and back.
 
-The link carries the strategy, its parameters (``unit`` is one of them) and the name of a
-built-in sample: ``?strategy=fixed&size=100&overlap=0&unit=chars&sample=jsquad_tsuyu``. A user's
-own pasted or uploaded document is never put into the URL.
+The link carries the strategy, its parameters (``unit`` is one of them), the name of a built-in
+sample, the UI language and the retrieval backend:
+``?strategy=fixed&size=100&overlap=0&unit=chars&sample=jsquad_tsuyu&lang=ja&backend=bm25``.
+A user's own pasted or uploaded document is never put into the URL.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from chunkviz.errors import ChunkvizError
+from chunkviz.errors import ChunkvizError, shown
 from chunkviz.samples import sample_names
-from chunkviz.strategies import get_strategy
+from chunkviz.strategies import all_strategies, get_strategy
+from chunkviz.text import LANGUAGES, Lang
 
-RESERVED = ("strategy", "sample")
+RESERVED = ("strategy", "sample", "lang", "backend")
 
 
 @dataclass(frozen=True)
@@ -26,12 +28,16 @@ class SharedConfig:
         strategy: The strategy name, or None when the link names none (or an unknown one).
         params: Parameter values that passed their schema.
         sample: A built-in sample name, or None.
+        lang: A UI language, or None.
+        backend: A backend name (one of those the reader accepts), or None.
         problems: One message per value that was ignored, for the page to show.
     """
 
     strategy: str | None
     params: dict[str, Any] = field(default_factory=dict)
     sample: str | None = None
+    lang: Lang | None = None
+    backend: str | None = None
     problems: tuple[str, ...] = ()
 
 
@@ -43,7 +49,13 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def to_query(strategy: str, params: Mapping[str, Any], sample: str | None) -> dict[str, str]:
+def to_query(
+    strategy: str,
+    params: Mapping[str, Any],
+    sample: str | None,
+    lang: Lang | None = None,
+    backend: str | None = None,
+) -> dict[str, str]:
     """Query parameters for a configuration (only the schema's parameters are written)."""
     spec = get_strategy(strategy)
     query = {"strategy": strategy}
@@ -52,6 +64,10 @@ def to_query(strategy: str, params: Mapping[str, Any], sample: str | None) -> di
             query[p.name] = _text(params[p.name])
     if sample is not None:
         query["sample"] = sample
+    if lang is not None:
+        query["lang"] = lang
+    if backend is not None:
+        query["backend"] = backend
     return query
 
 
@@ -61,23 +77,61 @@ def _first(value: Any) -> str:
     return str(value)
 
 
-def from_query(query: Mapping[str, Any]) -> SharedConfig:
-    """Read a configuration from query parameters; bad values are reported, not guessed at."""
+def _lang(query: Mapping[str, Any], problems: list[str]) -> Lang | None:
+    if "lang" not in query:
+        return None
+    value = _first(query["lang"])
+    for lang in LANGUAGES:
+        if value == lang:
+            return lang
+    problems.append(f"lang={shown(value)} in the link is not a UI language; choose one of "
+                    f"{', '.join(LANGUAGES)}")
+    return None
+
+
+def _backend(
+    query: Mapping[str, Any], backends: Collection[str] | None, problems: list[str]
+) -> str | None:
+    if "backend" not in query:
+        return None
+    value = _first(query["backend"])
+    if backends is not None and value not in backends:
+        problems.append(f"backend={shown(value)} in the link is not an available backend; "
+                        f"choose one of {', '.join(backends)}")
+        return None
+    return value
+
+
+def from_query(
+    query: Mapping[str, Any], backends: Collection[str] | None = None
+) -> SharedConfig:
+    """Read a configuration from query parameters; bad values are reported, not guessed at.
+
+    Args:
+        query: The URL's query parameters (values or lists of values).
+        backends: The backend names a link may choose (the available ones); None accepts any.
+    """
     problems: list[str] = []
+    lang = _lang(query, problems)
+    backend = _backend(query, backends, problems)
     sample = _first(query["sample"]) if "sample" in query else None
     if sample is not None and sample not in sample_names():
         problems.append(
-            f"sample={sample!r} in the link is not a built-in sample; choose one of "
+            f"sample={shown(sample)} in the link is not a built-in sample; choose one of "
             f"{', '.join(sample_names())}"
         )
         sample = None
     if "strategy" not in query:
-        return SharedConfig(None, {}, sample, tuple(problems))
+        return SharedConfig(None, {}, sample, lang, backend, tuple(problems))
     name = _first(query["strategy"])
     try:
         spec = get_strategy(name)
-    except ChunkvizError as exc:
-        return SharedConfig(None, {}, sample, (*problems, str(exc)))
+    except ChunkvizError:
+        return SharedConfig(None, {}, sample, lang, backend, (
+            *problems,
+            f"unknown strategy {shown(name)} in the link; choose one of "
+            f"{', '.join(sorted(s.name for s in all_strategies()))}",
+        ))
     params: dict[str, Any] = {}
     for p in spec.params:
         if p.name not in query:
@@ -90,7 +144,8 @@ def from_query(query: Mapping[str, Any]) -> SharedConfig:
     for key in query:
         if key not in RESERVED and key not in {p.name for p in spec.params}:
             problems.append(
-                f"{key}={_first(query[key])!r} in the link is not a parameter of {name!r}; "
+                f"{shown(key, 40)[1:-1]}={shown(_first(query[key]))} in the link is not a "
+                f"parameter of {shown(name)}; "
                 "it was ignored"
             )
-    return SharedConfig(name, params, sample, tuple(problems))
+    return SharedConfig(name, params, sample, lang, backend, tuple(problems))

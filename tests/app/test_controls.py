@@ -9,13 +9,13 @@ def _controls_page() -> None:
     from chunkviz.model import ChunkingResult
     from chunkviz.strategies.registry import Param, Strategy
     from chunkviz.ui.controls import param_controls
+    from chunkviz.ui.i18n import current_lang
 
     spec = Strategy(
-        name="demo", description="d", description_ja="d", gaps="none",
+        name="demo", description="d", gaps="none",
         fn=lambda text, **kw: ChunkingResult(text, (), "demo", kw),
         params=(
-            Param("size", "int", 300, min=1, max=100_000, unit="chars/tokens", help="h",
-                  help_ja="日本語のヘルプ"),
+            Param("size", "int", 300, min=1, max=100_000, unit="chars/tokens", help="h"),
             Param("threshold", "float", 0.5, min=0.0, max=1.0, help="t"),
             Param("strict", "bool", False, help="s"),
             Param("mode", "choice", "a", choices=("a", "b"), help="m"),
@@ -24,7 +24,8 @@ def _controls_page() -> None:
                   help="w"),
         ),
     )
-    st.session_state["chosen"] = param_controls(spec, prefix="t_")
+    st.session_state["chosen"] = param_controls(spec, spec.defaults(), prefix="t_",
+                                                lang=current_lang())
 
 
 def test_one_function_builds_a_widget_for_every_param_type():
@@ -38,7 +39,7 @@ def test_one_function_builds_a_widget_for_every_param_type():
     assert "4000" in at.slider(key="t_demo_size").help
     at.slider(key="t_demo_threshold").set_value(0.8)
     at.toggle(key="t_demo_strict").set_value(True)
-    at.radio(key="t_demo_mode").set_value("b")
+    at.radio(key="t_demo_mode_en").set_value("b")
     at.text_input(key="t_demo_pattern").input("\n\n")
     at.checkbox(key="t_demo_window__on").check().run()
     at.slider(key="t_demo_window").set_value(7).run()
@@ -49,9 +50,32 @@ def test_one_function_builds_a_widget_for_every_param_type():
 
 
 def test_labels_and_help_follow_the_language():
+    from chunkviz.ui.state import STATE_KEY, AppState
+
     at = AppTest.from_function(_controls_page, default_timeout=30)
-    at.session_state["lang"] = "ja"
+    at.session_state[STATE_KEY] = AppState(lang="ja")
     at.run()
-    assert at.slider(key="t_demo_size").label == "サイズ"
-    assert at.slider(key="t_demo_size").help.startswith("日本語のヘルプ")
-    assert at.slider(key="t_demo_window").label == "window (文)"
+    assert not at.exception
+    # Labels are formed one way from the catalogue: name and unit in the UI language.
+    assert at.slider(key="t_demo_size").label == "サイズ（文字）"
+    assert at.slider(key="t_demo_threshold").label == "しきい値"
+    assert at.slider(key="t_demo_window").label == "ウィンドウ（文）"
+    assert at.radio(key="t_demo_mode_ja").value == "a"
+    # A parameter without a catalogue entry (a plug-in's) keeps its own name and English help.
+    assert at.text_input(key="t_demo_pattern").label == "pattern"
+
+
+def test_real_strategies_have_labels_and_help_in_both_languages():
+    from chunkviz.strategies import all_strategies
+    from chunkviz.text import has
+    from chunkviz.ui.controls import param_help, param_label
+
+    for spec in all_strategies():
+        for p in spec.params:
+            assert has("ja", f"param.{p.name}"), p.name
+            assert has("ja", f"strategy.{spec.name}.help.{p.name}"), (spec.name, p.name)
+            en, ja = param_label("en", p), param_label("ja", p)
+            assert en[0].isupper(), en
+            assert "_" not in en, en
+            assert en != ja
+            assert param_help("en", spec, p) != param_help("ja", spec, p)

@@ -1,28 +1,27 @@
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import chunkviz
 from chunkviz.retrieval.backends import get_backend
 from chunkviz.samples import load_sample
+from tests.app.helpers import app_state, page, set_lang
+from tests.app.helpers import metric as _metric
 
-ROOT = Path(__file__).resolve().parents[2]
-PAGE = str(ROOT / "pages" / "1_Explore.py")
 SIZE = "explore_p_fixed_size"
 OVERLAP = "explore_p_fixed_overlap"
+UNIT = "explore_p_fixed_unit_en"
+STRATEGY = "explore_strategy_en"
+SOURCE = "explore_doc_source_en"
 
 
 def _page(**query: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=90)
-    at.query_params.update(query)
-    return at.run()
+    return page("1_Explore.py", timeout=90, query=query)
 
 
-def _metric(at: AppTest, label: str) -> str:
-    return next(m.value for m in at.metric if m.label == label)
+def _text(at: AppTest) -> str:
+    return app_state(at).document.text
 
 
 def _qa_table(at: AppTest):
@@ -35,8 +34,8 @@ def test_default_page_shows_the_jsquad_sample_chunked_with_the_defaults():
     text = load_sample("jsquad_tsuyu").text
     expected = chunkviz.chunk(text, "fixed", size=400, overlap=0)
     assert _metric(at, "Chunks") == f"{len(expected):,}"
-    assert at.session_state["doc_text"] == text
-    assert len(at.session_state["qa_pairs"]) == 180
+    assert _text(at) == text
+    assert len(app_state(at).document.questions) == 180
 
 
 @pytest.mark.parametrize(("size", "overlap"), [(100, 0), (250, 50), (1000, 0)])
@@ -64,11 +63,11 @@ def test_overlap_not_below_size_shows_the_named_error_and_the_rest_stays():
     assert [e.value for e in at.error] == [str(info.value)]
     assert "overlap must be smaller than size" in at.error[0].value
     # The controls are still there and the user can recover.
-    assert at.selectbox(key="explore_strategy").value == "fixed"
+    assert at.selectbox(key=STRATEGY).value == "fixed"
     assert not at.metric
     at.slider(key=OVERLAP).set_value(20).run()
     assert not at.error
-    recovered = chunkviz.chunk(at.session_state["doc_text"], "fixed", size=100, overlap=20)
+    recovered = chunkviz.chunk(_text(at), "fixed", size=100, overlap=20)
     assert _metric(at, "Chunks") == f"{len(recovered):,}"
 
 
@@ -83,8 +82,7 @@ def test_known_answer_is_broken_under_fixed_100_0():
     statuses = table["status"].value_counts().to_dict()
     sample = load_sample("jsquad_tsuyu")
     result = chunkviz.chunk(sample.text, "fixed", size=100, overlap=0)
-    spans = [chunkviz.Span("d", q["start"], q["start"] + len(q["answer"]))
-             for q in sample.qa_pairs]
+    spans = [q.spans[0] for q in sample.questions]
     from chunkviz.eval.spans import analyze_spans
 
     broken = analyze_spans(result, spans).broken_count
@@ -100,7 +98,7 @@ def test_switching_language_changes_labels():
     at = _page()
     assert at.title[0].value == "Explore"
     assert at.slider(key=SIZE).label.startswith("Size")
-    at.sidebar.radio(key="lang").set_value("ja").run()
+    set_lang(at, "ja")
     assert not at.exception
     assert at.title[0].value == "探索"
     assert at.slider(key=SIZE).label.startswith("サイズ")
@@ -108,6 +106,12 @@ def test_switching_language_changes_labels():
     assert {m.label for m in at.metric} >= {"チャンク数", "分断された正解"}
     # The value survives the switch (widgets are identified by key, not label).
     assert at.slider(key=SIZE).value == 400
+    # Choice widgets show the same ids under labels of the new language.
+    assert at.radio(key="explore_p_fixed_unit_ja").value == "chars"
+    assert at.radio(key="explore_doc_source_ja").value == "sample"
+    assert at.selectbox(key="explore_strategy_ja").value == "fixed"
+    assert at.selectbox(key="explore_doc_sample_ja").value == "jsquad_tsuyu"
+    assert not at.error
 
 
 def test_shared_link_restores_strategy_params_unit_and_sample():
@@ -116,8 +120,8 @@ def test_shared_link_restores_strategy_params_unit_and_sample():
     assert not at.warning
     assert at.slider(key=SIZE).value == 120
     assert at.slider(key=OVERLAP).value == 30
-    assert at.radio(key="explore_p_fixed_unit").value == "chars"
-    assert at.selectbox(key="explore_sample").value == "policy_ja"
+    assert at.radio(key=UNIT).value == "chars"
+    assert at.selectbox(key="explore_doc_sample_en").value == "policy_ja"
     text = load_sample("policy_ja").text
     assert _metric(at, "Chunks") == f"{len(chunkviz.chunk(text, 'fixed', size=120, overlap=30)):,}"
     # The page writes the configuration back into the URL.
@@ -128,22 +132,22 @@ def test_bad_link_values_are_reported_and_defaults_kept():
     at = _page(strategy="fixed", size="abc", bogus="1")
     assert not at.exception
     warnings = " ".join(w.value for w in at.warning)
-    assert "size must be an integer (got 'abc')" in warnings
+    assert "size must be an integer (got size='abc'); use an integer from 1 to" in warnings
     assert "bogus" in warnings
     assert at.slider(key=SIZE).value == 400
 
 
 def test_pasted_text_with_a_hand_added_pair():
     at = _page()
-    at.radio(key="explore_source").set_value("paste").run()
+    at.radio(key=SOURCE).set_value("paste").run()
     text = "第1条 目的。" * 30 + "年次有給休暇は10日とする。" + "第2条 範囲。" * 30
-    at.text_area(key="explore_paste").input(text).run()
+    at.text_area(key="explore_doc_paste").input(text).run()
     at.slider(key=SIZE).set_value(50).run()
     assert not at.exception
-    assert at.session_state["qa_pairs"] == []
+    assert app_state(at).document.questions == ()
     assert _metric(at, "Chunks") == f"{len(chunkviz.chunk(text, 'fixed', size=50)):,}"
-    at.text_input(key="explore_new_question").input("有給休暇は何日？")
-    at.text_input(key="explore_new_answer").input("年次有給休暇は10日")
+    at.text_input(key="qa_new_question").input("有給休暇は何日？")
+    at.text_input(key="qa_new_answer").input("年次有給休暇は10日")
     at.button[0].click().run()  # the form's submit button is the first button on the page
     assert not at.exception
     table = _qa_table(at)
@@ -155,7 +159,7 @@ def test_pasted_text_with_a_hand_added_pair():
 
 def test_strategy_switch_builds_controls_from_the_schema():
     at = _page()
-    at.selectbox(key="explore_strategy").set_value("paragraph").run()
+    at.selectbox(key=STRATEGY).set_value("paragraph").run()
     assert not at.exception
     sample = load_sample("jsquad_tsuyu")
     expected = chunkviz.chunk(sample.text, "paragraph", paragraph_starts=sample.paragraph_starts)
@@ -174,7 +178,7 @@ def test_strategy_switch_builds_controls_from_the_schema():
 
 def test_token_unit_counts_with_the_active_backend_tokenizer():
     at = _page()
-    at.radio(key="explore_p_fixed_unit").set_value("tokens")
+    at.radio(key=UNIT).set_value("tokens")
     at.slider(key=SIZE).set_value(100).run()
     assert not at.exception
     text = load_sample("jsquad_tsuyu").text
@@ -185,9 +189,9 @@ def test_token_unit_counts_with_the_active_backend_tokenizer():
 
 def test_long_document_is_paged_and_jump_goes_to_the_chunk_page():
     at = _page()
-    at.radio(key="explore_source").set_value("paste").run()
+    at.radio(key=SOURCE).set_value("paste").run()
     text = ("梅雨前線が停滞すると長雨になる。" * 2500)[:40_000]
-    at.text_area(key="explore_paste").input(text).run()
+    at.text_area(key="explore_doc_paste").input(text).run()
     at.slider(key=SIZE).set_value(100).run()
     assert not at.exception
     assert at.pagination(key="explore_page").value == 1
@@ -207,7 +211,7 @@ def test_only_the_open_tab_runs():
     assert not at.exception
     assert len(at.get("plotly_chart")) == 2
     stats = at.dataframe[0].value
-    at.sidebar.radio(key="lang").set_value("ja").run()
+    set_lang(at, "ja")
     assert at.session_state["explore_tab"] == "グラフ"  # the open tab survives the switch
     assert len(at.get("plotly_chart")) == 2
     text = load_sample("jsquad_tsuyu").text
@@ -230,8 +234,8 @@ def test_exports_and_code_snippets():
     at.session_state["explore_tab"] = "Share"
     at.run()
     codes = [c.value for c in at.code]
-    assert any("strategy=fixed&size=100&overlap=0&unit=chars&sample=jsquad_tsuyu" in c
-               for c in codes)
+    assert any("strategy=fixed&size=100&overlap=0&unit=chars&sample=jsquad_tsuyu&lang=en"
+               "&backend=bm25" in c for c in codes)
 
 
 @pytest.mark.parametrize("name", [s["name"] for s in chunkviz.strategies()])
@@ -240,11 +244,11 @@ def test_every_registered_strategy_gets_controls_and_the_right_count(name):
 
     spec = get_strategy(name)
     at = _page(sample="policy_ja")
-    at.selectbox(key="explore_strategy").set_value(name).run()
+    at.selectbox(key=STRATEGY).set_value(name).run()
     assert not at.exception
     assert not at.error
     for p in spec.params:
-        key = f"explore_p_{name}_{p.name}"
+        key = f"explore_p_{name}_{p.name}" + ("_en" if p.type == "choice" else "")
         assert key in at.session_state, f"no control for {name}.{p.name}"
     text = load_sample("policy_ja").text
     expected = chunkviz.chunk(text, name, **spec.defaults())
@@ -253,34 +257,36 @@ def test_every_registered_strategy_gets_controls_and_the_right_count(name):
 
 def test_upload_a_shift_jis_document_then_qa_pairs_as_csv():
     at = _page()
-    at.radio(key="explore_source").set_value("upload").run()
+    at.radio(key=SOURCE).set_value("upload").run()
     text = "第1条 始業時刻は午前9時とする。\r\n第2条 終業時刻は午後6時とする。\r\n" * 20
-    at.file_uploader(key="explore_upload").upload("規程.txt", text.encode("cp932"),
+    at.file_uploader(key="explore_doc_upload").upload("規程.txt", text.encode("cp932"),
                                                    "text/plain").run()
     assert not at.exception
     expected_text = text.replace("\r\n", "\n")
-    assert at.session_state["doc_text"] == expected_text
+    assert _text(at) == expected_text
     at.slider(key=SIZE).set_value(30).run()
     assert _metric(at, "Chunks") == f"{len(chunkviz.chunk(expected_text, 'fixed', size=30)):,}"
     csv = "question,answer\n始業は？,午前9時\n休日は？,日曜日\n".encode()
-    at.file_uploader(key="explore_qa_upload").upload("qa.csv", csv, "text/csv").run()
+    at.file_uploader(key="qa_upload").upload("qa.csv", csv, "text/csv").run()
     assert not at.exception
     table = _qa_table(at)
     assert list(table["answer"]) == ["午前9時", "日曜日"]
     assert list(table["occurrences"]) == [20, 0]
     assert table.iloc[1]["status"] == "⚠️ not found"
     result = chunkviz.chunk(expected_text, "fixed", size=30)
-    from chunkviz.views.explore import assess_qa, locate_qa
+    from chunkviz.document import locate_questions
+    from chunkviz.views.explore import assess_qa
 
-    qa = assess_qa(result, locate_qa(expected_text, [{"question": "q", "answer": "午前9時"}]))
+    qa = assess_qa(result, locate_questions(expected_text,
+                                            [{"question": "q", "answer": "午前9時"}]))
     assert table.iloc[0]["status"] == {"contained": "✅ contained", "broken": "❌ broken"}[
         qa[0].status]
 
 
 def test_upload_errors_are_shown_and_the_page_survives():
     at = _page()
-    at.radio(key="explore_source").set_value("upload").run()
-    at.file_uploader(key="explore_upload").upload("blob.txt", b"\x00\x01\x02" * 100,
+    at.radio(key=SOURCE).set_value("upload").run()
+    at.file_uploader(key="explore_doc_upload").upload("blob.txt", b"\x00\x01\x02" * 100,
                                                    "text/plain").run()
     assert not at.exception
     assert "looks like a binary file" in at.error[0].value
@@ -291,22 +297,89 @@ def test_upload_errors_are_shown_and_the_page_survives():
 
 def test_html_upload_keeps_markup_as_text_for_the_view():
     at = _page()
-    at.radio(key="explore_source").set_value("upload").run()
+    at.radio(key=SOURCE).set_value("upload").run()
     markup = b"<html><body><p>&lt;script&gt;alert(1)&lt;/script&gt; stays text</p></body></html>"
-    at.file_uploader(key="explore_upload").upload("page.html", markup, "text/html").run()
+    at.file_uploader(key="explore_doc_upload").upload("page.html", markup, "text/html").run()
     assert not at.exception
-    assert at.session_state["doc_text"] == "<script>alert(1)</script> stays text"
+    assert _text(at) == "<script>alert(1)</script> stays text"
 
 
 @pytest.mark.slow
 def test_chunks_over_the_models_input_limit_are_counted():
     from chunkviz.retrieval.backends import over_limit
 
-    at = _page(strategy="fixed", size="3000", overlap="0", unit="chars", sample="tech_en")
-    at.sidebar.selectbox(key="backend").set_value("st:all-MiniLM-L6-v2").run()
+    at = _page(strategy="fixed", size="3000", overlap="0", unit="chars", sample="tech_en",
+               backend="st:all-MiniLM-L6-v2")
     assert not at.exception
     backend = get_backend("st:all-MiniLM-L6-v2")
     result = chunkviz.chunk(load_sample("tech_en").text, "fixed", size=3000)
     flags = over_limit(backend, result.chunk_texts())
     assert sum(flags) >= 1  # 3,000 characters of English are far over MiniLM's 256 tokens
     assert _metric(at, "Over the input limit") == str(sum(flags))
+
+
+def test_terminal_formatting_is_removed_counted_and_kept_on_request():
+    at = _page()
+    at.radio(key=SOURCE).set_value("upload").run()
+    man = b"\x1b[1mNAME\x1b[0m\n    l\bls - list directory contents\n"
+    at.file_uploader(key="explore_doc_upload").upload("ls.txt", man, "text/plain").run()
+    assert not at.exception
+    assert _text(at) == "NAME\n    ls - list directory contents\n"
+    assert any("Removed 3 terminal formatting sequences" in c.value for c in at.caption)
+    at.checkbox(key="explore_keep_terminal").check().run()
+    assert _text(at) == man.decode()
+    assert not any("terminal formatting sequences" in c.value for c in at.caption)
+
+
+def test_an_uploaded_file_name_is_shown_literally():
+    at = _page()
+    at.radio(key=SOURCE).set_value("upload").run()
+    at.file_uploader(key="explore_doc_upload").upload("[x](https://evil.example).txt", b"text",
+                                                   "text/plain").run()
+    assert not at.exception
+    info = next(c.value for c in at.caption if "characters" in c.value)
+    # The file name is the document's name (no internal id before it), escaped.
+    assert info.startswith("\\[x\\](https\u2060\\://evil.example).txt: 4 characters")
+
+
+def test_a_docx_bomb_is_an_error_message_not_a_traceback():
+    import io
+    import zipfile
+
+    import docx
+
+    base = io.BytesIO()
+    docx.Document().save(base)
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(base) as src, zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            if item.filename != "word/document.xml":
+                dst.writestr(item, src.read(item.filename))
+        with dst.open("word/document.xml", "w") as f:
+            for _ in range(700):
+                f.write(b"<w:p>" + b"A" * 100_000 + b"</w:p>")
+    at = _page()
+    at.radio(key=SOURCE).set_value("upload").run()
+    at.file_uploader(key="explore_doc_upload").upload("bomb.docx", bomb.getvalue(),
+                                                   "application/octet-stream").run()
+    assert not at.exception
+    assert "MAX\\_DOCX\\_XML\\_BYTES" in at.error[0].value
+
+
+def test_jump_to_chunk_draws_no_session_state_warning(monkeypatch):
+    # Streamlit logged "created with a default value but also had its value set via the
+    # Session State API" with a stack trace at every jump that changed the page.
+    from streamlit.elements.lib import policies
+
+    monkeypatch.setattr(policies, "_shown_default_value_warning", False)
+    text = ("word " * 20_000).strip()
+    at = _page(strategy="fixed", size="100", overlap="0", unit="chars")
+    at.radio(key=SOURCE).set_value("paste").run()
+    at.text_area(key="explore_doc_paste").input(text).run()
+    at.number_input(key="explore_jump").set_value(250).run()
+    assert at.pagination(key="explore_page").value == 2
+    at.pagination(key="explore_page").set_value(3).run()
+    assert at.pagination(key="explore_page").value == 3
+    at.number_input(key="explore_jump").set_value(10).run()
+    assert at.pagination(key="explore_page").value == 1
+    assert policies._shown_default_value_warning is False

@@ -24,13 +24,13 @@ def test_home_renders_and_links_to_existing_pages():
 def test_switching_language_translates_home_and_sidebar():
     at = _home()
     english = [m.value for m in at.markdown]
-    assert at.sidebar.selectbox(key="backend").label == "Retrieval backend"
+    assert at.sidebar.selectbox(key="backend_en").label == "Retrieval backend"
     at.sidebar.radio(key="lang").set_value("ja").run()
     assert not at.exception
     japanese = [m.value for m in at.markdown]
     assert japanese != english
     assert japanese[0].startswith("チャンク分割が")
-    assert at.sidebar.selectbox(key="backend").label == "検索バックエンド"
+    assert at.sidebar.selectbox(key="backend_ja").label == "検索バックエンド"
     assert at.sidebar.radio(key="lang").label == "言語 / Language"
 
 
@@ -39,9 +39,9 @@ def test_sidebar_offers_available_backends_and_explains_the_others():
 
     at = _home()
     infos = list_backends()
-    offered = at.sidebar.selectbox(key="backend").options
+    offered = at.sidebar.selectbox(key="backend_en").options
     assert len(offered) == sum(1 for i in infos if i.available)
-    assert at.sidebar.selectbox(key="backend").value == "bm25"
+    assert at.sidebar.selectbox(key="backend_en").value == "bm25"
     missing = [i for i in infos if not i.available]
     captions = " ".join(c.value for c in at.sidebar.caption)
     for info in missing:
@@ -51,10 +51,10 @@ def test_sidebar_offers_available_backends_and_explains_the_others():
 def test_backend_names_follow_the_language():
     at = _home()
     assert "BM25, character bigrams (no weights) — lexical" in (
-        at.sidebar.selectbox(key="backend").options
+        at.sidebar.selectbox(key="backend_en").options
     )
     at.sidebar.radio(key="lang").set_value("ja").run()
     assert not at.exception
-    options = at.sidebar.selectbox(key="backend").options
+    options = at.sidebar.selectbox(key="backend_ja").options
     assert "BM25・文字バイグラム（重み不要） — 語彙ベース" in options
-    assert at.sidebar.selectbox(key="backend").value == "bm25"
+    assert at.sidebar.selectbox(key="backend_ja").value == "bm25"

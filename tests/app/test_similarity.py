@@ -13,7 +13,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from chunkviz import chunk
+from chunkviz.document import Document
 from chunkviz.retrieval.backends import get_backend
+from chunkviz.ui.state import STATE_KEY, AppState
 from chunkviz.views.plane import DEFAULT_QUERY, preset, rankings
 from chunkviz.views.similarity_lesson import DEFAULT_QUERY_TEXT, DEFAULT_TEXT, analyse
 
@@ -21,11 +23,19 @@ PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "3_Similarity.py")
 MEASURES = ("dot", "cosine", "l2")
 
 
-def _run(**state) -> AppTest:
+def _run(app: AppState | None = None, **state) -> AppTest:
     at = AppTest.from_file(PAGE, default_timeout=120)
+    if app is not None:
+        at.session_state[STATE_KEY] = app
     for key, value in state.items():
         at.session_state[key] = value
     return at.run()
+
+
+def _pasted(text: str, **fields) -> AppState:
+    """An app state whose document is ``text``, pasted."""
+    return AppState(source="paste", pasted=text,
+                    document=Document("paste", "", text, origin="paste"), **fields)
 
 
 def _shown_rankings(at: AppTest) -> dict[str, list[str]]:
@@ -85,7 +95,7 @@ def test_released_position_drives_rankings_and_the_move_sentence():
 def test_preset_survives_a_language_switch():
     at = _run()
     at.radio(key="sim_preset_en").set_value("normalised").run()
-    at.session_state["lang"] = "ja"
+    at.session_state[STATE_KEY].lang = "ja"
     at.run()
     assert not at.exception
     assert at.radio(key="sim_preset_ja").value == "normalised"
@@ -93,7 +103,7 @@ def test_preset_survives_a_language_switch():
 
 
 def test_japanese_labels_and_sentences():
-    at = _run(lang="ja")
+    at = _run(AppState(lang="ja"))
     assert not at.exception
     assert at.title[0].value == "類似度: 内積・コサイン・L2"
     assert at.info[0].value.endswith(
@@ -101,11 +111,15 @@ def test_japanese_labels_and_sentences():
     )
 
 
-def test_real_embeddings_tfidf_offline_on_the_builtin_text():
-    at = _run()
+def test_real_embeddings_tfidf_offline_on_the_lesson_text():
+    # BM25 (the default backend) has no vectors: the lesson embeds with TF-IDF and says so.
+    at = _run(_pasted(DEFAULT_TEXT, strategy="paragraph"))
     assert not at.exception
-    assert at.selectbox(key="sim_backend").value == "tfidf"
-    assert at.text_input(key="sim_query_text").value == DEFAULT_QUERY_TEXT
+    assert any("BM25" in c.value or "bm25" in c.value for c in at.caption)
+    assert any(c.value == "Embedding backend: tfidf." for c in at.caption)
+    assert at.text_input(key="sim_query_text").value == ""  # no questions: no default query
+    at.text_input(key="sim_query_text").set_value(DEFAULT_QUERY_TEXT).run()
+    assert not at.exception
     result = chunk(DEFAULT_TEXT, "paragraph")
     backend = get_backend("tfidf")
     lesson = analyse(
@@ -132,16 +146,14 @@ def test_real_embeddings_tfidf_offline_on_the_builtin_text():
     assert not at.warning
 
 
-def test_real_embeddings_use_the_explore_configuration():
+def test_real_embeddings_use_the_apps_document_and_configuration():
     text = "短い。\n\n" + "とても長い段落です。" * 12 + "\n\nまた短い。"
-    at = _run(
-        doc_text=text,
-        doc_name="memo.txt",
-        explore_strategy="fixed",
-        explore_params={"size": 40, "overlap": 10},
-    )
+    at = _run(AppState(source="upload", strategy="fixed",
+                       document=Document("f1", "memo.txt", text, origin="upload"),
+                       params={"fixed": {"size": 40, "overlap": 10, "unit": "chars"}}))
     assert not at.exception
     assert any("memo.txt" in c.value for c in at.caption)
+    assert any("fixed size=40 overlap=10 unit=chars" in c.value for c in at.caption)
     # No default query for the user's own document.
     assert at.text_input(key="sim_query_text").value == ""
     assert any("Type a query" in i.value for i in at.info)
@@ -153,9 +165,8 @@ def test_real_embeddings_use_the_explore_configuration():
 
 
 def test_bad_explore_parameters_show_the_error_and_keep_the_plane():
-    at = _run(
-        doc_text="abc " * 50, explore_strategy="fixed", explore_params={"size": 10, "overlap": 10}
-    )
+    at = _run(_pasted("abc " * 50, strategy="fixed",
+                      params={"fixed": {"size": 10, "overlap": 10, "unit": "chars"}}))
     assert not at.exception
     assert "overlap" in at.error[0].value
     assert len(at.table) == 3
@@ -163,8 +174,8 @@ def test_bad_explore_parameters_show_the_error_and_keep_the_plane():
 
 @pytest.mark.slow
 def test_use_m3_says_it_has_unit_vectors_only():
-    at = _run()
-    at.selectbox(key="sim_backend").set_value("use-m3").run()
+    at = _run(_pasted(DEFAULT_TEXT, strategy="paragraph", backend="use-m3"),
+              sim_query_text=DEFAULT_QUERY_TEXT)
     assert not at.exception
     assert "use-m3 returns unit vectors only" in at.warning[0].value
     assert _metric(at, "Pearson r (length, norm)") == "undefined"

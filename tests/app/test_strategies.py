@@ -19,6 +19,24 @@ def _page() -> AppTest:
     return AppTest.from_file(PAGE, default_timeout=120).run()
 
 
+def test_controls_come_from_the_schema_with_the_registrys_defaults():
+    from chunkviz.strategies import get_strategy
+
+    at = _page()
+    assert not at.exception
+    for name in ("semantic", "perplexity", "parent_child"):
+        for p in get_strategy(name).params:
+            key = f"strategies_p_{name}_{p.name}" + ("_en" if p.type == "choice" else "")
+            assert at.session_state[key] == (p.default if p.default is not None
+                                             else at.session_state[key])
+            if p.optional:
+                assert at.session_state[key + "__on"] is (p.default is not None)
+    assert at.slider(key="strategies_p_semantic_percentile").value == 5.0
+    assert at.slider(key="strategies_p_perplexity_threshold").max == 20.0
+    assert at.slider(key="strategies_p_parent_child_child_size").value == 200
+    assert at.slider(key="strategies_p_parent_child_parent_size").disabled  # off: 5 x child
+
+
 def _metrics(at: AppTest) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for m in at.metric:
@@ -29,7 +47,7 @@ def _metrics(at: AppTest) -> dict[str, list[str]]:
 def test_semantic_picture_shows_the_documents_own_threshold_and_cuts():
     at = _page()
     assert not at.exception
-    curve = semantic_curve(TEXT, percentile=10, min_size=100, max_size=1000, model="tfidf")
+    curve = semantic_curve(TEXT, percentile=5, min_size=100, max_size=1000, model="tfidf")
     metrics = _metrics(at)
     assert metrics["Threshold"] == [f"{curve.threshold:.3f}"]
     assert metrics["Sentences"][0] == f"{len(curve.units):,}"
@@ -44,7 +62,7 @@ def test_semantic_picture_shows_the_documents_own_threshold_and_cuts():
 
 def test_semantic_percentile_moves_the_threshold():
     at = _page()
-    at.slider(key="strategies_sem_p").set_value(50.0).run()
+    at.slider(key="strategies_p_semantic_percentile").set_value(50.0).run()
     assert not at.exception
     curve = semantic_curve(TEXT, percentile=50, min_size=100, max_size=1000, model="tfidf")
     assert _metrics(at)["Threshold"] == [f"{curve.threshold:.3f}"]
@@ -56,11 +74,15 @@ def test_perplexity_picture_names_the_language_model_and_counts_the_cuts():
     assert any("Language model in use" in i.value and "Kneser-Ney" in i.value for i in at.info)
     assert _metrics(at)["Sentences"][1] == f"{len(curve.units):,}"
     assert _metrics(at)["Topic cuts"][1] == f"{len(curve.cuts) - len(curve.forced):,}"
+    # The curve's chunks are the strategy's chunks.
+    import chunkviz
+
+    assert _metrics(at)["Chunks"][2] == f"{len(chunkviz.chunk(TEXT, 'perplexity')):,}"
 
 
 def test_a_missing_transformers_model_is_a_clear_error():
     at = _page()
-    at.text_input(key="strategies_ppl_lm").set_value("hf:/no/such/model").run()
+    at.text_input(key="strategies_p_perplexity_lm").set_value("hf:/no/such/model").run()
     assert not at.exception
     assert any("not available offline" in e.value for e in at.error)
 
@@ -70,8 +92,8 @@ def test_parent_child_hits_expand_to_deduplicated_parents():
     assert not at.exception
     import chunkviz
 
-    query = load_sample("jsquad_tsuyu").qa_pairs[0]["question"]
-    result = chunkviz.chunk(TEXT, "parent_child", child_size=150, parent_size=600)
+    query = load_sample("jsquad_tsuyu").questions[0].question
+    result = chunkviz.chunk(TEXT, "parent_child")  # the registry's defaults
     ranking = rank_children(result, query, get_backend("bm25"))
     expected = expand_to_parents(result, ranking, 5)
     metrics = _metrics(at)
@@ -82,25 +104,24 @@ def test_parent_child_hits_expand_to_deduplicated_parents():
     absorbed = table["what happens"].str.startswith("its parent is already sent").sum()
     assert absorbed == expected.duplicates_removed
 
-    at.radio(key="strategies_pc_exp").set_value("merge").run()
+    at.radio(key="strategies_pc_exp_en").set_value("merge").run()
     assert not at.exception
     merged = auto_merge(result, ranking, 5, min_children=2)
     assert _metrics(at)["Contexts sent"] == [f"{len(merged.contexts):,}"]
 
 
 def test_japanese_labels():
-    at = _page()
-    at.sidebar.radio(key="lang").set_value("ja").run()
+    from tests.app.helpers import set_lang
+
+    at = set_lang(_page(), "ja")
     assert not at.exception
     assert at.title[0].value == "戦略"
     assert "文の数" in _metrics(at)
 
 
-def test_semantic_uses_the_active_dense_backend():
-    at = AppTest.from_file(PAGE, default_timeout=180)
-    at.session_state["backend"] = "use-m3"
-    at.run()
+def test_semantic_sentence_vectors_from_the_model_parameter():
+    at = _page()
+    at.text_input(key="strategies_p_semantic_model").set_value("use-m3").run()
     assert not at.exception
-    assert any("active dense backend **use-m3**" in m.value for m in at.markdown)
-    curve = semantic_curve(TEXT, percentile=10, min_size=100, max_size=1000, model="use-m3")
+    curve = semantic_curve(TEXT, percentile=5, min_size=100, max_size=1000, model="use-m3")
     assert _metrics(at)["Threshold"] == [f"{curve.threshold:.3f}"]

@@ -15,11 +15,11 @@ import pytest
 from chunkviz.views.plane import (
     DEFAULT_QUERY,
     from_polar,
-    plane_to_screen,
     preset,
     rankings,
     screen_to_plane,
 )
+from tests.helpers import plane_to_screen
 
 pytestmark = pytest.mark.browser
 

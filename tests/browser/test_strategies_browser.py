@@ -11,7 +11,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_clicking_a_cut_on_the_curve_marks_the_chunk_that_starts_there(app_url, page):
-    curve = semantic_curve(load_sample("jsquad_tsuyu").text, percentile=10, min_size=100,
+    curve = semantic_curve(load_sample("jsquad_tsuyu").text, percentile=5, min_size=100,
                            max_size=1000, model="tfidf")
     topic = [i for i in curve.cuts if i not in curve.forced]
     expected_chunk = curve.cuts.index(topic[0]) + 1

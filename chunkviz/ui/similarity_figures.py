@@ -1,4 +1,4 @@
-"""Cached wrappers and plotly figures for the Similarity page's real-embedding part."""
+"""Plotly figures of the Similarity page's real-embedding part (norms, ranks, PCA)."""
 
 from __future__ import annotations
 
@@ -6,61 +6,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import streamlit as st
 
-from chunkviz.api import chunk
-from chunkviz.model import ChunkingResult
-from chunkviz.retrieval.backends import Backend, get_backend
 from chunkviz.retrieval.base import Measure
-from chunkviz.views.similarity_lesson import Lesson, analyse
+from chunkviz.views.similarity_lesson import Lesson
 
 MEASURE_COLOURS: dict[Measure, str] = {"dot": "#e8590c", "cosine": "#1c7ed6", "l2": "#2f9e44"}
-
-
-@st.cache_resource(max_entries=4, show_spinner=False)
-def load_backend(name: str) -> Backend:
-    """The backend called ``name`` (read-only; shared by sessions)."""
-    return get_backend(name)
-
-
-# NOTE: cache_resource, not cache_data: a ChunkingResult holds a read-only mappingproxy that
-# pickle refuses, and the frozen result is safe to share without a copy.
-@st.cache_resource(max_entries=32, show_spinner=False)
-def chunk_cached(text: str, strategy: str, params: tuple[tuple[str, Any], ...]) -> ChunkingResult:
-    """``chunkviz.chunk`` keyed by hashable arguments."""
-    return chunk(text, strategy, **dict(params))
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def encode_documents(
-    _backend: Backend, name: str, model: str, texts: tuple[str, ...]
-) -> np.ndarray:
-    """Chunk vectors; ``name`` and ``model`` key the cache in place of the backend object.
-
-    All texts are encoded in one call: TF-IDF fits its IDF on exactly this set.
-    """
-    return _backend.encode_documents(list(texts))
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def encode_query(_backend: Backend, name: str, model: str, text: str) -> np.ndarray:
-    """One query vector, shape ``(dim,)``."""
-    return np.asarray(_backend.encode_queries([text])[0])
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def lesson_cached(
-    _backend: Backend,
-    name: str,
-    model: str,
-    embed_texts: tuple[str, ...],
-    lengths: tuple[int, ...],
-    query_text: str,
-) -> Lesson:
-    """``analyse`` of the chunks and the query, encoded by the backend (all steps cached)."""
-    documents = encode_documents(_backend, name, model, embed_texts)
-    query = encode_query(_backend, name, model, query_text)
-    return analyse(lengths, documents, query)
 
 
 def _short(text: str, n: int = 40) -> str:

@@ -1,0 +1,140 @@
+"""The one document type: text, name, origin, paragraph starts and questions with answer spans.
+
+Built-in samples (``chunkviz.samples.load_sample``), a pasted text, an uploaded file and every
+dataset loader (``chunkviz.datasets``) produce a ``Document``; ``chunk_document`` is the one way
+to chunk one, so a strategy that can use the document's own paragraph starts always gets them
+(nobody passes them by hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from chunkviz.api import chunk
+from chunkviz.model import ChunkingResult, Span
+from chunkviz.strategies import get_strategy
+
+Origin = Literal["sample", "paste", "upload", "dataset"]
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question and the spans that answer it; any one contained span makes a chunk relevant.
+
+    Attributes:
+        qid: Stable identifier.
+        doc_id: The document the spans refer to.
+        question: The question text.
+        answer: The answer text (``document.text[s.start:s.end]`` for every span).
+        spans: Every span counted as the answer (all occurrences, for user QA pairs); empty when
+            a user's answer is not in the document.
+    """
+
+    qid: str
+    doc_id: str
+    question: str
+    answer: str
+    spans: tuple[Span, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A document to chunk, with what is known about it.
+
+    Attributes:
+        doc_id: Stable identifier: the sample name, the dataset's article id, the file name.
+        title: What to call it (a file name is the user's text: escape it when rendered).
+        text: The text every offset refers to.
+        paragraph_starts: Start offsets of the document's own paragraphs when it carries them
+            (JSQuAD paragraphs are concatenated without separator, so they cannot be re-found).
+        origin: Where it came from: ``sample``, ``paste``, ``upload`` or ``dataset``.
+        questions: Its questions, each with the spans of ``text`` that answer it.
+    """
+
+    doc_id: str
+    title: str
+    text: str
+    paragraph_starts: tuple[int, ...] = ()
+    origin: Origin = "dataset"
+    questions: tuple[Question, ...] = ()
+
+    def with_questions(self, questions: Sequence[Question]) -> Document:
+        """The same document with ``questions`` in place of its own."""
+        return replace(self, questions=tuple(questions))
+
+
+def locate_questions(
+    text: str, pairs: Sequence[Mapping[str, Any]], doc_id: str = "doc"
+) -> list[Question]:
+    """Turn question/answer dicts into Questions with spans of ``text``, none dropped.
+
+    A pair with ``start`` (a built-in sample's known answer position) is taken at that position;
+    otherwise every occurrence of the answer counts (``chunkviz.datasets.qa_pairs.occurrences``),
+    as a user's answer may appear more than once, and an answer not in the text gets no span.
+
+    Raises:
+        DatasetError: A pair without ``question``/``answer``, an empty one, or a ``start`` that
+            does not point at the answer.
+    """
+    from chunkviz.datasets.qa_pairs import normalize_pairs, occurrences
+    from chunkviz.errors import DatasetError
+
+    items = []
+    for n, (pair, clean) in enumerate(zip(pairs, normalize_pairs(pairs), strict=True), start=1):
+        start = pair.get("start")
+        # A known position keeps the answer exactly; a searched answer is stripped, as the
+        # corpus's QA-pair loader strips it.
+        question = clean["question"]
+        answer = str(pair["answer"]) if start is not None else clean["answer"]
+        if not question or not answer.strip():
+            raise DatasetError(
+                f"QA pair {n} needs a non-empty question and answer (got question={question!r},"
+                f" answer={answer!r}); fill in both"
+            )
+        if start is not None:
+            s = int(start)
+            if text[s : s + len(answer)] != answer:
+                raise DatasetError(
+                    f"QA pair {n}: start={s} does not point at the answer {answer!r}; remove"
+                    " start to locate the answer in the text"
+                )
+            starts = [s]
+        else:
+            starts = occurrences(text, answer)
+        spans = tuple(Span(doc_id, s, s + len(answer)) for s in starts)
+        items.append(Question(f"q{n}", doc_id, question, answer, spans))
+    return items
+
+
+def chunk_document(
+    document: Document,
+    strategy: str,
+    params: Mapping[str, Any] | None = None,
+    **resources: Any,
+) -> ChunkingResult:
+    """Chunk ``document`` with the registered ``strategy`` and its ``params``.
+
+    The document's own paragraph starts go to every strategy that accepts them, so
+    ``paragraph`` reproduces a corpus's (or a sample's) paragraphs exactly wherever it runs.
+
+    Args:
+        document: The document.
+        strategy: A registered strategy name.
+        params: Strategy parameters (checked against its schema; missing ones take defaults).
+        **resources: Objects the strategy may use (``tokenizer``, ``embedder``,
+            ``language_model``); names the strategy does not accept are left out.
+
+    Returns:
+        The chunking of ``document.text``.
+
+    Raises:
+        UnknownStrategyError: ``strategy`` is not registered.
+        ParameterError: A parameter is unknown or breaks its rule.
+    """
+    spec = get_strategy(strategy)
+    extra = {k: v for k, v in resources.items() if k in spec.resources}
+    if "paragraph_starts" in spec.resources and document.paragraph_starts:
+        extra.setdefault("paragraph_starts", document.paragraph_starts)
+    return chunk(document.text, strategy, **dict(params or {}), **extra)

@@ -1,0 +1,71 @@
+"""The one boundary between a page and its users: no traceback ever reaches the browser.
+
+``show_error(exc)`` turns an exception into what a user may see:
+
+- a ``ChunkvizError`` becomes its message (escaped: messages quote file names and link values,
+  which must not become links or images);
+- Streamlit's own control flow (``st.rerun``, ``st.stop``, ``st.switch_page``) is re-raised, it
+  is not an error;
+- anything else is logged with its traceback (the server log keeps it) and shown as a short
+  notice naming only the exception's type. Where Streamlit itself is set to show error details
+  (``client.showErrorDetails`` ``full`` or ``stacktrace``, a developer's setting and what
+  ``AppTest`` runs with), the exception is re-raised instead, so Streamlit shows it and tests
+  see it in ``at.exception``. The app's ``.streamlit/config.toml`` sets ``none``, so an
+  exception that escapes every guard shows no stack either.
+
+``guard()`` is the same as a context manager::
+
+    with guard():
+        result = compute(...)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import streamlit as st
+from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlException
+
+from chunkviz.errors import ChunkvizError
+from chunkviz.ui.i18n import tr
+from chunkviz.views.markup import escape_markdown
+
+logger = logging.getLogger("chunkviz")
+
+_DEVELOPER_DETAILS = ("full", "stacktrace", "true", "True")
+
+
+def user_message(exc: BaseException) -> str:
+    """What a user is shown for ``exc`` (Markdown-safe), without raising or logging."""
+    if isinstance(exc, ChunkvizError):
+        return escape_markdown(str(exc))
+    return tr("guard.unexpected", kind=escape_markdown(type(exc).__name__))
+
+
+def show_error(exc: BaseException) -> None:
+    """Show ``exc`` as a user may see it (see the module docstring).
+
+    Raises:
+        BaseException: ``exc`` itself when it is Streamlit's control flow, not an
+            ``Exception`` (``KeyboardInterrupt``), or unexpected while Streamlit shows error
+            details.
+    """
+    if isinstance(exc, ScriptControlException) or not isinstance(exc, Exception):
+        raise exc
+    if not isinstance(exc, ChunkvizError):
+        if str(st.get_option("client.showErrorDetails")) in _DEVELOPER_DETAILS:
+            raise exc
+        logger.error("unexpected error on a page", exc_info=exc)
+    st.error(user_message(exc))
+
+
+@contextmanager
+def guard() -> Iterator[None]:
+    """Run a block; an exception in it goes through ``show_error``."""
+    try:
+        yield
+    except Exception as exc:  # noqa: BLE001 - the boundary: show_error decides
+        show_error(exc)
+

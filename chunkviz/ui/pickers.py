@@ -1,0 +1,252 @@
+"""The app's pickers, one of each: backend, document source, configuration, question pairs.
+
+Each reads the session's ``AppState`` and writes the user's choice back into it, so every page
+that draws a picker shows, and changes, the same thing. Widgets offer ids (a strategy name, a
+sample name, a backend name) and show labels through ``format_func``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, get_args
+
+import streamlit as st
+
+from chunkviz.datasets.qa_pairs import parse_qa_pairs
+from chunkviz.document import Document, locate_questions
+from chunkviz.extract import DOCUMENT_TYPES, extract
+from chunkviz.retrieval.backends import DEFAULT_BACKEND, BackendInfo
+from chunkviz.samples import load_sample, sample_names
+from chunkviz.strategies import all_strategies, get_strategy
+from chunkviz.text import Lang, has, text
+from chunkviz.ui.controls import param_controls, strategy_description
+from chunkviz.ui.guard import show_error
+from chunkviz.ui.resources import backend_infos
+from chunkviz.ui.state import AppState, Configuration, Source, bind, lang_key, publish_link
+from chunkviz.views.markup import escape_markdown
+
+SOURCES: tuple[Source, ...] = get_args(Source)
+
+
+# --- backend ---------------------------------------------------------------------------------
+def backend_label(lang: Lang, info: BackendInfo) -> str:
+    """A backend's name in ``lang``; a model the user named keeps its own label."""
+    key = f"backend.{info.name}"
+    return text(lang, key) if has("en", key) else info.label
+
+
+def backend_picker(state: AppState) -> None:
+    """The retrieval backend (one select box; the sidebar draws it) and what is unavailable."""
+    lang = state.lang
+    infos = backend_infos()
+    labels = {i.name: text(lang, "backend.option", label=backend_label(lang, i),
+                           kind=text(lang, f"sidebar.kind_{i.kind}"))
+              for i in infos if i.available}
+    if state.backend not in labels:
+        # A backend that vanished (uninstalled, or named by an old session) falls back to the
+        # default rather than leaving the select box with a value it cannot show.
+        state.backend = DEFAULT_BACKEND if DEFAULT_BACKEND in labels else next(iter(labels))
+    key = lang_key("backend", state)
+    bind(key, state.backend)
+    state.backend = st.selectbox(text(lang, "sidebar.backend"), list(labels), key=key,
+                                 format_func=labels.__getitem__,
+                                 help=text(lang, "sidebar.backend_help"))
+    missing = [i for i in infos if not i.available]
+    if missing:
+        with st.expander(text(lang, "sidebar.unavailable", n=len(missing))):
+            for info in missing:
+                st.markdown(f"**{escape_markdown(backend_label(lang, info))}**")
+                st.caption(info.reason)
+
+
+# --- document ----------------------------------------------------------------------------------
+def document_label(lang: Lang, document: Document) -> str:
+    """What to call the document on a page (a sample's title in ``lang``; never an id)."""
+    if document.origin == "sample":
+        return text(lang, f"sample.{document.doc_id}")
+    if document.origin == "paste":
+        return text(lang, "document.pasted")
+    return document.title or document.doc_id
+
+
+def _compose(base: Document, pairs: tuple[Mapping[str, Any], ...]) -> Document:
+    """``base`` with its own questions and the user's pairs located in its text."""
+    if not pairs:
+        return base
+    own = tuple(q for q in base.questions if not q.qid.startswith("u"))
+    located = locate_questions(base.text, pairs, doc_id=base.doc_id)
+    # The user's questions are "u1", "u2", ...: apart from the document's own (q1, q2, ...).
+    mine = tuple(replace(q, qid=f"u{n}") for n, q in enumerate(located, start=1))
+    return base.with_questions((*own, *mine))
+
+
+def use_document(state: AppState, base: Document) -> None:
+    """Make ``base`` the current document; the user's pairs stay only with the same document."""
+    current = state.document
+    same = (current.origin, current.doc_id) == (base.origin, base.doc_id)
+    if same and current.text == base.text:
+        return
+    if not same:
+        state.user_pairs = ()
+    state.document = _compose(base, state.user_pairs)
+
+
+def add_pairs(state: AppState, pairs: list[Mapping[str, Any]]) -> None:
+    """Add question/answer pairs of the user's to the current document (answers are located)."""
+    state.user_pairs = (*state.user_pairs, *pairs)
+    state.document = _compose(state.document, state.user_pairs)
+
+
+def clear_pairs(state: AppState) -> None:
+    """Remove every question of the current document (its own and the user's)."""
+    state.user_pairs = ()
+    state.document = state.document.with_questions(())
+
+
+def document_picker(state: AppState, *, prefix: str) -> Document:
+    """Source (sample, paste, upload) and the document itself; returns the current document.
+
+    Args:
+        state: The app state.
+        prefix: Start of the widget keys, one per page: Streamlit gives a widget on another page
+            a new identity, and a key left by the previous page's widget would hand it that
+            widget's default instead of the state's value.
+    """
+    lang = state.lang
+    key = lang_key(f"{prefix}doc_source", state)
+    bind(key, state.source)
+    state.source = st.radio(text(lang, "document.source"), SOURCES, key=key, horizontal=True,
+                            format_func=lambda s: text(lang, f"document.src_{s}"),
+                            help=text(lang, "document.source_help"))
+    if state.source == "sample":
+        key = lang_key(f"{prefix}doc_sample", state)
+        bind(key, state.sample)
+        state.sample = st.selectbox(text(lang, "document.sample"), sample_names(), key=key,
+                                    format_func=lambda n: text(lang, f"sample.{n}"),
+                                    help=text(lang, "document.sample_help"))
+        use_document(state, load_sample(state.sample))
+    elif state.source == "paste":
+        bind(f"{prefix}doc_paste", state.pasted)
+        state.pasted = st.text_area(text(lang, "document.paste"), key=f"{prefix}doc_paste",
+                                    height=180,
+                                    help=text(lang, "document.paste_help"))
+        use_document(state, Document("paste", "", state.pasted, origin="paste"))
+    else:
+        upload = st.file_uploader(text(lang, "document.upload"), type=list(DOCUMENT_TYPES),
+                                  key=f"{prefix}doc_upload",
+                                  help=text(lang, "document.upload_help"))
+        keep = st.checkbox(text(lang, "document.keep_terminal"), key=f"{prefix}keep_terminal",
+                           help=text(lang, "document.keep_terminal_help"))
+        doc = state.document
+        wanted = f"{upload.file_id}:{keep}" if upload is not None else ""
+        if upload is not None and (doc.origin, doc.doc_id) != ("upload", wanted):
+            try:
+                extracted = extract(upload.getvalue(), upload.name,
+                                    keep_terminal_formatting=keep)
+            except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+                show_error(exc)
+            else:
+                st.session_state[f"{prefix}terminal_removed"] = extracted.terminal_sequences
+                use_document(state, Document(wanted, upload.name, extracted.text,
+                                             origin="upload"))
+        elif upload is None and doc.origin == "upload":
+            st.caption(text(lang, "document.upload_kept", name=escape_markdown(doc.title)))
+        removed = st.session_state.get(f"{prefix}terminal_removed")
+        if removed and state.document.origin == "upload":
+            st.caption(text(lang, "document.terminal_removed", n=removed))
+    doc = state.document
+    st.caption(text(lang, "document.info", name=escape_markdown(document_label(lang, doc)),
+                    chars=len(doc.text), questions=len(doc.questions)))
+    publish_link(state)
+    return doc
+
+
+def question_editor(state: AppState) -> None:
+    """Add a pair by hand, upload pairs (CSV/JSON), or remove them all."""
+    lang = state.lang
+    left, right = st.columns(2)
+    with left, st.form("qa_add", clear_on_submit=True):
+        st.markdown(f"**{text(lang, 'explore.qa_add')}**")
+        question = st.text_input(text(lang, "explore.question"), key="qa_new_question")
+        answer = st.text_input(text(lang, "explore.answer"), key="qa_new_answer")
+        if st.form_submit_button(text(lang, "explore.add")):
+            if question.strip() and answer.strip():
+                add_pairs(state, [{"question": question, "answer": answer}])
+                st.rerun()
+            else:
+                st.error(text(lang, "explore.qa_need_both"))
+    with right:
+        qa_file = st.file_uploader(text(lang, "explore.qa_upload"),
+                                   type=["csv", "tsv", "json", "jsonl"], key="qa_upload",
+                                   help=text(lang, "explore.qa_upload_help"))
+        if qa_file is not None and st.session_state.get("qa_file") != qa_file.file_id:
+            try:
+                pairs = parse_qa_pairs(qa_file.getvalue(), name=qa_file.name)
+            except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+                show_error(exc)
+            else:
+                st.session_state["qa_file"] = qa_file.file_id
+                add_pairs(state, [{"question": p["question"], "answer": p["answer"]}
+                                  for p in pairs])
+                st.session_state["qa_loaded"] = text(lang, "explore.qa_loaded", n=len(pairs),
+                                                     name=escape_markdown(qa_file.name))
+                st.rerun()
+        if st.session_state.get("qa_loaded"):
+            st.success(st.session_state.pop("qa_loaded"))
+        if state.document.questions and st.button(text(lang, "explore.qa_clear"),
+                                                  key="qa_clear"):
+            clear_pairs(state)
+            st.rerun()
+
+
+# --- configuration -----------------------------------------------------------------------------
+def strategy_picker(lang: Lang, key: str, current: str) -> str:
+    """A select box of the registered strategies (name — description); returns the chosen name."""
+    names = [s.name for s in all_strategies()]
+    bind(key, current if current in names else names[0])
+    return str(st.selectbox(
+        text(lang, "config.strategy"), names, key=key, help=text(lang, "config.strategy_help"),
+        format_func=lambda n: text(lang, "config.strategy_option", name=n,
+                                   description=strategy_description(lang, get_strategy(n)))))
+
+
+def configuration_picker(
+    state: AppState,
+    *,
+    prefix: str,
+    slot: int | None = None,
+    columns: int = 3,
+    expander: str | None = None,
+) -> Configuration:
+    """Strategy and parameter controls; returns the configuration and keeps it in the state.
+
+    Args:
+        state: The app state.
+        prefix: Start of the widget keys (``<prefix>strategy_<lang>``, ``<prefix>p_...``).
+        slot: None for the current configuration; ``i`` for Compare's extra configuration ``i``.
+        columns: Parameter widgets per row.
+        expander: Put the parameters in an expander with this label.
+    """
+    lang = state.lang
+    if slot is None:
+        strategy, params = state.configuration()
+    else:
+        strategy, params = state.compare[slot]
+    strategy = strategy_picker(lang, f"{prefix}strategy_{lang}", strategy)
+    values = state.params_of(strategy) if slot is None else (
+        {**get_strategy(strategy).defaults(), **params} if strategy == state.compare[slot][0]
+        else get_strategy(strategy).defaults())
+    box = st.expander(expander) if expander else st.container()
+    with box:
+        chosen = param_controls(get_strategy(strategy), values, prefix=f"{prefix}p_", lang=lang,
+                                columns=columns)
+        if not chosen:
+            st.caption(text(lang, "config.no_params"))
+    if slot is None:
+        state.strategy = strategy
+        state.set_params(strategy, chosen)
+        publish_link(state)
+    else:
+        state.compare[slot] = (strategy, chosen)
+    return strategy, chosen

@@ -1,0 +1,45 @@
+"""What the AppTest files share: the session's app state, seen from a test.
+
+A page run alone (``AppTest.from_file("pages/x.py")``) has no sidebar; the language and the
+backend are set in the app state, which is what the sidebar's widgets write.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+from chunkviz.ui.state import STATE_KEY, AppState
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def page(name: str, *, timeout: int = 120, query: dict[str, str] | None = None,
+         **state: Any) -> AppTest:
+    """``pages/<name>`` with an app state made of ``state`` (none: the page creates it), run."""
+    at = AppTest.from_file(str(ROOT / "pages" / name), default_timeout=timeout)
+    if query:
+        at.query_params.update(query)
+    if state:
+        at.session_state[STATE_KEY] = AppState(**state)
+    return at.run()
+
+
+def app_state(at: AppTest) -> AppState:
+    """The session's app state (the object the pages read and write)."""
+    state = at.session_state[STATE_KEY]
+    assert isinstance(state, AppState)
+    return state
+
+
+def set_lang(at: AppTest, lang: str) -> AppTest:
+    """Switch the UI language as the sidebar does, and rerun."""
+    app_state(at).lang = lang  # type: ignore[assignment]
+    return at.run()
+
+
+def metric(at: AppTest, label: str) -> str:
+    """The value of the first metric called ``label``."""
+    return next(m.value for m in at.metric if m.label == label)

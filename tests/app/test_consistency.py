@@ -1,0 +1,60 @@
+"""One state, one chunking: Explore, Compare, Similarity and Strategies count the same chunks.
+
+For every built-in sample and every registered strategy at the registry's defaults, each page
+reports the chunk count of ``chunk_document`` on the app state's document and configuration
+(paragraph starts included: 梅雨 under ``paragraph`` is 49 chunks on every page).
+"""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from chunkviz.document import chunk_document
+from chunkviz.samples import load_sample, sample_names
+from chunkviz.strategies import all_strategies
+from chunkviz.ui.state import STATE_KEY, AppState
+from tests.app.helpers import ROOT
+
+PAGES = ("1_Explore.py", "2_Compare.py", "3_Similarity.py", "5_Strategies.py")
+# The strategy select box of the pages that draw one; the others read the state's strategy.
+PICKERS = {"1_Explore.py": "explore_strategy_en", "2_Compare.py": "compare_0_strategy_en"}
+STRATEGIES = [s.name for s in all_strategies()]
+
+
+def _counts_on_page(page: str, sample: str) -> dict[str, str]:
+    at = AppTest.from_file(str(ROOT / "pages" / page), default_timeout=300)
+    state = AppState(sample=sample, document=load_sample(sample))
+    at.session_state[STATE_KEY] = state
+    counts = {}
+    at.run()
+    for name in STRATEGIES:
+        if page in PICKERS:
+            at.selectbox(key=PICKERS[page]).set_value(name)
+        else:
+            state.strategy = name
+        at.run()
+        assert not at.exception, (page, name, at.exception)
+        counts[name] = next(m.value for m in at.metric if m.label == "Chunks")
+    return counts
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sample", sample_names())
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_counts_the_chunks_of_chunk_document(page, sample):
+    document = load_sample(sample)
+    expected = {name: f"{len(chunk_document(document, name)):,}" for name in STRATEGIES}
+    assert _counts_on_page(page, sample) == expected
+
+
+def test_paragraph_on_the_jsquad_sample_is_49_chunks_on_every_page():
+    # The case that broke: Similarity chunked without the sample's paragraph starts (1 chunk).
+    counts = set()
+    for page in PAGES:
+        at = AppTest.from_file(str(ROOT / "pages" / page), default_timeout=300)
+        at.session_state[STATE_KEY] = AppState(strategy="paragraph")
+        at.run()
+        assert not at.exception
+        counts.add(next(m.value for m in at.metric if m.label == "Chunks"))
+    assert counts == {"49"}
