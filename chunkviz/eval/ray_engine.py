@@ -37,10 +37,10 @@ from typing import Any
 
 import numpy as np
 
-from chunkviz.datasets.base import Document
+from chunkviz.document import Document, chunk_document
 from chunkviz.errors import ChunkvizError, MissingDependencyError, ParameterError
 from chunkviz.eval.engine import ENCODE_BATCH, LocalEngine, Progress
-from chunkviz.eval.grid import Config, chunk_document
+from chunkviz.eval.grid import Config
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend
 from chunkviz.retrieval.cache import EmbeddingCache, Role
@@ -157,7 +157,7 @@ def _chunk_rows(table: Any, configs: Sequence[Config]) -> dict[str, Any]:
         doc = Document(doc_id, "", unpack(text), tuple(starts))
         parts = []
         for config in configs:
-            r = chunk_document(config, doc)
+            r = chunk_document(doc, config.strategy, config.params)
             parts.append((r.chunks, r.strategy, dict(r.params), r.parents))
         blobs.append(pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL))
     return {"index": np.asarray(indices, dtype=np.int64), "blob": np.asarray(blobs, dtype=object)}
