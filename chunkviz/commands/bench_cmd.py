@@ -4,6 +4,8 @@ Usage::
 
     python -m chunkviz bench --dataset jsquad --backend bm25 [--sample N --seed S]
         [--grid default] [--measure cosine] [--out DIR] [--cache-dir DIR]
+        [--engine local|ray [--address ADDR] [--actors N] [--cpus-per-actor C]
+         [--gpus-per-actor G] [--batch-size B]]
     python -m chunkviz backends
 """
 
@@ -12,10 +14,11 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from chunkviz.errors import ParameterError
-from chunkviz.eval.engine import Stage, run_fraction
+from chunkviz.eval.engine import Engine, LocalEngine, Stage, run_fraction
 from chunkviz.eval.grid import Config, default_grid, fixed_config
 
 if TYPE_CHECKING:
@@ -57,6 +60,26 @@ def add_parser(sub: Any) -> None:
                    help="equivalence margin in the metric's units, e.g. recall@5=0.02 "
                    "(repeatable; default 0.01 for Recall, nDCG and MRR)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    r = p.add_argument_group("engine", "where chunking and encoding run (docs/scaling.md)")
+    r.add_argument("--engine", choices=("local", "ray"), default="local",
+                   help="local (default: this process) or ray (Ray Data stages; needs "
+                   'pip install "chunkviz[ray]")')
+    r.add_argument("--address", default=None,
+                   help="Ray cluster to connect to (e.g. ray://head:10001 or auto); default: "
+                   "start a local Ray for the run")
+    r.add_argument("--actors", type=int, default=None,
+                   help="encoder actors, one model each (default: one per GPU, else per "
+                   "--cpus-per-actor CPUs)")
+    r.add_argument("--cpus-per-actor", type=float, default=1.0,
+                   help="CPUs reserved by each encoder actor (default 1)")
+    r.add_argument("--gpus-per-actor", type=float, default=None,
+                   help="GPUs per encoder actor (default: 1 for st: models when the cluster has "
+                   "GPUs, else 0)")
+    r.add_argument("--batch-size", type=int, default=None,
+                   help="texts per encode call on Ray (default 256, the local engine's, which "
+                   "keeps vectors bit-identical to a local run)")
+    r.add_argument("--num-cpus", type=int, default=None,
+                   help="CPUs of a local Ray (default: this process's cores)")
     p.set_defaults(run=run)
 
     b = sub.add_parser("backends", help="list retrieval backends and whether they load offline")
@@ -127,6 +150,29 @@ class _Bar:
             self.bar.close()
 
 
+def make_engine(args: argparse.Namespace) -> Engine:
+    """The engine named by ``--engine``, with the Ray options when it is ``ray``.
+
+    Raises:
+        MissingDependencyError: ``--engine ray`` without Ray installed (the message says how to
+            install it).
+        ParameterError: Ray options given to the local engine, or invalid Ray options.
+    """
+    ray_options = {"address": args.address, "actors": args.actors,
+                   "gpus_per_actor": args.gpus_per_actor, "batch_size": args.batch_size,
+                   "num_cpus": args.num_cpus}
+    if args.engine == "local":
+        given = sorted(k for k, v in ray_options.items() if v is not None)
+        if given or args.cpus_per_actor != 1.0:
+            names = ", ".join("--" + k.replace("_", "-") for k in given) or "--cpus-per-actor"
+            raise ParameterError(f"{names} need --engine ray (got --engine local)")
+        return LocalEngine()
+    from chunkviz.eval.ray_engine import RayEngine
+
+    options = {k: v for k, v in ray_options.items() if v is not None}
+    return RayEngine(cpus_per_actor=args.cpus_per_actor, **options)
+
+
 def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Run the benchmark and write its results file; prints the main table.
 
@@ -141,16 +187,19 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     out = check_writable(args.out or default_results_dir())
     configs = parse_grid(args.grid)
     margins = parse_margins(args.margin)
+    engine = make_engine(args)
     backend = get_backend(args.backend)
     dataset = load_dataset(args.dataset)
     bar = _Bar(args.quiet)
     try:
-        results = run_benchmark(
-            dataset, configs, backend, measure=args.measure, cache_dir=args.cache_dir,
-            progress=bar, spec=args.dataset, sample=args.sample, seed=args.seed,
-            bootstrap=args.bootstrap, permutations=args.permutations, unit=args.unit,
-            margins=margins,
-        )
+        # A Ray engine starts (or connects to) Ray here and stops a Ray it started on the way out.
+        with engine if isinstance(engine, AbstractContextManager) else nullcontext():
+            results = run_benchmark(
+                dataset, configs, backend, measure=args.measure, cache_dir=args.cache_dir,
+                progress=bar, spec=args.dataset, sample=args.sample, seed=args.seed,
+                bootstrap=args.bootstrap, permutations=args.permutations, unit=args.unit,
+                margins=margins, engine=engine,
+            )
     finally:
         bar.close()
     path = save_results(results, out)

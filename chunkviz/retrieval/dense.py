@@ -236,8 +236,8 @@ class SentenceTransformerBackend:
 
     kind: BackendKind = "dense"
 
-    def __init__(self, model: str, *, batch_size: int = 32) -> None:
-        """Load ``model`` offline.
+    def __init__(self, model: str, *, batch_size: int = 32, device: str = "cpu") -> None:
+        """Load ``model`` offline onto ``device`` (``cpu``, or ``cuda`` on a GPU worker of Ray).
 
         Raises:
             MissingDependencyError: sentence-transformers is not installed.
@@ -252,7 +252,7 @@ class SentenceTransformerBackend:
 
         target = resolve_model(model)
         try:
-            st = SentenceTransformer(target, device="cpu", local_files_only=True)
+            st = SentenceTransformer(target, device=device, local_files_only=True)
         except (OSError, ValueError) as exc:
             raise ModelUnavailableError(f"{_how_to_get(model)} (loading failed: {exc})") from exc
         self._st = st
