@@ -38,6 +38,7 @@ from chunkviz.eval.stats import (
     tost_paired,
 )
 from chunkviz.strategies import get_strategy
+from chunkviz.text import text
 
 Lang = Literal["en", "ja"]
 
@@ -340,46 +341,25 @@ def sentence(comp: PairwiseResult, lang: Lang) -> str:
     discordant counts (questions each side wins) follow.
     """
     c = comp if comp.diff >= 0 else comp.flipped()
-    name = metric_label(c.metric)
-    ci = f"[{c.ci_low:+.3f}, {c.ci_high:+.3f}]"
-    p = _p_text(c)
+    within = text(lang, "dashboard.margin", delta=c.delta) if c.delta is not None else ""
+    fields = {
+        "a": c.a, "b": c.b, "name": metric_label(c.metric), "diff": c.diff, "p": _p_text(c),
+        "ci": text(lang, "dashboard.ci", low=c.ci_low, high=c.ci_high), "within": within,
+    }
     wins = ""
     if _binary(c.metric) and c.a_wins is not None:
-        wins = (f" {c.a} が {c.a_wins:,} 問、{c.b} が {c.b_wins:,} 問で勝つ。" if lang == "ja"
-                else f" {c.a} wins {c.a_wins:,} questions, {c.b} wins {c.b_wins:,}.")
-    within = (f"±{c.delta:g}" if c.delta is not None else "")
-    if lang == "ja":
-        if c.outcome == "a_better":
-            text = (f"{c.a} と {c.b}：{name} は {c.a} のほうが {c.diff:.3f} 高い。"
-                    f"多重比較の補正（Holm）後も有意（補正後 {p}）。")
-            if c.equivalent:
-                text += f"ただし差は {within} 以内（同等性検定）。"
-        elif c.outcome == "equivalent":
-            text = (f"{c.a} と {c.b}：{name} は {within} 以内で同等（同等性検定 TOST、"
-                    f"補正後 {format_p(c.p_equiv_holm)}、差 {c.diff:+.3f}）。")
-        else:
-            text = (f"{c.a} と {c.b}：{name} は判定できない — 差は検出できず、{within} 以内の"
-                    f"同等性も示せない（差 {c.diff:+.3f}、未補正の 95% CI {ci}、補正後 {p}）。"
-                    if within else
-                    f"{c.a} と {c.b}：{name} に検出できる差はない — 等しいという意味ではない"
-                    f"（差 {c.diff:+.3f}、未補正の 95% CI {ci}、補正後 {p}）。")
-        return text + wins
+        wins = text(lang, "dashboard.wins", a=c.a, b=c.b, a_wins=c.a_wins, b_wins=c.b_wins)
     if c.outcome == "a_better":
-        text = (f"{c.a} vs {c.b}: {name} higher by {c.diff:.3f}, survives correction "
-                f"(Holm-adjusted {p}).")
+        out = text(lang, "dashboard.pair_better", **fields)
         if c.equivalent:
-            text += f" The difference is within {within} (equivalence test)."
+            out += text(lang, "dashboard.pair_better_within", within=within)
     elif c.outcome == "equivalent":
-        text = (f"{c.a} vs {c.b}: {name} equivalent within {within} (two one-sided tests, "
-                f"Holm-adjusted {format_p(c.p_equiv_holm)}; difference {c.diff:+.3f}).")
+        out = text(lang, "dashboard.pair_equivalent", p_equiv=format_p(c.p_equiv_holm), **fields)
     elif within:
-        text = (f"{c.a} vs {c.b}: {name}: inconclusive — no detectable difference, and not shown "
-                f"to be within {within} either (difference {c.diff:+.3f}, uncorrected 95% CI "
-                f"{ci}, Holm-adjusted {p}).")
+        out = text(lang, "dashboard.pair_inconclusive_within", **fields)
     else:
-        text = (f"{c.a} vs {c.b}: {name}: no detectable difference — not the same as equal "
-                f"(difference {c.diff:+.3f}, uncorrected 95% CI {ci}, Holm-adjusted {p}).")
-    return text + wins
+        out = text(lang, "dashboard.pair_inconclusive", **fields)
+    return out + wins
 
 
 @dataclass(frozen=True, slots=True)
@@ -537,55 +517,35 @@ def verdict(results: Results, metric: str) -> Verdict:
 
 def verdict_sentence(v: Verdict, lang: Lang) -> str:
     """One sentence a stakeholder can act on, in English or Japanese (plain text, unescaped)."""
-    name = metric_label(v.metric)
-    if lang == "ja":
-        unit = (f"{v.units:,} 文書を単位に推論（文書の母集団について）" if v.unit == "document"
-                else f"{v.questions:,} 問を単位に推論（この質問について）")
-        head = f"{v.backend}（{name}、{unit}）：最良は {v.best}（{v.best_mean:.3f}）"
-        if v.clear:
-            head += "で、他のすべての構成に有意に勝つ"
-        elif v.tied:
-            head += f"。{'、'.join(v.tied)} とは区別できない"
-        text = head + "。"
-        if v.delta is not None:
-            if v.cheaper:
-                cheap = "、".join(f"{lab}（{n:,} チャンク）" for lab, n in v.cheaper)
-                text += (f"より安価で ±{v.delta:g} 以内で同等：{cheap}"
-                         f"（{v.best} は {v.best_chunks:,} チャンク）。")
-            elif v.cheapest:
-                text += "最良の構成はチャンク数も最少。"
-            else:
-                text += f"±{v.delta:g} 以内で同等と示せたより安価な構成はない。"
-        return text
-    unit = (f"inference over {v.units:,} documents (about documents like these)"
+    sep = text(lang, "dashboard.sep")
+    unit = (text(lang, "dashboard.verdict_unit_document", units=v.units)
             if v.unit == "document"
-            else f"inference over {v.questions:,} questions (about these questions only)")
-    head = f"{v.backend} ({name}, {unit}): the best is {v.best} ({v.best_mean:.3f})"
+            else text(lang, "dashboard.verdict_unit_question", questions=v.questions))
+    out = text(lang, "dashboard.verdict_head", backend=v.backend, name=metric_label(v.metric),
+               unit=unit, best=v.best, best_mean=v.best_mean)
     if v.clear:
-        head += ", significantly better than every other configuration"
+        out += text(lang, "dashboard.verdict_clear")
     elif v.tied:
-        head += f"; it cannot be told apart from {', '.join(v.tied)}"
-    text = head + "."
+        out += text(lang, "dashboard.verdict_tied", tied=sep.join(v.tied))
+    out += text(lang, "dashboard.verdict_end")
     if v.delta is not None:
         if v.cheaper:
-            cheap = ", ".join(f"{lab} ({n:,} chunks)" for lab, n in v.cheaper)
-            text += (f" Cheaper and equivalent within ±{v.delta:g}: {cheap} "
-                     f"(vs {v.best_chunks:,}).")
+            cheap = sep.join(text(lang, "dashboard.verdict_cheap_item", label=lab, n=n)
+                             for lab, n in v.cheaper)
+            out += text(lang, "dashboard.verdict_cheaper", delta=v.delta, cheap=cheap, best=v.best,
+                        best_chunks=v.best_chunks)
         elif v.cheapest:
-            text += " It is also the cheapest (fewest chunks)."
+            out += text(lang, "dashboard.verdict_cheapest")
         else:
-            text += f" No cheaper configuration is shown equivalent within ±{v.delta:g}."
-    return text
+            out += text(lang, "dashboard.verdict_no_cheaper", delta=v.delta)
+    return out
 
 
 def outcome_text(outcome: Outcome, a: str, b: str, delta: float | None, lang: Lang) -> str:
     """One outcome in words (``a better``, ``equivalent within ±δ``, ``inconclusive``...)."""
-    margin = f"±{delta:g}" if delta is not None else "±δ"
-    if lang == "ja":
-        return {"a_better": f"{a} が優れる", "b_better": f"{b} が優れる",
-                "equivalent": f"{margin} 以内で同等", "inconclusive": "判定できない"}[outcome]
-    return {"a_better": f"{a} better", "b_better": f"{b} better",
-            "equivalent": f"equivalent within {margin}", "inconclusive": "inconclusive"}[outcome]
+    margin = (text(lang, "dashboard.margin", delta=delta) if delta is not None
+              else text(lang, "dashboard.margin_unknown"))
+    return text(lang, f"dashboard.outcome_{outcome}", a=a, b=b, margin=margin)
 
 
 # --- sensitivity to the definitions -------------------------------------------------------------
@@ -815,25 +775,15 @@ def compare_backends(a: Results, b: Results, metric: str) -> BackendComparison:
 
 def backend_sentence(cmp: BackendComparison, lang: Lang) -> str:
     """Whether the best configuration changes with the retriever, with how clear each best is."""
-    name = metric_label(cmp.metric)
-    best_a, best_b = " / ".join(cmp.best_a), " / ".join(cmp.best_b)
-    if lang == "ja":
-        def clear_ja(ok: bool) -> str:
-            return "他のすべてに有意に勝つ" if ok else "他との差は補正後に有意とは限らない"
+    sep = text(lang, "dashboard.alt_sep")
 
-        head = ("最良の構成は検索器によって変わらない" if cmp.same_best
-                else "最良の構成は検索器によって変わる")
-        return (f"{name}：{head}。{cmp.backend_a} では {best_a}（{clear_ja(cmp.clear_a)}）、"
-                f"{cmp.backend_b} では {best_b}（{clear_ja(cmp.clear_b)}）。")
+    def clear(ok: bool) -> str:
+        return text(lang, "dashboard.backend_clear" if ok else "dashboard.backend_unclear")
 
-    def clear_en(ok: bool) -> str:
-        return ("beats every other configuration significantly" if ok
-                else "not significantly better than every other configuration")
-
-    head = ("the best configuration does not change with the retriever" if cmp.same_best
-            else "the best configuration changes with the retriever")
-    return (f"{name}: {head}. With {cmp.backend_a}: {best_a} ({clear_en(cmp.clear_a)}); "
-            f"with {cmp.backend_b}: {best_b} ({clear_en(cmp.clear_b)}).")
+    head = text(lang, "dashboard.backend_same" if cmp.same_best else "dashboard.backend_changes")
+    return text(lang, "dashboard.backend", name=metric_label(cmp.metric), head=head,
+                backend_a=cmp.backend_a, best_a=sep.join(cmp.best_a), clear_a=clear(cmp.clear_a),
+                backend_b=cmp.backend_b, best_b=sep.join(cmp.best_b), clear_b=clear(cmp.clear_b))
 
 
 def backend_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[RunSummary]:
