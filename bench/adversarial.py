@@ -6,8 +6,10 @@ N and 4N characters and chunked by every registered strategy with its defaults. 
 chunking is the best of ``--repeats`` measurements of process CPU time (``time.process_time``:
 what other work on a shared machine disturbs least); each measurement repeats the call until it
 has run for at least ``--min-time`` seconds, so that fast strategies are not timed at the clock's
-resolution. The growth ratio is time(4N) / time(N): linear is 4, quadratic 16. Every ratio must
-be at most 5; the script exits 1 otherwise.
+resolution. The N and 4N measurements alternate, round by round, after a garbage collection, so
+that a change of load on the machine between them does not land on one side of the ratio. The
+growth ratio is time(4N) / time(N): linear is 4, quadratic 16. Every ratio must be at most 5;
+the script exits 1 otherwise.
 
 NOTE N is a million characters so that N and 4N both leave the CPU caches: strategies that keep
 one offset per character (recursive on a run without separators) are memory-bound, and between
@@ -28,6 +30,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import platform
 import subprocess
@@ -70,20 +73,28 @@ INPUTS: dict[str, Callable[[int], str]] = {
 }
 
 
-def cpu_time(fn: Callable[[], object], repeats: int, min_time: float) -> float:
-    """Best per-call CPU time over ``repeats`` measurements of at least ``min_time`` each."""
-    best = float("inf")
+def cpu_time(fn: Callable[[], object], min_time: float) -> float:
+    """Per-call CPU time of one measurement: ``fn`` repeated for at least ``min_time``."""
+    gc.collect()
+    calls = 0
+    start = time.process_time()
+    while True:
+        fn()
+        calls += 1
+        elapsed = time.process_time() - start
+        if elapsed >= min_time:
+            return elapsed / calls
+
+
+def best_pair(
+    small: Callable[[], object], large: Callable[[], object], repeats: int, min_time: float
+) -> tuple[float, float]:
+    """Best per-call CPU times of ``small`` and ``large``, taken alternately ``repeats`` times."""
+    best_small = best_large = float("inf")
     for _ in range(repeats):
-        calls = 0
-        start = time.process_time()
-        while True:
-            fn()
-            calls += 1
-            elapsed = time.process_time() - start
-            if elapsed >= min_time:
-                break
-        best = min(best, elapsed / calls)
-    return best
+        best_small = min(best_small, cpu_time(small, min_time))
+        best_large = min(best_large, cpu_time(large, min_time))
+    return best_small, best_large
 
 
 def growth_table(
@@ -98,8 +109,9 @@ def growth_table(
             continue
         chunkviz.chunk("warm up. Imports and models load here.", spec.name)
         for name, (small, large) in texts.items():
-            t1 = cpu_time(lambda s=small, st=spec.name: chunkviz.chunk(s, st), repeats, min_time)
-            t4 = cpu_time(lambda s=large, st=spec.name: chunkviz.chunk(s, st), repeats, min_time)
+            t1, t4 = best_pair(lambda s=small, st=spec.name: chunkviz.chunk(s, st),
+                               lambda s=large, st=spec.name: chunkviz.chunk(s, st),
+                               repeats, min_time)
             rows.append({"strategy": spec.name, "input": name, "t_n": t1, "t_4n": t4,
                          "ratio": t4 / t1 if t1 > 0 else float("nan")})
             print(f"  {spec.name:<12} {name:<18} {t1 * 1e3:9.2f} ms {t4 * 1e3:9.2f} ms "
