@@ -15,6 +15,7 @@ PAGES = (
     ("pages/3_Similarity.py", "similarity", ":material/scatter_plot:"),
     ("pages/4_Benchmark.py", "benchmark", ":material/leaderboard:"),
     ("pages/5_Strategies.py", "strategies", ":material/account_tree:"),
+    ("pages/6_Tune.py", "tune", ":material/tune:"),
 )
 
 st.set_page_config(page_title="chunkviz", page_icon="✂️", layout="wide")

@@ -1,0 +1,145 @@
+"""The Tune page's helpers: the run (kept per document and settings), its figures and links.
+
+The page only lays out; the work is ``chunkviz.eval.tune.tune`` (the same call the CLI makes,
+so both name the same recommendation), kept in session state under the document's digest and
+every setting, so a rerun (a widget moved, the page reopened) never recomputes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from chunkviz.document import Document
+from chunkviz.eval.engine import Stage, run_fraction
+from chunkviz.eval.grid import Config
+from chunkviz.eval.synthetic import VALIDATION, Form
+from chunkviz.eval.tune import Cost, TunePoint, TuneResult, pareto_front, tune, tune_grid
+from chunkviz.text import Lang, text
+from chunkviz.ui.resources import document_key, load_backend
+from chunkviz.ui.state import AppState
+
+RESULTS_KEY = "tune_results"
+QuestionSource = Literal["own", "synthetic", "both"]
+QUESTION_SOURCES: tuple[QuestionSource, ...] = ("own", "synthetic", "both")
+#: Forms the page offers (``lm`` needs a local model the page cannot load).
+PAGE_FORMS: tuple[Form, ...] = ("context", "keywords", "template", "inverse", "cloze")
+
+
+@dataclass(frozen=True)
+class TuneSettings:
+    """What a run depends on besides the document: its cache key with the document's digest."""
+
+    own: bool
+    synthetic: int
+    form: Form
+    configs: tuple[str, ...]
+    backend: str
+    seed: int = 0
+
+
+def grid_configs(labels: Sequence[str]) -> list[Config]:
+    """The default grid's configurations named by ``labels``, in grid order."""
+    wanted = set(labels)
+    return [c for c in tune_grid() if c.label in wanted]
+
+
+def run_key(document: Document, settings: TuneSettings) -> tuple[Any, ...]:
+    """The session-state key of a run: the document's digest and every setting."""
+    return (document_key(document), settings)
+
+
+def stored(document: Document, settings: TuneSettings) -> TuneResult | None:
+    """The run already made for this document and these settings, if any."""
+    result = st.session_state.get(RESULTS_KEY, {}).get(run_key(document, settings))
+    return result if isinstance(result, TuneResult) else None
+
+
+def run_tune(document: Document, settings: TuneSettings, lang: Lang) -> TuneResult:
+    """``tune`` with a progress bar; the result is kept under ``run_key``."""
+    bar = st.progress(0.0, text=text(lang, "tune.starting"))
+
+    def progress(stage: Stage, done: int, total: int, message: str) -> None:
+        bar.progress(run_fraction(stage, done, total), text=f"{message} ({done}/{total})")
+
+    result = tune(document, questions=document.questions if settings.own else (),
+                  synthetic=settings.synthetic, form=settings.form,
+                  configs=grid_configs(settings.configs), backend=load_backend(settings.backend),
+                  seed=settings.seed, progress=progress)
+    bar.progress(1.0, text=text(lang, "tune.done"))
+    # One run is kept per session (the latest); results are values, shared read-only.
+    st.session_state[RESULTS_KEY] = {run_key(document, settings): result}
+    return result
+
+
+def form_label(lang: Lang, form: Form, backend: str) -> str:
+    """A form with its JSQuAD validation figure for ``backend``."""
+    rho = VALIDATION.get(form, {}).get(backend)
+    if rho is None:
+        return text(lang, "tune.form_option_none", form=form)
+    return text(lang, "tune.form_option", form=form, rho=f"{rho:.2f}")
+
+
+def validation_lines(lang: Lang, result: TuneResult) -> list[str]:
+    """What is shown beside every figure: synthetic or not, the lexical caveat, validation."""
+    source = result.source
+    if not source.get("synthetic"):
+        return [text(lang, "tune.validation_own", n=source.get("own", 0))]
+    form, backend = str(source["form"]), result.results.backend
+    rho = source.get("validation_rho")
+    lines = [text(lang, "tune.synthetic_label", n=source["questions"], form=form),
+             text(lang, "tune.lexical")]
+    if rho is None:
+        lines.append(text(lang, "tune.validation_none", form=form, backend=backend))
+    else:
+        lines.append(text(lang, "tune.validation", form=form, rho=f"{rho:.2f}",
+                          backend=backend))
+    return lines
+
+
+def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figure:
+    """Quality against ``cost``, one marker per configuration, the Pareto front as a line."""
+    axis = "tune.axis_size" if cost == "index_bytes" else "tune.axis_context"
+    title = "tune.front_size" if cost == "index_bytes" else "tune.front_context"
+    by_label = {p.label: p for p in points}
+    front = [by_label[label] for label in pareto_front(points, cost)]
+    fig = go.Figure([
+        go.Scatter(x=[float(getattr(p, cost)) for p in points], y=[p.quality for p in points],
+                   text=[p.label for p in points], mode="markers", marker={"size": 10},
+                   name="", hovertemplate="%{text}<br>%{x:,.0f}<br>%{y:.3f}<extra></extra>"),
+        go.Scatter(x=[float(getattr(p, cost)) for p in front], y=[p.quality for p in front],
+                   text=[p.label for p in front], mode="lines+markers+text",
+                   textposition="top center", name=text(lang, "tune.on_front"),
+                   hoverinfo="skip"),
+    ])
+    fig.update_layout(title=text(lang, title), xaxis_title=text(lang, axis),
+                      yaxis_title=text(lang, "tune.axis_quality"), height=380,
+                      margin={"l": 10, "r": 10, "t": 50, "b": 10}, showlegend=False)
+    fig.update_xaxes(type="log")
+    return fig
+
+
+def point_rows(lang: Lang, result: TuneResult) -> list[dict[str, Any]]:
+    """The table of points, with translated column names."""
+    def t(key: str) -> str:
+        return text(lang, f"tune.{key}")
+
+    fronts = {"index_bytes": t("axis_size"), "context_tokens": t("axis_context")}
+    return [{t("col_config"): p.label, t("col_quality"): round(p.quality, 3),
+             t("col_ci"): f"{p.ci_low:.3f}–{p.ci_high:.3f}", t("col_chunks"): p.chunks,
+             t("col_bytes"): p.index_bytes, t("col_context"): round(p.context_tokens),
+             t("col_cut"): f"{p.probes_cut}/{result.probes}",
+             t("col_front"): ", ".join(fronts[c] for c in p.front) or "—"}
+            for p in result.points]
+
+
+def open_in_explore(state: AppState, label: str) -> None:
+    """Make the configuration ``label`` the current one and open Explore."""
+    config = next(c for c in tune_grid() if c.label == label)
+    state.strategy = config.strategy
+    state.set_params(config.strategy, {**state.params_of(config.strategy), **config.params})
+    st.switch_page("pages/1_Explore.py")

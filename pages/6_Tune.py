@@ -1,0 +1,116 @@
+"""Tune: benchmark a grid on the current document and name a recommended configuration."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from chunkviz.eval.synthetic import DEFAULT_FORM
+from chunkviz.eval.tune import probe_lost, tune_grid
+from chunkviz.text import text
+from chunkviz.ui.guard import show_error
+from chunkviz.ui.i18n import tr
+from chunkviz.ui.pickers import document_picker
+from chunkviz.ui.state import app_state, bind, lang_key
+from chunkviz.ui.tune_view import (
+    PAGE_FORMS,
+    QUESTION_SOURCES,
+    TuneSettings,
+    form_label,
+    front_figure,
+    grid_configs,
+    open_in_explore,
+    point_rows,
+    run_tune,
+    stored,
+    validation_lines,
+)
+from chunkviz.views.markup import escape_markdown
+
+state = app_state()
+lang = state.lang
+
+st.title(tr("tune.title"))
+st.caption(tr("tune.intro"))
+with st.expander(tr("document.heading")):
+    document = document_picker(state, prefix="tune_")
+if not document.text.strip():
+    st.info(tr("document.empty"))
+    st.stop()
+
+own_n = len(document.questions)
+key = lang_key("tune_source", state)
+bind(key, "both" if own_n else "synthetic")
+source = st.radio(tr("tune.questions"), QUESTION_SOURCES, key=key, horizontal=True,
+                  format_func=lambda s: text(lang, f"tune.q_{s}", n=own_n),
+                  help=tr("tune.questions_help"))
+left, right = st.columns(2)
+synthetic = 0
+form = DEFAULT_FORM
+if source != "own":
+    synthetic = int(left.number_input(tr("tune.count"), min_value=0, max_value=2000, value=200,
+                                      step=50, key="tune_count", help=tr("tune.count_help")))
+    form = right.selectbox(tr("tune.form"), PAGE_FORMS, key="tune_form",
+                           format_func=lambda f: form_label(lang, f, state.backend),
+                           help=tr("tune.form_help"))
+labels = [c.label for c in tune_grid()]
+chosen = st.multiselect(tr("tune.grid"), labels, default=labels, key="tune_grid",
+                        help=tr("tune.grid_help"))
+st.caption(tr("tune.backend", backend=escape_markdown(state.backend)))
+if not chosen:
+    st.info(tr("tune.no_grid"))
+    st.stop()
+
+uses_own = source != "synthetic" and own_n > 0
+if not uses_own and not synthetic:
+    # No questions at all: lost before retrieval is all that can be counted.
+    st.info(tr("tune.no_questions"))
+    total, rows = probe_lost(document, grid_configs(chosen))
+    if not total:
+        st.caption(tr("tune.no_probes"))
+    for row in rows:
+        st.markdown(tr("tune.lost_sentence", total=total, broken=row.broken,
+                       config=escape_markdown(row.config)))
+    st.caption(tr("tune.probe_note"))
+    st.stop()
+
+settings = TuneSettings(uses_own, synthetic, form, tuple(chosen), state.backend)
+result = stored(document, settings)
+if st.button(tr("tune.run"), key="tune_run", type="primary"):
+    try:
+        result = run_tune(document, settings, lang)
+    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(exc)
+        st.stop()
+if result is None:
+    st.stop()
+
+rec = result.recommendation
+lines = validation_lines(lang, result)
+if result.source.get("synthetic"):
+    st.warning("\n\n".join(lines))
+else:
+    st.caption(lines[0])
+m1, m2 = st.columns(2)
+m1.metric(tr("tune.recommended"), rec.label)
+m2.metric(tr("tune.best"), rec.best)
+st.success(f"**{tr('tune.why')}:** {escape_markdown(rec.reason)}")
+st.caption(escape_markdown(rec.validation))
+if rec.caution:
+    st.warning(tr("tune.caution", text=escape_markdown(rec.caution)))
+
+fig_left, fig_right = st.columns(2)
+fig_left.plotly_chart(front_figure(result.points, "index_bytes", lang), key="tune_fig_size")
+fig_right.plotly_chart(front_figure(result.points, "context_tokens", lang),
+                       key="tune_fig_context")
+st.caption(" ".join(lines))
+st.dataframe(point_rows(lang, result), hide_index=True, key="tune_table", width="stretch")
+
+pick_col, open_col = st.columns([3, 1])
+points = [p.label for p in result.points]
+bind("tune_open_pick", rec.label)
+if st.session_state["tune_open_pick"] not in points:
+    st.session_state["tune_open_pick"] = rec.label
+picked = pick_col.selectbox(tr("tune.open_pick"), points, key="tune_open_pick",
+                            help=tr("tune.open_help"))
+if open_col.button(tr("tune.open"), key="tune_open"):
+    open_in_explore(state, str(picked))

@@ -1,0 +1,107 @@
+"""The Tune page: a run on a built-in sample names what ``tune()`` names, and says synthetic."""
+
+from __future__ import annotations
+
+from chunkviz.eval.synthetic import DEFAULT_FORM
+from chunkviz.eval.tune import document_from_file, tune
+from chunkviz.samples import load_sample
+from chunkviz.ui import tune_view
+from chunkviz.ui.tune_view import grid_configs
+from tests.app.helpers import app_state, metric, page
+
+GRID = ["fixed-200-0", "fixed-400-80", "paragraph"]
+
+
+def _run(at, source: str = "synthetic", n: int = 30):  # type: ignore[no-untyped-def]
+    at.radio(key="tune_source_en").set_value(source).run()
+    if source != "own":
+        at.number_input(key="tune_count").set_value(n).run()
+    at.multiselect(key="tune_grid").set_value(GRID).run()
+    return at.button(key="tune_run").click().run()
+
+
+def test_the_recommendation_shown_is_tunes_and_synthetic_figures_say_so():
+    at = page("6_Tune.py", timeout=300, sample="tech_en", backend="bm25")
+    assert not at.exception
+    at = _run(at)
+    assert not at.exception
+    expected = tune(load_sample("tech_en"), synthetic=30, form=DEFAULT_FORM,
+                    configs=grid_configs(GRID), backend="bm25", seed=0)
+    assert metric(at, "Recommended configuration") == expected.recommendation.label
+    assert metric(at, "Best quality") == expected.recommendation.best
+    shown = " ".join(str(s.value) for s in at.success)
+    assert "the cheapest" in shown or "highest" in shown
+    warnings = " ".join(str(w.value) for w in at.warning)
+    assert "Synthetic questions: 30 context questions" in warnings
+    assert "favour lexical retrieval" in warnings
+    assert "Spearman ρ =" in warnings
+    assert len(at.get("plotly_chart")) == 2
+    # A rerun keeps the result without running again.
+    at.run()
+    assert metric(at, "Recommended configuration") == expected.recommendation.label
+
+
+def test_no_questions_counts_the_key_phrases_each_configuration_cuts():
+    at = page("6_Tune.py", timeout=300, sample="tech_en", backend="bm25")
+    at.radio(key="tune_source_en").set_value("synthetic").run()
+    at.number_input(key="tune_count").set_value(0).run()
+    at.multiselect(key="tune_grid").set_value(GRID).run()
+    assert not at.exception
+    lines = [str(m.value) for m in at.markdown if "key phrases in your document" in str(m.value)]
+    assert len(lines) == len(GRID)
+    assert any("fixed-200-0" in line for line in lines)
+
+
+def test_a_point_opens_in_explore_with_its_configuration(monkeypatch):
+    # A page run alone has no navigation to switch in: record the switch (the browser test
+    # follows the real one).
+    switched: list[str] = []
+    monkeypatch.setattr(tune_view.st, "switch_page", switched.append)
+    at = _run(page("6_Tune.py", timeout=300, sample="tech_en", backend="bm25"))
+    at.selectbox(key="tune_open_pick").set_value("fixed-400-80").run()
+    at.button(key="tune_open").click().run()
+    assert not at.exception
+    state = app_state(at)
+    assert switched == ["pages/1_Explore.py"]
+    assert state.strategy == "fixed"
+    assert state.params_of("fixed")["size"] == 400
+    assert state.params_of("fixed")["overlap"] == 80
+
+
+def test_the_cli_on_a_user_file_prints_the_pages_recommendation(tmp_path, capsys):
+    from chunkviz.cli import main
+    from chunkviz.views.markup import escape_markdown
+
+    text = load_sample("tech_en").text
+    doc_path = tmp_path / "guide.md"
+    doc_path.write_text(text, encoding="utf-8")
+    assert main(["tune", str(doc_path), "--synthetic", "30", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    label = next(line for line in out.splitlines() if line.startswith("Recommended: "))
+    reason = next(line for line in out.splitlines() if line.startswith("Why: "))
+
+    # The same file as an upload the picker keeps (AppTest cannot drive a file uploader).
+    at = page("6_Tune.py", timeout=300, source="upload", document=document_from_file(doc_path),
+              backend="bm25")
+    at.radio(key="tune_source_en").set_value("synthetic").run()
+    at.number_input(key="tune_count").set_value(30).run()
+    at = at.button(key="tune_run").click().run()  # the default grid, as the CLI runs it
+    assert not at.exception
+    assert f"Recommended: {metric(at, 'Recommended configuration')}" == label
+    assert escape_markdown(reason.removeprefix("Why: ")) in at.success[0].value
+
+
+def test_a_japanese_run_labels_its_synthetic_figures_in_japanese():
+    # Pasted text has no pairs, so the questions start as synthetic (AppTest cannot set a
+    # radio whose labels the page translates).
+    at = page("6_Tune.py", timeout=300, source="paste", pasted=load_sample("tech_en").text,
+              backend="bm25", lang="ja")
+    at.number_input(key="tune_count").set_value(30).run()
+    at.multiselect(key="tune_grid").set_value(GRID).run()
+    at = at.button(key="tune_run").click().run()
+    assert not at.exception
+    warnings = " ".join(str(w.value) for w in at.warning)
+    assert "合成質問" in warnings
+    assert "BM25" in warnings
+    assert "ρ" in warnings
+    assert metric(at, "推奨設定")
