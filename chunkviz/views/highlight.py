@@ -29,6 +29,32 @@ from chunkviz.views.markup import escape_html
 
 PAGE_SIZE = 20_000
 
+# The view's colours and marks: one stylesheet for the page component, Compare and saved HTML.
+STYLE = """
+.hl-box {
+  max-height: 65vh; overflow-y: auto; padding: 0.75rem 1rem;
+  border: 1px solid #d0d7de; border-radius: 0.5rem; background: #ffffff;
+  font-family: "Noto Sans JP", "Hiragino Sans", "Yu Gothic", system-ui, sans-serif;
+  font-size: 0.95rem; line-height: 1.9; white-space: pre-wrap; overflow-wrap: anywhere;
+  color: #1f2328;
+}
+.c0 { background: #dbeafe; }
+.c1 { background: #fef3c7; }
+.ov { background: repeating-linear-gradient(135deg, #93c5fd 0 5px, #fcd34d 5px 10px); }
+.gap { background: transparent; }
+.ans { box-shadow: inset 0 -3px 0 #16a34a; font-weight: 600; }
+.broken {
+  color: #ffffff; background: #dc2626; font-weight: 700;
+  outline: 2px solid #991b1b; border-radius: 2px;
+}
+.cn {
+  display: inline-block; margin: 0 2px; padding: 0 4px; border-radius: 4px;
+  background: #334155; color: #ffffff; font: 600 0.65rem/1.4 ui-monospace, monospace;
+  vertical-align: 0.35em; white-space: nowrap; user-select: none;
+}
+.cn.target { background: #7c3aed; box-shadow: 0 0 0 3px #c4b5fd; }
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class Mark:
