@@ -53,7 +53,7 @@ def test_overlap_region_is_shared():
     text = "0123456789"
     result = chunkviz.chunk(text, "fixed", size=6, overlap=2)
     markup = render_html(text, result.chunks)
-    assert '<span class="ov" title="chunks #0, #1 (overlap)">45</span>' in markup
+    assert '<span class="ov" data-s="4" title="chunks #0, #1 (overlap)">45</span>' in markup
 
 
 def test_script_and_img_are_escaped():

@@ -210,7 +210,8 @@ def render_html(
     """HTML of ``text[start:end]`` with chunk bands, overlaps, chunk numbers and answer marks.
 
     The result is a sequence of ``<span>`` elements (no container); all text is escaped. Chunk
-    number badges carry ``id="chunk-<i>"`` so a view can scroll to a chunk.
+    number badges carry ``id="chunk-<i>"`` so a view can scroll to a chunk, and every text span
+    carries ``data-s``, the offset of its first character, so a view can find a character.
     """
     words = labels or Labels()
     out: list[str] = []
@@ -230,5 +231,7 @@ def render_html(
             classes.append("broken" if any(marks[i].broken for i in seg.marks) else "ans")
         title = escape_html(_segment_title(seg, marks, words))
         body = escape_html(text[seg.start : seg.end])
-        out.append(f'<span class="{" ".join(classes)}" title="{title}">{body}</span>')
+        # data-s (the segment's first character) lets a view keep or share a reading position.
+        out.append(f'<span class="{" ".join(classes)}" data-s="{seg.start}" title="{title}">'
+                   f'{body}</span>')
     return "".join(out)
