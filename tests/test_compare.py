@@ -5,7 +5,17 @@ import pytest
 import chunkviz
 from chunkviz.document import locate_questions
 from chunkviz.retrieval.backends import get_backend
-from chunkviz.views.compare import config_label, outcome, rank_rows, summary_rows
+from chunkviz.views.compare import (
+    boundary_diff,
+    config_label,
+    cut_offsets,
+    diff_rows,
+    mark_cuts,
+    outcome,
+    rank_rows,
+    summary_rows,
+)
+from chunkviz.views.highlight import render_html
 
 TEXT = "梅雨は日本の雨季である。寒帯ジェット気流が南下する。台風は夏から秋に来る。"
 PAIRS = [
@@ -52,3 +62,69 @@ def test_summary_counts_chunks_broken_answers_and_uncovered_characters(bm25):
 def test_config_label_skips_switched_off_parameters():
     assert config_label("sentence", {"size": 400, "max_sentences": None}) == "sentence size=400"
 
+
+
+def test_cuts_are_chunk_starts_and_ends_inside_the_text():
+    overlapping = chunkviz.chunk("abcdefghij", "fixed", size=4, overlap=1)
+    assert [(c.start, c.end) for c in overlapping.chunks] == [(0, 4), (3, 7), (6, 10)]
+    assert cut_offsets(overlapping) == {3, 4, 6, 7}  # a start and an end around each overlap
+    paragraphs = chunkviz.chunk("a b\n\nc d", "paragraph")
+    assert cut_offsets(paragraphs) == {3, 5}  # both sides of the blank line
+    assert cut_offsets(chunkviz.chunk("abc", "fixed", size=10)) == frozenset()
+    assert cut_offsets(chunkviz.chunk("", "fixed", size=10)) == frozenset()
+
+
+ABC = "abcdefghijkl"
+ABC_PAIRS = [{"question": "d to f?", "answer": "def"}, {"question": "f to h?", "answer": "fgh"},
+             {"question": "j to k?", "answer": "jk"}]
+
+
+def _abc(size: int, label: str):
+    return outcome(label, chunkviz.chunk(ABC, "fixed", size=size),
+                   locate_questions(ABC, ABC_PAIRS), None)
+
+
+def test_boundary_diff_splits_cuts_and_answers_broken_in_only_one():
+    four, six, eight = _abc(4, "4"), _abc(6, "6"), _abc(8, "8")
+    diff = boundary_diff(four, six)
+    assert (diff.only_a, diff.only_b, diff.shared) == ((4, 8), (6,), ())
+    # "def" (3-6) is cut at 4 and whole in 0-6; "fgh" (5-8) is whole in 4-8 and cut at 6.
+    assert (diff.broken_only_a, diff.broken_only_b) == ((0,), (1,))
+    assert boundary_diff(four, eight).shared == (8,)
+    assert boundary_diff(four, eight).only_a == (4,)
+    assert boundary_diff(six, four).broken_only_a == (1,)  # the pair's order is kept
+    rows = diff_rows(four, six, diff, {"broken in": "in"})
+    assert rows == [{"question": "d to f?", "answer": "def", "in": "4"},
+                    {"question": "f to h?", "answer": "fgh", "in": "6"}]
+
+
+def test_boundary_diff_needs_the_same_text():
+    other = outcome("x", chunkviz.chunk("another text", "fixed", size=4), [], None)
+    with pytest.raises(ValueError, match="same text"):
+        boundary_diff(_abc(4, "4"), other)
+
+
+def _strip_tags(markup: str) -> str:
+    import html
+    import re
+
+    # The chunk number badges (#i) are the only text the view adds.
+    without_badges = re.sub(r'<span class="cn"[^>]*>[^<]*</span>', "", markup)
+    return html.unescape(re.sub(r"<[^>]+>", "", without_badges))
+
+
+def test_mark_cuts_puts_a_marker_before_each_cut_and_keeps_the_text():
+    text = "ab<c>&defgh"
+    result = chunkviz.chunk(text, "fixed", size=4)  # cuts at 4 and 8
+    markup = render_html(text, result.chunks, start=2, end=11)
+    # 8 is this configuration's cut; 6 (inside the span 4-8) and 1 (before the range) another's.
+    marked = mark_cuts(markup, [8], [6, 1], here_title="only <here>", there_title="other")
+    assert _strip_tags(marked) == text[2:]
+    assert marked.count('class="cut cut-here"') == 1
+    assert marked.count('class="cut cut-there"') == 1
+    assert '<span class="cut cut-here" role="img" aria-label="only &lt;here&gt;"' in marked
+    # The span 4-8 is split at 6: the same classes and tooltip, the second part with data-s 6.
+    assert ('<span class="c1" data-s="4" title="chunk #1">&gt;&amp;</span>'
+            '<span class="cut cut-there" role="img" aria-label="other" title="other"></span>'
+            '<span class="c1" data-s="6" title="chunk #1">de</span>') in marked
+    assert mark_cuts(markup, [], [], here_title="", there_title="") == markup

@@ -8,6 +8,9 @@ computed under one backend; a question no chunk can answer has no rank (lost bef
 
 from __future__ import annotations
 
+import html
+import re
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +23,7 @@ from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.ranking import best_relevant_ranks
 from chunkviz.views.explore import QAResult, assess_qa
+from chunkviz.views.markup import escape_html
 
 Rank = int | None
 
@@ -175,3 +179,130 @@ def config_label(strategy: str, params: Mapping[str, Any]) -> str:
     """A short label such as ``fixed size=400 overlap=0`` (parameters in schema order)."""
     shown = " ".join(f"{k}={v}" for k, v in params.items() if v is not None)
     return f"{strategy} {shown}".strip()
+
+
+def cut_offsets(result: ChunkingResult) -> frozenset[int]:
+    """Where ``result`` cuts its text: every chunk start and end strictly inside the text.
+
+    A *cut* is an offset at which some chunk begins or ends. With overlap a chunk's start and
+    the previous chunk's end are both cuts (``fixed size=100 overlap=20`` cuts at 80 and 100,
+    180 and 200, ...); with whitespace gaps (paragraphs) the end of one chunk and the start of
+    the next are two cuts around the gap. The document's own edges (0 and its length) are cut
+    by every chunking and are not counted.
+    """
+    length = len(result.text)
+    return frozenset(
+        offset
+        for chunk in result.chunks
+        for offset in (chunk.start, chunk.end)
+        if 0 < offset < length
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BoundaryDiff:
+    """The cuts and broken answers of configuration A against configuration B on one text.
+
+    Attributes:
+        only_a: Cut offsets A makes and B does not, ascending.
+        only_b: Cut offsets B makes and A does not, ascending.
+        shared: Cut offsets both make, ascending.
+        broken_only_a: Indices of the questions broken under A and contained under B.
+        broken_only_b: Indices of the questions broken under B and contained under A.
+    """
+
+    only_a: tuple[int, ...]
+    only_b: tuple[int, ...]
+    shared: tuple[int, ...]
+    broken_only_a: tuple[int, ...]
+    broken_only_b: tuple[int, ...]
+
+
+def boundary_diff(a: Outcome, b: Outcome) -> BoundaryDiff:
+    """Which cuts (``cut_offsets``) and which broken answers differ between ``a`` and ``b``.
+
+    Both outcomes must be on the same text and the same questions, as Compare makes them.
+
+    Raises:
+        ValueError: When the texts or the numbers of questions differ.
+    """
+    if a.result.text != b.result.text or len(a.qa) != len(b.qa):
+        raise ValueError("boundary_diff needs two outcomes on the same text and questions")
+    cuts_a, cuts_b = cut_offsets(a.result), cut_offsets(b.result)
+    pairs = list(zip(a.qa, b.qa, strict=True))
+    return BoundaryDiff(
+        only_a=tuple(sorted(cuts_a - cuts_b)),
+        only_b=tuple(sorted(cuts_b - cuts_a)),
+        shared=tuple(sorted(cuts_a & cuts_b)),
+        broken_only_a=tuple(i for i, (x, y) in enumerate(pairs)
+                            if x.status == "broken" and y.status == "contained"),
+        broken_only_b=tuple(i for i, (x, y) in enumerate(pairs)
+                            if y.status == "broken" and x.status == "contained"),
+    )
+
+
+# A text span of ``chunkviz.views.highlight.render_html``: its ``data-s`` is its first character
+# and its body is escaped text (no nested tags).
+_TEXT_SPAN = re.compile(r'(<span [^>]*?data-s=")(\d+)("[^>]*>)([^<]*)(</span>)')
+
+
+def mark_cuts(
+    markup: str,
+    here: Sequence[int],
+    there: Sequence[int],
+    *,
+    here_title: str,
+    there_title: str,
+) -> str:
+    """``markup`` (from ``render_html``) with a marker before the characters at given cuts.
+
+    ``here`` are cuts this panel's configuration makes and the other does not (class
+    ``cut-here``); ``there`` are cuts only the other configuration makes (class ``cut-there``),
+    drawn here too so the two panels show the same places. A cut inside a text span splits it
+    into two spans with the same classes and tooltip, the second with its own ``data-s``; cuts
+    outside the rendered range are left out. The markers hold no text, so the panel's text stays
+    exactly the document's.
+    """
+    kinds = {offset: ("cut-there", escape_html(there_title)) for offset in there}
+    kinds.update({offset: ("cut-here", escape_html(here_title)) for offset in here})
+    if not kinds:
+        return markup
+    wanted = sorted(kinds)
+
+    def marked(match: re.Match[str]) -> str:
+        head, first, attrs, body, tail = match.groups()
+        start = int(first)
+        chars = html.unescape(body)
+        lo = bisect_left(wanted, start)
+        hi = bisect_left(wanted, start + len(chars))
+        if lo == hi:
+            return match.group(0)
+        pieces = [start, *(c for c in wanted[lo:hi] if c > start), start + len(chars)]
+        out = []
+        for a, b in zip(pieces, pieces[1:], strict=False):
+            kind = kinds.get(a)
+            if kind is not None:
+                cls, words = kind
+                out.append(f'<span class="cut {cls}" role="img" aria-label="{words}" '
+                           f'title="{words}"></span>')
+            out.append(f"{head}{a}{attrs}{escape_html(chars[a - start : b - start])}{tail}")
+        return "".join(out)
+
+    return _TEXT_SPAN.sub(marked, markup)
+
+
+def diff_rows(
+    a: Outcome, b: Outcome, diff: BoundaryDiff, words: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """One row per question broken under exactly one of ``a`` and ``b`` (A's first).
+
+    Columns ``question``, ``answer`` and ``broken in`` (the configuration's label); ``words``
+    renames the columns for the UI language.
+    """
+    rows = []
+    for indices, where in ((diff.broken_only_a, a), (diff.broken_only_b, b)):
+        for qi in indices:
+            item = where.qa[qi].item
+            rows.append(_relabel({"question": item.question, "answer": item.answer,
+                                  "broken in": where.label}, words or {}))
+    return rows

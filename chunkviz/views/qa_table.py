@@ -1,0 +1,62 @@
+"""Explore's question table: which questions it shows, and where each one's answer is.
+
+A filtered table's row ``i`` is not question ``i``: ``shown_questions`` returns the question
+indices in row order, and the page maps a selected row back through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from chunkviz.views.explore import QAResult
+
+QAFilter = Literal["all", "broken"]
+QA_FILTERS: tuple[QAFilter, ...] = ("all", "broken")
+
+
+def shown_questions(qa: Sequence[QAResult], kind: QAFilter) -> list[int]:
+    """Indices of the questions the table shows under filter ``kind``, in question order."""
+    if kind == "broken":
+        return [i for i, r in enumerate(qa) if r.status == "broken"]
+    return list(range(len(qa)))
+
+
+def answer_chunk(r: QAResult) -> int | None:
+    """The chunk to scroll to for ``r``'s answer.
+
+    That is the first chunk that holds an occurrence whole, else the first that cuts one; None
+    when the answer is not in the document.
+    """
+    if r.containing:
+        return r.containing[0]
+    if r.cutting:
+        return r.cutting[0]
+    return None
+
+
+QA_COLUMNS = ("question", "answer", "status", "in", "cut", "found")
+
+
+def qa_rows(
+    qa: Sequence[QAResult],
+    shown: Sequence[int],
+    columns: Mapping[str, str],
+    statuses: Mapping[str, str],
+) -> list[dict[str, Any]]:
+    """One row per shown question, in the order of ``shown``.
+
+    ``columns`` names ``QA_COLUMNS`` and ``statuses`` the three statuses in the UI language.
+    """
+    rows = []
+    for i in shown:
+        r = qa[i]
+        rows.append({
+            columns["question"]: r.item.question,
+            columns["answer"]: r.item.answer,
+            columns["status"]: statuses[r.status],
+            columns["in"]: ", ".join(f"#{c}" for c in r.containing),
+            columns["cut"]: ", ".join(f"#{c}" for c in r.cutting) if r.status == "broken" else "",
+            columns["found"]: len(r.item.spans),
+        })
+    return rows

@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+import chunkviz
+from chunkviz.document import locate_questions
+from chunkviz.views.explore import assess_qa
+from chunkviz.views.qa_table import QA_COLUMNS, answer_chunk, qa_rows, shown_questions
+
+TEXT = "abcdefghijkl"
+PAIRS = [
+    {"question": "whole?", "answer": "ab"},
+    {"question": "cut?", "answer": "def"},  # 3-6, cut at 4 by fixed size=4
+    {"question": "missing?", "answer": "xyz"},
+    {"question": "cut too?", "answer": "hij"},  # 7-10, cut at 8
+]
+
+
+def _qa():
+    result = chunkviz.chunk(TEXT, "fixed", size=4)
+    return assess_qa(result, locate_questions(TEXT, PAIRS))
+
+
+def test_the_broken_filter_keeps_question_indices_in_order():
+    qa = _qa()
+    assert [r.status for r in qa] == ["contained", "broken", "not found", "broken"]
+    assert shown_questions(qa, "all") == [0, 1, 2, 3]
+    assert shown_questions(qa, "broken") == [1, 3]  # row 1 of the filtered table is question 3
+
+
+def test_the_answer_chunk_holds_the_answer_or_first_cuts_it():
+    qa = _qa()
+    assert [answer_chunk(r) for r in qa] == [0, 0, None, 1]
+
+
+def test_rows_follow_the_shown_questions_in_the_ui_words():
+    qa = _qa()
+    columns = {c: c.upper() for c in QA_COLUMNS}
+    statuses = {"contained": "ok", "broken": "cut", "not found": "none"}
+    rows = qa_rows(qa, [3, 1], columns, statuses)
+    assert [r["QUESTION"] for r in rows] == ["cut too?", "cut?"]
+    assert rows[0] == {"QUESTION": "cut too?", "ANSWER": "hij", "STATUS": "cut", "IN": "",
+                       "CUT": "#1, #2", "FOUND": 1}
+    assert qa_rows(qa, [0], columns, statuses)[0]["IN"] == "#0"
