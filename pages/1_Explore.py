@@ -18,11 +18,12 @@ from chunkviz.ui.resources import (
     qa_report_cached,
     token_counts_cached,
 )
-from chunkviz.ui.state import app_state
+from chunkviz.ui.state import app_state, bind, lang_key
 from chunkviz.views import codegen, export
 from chunkviz.views.explore import CHUNK_COLUMNS, chunk_rows, chunk_stats, summary
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
 from chunkviz.views.markup import escape_markdown
+from chunkviz.views.qa_table import QA_COLUMNS, QA_FILTERS, answer_chunk, qa_rows, shown_questions
 
 state = app_state()
 ss = st.session_state
@@ -115,24 +116,50 @@ if pages > 1:
 
 
 # --- Details -------------------------------------------------------------------------------
+def _follow_qa_selection(rows: list[int], shown: list[int], kind: str) -> None:
+    """Move the highlight to the answer of a newly selected row (a row is not a question index).
+
+    NOTE: read from the table's value during the run, not in an on_select callback, so the
+    handled choice is remembered per filter and AppTest can drive it through session state.
+    """
+    chosen = (kind, shown[rows[0]]) if rows and rows[0] < len(shown) else None
+    if chosen is None or ss.get("explore_qa_followed") == chosen:
+        return
+    ss["explore_qa_followed"] = chosen
+    chunk = answer_chunk(qa[chosen[1]])
+    if chunk is not None:
+        _jump_to(chunk)
+        st.rerun()
+
+
 def _qa_section() -> None:
     if qa:
         counts = {s: sum(1 for r in qa if r.status == s) for s in ("contained", "broken")}
         st.markdown(tr("explore.qa_counts", contained=counts["contained"],
                        broken=counts["broken"], total=len(qa),
                        missing=len(qa) - counts["contained"] - counts["broken"]))
+        key = lang_key("explore_qa_filter", state)
+        bind(key, state.qa_filter)
+        kind = st.segmented_control(tr("explore.qa_filter"), QA_FILTERS, key=key,
+                                    format_func=lambda f: tr(f"explore.qa_filter_{f}"),
+                                    help=tr("explore.qa_filter_help"))
+        # A click on the chosen segment clears it: that shows all questions again.
+        state.qa_filter = kind if kind in QA_FILTERS else "all"
+        shown = shown_questions(qa, state.qa_filter)
         # Labels translated once, not once per cell.
-        col = {k: tr(f"explore.col_{k}") for k in ("question", "answer", "status", "in", "cut",
-                                                   "found")}
+        col = {k: tr(f"explore.col_{k}") for k in QA_COLUMNS}
         status = {k: tr(f"explore.{k.replace(' ', '_')}")
                   for k in ("contained", "broken", "not found")}
-        st.dataframe([{col["question"]: r.item.question, col["answer"]: r.item.answer,
-                       col["status"]: status[r.status],
-                       col["in"]: ", ".join(f"#{i}" for i in r.containing),
-                       col["cut"]: ", ".join(f"#{i}" for i in r.cutting)
-                       if r.status == "broken" else "",
-                       col["found"]: len(r.item.spans)} for r in qa],
-                     key="explore_qa_table", hide_index=True, width="stretch")
+        if shown:
+            # One table (and one selection) per filter: row 0 of "broken" is another question.
+            event = st.dataframe(qa_rows(qa, shown, col, status),
+                                 key=f"explore_qa_table_{state.qa_filter}", hide_index=True,
+                                 width="stretch", on_select="rerun",
+                                 selection_mode="single-row")
+            st.caption(tr("explore.qa_select_hint"))
+            _follow_qa_selection(list(event.selection.rows), shown, state.qa_filter)
+        else:
+            st.info(tr(f"explore.qa_none_{state.qa_filter}"))
     else:
         st.info(tr("explore.qa_none"))
     question_editor(state)

@@ -4,18 +4,27 @@ from __future__ import annotations
 
 import streamlit as st
 
+from chunkviz.ui.compare_view import Panel, compare_view
 from chunkviz.ui.guard import show_error
-from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import configuration_picker, document_picker
 from chunkviz.ui.resources import outcome_cached
 from chunkviz.ui.state import app_state
-from chunkviz.views.compare import Outcome, config_label, rank_rows, summary_rows
+from chunkviz.views.compare import (
+    BoundaryDiff,
+    Outcome,
+    boundary_diff,
+    config_label,
+    diff_rows,
+    mark_cuts,
+    rank_rows,
+    summary_rows,
+)
 from chunkviz.views.explore import qa_marks
 from chunkviz.views.highlight import labels_for, page_bounds, render_html
-from chunkviz.views.markup import escape_markdown
 
 state = app_state()
+ss = st.session_state
 st.title(tr("compare.title"))
 st.caption(tr("compare.intro", backend=state.backend))
 
@@ -50,6 +59,7 @@ for i, col in enumerate(st.columns(n)):
 # Labels must be unique table columns: number them.
 ready = [Outcome(f"{i + 1}: {o.label}", o.result, o.qa, o.ranks)
          for i, o in enumerate(outcomes) if o is not None]
+numbers = [i + 1 for i, o in enumerate(outcomes) if o is not None]
 words = {w: tr(f"compare.words.{w}") for w in ("configuration", "strategy", "chunks", "mean chars",
                                                 "broken answers", "questions", "chars in no chunk",
                                                 "question", "answer", "broken", "not found")}
@@ -63,17 +73,56 @@ pages = max(1, -(-len(text) // page_size))
 page = st.slider(tr("compare.page"), 1, pages, 1, key="compare_page") if pages > 1 else 1
 a, b = page_bounds(len(text), page - 1, page_size)
 st.caption(tr("compare.boundaries_note", a=a, b=b, n=len(text)))
-for i, (col, found_or_none) in enumerate(zip(st.columns(n), outcomes, strict=True)):
-    if found_or_none is not None:
-        with col:
-            st.caption(f"{i + 1}: {escape_markdown(found_or_none.label)}")
-            marks = qa_marks(list(found_or_none.qa), found_or_none.result)
-            markup = render_html(text, found_or_none.result.chunks, marks, start=a, end=b,
-                                 labels=labels_for(state.lang))
-            highlight_view(markup, scroll_to=None, key=f"compare_highlight_{i}")
-
+diff: BoundaryDiff | None = None
+pair: tuple[int, int] | None = None
+if len(ready) >= 2:
+    st.markdown(f"**{tr('compare.diff')}**", help=tr("compare.diff_help"))
+    choices = list(range(len(ready)))
+    pick_a, pick_b = st.columns(2)
+    for key, default in (("compare_diff_a", 0), ("compare_diff_b", 1)):
+        if ss.get(key) not in choices:  # fewer configurations than before
+            ss[key] = default
+    first = pick_a.selectbox(tr("compare.diff_a"), choices, key="compare_diff_a",
+                             format_func=lambda i: ready[i].label)
+    second = pick_b.selectbox(tr("compare.diff_b"), choices, key="compare_diff_b",
+                              format_func=lambda i: ready[i].label)
+    if first == second:
+        st.info(tr("compare.diff_same"))
+    else:
+        pair = (first, second)
+        diff = boundary_diff(ready[first], ready[second])
+        for col, (name, value) in zip(st.columns(5), (
+                ("diff_only_a", len(diff.only_a)), ("diff_only_b", len(diff.only_b)),
+                ("diff_shared", len(diff.shared)), ("diff_broken_a", len(diff.broken_only_a)),
+                ("diff_broken_b", len(diff.broken_only_b))), strict=True):
+            col.metric(tr(f"compare.{name}"), f"{value:,}")
+        st.caption(tr("compare.diff_legend"))
+st.caption(tr("compare.sync_note"))
+labels = labels_for(state.lang)
+panels = []
+for i, found in enumerate(ready):
+    markup = render_html(text, found.result.chunks, qa_marks(list(found.qa), found.result),
+                         start=a, end=b, labels=labels)
+    if diff is not None and pair is not None and i in pair:
+        mine, other = (diff.only_a, diff.only_b) if i == pair[0] else (diff.only_b, diff.only_a)
+        other_number = numbers[pair[1] if i == pair[0] else pair[0]]
+        markup = mark_cuts(markup, mine, other, here_title=tr("compare.cut_here"),
+                           there_title=tr("compare.cut_there", other=other_number))
+    panels.append(Panel(found.label, markup))
+compare_view(panels, start=a, end=b, key="compare_panels")
 st.subheader(tr("compare.ranks"), help=tr("compare.ranks_help"))
 if document.questions:
     st.dataframe(rank_rows(ready, words), hide_index=True, key="compare_ranks", width="stretch")
 else:
     st.info(tr("compare.no_questions"))
+
+# After the ranks, so the page's first two tables stay the summary and the ranks.
+if diff is not None and pair is not None and document.questions:
+    st.markdown(f"**{tr('compare.diff_broken')}**")
+    rows = diff_rows(ready[pair[0]], ready[pair[1]], diff,
+                     {w: tr(f"compare.diff_col_{w.replace(' ', '_')}")
+                      for w in ("question", "answer", "broken in")})
+    if rows:
+        st.dataframe(rows, hide_index=True, key="compare_diff_broken", width="stretch")
+    else:
+        st.info(tr("compare.diff_broken_none"))

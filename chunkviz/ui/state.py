@@ -26,6 +26,7 @@ from chunkviz.retrieval.backends import DEFAULT_BACKEND
 from chunkviz.samples import DEFAULT_SAMPLE, load_sample
 from chunkviz.strategies import get_strategy
 from chunkviz.text import Lang
+from chunkviz.views.qa_table import QAFilter
 from chunkviz.views.share_link import from_query, to_query
 
 STATE_KEY = "chunkviz_state"
@@ -61,6 +62,7 @@ class AppState:
         strategy: The current strategy.
         params: Parameter values by strategy (the current one is ``params[strategy]``).
         compare: Compare's configurations beside the current one.
+        qa_filter: Which questions Explore's question table shows (``QA_FILTERS``).
         link_problems: What a shared link asked for that could not be applied.
     """
 
@@ -76,6 +78,7 @@ class AppState:
     compare: list[Configuration] = field(
         default_factory=lambda: [(s, dict(p)) for s, p in COMPARE_DEFAULTS]
     )
+    qa_filter: QAFilter = "all"
     link_problems: tuple[str, ...] = ()
 
     def params_of(self, strategy: str) -> dict[str, Any]:

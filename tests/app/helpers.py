@@ -43,3 +43,15 @@ def set_lang(at: AppTest, lang: str) -> AppTest:
 def metric(at: AppTest, label: str) -> str:
     """The value of the first metric called ``label``."""
     return next(m.value for m in at.metric if m.label == label)
+
+
+def component_data(at: AppTest, key: str) -> dict[str, Any]:
+    """The ``data`` a page passed to the ``st.components.v2`` component mounted with ``key``."""
+    import json
+
+    for element in at.get("bidi_component"):
+        if element.proto.id.endswith(f"-{key}"):
+            data = json.loads(element.proto.json)
+            assert isinstance(data, dict)
+            return data
+    raise LookupError(f"no component with key {key!r}")

@@ -5,7 +5,8 @@ from streamlit.testing.v1 import AppTest
 import chunkviz
 from chunkviz.document import Document, locate_questions
 from chunkviz.samples import load_sample
-from tests.app.helpers import app_state, page, set_lang
+from chunkviz.views.compare import boundary_diff, outcome
+from tests.app.helpers import app_state, component_data, page, set_lang
 
 
 def _page(**state) -> AppTest:
@@ -81,3 +82,80 @@ def test_the_current_document_and_its_questions_are_used():
     ranks = at.dataframe[1].value
     assert list(ranks["answer"]) == ["寒帯ジェット気流"]
     assert list(ranks.iloc[0, 2:]) == ["1", "1"]
+
+
+def _defaults():
+    """The page's first two configurations, judged as the page judges them (no ranks needed)."""
+    sample = load_sample("jsquad_tsuyu")
+    fixed = chunkviz.chunk(sample.text, "fixed", size=400, overlap=0)
+    recursive = chunkviz.chunk(sample.text, "recursive", size=200, overlap=0)
+    return (outcome("1", fixed, sample.questions, None),
+            outcome("2", recursive, sample.questions, None))
+
+
+def _metric_value(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_boundary_differences_are_counted_and_marked_in_both_panels():
+    at = _page()
+    assert not at.exception
+    first, second = _defaults()
+    diff = boundary_diff(first, second)
+    assert len(diff.only_a) > 0
+    assert len(diff.only_b) > 0
+    assert _metric_value(at, "Cuts only A makes") == f"{len(diff.only_a):,}"
+    assert _metric_value(at, "Cuts only B makes") == f"{len(diff.only_b):,}"
+    assert _metric_value(at, "Cuts both make") == f"{len(diff.shared):,}"
+    assert _metric_value(at, "Broken only in A") == f"{len(diff.broken_only_a):,}"
+    assert _metric_value(at, "Broken only in B") == f"{len(diff.broken_only_b):,}"
+    data = component_data(at, "compare_panels")
+    assert (data["start"], data["end"]) == (0, 4000)  # the first page of 4000 characters
+    panels = data["panels"]
+    assert [p["caption"] for p in panels] == ["1: fixed size=400 overlap=0 unit=chars",
+                                              "2: recursive size=200 overlap=0 unit=chars"]
+    only_a = sum(1 for c in diff.only_a if c < 4000)
+    only_b = sum(1 for c in diff.only_b if c < 4000)
+    # Each panel marks its own cuts solid and the other's dashed, so both show the same places.
+    assert panels[0]["html"].count("cut cut-here") == only_a
+    assert panels[0]["html"].count("cut cut-there") == only_b
+    assert panels[1]["html"].count("cut cut-here") == only_b
+    assert panels[1]["html"].count("cut cut-there") == only_a
+    table = at.dataframe[2].value
+    assert list(table.columns) == ["question", "answer", "broken in"]
+    assert len(table) == len(diff.broken_only_a) + len(diff.broken_only_b)
+    assert set(table["broken in"]) <= {"1: fixed size=400 overlap=0 unit=chars",
+                                        "2: recursive size=200 overlap=0 unit=chars"}
+
+
+def test_another_pair_moves_the_markers_and_the_same_pair_asks_for_two():
+    at = _page()
+    at.slider(key="compare_n").set_value(3).run()
+    at.selectbox(key="compare_diff_b").set_value(2).run()
+    assert not at.exception
+    panels = component_data(at, "compare_panels")["panels"]
+    assert len(panels) == 3
+    assert "cut-here" in panels[0]["html"]
+    assert "cut-here" not in panels[1]["html"]  # configuration 2 is not in the pair now
+    assert "cut-here" in panels[2]["html"]
+    at.selectbox(key="compare_diff_b").set_value(0).run()
+    assert any("two different configurations" in i.value for i in at.info)
+    assert all("cut-" not in p["html"] for p in component_data(at, "compare_panels")["panels"])
+    # Fewer configurations than the pair named: the choice falls back to 1 and 2.
+    at.selectbox(key="compare_diff_b").set_value(2).run()
+    at.slider(key="compare_n").set_value(2).run()
+    assert not at.exception
+    assert at.selectbox(key="compare_diff_b").value == 1
+
+
+def test_the_panels_show_the_chosen_part_of_the_document():
+    at = _page()
+    at.slider(key="compare_page").set_value(2).run()
+    assert not at.exception
+    data = component_data(at, "compare_panels")
+    assert (data["start"], data["end"]) == (4000, 8000)
+    text = load_sample("jsquad_tsuyu").text
+    for panel in data["panels"]:
+        assert 'data-s="4000"' in panel["html"]
+        assert 'data-s="3999"' not in panel["html"]
+        assert text[4000:4010] in panel["html"]

@@ -1,0 +1,74 @@
+"""Explore's question table: the broken filter and a selected row moving the highlight."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+import chunkviz
+from chunkviz.samples import load_sample
+from chunkviz.views.explore import assess_qa
+from tests.app.helpers import app_state, component_data, page, set_lang
+
+SIZE = "explore_p_fixed_size"
+
+
+def _table(at: AppTest):
+    return next(df for df in at.dataframe if "status" in df.value.columns)
+
+
+def _broken_at(size: int) -> list[int]:
+    sample = load_sample("jsquad_tsuyu")
+    qa = assess_qa(chunkviz.chunk(sample.text, "fixed", size=size), sample.questions)
+    return [i for i, r in enumerate(qa) if r.status == "broken"]
+
+
+def test_the_broken_filter_shows_only_broken_questions_and_stays_in_the_app_state():
+    at = page("1_Explore.py", timeout=90)
+    at.slider(key=SIZE).set_value(100).run()
+    assert len(_table(at).value) == 180
+    at.segmented_control(key="explore_qa_filter_en").set_value("broken").run()
+    assert not at.exception
+    assert app_state(at).qa_filter == "broken"
+    broken = _broken_at(100)
+    table = _table(at).value
+    assert len(broken) > 0
+    assert len(table) == len(broken)
+    assert set(table["status"]) == {"❌ broken"}
+    sample = load_sample("jsquad_tsuyu")
+    assert list(table["question"]) == [sample.questions[i].question for i in broken]
+    # The filter is the reader's: kept when the configuration or the language changes.
+    at.slider(key=SIZE).set_value(150).run()
+    assert app_state(at).qa_filter == "broken"
+    assert _broken_at(150) != broken
+    assert list(_table(at).value["question"]) == [
+        sample.questions[i].question for i in _broken_at(150)]
+    at = set_lang(at, "ja")
+    assert not at.exception
+    assert at.segmented_control(key="explore_qa_filter_ja").value == "broken"
+
+
+def test_a_broken_filter_without_broken_questions_says_so():
+    at = page("1_Explore.py", timeout=90, strategy="paragraph", qa_filter="broken")
+    assert not at.exception
+    assert not [df for df in at.dataframe if "status" in df.value.columns]
+    assert any("No broken question" in i.value for i in at.info)
+
+
+def test_selecting_a_filtered_row_moves_the_highlight_to_that_answer():
+    at = page("1_Explore.py", timeout=90, qa_filter="broken")
+    at.slider(key=SIZE).set_value(100).run()
+    table = _table(at).value
+    row = int((table["answer"] == "寒帯ジェット気流").to_numpy().nonzero()[0][0])
+    assert row != _broken_at(100)[row]  # a filtered row is not the question's index
+    at.session_state["explore_qa_table_broken"] = {"selection": {"rows": [row], "columns": []}}
+    at.run()
+    assert not at.exception
+    # 寒帯ジェット気流 is cut by chunks #24 and #25: the view goes to the first that cuts it.
+    assert at.session_state["explore_scroll"] == 24
+    assert component_data(at, "explore_highlight")["scroll_to"] == 24
+    # Another row of the same table moves it again.
+    at.session_state["explore_qa_table_broken"] = {"selection": {"rows": [0], "columns": []}}
+    at.run()
+    first = load_sample("jsquad_tsuyu").questions[_broken_at(100)[0]]
+    # Fixed 100/0: chunk i is characters 100i to 100i+100, so the first cutting chunk is this one.
+    assert at.session_state["explore_scroll"] == first.spans[0].start // 100 != 24
