@@ -1,0 +1,127 @@
+"""Compare's panels in Chromium: they line up and scroll together, character by character."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+# Runs in the page: the Compare component's shadow root, and where a character sits in a panel.
+_MEASURE = """
+() => {
+  const host = [...document.querySelectorAll('*')]
+    .find((e) => e.shadowRoot && e.shadowRoot.querySelector('.cmp-grid .cmp-panel [data-s]'));
+  const root = host.shadowRoot;
+  const boxes = [...root.querySelectorAll('.cmp-panel')];
+  const viewTop = (box) => box.getBoundingClientRect().top + box.clientTop
+    + parseFloat(getComputedStyle(box).paddingTop);
+  const charRect = (span, points) => {
+    const node = span.firstChild;
+    let units = 0;
+    let n = 0;
+    for (const ch of node.data) {
+      if (n === points) { break; }
+      units += ch.length;
+      n += 1;
+    }
+    const range = document.createRange();
+    range.setStart(node, units);
+    range.setEnd(node, units + 1);
+    return range.getBoundingClientRect();
+  };
+  // The first character (Python offset) whose line reaches below the box's top.
+  const firstVisible = (box) => {
+    const top = viewTop(box) + 1;
+    for (const span of box.querySelectorAll('[data-s]')) {
+      if (span.getBoundingClientRect().bottom <= top) { continue; }
+      const length = [...span.firstChild.data].length;
+      for (let k = 0; k < length; k += 1) {
+        if (charRect(span, k).bottom > top) { return Number(span.dataset.s) + k; }
+      }
+    }
+    return null;
+  };
+  // How far below the box's top the character at ``offset`` is drawn.
+  const below = (box, offset) => {
+    const spans = [...box.querySelectorAll('[data-s]')]
+      .filter((s) => Number(s.dataset.s) <= offset);
+    const span = spans[spans.length - 1];
+    return charRect(span, offset - Number(span.dataset.s)).top - viewTop(box);
+  };
+  const captions = [...root.querySelectorAll('.cmp-caption')].map((c) => c.getBoundingClientRect());
+  const rects = boxes.map((b) => b.getBoundingClientRect());
+  const lead = Number(host.shadowRoot.querySelector('.cmp-grid').dataset.leader || 0);
+  const offset = firstVisible(boxes[lead]);
+  return {
+    offset,
+    lead,
+    scrollTops: boxes.map((b) => b.scrollTop),
+    below: boxes.map((b) => below(b, offset)),
+    line: parseFloat(getComputedStyle(boxes[0]).lineHeight),
+    tops: rects.map((r) => r.top),
+    heights: rects.map((r) => r.height),
+    captionHeights: captions.map((r) => r.height),
+  };
+}
+"""
+
+_SCROLLED = """
+(panel) => {
+  const host = [...document.querySelectorAll('*')]
+    .find((e) => e.shadowRoot && e.shadowRoot.querySelector('.cmp-grid .cmp-panel [data-s]'));
+  if (!host) { return false; }
+  const boxes = [...host.shadowRoot.querySelectorAll('.cmp-panel')];
+  return boxes.length === 2 && boxes.every((b) => b.scrollTop > 0)
+    && host.shadowRoot.querySelector('.cmp-grid').dataset.leader === String(panel);
+}
+"""
+
+
+def _scroll(page, panel: int, pixels: int) -> dict:
+    box = page.locator("[data-testid='chunkviz-compare-panel']").nth(panel)
+    box.hover()
+    page.mouse.wheel(0, pixels)
+    page.wait_for_function(_SCROLLED, arg=panel, timeout=30_000)
+    # Wait until the followers have been aligned to the leader's top character (one frame).
+    page.wait_for_function(
+        f"() => {{ const m = ({_MEASURE})(); "
+        "return m.below.every((d) => Math.abs(d) < m.line); }",
+        timeout=30_000,
+    )
+    return page.evaluate(_MEASURE)
+
+
+def test_compares_panels_scroll_together_and_line_up(app_url, page):
+    page.goto(f"{app_url}/Compare?sample=jsquad_tsuyu")
+    page.wait_for_selector("[data-testid='chunkviz-compare-panel'] [data-s]", timeout=90_000)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('*')].some((e) => e.shadowRoot && "
+        "e.shadowRoot.querySelectorAll('.cmp-panel [data-s]').length > 0 && "
+        "[...e.shadowRoot.querySelectorAll('.cmp-panel')].every("
+        "(b) => b.querySelector('[data-s]')))",
+        timeout=90_000,
+    )
+    before = page.evaluate(_MEASURE)
+    # Lined up: the same top, the same height, captions of one height (no wrapping).
+    assert before["scrollTops"] == [0, 0]
+    assert before["tops"][0] == pytest.approx(before["tops"][1], abs=1)
+    assert before["heights"][0] == pytest.approx(before["heights"][1], abs=1)
+    assert before["captionHeights"][0] == pytest.approx(before["captionHeights"][1], abs=0.5)
+
+    after = _scroll(page, 0, 1500)
+    assert after["lead"] == 0
+    assert after["offset"] > 100  # well into the text, not the first line
+    # Panel 2 brought the same character to its top: it is drawn on its first visible line.
+    assert abs(after["below"][0]) < after["line"]
+    assert abs(after["below"][1]) < after["line"]
+    assert after["scrollTops"][1] > 0
+    page.screenshot(path=str(ARTIFACTS / "compare-synced-panels.png"), full_page=False)
+
+    # And the other way round: scrolling panel 2 further brings panel 1 along.
+    back = _scroll(page, 1, 2500)
+    assert back["lead"] == 1
+    assert back["offset"] > after["offset"]
+    assert abs(back["below"][0]) < back["line"]
+    assert not page.dialogs
