@@ -10,7 +10,7 @@ pytestmark = pytest.mark.browser
 
 # Runs in the page: the Compare component's shadow root, and where a character sits in a panel.
 _MEASURE = """
-() => {
+(fixed) => {
   const host = [...document.querySelectorAll('*')]
     .find((e) => e.shadowRoot && e.shadowRoot.querySelector('.cmp-grid .cmp-panel [data-s]'));
   const root = host.shadowRoot;
@@ -53,7 +53,7 @@ _MEASURE = """
   const captions = [...root.querySelectorAll('.cmp-caption')].map((c) => c.getBoundingClientRect());
   const rects = boxes.map((b) => b.getBoundingClientRect());
   const lead = Number(host.shadowRoot.querySelector('.cmp-grid').dataset.leader || 0);
-  const offset = firstVisible(boxes[lead]);
+  const offset = fixed === null || fixed === undefined ? firstVisible(boxes[lead]) : fixed;
   return {
     offset,
     lead,
@@ -63,6 +63,7 @@ _MEASURE = """
     tops: rects.map((r) => r.top),
     heights: rects.map((r) => r.height),
     captionHeights: captions.map((r) => r.height),
+    cuts: root.querySelectorAll('.cmp-panel .cut').length,
   };
 }
 """
@@ -86,24 +87,27 @@ def _scroll(page, panel: int, pixels: int) -> dict:
     page.wait_for_function(_SCROLLED, arg=panel, timeout=30_000)
     # Wait until the followers have been aligned to the leader's top character (one frame).
     page.wait_for_function(
-        f"() => {{ const m = ({_MEASURE})(); "
+        f"() => {{ const m = ({_MEASURE})(null); "
         "return m.below.every((d) => Math.abs(d) < m.line); }",
         timeout=30_000,
     )
-    return page.evaluate(_MEASURE)
+    return page.evaluate(_MEASURE, None)
 
 
-def test_compares_panels_scroll_together_and_line_up(app_url, page):
+def _open_compare(page, app_url: str) -> None:
     page.goto(f"{app_url}/Compare?sample=jsquad_tsuyu")
-    page.wait_for_selector("[data-testid='chunkviz-compare-panel'] [data-s]", timeout=90_000)
     page.wait_for_function(
         "() => [...document.querySelectorAll('*')].some((e) => e.shadowRoot && "
-        "e.shadowRoot.querySelectorAll('.cmp-panel [data-s]').length > 0 && "
+        "e.shadowRoot.querySelectorAll('.cmp-panel').length === 2 && "
         "[...e.shadowRoot.querySelectorAll('.cmp-panel')].every("
         "(b) => b.querySelector('[data-s]')))",
         timeout=90_000,
     )
-    before = page.evaluate(_MEASURE)
+
+
+def test_compares_panels_scroll_together_and_line_up(app_url, page):
+    _open_compare(page, app_url)
+    before = page.evaluate(_MEASURE, None)
     # Lined up: the same top, the same height, captions of one height (no wrapping).
     assert before["scrollTops"] == [0, 0]
     assert before["tops"][0] == pytest.approx(before["tops"][1], abs=1)
@@ -125,3 +129,22 @@ def test_compares_panels_scroll_together_and_line_up(app_url, page):
     assert back["offset"] > after["offset"]
     assert abs(back["below"][0]) < back["line"]
     assert not page.dialogs
+
+
+def test_compares_panels_keep_the_top_character_when_the_markup_changes(app_url, page):
+    _open_compare(page, app_url)
+    scrolled = _scroll(page, 0, 2000)
+    assert scrolled["cuts"] > 0  # configurations 1 and 2 are compared: their cuts are marked
+    # Compare configuration 1 with itself: a rerun redraws both panels without the markers.
+    choice = page.get_by_role("combobox", name="Configuration B")
+    choice.click()
+    page.keyboard.type("1: fixed")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        f"() => ({_MEASURE})(null).cuts === 0", timeout=60_000)
+    kept = page.evaluate(_MEASURE, scrolled["offset"])
+    assert kept["scrollTops"][0] > 0
+    # The character at the top before the rerun is still on the first line of both panels.
+    assert abs(kept["below"][0]) < kept["line"]
+    assert abs(kept["below"][1]) < kept["line"]
+    page.screenshot(path=str(ARTIFACTS / "compare-kept-place.png"), full_page=False)
