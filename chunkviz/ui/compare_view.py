@@ -154,6 +154,7 @@ function build(grid, n) {
     box.className = "hl-box cmp-panel";
     box.dataset.panel = String(i);
     box.setAttribute("data-testid", "chunkviz-compare-panel");
+    box.tabIndex = 0;  // arrow keys and Page Down scroll a focused panel (and the others follow)
     box.addEventListener("scroll", () => onScroll(grid, box), { passive: true });
     col.append(caption, box);
     grid.append(col);
@@ -175,6 +176,7 @@ export default function (component) {
     const caption = grid.children[i].querySelector(".cmp-caption");
     caption.textContent = p.caption;  // text, never markup
     caption.title = p.caption;
+    boxes[i].setAttribute("aria-label", p.caption);
     if (boxes[i].dataset.version !== p.version) {
       // p.html comes from chunkviz.views.highlight.render_html: every piece of user text in it is
       // HTML-escaped on the server, so it holds only the markup chunkviz writes.

@@ -80,10 +80,15 @@ _SCROLLED = """
 """
 
 
-def _scroll(page, panel: int, pixels: int) -> dict:
+def _scroll(page, panel: int, pixels: int | None) -> dict:
+    """Scroll a panel by mouse wheel, or up with the keyboard (Page Up) if ``pixels`` is None."""
     box = page.locator("[data-testid='chunkviz-compare-panel']").nth(panel)
-    box.hover()
-    page.mouse.wheel(0, pixels)
+    if pixels is None:
+        box.focus()
+        page.keyboard.press("PageUp")
+    else:
+        box.hover()
+        page.mouse.wheel(0, pixels)
     page.wait_for_function(_SCROLLED, arg=panel, timeout=30_000)
     # Wait until the followers have been aligned to the leader's top character (one frame).
     page.wait_for_function(
@@ -128,6 +133,10 @@ def test_compares_panels_scroll_together_and_line_up(app_url, page):
     assert back["lead"] == 1
     assert back["offset"] > after["offset"]
     assert abs(back["below"][0]) < back["line"]
+    # A focused panel scrolls with the keyboard, and the other follows.
+    keys = _scroll(page, 0, None)
+    assert keys["offset"] < back["offset"]
+    assert abs(keys["below"][1]) < keys["line"]
     assert not page.dialogs
 
 
