@@ -123,7 +123,10 @@ def _follow_qa_selection(rows: list[int], shown: list[int], kind: str) -> None:
     handled choice is remembered per filter and AppTest can drive it through session state.
     """
     chosen = (kind, shown[rows[0]]) if rows and rows[0] < len(shown) else None
-    if chosen is None or ss.get("explore_qa_followed") == chosen:
+    if chosen is None:  # cleared: selecting the same row again is a new request
+        ss.pop("explore_qa_followed", None)
+        return
+    if ss.get("explore_qa_followed") == chosen:  # followed already; the reader may have moved on
         return
     ss["explore_qa_followed"] = chosen
     chunk = answer_chunk(qa[chosen[1]])

@@ -72,3 +72,26 @@ def test_selecting_a_filtered_row_moves_the_highlight_to_that_answer():
     first = load_sample("jsquad_tsuyu").questions[_broken_at(100)[0]]
     # Fixed 100/0: chunk i is characters 100i to 100i+100, so the first cutting chunk is this one.
     assert at.session_state["explore_scroll"] == first.spans[0].start // 100 != 24
+
+
+def test_a_followed_row_does_not_pull_the_view_back_until_it_is_selected_again():
+    at = page("1_Explore.py", timeout=90)
+    at.slider(key=SIZE).set_value(100).run()
+    at.session_state["explore_qa_table_all"] = {"selection": {"rows": [0], "columns": []}}
+    at.run()
+    chunk = at.session_state["explore_scroll"]
+    assert chunk is not None
+    # The reader jumps elsewhere; reruns with the row still selected leave the view there.
+    at.number_input(key="explore_jump").set_value(chunk + 5).run()
+    at.slider(key="explore_p_fixed_overlap").set_value(10).run()
+    assert at.session_state["explore_scroll"] == chunk + 5
+    # Cleared and selected again: the view goes back to the answer.
+    at.session_state["explore_qa_table_all"] = {"selection": {"rows": [], "columns": []}}
+    at.run()
+    at.session_state["explore_qa_table_all"] = {"selection": {"rows": [0], "columns": []}}
+    at.run()
+    assert not at.exception
+    sample = load_sample("jsquad_tsuyu")
+    result = chunkviz.chunk(sample.text, "fixed", size=100, overlap=10)
+    holding = assess_qa(result, sample.questions[:1])[0]
+    assert at.session_state["explore_scroll"] == (holding.containing or holding.cutting)[0]
