@@ -121,11 +121,11 @@ def test_mark_cuts_puts_a_marker_before_each_cut_and_keeps_the_text():
     marked = mark_cuts(markup, [8], [6, 1], here_title="only <here>", there_title="other")
     assert _document_text(markup) == text[2:]
     assert _document_text(marked) == text[2:]
-    assert marked.count('class="cut cut-here"') == 1
-    assert marked.count('class="cut cut-there"') == 1
-    assert '<span class="cut cut-here" role="img" aria-label="only &lt;here&gt;"' in marked
+    assert marked.count('class="bd bd-here"') == 1
+    assert marked.count('class="bd bd-there"') == 1
+    assert '<span class="bd bd-here" role="img" aria-label="only &lt;here&gt;"' in marked
     # The span 4-8 is split at 6: the same classes and tooltip, the second part with data-s 6.
     assert ('<span class="c1" data-s="4" title="chunk #1">&gt;&amp;</span>'
-            '<span class="cut cut-there" role="img" aria-label="other" title="other"></span>'
+            '<span class="bd bd-there" role="img" aria-label="other" title="other"></span>'
             '<span class="c1" data-s="6" title="chunk #1">de</span>') in marked
     assert mark_cuts(markup, [], [], here_title="", there_title="") == markup

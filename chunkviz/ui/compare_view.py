@@ -36,7 +36,8 @@ class Panel:
 
 _HTML = '<div class="cmp-grid" data-testid="chunkviz-compare"></div>'
 
-# Layout of the panels and the boundary-difference markers; the highlight's own look is STYLE.
+# Layout of the panels and the boundary-difference markers (``bd``: the highlight has its own
+# ``.cut`` markers); the highlight's own look is STYLE.
 _CSS = STYLE + """
 .cmp-grid {
   display: grid; gap: 0.75rem;
@@ -48,11 +49,11 @@ _CSS = STYLE + """
   text-overflow: ellipsis; font: 600 0.85rem/1.75rem system-ui, sans-serif; color: #1f2328;
 }
 .cmp-panel { height: 65vh; max-height: none; box-sizing: border-box; }
-.cut {
+.bd {
   display: inline-block; width: 0; height: 1.3em; vertical-align: -0.3em; margin: 0 1px;
 }
-.cut-here { border-left: 3px solid #7c3aed; }
-.cut-there { border-left: 2px dashed #64748b; }
+.bd-here { border-left: 3px solid #7c3aed; }
+.bd-there { border-left: 2px dashed #64748b; }
 """
 
 _JS = """

@@ -257,14 +257,14 @@ def mark_cuts(
     """``markup`` (from ``render_html``) with a marker before the characters at given cuts.
 
     ``here`` are cuts this panel's configuration makes and the other does not (class
-    ``cut-here``); ``there`` are cuts only the other configuration makes (class ``cut-there``),
+    ``bd-here``); ``there`` are cuts only the other configuration makes (class ``bd-there``),
     drawn here too so the two panels show the same places. A cut inside a text span splits it
     into two spans with the same classes and tooltip, the second with its own ``data-s``; cuts
     outside the rendered range are left out. The markers hold no text, so the panel's text stays
     exactly the document's.
     """
-    kinds = {offset: ("cut-there", escape_html(there_title)) for offset in there}
-    kinds.update({offset: ("cut-here", escape_html(here_title)) for offset in here})
+    kinds = {offset: ("bd-there", escape_html(there_title)) for offset in there}
+    kinds.update({offset: ("bd-here", escape_html(here_title)) for offset in here})
     if not kinds:
         return markup
     wanted = sorted(kinds)
@@ -283,7 +283,7 @@ def mark_cuts(
             kind = kinds.get(a)
             if kind is not None:
                 cls, words = kind
-                out.append(f'<span class="cut {cls}" role="img" aria-label="{words}" '
+                out.append(f'<span class="bd {cls}" role="img" aria-label="{words}" '
                            f'title="{words}"></span>')
             out.append(f"{head}{a}{attrs}{escape_html(chars[a - start : b - start])}{tail}")
         return "".join(out)

@@ -117,10 +117,10 @@ def test_boundary_differences_are_counted_and_marked_in_both_panels():
     only_a = sum(1 for c in diff.only_a if c < 4000)
     only_b = sum(1 for c in diff.only_b if c < 4000)
     # Each panel marks its own cuts solid and the other's dashed, so both show the same places.
-    assert panels[0]["html"].count("cut cut-here") == only_a
-    assert panels[0]["html"].count("cut cut-there") == only_b
-    assert panels[1]["html"].count("cut cut-here") == only_b
-    assert panels[1]["html"].count("cut cut-there") == only_a
+    assert panels[0]["html"].count("bd bd-here") == only_a
+    assert panels[0]["html"].count("bd bd-there") == only_b
+    assert panels[1]["html"].count("bd bd-here") == only_b
+    assert panels[1]["html"].count("bd bd-there") == only_a
     table = at.dataframe[2].value
     assert list(table.columns) == ["question", "answer", "broken in"]
     assert len(table) == len(diff.broken_only_a) + len(diff.broken_only_b)
@@ -135,12 +135,12 @@ def test_another_pair_moves_the_markers_and_the_same_pair_asks_for_two():
     assert not at.exception
     panels = component_data(at, "compare_panels")["panels"]
     assert len(panels) == 3
-    assert "cut-here" in panels[0]["html"]
-    assert "cut-here" not in panels[1]["html"]  # configuration 2 is not in the pair now
-    assert "cut-here" in panels[2]["html"]
+    assert "bd-here" in panels[0]["html"]
+    assert "bd-here" not in panels[1]["html"]  # configuration 2 is not in the pair now
+    assert "bd-here" in panels[2]["html"]
     at.selectbox(key="compare_diff_b").set_value(0).run()
     assert any("two different configurations" in i.value for i in at.info)
-    assert all("cut-" not in p["html"] for p in component_data(at, "compare_panels")["panels"])
+    assert all("bd-" not in p["html"] for p in component_data(at, "compare_panels")["panels"])
     # Fewer configurations than the pair named: the choice falls back to 1 and 2.
     at.selectbox(key="compare_diff_b").set_value(2).run()
     at.slider(key="compare_n").set_value(2).run()

@@ -63,7 +63,7 @@ _MEASURE = """
     tops: rects.map((r) => r.top),
     heights: rects.map((r) => r.height),
     captionHeights: captions.map((r) => r.height),
-    cuts: root.querySelectorAll('.cmp-panel .cut').length,
+    cuts: root.querySelectorAll('.cmp-panel .bd').length,
   };
 }
 """
