@@ -23,7 +23,7 @@ from chunkviz.views import codegen, export
 from chunkviz.views.explore import CHUNK_COLUMNS, chunk_rows, chunk_stats, summary
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
 from chunkviz.views.markup import escape_markdown
-from chunkviz.views.qa_table import QA_COLUMNS, QA_FILTERS, answer_chunk, qa_rows, shown_questions
+from chunkviz.views.qa_table import QA_COLUMNS, QA_FILTERS, answer_place, qa_rows, shown_questions
 
 state = app_state()
 ss = st.session_state
@@ -129,9 +129,9 @@ def _follow_qa_selection(rows: list[int], shown: list[int], kind: str) -> None:
     if ss.get("explore_qa_followed") == chosen:  # followed already; the reader may have moved on
         return
     ss["explore_qa_followed"] = chosen
-    chunk = answer_chunk(qa[chosen[1]])
-    if chunk is not None:
-        _jump_to(chunk)
+    place = answer_place(qa[chosen[1]], result.chunks)
+    if place is not None:
+        _jump_to(place[0])
         st.rerun()
 
 

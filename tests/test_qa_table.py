@@ -3,7 +3,7 @@ from __future__ import annotations
 import chunkviz
 from chunkviz.document import locate_questions
 from chunkviz.views.explore import assess_qa
-from chunkviz.views.qa_table import QA_COLUMNS, answer_chunk, qa_rows, shown_questions
+from chunkviz.views.qa_table import QA_COLUMNS, answer_place, qa_rows, shown_questions
 
 TEXT = "abcdefghijkl"
 PAIRS = [
@@ -26,9 +26,19 @@ def test_the_broken_filter_keeps_question_indices_in_order():
     assert shown_questions(qa, "broken") == [1, 3]  # row 1 of the filtered table is question 3
 
 
-def test_the_answer_chunk_holds_the_answer_or_first_cuts_it():
-    qa = _qa()
-    assert [answer_chunk(r) for r in qa] == [0, 0, None, 1]
+def test_the_answer_place_is_a_whole_copy_else_where_the_cut_copy_starts():
+    result = chunkviz.chunk(TEXT, "fixed", size=4)
+    qa = assess_qa(result, locate_questions(TEXT, PAIRS))
+    places = [answer_place(r, result.chunks) for r in qa]
+    assert places == [(0, 0), (0, 3), None, (1, 7)]
+
+
+def test_the_answer_place_prefers_a_copy_some_chunk_holds_whole():
+    text = "xxabyyyab"  # "ab" at 2 (cut by fixed size=3 at 3) and at 7 (whole in 6-9)
+    result = chunkviz.chunk(text, "fixed", size=3)
+    qa = assess_qa(result, locate_questions(text, [{"question": "ab?", "answer": "ab"}]))
+    assert qa[0].status == "contained"
+    assert answer_place(qa[0], result.chunks) == (2, 7)
 
 
 def test_rows_follow_the_shown_questions_in_the_ui_words():

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from chunkviz.model import Chunk
 from chunkviz.views.explore import QAResult
 
 QAFilter = Literal["all", "broken"]
@@ -22,17 +23,26 @@ def shown_questions(qa: Sequence[QAResult], kind: QAFilter) -> list[int]:
     return list(range(len(qa)))
 
 
-def answer_chunk(r: QAResult) -> int | None:
-    """The chunk to scroll to for ``r``'s answer.
+def answer_place(r: QAResult, chunks: Sequence[Chunk]) -> tuple[int, int] | None:
+    """Where to bring ``r``'s answer into view: ``(chunk index, character offset)``.
 
-    That is the first chunk that holds an occurrence whole, else the first that cuts one; None
+    The first occurrence some chunk holds whole, with the first chunk that holds it; for a broken
+    question its first occurrence, with the chunk it starts in (the first that cuts it). None
     when the answer is not in the document.
     """
-    if r.containing:
-        return r.containing[0]
-    if r.cutting:
-        return r.cutting[0]
-    return None
+    spans = r.item.spans
+    if not spans:
+        return None
+    holding = set(r.containing)
+    for span in spans:
+        for i in sorted(holding):
+            if chunks[i].start <= span.start and span.end <= chunks[i].end:
+                return i, span.start
+    first = spans[0]
+    for i, chunk in enumerate(chunks):
+        if chunk.start <= first.start < chunk.end:
+            return i, first.start
+    return (r.cutting[0], first.start) if r.cutting else None
 
 
 QA_COLUMNS = ("question", "answer", "status", "in", "cut", "found")
