@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from chunkviz.ui.compare_figures import diff_figure
 from chunkviz.ui.compare_view import Panel, compare_view
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import configuration_picker, document_picker
 from chunkviz.ui.resources import outcome_cached
 from chunkviz.ui.state import app_state
+from chunkviz.ui.strategies_figures import clicked_boundary
 from chunkviz.views.compare import (
     BoundaryDiff,
     Outcome,
@@ -67,12 +69,29 @@ st.subheader(tr("compare.summary"), help=tr("compare.summary_help"))
 st.dataframe(summary_rows(ready, words=words), hide_index=True, key="compare_summary",
              width="stretch")
 
+
+PAGE_SIZE = 4000  # characters per part of the document in the panels
+
+
+def _follow_strip(offset: int | None, pages: int) -> None:
+    """Show the part of the text holding a newly clicked mark of the strip (once per click)."""
+    if offset is None:  # cleared: clicking the same mark again is a new request
+        ss.pop("compare_strip_followed", None)
+        return
+    if ss.get("compare_strip_followed") == offset:
+        return
+    ss["compare_strip_followed"] = offset
+    target = min(offset // PAGE_SIZE + 1, pages)
+    if pages > 1 and target != ss.get("compare_page", 1):
+        ss["compare_page"] = target  # before the slider is drawn in this run
+        st.rerun()
+
+
 st.subheader(tr("compare.boundaries"))
-page_size = 4000
-pages = max(1, -(-len(text) // page_size))
-page = st.slider(tr("compare.page"), 1, pages, 1, key="compare_page") if pages > 1 else 1
-a, b = page_bounds(len(text), page - 1, page_size)
-st.caption(tr("compare.boundaries_note", a=a, b=b, n=len(text)))
+pages = max(1, -(-len(text) // PAGE_SIZE))
+if not 1 <= ss.get("compare_page", 1) <= pages:  # a shorter document than before
+    ss.pop("compare_page", None)
+a, b = page_bounds(len(text), ss.get("compare_page", 1) - 1, PAGE_SIZE)
 diff: BoundaryDiff | None = None
 pair: tuple[int, int] | None = None
 if len(ready) >= 2:
@@ -96,7 +115,15 @@ if len(ready) >= 2:
                 ("diff_shared", len(diff.shared)), ("diff_broken_a", len(diff.broken_only_a)),
                 ("diff_broken_b", len(diff.broken_only_b))), strict=True):
             col.metric(tr(f"compare.{name}"), f"{value:,}")
+        event = st.plotly_chart(diff_figure(ready[first], ready[second], diff, shown=(a, b),
+                                            lang=state.lang),
+                                key="compare_strip", on_select="rerun", selection_mode="points")
+        st.caption(tr("compare.strip_help"))
+        _follow_strip(clicked_boundary(event), pages)
         st.caption(tr("compare.diff_legend"))
+page = st.slider(tr("compare.page"), 1, pages, key="compare_page") if pages > 1 else 1
+a, b = page_bounds(len(text), page - 1, PAGE_SIZE)
+st.caption(tr("compare.boundaries_note", a=a, b=b, n=len(text)))
 st.caption(tr("compare.sync_note"))
 labels = labels_for(state.lang)
 panels = []

@@ -159,3 +159,26 @@ def test_the_panels_show_the_chosen_part_of_the_document():
         assert 'data-s="4000"' in panel["html"]
         assert 'data-s="3999"' not in panel["html"]
         assert text[4000:4010] in panel["html"]
+
+
+def test_a_click_on_the_strip_shows_that_part_of_the_document(monkeypatch):
+    from streamlit.elements.lib import policies
+
+    # Streamlit warns when a widget's key is written and a default is passed as well.
+    monkeypatch.setattr(policies, "_shown_default_value_warning", False)
+    at = _page()
+    first, second = _defaults()
+    diff = boundary_diff(first, second)
+    later = next(c for c in diff.only_b if c >= 4000)
+    at.session_state["compare_strip"] = {"selection": {"points": [{"x": later,
+                                                                   "customdata": later}]}}
+    at.run()
+    assert not at.exception
+    assert not at.warning
+    assert at.slider(key="compare_page").value == 2
+    data = component_data(at, "compare_panels")
+    assert data["start"] <= later < data["end"]
+    # The reader moves the slider back; the click, still selected, does not pull it forward.
+    at.slider(key="compare_page").set_value(1).run()
+    assert component_data(at, "compare_panels")["start"] == 0
+    assert policies._shown_default_value_warning is False

@@ -113,6 +113,9 @@ def _open_compare(page, app_url: str) -> None:
 def test_compares_panels_scroll_together_and_line_up(app_url, page):
     _open_compare(page, app_url)
     before = page.evaluate(_MEASURE, None)
+    strip = page.locator("[data-testid='stPlotlyChart']").first
+    strip.wait_for(timeout=30_000)
+    strip.screenshot(path=str(ARTIFACTS / "compare-diff-strip.png"))
     # Lined up: the same top, the same height, captions of one height (no wrapping).
     assert before["scrollTops"] == [0, 0]
     assert before["tops"][0] == pytest.approx(before["tops"][1], abs=1)
