@@ -143,11 +143,16 @@ def _qa_section() -> None:
                        missing=len(qa) - counts["contained"] - counts["broken"]))
         key = lang_key("explore_qa_filter", state)
         bind(key, state.qa_filter)
+
+        def keep_a_filter() -> None:
+            # A click on the chosen segment would clear it: the filter stays as it was.
+            if ss[key] not in QA_FILTERS:
+                ss[key] = state.qa_filter
+
         kind = st.segmented_control(tr("explore.qa_filter"), QA_FILTERS, key=key,
                                     format_func=lambda f: tr(f"explore.qa_filter_{f}"),
-                                    help=tr("explore.qa_filter_help"))
-        # A click on the chosen segment clears it: that shows all questions again.
-        state.qa_filter = kind if kind in QA_FILTERS else "all"
+                                    help=tr("explore.qa_filter_help"), on_change=keep_a_filter)
+        state.qa_filter = kind if kind in QA_FILTERS else state.qa_filter
         shown = shown_questions(qa, state.qa_filter)
         # Labels translated once, not once per cell.
         col = {k: tr(f"explore.col_{k}") for k in QA_COLUMNS}

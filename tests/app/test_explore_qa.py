@@ -42,6 +42,10 @@ def test_the_broken_filter_shows_only_broken_questions_and_stays_in_the_app_stat
     assert _broken_at(150) != broken
     assert list(_table(at).value["question"]) == [
         sample.questions[i].question for i in _broken_at(150)]
+    # A click on the chosen segment does not leave the table without a filter.
+    at.segmented_control(key="explore_qa_filter_en").set_value(None).run()
+    assert at.segmented_control(key="explore_qa_filter_en").value == "broken"
+    assert app_state(at).qa_filter == "broken"
     at = set_lang(at, "ja")
     assert not at.exception
     assert at.segmented_control(key="explore_qa_filter_ja").value == "broken"
