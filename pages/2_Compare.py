@@ -110,11 +110,12 @@ if len(ready) >= 2:
     else:
         pair = (first, second)
         diff = boundary_diff(ready[first], ready[second])
+        # Short labels (they fit a fifth of the page), the whole sentence in the help.
         for col, (name, value) in zip(st.columns(5), (
-                ("diff_only_a", len(diff.only_a)), ("diff_only_b", len(diff.only_b)),
-                ("diff_shared", len(diff.shared)), ("diff_broken_a", len(diff.broken_only_a)),
-                ("diff_broken_b", len(diff.broken_only_b))), strict=True):
-            col.metric(tr(f"compare.{name}"), f"{value:,}")
+                ("only_a", len(diff.only_a)), ("only_b", len(diff.only_b)),
+                ("shared", len(diff.shared)), ("broken_a", len(diff.broken_only_a)),
+                ("broken_b", len(diff.broken_only_b))), strict=True):
+            col.metric(tr(f"compare.m_{name}"), f"{value:,}", help=tr(f"compare.m_{name}_help"))
         event = st.plotly_chart(diff_figure(ready[first], ready[second], diff, shown=(a, b),
                                             lang=state.lang),
                                 key="compare_strip", on_select="rerun", selection_mode="points")

@@ -104,11 +104,11 @@ def test_boundary_differences_are_counted_and_marked_in_both_panels():
     diff = boundary_diff(first, second)
     assert len(diff.only_a) > 0
     assert len(diff.only_b) > 0
-    assert _metric_value(at, "Cuts only A makes") == f"{len(diff.only_a):,}"
-    assert _metric_value(at, "Cuts only B makes") == f"{len(diff.only_b):,}"
-    assert _metric_value(at, "Cuts both make") == f"{len(diff.shared):,}"
-    assert _metric_value(at, "Broken only in A") == f"{len(diff.broken_only_a):,}"
-    assert _metric_value(at, "Broken only in B") == f"{len(diff.broken_only_b):,}"
+    assert _metric_value(at, "Only A") == f"{len(diff.only_a):,}"
+    assert _metric_value(at, "Only B") == f"{len(diff.only_b):,}"
+    assert _metric_value(at, "Shared") == f"{len(diff.shared):,}"
+    assert _metric_value(at, "A breaks") == f"{len(diff.broken_only_a):,}"
+    assert _metric_value(at, "B breaks") == f"{len(diff.broken_only_b):,}"
     data = component_data(at, "compare_panels")
     assert (data["start"], data["end"]) == (0, 4000)  # the first page of 4000 characters
     panels = data["panels"]
