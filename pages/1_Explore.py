@@ -8,7 +8,7 @@ import streamlit as st
 
 from chunkviz.ui.explore_figures import length_figure, token_figure
 from chunkviz.ui.guard import show_error
-from chunkviz.ui.highlight_view import highlight_view
+from chunkviz.ui.highlight_view import highlight_view, save_view_button
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import configuration_picker, document_picker, question_editor
 from chunkviz.ui.resources import (
@@ -77,8 +77,12 @@ cols[5].metric(tr("explore.over_metric"), "—" if limit is None else f"{len(sta
 
 
 # --- Highlight -------------------------------------------------------------------------------
-def _jump_to(index: int) -> None:
+def _jump_to(index: int | None = None, *, offset: int | None = None) -> None:
+    """Bring chunk ``index`` (or character ``offset``, e.g. an answer's start) into view."""
     ss["explore_scroll"] = index
+    ss["explore_focus"] = offset
+    # A new request scrolls even to the same place again; other reruns keep the reader's place.
+    ss["explore_jump_request"] = ss.get("explore_jump_request", 0) + 1
     ss["explore_scroll_pending"] = True
 
 
@@ -89,17 +93,20 @@ def _on_table_select() -> None:
 
 
 st.subheader(tr("explore.view"))
-st.caption(tr("explore.legend"))
 pages = page_count(len(text))
 scroll = ss.get("explore_scroll")
 if scroll is not None and not 0 <= scroll < stats.count:
     scroll = None
-if ss.pop("explore_scroll_pending", False) and scroll is not None:
-    # The pagination starts again at the chunk's page: its state is dropped and its default
+focus = ss.get("explore_focus")
+if focus is not None and not 0 <= focus < len(text):
+    focus = None
+if ss.pop("explore_scroll_pending", False) and (scroll is not None or focus is not None):
+    # The pagination starts again at the target's page: its state is dropped and its default
     # moved (writing the widget's key drew Streamlit's "default value and also set through the
     # Session State API" warning at every jump).
     ss.pop("explore_page", None)
-    ss["explore_page_default"] = page_of(result.chunks[scroll].start) + 1
+    target = focus if focus is not None else result.chunks[scroll or 0].start
+    ss["explore_page_default"] = page_of(target) + 1
 bar = st.columns([3, 1])
 page = bar[0].pagination(pages, key="explore_page", max_visible_pages=9,
                          default=min(ss.get("explore_page_default", 1), pages)) if pages > 1 else 1
@@ -108,8 +115,11 @@ if stats.count:
                         key="explore_jump", help=tr("explore.jump_help"),
                         on_change=lambda: _jump_to(int(ss["explore_jump"])))
 a, b = page_bounds(len(text), page - 1)
-markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_for(state.lang))
-highlight_view(markup, scroll_to=scroll, key="explore_highlight")
+markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_for(state.lang),
+                     parents=result.parents)
+highlight_view(markup, scroll_to=scroll, focus=focus, key="explore_highlight",
+               request=ss.get("explore_jump_request", 0), legend=state.lang,
+               parents=bool(result.parents))
 if pages > 1:
     st.caption(tr("explore.page_info", a=a, b=b, n=len(text), p=page, pages=pages))
 
@@ -170,6 +180,7 @@ def _export_section() -> None:
             ("csv", export.to_csv(result), "text/csv")), strict=True):
         col.download_button(tr(f"explore.export_{kind}"), data, f"{stem}.{kind}", mime,
                             key=f"explore_dl_{kind}")
+    save_view_button(document, result, marks, qa, lang=state.lang, key="explore_dl_html")
     st.markdown(f"**{tr('explore.code')}**")
     snippets = codegen.snippets(strategy, params)
     for tab, snip in zip(st.tabs([s.library for s in snippets]), snippets, strict=True):

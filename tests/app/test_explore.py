@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+import html
+import json
+import re
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -22,6 +26,13 @@ def _page(**query: str) -> AppTest:
 
 def _text(at: AppTest) -> str:
     return app_state(at).document.text
+
+
+def _highlight(at: AppTest) -> dict:
+    """What the page handed the highlight component (its markup, legend and scroll request)."""
+    element = next(e for e in at.get("bidi_component") + at.get("unknown")
+                   if getattr(e.proto, "component_name", "") == "chunkviz.highlight")
+    return json.loads(element.proto.json)
 
 
 def _qa_table(at: AppTest):
@@ -230,7 +241,9 @@ def test_exports_and_code_snippets():
     assert any("CharacterTextSplitter" in c and "chunk_size=100" in c for c in codes)
     assert any('TokenChunker(tokenizer="character", chunk_size=100' in c for c in codes)
     assert any("LlamaIndex has no fixed character window" in c for c in codes)
-    assert len(at.get("download_button")) == 3
+    buttons = at.get("download_button")
+    assert len(buttons) == 4
+    assert buttons[-1].proto.label == "Highlight as HTML"
     at.session_state["explore_tab"] = "Share"
     at.run()
     codes = [c.value for c in at.code]
@@ -383,3 +396,73 @@ def test_jump_to_chunk_draws_no_session_state_warning(monkeypatch):
     at.number_input(key="explore_jump").set_value(10).run()
     assert at.pagination(key="explore_page").value == 1
     assert policies._shown_default_value_warning is False
+
+
+def test_only_broken_questions_paint_red_and_each_cut_is_marked():
+    at = _page()
+    at.slider(key=SIZE).set_value(100).run()
+    table = _qa_table(at)
+    broken = set(table[table["status"] == "❌ broken"]["question"])
+    markup = _highlight(at)["html"]
+    red_titles = re.findall(r'class="[^"]*\bbroken" data-s="\d+" title="([^"]*)"', markup)
+    assert red_titles
+    for title in red_titles:
+        asked = {line.split(": ", 2)[-1] for line in html.unescape(title).splitlines()
+                 if line.startswith("BROKEN")}
+        assert asked
+        assert asked <= broken
+    # 寒帯ジェット気流 (2495..2503) is cut where chunk 24 ends and 25 starts: a marker says so.
+    assert 'data-cut="2500">✂#24|#25<span class="tip"' in markup
+
+
+def test_an_answer_whose_other_copy_is_whole_counts_contained_and_is_not_red():
+    at = _page()
+    at.radio(key=SOURCE).set_value("paste").run()
+    text = "共和国連合。" + "あ" * 10 + "共和国連合。"  # copies at 0..5 and 16..21
+    at.text_area(key="explore_doc_paste").input(text).run()
+    at.slider(key=SIZE).set_value(18).run()  # 0..18 | 18..22: the second copy is cut
+    at.text_input(key="qa_new_question").input("何の連合？")
+    at.text_input(key="qa_new_answer").input("共和国連合")
+    at.button[0].click().run()
+    assert not at.exception
+    assert _metric(at, "Broken answers") == "0 / 1"
+    markup = _highlight(at)["html"]
+    assert re.search(r'class="c[01] cutcopy" data-s="16"', markup)
+    assert re.search(r'class="c0 amb" data-s="0"', markup)
+    assert "broken" not in markup
+    assert "cutcopy" in _highlight(at)["legend"]
+
+
+def test_parent_child_draws_parents_as_well_as_children():
+    at = _page(sample="policy_ja")
+    at.selectbox(key=STRATEGY).set_value("parent_child").run()
+    assert not at.exception
+    text = load_sample("policy_ja").text
+    result = chunkviz.chunk(text, "parent_child")
+    data = _highlight(at)
+    assert len(result.parents) > 1
+    assert data["html"].count('class="pn"') == len(result.parents)
+    assert data["html"].count('class="cn"') == len(result.chunks)
+    assert 'class="swatch pa0"' in data["legend"]
+
+
+def test_the_legend_and_marks_follow_the_language():
+    at = _page()
+    set_lang(at, "ja")
+    data = _highlight(at)
+    assert "凡例" in data["legend"]
+    assert "Legend" not in data["legend"]
+    assert 'title="チャンク #0"' in data["html"]
+    assert "pa0" not in data["legend"]  # no parents under fixed
+
+
+def test_a_jump_is_one_request_and_a_later_rerun_keeps_the_place():
+    at = _page()
+    assert _highlight(at)["request"] == 0
+    at.number_input(key="explore_jump").set_value(10).run()
+    data = _highlight(at)
+    assert (data["scroll_to"], data["request"]) == (10, 1)
+    at.slider(key=SIZE).set_value(300).run()
+    data = _highlight(at)
+    # Same request: the view keeps the reader's place instead of jumping again.
+    assert (data["scroll_to"], data["request"]) == (10, 1)
