@@ -43,7 +43,7 @@ STYLE = """
   border: 1px solid #d0d7de; border-radius: 0.5rem; background: #ffffff;
   font-family: "Noto Sans JP", "Hiragino Sans", "Yu Gothic", system-ui, sans-serif;
   font-size: 0.95rem; line-height: 1.9; white-space: pre-wrap; overflow-wrap: anywhere;
-  color: #1f2328;
+  color: #1f2328; overflow-anchor: none;  /* the view keeps the reader's place itself */
 }
 .c0 { background: #dbeafe; }
 .c1 { background: #fef3c7; }
