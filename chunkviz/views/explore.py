@@ -29,9 +29,11 @@ def is_ambiguous(item: Question) -> bool:
     """Whether the pair does not pin its answer down to one place.
 
     True when the answer was located by its text and found more than once (a recorded position
-    gives exactly one span), or when it is one or two characters long.
+    gives exactly one span), or when it is one or two characters long. An answer that is not in
+    the text is "not found", not ambiguous.
     """
-    return len(item.spans) >= 2 or 0 < len(item.answer) <= AMBIGUOUS_LENGTH
+    count = len(item.spans)
+    return count >= 2 or (count == 1 and len(item.answer) <= AMBIGUOUS_LENGTH)
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,7 +85,8 @@ STYLE = """
 }
 .cut:hover .tip, .cut:focus .tip, .cut:focus-within .tip { display: block; }
 .focus { outline: 3px solid #7c3aed; outline-offset: 1px; }
-.hl-legend { margin: 0 0 0.5rem; font-size: 0.85rem; line-height: 2.1; color: #1f2328; }
+.hl-legend { margin: 0 0 0.5rem; font-size: 0.8rem; line-height: 2; color: #1f2328; }
+.hl-legend summary { cursor: pointer; font-weight: 600; }
 .hl-legend .item { margin-right: 0.9rem; white-space: nowrap; }
 .hl-legend .swatch { padding: 0 0.3rem; }
 """
@@ -421,4 +422,6 @@ def legend_html(lang: Lang, *, parents: bool = False) -> str:
                         for css, sample in swatches)
         parts.append(f'<span class="item">{drawn} {escape_html(words)}</span>')
     title = escape_html(text(lang, "highlight.legend.title"))
-    return f'<div class="hl-legend"><strong>{title}</strong> {" ".join(parts)}</div>'
+    # <details> folds the legend away without a script (on the page and in a saved file).
+    return (f'<details class="hl-legend" open><summary>{title}</summary>'
+            f'{" ".join(parts)}</details>')

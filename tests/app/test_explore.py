@@ -466,3 +466,20 @@ def test_a_jump_is_one_request_and_a_later_rerun_keeps_the_place():
     data = _highlight(at)
     # Same request: the view keeps the reader's place instead of jumping again.
     assert (data["scroll_to"], data["request"]) == (10, 1)
+
+
+def test_a_focus_offset_opens_its_page_and_is_handed_to_the_view():
+    at = _page()
+    at.radio(key=SOURCE).set_value("paste").run()
+    text = ("梅雨前線が停滞すると長雨になる。" * 2500)[:40_000]
+    at.text_area(key="explore_doc_paste").input(text).run()
+    # What a jump to an answer does (the page's _jump_to(offset=...)): offset 25,000 is on page 2.
+    at.session_state["explore_focus"] = 25_000
+    at.session_state["explore_jump_request"] = 7
+    at.session_state["explore_scroll_pending"] = True
+    at.run()
+    assert not at.exception
+    assert at.pagination(key="explore_page").value == 2
+    data = _highlight(at)
+    assert (data["focus"], data["request"]) == (25_000, 7)
+    assert 'data-s="20000"' in data["html"]
