@@ -344,23 +344,27 @@ def render_html(
     stop = len(text) if end is None else min(end, len(text))
     segs = segments(len(text), chunks, marks, start=start, end=stop, parents=parents)
     layer = _Layer(chunks, start, stop)
+    ends_at: dict[int, list[int]] = {}
+    for i in range(layer.lo, layer.hi):
+        ends_at.setdefault(layer.ends[i], []).append(i)
+    end_word = escape_html(words.end)
+    titles: dict[tuple[tuple[int, ...], tuple[int, ...]], str] = {}
     out: list[str] = []
 
-    def chunk_ends(at: int) -> list[int]:
+    def end_markers(at: int) -> None:
         # A chunk whose successor starts where it ends needs no end marker: the badge says it.
-        return [i for i in layer.ending_at(at)
-                if not (i + 1 < len(layer.starts) and layer.starts[i + 1] == at)]
+        for i in ends_at.get(at, ()):
+            if not (i + 1 < len(layer.starts) and layer.starts[i + 1] == at):
+                out.append(f'<span class="ce" title="{end_word} #{i}">#{i}]</span>')
 
     for seg in segs:
         a = seg.start
         if a > start:
-            out.extend(f'<span class="ce" title="{escape_html(words.end)} #{i}">#{i}]</span>'
-                       for i in chunk_ends(a))
-        broken = [marks[i] for i in seg.marks if marks[i].broken and marks[i].start < a]
-        if broken:
-            ending = list(layer.ending_at(a))
-            if ending or seg.chunk_starts:
-                out.append(_cut_marker(a, ending, seg.chunk_starts, broken, words))
+            end_markers(a)
+        if seg.marks:
+            broken = [marks[i] for i in seg.marks if marks[i].broken and marks[i].start < a]
+            if broken and (a in ends_at or seg.chunk_starts):
+                out.append(_cut_marker(a, ends_at.get(a, ()), seg.chunk_starts, broken, words))
         for p in seg.parent_starts:
             out.append(f'<span class="pn" id="parent-{p}" title="{escape_html(words.parent)}'
                        f' #{p}">{escape_html(words.parent_mark)}#{p}</span>')
@@ -374,14 +378,19 @@ def render_html(
         if seg.marks:
             style = min((marks[i].style for i in seg.marks), key=_PRECEDENCE.__getitem__)
             classes.append(_MARK_CSS[style])
-        title = escape_html(_segment_title(seg, marks, words))
+            title = escape_html(_segment_title(seg, marks, words))
+        else:
+            # Most segments carry no mark: their title depends on the chunks and parents only.
+            cover = (seg.chunks, seg.parents)
+            title = titles.get(cover, "")
+            if not title:
+                title = titles[cover] = escape_html(_segment_title(seg, marks, words))
         body = escape_html(text[seg.start : seg.end])
         # data-s (the segment's first character) lets a view keep or share a reading position.
         out.append(f'<span class="{" ".join(classes)}" data-s="{seg.start}" title="{title}">'
                    f'{body}</span>')
     if segs:
-        out.extend(f'<span class="ce" title="{escape_html(words.end)} #{i}">#{i}]</span>'
-                   for i in chunk_ends(stop))
+        end_markers(stop)
     return "".join(out)
 
 
