@@ -152,6 +152,14 @@ def test_the_saved_view_opens_offline_with_the_page_marks(app_url, page, browser
     red = page.locator(".hl-box .broken").count()
     assert badges == len(result.chunks)
     assert red >= 2
+    # The cut is named inline, and its explanation opens on keyboard focus (or a tap): no hover.
+    marker = page.locator(".hl-box .cut").first
+    assert marker.inner_text().startswith("✂#")
+    tip = marker.locator(".tip")
+    assert not tip.is_visible()
+    marker.focus()
+    tip.wait_for(state="visible", timeout=10_000)
+    assert "何が合流する？" in tip.inner_text()
     page.get_by_role("tab", name="Export").click()
     _settle(page)
     with page.expect_download(timeout=60_000) as info:
@@ -174,6 +182,8 @@ def test_the_saved_view_opens_offline_with_the_page_marks(app_url, page, browser
         assert shown == text  # the document's own characters, <script> included, as text
         assert view.locator("script").count() == 0
         assert view.locator(".hl-legend .item").count() >= 10
+        view.locator(".hl-box .cut").first.focus()
+        assert view.locator(".hl-box .cut .tip").first.is_visible()
         view.wait_for_timeout(500)  # an injected handler would have fired by now
         assert dialogs == []
         view.screenshot(path=str(ARTIFACTS / "highlight-saved.png"), full_page=True)
