@@ -8,7 +8,7 @@ import streamlit as st
 
 from chunkviz.ui.explore_figures import length_figure, token_figure
 from chunkviz.ui.guard import show_error
-from chunkviz.ui.highlight_view import highlight_view, save_view_button
+from chunkviz.ui.highlight_view import highlight_view, save_view_button, text_key
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import configuration_picker, document_picker, question_editor
 from chunkviz.ui.resources import (
@@ -119,7 +119,7 @@ markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_f
                      parents=result.parents)
 highlight_view(markup, scroll_to=scroll, focus=focus, key="explore_highlight",
                request=ss.get("explore_jump_request", 0), legend=state.lang,
-               parents=bool(result.parents))
+               parents=bool(result.parents), text_id=text_key(text))
 if pages > 1:
     st.caption(tr("explore.page_info", a=a, b=b, n=len(text), p=page, pages=pages))
 

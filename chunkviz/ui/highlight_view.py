@@ -123,7 +123,10 @@ export default function (component) {
     legend.dataset.version = String(data.legend_version);
   }
   if (box.dataset.version !== String(data.version)) {
-    const place = box.dataset.version ? readingPlace(box) : null;
+    // Another document (data.text_id) starts at the top; the same one keeps the reader's place.
+    const same = box.dataset.version && box.dataset.textId === String(data.text_id);
+    const place = same ? readingPlace(box) : null;
+    box.dataset.textId = String(data.text_id);
     // data.html is built by chunkviz.views.highlight.render_html: every piece of user text in it is
     // HTML-escaped on the server, so it contains only the markup chunkviz writes.
     box.innerHTML = data.html;
@@ -158,8 +161,9 @@ def _component() -> Any:
     return st.components.v2.component("chunkviz.highlight", html=_HTML, css=STYLE, js=_JS)
 
 
-def _version(markup: str) -> str:
-    return f"{len(markup)}:{hash(markup) & 0xFFFFFFFF:x}"
+def text_key(text: str) -> str:
+    """A cheap name for a text (``str`` caches its hash), for ``highlight_view(text_id=...)``."""
+    return f"{len(text)}:{hash(text) & 0xFFFFFFFF:x}"
 
 
 def highlight_view(
@@ -171,6 +175,7 @@ def highlight_view(
     request: int = 0,
     legend: Lang | None = None,
     parents: bool = False,
+    text_id: str = "",
 ) -> None:
     """Mount the view with ``markup`` (escaped HTML from ``render_html``).
 
@@ -184,12 +189,16 @@ def highlight_view(
             keeps the reader's place.
         legend: Draw the legend above the view in this language (None: no legend).
         parents: The legend explains the parent marks too.
+        text_id: Names the text shown (``text_key``): when it changes the view starts at the top
+            instead of keeping the reader's place.
     """
     legend_markup = legend_html(legend, parents=parents) if legend is not None else ""
     _component()(key=key, data={
-        "html": markup, "version": _version(markup), "scroll_to": scroll_to, "focus": focus,
-        "request": request, "legend": legend_markup, "legend_version": _version(legend_markup),
+        "html": markup, "version": text_key(markup), "scroll_to": scroll_to, "focus": focus,
+        "request": request, "legend": legend_markup, "legend_version": text_key(legend_markup),
+        "text_id": text_id,
     })
+
 
 
 def save_view_button(

@@ -417,10 +417,15 @@ def test_only_broken_questions_paint_red_and_each_cut_is_marked():
 
 def test_an_answer_whose_other_copy_is_whole_counts_contained_and_is_not_red():
     at = _page()
+    sample_id = _highlight(at)["text_id"]
     at.radio(key=SOURCE).set_value("paste").run()
     text = "共和国連合。" + "あ" * 10 + "共和国連合。"  # copies at 0..5 and 16..21
     at.text_area(key="explore_doc_paste").input(text).run()
+    # Another text: the view starts at the top instead of keeping the place it had in the sample.
+    pasted_id = _highlight(at)["text_id"]
+    assert pasted_id != sample_id
     at.slider(key=SIZE).set_value(18).run()  # 0..18 | 18..22: the second copy is cut
+    assert _highlight(at)["text_id"] == pasted_id
     at.text_input(key="qa_new_question").input("何の連合？")
     at.text_input(key="qa_new_answer").input("共和国連合")
     at.button[0].click().run()
