@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import chunkviz
 from chunkviz.document import Document, Question, locate_questions
@@ -201,3 +203,25 @@ def test_a_long_answer_found_once_is_not_ambiguous():
     qa, marks = qa_report(chunkviz.chunk(text, "fixed", size=100), items)
     assert not qa[0].ambiguous
     assert [m.style for m in marks] == ["answer"]
+
+
+@given(st.text(alphabet="ab。", min_size=1, max_size=40), st.integers(1, 12), st.integers(0, 11),
+       st.lists(st.tuples(st.integers(0, 39), st.integers(1, 5)), min_size=1, max_size=4))
+def test_red_marks_are_exactly_the_spans_of_broken_questions(text, size, overlap, picks):
+    overlap = min(overlap, size - 1)
+    pairs = [{"question": f"q{i}", "answer": text[a : a + n]}
+             for i, (a, n) in enumerate(picks) if text[a : a + n].strip()]
+    items = locate_questions(text, pairs) if pairs else []
+    result = chunkviz.chunk(text, "fixed", size=size, overlap=overlap)
+    qa, marks = qa_report(result, items)
+    by_question = {r.item.question: r for r in qa}
+    for mark in marks:
+        r = by_question[mark.label]
+        assert mark.broken == (r.status == "broken")
+        whole = any(c.start <= mark.start and mark.end <= c.end for c in result.chunks)
+        assert (mark.style == "cut_copy") == (not whole and r.status == "contained")
+    for r in qa:
+        if r.status == "broken":
+            assert sum(1 for m in marks if m.label == r.item.question) == len(r.item.spans)
+        assert r.ambiguous == (len(r.item.spans) > 1 or (len(r.item.spans) == 1
+                                                          and len(r.item.answer) <= 2))
