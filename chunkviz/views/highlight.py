@@ -48,11 +48,9 @@ STYLE = """
 .c0 { background: #dbeafe; }
 .c1 { background: #fef3c7; }
 .ov { background: repeating-linear-gradient(135deg, #93c5fd 0 5px, #fcd34d 5px 10px); }
-.ov.d3 { background: repeating-linear-gradient(135deg, #3b82f6 0 5px, #f59e0b 5px 10px); }
-.ov.d4 {
-  background: repeating-linear-gradient(135deg, #1e3a8a 0 5px, #92400e 5px 10px);
-  color: #ffffff;
-}
+/* Deeper overlap, darker stripes; the text stays dark on them (contrast at least 5:1). */
+.ov.d3 { background: repeating-linear-gradient(135deg, #60a5fa 0 5px, #fbbf24 5px 10px); }
+.ov.d4 { background: repeating-linear-gradient(135deg, #3b82f6 0 5px, #f59e0b 5px 10px); }
 .gap { background: transparent; }
 .pa0 { border-top: 3px solid #7c3aed; }
 .pa1 { border-top: 3px solid #0d9488; }
