@@ -51,7 +51,9 @@ function charRect(node, i) {
   const range = document.createRange();
   range.setStart(node, i);
   range.setEnd(node, Math.min(i + 1, node.length));
-  return range.getBoundingClientRect();
+  const rect = range.getBoundingClientRect();
+  // A line break can have an empty box (all zeros): measure its span instead.
+  return rect.height > 0 ? rect : node.parentElement.getBoundingClientRect();
 }
 
 // Python offsets count code points; JavaScript strings count UTF-16 units.
