@@ -87,7 +87,9 @@ def test_a_size_change_keeps_the_reader_on_the_same_character(app_url, page):
     assert before["scrollTop"] > 0
     assert 0 <= before["y"] < before["height"]
     # Move the size slider by keyboard: 100 -> 102, two reruns with new markup.
-    thumb = page.get_by_role("slider").first
+    size = page.locator("[data-testid='stSlider']").filter(
+        has=page.locator("[data-testid='stWidgetLabel']", has_text="Size")).first
+    thumb = size.get_by_role("slider")
     thumb.focus()
     thumb.press("ArrowRight")
     _settle(page)
