@@ -201,6 +201,18 @@ def question_editor(state: AppState) -> None:
 
 
 # --- configuration -----------------------------------------------------------------------------
+def _tokenizer_name(state: AppState) -> str | None:
+    """The tokenizer that counts "tokens" for the state's backend (None if it cannot load)."""
+    from chunkviz.errors import ChunkvizError
+    from chunkviz.ui.resources import load_backend
+
+    try:
+        tokenizer = load_backend(state.backend).tokenizer
+    except ChunkvizError:
+        return None  # the page that uses the backend says why it cannot load
+    return str(getattr(tokenizer, "name", state.backend))
+
+
 def strategy_picker(lang: Lang, key: str, current: str) -> str:
     """A select box of the registered strategies (name — description); returns the chosen name."""
     names = [s.name for s in all_strategies()]
@@ -240,7 +252,7 @@ def configuration_picker(
     box = st.expander(expander) if expander else st.container()
     with box:
         chosen = param_controls(get_strategy(strategy), values, prefix=f"{prefix}p_", lang=lang,
-                                columns=columns)
+                                columns=columns, tokenizer=_tokenizer_name(state))
         if not chosen:
             st.caption(text(lang, "config.no_params"))
     if slot is None:
