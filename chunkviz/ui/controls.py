@@ -17,7 +17,7 @@ import streamlit as st
 from chunkviz.strategies.registry import Param, Strategy
 from chunkviz.text import Lang, has, text
 from chunkviz.ui.state import bind
-from chunkviz.views.param_ranges import changed_value, control_range, settle
+from chunkviz.views.param_ranges import broken_relations, changed_value, control_range, settle
 
 # Sliders are for moving in front of a class; beyond this a slider's pixels are too coarse to
 # pick a value, so the UI stops there (the API and CLI take any value the schema allows).
@@ -79,6 +79,14 @@ def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, str]:
                 f"{p.name}={value} from the link is above the slider's end ({SLIDER_MAX}); "
                 "use the API or the CLI for larger values"
             )
+    # A pair the controls cannot make (overlap=400&size=400): the bounded side is not applied.
+    kept = {**spec.defaults(), **{k: v for k, v in values.items() if k not in problems}}
+    for rel in broken_relations(spec.params, kept):
+        rule = "smaller than" if rel.strict else "at most"
+        problems[rel.small] = (
+            f"{rel.small} must be {rule} {rel.large} (got {rel.small}={kept[rel.small]}, "
+            f"{rel.large}={kept[rel.large]} from the link); {rel.small} keeps its current value"
+        )
     return problems
 
 
@@ -107,7 +115,7 @@ def typed_key(key: str) -> str:
 
 
 def widget_key(prefix: str, strategy: str, p: Param, lang: Lang) -> str:
-    """The key of ``p``'s main widget: a widget with translated option labels ends in ``_<lang>``."""
+    """The key of ``p``'s main widget; one with translated option labels ends in ``_<lang>``."""
     key = param_key(prefix, strategy, p.name)
     return f"{key}_{lang}" if p.type == "choice" or p.choices else key
 
