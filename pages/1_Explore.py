@@ -14,12 +14,14 @@ from chunkviz.ui.pickers import configuration_picker, document_picker, question_
 from chunkviz.ui.resources import (
     chunk_cached,
     doc_tokens_cached,
+    index_size_cached,
     load_backend,
     qa_report_cached,
     token_counts_cached,
 )
 from chunkviz.ui.state import app_state
 from chunkviz.views import codegen, export
+from chunkviz.views.dashboard import format_bytes
 from chunkviz.views.explore import CHUNK_COLUMNS, chunk_rows, chunk_stats, summary
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
 from chunkviz.views.markup import escape_markdown
@@ -64,10 +66,12 @@ cols[1].metric(tr("explore.predicted"), "—" if stats.predicted is None else f"
 actual = "—" if stats.actual_factor is None else f"{stats.actual_factor:.3f}"
 cols[2].metric(tr("explore.cost"), "—" if stats.cost_factor is None else f"{stats.cost_factor:.3f}",
                help=tr("explore.cost_help", actual=actual))
-dims = getattr(backend, "dims", None)
-index_value = f"{stats.count:,}" if not dims else f"{stats.count * dims * 4 / 1024:,.0f} KiB"
-cols[3].metric(tr("explore.index"), index_value,
-               help=tr("explore.index_help", chars=stats.embedded_chars))
+size = index_size_cached(document, strategy, params, state.backend)
+cols[3].metric(tr("explore.index"), "—" if size is None else format_bytes(size.nbytes),
+               help=tr(f"explore.index_help_{'none' if size is None else size.kind}",
+                       chars=stats.embedded_chars, backend=state.backend,
+                       vectors=0 if size is None else size.entries,
+                       dims=0 if size is None else size.dims))
 cols[4].metric(tr("explore.broken_metric"), f"{broken} / {len(qa)}",
                help=tr("explore.broken_help"))
 limit = backend.max_input_tokens
@@ -163,11 +167,13 @@ def _table_section() -> None:
 
 
 def _export_section() -> None:
-    stem = f"chunks-{strategy}"
+    # Every export names the document and the configuration, and gives each chunk's QA status.
+    stem = export.export_stem(result, document)
+    st.caption(tr("explore.export_note"))
     for col, (kind, data, mime) in zip(st.columns(3), (
-            ("json", export.to_json(result), "application/json"),
-            ("jsonl", export.to_jsonl(result), "application/jsonl"),
-            ("csv", export.to_csv(result), "text/csv")), strict=True):
+            ("json", export.to_json(result, document, qa), "application/json"),
+            ("jsonl", export.to_jsonl(result, document, qa), "application/jsonl"),
+            ("csv", export.to_csv(result, document, qa), "text/csv")), strict=True):
         col.download_button(tr(f"explore.export_{kind}"), data, f"{stem}.{kind}", mime,
                             key=f"explore_dl_{kind}")
     st.markdown(f"**{tr('explore.code')}**")

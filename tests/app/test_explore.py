@@ -411,3 +411,28 @@ def test_jump_to_chunk_draws_no_session_state_warning(monkeypatch):
     at.number_input(key="explore_jump").set_value(10).run()
     assert at.pagination(key="explore_page").value == 1
     assert policies._shown_default_value_warning is False
+
+
+def test_index_size_under_bm25_is_the_lexical_index_not_a_chunk_count():
+    from chunkviz.views.dashboard import format_bytes
+
+    at = _page()
+    assert not at.exception
+    text = load_sample("jsquad_tsuyu").text
+    result = chunkviz.chunk(text, "fixed", size=400, overlap=0)
+    chunks = [text[c.start : c.end] for c in result.chunks]
+    index = get_backend("bm25").build_index(chunks)
+    assert _metric(at, "Index size") == format_bytes(index.nbytes)
+    assert _metric(at, "Index size") != f"{len(result.chunks):,}"
+    help_text = next(m.help for m in at.metric if m.label == "Index size")
+    n = len(result.chunks)
+    assert f"{index.dims:,} distinct character n-grams over {n} chunks" in help_text
+
+
+def test_index_size_under_a_dense_backend_is_vectors_times_dimensions():
+    from chunkviz.views.dashboard import format_bytes
+
+    at = page("1_Explore.py", timeout=180, backend="use-m3")
+    assert not at.exception
+    count = len(chunkviz.chunk(_text(at), "fixed", size=400, overlap=0))
+    assert _metric(at, "Index size") == format_bytes(count * 512 * 4)
