@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from chunkviz.retrieval.lexical import CharNgramTokenizer
 from chunkviz.ui.explore_figures import length_figure, token_figure
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
@@ -20,6 +21,7 @@ from chunkviz.ui.resources import (
     token_counts_cached,
 )
 from chunkviz.ui.state import app_state
+from chunkviz.ui.tables import chunk_columns, qa_columns
 from chunkviz.views import codegen, export
 from chunkviz.views.dashboard import format_bytes
 from chunkviz.views.explore import CHUNK_COLUMNS, chunk_rows, chunk_stats, summary
@@ -54,6 +56,8 @@ except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is sho
     show_error(exc)
     st.stop()
 
+# Every "tokens" on this page is counted by the backend's tokenizer, named where it is shown.
+tokenizer_name = str(getattr(backend.tokenizer, "name", state.backend))
 stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
                     max_input_tokens=backend.max_input_tokens)
 broken = sum(1 for r in qa if r.status == "broken")
@@ -136,15 +140,20 @@ def _qa_section() -> None:
                        col["cut"]: ", ".join(f"#{i}" for i in r.cutting)
                        if r.status == "broken" else "",
                        col["found"]: len(r.item.spans)} for r in qa],
-                     key="explore_qa_table", hide_index=True, width="stretch")
+                     key="explore_qa_table", hide_index=True, width="stretch",
+                     column_config=qa_columns())
     else:
         st.info(tr("explore.qa_none"))
     question_editor(state)
 
 
 def _figures_section() -> None:
-    tokenizer_name = getattr(backend.tokenizer, "name", state.backend)
     st.markdown(f"**{tr('explore.stats')}**")
+    note = tr("explore.tokens_note", tokenizer=tokenizer_name, backend=state.backend)
+    if isinstance(backend.tokenizer, CharNgramTokenizer):
+        n = backend.tokenizer.n
+        note += " " + tr("explore.tokens_ngram", tokenizer=tokenizer_name, n=n, less=n - 1)
+    st.caption(note)
     rows = []
     for label, values in ((tr("explore.stat_chars"), stats.char_lengths),
                           (tr("explore.stat_tokens", tokenizer=tokenizer_name),
@@ -163,7 +172,8 @@ def _figures_section() -> None:
 def _table_section() -> None:
     words = {c: tr(f"explore.chunk_col.{c}") for c in CHUNK_COLUMNS}
     st.dataframe(chunk_rows(result, tokens, words=words), key="explore_table", hide_index=True,
-                 on_select=_on_table_select, selection_mode="single-row", width="stretch")
+                 on_select=_on_table_select, selection_mode="single-row", width="stretch",
+                 column_config=chunk_columns(tokenizer_name, state.backend))
 
 
 def _export_section() -> None:

@@ -436,3 +436,39 @@ def test_index_size_under_a_dense_backend_is_vectors_times_dimensions():
     assert not at.exception
     count = len(chunkviz.chunk(_text(at), "fixed", size=400, overlap=0))
     assert _metric(at, "Index size") == format_bytes(count * 512 * 4)
+
+
+def test_tokens_name_their_tokenizer_in_the_label_table_and_note():
+    at = _page()
+    at.radio(key=UNIT).set_value("tokens").run()
+    assert not at.exception
+    # Under BM25, tokens are character bigrams: the size says whose tokens it counts.
+    assert at.slider(key=SIZE).label == "Size (tokens of char-2gram)"
+    at.session_state["explore_tab"] = "Figures"
+    at.run()
+    notes = " ".join(c.value for c in at.caption)
+    assert "counted by char-2gram, the tokenizer of the retrieval backend bm25" in notes
+    assert "a chunk of c characters has c − 1 of them" in notes
+    text = load_sample("jsquad_tsuyu").text
+    result = chunkviz.chunk(text, "fixed", size=400, overlap=0, unit="tokens",
+                            tokenizer=get_backend("bm25").tokenizer)
+    assert _metric(at, "Chunks") == f"{len(result):,}"
+
+
+def test_table_headers_are_short_with_their_meaning_in_help():
+    import json
+
+    at = _page()
+    table = next(df for df in at.dataframe if "status" in df.value.columns)
+    config = json.loads(table.proto.columns)
+    # Long cells (questions) no longer squeeze the counts' headers into "occurre…".
+    assert config["occurrences"]["label"] == "occ."
+    assert config["occurrences"]["help"].startswith("Occurrences:")
+    assert config["cut by chunks"]["label"] == "cut by"
+    assert config["question"]["width"] == 340
+    assert all("width" in config[c] for c in table.value.columns)
+    at.session_state["explore_tab"] = "Chunk table"
+    at.run()
+    chunks = json.loads(next(df for df in at.dataframe if "preview" in df.value.columns)
+                        .proto.columns)
+    assert "char-2gram" in chunks["tokens"]["help"]
