@@ -44,6 +44,7 @@ def test_perplexity_axis_ticks_and_threshold_label_have_room():
     assert fig.layout.margin.r >= 60
     assert fig.layout.yaxis2.automargin is True
     assert fig.layout.yaxis2.tickformat == "~s"
+    assert fig.layout.yaxis2.dtick == "D2"
     assert fig.layout.yaxis.automargin is True
     # "threshold 1" is drawn at the left end, clear of the right-hand axis.
     (label,) = [a for a in fig.layout.annotations if a.text == "threshold 1"]

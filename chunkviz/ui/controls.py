@@ -130,13 +130,16 @@ def _typed(p: Param) -> bool:
 
 
 def _number(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang,
-            bounds: tuple[float | None, float | None]) -> Any:
+            bounds: tuple[float | None, float | None], beside: bool) -> Any:
     cast: Callable[[float], Any] = int if p.type == "int" else float
     low, high = bounds
     if low is not None and high is not None:
         typed = None
         if _typed(p):
-            slider_col, typed_col = st.columns([3, 1], vertical_alignment="bottom")
+            # Beside the slider in a wide column; under it in a narrow one (five per row),
+            # where a third of the width would clip "1000" to "10".
+            slider_col, typed_col = (st.columns([2, 1], vertical_alignment="bottom") if beside
+                                     else (st.container(), st.container()))
             typed = typed_col.number_input(
                 text(lang, "param.typed", name=label), min_value=cast(low),
                 max_value=cast(high), step=1, key=typed_key(key), disabled=disabled,
@@ -271,7 +274,8 @@ def param_controls(
             if p.type in ("int", "float"):
                 bounds = (control_range(spec.params, settled, p.name, SLIDER_MAX) if _slid(p)
                           else (p.min, p.max))
-                result = _number(p, key, label, help_text, not enabled, lang, bounds)
+                result = _number(p, key, label, help_text, not enabled, lang, bounds,
+                                 beside=columns <= 3)
             else:
                 result = _WIDGETS[p.type](p, key, label, help_text, not enabled, lang)
         chosen[p.name] = result if enabled else None

@@ -87,7 +87,9 @@ def perplexity_figure(curve: PerplexityCurve, lang: Lang) -> go.Figure:
     _markers(fig, changes, curve.cuts, curve.forced, curve.suppressed, lang)
     fig.update_layout(yaxis2={"title": "PPL", "overlaying": "y", "side": "right",
                               "type": "log", "showgrid": False, "automargin": True,
-                              "tickformat": "~s"})
+                              # Its own round ticks (2, 5, 10, 20, 50, 100, ...), not ticks
+                              # synced to the bars' axis, which came out as 148.821, 70.7384.
+                              "tickmode": "linear", "dtick": "D2", "tickformat": "~s"})
     _layout(fig, _t(lang, "ppl_title", model=curve.model), _t(lang, "change"), lang)
     # NOTE: with the common 10 px right margin the PPL ticks ("1k", "200") were cut to one
     # digit; room for four characters and the axis title, and automargin for longer ones.
