@@ -23,9 +23,9 @@ from chunkviz.ui.resources import (
 from chunkviz.ui.state import app_state
 from chunkviz.ui.tables import chunk_columns, qa_columns
 from chunkviz.views import codegen, export
-from chunkviz.views.dashboard import format_bytes
 from chunkviz.views.explore import CHUNK_COLUMNS, chunk_rows, chunk_stats, summary
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
+from chunkviz.views.index_size import LEXICAL_LIMIT, index_metric
 from chunkviz.views.markup import escape_markdown
 
 state = app_state()
@@ -70,12 +70,11 @@ cols[1].metric(tr("explore.predicted"), "—" if stats.predicted is None else f"
 actual = "—" if stats.actual_factor is None else f"{stats.actual_factor:.3f}"
 cols[2].metric(tr("explore.cost"), "—" if stats.cost_factor is None else f"{stats.cost_factor:.3f}",
                help=tr("explore.cost_help", actual=actual))
-size = index_size_cached(document, strategy, params, state.backend)
-cols[3].metric(tr("explore.index"), "—" if size is None else format_bytes(size.nbytes),
-               help=tr(f"explore.index_help_{'none' if size is None else size.kind}",
-                       chars=stats.embedded_chars, backend=state.backend,
-                       vectors=0 if size is None else size.entries,
-                       dims=0 if size is None else size.dims))
+index_value, index_help, index_fields = index_metric(
+    index_size_cached(document, strategy, params, state.backend))
+cols[3].metric(tr("explore.index"), index_value,
+               help=tr(f"explore.index_help_{index_help}", chars=stats.embedded_chars,
+                       backend=state.backend, limit=LEXICAL_LIMIT, **index_fields))
 cols[4].metric(tr("explore.broken_metric"), f"{broken} / {len(qa)}",
                help=tr("explore.broken_help"))
 limit = backend.max_input_tokens

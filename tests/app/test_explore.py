@@ -472,3 +472,16 @@ def test_table_headers_are_short_with_their_meaning_in_help():
     chunks = json.loads(next(df for df in at.dataframe if "preview" in df.value.columns)
                         .proto.columns)
     assert "char-2gram" in chunks["tokens"]["help"]
+
+
+def test_index_size_of_a_long_document_under_bm25_is_not_built_and_says_why():
+    from chunkviz.views.index_size import LEXICAL_LIMIT
+
+    text = "梅雨前線が停滞する。" * (LEXICAL_LIMIT // 10 + 1)
+    at = _page()
+    at.radio(key=SOURCE).set_value("paste").run()
+    at.text_area(key="explore_doc_paste").input(text).run()
+    assert not at.exception
+    assert _metric(at, "Index size") == "—"
+    help_text = next(m.help for m in at.metric if m.label == "Index size")
+    assert f"more than {LEXICAL_LIMIT:,} embedded characters" in help_text
