@@ -135,3 +135,16 @@ def test_two_changes_that_break_the_relation_put_the_bounded_one_back():
     assert at.session_state["chosen"] == {"size": 200, "overlap": 0, "unit": "chars"}
     assert at.slider(key=OVERLAP).value == 0
     assert at.slider(key=OVERLAP).max == 199
+
+
+def test_size_one_leaves_overlap_one_value_shown_by_the_typed_input_alone():
+    at = AppTest.from_function(_fixed_page, default_timeout=30).run()
+    at.number_input(key=f"{SIZE}__typed").set_value(1).run()
+    assert not at.exception
+    # A slider needs two ends; overlap's only valid value is 0.
+    assert not [s for s in at.slider if s.key == OVERLAP]
+    assert at.number_input(key=f"{OVERLAP}__typed").max == 0
+    assert at.session_state["chosen"] == {"size": 1, "overlap": 0, "unit": "chars"}
+    at.number_input(key=f"{SIZE}__typed").set_value(50).run()
+    assert at.slider(key=OVERLAP).max == 49
+    assert at.slider(key=OVERLAP).value == 0
