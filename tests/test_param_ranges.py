@@ -74,3 +74,14 @@ def test_every_declared_relation_is_the_strategys_own_rule(spec):
         chunkviz.chunk(text, spec.name, **params)
         with pytest.raises(chunkviz.ParameterError, match=rel.small):
             chunkviz.chunk(text, spec.name, **{**params, rel.small: edge + 1})
+
+
+def test_a_switched_off_parameter_is_not_narrowed_and_starts_within_bounds_when_on():
+    from chunkviz.views.param_ranges import start_within
+
+    pc = get_strategy("parent_child").params
+    values = {"mode": "hierarchy", "child_size": 500, "parent_size": None, "window": 1}
+    assert control_range(pc, values, "parent_size", cap=4000) == (1, 4000)
+    assert start_within(pc, values, "parent_size", 400) == 500
+    assert start_within(pc, values, "parent_size", 800) == 800
+    assert start_within(FIXED, {"size": 100}, "overlap", 300) == 99

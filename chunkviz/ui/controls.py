@@ -17,7 +17,13 @@ import streamlit as st
 from chunkviz.strategies.registry import Param, Strategy
 from chunkviz.text import Lang, has, text
 from chunkviz.ui.state import bind
-from chunkviz.views.param_ranges import broken_relations, changed_value, control_range, settle
+from chunkviz.views.param_ranges import (
+    broken_relations,
+    changed_value,
+    control_range,
+    settle,
+    start_within,
+)
 
 # Sliders are for moving in front of a class; beyond this a slider's pixels are too coarse to
 # pick a value, so the UI stops there (the API and CLI take any value the schema allows).
@@ -213,9 +219,13 @@ def _resolve(spec: Strategy, values: Mapping[str, Any], keys: Mapping[str, str])
                                   ss[typed_key(key)])
         on = ss.get(key + "__on", True) if p.optional else True
         proposed[p.name] = value if on else None
-        if _typed(p):
+    for p in spec.params:
+        if p.optional and previous[p.name] is None and proposed[p.name] is not None:
+            # Just switched on: its disabled widget's value starts within the others' bounds.
+            proposed[p.name] = start_within(spec.params, proposed, p.name, proposed[p.name])
+        if _typed(p) and proposed[p.name] is not None:
             # Both widgets show the one value; written before either is drawn in this run.
-            ss[key] = ss[typed_key(key)] = value
+            ss[keys[p.name]] = ss[typed_key(keys[p.name])] = proposed[p.name]
     settled = settle(spec.params, previous, proposed)
     for p in spec.params:
         if _typed(p) and settled[p.name] is not None:

@@ -51,6 +51,26 @@ def relations(params: Sequence[Param]) -> tuple[Relation, ...]:
     return tuple(found)
 
 
+def _narrow(
+    params: Sequence[Param], values: Mapping[str, Any], name: str,
+    low: float | None, high: float | None, *, only_holding: bool,
+) -> tuple[float | None, float | None]:
+    """``(low, high)`` narrowed by the relations of ``name`` with the others' set values."""
+    p = {q.name: q for q in params}[name]
+    step = 1 if p.type == "int" else 0
+    for rel in relations(params):
+        if only_holding and not rel.holds(values):
+            continue
+        gap = step if rel.strict else 0
+        if rel.small == name and values.get(rel.large) is not None:
+            bound = values[rel.large] - gap
+            high = bound if high is None else min(high, bound)
+        if rel.large == name and values.get(rel.small) is not None:
+            bound = values[rel.small] + gap
+            low = bound if low is None else max(low, bound)
+    return low, high
+
+
 def control_range(
     params: Sequence[Param], values: Mapping[str, Any], name: str, cap: float | None = None
 ) -> tuple[float | None, float | None]:
@@ -63,27 +83,32 @@ def control_range(
         cap: The highest value a slider shows (its schema max may be far above).
 
     Returns:
-        The schema's bounds, narrowed by ``cap`` and by every relation with a set value. When
-        the current values already break a relation (a pair from elsewhere), that relation
-        does not narrow: the strategy's own error then names the pair.
+        The schema's bounds, narrowed by ``cap`` and by every relation with a set value. A
+        switched-off parameter is not narrowed (nothing it shows is in effect). When the
+        current values already break a relation (a pair from elsewhere), that relation does
+        not narrow: the strategy's own error then names the pair.
     """
-    spec = {p.name: p for p in params}
-    p = spec[name]
+    p = {q.name: q for q in params}[name]
     low, high = p.min, p.max
     if cap is not None and (high is None or high > cap):
         high = cap
-    step = 1 if p.type == "int" else 0
-    for rel in relations(params):
-        if not rel.holds(values):
-            continue
-        gap = step if rel.strict else 0
-        if rel.small == name and values.get(rel.large) is not None:
-            bound = values[rel.large] - gap
-            high = bound if high is None else min(high, bound)
-        if rel.large == name and values.get(rel.small) is not None:
-            bound = values[rel.small] + gap
-            low = bound if low is None else max(low, bound)
-    return low, high
+    if values.get(name) is None:
+        return low, high
+    return _narrow(params, values, name, low, high, only_holding=True)
+
+
+def start_within(params: Sequence[Param], values: Mapping[str, Any], name: str, start: Any) -> Any:
+    """Where a switched-on optional parameter starts: ``start`` moved into what the others allow.
+
+    ``start`` is a starting value the user never picked (the widget was disabled), so moving it
+    to the nearest valid value changes nothing the user chose.
+    """
+    low, high = _narrow(params, values, name, None, None, only_holding=False)
+    if low is not None and start < low:
+        return type(start)(low)
+    if high is not None and start > high:
+        return type(start)(high)
+    return start
 
 
 def changed_value(previous: Any, slid: Any, typed: Any) -> Any:

@@ -148,3 +148,32 @@ def test_size_one_leaves_overlap_one_value_shown_by_the_typed_input_alone():
     at.number_input(key=f"{SIZE}__typed").set_value(50).run()
     assert at.slider(key=OVERLAP).max == 49
     assert at.slider(key=OVERLAP).value == 0
+
+
+def _parent_child_page() -> None:
+    import streamlit as st
+
+    from chunkviz.strategies import get_strategy
+    from chunkviz.ui.controls import param_controls
+    from chunkviz.ui.i18n import current_lang
+
+    spec = get_strategy("parent_child")
+    last = st.session_state.get("chosen", spec.defaults())
+    st.session_state["chosen"] = param_controls(spec, last, prefix="t_", lang=current_lang())
+
+
+def test_an_optional_bound_switched_on_starts_where_the_pair_is_valid():
+    child, parent = "t_parent_child_child_size", "t_parent_child_parent_size"
+    at = AppTest.from_function(_parent_child_page, default_timeout=30).run()
+    at.number_input(key=f"{child}__typed").set_value(500).run()
+    assert not at.exception
+    # Off, parent_size neither bounds child_size nor is bounded by it.
+    assert at.slider(key=child).max == 4000
+    assert at.slider(key=parent).min == 1
+    assert at.slider(key=parent).value == 400
+    at.checkbox(key=f"{parent}__on").check().run()
+    assert not at.exception
+    # Its disabled widget showed 400 < 500: switched on, it starts at the first valid value.
+    assert at.session_state["chosen"]["parent_size"] == 500
+    assert at.slider(key=parent).min == 500
+    assert at.slider(key=child).max == 500
