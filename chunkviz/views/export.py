@@ -72,9 +72,14 @@ def chunk_records(
     return records
 
 
+def document_name(document: Document) -> str:
+    """The name exports give a document: its title (an uploaded file's name), else its id."""
+    return document.title or document.doc_id
+
+
 def document_info(document: Document) -> dict[str, Any]:
     """What an export says about its document: name, id, origin, length, question count."""
-    return {"name": document.title or document.doc_id, "id": document.doc_id,
+    return {"name": document_name(document), "id": document.doc_id,
             "origin": document.origin, "chars": len(document.text),
             "questions": len(document.questions)}
 
@@ -94,7 +99,7 @@ def export_stem(result: ChunkingResult, document: Document | None = None) -> str
     """
     if document is None:
         return f"chunks-{result.strategy}"
-    name = re.sub(r"[^\w.-]+", "_", document.title or document.doc_id).strip("._")[:40]
+    name = re.sub(r"[^\w.-]+", "_", document_name(document)).strip("._")[:40]
     return f"chunks-{name}-{result.strategy}" if name else f"chunks-{result.strategy}"
 
 
@@ -119,12 +124,10 @@ def to_json(
     return json.dumps(payload, ensure_ascii=False, indent=2)
 
 
-def _context(
-    result: ChunkingResult, document: Document | None
-) -> dict[str, Any]:
+def _context(result: ChunkingResult, document: Document | None) -> dict[str, Any]:
     if document is None:
         return {}
-    return {"document": document.title or document.doc_id, "strategy": result.strategy,
+    return {"document": document_name(document), "strategy": result.strategy,
             "params": dict(result.params)}
 
 
