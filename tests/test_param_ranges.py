@@ -85,3 +85,9 @@ def test_a_switched_off_parameter_is_not_narrowed_and_starts_within_bounds_when_
     assert start_within(pc, values, "parent_size", 400) == 500
     assert start_within(pc, values, "parent_size", 800) == 800
     assert start_within(FIXED, {"size": 100}, "overlap", 300) == 99
+
+
+def test_the_plain_strategy_list_carries_the_relations():
+    fixed = next(s for s in chunkviz.strategies() if s["name"] == "fixed")
+    overlap = next(p for p in fixed["params"] if p["name"] == "overlap")
+    assert (overlap["less_than"], overlap["at_most"]) == ("size", None)
