@@ -8,6 +8,7 @@ keyed by the labels the rows use (the catalogue's, in the UI language).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import streamlit as st
@@ -26,21 +27,25 @@ CHUNK_WIDTHS: dict[str, Width] = {"index": "small", "start": "small", "end": "sm
                                   "preview": "large"}
 
 
-def _column(label: str, short_key: str, help_text: str, width: Width) -> Any:
+def _column(label: str, short_key: str, help_key: str, width: Width, **fields: Any) -> Any:
     header = tr(short_key) if has("en", short_key) else label
+    help_text = tr(help_key, **fields) if has("en", help_key) else None
     return st.column_config.Column(header, help=help_text, width=width)
 
 
-def qa_columns() -> dict[str, Any]:
-    """``column_config`` of the QA table, keyed by its labels (``explore.col_<id>``)."""
+def qa_columns(ids: Sequence[str] = tuple(QA_WIDTHS)) -> dict[str, Any]:
+    """``column_config`` of the QA table, keyed by its labels (``explore.col_<id>``).
+
+    A column without a width here (one added later) is drawn small, with its full label.
+    """
     return {tr(f"explore.col_{c}"): _column(tr(f"explore.col_{c}"), f"explore.col_short.{c}",
-                                            tr(f"explore.col_help.{c}"), width)
-            for c, width in QA_WIDTHS.items()}
+                                            f"explore.col_help.{c}", QA_WIDTHS.get(c, "small"))
+            for c in ids}
 
 
 def chunk_columns(tokenizer: str, backend: str) -> dict[str, Any]:
     """``column_config`` of the chunk table; the tokens column's help names the tokenizer."""
     return {tr(f"explore.chunk_col.{c}"): _column(
         tr(f"explore.chunk_col.{c}"), f"explore.chunk_col_short.{c}",
-        tr(f"explore.chunk_col_help.{c}", tokenizer=tokenizer, backend=backend),
-        CHUNK_WIDTHS[c]) for c in CHUNK_COLUMNS}
+        f"explore.chunk_col_help.{c}", CHUNK_WIDTHS[c], tokenizer=tokenizer, backend=backend)
+        for c in CHUNK_COLUMNS}
