@@ -411,4 +411,3 @@ def test_jump_to_chunk_draws_no_session_state_warning(monkeypatch):
     at.number_input(key="explore_jump").set_value(10).run()
     assert at.pagination(key="explore_page").value == 1
     assert policies._shown_default_value_warning is False
-
