@@ -66,6 +66,15 @@ def test_a_bad_configuration_shows_its_error_and_the_other_stays():
     assert len(at.dataframe[0].value) == 1
 
 
+def test_metric_labels_fit_four_panels_and_say_the_rest_in_help():
+    at = _page()
+    at.slider(key="compare_n").set_value(4).run()
+    broken = [m for m in at.metric if m.help and m.help.startswith("Broken answers:")]
+    assert len(broken) == 4
+    # At 1400 px a quarter panel's half shows about ten characters ("Broken ans…" before).
+    assert all(len(m.label) <= 10 for m in at.metric)
+
+
 def test_japanese_labels():
     at = set_lang(_page(), "ja")
     assert not at.exception
@@ -83,12 +92,3 @@ def test_the_current_document_and_its_questions_are_used():
     ranks = at.dataframe[1].value
     assert list(ranks["answer"]) == ["寒帯ジェット気流"]
     assert list(ranks.iloc[0, 2:]) == ["1", "1"]
-
-
-def test_metric_labels_fit_four_panels_and_say_the_rest_in_help():
-    at = _page()
-    at.slider(key="compare_n").set_value(4).run()
-    broken = [m for m in at.metric if m.help and m.help.startswith("Broken answers:")]
-    assert len(broken) == 4
-    # At 1400 px a quarter panel's half shows about ten characters ("Broken ans…" before).
-    assert all(len(m.label) <= 10 for m in at.metric)
