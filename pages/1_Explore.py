@@ -8,6 +8,7 @@ import streamlit as st
 
 from chunkviz.retrieval.lexical import CharNgramTokenizer
 from chunkviz.ui.explore_figures import length_figure, token_figure
+from chunkviz.ui.explore_tables import chunk_columns, qa_columns
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import tr
@@ -21,7 +22,6 @@ from chunkviz.ui.resources import (
     token_counts_cached,
 )
 from chunkviz.ui.state import app_state
-from chunkviz.ui.tables import chunk_columns, qa_columns
 from chunkviz.views import codegen, export
 from chunkviz.views.explore import CHUNK_COLUMNS, chunk_rows, chunk_stats, summary
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
