@@ -6,7 +6,9 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from chunkviz.retrieval.lexical import CharNgramTokenizer
 from chunkviz.ui.explore_figures import length_figure, token_figure
+from chunkviz.ui.explore_tables import chunk_columns, qa_columns
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view, save_view_button, text_key
 from chunkviz.ui.i18n import tr
@@ -14,6 +16,7 @@ from chunkviz.ui.pickers import configuration_picker, document_picker, question_
 from chunkviz.ui.resources import (
     chunk_cached,
     doc_tokens_cached,
+    index_size_cached,
     load_backend,
     qa_report_cached,
     token_counts_cached,
@@ -22,6 +25,7 @@ from chunkviz.ui.state import app_state
 from chunkviz.views import codegen, export
 from chunkviz.views.explore import CHUNK_COLUMNS, chunk_rows, chunk_stats, summary
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
+from chunkviz.views.index_size import LEXICAL_LIMIT, index_metric
 from chunkviz.views.markup import escape_markdown
 
 state = app_state()
@@ -52,6 +56,8 @@ except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is sho
     show_error(exc)
     st.stop()
 
+# Every "tokens" on this page is counted by the backend's tokenizer, named where it is shown.
+tokenizer_name = str(getattr(backend.tokenizer, "name", state.backend))
 stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
                     max_input_tokens=backend.max_input_tokens)
 broken = sum(1 for r in qa if r.status == "broken")
@@ -64,10 +70,11 @@ cols[1].metric(tr("explore.predicted"), "—" if stats.predicted is None else f"
 actual = "—" if stats.actual_factor is None else f"{stats.actual_factor:.3f}"
 cols[2].metric(tr("explore.cost"), "—" if stats.cost_factor is None else f"{stats.cost_factor:.3f}",
                help=tr("explore.cost_help", actual=actual))
-dims = getattr(backend, "dims", None)
-index_value = f"{stats.count:,}" if not dims else f"{stats.count * dims * 4 / 1024:,.0f} KiB"
+index_value, index_help, index_fields = index_metric(
+    index_size_cached(document, strategy, params, state.backend))
 cols[3].metric(tr("explore.index"), index_value,
-               help=tr("explore.index_help", chars=stats.embedded_chars))
+               help=tr(f"explore.index_help_{index_help}", chars=stats.embedded_chars,
+                       backend=state.backend, limit=LEXICAL_LIMIT, **index_fields))
 cols[4].metric(tr("explore.broken_metric"), f"{broken} / {len(qa)}",
                help=tr("explore.broken_help"))
 limit = backend.max_input_tokens
@@ -142,15 +149,20 @@ def _qa_section() -> None:
                        col["cut"]: ", ".join(f"#{i}" for i in r.cutting)
                        if r.status == "broken" else "",
                        col["found"]: len(r.item.spans)} for r in qa],
-                     key="explore_qa_table", hide_index=True, width="stretch")
+                     key="explore_qa_table", hide_index=True, width="stretch",
+                     column_config=qa_columns())
     else:
         st.info(tr("explore.qa_none"))
     question_editor(state)
 
 
 def _figures_section() -> None:
-    tokenizer_name = getattr(backend.tokenizer, "name", state.backend)
     st.markdown(f"**{tr('explore.stats')}**")
+    note = tr("explore.tokens_note", tokenizer=tokenizer_name, backend=state.backend)
+    if isinstance(backend.tokenizer, CharNgramTokenizer):
+        n = backend.tokenizer.n
+        note += " " + tr("explore.tokens_ngram", tokenizer=tokenizer_name, n=n, less=n - 1)
+    st.caption(note)
     rows = []
     for label, values in ((tr("explore.stat_chars"), stats.char_lengths),
                           (tr("explore.stat_tokens", tokenizer=tokenizer_name),
@@ -169,15 +181,18 @@ def _figures_section() -> None:
 def _table_section() -> None:
     words = {c: tr(f"explore.chunk_col.{c}") for c in CHUNK_COLUMNS}
     st.dataframe(chunk_rows(result, tokens, words=words), key="explore_table", hide_index=True,
-                 on_select=_on_table_select, selection_mode="single-row", width="stretch")
+                 on_select=_on_table_select, selection_mode="single-row", width="stretch",
+                 column_config=chunk_columns(tokenizer_name, state.backend))
 
 
 def _export_section() -> None:
-    stem = f"chunks-{strategy}"
+    # Every export names the document and the configuration, and gives each chunk's QA status.
+    stem = export.export_stem(result, document)
+    st.caption(tr("explore.export_note"))
     for col, (kind, data, mime) in zip(st.columns(3), (
-            ("json", export.to_json(result), "application/json"),
-            ("jsonl", export.to_jsonl(result), "application/jsonl"),
-            ("csv", export.to_csv(result), "text/csv")), strict=True):
+            ("json", export.to_json(result, document, qa), "application/json"),
+            ("jsonl", export.to_jsonl(result, document, qa), "application/jsonl"),
+            ("csv", export.to_csv(result, document, qa), "text/csv")), strict=True):
         col.download_button(tr(f"explore.export_{kind}"), data, f"{stem}.{kind}", mime,
                             key=f"explore_dl_{kind}")
     save_view_button(document, result, marks, qa, lang=state.lang, key="explore_dl_html")

@@ -15,6 +15,7 @@ import streamlit as st
 
 from chunkviz.datasets.qa_pairs import parse_qa_pairs
 from chunkviz.document import Document, locate_questions
+from chunkviz.errors import ChunkvizError
 from chunkviz.extract import DOCUMENT_TYPES, extract
 from chunkviz.retrieval.backends import DEFAULT_BACKEND, BackendInfo
 from chunkviz.samples import load_sample, sample_names
@@ -22,7 +23,7 @@ from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.text import Lang, has, text
 from chunkviz.ui.controls import param_controls, strategy_description
 from chunkviz.ui.guard import show_error
-from chunkviz.ui.resources import backend_infos
+from chunkviz.ui.resources import backend_infos, load_backend
 from chunkviz.ui.state import AppState, Configuration, Source, bind, lang_key, publish_link
 from chunkviz.views.markup import escape_markdown
 
@@ -58,6 +59,15 @@ def backend_picker(state: AppState) -> None:
             for info in missing:
                 st.markdown(f"**{escape_markdown(backend_label(lang, info))}**")
                 st.caption(info.reason)
+
+
+def _tokenizer_name(state: AppState) -> str | None:
+    """The tokenizer that counts "tokens" for the state's backend (None if it cannot load)."""
+    try:
+        tokenizer = load_backend(state.backend).tokenizer
+    except ChunkvizError:
+        return None  # the page that uses the backend says why it cannot load
+    return str(getattr(tokenizer, "name", state.backend))
 
 
 # --- document ----------------------------------------------------------------------------------
@@ -240,7 +250,7 @@ def configuration_picker(
     box = st.expander(expander) if expander else st.container()
     with box:
         chosen = param_controls(get_strategy(strategy), values, prefix=f"{prefix}p_", lang=lang,
-                                columns=columns)
+                                columns=columns, tokenizer=_tokenizer_name(state))
         if not chosen:
             st.caption(text(lang, "config.no_params"))
     if slot is None:

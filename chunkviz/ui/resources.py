@@ -27,6 +27,7 @@ from chunkviz.strategies.semantic import SemanticCurve, semantic_curve
 from chunkviz.views.compare import Outcome, outcome
 from chunkviz.views.explore import QAResult, chunk_token_counts, document_tokens, qa_report
 from chunkviz.views.highlight import Mark
+from chunkviz.views.index_size import IndexSize, index_size
 from chunkviz.views.similarity_lesson import Lesson, analyse
 
 ParamItems = tuple[tuple[str, Any], ...]
@@ -122,6 +123,21 @@ def qa_report_cached(
     only a new configuration, text or set of questions recomputes them.
     """
     return _qa_report(document_key(document), strategy, param_items(params), backend, document)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _index_size(
+    key: str, strategy: str, params: ParamItems, backend: str, _document: Document
+) -> IndexSize | None:
+    result = chunk_cached(_document, strategy, dict(params), backend)
+    return index_size(result, load_backend(backend))
+
+
+def index_size_cached(
+    document: Document, strategy: str, params: Mapping[str, Any], backend: str
+) -> IndexSize | None:
+    """The index size of one configuration under ``backend`` (a lexical one builds its index)."""
+    return _index_size(document_key(document), strategy, param_items(params), backend, document)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

@@ -24,6 +24,10 @@ def _page(**query: str) -> AppTest:
     return page("1_Explore.py", timeout=90, query=query)
 
 
+def _page_with(**state: object) -> AppTest:
+    return page("1_Explore.py", timeout=90, **state)
+
+
 def _text(at: AppTest) -> str:
     return app_state(at).document.text
 
@@ -64,10 +68,22 @@ def test_changing_the_size_changes_the_count_to_what_chunk_gives(size, overlap):
     assert _metric(at, "Overlap cost") == f"{factor:.3f}"
 
 
-def test_overlap_not_below_size_shows_the_named_error_and_the_rest_stays():
+def test_overlap_cannot_reach_size_from_the_controls():
     at = _page()
-    at.slider(key=SIZE).set_value(100)
-    at.slider(key=OVERLAP).set_value(100).run()
+    at.slider(key=SIZE).set_value(100).run()
+    # Overlap's range follows size; size's follows overlap (typed inputs share the ranges).
+    assert at.slider(key=OVERLAP).max == 99
+    assert at.number_input(key=f"{OVERLAP}__typed").max == 99
+    at.number_input(key=f"{OVERLAP}__typed").set_value(99).run()
+    assert not at.exception
+    assert not at.error
+    assert at.slider(key=SIZE).min == 100
+    assert app_state(at).params_of("fixed")["overlap"] == 99
+
+
+def test_a_pair_from_the_state_with_overlap_not_below_size_shows_the_named_error():
+    # The controls cannot make this pair, but a state can hold one (set by code, not a widget).
+    at = _page_with(strategy="fixed", params={"fixed": {"size": 100, "overlap": 100}})
     assert not at.exception
     with pytest.raises(chunkviz.ParameterError) as info:
         chunkviz.chunk("x", "fixed", size=100, overlap=100)
@@ -146,6 +162,16 @@ def test_bad_link_values_are_reported_and_defaults_kept():
     assert "size must be an integer (got size='abc'); use an integer from 1 to" in warnings
     assert "bogus" in warnings
     assert at.slider(key=SIZE).value == 400
+
+
+def test_a_link_with_overlap_not_below_size_keeps_the_overlap_and_says_why():
+    at = _page(strategy="fixed", size="100", overlap="100")
+    assert not at.exception
+    warnings = " ".join(w.value for w in at.warning)
+    assert "overlap must be smaller than size (got overlap=100, size=100 from the link)" in warnings
+    assert at.slider(key=SIZE).value == 100
+    assert at.slider(key=OVERLAP).value == 0
+    assert not at.error
 
 
 def test_pasted_text_with_a_hand_added_pair():
@@ -254,6 +280,7 @@ def test_exports_and_code_snippets():
 @pytest.mark.parametrize("name", [s["name"] for s in chunkviz.strategies()])
 def test_every_registered_strategy_gets_controls_and_the_right_count(name):
     from chunkviz.strategies import get_strategy
+    from chunkviz.ui.controls import widget_key
 
     spec = get_strategy(name)
     at = _page(sample="policy_ja")
@@ -261,7 +288,8 @@ def test_every_registered_strategy_gets_controls_and_the_right_count(name):
     assert not at.exception
     assert not at.error
     for p in spec.params:
-        key = f"explore_p_{name}_{p.name}" + ("_en" if p.type == "choice" else "")
+        # Widgets with translated option labels are keyed per language.
+        key = widget_key("explore_p_", name, p, "en")
         assert key in at.session_state, f"no control for {name}.{p.name}"
     text = load_sample("policy_ja").text
     expected = chunkviz.chunk(text, name, **spec.defaults())
