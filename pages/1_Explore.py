@@ -10,6 +10,7 @@ from chunkviz.ui.explore_figures import length_figure, token_figure
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import tr
+from chunkviz.ui.import_view import chunks_importer
 from chunkviz.ui.pickers import configuration_picker, document_picker, question_editor
 from chunkviz.ui.resources import (
     chunk_cached,
@@ -36,6 +37,8 @@ with st.expander(tr("document.heading"), expanded=True):
     document = document_picker(state, prefix="explore_")
 
 st.subheader(tr("explore.configuration"))
+with st.expander(tr("import.heading")):
+    chunks_importer(state, prefix="explore_")
 strategy, params = configuration_picker(state, prefix="explore_")
 text = document.text
 if not text:

@@ -277,7 +277,19 @@ def read_chunks(path: str | Path) -> tuple[ChunkFormat, tuple[ImportedChunk, ...
     if not p.exists():
         raise InputTextError(f"chunk file {p} does not exist")
     # The project's one reader: size limit, binary refusal, encoding detection (BOM included).
-    raw = read_text_file(p)
+    return loads_chunks(read_text_file(p), str(p))
+
+
+def loads_chunks(raw: str, name: str) -> tuple[ChunkFormat, tuple[ImportedChunk, ...]]:
+    """Read chunks from the text of a chunk file: a JSON list, or JSONL (one chunk a line).
+
+    Args:
+        raw: The file's text.
+        name: What to call the file in messages.
+
+    Raises:
+        InputTextError: Neither JSON nor JSONL, or not one of the formats.
+    """
     try:
         data = json.loads(raw)
     except json.JSONDecodeError:
@@ -289,7 +301,7 @@ def read_chunks(path: str | Path) -> tuple[ChunkFormat, tuple[ImportedChunk, ...
                 data.append(json.loads(line))
             except json.JSONDecodeError as exc:
                 raise InputTextError(
-                    f"chunk file {p} is neither JSON nor JSONL (line {n}: {exc.msg}); give a "
+                    f"chunk file {name} is neither JSON nor JSONL (line {n}: {exc.msg}); give a "
                     "JSON list or one JSON value per line"
                 ) from None
     return parse_chunks(data)

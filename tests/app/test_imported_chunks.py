@@ -1,0 +1,97 @@
+"""Imported chunks on the pages: upload on Explore, the alignment report, select, Compare, ja.
+
+The chunk file is what LangChain returns with ``add_start_index=True``: ``page_content`` and
+``metadata.start_index``, the start recovered with ``str.find``. One chunk is left out (its text
+is then held by no chunk) and one claims a wrong start, so the report has something to say.
+"""
+
+from __future__ import annotations
+
+import json
+
+from streamlit.testing.v1 import AppTest
+
+import chunkviz
+from chunkviz.samples import load_sample
+from chunkviz.ui.state import STATE_KEY, AppState
+from tests.app.helpers import ROOT, app_state, metric, page, set_lang
+
+UPLOAD = "explore_chunks_upload"
+
+
+def _langchain_file() -> tuple[bytes, int]:
+    """A LangChain-style chunk list of the default sample and how many chunks it holds."""
+    text = load_sample("jsquad_tsuyu").text
+    pieces = chunkviz.chunk(text, "fixed", size=300).chunk_texts()
+    docs = [{"page_content": p, "metadata": {"start_index": text.find(p)}}
+            for i, p in enumerate(pieces) if i != 3]
+    docs[5]["metadata"]["start_index"] = 7  # a wrong claim
+    return json.dumps(docs, ensure_ascii=False).encode("utf-8"), len(docs)
+
+
+def _imported_explore() -> tuple[AppTest, int]:
+    at = page("1_Explore.py", timeout=120)
+    data, n = _langchain_file()
+    at.file_uploader(key=UPLOAD).upload("lc chunks.json", data, "application/json").run()
+    assert not at.exception
+    return at, n
+
+
+def _chunks_on(name: str, state: AppState) -> str:
+    at = AppTest.from_file(str(ROOT / "pages" / name), default_timeout=120)
+    at.session_state[STATE_KEY] = state
+    at.run()
+    assert not at.exception
+    label = "Chunks" if state.lang == "en" else "チャンク数"
+    return metric(at, label)
+
+
+def test_the_alignment_report_names_the_file_the_wrong_start_and_the_gap():
+    at, n = _imported_explore()
+    report = next(m.value for m in at.markdown if "lc chunks.json" in m.value)
+    assert f"{n} chunks read as langchain" in report
+    assert "Wrong claimed start indexes: 1" in report
+    assert "Text no chunk holds: 1 spans, 300 characters" in report
+    problems = next(df.value for df in at.dataframe if "Problem" in df.value.columns)
+    assert sorted(problems["Problem"]) == ["text no chunk holds", "wrong claimed start index"]
+
+
+def test_selected_imported_chunks_count_the_same_on_explore_and_compare_in_both_languages():
+    at, n = _imported_explore()
+    state = app_state(at)
+    (ident,) = state.imported
+    box = at.selectbox(key="explore_strategy_en")
+    assert "imported: lc chunks.json" in box.options  # the label; the value is the id
+    box.set_value(f"imported:{ident}").run()
+    assert not at.exception
+    assert metric(at, "Chunks") == f"{n}"
+    assert state.configuration() == ("imported", {"id": ident, "name": "lc chunks.json"})
+    assert "strategy" not in state.link()  # the user's own chunks never go into a link
+    assert _chunks_on("2_Compare.py", state) == f"{n}"
+    set_lang(at, "ja")
+    assert not at.exception
+    assert at.selectbox(key="explore_strategy_ja").value == f"imported:{ident}"
+    assert metric(at, "チャンク数") == f"{n}"
+    assert _chunks_on("2_Compare.py", state) == f"{n}"
+
+
+def test_another_document_drops_the_imported_option_and_says_why():
+    at, _ = _imported_explore()
+    state = app_state(at)
+    (ident,) = state.imported
+    at.selectbox(key="explore_strategy_en").set_value(f"imported:{ident}").run()
+    at.radio(key="explore_doc_source_en").set_value("paste").run()
+    at.text_area(key="explore_doc_paste").input("A different text. " * 20).run()
+    assert not at.exception
+    box = at.selectbox(key="explore_strategy_en")
+    assert not any(o.startswith("imported:") for o in box.options)
+    assert box.value == "fixed"
+    assert any("imported for another document" in c.value for c in at.caption)
+
+
+def test_a_chunk_file_that_is_not_chunks_is_refused_with_its_name():
+    at = page("1_Explore.py", timeout=120)
+    at.file_uploader(key=UPLOAD).upload("notes.json", b'{"a": 1}', "application/json").run()
+    assert not at.exception
+    assert any("chunks must be a JSON list" in e.value for e in at.error)
+    assert not app_state(at).imported
