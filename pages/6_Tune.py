@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from chunkviz.eval.synthetic import DEFAULT_FORM
-from chunkviz.eval.tune import probe_lost, tune_grid
+from chunkviz.eval.tune import probe_lost
 from chunkviz.text import text
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
@@ -18,10 +18,12 @@ from chunkviz.ui.tune_view import (
     form_label,
     front_figure,
     grid_configs,
+    grid_label,
     open_in_explore,
     point_rows,
     run_tune,
     stored,
+    tune_configs,
     validation_lines,
 )
 from chunkviz.views.markup import escape_markdown
@@ -52,8 +54,10 @@ if source != "own":
     form = right.selectbox(tr("tune.form"), PAGE_FORMS, key="tune_form",
                            format_func=lambda f: form_label(lang, f, state.backend),
                            help=tr("tune.form_help"))
-labels = [c.label for c in tune_grid()]
+imported = state.imported_for(document)
+labels = [c.label for c in tune_configs(document, imported)]
 chosen = st.multiselect(tr("tune.grid"), labels, default=labels, key="tune_grid",
+                        format_func=lambda c: grid_label(lang, c, imported),
                         help=tr("tune.grid_help"))
 st.caption(tr("tune.backend", backend=escape_markdown(state.backend)))
 if not chosen:
@@ -64,7 +68,7 @@ uses_own = source != "synthetic" and own_n > 0
 if not uses_own and not synthetic:
     # No questions at all: lost before retrieval is all that can be counted.
     st.info(tr("tune.no_questions"))
-    total, rows = probe_lost(document, grid_configs(chosen))
+    total, rows = probe_lost(document, grid_configs(chosen, document, imported))
     if not total:
         st.caption(tr("tune.no_probes"))
     for row in rows:
@@ -77,7 +81,7 @@ settings = TuneSettings(uses_own, synthetic, form, tuple(chosen), state.backend)
 result = stored(document, settings)
 if st.button(tr("tune.run"), key="tune_run", type="primary"):
     try:
-        result = run_tune(document, settings, lang)
+        result = run_tune(document, settings, lang, imported)
     except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
         show_error(exc)
         st.stop()

@@ -16,7 +16,8 @@ import streamlit as st
 
 from chunkviz.document import Document
 from chunkviz.eval.engine import Stage, run_fraction
-from chunkviz.eval.grid import Config
+from chunkviz.eval.grid import Config, ImportedConfig
+from chunkviz.eval.imported import IMPORTED, ImportedChunking
 from chunkviz.eval.synthetic import VALIDATION, Form
 from chunkviz.eval.tune import Cost, TunePoint, TuneResult, pareto_front, tune, tune_grid
 from chunkviz.text import Lang, text
@@ -42,10 +43,34 @@ class TuneSettings:
     seed: int = 0
 
 
-def grid_configs(labels: Sequence[str]) -> list[Config]:
-    """The default grid's configurations named by ``labels``, in grid order."""
+def imported_config(chunking: ImportedChunking, document: Document) -> ImportedConfig:
+    """An imported chunking of ``document`` as a grid configuration, ``imported-<id>``.
+
+    The label is an id, not the file name: labels reach figures and results files, a file name
+    is the user's text (``grid_label`` shows the name).
+    """
+    return ImportedConfig(f"{IMPORTED}-{chunking.id[:8]}", IMPORTED,
+                          {"file": chunking.name, "offsets": chunking.report.digest},
+                          {document.doc_id: chunking.result})
+
+
+def tune_configs(document: Document, imported: Sequence[ImportedChunking] = ()) -> list[Config]:
+    """The grid the page offers: the default tune grid, then the chunkings imported for it."""
+    return [*tune_grid(), *(imported_config(c, document) for c in imported)]
+
+
+def grid_configs(labels: Sequence[str], document: Document | None = None,
+                 imported: Sequence[ImportedChunking] = ()) -> list[Config]:
+    """The offered configurations named by ``labels``, in grid order."""
     wanted = set(labels)
-    return [c for c in tune_grid() if c.label in wanted]
+    offered = tune_configs(document, imported) if document is not None else tune_grid()
+    return [c for c in offered if c.label in wanted]
+
+
+def grid_label(lang: Lang, label: str, imported: Sequence[ImportedChunking]) -> str:
+    """How the grid's multiselect shows a configuration: an import by its file's name."""
+    names = {f"{IMPORTED}-{c.id[:8]}": c.name for c in imported}
+    return text(lang, "import.option", name=names[label]) if label in names else label
 
 
 def run_key(document: Document, settings: TuneSettings) -> tuple[Any, ...]:
@@ -59,8 +84,12 @@ def stored(document: Document, settings: TuneSettings) -> TuneResult | None:
     return result if isinstance(result, TuneResult) else None
 
 
-def run_tune(document: Document, settings: TuneSettings, lang: Lang) -> TuneResult:
-    """``tune`` with a progress bar; the result is kept under ``run_key``."""
+def run_tune(document: Document, settings: TuneSettings, lang: Lang,
+             imported: Sequence[ImportedChunking] = ()) -> TuneResult:
+    """``tune`` with a progress bar; the result is kept under ``run_key``.
+
+    ``imported``: the chunkings imported for ``document`` (their labels may be in the grid).
+    """
     bar = st.progress(0.0, text=text(lang, "tune.starting"))
 
     def progress(stage: Stage, done: int, total: int, message: str) -> None:
@@ -68,7 +97,8 @@ def run_tune(document: Document, settings: TuneSettings, lang: Lang) -> TuneResu
 
     result = tune(document, questions=document.questions if settings.own else (),
                   synthetic=settings.synthetic, form=settings.form,
-                  configs=grid_configs(settings.configs), backend=load_backend(settings.backend),
+                  configs=grid_configs(settings.configs, document, imported),
+                  backend=load_backend(settings.backend),
                   seed=settings.seed, progress=progress)
     bar.progress(1.0, text=text(lang, "tune.done"))
     # One run is kept per session (the latest); results are values, shared read-only.
@@ -139,6 +169,11 @@ def point_rows(lang: Lang, result: TuneResult) -> list[dict[str, Any]]:
 
 def open_in_explore(state: AppState, label: str) -> None:
     """Make the configuration ``label`` the current one and open Explore."""
+    imported = {f"{IMPORTED}-{c.id[:8]}": c for c in state.imported_for(state.document)}
+    if label in imported:
+        state.strategy = IMPORTED
+        state.set_params(IMPORTED, {"id": imported[label].id, "name": imported[label].name})
+        st.switch_page("pages/1_Explore.py")
     config = next(c for c in tune_grid() if c.label == label)
     state.strategy = config.strategy
     state.set_params(config.strategy, {**state.params_of(config.strategy), **config.params})

@@ -95,3 +95,35 @@ def test_a_chunk_file_that_is_not_chunks_is_refused_with_its_name():
     assert not at.exception
     assert any("chunks must be a JSON list" in e.value for e in at.error)
     assert not app_state(at).imported
+
+
+def test_imported_chunks_join_the_tune_grid_and_open_in_explore(monkeypatch):
+    from chunkviz.eval.tune import tune
+    from chunkviz.ui import tune_view
+
+    switched: list[str] = []
+    monkeypatch.setattr(tune_view.st, "switch_page", switched.append)
+    at, n = _imported_explore()
+    state = app_state(at)
+    (found,) = state.imported.values()
+    label = f"imported-{found.id[:8]}"
+    tune_at = AppTest.from_file(str(ROOT / "pages" / "6_Tune.py"), default_timeout=300)
+    tune_at.session_state[STATE_KEY] = state
+    tune_at.run()
+    grid = tune_at.multiselect(key="tune_grid")
+    assert "imported: lc chunks.json" in grid.options
+    tune_at.number_input(key="tune_count").set_value(30).run()
+    grid.set_value(["fixed-400-0", label]).run()
+    tune_at.button(key="tune_run").click().run()
+    assert not tune_at.exception
+    table = next(df.value for df in tune_at.dataframe if "configuration" in df.value.columns)
+    row = table[table["configuration"] == label]
+    assert list(row["chunks"]) == [n]
+    expected = tune(state.document, questions=state.document.questions, synthetic=30,
+                    configs=tune_view.grid_configs(["fixed-400-0", label], state.document,
+                                                   [found]), backend="bm25", seed=0)
+    assert metric(tune_at, "Recommended configuration") == expected.recommendation.label
+    tune_at.selectbox(key="tune_open_pick").set_value(label).run()
+    tune_at.button(key="tune_open").click().run()
+    assert switched == ["pages/1_Explore.py"]
+    assert state.configuration() == ("imported", {"id": found.id, "name": "lc chunks.json"})
