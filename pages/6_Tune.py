@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from chunkviz.eval.stats import default_margin
 from chunkviz.eval.synthetic import DEFAULT_FORM
-from chunkviz.eval.tune import probe_lost
+from chunkviz.eval.tune import METRIC, probe_lost
 from chunkviz.text import text
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
@@ -21,6 +22,8 @@ from chunkviz.ui.tune_view import (
     grid_label,
     open_in_explore,
     point_rows,
+    recommendation_lines,
+    recommended,
     run_tune,
     stored,
     tune_configs,
@@ -88,7 +91,12 @@ if st.button(tr("tune.run"), key="tune_run", type="primary"):
 if result is None:
     st.stop()
 
+delta = st.number_input(tr("tune.rec.margin"), min_value=0.001, max_value=0.5, step=0.005,
+                        format="%.3f", value=default_margin(METRIC), key="tune_margin",
+                        help=tr("tune.rec.margin_help"))
+result = recommended(document, settings, result, float(delta))
 rec = result.recommendation
+reason, rule, caution = recommendation_lines(lang, result)
 lines = validation_lines(lang, result)
 if result.source.get("synthetic"):
     st.warning("\n\n".join(lines))
@@ -97,10 +105,10 @@ else:
 m1, m2 = st.columns(2)
 m1.metric(tr("tune.recommended"), rec.label)
 m2.metric(tr("tune.best"), rec.best)
-st.success(f"**{tr('tune.why')}:** {escape_markdown(rec.reason)}")
-st.caption(escape_markdown(rec.validation))
-if rec.caution:
-    st.warning(tr("tune.caution", text=escape_markdown(rec.caution)))
+st.success(f"**{tr('tune.why')}:** {reason}")
+st.caption(f"{rule} · {escape_markdown(lines[-1])}")
+if caution:
+    st.warning(tr("tune.caution", text=caution))
 
 fig_left, fig_right = st.columns(2)
 fig_left.plotly_chart(front_figure(result.points, "index_bytes", lang), key="tune_fig_size")

@@ -19,10 +19,22 @@ from chunkviz.eval.engine import Stage, run_fraction
 from chunkviz.eval.grid import Config, ImportedConfig
 from chunkviz.eval.imported import IMPORTED, ImportedChunking
 from chunkviz.eval.synthetic import VALIDATION, Form
-from chunkviz.eval.tune import Cost, TunePoint, TuneResult, pareto_front, tune, tune_grid
+from chunkviz.eval.tune import (
+    Cost,
+    TunePoint,
+    TuneResult,
+    caution_text,
+    pareto_front,
+    reason_text,
+    tune,
+    tune_grid,
+    validation_text,
+    with_margin,
+)
 from chunkviz.text import Lang, text
 from chunkviz.ui.resources import document_key, load_backend
 from chunkviz.ui.state import AppState
+from chunkviz.views.markup import escape_markdown
 
 RESULTS_KEY = "tune_results"
 QuestionSource = Literal["own", "synthetic", "both"]
@@ -117,18 +129,32 @@ def form_label(lang: Lang, form: Form, backend: str) -> str:
 def validation_lines(lang: Lang, result: TuneResult) -> list[str]:
     """What is shown beside every figure: synthetic or not, the lexical caveat, validation."""
     source = result.source
+    check = validation_text(lang, source, result.results.backend.name)
     if not source.get("synthetic"):
-        return [text(lang, "tune.validation_own", n=source.get("own", 0))]
-    form, backend = str(source["form"]), result.results.backend
-    rho = source.get("validation_rho")
-    lines = [text(lang, "tune.synthetic_label", n=source["questions"], form=form),
-             text(lang, "tune.lexical")]
-    if rho is None:
-        lines.append(text(lang, "tune.validation_none", form=form, backend=backend))
-    else:
-        lines.append(text(lang, "tune.validation", form=form, rho=f"{rho:.2f}",
-                          backend=backend))
-    return lines
+        return [check]
+    return [text(lang, "tune.synthetic_label", n=source["questions"], form=source["form"]),
+            text(lang, "tune.lexical"), check]
+
+
+def recommended(document: Document, settings: TuneSettings, result: TuneResult,
+                margin: float) -> TuneResult:
+    """``result`` recommended under ``margin``; a new margin's recommendation is kept too."""
+    if result.recommendation.delta == margin:
+        return result
+    runs = st.session_state.setdefault(RESULTS_KEY, {})
+    key = (*run_key(document, settings), margin)
+    found = runs.get(key)
+    if not isinstance(found, TuneResult):
+        found = runs[key] = with_margin(result, margin)
+    return found
+
+
+def recommendation_lines(lang: Lang, result: TuneResult) -> tuple[str, str, str]:
+    """The reason, the rule used and the caution ("" when none), in ``lang``, Markdown-safe."""
+    rec = result.recommendation
+    rule = text(lang, f"tune.rec.rule_{rec.rule}", delta=f"{rec.delta:g}")
+    return (escape_markdown(reason_text(lang, rec)), escape_markdown(rule),
+            escape_markdown(caution_text(lang, rec)))
 
 
 def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figure:

@@ -105,3 +105,26 @@ def test_a_japanese_run_labels_its_synthetic_figures_in_japanese():
     assert "BM25" in warnings
     assert "ρ" in warnings
     assert metric(at, "推奨設定")
+
+
+def test_the_margin_moves_the_recommendation_as_recommend_does_and_names_the_rule():
+    from chunkviz.eval.tune import reason_text, with_margin
+    from chunkviz.views.markup import escape_markdown
+
+    at = _run(page("6_Tune.py", timeout=300, sample="tech_en", backend="bm25"))
+    expected = tune(load_sample("tech_en"), synthetic=30, form=DEFAULT_FORM,
+                    configs=grid_configs(GRID), backend="bm25", seed=0)
+    assert expected.recommendation.delta == 0.01
+    rule = "Rule: equivalent" if expected.recommendation.rule == "equivalent" else \
+        "Rule: not significantly worse"
+    assert any(c.value.startswith(escape_markdown(rule)) for c in at.caption)
+    # The validation names the backend by its name (it once showed the record's repr).
+    assert "(bm25)." in " ".join(str(w.value) for w in at.warning)
+    wide = with_margin(expected, 0.3).recommendation
+    assert wide.rule == "equivalent"
+    at.number_input(key="tune_margin").set_value(0.3).run()
+    assert not at.exception
+    assert metric(at, "Recommended configuration") == wide.label
+    assert escape_markdown(reason_text("en", wide)) in at.success[0].value
+    rule = escape_markdown("Rule: equivalent to the best within ±0.3")
+    assert any(c.value.startswith(rule) for c in at.caption)
