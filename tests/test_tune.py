@@ -144,6 +144,9 @@ def test_cli_tune_prints_the_core_recommendation(tmp_path: Path, capsys) -> None
     own = len(qa_questions(qa, doc))
     assert saved.dataset.name == f"policy.md [{own} own + 30 synthetic context questions]"
     assert saved.ranks == expected.results.ranks
+    assert saved.questions_source is not None
+    assert saved.questions_source == expected.results.questions_source
+    assert (saved.questions_source.kind, saved.questions_source.synthetic) == ("both", 30)
 
 
 def test_cli_tune_with_imported_chunks(tmp_path: Path, capsys) -> None:

@@ -42,7 +42,7 @@ from chunkviz.eval.lost import LostRow, lost_table
 from chunkviz.eval.metrics import display_name, metric_values, parse_metric_key
 from chunkviz.eval.probes import DEFAULT_METHOD, lost_sentence, probe_dataset
 from chunkviz.eval.probes import VALIDATION_NOTE as PROBE_VALIDATION
-from chunkviz.eval.results import Results, StatsSettings
+from chunkviz.eval.results import QuestionsSource, Results, StatsSettings
 from chunkviz.eval.runner import run_benchmark
 from chunkviz.eval.stats import (
     Estimate,
@@ -358,6 +358,18 @@ def recommend(
     )
 
 
+def questions_source(source: Mapping[str, Any]) -> QuestionsSource:
+    """The results file's record of where ``tune``'s questions came from (``source``)."""
+    own = int(source.get("own", 0))
+    if not source.get("synthetic"):
+        return QuestionsSource("own", own, 0)
+    made = int(source["questions"])
+    return QuestionsSource(
+        "both" if own else "synthetic", own, made, str(source["form"]), int(source["seed"]),
+        str(source["note"]), str(source["caveat"]), source.get("validation_rho"),
+        str(source["validation"]))
+
+
 def questions_text(lang: Lang, rec: Recommendation) -> str:
     """What the questions were, in ``lang``: "60 of your questions", "200 synthetic ..."."""
     if rec.synthetic and rec.own:
@@ -388,17 +400,37 @@ def caution_text(lang: Lang, rec: Recommendation) -> str:
     return text(lang, "tune.rec.caution", n=rec.questions, label=rec.label, best=rec.best)
 
 
-def validation_text(lang: Lang, source: Mapping[str, Any], backend: str) -> str:
+def validation_text(lang: Lang, source: QuestionsSource, backend: str) -> str:
     """How well the kind of questions used ranks configurations (JSQuAD validation), in ``lang``.
 
     With synthetic questions the figure is the form's; the user's own pairs need none.
     """
-    if not source.get("synthetic"):
-        return text(lang, "tune.validation_own", n=source.get("own", 0))
-    form, rho = str(source["form"]), source.get("validation_rho")
-    if rho is None:
-        return text(lang, "tune.validation_none", form=form, backend=backend)
-    return text(lang, "tune.validation", form=form, rho=f"{rho:.2f}", backend=backend)
+    if not source.is_synthetic:
+        return text(lang, "tune.validation_own", n=source.own)
+    if source.validation_rho is None:
+        return text(lang, "tune.validation_none", form=source.form, backend=backend)
+    return text(lang, "tune.validation", form=source.form, rho=f"{source.validation_rho:.2f}",
+                backend=backend)
+
+
+def provenance_lines(lang: Lang, source: QuestionsSource | None, backend: str) -> list[str]:
+    """What is shown beside every figure of a run, in ``lang`` (none for a dataset's questions).
+
+    Synthetic questions are labelled as such, with their seed, the caveat that cloze and
+    keyword-style questions favour lexical retrieval, and the form's JSQuAD validation.
+    """
+    if source is None:
+        return []
+    check = validation_text(lang, source, backend)
+    if not source.is_synthetic:
+        return [check]
+    if source.own:
+        label = text(lang, "provenance.both", n=source.own + source.synthetic, own=source.own,
+                     synthetic=source.synthetic, form=source.form, seed=source.seed)
+    else:
+        label = text(lang, "provenance.synthetic", n=source.synthetic, form=source.form,
+                     seed=source.seed)
+    return [label, text(lang, "tune.lexical"), check]
 
 
 def with_margin(result: TuneResult, margin: float) -> TuneResult:
@@ -473,8 +505,8 @@ def tune(
     if made:
         record = synthetic_record(form, be.name, len(made), seed)
         source = {**record, "own": len(own)}
-        # The results file has no field for a question set's provenance: its dataset name and
-        # spec carry it, so whatever lists or shows the file says the questions are synthetic.
+        # The results file records this (``questions_source``); the dataset name and spec say
+        # it too, so a listing of results files shows it.
         name = f"{title} [{len(own)} own + {len(made)} synthetic {form} questions]"
         spec = f"tune:{title}:synthetic-{form}-{len(made)}-seed{seed}:own-{len(own)}"
     else:
@@ -483,6 +515,7 @@ def tune(
     data = Dataset(name, (document,), own + made)
     results = run_benchmark(data, grid, be, seed=seed, cache_dir=cache_dir, spec=spec,
                             progress=progress, bootstrap=bootstrap, permutations=permutations)
+    results = replace(results, questions_source=questions_source(source))
     probes = probe_dataset([document], method=DEFAULT_METHOD)
     lost = tuple(lost_table(probes, grid)) if probes.questions else ()
     points = tune_points(results, _context_tokens(results, document, be), lost)
@@ -542,7 +575,7 @@ def format_tune(result: TuneResult) -> str:
         lines.append(f"Pareto front ({METRIC} vs {name}): {' < '.join(front)}")
     r = result.recommendation
     lines += [f"Recommended: {r.label}", f"Why: {reason_text('en', r)}",
-              validation_text("en", source, result.results.backend.name)]
+              validation_text("en", questions_source(source), result.results.backend.name)]
     caution = caution_text("en", r)
     if caution:
         lines.append(f"Caution: {caution}")

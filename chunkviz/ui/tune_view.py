@@ -25,10 +25,11 @@ from chunkviz.eval.tune import (
     TuneResult,
     caution_text,
     pareto_front,
+    provenance_lines,
+    questions_source,
     reason_text,
     tune,
     tune_grid,
-    validation_text,
     with_margin,
 )
 from chunkviz.text import Lang, text
@@ -128,12 +129,7 @@ def form_label(lang: Lang, form: Form, backend: str) -> str:
 
 def validation_lines(lang: Lang, result: TuneResult) -> list[str]:
     """What is shown beside every figure: synthetic or not, the lexical caveat, validation."""
-    source = result.source
-    check = validation_text(lang, source, result.results.backend.name)
-    if not source.get("synthetic"):
-        return [check]
-    return [text(lang, "tune.synthetic_label", n=source["questions"], form=source["form"]),
-            text(lang, "tune.lexical"), check]
+    return provenance_lines(lang, questions_source(result.source), result.results.backend.name)
 
 
 def recommended(document: Document, settings: TuneSettings, result: TuneResult,
