@@ -19,6 +19,8 @@ from chunkviz.ui.state import AppState
 from chunkviz.views.markup import escape_markdown
 
 _CLIP = 60  # characters of a gap shown in the report's table
+#: Imported chunkings a session keeps (the oldest goes first): each holds a document's offsets.
+MAX_IMPORTS = 8
 
 
 def _clip(s: str) -> str:
@@ -73,6 +75,8 @@ def chunks_importer(state: AppState, *, prefix: str) -> None:
             show_error(exc)
         else:
             state.imported[chunking.id] = chunking
+            while len(state.imported) > MAX_IMPORTS:
+                del state.imported[next(iter(state.imported))]
     for chunking in state.imported_for(document):
         st.markdown(report_summary(lang, chunking))
         rows = report_rows(lang, chunking.report)

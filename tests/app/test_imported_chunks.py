@@ -127,3 +127,21 @@ def test_imported_chunks_join_the_tune_grid_and_open_in_explore(monkeypatch):
     tune_at.button(key="tune_open").click().run()
     assert switched == ["pages/1_Explore.py"]
     assert state.configuration() == ("imported", {"id": found.id, "name": "lc chunks.json"})
+
+
+def test_a_session_keeps_the_latest_imports_only(monkeypatch):
+    from chunkviz.ui import import_view
+
+    monkeypatch.setattr(import_view, "MAX_IMPORTS", 2)
+    at = page("1_Explore.py", timeout=120)
+    text = load_sample("jsquad_tsuyu").text
+    for size in (200, 300, 400):
+        pieces = chunkviz.chunk(text, "fixed", size=size).chunk_texts()
+        data = json.dumps(pieces, ensure_ascii=False).encode("utf-8")
+        at.file_uploader(key=UPLOAD).upload(f"c{size}.json", data, "application/json").run()
+        assert not at.exception
+    names = [c.name for c in app_state(at).imported.values()]
+    assert names == ["c300.json", "c400.json"]
+    options = at.selectbox(key="explore_strategy_en").options
+    assert [o for o in options if o.startswith("imported:")] == [
+        "imported: c300.json", "imported: c400.json"]
