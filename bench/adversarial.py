@@ -2,12 +2,14 @@
 
 Each pathological text (runs of spaces, dots, newlines, commas, a run of 。 before と, Markdown
 tables with commas in their cells, CSV-like blocks, and ordinary prose for reference) is built at
-N and 4N characters and chunked by every registered strategy with its defaults. The time of one
-chunking is the best of ``--repeats`` measurements of process CPU time (``time.process_time``:
-what other work on a shared machine disturbs least); each measurement repeats the call until it
-has run for at least ``--min-time`` seconds, so that fast strategies are not timed at the clock's
-resolution. The N and 4N measurements alternate, round by round, after a garbage collection, so
-that a change of load on the machine between them does not land on one side of the ratio. The
+N and 4N characters and chunked by every registered strategy with its defaults, each strategy in
+a fresh interpreter. The time of one chunking is the best of several measurements of process CPU
+time (``time.process_time``: what other work on a shared machine disturbs least); each
+measurement repeats the call until it has run for at least ``--min-time`` seconds, so that fast
+strategies are not timed at the clock's resolution. The N and 4N measurements alternate, round
+by round, after a garbage collection, so that a change of load on the machine between them does
+not land on one side of the ratio; a cell takes at least 3 rounds and more (up to 8, within a
+CPU budget) until neither best time moved by more than 1% in two rounds (``settled_pair``). The
 growth ratio is time(4N) / time(N): linear is 4, quadratic 16. Every ratio must be at most 5;
 the script exits 1 otherwise.
 
@@ -24,7 +26,7 @@ text exists) must stay under 300 MB for 1 MB, and the 10 MB run must complete.
 Run from the repository root::
 
     python bench/adversarial.py              # N = 1,000,000 (about ten minutes on 2 cores)
-    python bench/adversarial.py --quick      # N = 10,000, 2 repeats, 1 MB memory run only
+    python bench/adversarial.py --quick      # N = 10,000, 2-3 rounds, 1 MB memory run only
 """
 
 from __future__ import annotations
@@ -86,36 +88,76 @@ def cpu_time(fn: Callable[[], object], min_time: float) -> float:
             return elapsed / calls
 
 
-def best_pair(
-    small: Callable[[], object], large: Callable[[], object], repeats: int, min_time: float
-) -> tuple[float, float]:
-    """Best per-call CPU times of ``small`` and ``large``, taken alternately ``repeats`` times."""
+def settled_pair(
+    small: Callable[[], object], large: Callable[[], object], rounds: tuple[int, int],
+    min_time: float, budget: float,
+) -> tuple[float, float, int]:
+    """Best per-call CPU times of ``small`` and ``large``, measured alternately round by round.
+
+    At least ``rounds[0]`` rounds; then more, up to ``rounds[1]``, until neither best time
+    improved by more than 1% in the last two rounds, or ``budget`` seconds of CPU have gone.
+    The rule looks at each best time on its own, never at their ratio, so it cannot steer the
+    ratio; it spends more rounds where one round disturbed by the machine would decide the cell.
+    """
+    fewest, most = rounds
+    bests: list[tuple[float, float]] = []
     best_small = best_large = float("inf")
-    for _ in range(repeats):
-        best_small = min(best_small, cpu_time(small, min_time))
-        best_large = min(best_large, cpu_time(large, min_time))
-    return best_small, best_large
+    spent = 0.0
+    while len(bests) < most:
+        t_small, t_large = cpu_time(small, min_time), cpu_time(large, min_time)
+        spent += t_small + t_large
+        best_small, best_large = min(best_small, t_small), min(best_large, t_large)
+        bests.append((best_small, best_large))
+        if len(bests) >= max(fewest, 3):
+            old_small, old_large = bests[-3]
+            settled = best_small > 0.99 * old_small and best_large > 0.99 * old_large
+            if settled or spent > budget:
+                break
+    return best_small, best_large, len(bests)
+
+
+def growth_rows(
+    strategy: str, n: int, rounds: tuple[int, int], min_time: float, budget: float,
+    inputs: list[str],
+) -> list[dict[str, object]]:
+    """One row per input for ``strategy``: times at N and 4N, their ratio, rounds taken."""
+    rows: list[dict[str, object]] = []
+    chunkviz.chunk("warm up. Imports and models load here.", strategy)
+    for name, make in INPUTS.items():
+        if inputs and name not in inputs:
+            continue
+        small, large = make(n), make(4 * n)
+        t1, t4, taken = settled_pair(lambda s=small: chunkviz.chunk(s, strategy),
+                                     lambda s=large: chunkviz.chunk(s, strategy),
+                                     rounds, min_time, budget)
+        rows.append({"strategy": strategy, "input": name, "t_n": t1, "t_4n": t4,
+                     "ratio": t4 / t1 if t1 > 0 else float("nan"), "rounds": taken})
+        print(f"  {strategy:<12} {name:<18} {t1 * 1e3:9.2f} ms {t4 * 1e3:9.2f} ms "
+              f"{t4 / t1:5.2f}  ({taken} rounds)", file=sys.stderr, flush=True)
+    return rows
 
 
 def growth_table(
-    n: int, repeats: int, min_time: float, strategies: list[str], inputs: list[str]
+    n: int, rounds: tuple[int, int], min_time: float, budget: float, strategies: list[str],
+    inputs: list[str],
 ) -> list[dict[str, object]]:
-    """One row per (strategy, input): times at N and 4N and their ratio."""
-    rows = []
-    texts = {name: (make(n), make(4 * n)) for name, make in INPUTS.items()
-             if not inputs or name in inputs}
+    """Every strategy's rows, each strategy in a fresh interpreter.
+
+    NOTE a fresh interpreter per strategy: after the strategies before it, the allocator's heap
+    is fragmented and grown, which moved the 4N times of later strategies more than earlier
+    ones'; each strategy now starts from the same state, whatever the order.
+    """
+    rows: list[dict[str, object]] = []
     for spec in all_strategies():
         if strategies and spec.name not in strategies:
             continue
-        chunkviz.chunk("warm up. Imports and models load here.", spec.name)
-        for name, (small, large) in texts.items():
-            t1, t4 = best_pair(lambda s=small, st=spec.name: chunkviz.chunk(s, st),
-                               lambda s=large, st=spec.name: chunkviz.chunk(s, st),
-                               repeats, min_time)
-            rows.append({"strategy": spec.name, "input": name, "t_n": t1, "t_4n": t4,
-                         "ratio": t4 / t1 if t1 > 0 else float("nan")})
-            print(f"  {spec.name:<12} {name:<18} {t1 * 1e3:9.2f} ms {t4 * 1e3:9.2f} ms "
-                  f"{t4 / t1:5.2f}", flush=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--growth-child", spec.name, "--n", str(n),
+             "--rounds", f"{rounds[0]},{rounds[1]}", "--min-time", str(min_time),
+             "--budget", str(budget), "--inputs", ",".join(inputs)],
+            stdout=subprocess.PIPE, text=True, check=True, cwd=ROOT,
+        )
+        rows += json.loads(out.stdout.strip().splitlines()[-1])
     return rows
 
 
@@ -162,11 +204,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=1_000_000,
                         help="the smaller size N (characters)")
-    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--rounds", default="3,8",
+                        help="fewest,most alternating rounds per cell (see settled_pair)")
+    parser.add_argument("--budget", type=float, default=120.0,
+                        help="CPU seconds after which a cell takes no more rounds")
     parser.add_argument("--min-time", type=float, default=0.05,
                         help="seconds each measurement runs at least (calls are repeated)")
-    parser.add_argument("--quick", action="store_true", help="N=10,000, 2 repeats, 1 MB only")
+    parser.add_argument("--quick", action="store_true", help="N=10,000, 2-3 rounds, 1 MB only")
     parser.add_argument("--semantic-memory-child", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--growth-child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, default=None, help="also write the rows here")
     parser.add_argument("--strategies", default="", help="comma-separated subset (default all)")
     parser.add_argument("--inputs", default="", help="comma-separated subset of the inputs")
@@ -175,16 +221,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.semantic_memory_child is not None:
         semantic_memory_child(args.semantic_memory_child)
         return 0
+    fewest, most = (int(x) for x in args.rounds.split(","))
+    inputs = [x for x in args.inputs.split(",") if x]
+    if args.growth_child is not None:
+        print(json.dumps(growth_rows(args.growth_child, args.n, (fewest, most), args.min_time,
+                                     args.budget, inputs)))
+        return 0
     if args.quick:
-        args.n, args.repeats, args.min_time = 10_000, 2, 0.05
-    print(f"# chunkviz adversarial growth, N={args.n:,}, best of {args.repeats} "
-          f"(each >= {args.min_time} s CPU), Python {platform.python_version()}")
+        args.n, fewest, most, args.min_time = 10_000, 2, 3, 0.05
+    print(f"# chunkviz adversarial growth, N={args.n:,}, best of {fewest}-{most} alternating "
+          f"rounds (each >= {args.min_time} s CPU), Python {platform.python_version()}")
     # The memory runs come first, while this process is small.
     sizes = [1_000_000] if args.quick else [1_000_000, 10_000_000]
     memory = [semantic_memory(s) for s in sizes]
     rows = [] if args.memory_only else growth_table(
-        args.n, args.repeats, args.min_time,
-        [x for x in args.strategies.split(",") if x], [x for x in args.inputs.split(",") if x])
+        args.n, (fewest, most), args.min_time, args.budget,
+        [x for x in args.strategies.split(",") if x], inputs)
 
     names = list(dict.fromkeys(str(r["input"]) for r in rows))
     print("\n| strategy | " + " | ".join(names) + " |")

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import ast
+import sys
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 import chunkviz
 from chunkviz.strategies.code import definition_starts, detect_language, fenced_blocks
@@ -126,3 +128,39 @@ def test_invalid_escape_sequences_do_not_warn():
 def test_code_invariants_on_structured_text(size, text):
     result = chunkviz.chunk(text, "code", size=size)
     assert_valid_chunking(result, measure=len, size=size)
+
+
+def _detect_by_parsing(text: str) -> str:
+    """detect_language without its pre-check: the rule it must agree with."""
+    from chunkviz.strategies.code import _DEFINITIONS, parse_python
+
+    if fenced_blocks(text):
+        return "markdown"
+    tree = parse_python(text)
+    if tree is not None and any(isinstance(n, (*_DEFINITIONS, ast.Import, ast.ImportFrom))
+                                for n in tree.body):
+        return "python"
+    return "text"
+
+
+_PYTHONISH = st.lists(st.sampled_from([
+    "import os", "from x import y", "def f():\n    return 1", "class A:\n    pass",
+    "async def g():\n    pass", "x = 1; import sys", "x = 1", "1,2,3", "k,v,w", "# def no",
+    "@dec\ndef h(): pass", "s = 'import os'", "if x:\n    import os", "\\\n", "  ", "\t",
+    "from", "classy = 2", "print(1)", "日本語", ";", "\n",
+]), max_size=8).map("\n".join)
+
+
+@given(_PYTHONISH)
+def test_detect_language_agrees_with_parsing_everything(text: str) -> None:
+    assert detect_language(text) == _detect_by_parsing(text)
+
+
+def test_csv_is_not_parsed_as_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A CSV block is a valid Python expression: parsing a megabyte of it took 7 s (issue 14).
+    def refuse(source: str) -> None:
+        raise AssertionError("parsed a text with no top-level definition or import")
+
+    # sys.modules: the package's attribute ``code`` is shadowed by a function of that name.
+    monkeypatch.setattr(sys.modules["chunkviz.strategies.code"], "parse_python", refuse)
+    assert detect_language("k,v,w\n1,2,3\n4,5,6\n" * 1000) == "text"

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 import chunkviz
 from chunkviz import Chunk
@@ -107,3 +108,16 @@ def test_table_invariants_on_structured_text(size, text):
     assert_valid_chunking(result, measure=len, size=size)
     for c in result.chunks:
         assert c.prefix == "" or c.prefix.endswith("\n")
+
+
+@given(st.text(alphabet='ab,;\t"\n ', max_size=40), st.sampled_from([",", "\t", ";"]))
+def test_delimiter_count_matches_the_quote_aware_loop(line: str, delimiter: str) -> None:
+    from chunkviz.strategies.table import _count_outside_quotes
+
+    count, quoted = 0, False
+    for ch in line:
+        if ch == '"':
+            quoted = not quoted
+        elif ch == delimiter and not quoted:
+            count += 1
+    assert _count_outside_quotes(line, delimiter) == count

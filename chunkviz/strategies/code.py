@@ -178,6 +178,14 @@ def fenced_blocks(text: str) -> list[Fence]:
     return blocks
 
 
+# Where a top-level definition or import can begin: a line start (indented only after a line
+# continuation) or after a semicolon. A text without one cannot be detected as Python, so it is
+# not parsed: a megabyte of CSV is a valid Python expression and took 7 s and a large syntax tree.
+_TOP_LEVEL_KEYWORD = re.compile(
+    r"(?:^|;)[ \t\f]*(?:async[ \t]+def|def|class|import|from)\b", re.MULTILINE
+)
+
+
 def detect_language(text: str) -> Literal["python", "markdown", "text"]:
     """Guess how to read ``text``.
 
@@ -187,6 +195,8 @@ def detect_language(text: str) -> Literal["python", "markdown", "text"]:
     """
     if fenced_blocks(text):
         return "markdown"
+    if not _TOP_LEVEL_KEYWORD.search(text):
+        return "text"
     tree = parse_python(text)
     if tree is not None and any(
         isinstance(n, (*_DEFINITIONS, ast.Import, ast.ImportFrom))

@@ -110,6 +110,8 @@ def _html_tables(text: str) -> list[Table]:
 
 
 def _count_outside_quotes(line: str, delimiter: str) -> int:
+    if '"' not in line:
+        return line.count(delimiter)  # the common case, without a Python loop per character
     count = 0
     quoted = False
     for ch in line:
