@@ -38,7 +38,11 @@ def report_summary(lang: Lang, chunking: ImportedChunking) -> str:
 
 
 def report_rows(lang: Lang, report: AlignmentReport) -> list[dict[str, Any]]:
-    """Every problem of the report as a table row: chunks not as-is, wrong starts, gaps."""
+    """Every problem of the report as a table row.
+
+    Chunks not found as-is, wrong claimed starts, chunks inside the previous one (left out of
+    the chunking), and text no chunk holds.
+    """
     def t(key: str) -> str:
         return text(lang, f"import.{key}")
 
@@ -52,6 +56,11 @@ def report_rows(lang: Lang, report: AlignmentReport) -> list[dict[str, Any]]:
         rows.append({col["problem"]: t("wrong_claim"), col["chunk"]: c.index,
                      col["claimed"]: c.claimed_start, col["start"]: c.start,
                      col["end"]: c.end, col["text"]: ""})
+    by_index = {c.index: c for c in report.chunks}
+    for i in report.nested:
+        c = by_index[i]
+        rows.append({col["problem"]: t("nested"), col["chunk"]: i, col["claimed"]: c.claimed_start,
+                     col["start"]: c.start, col["end"]: c.end, col["text"]: ""})
     for g in report.gaps:
         rows.append({col["problem"]: t("gap"), col["chunk"]: None, col["claimed"]: None,
                      col["start"]: g.start, col["end"]: g.end, col["text"]: _clip(g.text)})

@@ -145,3 +145,22 @@ def test_a_session_keeps_the_latest_imports_only(monkeypatch):
     options = at.selectbox(key="explore_strategy_en").options
     assert [o for o in options if o.startswith("imported:")] == [
         "imported: c300.json", "imported: c400.json"]
+
+
+def test_report_rows_list_every_kind_of_problem():
+    from chunkviz.eval.imported import import_chunks
+    from chunkviz.ui.import_view import report_rows
+
+    text = "alpha beta gamma。delta epsilon。zeta eta。"
+    chunks = [{"page_content": "alpha beta gamma。delta epsilon。", "metadata": {"start_index": 0}},
+              {"page_content": "beta gamma", "metadata": {"start_index": 6}},  # inside chunk 0
+              {"page_content": "zeta  eta", "metadata": {"start_index": 3}}]  # spaces, wrong start
+    found = import_chunks(json.dumps(chunks).encode(), "x.json", text + " omega")
+    rows = report_rows("en", found.report)
+    problems = [(r["Problem"], r["Chunk"]) for r in rows]
+    assert problems == [("found once whitespace is ignored", 2),
+                        ("wrong claimed start index", 2),
+                        ("inside the previous chunk (left out of the chunking)", 1),
+                        ("text no chunk holds", None)]
+    assert rows[-1]["Text"] == "。 omega"  # the 。 the third chunk lacks, and the tail
+    assert len(found.result.chunks) == 2
