@@ -106,7 +106,7 @@ m1, m2 = st.columns(2)
 m1.metric(tr("tune.recommended"), rec.label)
 m2.metric(tr("tune.best"), rec.best)
 st.success(f"**{tr('tune.why')}:** {reason}")
-st.caption(f"{rule} · {escape_markdown(lines[-1])}")
+st.caption(f"{rule} · {lines[-1]}")
 if caution:
     st.warning(tr("tune.caution", text=caution))
 

@@ -128,8 +128,12 @@ def form_label(lang: Lang, form: Form, backend: str) -> str:
 
 
 def validation_lines(lang: Lang, result: TuneResult) -> list[str]:
-    """What is shown beside every figure: synthetic or not, the lexical caveat, validation."""
-    return provenance_lines(lang, questions_source(result.source), result.results.backend.name)
+    """What is shown beside every figure: synthetic or not, the lexical caveat, validation.
+
+    Markdown-safe (a backend's name may be a model path the user gave).
+    """
+    return [escape_markdown(line) for line in
+            provenance_lines(lang, questions_source(result.source), result.results.backend.name)]
 
 
 def recommended(document: Document, settings: TuneSettings, result: TuneResult,

@@ -32,7 +32,7 @@ def test_the_recommendation_shown_is_tunes_and_synthetic_figures_say_so():
     shown = " ".join(str(s.value) for s in at.success)
     assert "the cheapest" in shown or "highest" in shown
     warnings = " ".join(str(w.value) for w in at.warning)
-    assert "Synthetic questions: 30 context questions" in warnings
+    assert "Synthetic questions\\: 30 context questions (seed 0)" in warnings  # escaped
     assert "favour lexical retrieval" in warnings
     assert "Spearman ρ =" in warnings
     assert len(at.get("plotly_chart")) == 2
