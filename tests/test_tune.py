@@ -159,7 +159,10 @@ def test_cli_tune_with_imported_chunks(tmp_path: Path, capsys) -> None:
     assert main(["tune", str(doc_path), "--chunks", str(chunks), "--synthetic", "30",
                  "--quiet"]) == 0
     captured = capsys.readouterr()
-    assert "\nimported " in captured.out
+    from chunkviz.eval.imported import import_chunks, imported_label
+
+    label = imported_label(import_chunks(chunks.read_bytes(), "chunks.json", text))
+    assert f"\n{label} " in captured.out  # labelled as on the Tune page
     assert f"{len(pieces)} chunks read as strings; {len(pieces)} aligned" in captured.err
 
 

@@ -6,6 +6,8 @@ their characters, which bound the alignment's work), reads it as ``chunkviz audi
 offsets (never the uploaded bytes), the file's name, the report, and an ``id`` that digests the
 document's text and the offsets. A configuration names it as ``(IMPORTED, {"id": id})``; the
 cache layer resolves that id where chunking happens (``chunkviz.ui.resources.chunk_cached``).
+``imported_config`` makes it a configuration of the benchmark runner (Tune's grid, the CLI's
+``tune --chunks``), labelled ``imported-<id>`` in both.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 
 from chunkviz.errors import InputTextError
 from chunkviz.eval.align import STRATEGY, AlignmentReport, align_chunks, loads_chunks
+from chunkviz.eval.grid import ImportedConfig
 from chunkviz.model import ChunkingResult
 from chunkviz.textio import decode_bytes
 
@@ -112,3 +115,19 @@ def import_chunks(data: bytes, name: str, text: str) -> ImportedChunking:
     h = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
     h.update(json.dumps([[c.start, c.end] for c in result.chunks]).encode("ascii"))
     return ImportedChunking(h.hexdigest()[:16], name, report, result)
+
+
+def imported_label(chunking: ImportedChunking) -> str:
+    """The label of an imported chunking in a grid and a results file: ``imported-<id>``.
+
+    An id, not the file name: labels reach figures and results files, a file name is the
+    user's text.
+    """
+    return f"{IMPORTED}-{chunking.id[:8]}"
+
+
+def imported_config(chunking: ImportedChunking, doc_id: str) -> ImportedConfig:
+    """The chunking as a configuration of the benchmark runner, for the document ``doc_id``."""
+    return ImportedConfig(imported_label(chunking), IMPORTED,
+                          {"file": chunking.name, "offsets": chunking.report.digest},
+                          {doc_id: chunking.result})

@@ -16,8 +16,8 @@ import streamlit as st
 
 from chunkviz.document import Document
 from chunkviz.eval.engine import Stage, run_fraction
-from chunkviz.eval.grid import Config, ImportedConfig
-from chunkviz.eval.imported import IMPORTED, ImportedChunking
+from chunkviz.eval.grid import Config
+from chunkviz.eval.imported import IMPORTED, ImportedChunking, imported_config, imported_label
 from chunkviz.eval.synthetic import VALIDATION, Form
 from chunkviz.eval.tune import (
     Cost,
@@ -56,20 +56,9 @@ class TuneSettings:
     seed: int = 0
 
 
-def imported_config(chunking: ImportedChunking, document: Document) -> ImportedConfig:
-    """An imported chunking of ``document`` as a grid configuration, ``imported-<id>``.
-
-    The label is an id, not the file name: labels reach figures and results files, a file name
-    is the user's text (``grid_label`` shows the name).
-    """
-    return ImportedConfig(f"{IMPORTED}-{chunking.id[:8]}", IMPORTED,
-                          {"file": chunking.name, "offsets": chunking.report.digest},
-                          {document.doc_id: chunking.result})
-
-
 def tune_configs(document: Document, imported: Sequence[ImportedChunking] = ()) -> list[Config]:
     """The grid the page offers: the default tune grid, then the chunkings imported for it."""
-    return [*tune_grid(), *(imported_config(c, document) for c in imported)]
+    return [*tune_grid(), *(imported_config(c, document.doc_id) for c in imported)]
 
 
 def grid_configs(labels: Sequence[str], document: Document | None = None,
@@ -82,7 +71,7 @@ def grid_configs(labels: Sequence[str], document: Document | None = None,
 
 def grid_label(lang: Lang, label: str, imported: Sequence[ImportedChunking]) -> str:
     """How the grid's multiselect shows a configuration: an import by its file's name."""
-    names = {f"{IMPORTED}-{c.id[:8]}": c.name for c in imported}
+    names = {imported_label(c): c.name for c in imported}
     return text(lang, "import.option", name=names[label]) if label in names else label
 
 
@@ -195,7 +184,7 @@ def point_rows(lang: Lang, result: TuneResult) -> list[dict[str, Any]]:
 
 def open_in_explore(state: AppState, label: str) -> None:
     """Make the configuration ``label`` the current one and open Explore."""
-    imported = {f"{IMPORTED}-{c.id[:8]}": c for c in state.imported_for(state.document)}
+    imported = {imported_label(c): c for c in state.imported_for(state.document)}
     if label in imported:
         state.strategy = IMPORTED
         state.set_params(IMPORTED, {"id": imported[label].id, "name": imported[label].name})
