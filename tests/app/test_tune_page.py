@@ -80,7 +80,7 @@ def test_the_cli_on_a_user_file_prints_the_pages_recommendation(tmp_path, capsys
     label = next(line for line in out.splitlines() if line.startswith("Recommended: "))
     reason = next(line for line in out.splitlines() if line.startswith("Why: "))
 
-    # The same file as an upload the picker keeps (AppTest cannot drive a file uploader).
+    # The same file as the upload picker leaves it in the app state.
     at = page("6_Tune.py", timeout=300, source="upload", document=document_from_file(doc_path),
               backend="bm25")
     at.radio(key="tune_source_en").set_value("synthetic").run()
