@@ -8,7 +8,8 @@ is never matched to an earlier copy that a previous chunk already consumed.
 
 Each chunk is searched for, in this order, stopping at the first success:
 
-1. its claimed start, when the text is there and the claim keeps the order;
+1. its claimed start, when the text is there, the claim keeps the order and the chunk would not
+   lie inside the previous one (where ``str.find`` points on repeated text);
 2. exactly, near where the previous chunk ended (a window of a few chunk lengths either side of
    where the chunk is expected to start);
 3. with whitespace ignored on both sides (stripped or re-joined whitespace), in that window;
@@ -491,7 +492,10 @@ def align_chunks(
         # ahead of ``lo``, and a window from ``lo`` would grow with every lost chunk.
         wlo = max(lo, expected - 2 * len(t) - _WINDOW_SLACK)
         found: tuple[int, int, Match, int] | None = None
-        if claim is not None and lo <= claim and text.startswith(t, claim):
+        # A claim inside the previous chunk's span is an earlier copy (str.find's answer on
+        # repeated text), not where a next chunk starts: no library nests its chunks.
+        if (claim is not None and lo <= claim and claim + len(t) > prev_end
+                and text.startswith(t, claim)):
             found = (claim, claim + len(t), "claimed", len(piece))
         if found is None:
             k = _nearest(text, t, wlo, expected, hi + len(t))
