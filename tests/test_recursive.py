@@ -175,3 +175,19 @@ def test_japanese_separator_regex_matches_its_lookahead_definition(text):
         ends |= {m.end() for m in pattern.finditer(text)}
         expected |= {m.end() for m in reference.finditer(text)}
     assert ends == expected
+
+
+@given(run=st.sampled_from([" ", ".", ",", "\n", "。", "x", "😀", "\ud800"]),
+       length=st.integers(2, 300), size=st.integers(1, 40), overlap=st.integers(0, 39),
+       vector_min=st.sampled_from([0, 2, 50]))
+def test_runs_kept_as_ranges_chunk_like_python_ints(run, length, size, overlap, vector_min):
+    # Long runs of one-character pieces are int64 ranges packed with searchsorted (issue 14);
+    # the chunks must be those of the list-and-bisect path, Python ints included.
+    assume(overlap < size)
+    text = "a" + run * length + "b" + " tail. " * (length % 7)
+    plain = chunkviz.chunk(text, "recursive", size=size, overlap=overlap).chunks
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(recursive, "_VECTOR_MIN", vector_min)
+        ranged = chunkviz.chunk(text, "recursive", size=size, overlap=overlap).chunks
+    assert ranged == plain
+    assert all(type(c.start) is int and type(c.end) is int for c in ranged)

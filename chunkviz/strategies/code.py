@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from chunkviz.errors import InputTextError
-from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.model import ChunkingResult, ChunkSequence
 from chunkviz.strategies.packing import (
     Bounds,
     gaps_between,
@@ -251,7 +251,7 @@ def code_split(text: str, *, size: int = 1200, language: Language = "auto") -> C
         spans = _split_markdown(text, size)
     else:
         spans = split_blocks(text, 0, len(text), size)
-    return ChunkingResult(text, tuple(Chunk(s, e) for s, e in spans), "code", params)
+    return ChunkingResult(text, ChunkSequence.from_spans(spans), "code", params)
 
 
 register(

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import re
 
-from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.model import ChunkingResult, ChunkSequence
 from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, check_overlap, resolve_tokenizer
 from chunkviz.strategies.packing import trim
-from chunkviz.strategies.recursive import Ruler, recursive_spans
+from chunkviz.strategies.recursive import Ruler, recursive_columns
 from chunkviz.strategies.registry import Strategy, register
 from chunkviz.tokenizers import Tokenizer
 
@@ -92,13 +92,20 @@ def markdown_split(
     check_overlap(size, overlap)
     params = {"size": size, "overlap": overlap, "unit": unit}
     measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
-    chunks: list[Chunk] = []
+    # Offset and prefix columns rather than a Chunk per piece (see ChunkSequence.from_spans).
+    starts: list[int] = []
+    ends: list[int] = []
+    prefixes: list[str] = []
     for start, end, crumbs in heading_sections(text):
         prefix = BREADCRUMB_SEPARATOR.join(crumbs) + "\n" if crumbs else ""
-        for s, e in recursive_spans(text, start, end, size=size, overlap=overlap,
-                                    measure=measure):
-            chunks.append(Chunk(s, e, prefix=prefix))
-    return ChunkingResult(text, tuple(chunks), "markdown", params)
+        chunk_starts, chunk_ends = recursive_columns(text, start, end, size=size,
+                                                     overlap=overlap, measure=measure)
+        starts += chunk_starts
+        ends += chunk_ends
+        prefixes += [prefix] * len(chunk_starts)
+    # No prefix column when no chunk has one, as ChunkSequence.of leaves it.
+    column = prefixes if any(prefixes) else None
+    return ChunkingResult(text, ChunkSequence(starts, ends, prefixes=column), "markdown", params)
 
 
 register(

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from chunkviz.errors import ParameterError
-from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.model import ChunkingResult, ChunkSequence
 from chunkviz.strategies.common import MAX_SIZE, UNIT, Unit, resolve_tokenizer
 from chunkviz.strategies.packing import BLANK_LINE, LINE_BREAK, trim
 from chunkviz.strategies.recursive import Ruler, recursive_spans
@@ -88,7 +88,7 @@ def paragraph_split(
             for s, e in spans
             for piece in recursive_spans(text, s, e, size=max_size, overlap=0, measure=measure)
         ]
-    return ChunkingResult(text, tuple(Chunk(s, e) for s, e in spans), "paragraph", params)
+    return ChunkingResult(text, ChunkSequence.from_spans(spans), "paragraph", params)
 
 
 register(

@@ -41,7 +41,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, count
 from operator import sub
-from typing import Any
+from typing import Any, Literal
 
 from chunkviz.model import ChunkingResult, ChunkSequence
 from chunkviz.segment import JA_TERMINATOR_FOLLOWERS, SENTENCE_SEPARATORS
@@ -281,15 +281,75 @@ def piece_ends(
     measure: Ruler,
     separators: Sequence[Separator] = DEFAULT_SEPARATORS,
     level: int = 0,
-) -> list[int]:
+) -> list[int] | Any:
     """End offsets of the pieces of ``text[start:end]``, each of size at most ``size``.
 
-    The last entry is ``end``. Pieces come from the coarsest separator level at which they fit;
-    ``level`` is where to begin (a caller that already knows there is no blank line skips it).
+    A list, or an int64 numpy array when a long range had to be cut into single characters
+    (see ``_Ends``). The last entry is ``end``. Pieces come from the coarsest separator level at
+    which they fit; ``level`` is where to begin (a caller that already knows there is no blank
+    line skips it).
     """
-    out: list[int] = []
+    out = _Ends()
     _split_into(text, start, end, size, measure, separators, level, out, set())
-    return out
+    return out.result()
+
+
+class _Ends:
+    """Piece ends in the order they are found; long runs of one-character pieces as ranges.
+
+    NOTE a run of a million characters without a separator (spaces, dots, one long line) is a
+    million one-character pieces: as Python ints in lists they took about 44 bytes each, and the
+    time per piece grew with the run (memory-bound: 4.4 to 5.5 times the time for 4 times the
+    run, issue 14); as an int64 range they take 8 bytes and no Python object each.
+    """
+
+    __slots__ = ("parts", "tail")
+
+    def __init__(self) -> None:
+        self.parts: list[Any] = []
+        self.tail: list[int] = []
+
+    def append(self, end: int) -> None:
+        """One more piece end."""
+        self.tail.append(end)
+
+    def extend(self, ends: Iterable[int]) -> None:
+        """More piece ends, increasing."""
+        self.tail.extend(ends)
+
+    def every_character(self, start: int, end: int) -> None:
+        """One piece per character of ``[start, end)``: ends ``start + 1`` to ``end``."""
+        import numpy as np
+
+        if self.tail:
+            self.parts.append(self.tail)
+            self.tail = []
+        self.parts.append(np.arange(start + 1, end + 1, dtype=_offset_type(end)))
+
+    def result(self) -> list[int] | Any:
+        """The ends: a list, or a numpy array when a run was kept as a range."""
+        if not self.parts:
+            return self.tail
+        if len(self.parts) == 1 and not self.tail:
+            return self.parts[0]
+        import numpy as np
+
+        last = int(self.tail[-1]) if self.tail else int(self.parts[-1][-1])
+        kind = _offset_type(last)
+        return np.concatenate([np.asarray(p, dtype=kind) for p in (*self.parts, self.tail)])
+
+
+def _offset_type(largest: int) -> Any:
+    """The narrowest numpy integer type for offsets up to ``largest``.
+
+    NOTE 4 bytes per piece where they suffice: besides the memory, an array above glibc's
+    largest mmap threshold (32 MiB) is mapped afresh, page by page, on every call, which made a
+    run of 4 million characters cost more per character than a run of one million.
+    """
+    import numpy as np
+
+    # Headroom for the sums the packer searches for (an offset plus a chunk size).
+    return np.int32 if largest < 2**31 - 2**24 else np.int64
 
 
 def _split_into(
@@ -300,10 +360,13 @@ def _split_into(
     measure: Ruler,
     separators: Sequence[Separator],
     level: int,
-    out: list[int],
+    out: _Ends,
     absent: set[str],
 ) -> None:
     if level >= len(separators):
+        if not measure.tokens and end - start >= max(_VECTOR_MIN, 2):
+            out.every_character(start, end)
+            return
         out.extend(measure.finest_cuts(start, end))
         out.append(end)
         return
@@ -378,6 +441,11 @@ def pack_columns(
     if measure.tokens:
         sk = list(map(measure.start_key, starts))
         ek = list(map(measure.end_key, ends))
+    search_right, search_left = bisect_right, bisect_left
+    if not isinstance(starts, list):
+        # int64 arrays (a long run of one-character pieces): bisect would box every element it
+        # reads; searchsorted over a view of the bounded range does not.
+        search_right, search_left = _searchsorted("right"), _searchsorted("left")
     last = m - 1
     # A chunk has at most `limit` pieces: every piece costs at least 1, so at most `size` fit;
     # bounding the searches keeps them local on long texts.
@@ -388,10 +456,12 @@ def pack_columns(
     while True:
         # The last piece j whose chunk i..j still fits (j >= i: every piece fits on its own).
         hi = i + limit
-        j = bisect_right(ek, sk[i] + size, i, hi if hi < m else m) - 1
+        j = search_right(ek, sk[i] + size, i, hi if hi < m else m) - 1
         add_start(starts[i])
         add_end(ends[j])
         if j == last:
+            if not isinstance(starts, list):
+                return list(map(int, chunk_starts)), list(map(int, chunk_ends))
             return chunk_starts, chunk_ends
         if overlap:
             # The first start k > i whose trailing pieces k..j fit in overlap, then moved on
@@ -399,10 +469,20 @@ def pack_columns(
             lo = j + 2 - limit
             if lo <= i:
                 lo = i + 1
-            k = bisect_left(sk, ek[j] - overlap, lo, j + 1)
-            i = bisect_left(sk, ek[j + 1] - size, k, j + 1)
+            k = search_left(sk, ek[j] - overlap, lo, j + 1)
+            i = search_left(sk, ek[j + 1] - size, k, j + 1)
         else:
             i = j + 1
+
+
+def _searchsorted(side: Literal["left", "right"]) -> Any:
+    """``bisect_left``/``bisect_right`` with ``lo`` and ``hi`` for a sorted numpy array."""
+    import numpy as np
+
+    def search(values: Any, x: int, lo: int, hi: int) -> int:
+        return lo + int(np.searchsorted(values[lo:hi], x, side))
+
+    return search
 
 
 def recursive_spans(text: str, start: int, end: int, **options: Any) -> list[tuple[int, int]]:
@@ -441,7 +521,13 @@ def recursive_columns(
     if measure.cost(start, end) <= size:
         return [start], [end]
     ends = piece_ends(text, start, end, size, measure, level=level)
-    starts = [start, *ends[:-1]]
+    starts: Any
+    if isinstance(ends, list):
+        starts = [start, *ends[:-1]]
+    else:
+        import numpy as np
+
+        starts = np.concatenate((np.array([start], dtype=ends.dtype), ends[:-1]))
     return pack_columns(starts, ends, size, overlap, measure)
 
 

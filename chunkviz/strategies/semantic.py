@@ -27,7 +27,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from chunkviz.errors import ParameterError
-from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.model import ChunkingResult, ChunkSequence
 from chunkviz.strategies.packing import Bounds, check_sizes, group_units, sentence_units
 from chunkviz.strategies.registry import Param, Strategy, register
 
@@ -211,7 +211,7 @@ def semantic_split(
                            model=model, embedder=embedder)
     params = {"percentile": percentile, "min_size": min_size, "max_size": max_size,
               "model": model}
-    return ChunkingResult(text, tuple(Chunk(s, e) for s, e in curve.spans), "semantic", params)
+    return ChunkingResult(text, ChunkSequence.from_spans(curve.spans), "semantic", params)
 
 
 register(

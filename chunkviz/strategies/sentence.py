@@ -13,7 +13,7 @@ size bound always holds; no overlap is carried across such a sentence.
 
 from __future__ import annotations
 
-from chunkviz.model import Chunk, ChunkingResult
+from chunkviz.model import ChunkingResult, ChunkSequence
 from chunkviz.segment import sentence_spans
 from chunkviz.strategies.common import (
     MAX_SIZE,
@@ -83,7 +83,7 @@ def sentence_split(
                             level=CLAUSE_LEVEL)
         )
     flush()
-    return ChunkingResult(text, tuple(Chunk(s, e) for s, e in spans), "sentence", params)
+    return ChunkingResult(text, ChunkSequence.from_spans(spans), "sentence", params)
 
 
 register(
