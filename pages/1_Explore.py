@@ -12,6 +12,7 @@ from chunkviz.ui.explore_tables import chunk_columns, qa_columns
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view, save_view_button, text_key
 from chunkviz.ui.i18n import tr
+from chunkviz.ui.import_view import chunks_importer
 from chunkviz.ui.pickers import configuration_picker, document_picker, question_editor
 from chunkviz.ui.resources import (
     chunk_cached,
@@ -40,6 +41,8 @@ with st.expander(tr("document.heading"), expanded=True):
     document = document_picker(state, prefix="explore_")
 
 st.subheader(tr("explore.configuration"))
+with st.expander(tr("import.heading")):
+    chunks_importer(state, prefix="explore_")
 strategy, params = configuration_picker(state, prefix="explore_")
 text = document.text
 if not text:
