@@ -60,6 +60,9 @@ def strategies() -> list[dict[str, Any]]:
                     "unit": p.unit,
                     "choices": list(p.choices),
                     "optional": p.optional,
+                    # Relations with another parameter (overlap < size, min_size <= max_size).
+                    "less_than": p.less_than,
+                    "at_most": p.at_most,
                     "help": p.help,
                     "help_ja": text("ja", f"strategy.{s.name}.help.{p.name}"),
                 }

@@ -6,14 +6,18 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from chunkviz.retrieval.lexical import CharNgramTokenizer
 from chunkviz.ui.explore_figures import length_figure, token_figure
+from chunkviz.ui.explore_tables import chunk_columns, qa_columns
 from chunkviz.ui.guard import show_error
-from chunkviz.ui.highlight_view import highlight_view
+from chunkviz.ui.highlight_view import highlight_view, save_view_button, text_key
 from chunkviz.ui.i18n import tr
+from chunkviz.ui.import_view import chunks_importer
 from chunkviz.ui.pickers import configuration_picker, document_picker, question_editor
 from chunkviz.ui.resources import (
     chunk_cached,
     doc_tokens_cached,
+    index_size_cached,
     load_backend,
     qa_report_cached,
     token_counts_cached,
@@ -22,6 +26,7 @@ from chunkviz.ui.state import app_state, bind, lang_key
 from chunkviz.views import codegen, export
 from chunkviz.views.explore import CHUNK_COLUMNS, chunk_rows, chunk_stats, summary
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
+from chunkviz.views.index_size import LEXICAL_LIMIT, index_metric
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.qa_table import QA_COLUMNS, QA_FILTERS, answer_place, qa_rows, shown_questions
 
@@ -37,6 +42,8 @@ with st.expander(tr("document.heading"), expanded=True):
     document = document_picker(state, prefix="explore_")
 
 st.subheader(tr("explore.configuration"))
+with st.expander(tr("import.heading")):
+    chunks_importer(state, prefix="explore_")
 strategy, params = configuration_picker(state, prefix="explore_")
 text = document.text
 if not text:
@@ -53,6 +60,8 @@ except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is sho
     show_error(exc)
     st.stop()
 
+# Every "tokens" on this page is counted by the backend's tokenizer, named where it is shown.
+tokenizer_name = str(getattr(backend.tokenizer, "name", state.backend))
 stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
                     max_input_tokens=backend.max_input_tokens)
 broken = sum(1 for r in qa if r.status == "broken")
@@ -65,10 +74,11 @@ cols[1].metric(tr("explore.predicted"), "—" if stats.predicted is None else f"
 actual = "—" if stats.actual_factor is None else f"{stats.actual_factor:.3f}"
 cols[2].metric(tr("explore.cost"), "—" if stats.cost_factor is None else f"{stats.cost_factor:.3f}",
                help=tr("explore.cost_help", actual=actual))
-dims = getattr(backend, "dims", None)
-index_value = f"{stats.count:,}" if not dims else f"{stats.count * dims * 4 / 1024:,.0f} KiB"
+index_value, index_help, index_fields = index_metric(
+    index_size_cached(document, strategy, params, state.backend))
 cols[3].metric(tr("explore.index"), index_value,
-               help=tr("explore.index_help", chars=stats.embedded_chars))
+               help=tr(f"explore.index_help_{index_help}", chars=stats.embedded_chars,
+                       backend=state.backend, limit=LEXICAL_LIMIT, **index_fields))
 cols[4].metric(tr("explore.broken_metric"), f"{broken} / {len(qa)}",
                help=tr("explore.broken_help"))
 limit = backend.max_input_tokens
@@ -78,8 +88,12 @@ cols[5].metric(tr("explore.over_metric"), "—" if limit is None else f"{len(sta
 
 
 # --- Highlight -------------------------------------------------------------------------------
-def _jump_to(index: int) -> None:
+def _jump_to(index: int | None = None, *, offset: int | None = None) -> None:
+    """Bring chunk ``index`` (or character ``offset``, e.g. an answer's start) into view."""
     ss["explore_scroll"] = index
+    ss["explore_focus"] = offset
+    # A new request scrolls even to the same place again; other reruns keep the reader's place.
+    ss["explore_jump_request"] = ss.get("explore_jump_request", 0) + 1
     ss["explore_scroll_pending"] = True
 
 
@@ -90,17 +104,20 @@ def _on_table_select() -> None:
 
 
 st.subheader(tr("explore.view"))
-st.caption(tr("explore.legend"))
 pages = page_count(len(text))
 scroll = ss.get("explore_scroll")
 if scroll is not None and not 0 <= scroll < stats.count:
     scroll = None
-if ss.pop("explore_scroll_pending", False) and scroll is not None:
-    # The pagination starts again at the chunk's page: its state is dropped and its default
+focus = ss.get("explore_focus")
+if focus is not None and not 0 <= focus < len(text):
+    focus = None
+if ss.pop("explore_scroll_pending", False) and (scroll is not None or focus is not None):
+    # The pagination starts again at the target's page: its state is dropped and its default
     # moved (writing the widget's key drew Streamlit's "default value and also set through the
     # Session State API" warning at every jump).
     ss.pop("explore_page", None)
-    ss["explore_page_default"] = page_of(result.chunks[scroll].start) + 1
+    target = focus if focus is not None else result.chunks[scroll or 0].start
+    ss["explore_page_default"] = page_of(target) + 1
 bar = st.columns([3, 1])
 page = bar[0].pagination(pages, key="explore_page", max_visible_pages=9,
                          default=min(ss.get("explore_page_default", 1), pages)) if pages > 1 else 1
@@ -109,8 +126,11 @@ if stats.count:
                         key="explore_jump", help=tr("explore.jump_help"),
                         on_change=lambda: _jump_to(int(ss["explore_jump"])))
 a, b = page_bounds(len(text), page - 1)
-markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_for(state.lang))
-highlight_view(markup, scroll_to=scroll, key="explore_highlight")
+markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_for(state.lang),
+                     parents=result.parents)
+highlight_view(markup, scroll_to=scroll, focus=focus, key="explore_highlight",
+               request=ss.get("explore_jump_request", 0), legend=state.lang,
+               parents=bool(result.parents), text_id=text_key(text))
 if pages > 1:
     st.caption(tr("explore.page_info", a=a, b=b, n=len(text), p=page, pages=pages))
 
@@ -163,7 +183,8 @@ def _qa_section() -> None:
             event = st.dataframe(qa_rows(qa, shown, col, status),
                                  key=f"explore_qa_table_{state.qa_filter}", hide_index=True,
                                  width="stretch", on_select="rerun",
-                                 selection_mode="single-row")
+                                 selection_mode="single-row",
+                                 column_config=qa_columns(QA_COLUMNS))
             st.caption(tr("explore.qa_select_hint"))
             _follow_qa_selection(list(event.selection.rows), shown, state.qa_filter)
         else:
@@ -174,8 +195,12 @@ def _qa_section() -> None:
 
 
 def _figures_section() -> None:
-    tokenizer_name = getattr(backend.tokenizer, "name", state.backend)
     st.markdown(f"**{tr('explore.stats')}**")
+    note = tr("explore.tokens_note", tokenizer=tokenizer_name, backend=state.backend)
+    if isinstance(backend.tokenizer, CharNgramTokenizer):
+        n = backend.tokenizer.n
+        note += " " + tr("explore.tokens_ngram", tokenizer=tokenizer_name, n=n, less=n - 1)
+    st.caption(note)
     rows = []
     for label, values in ((tr("explore.stat_chars"), stats.char_lengths),
                           (tr("explore.stat_tokens", tokenizer=tokenizer_name),
@@ -194,17 +219,21 @@ def _figures_section() -> None:
 def _table_section() -> None:
     words = {c: tr(f"explore.chunk_col.{c}") for c in CHUNK_COLUMNS}
     st.dataframe(chunk_rows(result, tokens, words=words), key="explore_table", hide_index=True,
-                 on_select=_on_table_select, selection_mode="single-row", width="stretch")
+                 on_select=_on_table_select, selection_mode="single-row", width="stretch",
+                 column_config=chunk_columns(tokenizer_name, state.backend))
 
 
 def _export_section() -> None:
-    stem = f"chunks-{strategy}"
+    # Every export names the document and the configuration, and gives each chunk's QA status.
+    stem = export.export_stem(result, document)
+    st.caption(tr("explore.export_note"))
     for col, (kind, data, mime) in zip(st.columns(3), (
-            ("json", export.to_json(result), "application/json"),
-            ("jsonl", export.to_jsonl(result), "application/jsonl"),
-            ("csv", export.to_csv(result), "text/csv")), strict=True):
+            ("json", export.to_json(result, document, qa), "application/json"),
+            ("jsonl", export.to_jsonl(result, document, qa), "application/jsonl"),
+            ("csv", export.to_csv(result, document, qa), "text/csv")), strict=True):
         col.download_button(tr(f"explore.export_{kind}"), data, f"{stem}.{kind}", mime,
                             key=f"explore_dl_{kind}")
+    save_view_button(document, result, marks, qa, lang=state.lang, key="explore_dl_html")
     st.markdown(f"**{tr('explore.code')}**")
     snippets = codegen.snippets(strategy, params)
     for tab, snip in zip(st.tabs([s.library for s in snippets]), snippets, strict=True):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from chunkviz.errors import ChunkvizError
+from chunkviz.eval.tune import provenance_lines
 from chunkviz.text import text
 from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_drilldown as drilldown
@@ -55,6 +56,9 @@ else:
     )
     run = by_path[run_path]
     results = data.load_path(run.path)
+    # Figures from synthetic questions say so, beside every figure of the run.
+    for line in provenance_lines(lang, results.questions_source, results.backend.name):
+        st.caption(escape_markdown(line))
     unit, _units = db.unit_of(results)
     unit_word = t(f"unit_{unit}")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -171,8 +172,8 @@ with tab_pc:
     bands = tuple(Chunk(expansion.contexts[i].start, expansion.contexts[i].end) for i in order)
     marks = [Mark(result.chunks[r.child].start, result.chunks[r.child].end,
                   f"#{r.rank} {tr('strategies.fate_' + r.fate)}") for r in rows]
-    words = Labels(chunk=tr("strategies.context_word"), chunks=tr("strategies.context_word"),
-                   answer=tr("strategies.hit_word"), gap=labels.gap, overlap=labels.overlap,
-                   broken=labels.broken)
+    # The rest of the words (end markers, cut markers) stay the page language's.
+    words = replace(labels, chunk=tr("strategies.context_word"),
+                    chunks=tr("strategies.context_word"), answer=tr("strategies.hit_word"))
     st.caption(tr("strategies.pc_note"))
     _view(bands, 0 if bands else None, "strategies_pc_view", marks, words)

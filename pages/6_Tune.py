@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from chunkviz.eval.stats import default_margin
 from chunkviz.eval.synthetic import DEFAULT_FORM
-from chunkviz.eval.tune import probe_lost, tune_grid
+from chunkviz.eval.tune import METRIC, probe_lost
 from chunkviz.text import text
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
@@ -18,10 +19,14 @@ from chunkviz.ui.tune_view import (
     form_label,
     front_figure,
     grid_configs,
+    grid_label,
     open_in_explore,
     point_rows,
+    recommendation_lines,
+    recommended,
     run_tune,
     stored,
+    tune_configs,
     validation_lines,
 )
 from chunkviz.views.markup import escape_markdown
@@ -52,8 +57,10 @@ if source != "own":
     form = right.selectbox(tr("tune.form"), PAGE_FORMS, key="tune_form",
                            format_func=lambda f: form_label(lang, f, state.backend),
                            help=tr("tune.form_help"))
-labels = [c.label for c in tune_grid()]
+imported = state.imported_for(document)
+labels = [c.label for c in tune_configs(document, imported)]
 chosen = st.multiselect(tr("tune.grid"), labels, default=labels, key="tune_grid",
+                        format_func=lambda c: grid_label(lang, c, imported),
                         help=tr("tune.grid_help"))
 st.caption(tr("tune.backend", backend=escape_markdown(state.backend)))
 if not chosen:
@@ -64,7 +71,7 @@ uses_own = source != "synthetic" and own_n > 0
 if not uses_own and not synthetic:
     # No questions at all: lost before retrieval is all that can be counted.
     st.info(tr("tune.no_questions"))
-    total, rows = probe_lost(document, grid_configs(chosen))
+    total, rows = probe_lost(document, grid_configs(chosen, document, imported))
     if not total:
         st.caption(tr("tune.no_probes"))
     for row in rows:
@@ -77,14 +84,19 @@ settings = TuneSettings(uses_own, synthetic, form, tuple(chosen), state.backend)
 result = stored(document, settings)
 if st.button(tr("tune.run"), key="tune_run", type="primary"):
     try:
-        result = run_tune(document, settings, lang)
+        result = run_tune(document, settings, lang, imported)
     except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
         show_error(exc)
         st.stop()
 if result is None:
     st.stop()
 
+delta = st.number_input(tr("tune.rec.margin"), min_value=0.001, max_value=0.5, step=0.005,
+                        format="%.3f", value=default_margin(METRIC), key="tune_margin",
+                        help=tr("tune.rec.margin_help"))
+result = recommended(document, settings, result, float(delta))
 rec = result.recommendation
+reason, rule, caution = recommendation_lines(lang, result)
 lines = validation_lines(lang, result)
 if result.source.get("synthetic"):
     st.warning("\n\n".join(lines))
@@ -93,10 +105,10 @@ else:
 m1, m2 = st.columns(2)
 m1.metric(tr("tune.recommended"), rec.label)
 m2.metric(tr("tune.best"), rec.best)
-st.success(f"**{tr('tune.why')}:** {escape_markdown(rec.reason)}")
-st.caption(escape_markdown(rec.validation))
-if rec.caution:
-    st.warning(tr("tune.caution", text=escape_markdown(rec.caution)))
+st.success(f"**{tr('tune.why')}:** {reason}")
+st.caption(f"{rule} · {lines[-1]}")
+if caution:
+    st.warning(tr("tune.caution", text=caution))
 
 fig_left, fig_right = st.columns(2)
 fig_left.plotly_chart(front_figure(result.points, "index_bytes", lang), key="tune_fig_size")

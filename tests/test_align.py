@@ -291,3 +291,37 @@ def test_fixed_windows_align_back_to_their_offsets(text: str, size: int, overlap
         plain = align_chunks(text, pieces)
         assert [(c.start, c.end) for c in plain.chunks] == truth
         assert not plain.gaps
+
+
+def test_far_chunks_are_found_by_the_scan_until_its_budget_is_spent(monkeypatch):
+    from chunkviz.eval import align
+
+    text = "A" * 5000 + "needle here"
+    assert align_chunks(text, ["needle here"]).chunks[0].start == 5000
+    monkeypatch.setattr(align, "_SCAN_BUDGET", 0)
+    monkeypatch.setattr(align, "_SCAN_FLOOR", 0)
+    assert align_chunks(text, ["needle here"]).chunks[0].match == "missing"
+
+
+def test_chunks_of_another_text_cost_a_window_each_not_the_text_so_far(monkeypatch):
+    import random
+
+    from chunkviz.eval import align
+
+    # 3,000 chunks found nowhere, then one that is: every window searched stays near where its
+    # chunk is expected (they once grew from the last aligned chunk with every lost one).
+    widths: list[int] = []
+    nearest = align._nearest
+
+    def recording(hay: str, needle: str, lo: int, expected: int, hi: int) -> int:
+        widths.append(hi - lo)
+        return nearest(hay, needle, lo, expected, hi)
+
+    monkeypatch.setattr(align, "_nearest", recording)
+    rng = random.Random(0)
+    text = "".join(rng.choice("あいうえおかきくけこ。") for _ in range(60_000))
+    lost = [f"XQ{i:05d}ZW" for i in range(3000)]
+    report = align_chunks(text, [text[:40], *lost, text[27_000:27_040]])
+    assert [c.start for c in report.chunks if c.aligned] == [0, 27_000]
+    assert sum(c.match == "missing" for c in report.chunks) == 3000
+    assert max(widths) <= 4 * 40 + 2 * align._WINDOW_SLACK + 40

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import chunkviz
-from chunkviz.document import Document, locate_questions
+from chunkviz.document import Document, Question, locate_questions
 from chunkviz.errors import DatasetError
+from chunkviz.model import Span
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.tokenizers import WhitespaceTokenizer
 from chunkviz.views.explore import (
@@ -14,6 +17,7 @@ from chunkviz.views.explore import (
     chunk_token_counts,
     document_tokens,
     qa_marks,
+    qa_report,
     summary,
 )
 
@@ -163,3 +167,61 @@ def test_cli_csv_is_neutralised_too(tmp_path, capsys):
     assert main(["chunk", str(tmp_path / "f.txt"), "--format", "csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert rows[0]["text"] == "'=1+1"
+
+
+
+def test_a_cut_copy_beside_a_whole_copy_is_contained_and_not_red():
+    text = "共和国連合。" + "あ" * 10 + "共和国連合。"  # copies at 0..5 and 16..21
+    items = locate_questions(text, [{"question": "何の連合？", "answer": "共和国連合"}])
+    result = chunkviz.chunk(text, "fixed", size=18, overlap=0)  # 0..18 | 18..22
+    qa, marks = qa_report(result, items)
+    assert (qa[0].status, qa[0].containing, qa[0].ambiguous) == ("contained", (0,), True)
+    assert [(m.start, m.style, m.cut_by, m.whole_in) for m in marks] == [
+        (0, "ambiguous", (), ()), (16, "cut_copy", (0, 1), (0,))]
+    # Every copy cut: the question is broken and each copy is red.
+    qa, marks = qa_report(chunkviz.chunk(text, "fixed", size=3, overlap=0), items)
+    assert qa[0].status == "broken"
+    assert [m.style for m in marks] == ["broken", "broken"]
+
+
+def test_short_answers_found_many_times_are_ambiguous_and_not_underlined():
+    text = "第2条。2日。2回。南海と南海。"
+    items = locate_questions(text, [{"question": "何条？", "answer": "2"},
+                                    {"question": "どこ？", "answer": "南海"},
+                                    {"question": "何日？", "answer": "2日"}])
+    items.append(Question("known", "doc", "何回？", "2", (Span("doc", 7, 8),)))
+    qa, marks = qa_report(chunkviz.chunk(text, "fixed", size=100), items)
+    assert [r.ambiguous for r in qa] == [True, True, True, True]
+    assert [len(r.item.spans) for r in qa] == [3, 2, 1, 1]
+    # Only the answers that point at one place are underlined, each there.
+    assert [(m.start, m.end, m.style) for m in marks] == [(4, 6, "answer"), (7, 8, "answer")]
+
+
+def test_a_long_answer_found_once_is_not_ambiguous():
+    text = "梅雨前線が停滞する。"
+    items = locate_questions(text, [{"question": "何が停滞？", "answer": "梅雨前線"}])
+    qa, marks = qa_report(chunkviz.chunk(text, "fixed", size=100), items)
+    assert not qa[0].ambiguous
+    assert [m.style for m in marks] == ["answer"]
+
+
+@given(st.text(alphabet="ab。", min_size=1, max_size=40), st.integers(1, 12), st.integers(0, 11),
+       st.lists(st.tuples(st.integers(0, 39), st.integers(1, 5)), min_size=1, max_size=4))
+def test_red_marks_are_exactly_the_spans_of_broken_questions(text, size, overlap, picks):
+    overlap = min(overlap, size - 1)
+    pairs = [{"question": f"q{i}", "answer": text[a : a + n]}
+             for i, (a, n) in enumerate(picks) if text[a : a + n].strip()]
+    items = locate_questions(text, pairs) if pairs else []
+    result = chunkviz.chunk(text, "fixed", size=size, overlap=overlap)
+    qa, marks = qa_report(result, items)
+    by_question = {r.item.question: r for r in qa}
+    for mark in marks:
+        r = by_question[mark.label]
+        assert mark.broken == (r.status == "broken")
+        whole = any(c.start <= mark.start and mark.end <= c.end for c in result.chunks)
+        assert (mark.style == "cut_copy") == (not whole and r.status == "contained")
+    for r in qa:
+        if r.status == "broken":
+            assert sum(1 for m in marks if m.label == r.item.question) == len(r.item.spans)
+        assert r.ambiguous == (len(r.item.spans) > 1 or (len(r.item.spans) == 1
+                                                          and len(r.item.answer) <= 2))

@@ -1,20 +1,64 @@
 from __future__ import annotations
 
-import html
-import re
+from html.parser import HTMLParser
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import chunkviz
 from chunkviz.model import Chunk
-from chunkviz.views.highlight import Mark, page_bounds, page_count, page_of, render_html, segments
+from chunkviz.text import LANGUAGES, catalogue
+from chunkviz.views.highlight import (
+    STYLE,
+    Mark,
+    labels_for,
+    legend_entries,
+    legend_html,
+    page_bounds,
+    page_count,
+    page_of,
+    render_html,
+    segments,
+)
 from tests.strategies import texts
 
 
+class _TextSpans(HTMLParser):
+    """The document text of a rendering: only spans with data-s hold it (badges and markers
+    around them are the view's own words)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth = 0  # > 0 while inside a data-s span
+        self.pieces: list[tuple[int, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        if self.depth:
+            self.depth += 1
+        elif "data-s" in dict(attrs):
+            self.depth = 1
+            self.pieces.append((int(dict(attrs)["data-s"]), ""))
+
+    def handle_endtag(self, tag):
+        if self.depth:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.depth:
+            start, body = self.pieces[-1]
+            self.pieces[-1] = (start, body + data)
+
+
+def _pieces(markup: str) -> list[tuple[int, str]]:
+    parser = _TextSpans()
+    parser.feed(markup)
+    parser.close()
+    return parser.pieces
+
+
 def _visible_text(markup: str) -> str:
-    without_badges = re.sub(r'<span class="cn"[^>]*>#\d+</span>', "", markup)
-    return html.unescape(re.sub(r"<[^>]+>", "", without_badges))
+    return "".join(body for _, body in _pieces(markup))
 
 
 def test_segments_mark_overlap_and_gap():
@@ -53,7 +97,7 @@ def test_overlap_region_is_shared():
     text = "0123456789"
     result = chunkviz.chunk(text, "fixed", size=6, overlap=2)
     markup = render_html(text, result.chunks)
-    assert '<span class="ov" data-s="4" title="chunks #0, #1 (overlap)">45</span>' in markup
+    assert '<span class="ov d2" data-s="4" title="chunks #0, #1 (overlap)">45</span>' in markup
 
 
 def test_script_and_img_are_escaped():
@@ -91,3 +135,121 @@ def test_paragraph_gaps_are_not_banded():
     result = chunkviz.chunk(text, "paragraph")
     markup = render_html(text, result.chunks)
     assert 'class="gap"' in markup
+
+
+def _classes_by_offset(markup: str, offset: int) -> str:
+    marker = f'data-s="{offset}"'
+    head = markup[: markup.index(marker)]
+    return head[head.rindex('class="') + 7 :].split('"')[0]
+
+
+def test_overlap_depth_is_drawn_darker_with_more_chunks():
+    text = "x" * 20
+    # Stride 2, size 8: past the first chunks every character lies in 4 chunks.
+    result = chunkviz.chunk(text, "fixed", size=8, overlap=6)
+    segs = segments(len(text), result.chunks)
+    depth = {s.start: len(s.chunks) for s in segs}
+    markup = render_html(text, result.chunks)
+    assert _classes_by_offset(markup, 0) == "c0"
+    assert depth[2] == 2
+    assert _classes_by_offset(markup, 2) == "ov d2"
+    assert depth[4] == 3
+    assert _classes_by_offset(markup, 4) == "ov d3"
+    assert depth[6] == 4
+    assert _classes_by_offset(markup, 6) == "ov d4"
+    for css in (".ov.d3", ".ov.d4"):
+        assert css in STYLE
+
+
+def test_chunk_ends_are_marked_where_the_next_chunk_does_not_start_there():
+    text = "0123456789"
+    abutting = render_html(text, chunkviz.chunk(text, "fixed", size=5, overlap=0).chunks)
+    # 0..5 | 5..10: the badge of #1 marks where #0 ends; only the last end needs a marker.
+    assert abutting.count('class="ce"') == 1
+    assert abutting.endswith('<span class="ce" title="end of chunk #1">#1]</span>')
+    overlapping = render_html(text, chunkviz.chunk(text, "fixed", size=6, overlap=2).chunks)
+    assert overlapping.index('id="chunk-1"') < overlapping.index(">#0]<")
+    head = overlapping[: overlapping.index('data-s="6"')]
+    assert head.endswith('<span class="ce" title="end of chunk #0">#0]</span><span class="c1" ')
+    gap = render_html("one\n\ntwo", chunkviz.chunk("one\n\ntwo", "paragraph").chunks)
+    assert gap.count('class="ce"') == 2
+
+
+def test_cut_inside_a_broken_answer_has_a_focusable_marker_naming_the_boundary():
+    text = "寒帯ジェット気流が合流する"
+    result = chunkviz.chunk(text, "fixed", size=5, overlap=0)
+    markup = render_html(text, result.chunks,
+                         [Mark(0, 8, "<何>気流？", broken=True, cut_by=(0, 1))])
+    assert markup.count('class="cut"') == 1  # one cut at 5, none at the answer's own edges
+    marker = markup[markup.index('<span class="cut"') :]
+    assert marker.startswith('<span class="cut" tabindex="0" data-cut="5">✂#0|#1<span class="tip"')
+    assert "chunk #0 ends · chunk #1 starts" in marker
+    assert "&lt;何&gt;気流？" in marker
+    assert ".cut:focus .tip" in STYLE
+    # A contained answer over the same boundary gets no marker.
+    assert 'class="cut"' not in render_html(text, result.chunks, [Mark(0, 8, "q")])
+
+
+def test_cut_copy_and_ambiguous_marks_have_their_own_style_and_words():
+    text = "abcdefghij"
+    marks = [Mark(2, 6, "q", kind="cut_copy", cut_by=(0, 1), whole_in=(1,)),
+             Mark(7, 9, "q", kind="ambiguous")]
+    markup = render_html(text, [Chunk(0, 4), Chunk(4, 10)], marks)
+    assert _classes_by_offset(markup, 2) == "c0 cutcopy"
+    assert _classes_by_offset(markup, 7) == "c1 amb"
+    assert "cut by chunks #0, #1 (another copy is whole in #1): q" in markup
+    assert "broken" not in markup
+    assert 'class="cut"' not in markup
+
+
+def test_parents_are_drawn_above_their_children():
+    text = "一文目です。二文目です。三文目です。四文目です。"
+    result = chunkviz.chunk(text, "parent_child", child_size=6, parent_size=12)
+    assert len(result.parents) == 2
+    markup = render_html(text, result.chunks, parents=result.parents,
+                         labels=labels_for("ja"))
+    assert markup.count('class="pn"') == 2
+    assert '<span class="pn" id="parent-1" title="親チャンク #1">親#1</span>' in markup
+    assert _classes_by_offset(markup, 0) == "c0 pa0"
+    assert _classes_by_offset(markup, result.parents[1].start).endswith("pa1")
+    assert _visible_text(markup) == text
+
+
+def test_every_text_span_says_where_its_text_starts():
+    text = "ab<c>d&e" * 5
+    result = chunkviz.chunk(text, "fixed", size=7, overlap=3)
+    marks = [Mark(3, 12, "q", broken=True, cut_by=(0, 1))]
+    pieces = _pieces(render_html(text, result.chunks, marks, start=2, end=30))
+    assert pieces[0][0] == 2
+    for start, body in pieces:
+        assert text[start : start + len(body)] == body
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_legend_explains_every_mark_in_each_language(lang):
+    entries = legend_entries(lang, parents=True)
+    keys = [k for k in catalogue(lang) if k.startswith("highlight.legend.") and
+            not k.endswith(".title")]
+    assert len(entries) == len(keys)
+    classes = {css.split()[-1] for swatches, _ in entries for css, _ in swatches}
+    assert classes >= {"c0", "c1", "d2", "d3", "d4", "cn", "ce", "ans", "amb", "cutcopy",
+                       "broken", "cut", "pa0", "pn"}
+    legend = legend_html(lang)
+    assert "pa0" not in legend  # parents only when the view draws them
+    assert legend.count('class="item"') == len(entries) - 1
+
+
+@given(texts, st.integers(1, 12), st.integers(0, 11), st.data())
+def test_renderings_with_marks_and_parents_hold_exactly_the_text(text, size, overlap, data):
+    overlap = min(overlap, size - 1)
+    result = chunkviz.chunk(text, "fixed", size=size, overlap=overlap)
+    n = len(text)
+    marks = []
+    for _ in range(data.draw(st.integers(0, 3))):
+        a = data.draw(st.integers(0, max(n - 1, 0)))
+        b = data.draw(st.integers(a, n))
+        marks.append(Mark(a, b, "q", broken=data.draw(st.booleans()), cut_by=(0,)))
+    parents = [Chunk(0, n)] if n else []
+    markup = render_html(text, result.chunks, marks, parents=parents)
+    assert _visible_text(markup) == text
+    assert markup.count('class="cn"') == len(result.chunks)

@@ -35,6 +35,23 @@ def test_perplexity_figure_draws_changes_threshold_and_perplexities():
     assert "fixed" in fig.layout.title.text
 
 
+def test_perplexity_axis_ticks_and_threshold_label_have_room():
+    lm = FixedPerplexities([10.0, 4000.0, 40.0, float("nan")])
+    curve = perplexity_curve("a. b. c. d.", threshold=1.0, min_size=0, max_size=100,
+                             language_model=lm)
+    fig = perplexity_figure(curve, "en")
+    # Ticks such as "4k" and "200" on the right-hand PPL axis need more than a 10 px margin.
+    assert fig.layout.margin.r >= 60
+    assert fig.layout.yaxis2.automargin is True
+    assert fig.layout.yaxis2.tickformat == "~s"
+    assert fig.layout.yaxis2.dtick == "D2"
+    assert fig.layout.yaxis.automargin is True
+    # "threshold 1" is drawn at the left end, clear of the right-hand axis.
+    (label,) = [a for a in fig.layout.annotations if a.text == "threshold 1"]
+    assert label.x == 0
+    assert label.xanchor == "left"
+
+
 def test_a_clicked_curve_point_gives_its_boundary():
     event = AttributeDictionary({"selection": {"points": [{"x": 7, "customdata": 4}]}})
     assert clicked_boundary(event) == 4

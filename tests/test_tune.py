@@ -12,11 +12,13 @@ from chunkviz.errors import ParameterError
 from chunkviz.eval.results import StatsSettings, load_results
 from chunkviz.eval.tune import (
     TunePoint,
+    caution_text,
     document_from_file,
     format_tune,
     pareto_front,
     probe_lost,
     qa_questions,
+    reason_text,
     recommend,
     tune,
     tune_grid,
@@ -48,25 +50,59 @@ _STATS = StatsSettings(0.05, 500, 2000, 0, "paired permutation", "percentile boo
                        "holm", "pessimistic")
 
 
-def test_recommendation_is_the_cheapest_not_detectably_worse_than_the_best() -> None:
+def test_with_no_equivalent_the_cheapest_not_detectably_worse_is_recommended_and_said() -> None:
     n = 60
     best = [1] * n
-    close = [1] * (n - 1) + [9]  # one miss: not detectably worse
+    close = [1] * (n - 1) + [9]  # one miss: not detectably worse, not equivalent within 0.01
     poor = [1] * (n // 2) + [None] * (n // 2)  # half lost: detectably worse
     ranks: dict[str, list[int | None]] = {"big": best, "mid": close, "small": poor}
     points = [_point("big", 1.0, 300, 900), _point("mid", 59 / 60, 200, 400),
               _point("small", 0.5, 100, 100)]
-    source = {"label": "test questions", "validation": "hand-made"}
+    source = {"synthetic": False, "own": n}
     rec = recommend(points, ranks, _STATS, source)
-    assert rec.best == "big"
-    assert rec.label == "mid"
+    assert (rec.best, rec.label, rec.rule) == ("big", "mid", "not_worse")
     assert set(rec.indistinguishable) == {"big", "mid"}
-    assert "no detectable difference" in rec.reason
-    assert "not a proof of equality" in rec.reason
-    assert "on 60 test questions" in rec.reason
-    assert rec.validation == "hand-made"
+    assert rec.equivalent == ("big",)
+    assert rec.delta == 0.01
+    reason = reason_text("en", rec)
+    assert "no detectable difference" in reason
+    assert "not a proof of equality" in reason
+    assert "on 60 of your questions" in reason
+    assert "no configuration is equivalent to the best within ±0.01" in reason
+    assert "差" in reason_text("ja", rec)
     with pytest.raises(ParameterError, match="no configurations"):
         recommend([], ranks, _STATS, source)
+    with pytest.raises(ParameterError, match="margin must be positive"):
+        recommend(points, ranks, _STATS, source, margin=0)
+
+
+def test_an_equivalent_configuration_is_recommended_by_the_equivalence_rule() -> None:
+    n = 400
+    best = [1] * n
+    close = [1] * (n - 1) + [9]  # one miss in 400: equivalent within 0.02, not within 0.001
+    ranks: dict[str, list[int | None]] = {"big": best, "mid": close}
+    points = [_point("big", 1.0, 300, 900), _point("mid", 399 / 400, 200, 400)]
+    source = {"synthetic": True, "own": 0, "questions": n, "form": "context"}
+    rec = recommend(points, ranks, _STATS, source, margin=0.02)
+    assert (rec.label, rec.rule, rec.equivalent) == ("mid", "equivalent", ("big", "mid"))
+    assert -0.02 < rec.eq_low <= rec.diff <= rec.eq_high < 0.02
+    reason = reason_text("en", rec)
+    assert "is equivalent to the best's, big (1.000), within ±0.02" in reason
+    assert "on 400 synthetic context questions" in reason
+    assert "同等" in reason_text("ja", rec)
+    tight = recommend(points, ranks, _STATS, source, margin=0.001)
+    assert (tight.label, tight.rule) == ("mid", "not_worse")
+    assert reason_text("en", tight) != reason
+
+
+def test_the_best_is_recommended_when_it_is_the_cheapest_and_the_rule_is_said() -> None:
+    ranks: dict[str, list[int | None]] = {"a": [1] * 50, "b": [1] * 50}
+    points = [_point("a", 1.0, 100, 100), _point("b", 1.0, 300, 900)]
+    rec = recommend(points, ranks, _STATS, {"own": 50}, margin=0.05)
+    assert (rec.label, rec.best, rec.rule) == ("a", "a", "equivalent")
+    assert "cheapest of it and the configurations equivalent to it within ±0.05" in \
+        reason_text("en", rec)
+    assert caution_text("en", rec) == ""
 
 
 def test_tune_on_a_built_in_sample_with_synthetic_questions(tmp_path: Path) -> None:
@@ -103,11 +139,14 @@ def test_cli_tune_prints_the_core_recommendation(tmp_path: Path, capsys) -> None
                  "--out", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
     assert f"Recommended: {expected.recommendation.label}\n" in out
-    assert f"Why: {expected.recommendation.reason}\n" in out
+    assert f"Why: {reason_text('en', expected.recommendation)}\n" in out
     saved = load_results(next((tmp_path / "out").glob("*.json")))
     own = len(qa_questions(qa, doc))
     assert saved.dataset.name == f"policy.md [{own} own + 30 synthetic context questions]"
     assert saved.ranks == expected.results.ranks
+    assert saved.questions_source is not None
+    assert saved.questions_source == expected.results.questions_source
+    assert (saved.questions_source.kind, saved.questions_source.synthetic) == ("both", 30)
 
 
 def test_cli_tune_with_imported_chunks(tmp_path: Path, capsys) -> None:
@@ -120,7 +159,10 @@ def test_cli_tune_with_imported_chunks(tmp_path: Path, capsys) -> None:
     assert main(["tune", str(doc_path), "--chunks", str(chunks), "--synthetic", "30",
                  "--quiet"]) == 0
     captured = capsys.readouterr()
-    assert "\nimported " in captured.out
+    from chunkviz.eval.imported import import_chunks, imported_label
+
+    label = imported_label(import_chunks(chunks.read_bytes(), "chunks.json", text))
+    assert f"\n{label} " in captured.out  # labelled as on the Tune page
     assert f"{len(pieces)} chunks read as strings; {len(pieces)} aligned" in captured.err
 
 
@@ -144,3 +186,18 @@ def test_cli_tune_with_no_questions_counts_cut_key_phrases(tmp_path: Path, capsy
     assert fixed.broken > 0
     assert f"of {total} key phrases in your document, {fixed.broken} are cut by fixed-100-0" in out
     assert "retrieval was not measured" in out
+
+
+def test_cli_tune_margin_gives_the_recommendation_of_that_margin(tmp_path: Path, capsys) -> None:
+    doc_path = tmp_path / "policy.md"
+    doc_path.write_text((SAMPLES / "policy_ja.md").read_text(encoding="utf-8"), encoding="utf-8")
+    doc = document_from_file(doc_path)
+    assert main(["tune", str(doc_path), "--synthetic", "40", "--margin", "0.25",
+                 "--quiet"]) == 0
+    out = capsys.readouterr().out
+    full = tune(doc, synthetic=40, margin=0.25, cache_dir=tmp_path / "c")
+    assert full.recommendation.delta == 0.25
+    assert f"Why: {reason_text('en', full.recommendation)}\n" in out
+    assert "±0.25" in out
+    assert main(["tune", str(doc_path), "--margin", "0"]) != 0
+    assert "--margin must be positive (got 0.0)" in capsys.readouterr().err

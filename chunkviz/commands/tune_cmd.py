@@ -3,7 +3,7 @@
 Runs the benchmark runner on this one document over the tune grid (16 configurations), with the
 user's pairs, synthetic questions, or both, and prints the table, the Pareto fronts and the
 recommendation (``chunkviz.eval.tune``, the same function a page calls). With ``--chunks`` the
-chunks of another library, aligned to the document, join the grid as ``imported``.
+chunks of another library, aligned to the document, join the grid as ``imported-<id>``.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ def add_parser(sub: Any) -> None:
         description="Benchmark the tune grid (fixed and recursive 100-800 characters at 0%% "
         "and 20%% overlap, sentences, paragraphs) on DOC with your question/answer pairs "
         "and/or synthetic questions, print the Pareto front of quality against index size and "
-        "context tokens, and name the cheapest configuration whose Recall@5 cannot be told "
-        "from the best's.",
+        "context tokens, and name the cheapest configuration whose Recall@5 is equivalent to "
+        "the best's within --margin (else the cheapest not significantly worse).",
     )
     p.add_argument("doc", help="the document (a text file)")
     p.add_argument("--qa", default=None, help="your question/answer pairs (CSV or JSON)")
@@ -38,7 +38,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--lm", default=None, metavar="hf:PATH",
                    help="a local causal language model that writes the questions of --form lm")
     p.add_argument("--chunks", default=None,
-                   help="chunks made by another library (JSON/JSONL), added as 'imported'")
+                   help="chunks made by another library (JSON/JSONL), added as 'imported-<id>'")
+    p.add_argument("--margin", type=float, default=None, metavar="DELTA",
+                   help="equivalence margin of the recommendation, in Recall@5 (default 0.01, "
+                   "the Benchmark page's): the cheapest configuration equivalent to the best "
+                   "within +-DELTA is recommended, else the cheapest not significantly worse")
     p.add_argument("--backend", default="bm25", help="bm25 (default), tfidf, use-m3, st:<model>")
     p.add_argument("--seed", type=int, default=0, help="seed of the questions and statistics")
     p.add_argument("--out", default=None, help="also write the results file into this folder")
@@ -48,7 +52,6 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Read, tune, print."""
-    from chunkviz.eval.grid import ImportedConfig
     from chunkviz.eval.results import check_writable, save_results
     from chunkviz.eval.tune import (
         document_from_file,
@@ -60,6 +63,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         tune_grid,
     )
 
+    if args.margin is not None and not args.margin > 0:
+        raise ParameterError(f"--margin must be positive (got {args.margin}); try 0.01")
     if args.out:
         check_writable(args.out)
     document = document_from_file(args.doc)
@@ -76,13 +81,15 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         writer = get_language_model(args.lm)
     grid = list(tune_grid())
     if args.chunks:
-        from chunkviz.eval.align import align_file, format_report
+        # The page's import: bounded, aligned, labelled imported-<id> as in Tune's grid.
+        from chunkviz.eval.align import format_report
+        from chunkviz.eval.imported import import_chunks, imported_config
+        from chunkviz.textio import read_file_bytes
 
-        report = align_file(document.text, args.chunks)
-        print(format_report(report, limit=5), file=sys.stderr)
-        params = {"file": Path(args.chunks).name, "offsets": report.digest}
-        grid.append(ImportedConfig("imported", "imported", params,
-                                   {document.doc_id: report.result(Path(args.chunks).name)}))
+        chunking = import_chunks(read_file_bytes(args.chunks), Path(args.chunks).name,
+                                 document.text)
+        print(format_report(chunking.report, limit=5), file=sys.stderr)
+        grid.append(imported_config(chunking, document.doc_id))
     if not questions and not synthetic:
         # No questions at all: lost before retrieval is all that can be counted.
         print(format_probe_lost(*probe_lost(document, grid)))
@@ -99,7 +106,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
 
         result = tune(document, questions=questions, synthetic=synthetic, form=args.form,
                       configs=grid, backend=args.backend, seed=args.seed, progress=progress,
-                      writer=writer)
+                      writer=writer, margin=args.margin)
     print(format_tune(result))
     if args.out:
         path = save_results(result.results, args.out)

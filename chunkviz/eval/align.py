@@ -8,8 +8,10 @@ is never matched to an earlier copy that a previous chunk already consumed.
 
 Each chunk is searched for, in this order, stopping at the first success:
 
-1. its claimed start, when the text is there and the claim keeps the order;
-2. exactly, near where the previous chunk ended (a window of a few chunk lengths);
+1. its claimed start, when the text is there, the claim keeps the order and the chunk would not
+   lie inside the previous one (where ``str.find`` points on repeated text);
+2. exactly, near where the previous chunk ended (a window of a few chunk lengths either side of
+   where the chunk is expected to start);
 3. with whitespace ignored on both sides (stripped or re-joined whitespace), in that window;
 4. piece by piece in that window (``partial``): the chunk's longest runs that are in the
    document, kept when they cover at least 30% of its non-whitespace characters (a chunk that
@@ -19,7 +21,10 @@ Each chunk is searched for, in this order, stopping at the first success:
 
 Whatever is not found is reported as ``missing``. Cost: steps 1-4 touch a window bounded by the
 chunk's length, so aligning a document's chunks is linear in the document for any library whose
-chunks come in document order.
+chunks come in document order. Step 5 scans the rest of the document, so a file of chunks that
+are nowhere near their place (text of another document) would cost chunks x document; its scans
+share a budget of ``_SCAN_BUDGET`` document lengths (at least ``_SCAN_FLOOR`` characters),
+after which such chunks are reported missing without a scan.
 """
 
 from __future__ import annotations
@@ -52,6 +57,11 @@ _ANCHOR_RADIUS = 128  # how far from its expected place an anchor's occurrences 
 # Share of a chunk's non-whitespace characters a partial alignment must cover: text the document
 # lacks (``\s+`` between every word) can be 40% of a chunk of short English words.
 _PARTIAL_SHARE = 0.3
+# Characters all step-5 scans of one alignment may read, in document lengths: far more than
+# any real chunk list needs (each chunk that needs one at all scans once), and a bound on a
+# hostile or mismatched one.
+_SCAN_BUDGET = 64
+_SCAN_FLOOR = 50_000_000  # ...and at least this many characters (tens of ms of str.find)
 _WS = re.compile(r"\s+")
 
 
@@ -277,7 +287,19 @@ def read_chunks(path: str | Path) -> tuple[ChunkFormat, tuple[ImportedChunk, ...
     if not p.exists():
         raise InputTextError(f"chunk file {p} does not exist")
     # The project's one reader: size limit, binary refusal, encoding detection (BOM included).
-    raw = read_text_file(p)
+    return loads_chunks(read_text_file(p), str(p))
+
+
+def loads_chunks(raw: str, name: str) -> tuple[ChunkFormat, tuple[ImportedChunk, ...]]:
+    """Read chunks from the text of a chunk file: a JSON list, or JSONL (one chunk a line).
+
+    Args:
+        raw: The file's text.
+        name: What to call the file in messages.
+
+    Raises:
+        InputTextError: Neither JSON nor JSONL, or not one of the formats.
+    """
     try:
         data = json.loads(raw)
     except json.JSONDecodeError:
@@ -289,7 +311,7 @@ def read_chunks(path: str | Path) -> tuple[ChunkFormat, tuple[ImportedChunk, ...
                 data.append(json.loads(line))
             except json.JSONDecodeError as exc:
                 raise InputTextError(
-                    f"chunk file {p} is neither JSON nor JSONL (line {n}: {exc.msg}); give a "
+                    f"chunk file {name} is neither JSON nor JSONL (line {n}: {exc.msg}); give a "
                     "JSON list or one JSON value per line"
                 ) from None
     return parse_chunks(data)
@@ -445,6 +467,7 @@ def align_chunks(
     # ``reach``: where the previous chunk ends, or would end if the chunks that could not be
     # aligned since then were where expected (so one lost chunk does not misplace the next).
     prev_start, prev_end, step, reach = -1, 0, 0, 0
+    scan_left = max(_SCAN_BUDGET * (n + 1), _SCAN_FLOOR)
     for index, raw in enumerate(chunks):
         item = ImportedChunk(raw) if isinstance(raw, str) else raw
         t, claim = item.text, item.start
@@ -465,25 +488,33 @@ def align_chunks(
         # dropped separator). On repeated text the copy nearest to it is taken.
         expected = min(n, max(lo, reach + step))
         hi = min(n, max(prev_end, lo, expected) + 2 * len(t) + _WINDOW_SLACK)
+        # The window also ends below: after chunks that could not be aligned, ``expected`` runs
+        # ahead of ``lo``, and a window from ``lo`` would grow with every lost chunk.
+        wlo = max(lo, expected - 2 * len(t) - _WINDOW_SLACK)
         found: tuple[int, int, Match, int] | None = None
-        if claim is not None and lo <= claim and text.startswith(t, claim):
+        # A claim inside the previous chunk's span is an earlier copy (str.find's answer on
+        # repeated text), not where a next chunk starts: no library nests its chunks.
+        if (claim is not None and lo <= claim and claim + len(t) > prev_end
+                and text.startswith(t, claim)):
             found = (claim, claim + len(t), "claimed", len(piece))
         if found is None:
-            k = _nearest(text, t, lo, expected, hi + len(t))
+            k = _nearest(text, t, wlo, expected, hi + len(t))
             if k >= 0:
                 found = (k, k + len(t), "exact", len(piece))
         slo = doc.at_or_after(lo)
+        swlo = doc.at_or_after(wlo)
         shi = doc.at_or_after(hi)
         if found is None:
-            k = _nearest(doc.text, piece, slo, doc.at_or_after(expected), shi + len(piece))
+            k = _nearest(doc.text, piece, swlo, doc.at_or_after(expected), shi + len(piece))
             if k >= 0:
                 found = (*doc.span(k, len(piece)), "whitespace", len(piece))
         if found is None:
-            part = _partial(doc, piece, slo, doc.at_or_after(expected), shi + len(piece))
+            part = _partial(doc, piece, swlo, doc.at_or_after(expected), shi + len(piece))
             if part is not None:
                 a, b, matched = part
                 found = (doc.span(a, 1)[0], doc.span(b - 1, 1)[1], "partial", matched)
-        if found is None:
+        if found is None and scan_left > 0:
+            scan_left -= (n - lo) + (len(doc.text) - slo)
             k = text.find(t, lo)
             if k >= 0:
                 found = (k, k + len(t), "exact", len(piece))

@@ -25,7 +25,7 @@ import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from chunkviz.errors import ResultsFileError
 from chunkviz.eval.grid import Config
@@ -447,6 +447,72 @@ class Timings:
                    r.integer("cache_hits"), r.opt_integer("unique_texts"))
 
 
+QuestionsKind = Literal["own", "synthetic", "both"]
+QUESTIONS_KINDS: tuple[QuestionsKind, ...] = ("own", "synthetic", "both")
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionsSource:
+    """Where a run's questions came from, so every figure from synthetic ones can say so.
+
+    Attributes:
+        kind: ``own`` (the user's pairs), ``synthetic`` (drawn from the document by
+            ``chunkviz.eval.synthetic``) or ``both``.
+        own: Questions of the user's.
+        synthetic: Synthetic questions.
+        form: The synthetic form (``context``, ``cloze``...; "" without synthetic questions).
+        seed: The seed the synthetic questions were drawn with (None without them).
+        note: What synthetic questions are ("" without them).
+        caveat: The form's caveat (cloze and keyword forms favour lexical retrieval).
+        validation_rho: The form's JSQuAD validation (Spearman's rho against the real
+            questions' ranking, for this backend); None when not validated.
+        validation: That validation as a sentence.
+    """
+
+    kind: QuestionsKind
+    own: int
+    synthetic: int
+    form: str = ""
+    seed: int | None = None
+    note: str = ""
+    caveat: str = ""
+    validation_rho: float | None = None
+    validation: str = ""
+
+    @property
+    def is_synthetic(self) -> bool:
+        """Whether any figure of the run rests on synthetic questions."""
+        return self.synthetic > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``questions_source`` object of the file."""
+        return {"kind": self.kind, "own": self.own, "synthetic": self.synthetic,
+                "form": self.form, "seed": self.seed, "note": self.note, "caveat": self.caveat,
+                "validation_rho": self.validation_rho, "validation": self.validation}
+
+    @classmethod
+    def from_dict(cls, r: _Reader) -> QuestionsSource:
+        """Read and check the ``questions_source`` object."""
+        kind = r.text("kind", empty=False)
+        if kind not in QUESTIONS_KINDS:
+            raise ResultsFileError(
+                f"{r.path('kind')} must be one of {', '.join(QUESTIONS_KINDS)} (got {_show(kind)})"
+            )
+        own, synthetic = r.integer("own"), r.integer("synthetic")
+        expected = {"own": (own > 0 and synthetic == 0), "synthetic": (own == 0 and synthetic > 0),
+                    "both": (own > 0 and synthetic > 0)}
+        if not expected[kind]:
+            raise ResultsFileError(
+                f"{r.path('kind')} is {kind!r} but own={own} and synthetic={synthetic}; own counts "
+                "the user's questions, synthetic the generated ones"
+            )
+        rho = None if r.raw("validation_rho") is None else r.number("validation_rho", low=-1.0,
+                                                                         high=1.0)
+        return cls(kind, own, synthetic, r.text("form"),
+                   r.opt_integer("seed"), r.text("note"), r.text("caveat"), rho,
+                   r.text("validation"))
+
+
 @dataclass(frozen=True, slots=True)
 class Results:
     """A benchmark run, as its results file holds it (``docs/results-schema.md``).
@@ -471,6 +537,8 @@ class Results:
         question_docs: Per question, its document id (the clusters of document-level
             inference; empty in files written before it was recorded).
         sensitivity: The tests under alternative definitions (None in older files).
+        questions_source: Where the questions came from (None: a dataset's own questions, and
+            every file written before it was recorded).
     """
 
     run_id: str
@@ -491,6 +559,7 @@ class Results:
     timings: Timings
     question_docs: tuple[str, ...] = ()
     sensitivity: Sensitivity | None = None
+    questions_source: QuestionsSource | None = None
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -559,6 +628,8 @@ class Results:
                           "topk": {lab: [list(t) for t in tops]
                                    for lab, tops in self.retrieval.topk.items()}},
             **({"question_docs": list(self.question_docs)} if self.question_docs else {}),
+            **({"questions_source": self.questions_source.to_dict()}
+               if self.questions_source is not None else {}),
             **({"sensitivity": self.sensitivity.to_dict()} if self.sensitivity is not None
                else {}),
             "timings": {"total_seconds": self.timings.total_seconds,
@@ -676,6 +747,8 @@ def _read(data: Any) -> Results:
         metrics=dict(metrics), budget=budget, pairwise=pairwise, stats=stats,
         retrieval=retrieval, timings=Timings.from_dict(top.sub("timings")),
         question_docs=question_docs, sensitivity=sensitivity,
+        questions_source=(None if data.get("questions_source") is None
+                          else QuestionsSource.from_dict(top.sub("questions_source"))),
     )
 
 

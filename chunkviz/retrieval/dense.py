@@ -70,6 +70,7 @@ class UseM3Backend:
 
     name = "use-m3"
     kind: BackendKind = "dense"
+    dims = 512  # vector dimensions, as for SentenceTransformerBackend (index size = n x dims x 4)
     normalized = True
     raw_vectors = False
     max_input_tokens: int | None = None

@@ -17,7 +17,7 @@ SIZE = Param(
     help="Largest chunk length, in the chosen unit.",
 )
 OVERLAP = Param(
-    "overlap", "int", 0, min=0, max=MAX_SIZE - 1, unit="chars/tokens",
+    "overlap", "int", 0, min=0, max=MAX_SIZE - 1, unit="chars/tokens", less_than="size",
     help="How much of the end of a chunk is repeated at the start of the next (must be < size).",
 )
 UNIT = Param(

@@ -31,7 +31,7 @@ MODE = Param(
          "its parent is the sentences around it.",
 )
 CHILD_SIZE = Param(
-    "child_size", "int", 200, min=1, max=100_000, unit="chars",
+    "child_size", "int", 200, min=1, max=100_000, unit="chars", at_most="parent_size",
     help="Largest child (retrieved) chunk in characters.",
 )
 PARENT_FACTOR = 5

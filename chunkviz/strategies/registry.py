@@ -31,8 +31,12 @@ class Param:
         max: Largest allowed value for numbers (inclusive), or None.
         unit: What the number counts (``chars``, ``tokens``, ``sentences``, ``%``) or "".
         help: One-line help in English (``chunkviz.text`` translates it).
-        choices: Allowed values for ``choice`` parameters.
+        choices: Allowed values for ``choice`` parameters; for ``str`` parameters, the known
+            values to offer (any other text is still accepted, e.g. ``st:<model>``).
         optional: Whether ``None`` is accepted (a cap that can be switched off).
+        less_than: Name of a parameter this value must stay strictly below (``overlap`` <
+            ``size``); the strategy refuses a pair that breaks it, and the UI bounds both.
+        at_most: Name of a parameter this value must not exceed (``min_size`` <= ``max_size``).
     """
 
     name: str
@@ -44,6 +48,8 @@ class Param:
     help: str = ""
     choices: tuple[str, ...] = ()
     optional: bool = False
+    less_than: str | None = None
+    at_most: str | None = None
 
     def validate(self, value: Any) -> Any:
         """Return ``value`` converted to this parameter's type, or raise ParameterError.

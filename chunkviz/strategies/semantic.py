@@ -39,7 +39,7 @@ PERCENTILE = Param(
          "similarities (lower: fewer cuts).",
 )
 MIN_SIZE = Param(
-    "min_size", "int", 100, min=0, max=100_000, unit="chars",
+    "min_size", "int", 100, min=0, max=100_000, unit="chars", at_most="max_size",
     help="A topic change does not end a chunk shorter than this.",
 )
 MAX_SIZE = Param(
@@ -48,6 +48,8 @@ MAX_SIZE = Param(
 )
 MODEL = Param(
     "model", "str", DEFAULT_MODEL,
+    # Offered in a list; any other st:<model> is still accepted.
+    choices=(DEFAULT_MODEL, "use-m3", "st:cl-nagoya/ruri-v3-130m"),
     help="Sentence vectors: tfidf (fast, lexical), use-m3 (bundled multilingual encoder, "
          "offline) or st:<model name or path>.",
 )

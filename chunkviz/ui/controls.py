@@ -17,6 +17,13 @@ import streamlit as st
 from chunkviz.strategies.registry import Param, Strategy
 from chunkviz.text import Lang, has, text
 from chunkviz.ui.state import bind
+from chunkviz.views.param_ranges import (
+    broken_relations,
+    changed_value,
+    control_range,
+    settle,
+    start_within,
+)
 
 # Sliders are for moving in front of a class; beyond this a slider's pixels are too coarse to
 # pick a value, so the UI stops there (the API and CLI take any value the schema allows).
@@ -33,19 +40,22 @@ def _word(lang: Lang, section: str, value: str) -> str:
     return text(lang, key) if has("en", key) else value
 
 
-def param_label(lang: Lang, p: Param, unit: str = "chars") -> str:
+def param_label(lang: Lang, p: Param, unit: str = "chars", tokenizer: str | None = None) -> str:
     """``Size (characters)``: the parameter's name and unit in ``lang``.
 
     Args:
         lang: The UI language.
         p: The parameter.
         unit: The strategy's current ``unit`` value, for lengths counted in either unit.
+        tokenizer: The tokenizer that counts tokens, named in a length in tokens.
     """
     name = _word(lang, "param", p.name)
     shown = unit if p.unit == "chars/tokens" else p.unit
     if not shown:
         return name
-    return text(lang, "param.label", name=name, unit=_word(lang, "unit", shown))
+    word = (text(lang, "unit.tokens_of", tokenizer=tokenizer) if shown == "tokens" and tokenizer
+            else _word(lang, "unit", shown))
+    return text(lang, "param.label", name=name, unit=word)
 
 
 def param_help(lang: Lang, spec: Strategy, p: Param) -> str:
@@ -75,6 +85,14 @@ def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, str]:
                 f"{p.name}={value} from the link is above the slider's end ({SLIDER_MAX}); "
                 "use the API or the CLI for larger values"
             )
+    # A pair the controls cannot make (overlap=400&size=400): the bounded side is not applied.
+    kept = {**spec.defaults(), **{k: v for k, v in values.items() if k not in problems}}
+    for rel in broken_relations(spec.params, kept):
+        rule = "smaller than" if rel.strict else "at most"
+        problems[rel.small] = (
+            f"{rel.small} must be {rule} {rel.large} (got {rel.small}={kept[rel.small]}, "
+            f"{rel.large}={kept[rel.large]} from the link); {rel.small} keeps its current value"
+        )
     return problems
 
 
@@ -97,26 +115,57 @@ def _fallback(p: Param) -> Any:
     return ""
 
 
-Widget = Callable[[Param, str, str, str, bool, Lang], Any]
+def typed_key(key: str) -> str:
+    """The key of the typed input drawn beside the slider ``key`` (same value, exact entry)."""
+    return f"{key}__typed"
 
 
-def _number(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang) -> Any:
+def widget_key(prefix: str, strategy: str, p: Param, lang: Lang) -> str:
+    """The key of ``p``'s main widget; one with translated option labels ends in ``_<lang>``."""
+    key = param_key(prefix, strategy, p.name)
+    return f"{key}_{lang}" if p.type == "choice" or p.choices else key
+
+
+def _slid(p: Param) -> bool:
+    return p.type in ("int", "float") and p.min is not None and p.max is not None
+
+
+def _typed(p: Param) -> bool:
+    # Integers are what people type exactly (size 437); a float slider's 100 steps suffice.
+    return p.type == "int" and _slid(p)
+
+
+def _number(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang,
+            bounds: tuple[float | None, float | None], beside: bool) -> Any:
     cast: Callable[[float], Any] = int if p.type == "int" else float
-    if p.min is not None and p.max is not None:
-        top = min(p.max, SLIDER_MAX)
-        step = 1 if p.type == "int" else (top - p.min) / 100
-        return st.slider(label, min_value=cast(p.min), max_value=cast(top), step=cast(step),
-                         key=key, help=help_text, disabled=disabled)
-    bounds: dict[str, Any] = {}
-    if p.min is not None:
-        bounds["min_value"] = cast(p.min)
-    if p.max is not None:
-        bounds["max_value"] = cast(p.max)
-    return st.number_input(label, key=key, help=help_text, disabled=disabled, **bounds)
-
-
-def _bool(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang) -> Any:
-    return st.toggle(label, key=key, help=help_text, disabled=disabled)
+    low, high = bounds
+    if low is not None and high is not None:
+        typed = None
+        if _typed(p):
+            # Beside the slider in a wide column; under it in a narrow one (five per row),
+            # where a third of the width would clip "1000" to "10".
+            slider_col, typed_col = (st.columns([2, 1], vertical_alignment="bottom") if beside
+                                     else (st.container(), st.container()))
+            typed = typed_col.number_input(
+                text(lang, "param.typed", name=label), min_value=cast(low),
+                max_value=cast(high), step=1, key=typed_key(key), disabled=disabled,
+                label_visibility="collapsed")
+        else:
+            slider_col = st.container()
+        if low == high:
+            # A slider needs two ends (overlap when size is 1): the typed input alone shows it.
+            return cast(low) if typed is None else typed
+        # The step comes from the schema's range, not the narrowed one, so it does not jump.
+        top = min(p.max or high, SLIDER_MAX)
+        step = 1 if p.type == "int" else (top - (p.min or 0)) / 100
+        return slider_col.slider(label, min_value=cast(low), max_value=cast(high),
+                                 step=cast(step), key=key, help=help_text, disabled=disabled)
+    given: dict[str, Any] = {}
+    if low is not None:
+        given["min_value"] = cast(low)
+    if high is not None:
+        given["max_value"] = cast(high)
+    return st.number_input(label, key=key, help=help_text, disabled=disabled, **given)
 
 
 def _choice(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang) -> Any:
@@ -128,17 +177,60 @@ def _choice(p: Param, key: str, label: str, help_text: str, disabled: bool, lang
                         format_func=names.__getitem__, disabled=disabled)
 
 
+def _offered(p: Param) -> list[str]:
+    """A text parameter's known values, less those naming a backend that cannot load here."""
+    from chunkviz.ui.resources import backend_infos
+
+    missing = {i.name for i in backend_infos() if not i.available}
+    return [c for c in p.choices if c not in missing]
+
+
 def _text(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang) -> Any:
-    return st.text_input(label, key=key, help=help_text, disabled=disabled)
+    if not p.choices:
+        return st.text_input(label, key=key, help=help_text, disabled=disabled)
+    # Known values in a list, and any other the user types (st:<model>): the schema allows it.
+    options = _offered(p)
+    current = st.session_state.get(key)
+    if isinstance(current, str) and current and current not in options:
+        options.append(current)
+    return st.selectbox(label, options, key=key, help=help_text, disabled=disabled,
+                        accept_new_options=True,
+                        format_func=lambda c: _word(lang, "choice", c))
 
 
-_WIDGETS: dict[str, Widget] = {
-    "int": _number,
-    "float": _number,
-    "bool": _bool,
-    "choice": _choice,
-    "str": _text,
-}
+def _resolve(spec: Strategy, values: Mapping[str, Any], keys: Mapping[str, str]) -> dict[str, Any]:
+    """Every parameter's value before any widget is drawn, so each range can follow the others.
+
+    A number drawn as slider and typed input takes the one the user changed; a change that
+    breaks a relation with another change of the same rerun is put back (``settle``). Returns
+    the values in effect (None for a switched-off optional parameter).
+    """
+    ss = st.session_state
+    previous: dict[str, Any] = {}
+    proposed: dict[str, Any] = {}
+    for p in spec.params:
+        key = keys[p.name]
+        start = values.get(p.name, p.default)
+        previous[p.name] = start
+        value = ss[key]
+        if _typed(p):
+            bind(typed_key(key), value)
+            value = changed_value(_fallback(p) if start is None else start, value,
+                                  ss[typed_key(key)])
+        on = ss.get(key + "__on", True) if p.optional else True
+        proposed[p.name] = value if on else None
+    for p in spec.params:
+        if p.optional and previous[p.name] is None and proposed[p.name] is not None:
+            # Just switched on: its disabled widget's value starts within the others' bounds.
+            proposed[p.name] = start_within(spec.params, proposed, p.name, proposed[p.name])
+        if _typed(p) and proposed[p.name] is not None:
+            # Both widgets show the one value; written before either is drawn in this run.
+            ss[keys[p.name]] = ss[typed_key(keys[p.name])] = proposed[p.name]
+    settled = settle(spec.params, previous, proposed)
+    for p in spec.params:
+        if _typed(p) and settled[p.name] is not None:
+            ss[keys[p.name]] = ss[typed_key(keys[p.name])] = settled[p.name]
+    return settled
 
 
 def param_controls(
@@ -148,16 +240,24 @@ def param_controls(
     prefix: str,
     lang: Lang,
     columns: int = 3,
+    tokenizer: str | None = None,
 ) -> dict[str, Any]:
-    """Draw one widget per parameter of ``spec`` and return the chosen values by name.
+    """Draw the widgets of every parameter of ``spec`` and return the chosen values by name.
+
+    An integer with a range gets a slider and, beside it, a typed input bound to the same value
+    (``typed_key``). The range of each number follows the schema's relations with the others'
+    current values (``chunkviz.views.param_ranges``): overlap offers at most size - 1 and size
+    at least overlap + 1, so the controls cannot make an invalid pair.
 
     Args:
         spec: The strategy.
         values: Where the widgets start (the app state's values; defaults for the rest).
-        prefix: Widget keys are ``param_key(prefix, spec.name, p.name)`` (a choice widget's
-            key ends in ``_<lang>``: its labels are translated).
+        prefix: Widget keys are ``param_key(prefix, spec.name, p.name)`` (a widget with
+            translated option labels ends in ``_<lang>``, see ``widget_key``).
         lang: The UI language of labels and help.
         columns: Widgets per row.
+        tokenizer: Name of the tokenizer that counts tokens, shown in labels of lengths in
+            tokens ("Size (tokens of char-2gram)").
     """
     chosen: dict[str, Any] = {}
     if not spec.params:
@@ -165,20 +265,41 @@ def param_controls(
     cols = st.columns(min(columns, len(spec.params)))
     unit_key = param_key(prefix, spec.name, "unit") + f"_{lang}"
     unit = st.session_state.get(unit_key, values.get("unit", "chars"))
-    for i, p in enumerate(spec.params):
-        key = param_key(prefix, spec.name, p.name)
-        if p.type == "choice":
-            key += f"_{lang}"
+    keys = {p.name: widget_key(prefix, spec.name, p, lang) for p in spec.params}
+    for p in spec.params:
         value = values.get(p.name, p.default)
-        bind(key, _fallback(p) if value is None else value)
-        label = param_label(lang, p, unit)
+        bind(keys[p.name], _fallback(p) if value is None else value)
+        if p.optional:
+            bind(keys[p.name] + "__on", value is not None)
+    settled = _resolve(spec, values, keys)
+    for i, p in enumerate(spec.params):
+        key = keys[p.name]
+        label = param_label(lang, p, unit, tokenizer)
+        help_text = param_help(lang, spec, p)
         with cols[i % len(cols)]:
             enabled = True
             if p.optional:
-                bind(key + "__on", value is not None)
                 enabled = st.checkbox(text(lang, "param.use", name=label), key=key + "__on",
                                       help=text(lang, "param.use_help", name=label))
-            result = _WIDGETS[p.type](p, key, label, param_help(lang, spec, p), not enabled,
-                                      lang)
+            if p.type in ("int", "float"):
+                bounds = (control_range(spec.params, settled, p.name, SLIDER_MAX) if _slid(p)
+                          else (p.min, p.max))
+                result = _number(p, key, label, help_text, not enabled, lang, bounds,
+                                 beside=columns <= 3)
+            else:
+                result = _WIDGETS[p.type](p, key, label, help_text, not enabled, lang)
         chosen[p.name] = result if enabled else None
     return chosen
+
+
+def _bool(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang) -> Any:
+    return st.toggle(label, key=key, help=help_text, disabled=disabled)
+
+
+Widget = Callable[[Param, str, str, str, bool, Lang], Any]
+
+_WIDGETS: dict[str, Widget] = {
+    "bool": _bool,
+    "choice": _choice,
+    "str": _text,
+}

@@ -1,42 +1,157 @@
 """The highlight view as an ``st.components.v2`` component: inline HTML/CSS/JS, no iframe.
 
 The markup comes from ``chunkviz.views.highlight.render_html``, which escapes every piece of
-document text; the JavaScript only places that markup in the component's shadow root and scrolls the
-view's own box to a chunk's number badge when asked.
+document text; the JavaScript only places that markup in the component's shadow root, keeps the
+reader's place and scrolls the view's own box when asked.
+
+The reader's place is kept on the client: before new markup replaces the old, the script notes
+the character at the top of the box (the ``data-s`` of the first visible text span plus the
+position inside it, in code points as Python counts them) and how far below the top it sits;
+after, it finds the span that now holds that character and scrolls it back to the same height.
+Offsets do not change with the configuration, so the same character stays at the top whatever
+the chunks are. A new page (its first ``data-s`` differs) starts at the top.
+
+A jump (``scroll_to`` a chunk badge, ``focus`` a character) is applied once per request: the page
+bumps ``request`` to jump again to the same place; a later rerun keeps the reader's place.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
 import streamlit as st
 
-from chunkviz.views.highlight import STYLE
+from chunkviz.document import Document
+from chunkviz.model import ChunkingResult
+from chunkviz.text import Lang, text
+from chunkviz.ui.pickers import document_label
+from chunkviz.views.explore import QAResult
+from chunkviz.views.highlight import STYLE, Mark, legend_html
+from chunkviz.views.standalone import standalone_filename, standalone_html
 
-_HTML = '<div class="hl-box" data-testid="chunkviz-highlight"></div>'
+_HTML = ('<div class="hl-legend-slot"></div>'
+         '<div class="hl-box" data-testid="chunkviz-highlight"></div>')
 
 _JS = """
+function textSpans(box) { return box.querySelectorAll("[data-s]"); }
+
+// The index of the first item for which pred holds (pred is false, then true, along the list).
+function firstTrue(n, pred) {
+  let lo = 0, hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pred(mid)) { hi = mid; } else { lo = mid + 1; }
+  }
+  return lo;
+}
+
+function charRect(node, i) {
+  const range = document.createRange();
+  range.setStart(node, i);
+  range.setEnd(node, Math.min(i + 1, node.length));
+  const rect = range.getBoundingClientRect();
+  // A line break can have an empty box (all zeros): measure its span instead.
+  return rect.height > 0 ? rect : node.parentElement.getBoundingClientRect();
+}
+
+// Python offsets count code points; JavaScript strings count UTF-16 units.
+function codePoints(s) { let n = 0; for (const _ of s) { n += 1; } return n; }
+function unitsFor(s, points) {
+  let units = 0, n = 0;
+  for (const ch of s) { if (n >= points) { break; } units += ch.length; n += 1; }
+  return units;
+}
+
+function readingPlace(box) {
+  const spans = textSpans(box);
+  if (!spans.length) { return null; }
+  const top = box.getBoundingClientRect().top + box.clientTop;
+  const k = firstTrue(spans.length, (i) => spans[i].getBoundingClientRect().bottom > top + 1);
+  if (k >= spans.length) { return null; }
+  const span = spans[k];
+  const node = span.firstChild;
+  let units = 0;
+  if (node && node.nodeType === Node.TEXT_NODE && node.length > 1) {
+    units = Math.min(node.length - 1,
+                     firstTrue(node.length, (i) => charRect(node, i).bottom > top + 1));
+  }
+  const rect = node && node.length ? charRect(node, units) : span.getBoundingClientRect();
+  const offset = Number(span.dataset.s) + (node ? codePoints(node.data.slice(0, units)) : 0);
+  return { first: spans[0].dataset.s, offset: offset, dy: rect.top - top };
+}
+
+// The span holding character `offset` and the UTF-16 index of the character inside it.
+function locate(box, offset) {
+  const spans = textSpans(box);
+  if (!spans.length) { return null; }
+  const k = firstTrue(spans.length, (i) => Number(spans[i].dataset.s) > offset) - 1;
+  if (k < 0) { return null; }
+  const span = spans[k];
+  const node = span.firstChild;
+  const inside = node && node.nodeType === Node.TEXT_NODE
+    ? Math.min(unitsFor(node.data, offset - Number(span.dataset.s)), Math.max(node.length - 1, 0))
+    : 0;
+  return { span: span, node: node, index: inside };
+}
+
+function restore(box, place) {
+  const spans = textSpans(box);
+  if (!place || !spans.length || spans[0].dataset.s !== place.first) { return false; }
+  const found = locate(box, place.offset);
+  if (!found) { return false; }
+  const top = box.getBoundingClientRect().top + box.clientTop;
+  const rect = found.node && found.node.length ? charRect(found.node, found.index)
+                                               : found.span.getBoundingClientRect();
+  box.scrollTop += rect.top - top - place.dy;
+  return true;
+}
+
+function bringIntoView(box, element) {
+  const boxRect = box.getBoundingClientRect();
+  const rect = element.getBoundingClientRect();
+  box.scrollTop = Math.max(0, box.scrollTop + rect.top - boxRect.top - box.clientHeight / 3);
+}
+
 export default function (component) {
   const { data, parentElement } = component;
   const box = parentElement.querySelector(".hl-box");
+  const legend = parentElement.querySelector(".hl-legend-slot");
   if (!box || !data) { return; }
+  if (legend && legend.dataset.version !== String(data.legend_version)) {
+    // data.legend is chunkviz.views.highlight.legend_html: catalogue text, escaped.
+    legend.innerHTML = data.legend || "";
+    legend.dataset.version = String(data.legend_version);
+  }
   if (box.dataset.version !== String(data.version)) {
+    // Another document (data.text_id) starts at the top; the same one keeps the reader's place.
+    const same = box.dataset.version && box.dataset.textId === String(data.text_id);
+    const place = same ? readingPlace(box) : null;
+    box.dataset.textId = String(data.text_id);
     // data.html is built by chunkviz.views.highlight.render_html: every piece of user text in it is
     // HTML-escaped on the server, so it contains only the markup chunkviz writes.
     box.innerHTML = data.html;
     box.dataset.version = String(data.version);
-    box.scrollTop = 0;
+    if (!restore(box, place)) { box.scrollTop = 0; }
   }
+  const request = JSON.stringify([data.scroll_to, data.focus, data.request]);
+  const fresh = box.dataset.request !== request;
+  box.dataset.request = request;
+  box.querySelectorAll(".cn.target").forEach((el) => el.classList.remove("target"));
+  box.querySelectorAll(".focus").forEach((el) => el.classList.remove("focus"));
   if (data.scroll_to !== null && data.scroll_to !== undefined) {
     const badge = box.querySelector("#chunk-" + data.scroll_to);
     if (badge) {
-      box.querySelectorAll(".cn.target").forEach((el) => el.classList.remove("target"));
       badge.classList.add("target");
-      if (box.dataset.scrolled !== data.version + ":" + data.scroll_to) {
-        box.scrollTop = Math.max(0, badge.offsetTop - box.offsetTop - box.clientHeight / 3);
-        box.dataset.scrolled = data.version + ":" + data.scroll_to;
-      }
+      if (fresh && (data.focus === null || data.focus === undefined)) { bringIntoView(box, badge); }
+    }
+  }
+  if (data.focus !== null && data.focus !== undefined) {
+    const found = locate(box, data.focus);
+    if (found) {
+      found.span.classList.add("focus");
+      if (fresh) { bringIntoView(box, found.span); }
     }
   }
 }
@@ -48,7 +163,65 @@ def _component() -> Any:
     return st.components.v2.component("chunkviz.highlight", html=_HTML, css=STYLE, js=_JS)
 
 
-def highlight_view(markup: str, *, scroll_to: int | None, key: str) -> None:
-    """Mount the view with ``markup`` (escaped HTML from ``render_html``), scrolled to a chunk."""
-    version = f"{len(markup)}:{hash(markup) & 0xFFFFFFFF:x}"
-    _component()(key=key, data={"html": markup, "scroll_to": scroll_to, "version": version})
+def text_key(text: str) -> str:
+    """A cheap name for a text (``str`` caches its hash), for ``highlight_view(text_id=...)``."""
+    return f"{len(text)}:{hash(text) & 0xFFFFFFFF:x}"
+
+
+def highlight_view(
+    markup: str,
+    *,
+    scroll_to: int | None,
+    key: str,
+    focus: int | None = None,
+    request: int = 0,
+    legend: Lang | None = None,
+    parents: bool = False,
+    text_id: str = "",
+) -> None:
+    """Mount the view with ``markup`` (escaped HTML from ``render_html``).
+
+    Args:
+        markup: ``render_html``'s output for the page shown.
+        scroll_to: A chunk whose badge is highlighted and, on a new request, scrolled to.
+        key: The component's widget key.
+        focus: A character offset to highlight and, on a new request, scroll to (it wins over
+            ``scroll_to`` for the scrolling).
+        request: Bump it to scroll again to the same ``scroll_to``/``focus``; otherwise a rerun
+            keeps the reader's place.
+        legend: Draw the legend above the view in this language (None: no legend).
+        parents: The legend explains the parent marks too.
+        text_id: Names the text shown (``text_key``): when it changes the view starts at the top
+            instead of keeping the reader's place.
+    """
+    legend_markup = legend_html(legend, parents=parents) if legend is not None else ""
+    _component()(key=key, data={
+        "html": markup, "version": text_key(markup), "scroll_to": scroll_to, "focus": focus,
+        "request": request, "legend": legend_markup, "legend_version": text_key(legend_markup),
+        "text_id": text_id,
+    })
+
+
+
+def save_view_button(
+    document: Document,
+    result: ChunkingResult,
+    marks: Sequence[Mark],
+    qa: Sequence[QAResult],
+    *,
+    lang: Lang,
+    key: str,
+) -> None:
+    """A download button for the whole highlighted document as one standalone HTML file.
+
+    The file is built only when the button is pressed (a callable), so a rerun after a slider
+    move does not pay for rendering every page of a long document.
+    """
+    name = document_label(lang, document)
+
+    def build() -> str:
+        return standalone_html(result, marks, qa, name=name, lang=lang)
+
+    st.download_button(text(lang, "highlight.save_html"), build,
+                       standalone_filename(name, result.strategy), "text/html", key=key,
+                       help=text(lang, "highlight.save_help"))

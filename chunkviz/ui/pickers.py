@@ -15,6 +15,8 @@ import streamlit as st
 
 from chunkviz.datasets.qa_pairs import parse_qa_pairs
 from chunkviz.document import Document, locate_questions
+from chunkviz.errors import ChunkvizError
+from chunkviz.eval.imported import IMPORTED
 from chunkviz.extract import DOCUMENT_TYPES, extract
 from chunkviz.retrieval.backends import DEFAULT_BACKEND, BackendInfo
 from chunkviz.samples import load_sample, sample_names
@@ -22,8 +24,16 @@ from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.text import Lang, has, text
 from chunkviz.ui.controls import param_controls, strategy_description
 from chunkviz.ui.guard import show_error
-from chunkviz.ui.resources import backend_infos
-from chunkviz.ui.state import AppState, Configuration, Source, bind, lang_key, publish_link
+from chunkviz.ui.resources import backend_infos, load_backend
+from chunkviz.ui.state import (
+    DEFAULT_STRATEGY,
+    AppState,
+    Configuration,
+    Source,
+    bind,
+    lang_key,
+    publish_link,
+)
 from chunkviz.views.markup import escape_markdown
 
 SOURCES: tuple[Source, ...] = get_args(Source)
@@ -58,6 +68,15 @@ def backend_picker(state: AppState) -> None:
             for info in missing:
                 st.markdown(f"**{escape_markdown(backend_label(lang, info))}**")
                 st.caption(info.reason)
+
+
+def _tokenizer_name(state: AppState) -> str | None:
+    """The tokenizer that counts "tokens" for the state's backend (None if it cannot load)."""
+    try:
+        tokenizer = load_backend(state.backend).tokenizer
+    except ChunkvizError:
+        return None  # the page that uses the backend says why it cannot load
+    return str(getattr(tokenizer, "name", state.backend))
 
 
 # --- document ----------------------------------------------------------------------------------
@@ -201,14 +220,59 @@ def question_editor(state: AppState) -> None:
 
 
 # --- configuration -----------------------------------------------------------------------------
-def strategy_picker(lang: Lang, key: str, current: str) -> str:
-    """A select box of the registered strategies (name — description); returns the chosen name."""
-    names = [s.name for s in all_strategies()]
+def strategy_picker(
+    lang: Lang, key: str, current: str, imported: Mapping[str, str] | None = None
+) -> str:
+    """A select box of the registered strategies (name — description); returns the chosen name.
+
+    Args:
+        lang: The UI language.
+        key: The widget key.
+        current: The option to start at when the widget holds no value yet.
+        imported: Extra options, ``imported_option(id)`` → the file name, for the chunkings
+            imported for the current document.
+    """
+    extra = dict(imported or {})
+    names = [s.name for s in all_strategies()] + list(extra)
+    if st.session_state.get(key, names[0]) not in names:
+        # The option it held is gone (an import for another document): start again at current.
+        del st.session_state[key]
     bind(key, current if current in names else names[0])
-    return str(st.selectbox(
-        text(lang, "config.strategy"), names, key=key, help=text(lang, "config.strategy_help"),
-        format_func=lambda n: text(lang, "config.strategy_option", name=n,
-                                   description=strategy_description(lang, get_strategy(n)))))
+
+    def label(n: str) -> str:
+        if n in extra:
+            return text(lang, "import.option", name=extra[n])
+        return text(lang, "config.strategy_option", name=n,
+                    description=strategy_description(lang, get_strategy(n)))
+
+    return str(st.selectbox(text(lang, "config.strategy"), names, key=key, format_func=label,
+                            help=text(lang, "config.strategy_help")))
+
+
+def imported_option(ident: str) -> str:
+    """The select box option of an imported chunking (an id, never a label)."""
+    return f"{IMPORTED}:{ident}"
+
+
+def _imported_configuration(
+    state: AppState, configuration: Configuration
+) -> tuple[str, dict[str, str]]:
+    """The picker's starting option and the imported options of the current document.
+
+    An imported configuration whose chunks were aligned to another text is not offered: the
+    picker starts at the default strategy and says why.
+    """
+    strategy, params = configuration
+    offered = {imported_option(c.id): c.name for c in state.imported_for(state.document)}
+    if strategy != IMPORTED:
+        return strategy, offered
+    option = imported_option(str(params.get("id", "")))
+    if option in offered:
+        return option, offered
+    old = state.imported.get(str(params.get("id", "")))
+    st.caption(text(state.lang, "import.not_this_document",
+                    name=escape_markdown(old.name if old else str(params.get("name", "")))))
+    return DEFAULT_STRATEGY, offered
 
 
 def configuration_picker(
@@ -221,6 +285,10 @@ def configuration_picker(
 ) -> Configuration:
     """Strategy and parameter controls; returns the configuration and keeps it in the state.
 
+    Chunkings imported for the current document (``chunkviz.ui.import_view``) are offered
+    beside the registered strategies; choosing one gives the configuration
+    ``(IMPORTED, {"id": ..., "name": ...})``, which ``chunk_cached`` resolves.
+
     Args:
         state: The app state.
         prefix: Start of the widget keys (``<prefix>strategy_<lang>``, ``<prefix>p_...``).
@@ -229,20 +297,19 @@ def configuration_picker(
         expander: Put the parameters in an expander with this label.
     """
     lang = state.lang
-    if slot is None:
-        strategy, params = state.configuration()
+    configuration = state.configuration() if slot is None else state.compare[slot]
+    start, offered = _imported_configuration(state, configuration)
+    strategy, params = configuration
+    picked = strategy_picker(lang, f"{prefix}strategy_{lang}", start, offered)
+    if picked in offered:
+        ident = picked.removeprefix(f"{IMPORTED}:")
+        strategy, chosen = IMPORTED, {"id": ident, "name": offered[picked]}
+        st.caption(text(lang, "import.chunks",
+                        n=len(state.imported[ident].result.chunks)))
     else:
-        strategy, params = state.compare[slot]
-    strategy = strategy_picker(lang, f"{prefix}strategy_{lang}", strategy)
-    values = state.params_of(strategy) if slot is None else (
-        {**get_strategy(strategy).defaults(), **params} if strategy == state.compare[slot][0]
-        else get_strategy(strategy).defaults())
-    box = st.expander(expander) if expander else st.container()
-    with box:
-        chosen = param_controls(get_strategy(strategy), values, prefix=f"{prefix}p_", lang=lang,
-                                columns=columns)
-        if not chosen:
-            st.caption(text(lang, "config.no_params"))
+        chosen = _parameters(state, slot, picked, params if picked == strategy else {},
+                             prefix=prefix, columns=columns, expander=expander)
+        strategy = picked
     if slot is None:
         state.strategy = strategy
         state.set_params(strategy, chosen)
@@ -250,3 +317,20 @@ def configuration_picker(
     else:
         state.compare[slot] = (strategy, chosen)
     return strategy, chosen
+
+
+def _parameters(
+    state: AppState, slot: int | None, strategy: str, params: Mapping[str, Any], *,
+    prefix: str, columns: int, expander: str | None
+) -> dict[str, Any]:
+    """The parameter controls of a registered strategy; returns the chosen values."""
+    lang = state.lang
+    defaults = get_strategy(strategy).defaults()
+    values = state.params_of(strategy) if slot is None else {**defaults, **params}
+    box = st.expander(expander) if expander else st.container()
+    with box:
+        chosen = param_controls(get_strategy(strategy), values, prefix=f"{prefix}p_", lang=lang,
+                                columns=columns, tokenizer=_tokenizer_name(state))
+        if not chosen:
+            st.caption(text(lang, "config.no_params"))
+    return chosen

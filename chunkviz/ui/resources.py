@@ -19,6 +19,8 @@ import numpy as np
 import streamlit as st
 
 from chunkviz.document import Document, chunk_document
+from chunkviz.errors import ParameterError
+from chunkviz.eval.imported import IMPORTED
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.backends import Backend, BackendInfo, get_backend, list_backends
 from chunkviz.strategies import get_strategy
@@ -27,6 +29,7 @@ from chunkviz.strategies.semantic import SemanticCurve, semantic_curve
 from chunkviz.views.compare import Outcome, outcome
 from chunkviz.views.explore import QAResult, chunk_token_counts, document_tokens, qa_report
 from chunkviz.views.highlight import Mark
+from chunkviz.views.index_size import IndexSize, index_size
 from chunkviz.views.similarity_lesson import Lesson, analyse
 
 ParamItems = tuple[tuple[str, Any], ...]
@@ -73,10 +76,41 @@ def _chunking(
     return chunk_document(_document, strategy, dict(params), **resources)
 
 
+def imported_chunking(document: Document, params: Mapping[str, Any]) -> ChunkingResult:
+    """The imported chunking ``params["id"]`` of the session, checked against ``document``.
+
+    Raises:
+        ParameterError: No such import in this session, or one aligned to another text.
+    """
+    from chunkviz.ui.state import app_state
+
+    ident = str(params.get("id", ""))
+    found = app_state().imported.get(ident)
+    if found is None:
+        raise ParameterError(
+            f"imported chunks id={ident!r} are not in this session; import the chunk file "
+            "again or choose a strategy"
+        )
+    if not found.matches(document.text):
+        raise ParameterError(
+            f"the chunks of {found.name} were aligned to another document than "
+            f"{document.title or document.doc_id}; import chunks made from this document or "
+            "choose a strategy"
+        )
+    return found.result
+
+
 def chunk_cached(
     document: Document, strategy: str, params: Mapping[str, Any], backend: str
 ) -> ChunkingResult:
-    """``chunk_document`` through the cache (a ChunkvizError is raised, never cached)."""
+    """``chunk_document`` through the cache (a ChunkvizError is raised, never cached).
+
+    The reserved strategy ``imported`` resolves to the session's imported chunking named by
+    ``params["id"]`` (already a value: nothing to compute or cache), so every view that chunks
+    through here shows it like a registered strategy's.
+    """
+    if strategy == IMPORTED:
+        return imported_chunking(document, params)
     return _chunking(document_key(document), strategy, param_items(params),
                      _token_backend(strategy, params, backend), document)
 
@@ -122,6 +156,21 @@ def qa_report_cached(
     only a new configuration, text or set of questions recomputes them.
     """
     return _qa_report(document_key(document), strategy, param_items(params), backend, document)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _index_size(
+    key: str, strategy: str, params: ParamItems, backend: str, _document: Document
+) -> IndexSize | None:
+    result = chunk_cached(_document, strategy, dict(params), backend)
+    return index_size(result, load_backend(backend))
+
+
+def index_size_cached(
+    document: Document, strategy: str, params: Mapping[str, Any], backend: str
+) -> IndexSize | None:
+    """The index size of one configuration under ``backend`` (a lexical one builds its index)."""
+    return _index_size(document_key(document), strategy, param_items(params), backend, document)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

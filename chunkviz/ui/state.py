@@ -22,6 +22,7 @@ from typing import Any, Literal
 import streamlit as st
 
 from chunkviz.document import Document
+from chunkviz.eval.imported import IMPORTED, ImportedChunking
 from chunkviz.retrieval.backends import DEFAULT_BACKEND
 from chunkviz.samples import DEFAULT_SAMPLE, load_sample
 from chunkviz.strategies import get_strategy
@@ -64,6 +65,8 @@ class AppState:
         compare: Compare's configurations beside the current one.
         qa_filter: Which questions Explore's question table shows (``QA_FILTERS``).
         link_problems: What a shared link asked for that could not be applied.
+        imported: Chunkings imported from other libraries, by id (each is tied to the text it
+            was aligned to; the configuration ``(IMPORTED, {"id": id})`` selects one).
     """
 
     lang: Lang = "en"
@@ -80,9 +83,12 @@ class AppState:
     )
     qa_filter: QAFilter = "all"
     link_problems: tuple[str, ...] = ()
+    imported: dict[str, ImportedChunking] = field(default_factory=dict)
 
     def params_of(self, strategy: str) -> dict[str, Any]:
         """Values of every parameter of ``strategy``: the user's, else the registry's defaults."""
+        if strategy == IMPORTED:  # not in the registry: its only parameter is the import's id
+            return dict(self.params.get(IMPORTED, {}))
         return {**get_strategy(strategy).defaults(), **self.params.get(strategy, {})}
 
     def configuration(self) -> Configuration:
@@ -93,10 +99,21 @@ class AppState:
         """Remember ``values`` as ``strategy``'s parameters."""
         self.params[strategy] = dict(values)
 
+    def imported_for(self, document: Document) -> list[ImportedChunking]:
+        """The imported chunkings aligned to ``document``'s text, in import order."""
+        return [c for c in self.imported.values() if c.matches(document.text)]
+
     def link(self) -> dict[str, str]:
-        """The shareable query: configuration, sample (never the user's text), language, backend."""
+        """The shareable query: configuration, sample (never the user's text), language, backend.
+
+        An imported chunking is the user's own data: the link then names no configuration.
+        """
         strategy, params = self.configuration()
         sample = self.document.doc_id if self.document.origin == "sample" else None
+        if strategy == IMPORTED:
+            query = to_query(DEFAULT_STRATEGY, {}, sample, self.lang, self.backend)
+            del query["strategy"]  # to_query writes a strategy; this link names none
+            return query
         return to_query(strategy, params, sample, self.lang, self.backend)
 
 

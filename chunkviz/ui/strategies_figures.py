@@ -15,6 +15,9 @@ from chunkviz.strategies.perplexity import PerplexityCurve
 from chunkviz.strategies.semantic import SemanticCurve
 from chunkviz.text import Lang, text
 
+#: Right margin (px) of the perplexity chart: its second axis (PPL, log) draws ticks there.
+PPL_AXIS_MARGIN = 70
+
 
 def _t(lang: Lang, key: str, **fields: object) -> str:
     return text(lang, f"strategies_fig.{key}", **fields)
@@ -41,7 +44,8 @@ def _markers(
 
 def _layout(fig: go.Figure, title: str, ytitle: str, lang: Lang) -> go.Figure:
     fig.update_layout(
-        title=title, xaxis_title=_t(lang, "boundary"), yaxis_title=ytitle, height=360,
+        title=title, xaxis_title=_t(lang, "boundary"), yaxis={"title": ytitle, "automargin": True},
+        height=360,
         margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h", "y": -0.3},
         clickmode="event+select",
     )
@@ -76,12 +80,21 @@ def perplexity_figure(curve: PerplexityCurve, lang: Lang) -> go.Figure:
         x=list(range(len(changes))), y=list(curve.perplexities[1:]), name=_t(lang, "ppl"),
         mode="lines", line={"color": "#7c3aed", "width": 1}, yaxis="y2",
     ))
+    # The threshold's label sits at the left end: the right edge belongs to the PPL axis.
     fig.add_hline(y=curve.threshold, line={"dash": "dash", "color": "#dc2626"},
-                  annotation_text=_t(lang, "ppl_threshold", t=curve.threshold))
+                  annotation_text=_t(lang, "ppl_threshold", t=curve.threshold),
+                  annotation_position="top left")
     _markers(fig, changes, curve.cuts, curve.forced, curve.suppressed, lang)
     fig.update_layout(yaxis2={"title": "PPL", "overlaying": "y", "side": "right",
-                              "type": "log", "showgrid": False})
-    return _layout(fig, _t(lang, "ppl_title", model=curve.model), _t(lang, "change"), lang)
+                              "type": "log", "showgrid": False, "automargin": True,
+                              # Its own round ticks (2, 5, 10, 20, 50, 100, ...), not ticks
+                              # synced to the bars' axis, which came out as 148.821, 70.7384.
+                              "tickmode": "linear", "dtick": "D2", "tickformat": "~s"})
+    _layout(fig, _t(lang, "ppl_title", model=curve.model), _t(lang, "change"), lang)
+    # NOTE: with the common 10 px right margin the PPL ticks ("1k", "200") were cut to one
+    # digit; room for four characters and the axis title, and automargin for longer ones.
+    fig.update_layout(margin={"r": PPL_AXIS_MARGIN})
+    return fig
 
 
 def clicked_boundary(event: Any) -> int | None:

@@ -17,11 +17,25 @@ import streamlit as st
 from chunkviz.document import Document
 from chunkviz.eval.engine import Stage, run_fraction
 from chunkviz.eval.grid import Config
+from chunkviz.eval.imported import IMPORTED, ImportedChunking, imported_config, imported_label
 from chunkviz.eval.synthetic import VALIDATION, Form
-from chunkviz.eval.tune import Cost, TunePoint, TuneResult, pareto_front, tune, tune_grid
+from chunkviz.eval.tune import (
+    Cost,
+    TunePoint,
+    TuneResult,
+    caution_text,
+    pareto_front,
+    provenance_lines,
+    questions_source,
+    reason_text,
+    tune,
+    tune_grid,
+    with_margin,
+)
 from chunkviz.text import Lang, text
 from chunkviz.ui.resources import document_key, load_backend
 from chunkviz.ui.state import AppState
+from chunkviz.views.markup import escape_markdown
 
 RESULTS_KEY = "tune_results"
 QuestionSource = Literal["own", "synthetic", "both"]
@@ -42,10 +56,23 @@ class TuneSettings:
     seed: int = 0
 
 
-def grid_configs(labels: Sequence[str]) -> list[Config]:
-    """The default grid's configurations named by ``labels``, in grid order."""
+def tune_configs(document: Document, imported: Sequence[ImportedChunking] = ()) -> list[Config]:
+    """The grid the page offers: the default tune grid, then the chunkings imported for it."""
+    return [*tune_grid(), *(imported_config(c, document.doc_id) for c in imported)]
+
+
+def grid_configs(labels: Sequence[str], document: Document | None = None,
+                 imported: Sequence[ImportedChunking] = ()) -> list[Config]:
+    """The offered configurations named by ``labels``, in grid order."""
     wanted = set(labels)
-    return [c for c in tune_grid() if c.label in wanted]
+    offered = tune_configs(document, imported) if document is not None else tune_grid()
+    return [c for c in offered if c.label in wanted]
+
+
+def grid_label(lang: Lang, label: str, imported: Sequence[ImportedChunking]) -> str:
+    """How the grid's multiselect shows a configuration: an import by its file's name."""
+    names = {imported_label(c): c.name for c in imported}
+    return text(lang, "import.option", name=names[label]) if label in names else label
 
 
 def run_key(document: Document, settings: TuneSettings) -> tuple[Any, ...]:
@@ -59,8 +86,12 @@ def stored(document: Document, settings: TuneSettings) -> TuneResult | None:
     return result if isinstance(result, TuneResult) else None
 
 
-def run_tune(document: Document, settings: TuneSettings, lang: Lang) -> TuneResult:
-    """``tune`` with a progress bar; the result is kept under ``run_key``."""
+def run_tune(document: Document, settings: TuneSettings, lang: Lang,
+             imported: Sequence[ImportedChunking] = ()) -> TuneResult:
+    """``tune`` with a progress bar; the result is kept under ``run_key``.
+
+    ``imported``: the chunkings imported for ``document`` (their labels may be in the grid).
+    """
     bar = st.progress(0.0, text=text(lang, "tune.starting"))
 
     def progress(stage: Stage, done: int, total: int, message: str) -> None:
@@ -68,7 +99,8 @@ def run_tune(document: Document, settings: TuneSettings, lang: Lang) -> TuneResu
 
     result = tune(document, questions=document.questions if settings.own else (),
                   synthetic=settings.synthetic, form=settings.form,
-                  configs=grid_configs(settings.configs), backend=load_backend(settings.backend),
+                  configs=grid_configs(settings.configs, document, imported),
+                  backend=load_backend(settings.backend),
                   seed=settings.seed, progress=progress)
     bar.progress(1.0, text=text(lang, "tune.done"))
     # One run is kept per session (the latest); results are values, shared read-only.
@@ -85,20 +117,33 @@ def form_label(lang: Lang, form: Form, backend: str) -> str:
 
 
 def validation_lines(lang: Lang, result: TuneResult) -> list[str]:
-    """What is shown beside every figure: synthetic or not, the lexical caveat, validation."""
-    source = result.source
-    if not source.get("synthetic"):
-        return [text(lang, "tune.validation_own", n=source.get("own", 0))]
-    form, backend = str(source["form"]), result.results.backend
-    rho = source.get("validation_rho")
-    lines = [text(lang, "tune.synthetic_label", n=source["questions"], form=form),
-             text(lang, "tune.lexical")]
-    if rho is None:
-        lines.append(text(lang, "tune.validation_none", form=form, backend=backend))
-    else:
-        lines.append(text(lang, "tune.validation", form=form, rho=f"{rho:.2f}",
-                          backend=backend))
-    return lines
+    """What is shown beside every figure: synthetic or not, the lexical caveat, validation.
+
+    Markdown-safe (a backend's name may be a model path the user gave).
+    """
+    return [escape_markdown(line) for line in
+            provenance_lines(lang, questions_source(result.source), result.results.backend.name)]
+
+
+def recommended(document: Document, settings: TuneSettings, result: TuneResult,
+                margin: float) -> TuneResult:
+    """``result`` recommended under ``margin``; a new margin's recommendation is kept too."""
+    if result.recommendation.delta == margin:
+        return result
+    runs = st.session_state.setdefault(RESULTS_KEY, {})
+    key = (*run_key(document, settings), margin)
+    found = runs.get(key)
+    if not isinstance(found, TuneResult):
+        found = runs[key] = with_margin(result, margin)
+    return found
+
+
+def recommendation_lines(lang: Lang, result: TuneResult) -> tuple[str, str, str]:
+    """The reason, the rule used and the caution ("" when none), in ``lang``, Markdown-safe."""
+    rec = result.recommendation
+    rule = text(lang, f"tune.rec.rule_{rec.rule}", delta=f"{rec.delta:g}")
+    return (escape_markdown(reason_text(lang, rec)), escape_markdown(rule),
+            escape_markdown(caution_text(lang, rec)))
 
 
 def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figure:
@@ -139,6 +184,11 @@ def point_rows(lang: Lang, result: TuneResult) -> list[dict[str, Any]]:
 
 def open_in_explore(state: AppState, label: str) -> None:
     """Make the configuration ``label`` the current one and open Explore."""
+    imported = {imported_label(c): c for c in state.imported_for(state.document)}
+    if label in imported:
+        state.strategy = IMPORTED
+        state.set_params(IMPORTED, {"id": imported[label].id, "name": imported[label].name})
+        st.switch_page("pages/1_Explore.py")
     config = next(c for c in tune_grid() if c.label == label)
     state.strategy = config.strategy
     state.set_params(config.strategy, {**state.params_of(config.strategy), **config.params})

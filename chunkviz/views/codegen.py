@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from chunkviz.eval.imported import IMPORTED
+
 Library = Literal["chunkviz", "langchain", "llamaindex", "chonkie"]
 Fidelity = Literal["exact", "equivalent", "closest", "none"]
 LIBRARIES: tuple[Library, ...] = ("chunkviz", "langchain", "llamaindex", "chonkie")
@@ -39,6 +41,14 @@ def _kwargs(params: Mapping[str, Any]) -> str:
 
 
 def _chunkviz(strategy: str, params: Mapping[str, Any]) -> Snippet:
+    if strategy == IMPORTED:
+        # Chunks imported from a file are re-made by aligning the same file, not by a strategy.
+        code = (
+            "from chunkviz.eval.align import align_file\n\n"
+            f"report = align_file(text, {str(params.get('name', 'chunks.json'))!r})\n"
+            "result = report.result()  # the aligned offsets, as on this page"
+        )
+        return Snippet("chunkviz", "exact", code)
     args = _kwargs(params)
     code = (
         "import chunkviz\n\n"

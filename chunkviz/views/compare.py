@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from chunkviz.document import Question
+from chunkviz.eval.imported import IMPORTED
 from chunkviz.eval.metrics import recall_at_k
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend, Measure
@@ -176,7 +177,12 @@ def rank_rows(
 
 
 def config_label(strategy: str, params: Mapping[str, Any]) -> str:
-    """A short label such as ``fixed size=400 overlap=0`` (parameters in schema order)."""
+    """A short label such as ``fixed size=400 overlap=0`` (parameters in schema order).
+
+    An imported chunking is called by its file: ``imported: chunks.json``.
+    """
+    if strategy == IMPORTED:
+        return f"{IMPORTED}: {params.get('name', params.get('id', ''))}"
     shown = " ".join(f"{k}={v}" for k, v in params.items() if v is not None)
     return f"{strategy} {shown}".strip()
 

@@ -13,12 +13,27 @@ from typing import Any, Literal
 from chunkviz.cost import overlap_cost_factor, predicted_chunk_count
 from chunkviz.document import Question
 from chunkviz.errors import ChunkvizError
-from chunkviz.eval.spans import analyze_spans
+from chunkviz.eval.spans import SpanStatus, analyze_spans
 from chunkviz.model import ChunkingResult
 from chunkviz.tokenizers import Tokenizer, count_tokens, token_boundaries
 from chunkviz.views.highlight import Mark
 
 QAStatus = Literal["contained", "broken", "not found"]
+
+# Answers this short occur all over a text ("2", "南海"): a pair that gives no position cannot say
+# which occurrence it means.
+AMBIGUOUS_LENGTH = 2
+
+
+def is_ambiguous(item: Question) -> bool:
+    """Whether the pair does not pin its answer down to one place.
+
+    True when the answer was located by its text and found more than once (a recorded position
+    gives exactly one span), or when it is one or two characters long. An answer that is not in
+    the text is "not found", not ambiguous.
+    """
+    count = len(item.spans)
+    return count >= 2 or (count == 1 and len(item.answer) <= AMBIGUOUS_LENGTH)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,12 +46,15 @@ class QAResult:
             span is cut, ``not found`` when the answer is not in the document.
         containing: Chunks that hold a whole span.
         cutting: Chunks that cut a span (for broken questions).
+        ambiguous: The answer occurs more than once with no recorded position, or is one or two
+            characters long (``is_ambiguous``): where it was asked about is a guess.
     """
 
     item: Question
     status: QAStatus
     containing: tuple[int, ...]
     cutting: tuple[int, ...]
+    ambiguous: bool = False
 
 
 def assess_qa(result: ChunkingResult, items: Sequence[Question]) -> list[QAResult]:
@@ -45,7 +63,7 @@ def assess_qa(result: ChunkingResult, items: Sequence[Question]) -> list[QAResul
 
 
 def qa_marks(results: Sequence[QAResult], result: ChunkingResult) -> list[Mark]:
-    """Highlight marks for every answer span; a span is broken when no chunk holds it whole."""
+    """Highlight marks of the questions' answers (``qa_report``'s rule)."""
     return qa_report(result, [r.item for r in results])[1]
 
 
@@ -54,8 +72,11 @@ def qa_report(
 ) -> tuple[list[QAResult], list[Mark]]:
     """Question statuses and the highlight marks of their spans, from one span analysis.
 
-    A question is ``contained`` when some chunk holds one of its spans whole and ``broken`` when
-    every span is cut; each span becomes a mark, red (broken) when no chunk holds that span.
+    One rule for both: a question is ``broken`` when no chunk holds any of its spans whole, and
+    only a broken question's spans are red (``Mark.broken``). For a contained question, a whole
+    span is an ``answer`` mark, or ``ambiguous`` when the pair gave no position and the answer
+    occurs more than once; a cut span is a ``cut_copy`` (another copy is whole). A one- or
+    two-character answer found more than once is not marked unless broken: its copies are noise.
     """
     flat = [span for item in items for span in item.spans]
     statuses = analyze_spans(result, flat).statuses
@@ -78,10 +99,29 @@ def qa_report(
             status = "contained"
         else:
             status = "broken"
-        results.append(QAResult(item, status, containing, cutting))
-        for s in mine:
-            marks.append(Mark(s.span.start, s.span.end, item.question, s.broken, s.cutting))
+        ambiguous = is_ambiguous(item)
+        results.append(QAResult(item, status, containing, cutting, ambiguous))
+        marks.extend(_marks(item, status, mine, containing))
     return results, marks
+
+
+def _marks(item: Question, status: QAStatus, mine: Sequence[SpanStatus],
+           containing: tuple[int, ...]) -> list[Mark]:
+    label = item.question
+    if status == "broken":
+        return [Mark(s.span.start, s.span.end, label, True, s.cutting) for s in mine]
+    if len(mine) > 1 and len(item.answer) <= AMBIGUOUS_LENGTH:
+        return []
+    several = len(mine) > 1
+    out = []
+    for s in mine:
+        if s.broken:
+            out.append(Mark(s.span.start, s.span.end, label, False, s.cutting, "cut_copy",
+                            containing))
+        else:
+            out.append(Mark(s.span.start, s.span.end, label, False, (),
+                            "ambiguous" if several else "answer"))
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,17 +1,23 @@
-"""The highlight view: a document as escaped HTML with chunk bands, overlaps and answer marks.
+"""The highlight view: a document as escaped HTML with chunk bands, overlap depth and answer marks.
 
-Everything is derived from offsets. The text is cut at every chunk and mark boundary into
-elementary segments; each segment is covered by the same set of chunks and marks from its first
-character to its last, so one ``<span>`` per segment can say all of it:
+Everything is derived from offsets. The text is cut at every chunk, parent and mark boundary into
+elementary segments; each segment is covered by the same set of chunks, parents and marks from
+its first character to its last, so one ``<span>`` per segment can say all of it:
 
-- the chunk band it belongs to (``c0``/``c1``, alternating by chunk index), or ``ov`` when two or
-  more chunks share it (an overlap region, drawn in both colours), or ``gap`` when no chunk does;
-- ``ans`` when an answer span that some chunk contains covers it, ``broken`` (red) when an answer
-  span that no chunk contains covers it, with a tooltip naming the chunks that cut the span.
+- its chunk band: ``c0``/``c1`` (alternating by chunk index) when one chunk holds it, ``ov d2``,
+  ``ov d3`` or ``ov d4`` (stripes, darker with depth) when 2, 3, 4 or more chunks share it, ``gap``
+  when none does; ``pa0``/``pa1``/``pov`` draw the parents of a hierarchical chunking above it;
+- the answer marks (``Mark.css``): ``broken`` (red) for a question no chunk answers whole,
+  ``cutcopy`` for a copy that is cut while another copy is whole, ``ans`` for an answer that a
+  chunk holds, ``amb`` for a whole copy of an answer the pair does not locate.
 
-A chunk number (``#i``, the same 0-based index as the chunk table and the exports) is placed at the
-start of every chunk. Every piece of document text and every question goes through
-``escape_html`` (``chunkviz.views.markup``); the only markup is what this module writes.
+Around the text: a badge at every chunk start (``#i``, ``id="chunk-<i>"``, the same 0-based index
+as the chunk table and the exports), an end marker where a chunk ends without the next one
+starting there (``i]``, class ``ce``), a parent badge at every parent start (class ``pn``), and,
+inside a broken answer, a focusable marker at every cut (``✂#16|#17``, class ``cut``) whose
+explanation shows on hover, tap and keyboard focus. Every piece of document text and every
+question goes through ``escape_html`` (``chunkviz.views.markup``); the only markup is what this
+module writes.
 
 Long documents are rendered one page at a time (``page_bounds``), so a 200,000-character text
 never becomes one giant DOM.
@@ -22,6 +28,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from chunkviz.model import Chunk
 from chunkviz.text import Lang, text
@@ -36,24 +43,57 @@ STYLE = """
   border: 1px solid #d0d7de; border-radius: 0.5rem; background: #ffffff;
   font-family: "Noto Sans JP", "Hiragino Sans", "Yu Gothic", system-ui, sans-serif;
   font-size: 0.95rem; line-height: 1.9; white-space: pre-wrap; overflow-wrap: anywhere;
-  color: #1f2328;
+  color: #1f2328; overflow-anchor: none;  /* the view keeps the reader's place itself */
 }
 .c0 { background: #dbeafe; }
 .c1 { background: #fef3c7; }
 .ov { background: repeating-linear-gradient(135deg, #93c5fd 0 5px, #fcd34d 5px 10px); }
+/* Deeper overlap, darker stripes; the text stays dark on them (contrast at least 5:1). */
+.ov.d3 { background: repeating-linear-gradient(135deg, #60a5fa 0 5px, #fbbf24 5px 10px); }
+.ov.d4 { background: repeating-linear-gradient(135deg, #3b82f6 0 5px, #f59e0b 5px 10px); }
 .gap { background: transparent; }
+.pa0 { border-top: 3px solid #7c3aed; }
+.pa1 { border-top: 3px solid #0d9488; }
+.pov { border-top: 3px double #7c3aed; }
 .ans { box-shadow: inset 0 -3px 0 #16a34a; font-weight: 600; }
+.amb { box-shadow: inset 0 -2px 0 #64748b; }
+.cutcopy { box-shadow: inset 0 -3px 0 #ea580c; text-decoration: line-through dotted #ea580c; }
 .broken {
   color: #ffffff; background: #dc2626; font-weight: 700;
   outline: 2px solid #991b1b; border-radius: 2px;
 }
-.cn {
+.cn, .ce, .pn, .cut {
   display: inline-block; margin: 0 2px; padding: 0 4px; border-radius: 4px;
-  background: #334155; color: #ffffff; font: 600 0.65rem/1.4 ui-monospace, monospace;
-  vertical-align: 0.35em; white-space: nowrap; user-select: none;
+  font: 600 0.65rem/1.4 ui-monospace, monospace; vertical-align: 0.35em;
+  white-space: nowrap; user-select: none;
 }
+.cn { background: #334155; color: #ffffff; }
 .cn.target { background: #7c3aed; box-shadow: 0 0 0 3px #c4b5fd; }
+.ce { background: #e2e8f0; color: #334155; }
+.pn { background: #ede9fe; color: #5b21b6; border: 1px solid #7c3aed; }
+.cut {
+  position: relative; background: #ffffff; color: #991b1b; border: 1px solid #991b1b;
+  cursor: help;
+}
+.cut:focus { outline: 2px solid #1d4ed8; }
+.cut .tip {
+  display: none; position: absolute; left: 0; top: 1.6em; z-index: 5; width: max-content;
+  max-width: 22rem; padding: 0.3rem 0.5rem; border-radius: 4px; background: #1f2328;
+  color: #ffffff; font: 400 0.8rem/1.4 system-ui, sans-serif; white-space: pre-line;
+}
+.cut:hover .tip, .cut:focus .tip, .cut:focus-within .tip { display: block; }
+.focus { outline: 3px solid #7c3aed; outline-offset: 1px; }
+.hl-legend { margin: 0 0 0.5rem; font-size: 0.8rem; line-height: 2; color: #1f2328; }
+.hl-legend summary { cursor: pointer; font-weight: 600; }
+.hl-legend .item { margin-right: 0.9rem; white-space: nowrap; }
+.hl-legend .swatch { padding: 0 0.3rem; }
 """
+
+MarkKind = Literal["answer", "cut_copy", "ambiguous"]
+
+# Class of each kind of mark; when marks overlap, the first in this order wins.
+_MARK_CSS = {"broken": "broken", "cut_copy": "cutcopy", "answer": "ans", "ambiguous": "amb"}
+_PRECEDENCE = {name: rank for rank, name in enumerate(_MARK_CSS)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +104,12 @@ class Mark:
         start: First character of the span.
         end: One past the last character.
         label: What the tooltip says about it (the question).
-        broken: No chunk contains the whole span.
-        cut_by: Indices of the chunks whose boundaries cut it (for broken spans).
+        broken: Its question is broken: no chunk holds any copy of the answer whole (red).
+        cut_by: Indices of the chunks whose boundaries cut this span.
+        kind: What a mark that is not broken is: ``answer`` (held whole by a chunk),
+            ``cut_copy`` (this copy is cut, another copy is whole) or ``ambiguous`` (a whole
+            copy of an answer that occurs more than once, located by its text only).
+        whole_in: For a ``cut_copy``, the chunks that hold another copy whole.
     """
 
     start: int
@@ -73,11 +117,18 @@ class Mark:
     label: str = ""
     broken: bool = False
     cut_by: tuple[int, ...] = ()
+    kind: MarkKind = "answer"
+    whole_in: tuple[int, ...] = ()
+
+    @property
+    def style(self) -> str:
+        """``broken`` or the kind: what the view draws."""
+        return "broken" if self.broken else self.kind
 
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    """A run of text covered by one set of chunks and one set of marks.
+    """A run of text covered by one set of chunks, parents and marks.
 
     Attributes:
         start: First character.
@@ -85,6 +136,8 @@ class Segment:
         chunks: Indices of the chunks that cover it, ascending.
         marks: Indices (into the marks given) of the marks that cover it, ascending.
         chunk_starts: Indices of chunks that start at ``start`` (a number goes before the text).
+        parents: Indices of the parents that cover it, ascending.
+        parent_starts: Indices of parents that start at ``start``.
     """
 
     start: int
@@ -92,6 +145,8 @@ class Segment:
     chunks: tuple[int, ...]
     marks: tuple[int, ...]
     chunk_starts: tuple[int, ...] = ()
+    parents: tuple[int, ...] = ()
+    parent_starts: tuple[int, ...] = ()
 
 
 def page_count(length: int, page_size: int = PAGE_SIZE) -> int:
@@ -110,6 +165,36 @@ def page_of(offset: int, page_size: int = PAGE_SIZE) -> int:
     return max(offset, 0) // page_size
 
 
+class _Layer:
+    """Ordered intervals (chunks or parents) and which of them cover a position, by bisection."""
+
+    __slots__ = ("ends", "hi", "lo", "starts")
+
+    def __init__(self, items: Sequence[Chunk], start: int, stop: int) -> None:
+        self.starts = [c.start for c in items]
+        self.ends = [c.end for c in items]
+        # Items touching the window: end > start and start < stop.
+        self.lo = bisect_right(self.ends, start)
+        self.hi = max(self.lo, bisect_left(self.starts, stop))
+
+    def bounds(self, start: int, stop: int) -> list[int]:
+        out = []
+        for i in range(self.lo, self.hi):
+            out.append(max(self.starts[i], start))
+            out.append(min(self.ends[i], stop))
+        return out
+
+    def covering(self, at: int) -> tuple[int, ...]:
+        # start <= at < end: a contiguous range because starts and ends are both sorted.
+        first = bisect_right(self.ends, at, self.lo, self.hi)
+        last = bisect_right(self.starts, at, self.lo, self.hi)
+        return tuple(range(first, max(first, last)))
+
+    def ending_at(self, at: int) -> range:
+        return range(bisect_left(self.ends, at, self.lo, self.hi),
+                     bisect_right(self.ends, at, self.lo, self.hi))
+
+
 def segments(
     length: int,
     chunks: Sequence[Chunk],
@@ -117,27 +202,23 @@ def segments(
     *,
     start: int = 0,
     end: int | None = None,
+    parents: Sequence[Chunk] = (),
 ) -> list[Segment]:
     """Elementary segments of ``[start, end)`` (the whole text by default).
 
-    Chunks must be ordered by start and by end, as every strategy returns them; marks may come in
-    any order and overlap each other.
+    Chunks (and parents) must be ordered by start and by end, as every strategy returns them;
+    marks may come in any order and overlap each other.
     """
     stop = length if end is None else min(end, length)
     if stop <= start:
         return []
-    starts = [c.start for c in chunks]
-    ends = [c.end for c in chunks]
-    # Chunks touching the window: end > start and start < stop.
-    lo = bisect_right(ends, start)
-    hi = bisect_left(starts, stop)
-    window = range(lo, max(lo, hi))
+    layer = _Layer(chunks, start, stop)
+    upper = _Layer(parents, start, stop)
     visible_marks = [i for i, m in enumerate(marks) if m.end > start and m.start < stop]
 
     cuts = {start, stop}
-    for i in window:
-        cuts.add(max(chunks[i].start, start))
-        cuts.add(min(chunks[i].end, stop))
+    cuts.update(layer.bounds(start, stop))
+    cuts.update(upper.bounds(start, stop))
     opening: dict[int, list[int]] = {}
     closing: dict[int, list[int]] = {}
     for i in visible_marks:
@@ -154,18 +235,20 @@ def segments(
         active.update(opening.get(a, ()))
         if b <= a:
             continue
-        # Chunks covering [a, b): start <= a < end, a contiguous range because both are sorted.
-        first = bisect_right(ends, a, lo, max(lo, hi))
-        last = bisect_right(starts, a, lo, max(lo, hi))
-        covering = tuple(range(first, max(first, last)))
-        starting = tuple(i for i in covering if chunks[i].start == a)
-        out.append(Segment(a, b, covering, tuple(sorted(active)), starting))
+        covering = layer.covering(a)
+        starting = tuple(i for i in covering if layer.starts[i] == a)
+        over: tuple[int, ...] = ()
+        over_starting: tuple[int, ...] = ()
+        if parents:
+            over = upper.covering(a)
+            over_starting = tuple(i for i in over if upper.starts[i] == a)
+        out.append(Segment(a, b, covering, tuple(sorted(active)), starting, over, over_starting))
     return out
 
 
 @dataclass(frozen=True, slots=True)
 class Labels:
-    """Words of the tooltips, in the UI language."""
+    """Words of the tooltips and markers, in the UI language (catalogue section ``highlight``)."""
 
     chunk: str = "chunk"
     chunks: str = "chunks"
@@ -173,11 +256,24 @@ class Labels:
     gap: str = "not in any chunk"
     answer: str = "answer (contained)"
     broken: str = "BROKEN answer: no chunk holds all of it; cut by chunks"
+    cut_copy: str = "this copy of the answer is cut by chunks"
+    whole_in: str = "another copy is whole in"
+    ambiguous: str = "one of several copies of the answer (the pair does not say which)"
+    ends: str = "ends"
+    starts: str = "starts"
+    cut: str = "cut inside a broken answer"
+    end: str = "end of chunk"
+    parent: str = "parent"
+    parent_mark: str = "P"
 
 
 def labels_for(lang: Lang) -> Labels:
     """The tooltip words of ``lang`` (catalogue section ``highlight``)."""
     return Labels(*(text(lang, f"highlight.{f}") for f in Labels.__slots__))
+
+
+def _numbers(indices: Sequence[int]) -> str:
+    return ", ".join(f"#{i}" for i in indices)
 
 
 def _segment_title(seg: Segment, marks: Sequence[Mark], labels: Labels) -> str:
@@ -186,16 +282,42 @@ def _segment_title(seg: Segment, marks: Sequence[Mark], labels: Labels) -> str:
     elif len(seg.chunks) == 1:
         parts = [f"{labels.chunk} #{seg.chunks[0]}"]
     else:
-        numbers = ", ".join(f"#{i}" for i in seg.chunks)
-        parts = [f"{labels.chunks} {numbers} ({labels.overlap})"]
+        parts = [f"{labels.chunks} {_numbers(seg.chunks)} ({labels.overlap})"]
+    if seg.parents:
+        parts.append(f"{labels.parent} {_numbers(seg.parents)}")
     for i in seg.marks:
         m = marks[i]
         if m.broken:
-            cut = ", ".join(f"#{c}" for c in m.cut_by)
-            parts.append(f"{labels.broken} {cut}: {m.label}")
+            parts.append(f"{labels.broken} {_numbers(m.cut_by)}: {m.label}")
+        elif m.kind == "cut_copy":
+            parts.append(f"{labels.cut_copy} {_numbers(m.cut_by)} ({labels.whole_in}"
+                         f" {_numbers(m.whole_in)}): {m.label}")
+        elif m.kind == "ambiguous":
+            parts.append(f"{labels.ambiguous}: {m.label}")
         else:
             parts.append(f"{labels.answer}: {m.label}")
     return "\n".join(parts)
+
+
+def _band(chunks: tuple[int, ...]) -> str:
+    depth = len(chunks)
+    if depth == 0:
+        return "gap"
+    if depth == 1:
+        return f"c{chunks[0] % 2}"
+    return f"ov d{min(depth, 4)}"
+
+
+def _cut_marker(at: int, ending: Sequence[int], starting: Sequence[int],
+                broken: Sequence[Mark], labels: Labels) -> str:
+    """A focusable marker naming the chunk boundary at ``at`` inside broken answers."""
+    name = f"{' '.join(f'#{i}' for i in ending)}|{' '.join(f'#{i}' for i in starting)}"
+    said = [f"{labels.chunk} #{i} {labels.ends}" for i in ending]
+    said += [f"{labels.chunk} #{i} {labels.starts}" for i in starting]
+    why = [f"{labels.broken} {_numbers(m.cut_by)}: {m.label}" for m in broken]
+    tip = escape_html(f"{labels.cut} · {' · '.join(said)}\n" + "\n".join(why))
+    return (f'<span class="cut" tabindex="0" data-cut="{at}">✂{name}'
+            f'<span class="tip" role="tooltip">{tip}</span></span>')
 
 
 def render_html(
@@ -206,32 +328,107 @@ def render_html(
     start: int = 0,
     end: int | None = None,
     labels: Labels | None = None,
+    parents: Sequence[Chunk] = (),
 ) -> str:
-    """HTML of ``text[start:end]`` with chunk bands, overlaps, chunk numbers and answer marks.
+    """HTML of ``text[start:end]`` with chunk bands, overlap depth, chunk numbers and answer marks.
 
     The result is a sequence of ``<span>`` elements (no container); all text is escaped. Chunk
     number badges carry ``id="chunk-<i>"`` so a view can scroll to a chunk, and every text span
-    carries ``data-s``, the offset of its first character, so a view can find a character.
+    (and only a text span) carries ``data-s``, the offset of its first character, so a view can
+    find a character. ``parents`` (a hierarchical chunking's ``result.parents``) are drawn above
+    the chunks.
     """
     words = labels or Labels()
+    stop = len(text) if end is None else min(end, len(text))
+    segs = segments(len(text), chunks, marks, start=start, end=stop, parents=parents)
+    layer = _Layer(chunks, start, stop)
+    ends_at: dict[int, list[int]] = {}
+    for i in range(layer.lo, layer.hi):
+        ends_at.setdefault(layer.ends[i], []).append(i)
+    end_word = escape_html(words.end)
+    titles: dict[tuple[tuple[int, ...], tuple[int, ...]], str] = {}
     out: list[str] = []
-    for seg in segments(len(text), chunks, marks, start=start, end=end):
+
+    def end_markers(at: int) -> None:
+        # A chunk whose successor starts where it ends needs no end marker: the badge says it.
+        for i in ends_at.get(at, ()):
+            if not (i + 1 < len(layer.starts) and layer.starts[i + 1] == at):
+                out.append(f'<span class="ce" title="{end_word} #{i}">#{i}]</span>')
+
+    for seg in segs:
+        a = seg.start
+        if a > start:
+            end_markers(a)
+        if seg.marks:
+            broken = [marks[i] for i in seg.marks if marks[i].broken and marks[i].start < a]
+            if broken and (a in ends_at or seg.chunk_starts):
+                out.append(_cut_marker(a, ends_at.get(a, ()), seg.chunk_starts, broken, words))
+        for p in seg.parent_starts:
+            out.append(f'<span class="pn" id="parent-{p}" title="{escape_html(words.parent)}'
+                       f' #{p}">{escape_html(words.parent_mark)}#{p}</span>')
         for i in seg.chunk_starts:
             prefix = chunks[i].prefix
             tip = f' title="{escape_html(prefix)}"' if prefix else ""
             out.append(f'<span class="cn" id="chunk-{i}"{tip}>#{i}</span>')
-        if not seg.chunks:
-            band = "gap"
-        elif len(seg.chunks) == 1:
-            band = f"c{seg.chunks[0] % 2}"
-        else:
-            band = "ov"
-        classes = [band]
+        classes = [_band(seg.chunks)]
+        if seg.parents:
+            classes.append("pov" if len(seg.parents) > 1 else f"pa{seg.parents[0] % 2}")
         if seg.marks:
-            classes.append("broken" if any(marks[i].broken for i in seg.marks) else "ans")
-        title = escape_html(_segment_title(seg, marks, words))
+            style = min((marks[i].style for i in seg.marks), key=_PRECEDENCE.__getitem__)
+            classes.append(_MARK_CSS[style])
+            title = escape_html(_segment_title(seg, marks, words))
+        else:
+            # Most segments carry no mark: their title depends on the chunks and parents only.
+            cover = (seg.chunks, seg.parents)
+            title = titles.get(cover, "")
+            if not title:
+                title = titles[cover] = escape_html(_segment_title(seg, marks, words))
         body = escape_html(text[seg.start : seg.end])
         # data-s (the segment's first character) lets a view keep or share a reading position.
         out.append(f'<span class="{" ".join(classes)}" data-s="{seg.start}" title="{title}">'
                    f'{body}</span>')
+    if segs:
+        end_markers(stop)
     return "".join(out)
+
+
+# The legend: every mark the view draws, with a swatch in the view's own classes. Text lives in
+# the catalogues (``highlight.legend.<key>``).
+_LEGEND: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    ("band", (("c0", "Aa"), ("c1", "Aa"))),
+    ("depth2", (("ov d2", "Aa"),)),
+    ("depth3", (("ov d3", "Aa"),)),
+    ("depth4", (("ov d4", "Aa"),)),
+    ("gap", (("gap", "Aa"),)),
+    ("start", (("cn", "#n"),)),
+    ("end", (("ce", "#n]"),)),
+    ("answer", (("c0 ans", "Aa"),)),
+    ("ambiguous", (("c0 amb", "Aa"),)),
+    ("cut_copy", (("c0 cutcopy", "Aa"),)),
+    ("broken", (("broken", "Aa"),)),
+    ("cut", (("cut", "✂#n|#m"),)),
+)
+_PARENT_LEGEND = ("parent", (("pa0", "Aa"), ("pa1", "Aa"), ("pn", "P#k")))
+
+
+def legend_entries(lang: Lang, *, parents: bool = False) -> list[tuple[tuple[tuple[str, str], ...],
+                                                                        str]]:
+    """``(swatches, explanation)`` for every mark of the view; parents only when drawn."""
+    items = (*_LEGEND, _PARENT_LEGEND) if parents else _LEGEND
+    mark = text(lang, "highlight.parent_mark")
+    return [(tuple((css, sample.replace("P", mark) if key == "parent" else sample)
+                   for css, sample in swatches), text(lang, f"highlight.legend.{key}"))
+            for key, swatches in items]
+
+
+def legend_html(lang: Lang, *, parents: bool = False) -> str:
+    """The legend as HTML in the view's classes (``STYLE``): a swatch and a sentence per mark."""
+    parts = []
+    for swatches, words in legend_entries(lang, parents=parents):
+        drawn = "".join(f'<span class="swatch {css}">{escape_html(sample)}</span>'
+                        for css, sample in swatches)
+        parts.append(f'<span class="item">{drawn} {escape_html(words)}</span>')
+    title = escape_html(text(lang, "highlight.legend.title"))
+    # <details> folds the legend away without a script (on the page and in a saved file).
+    return (f'<details class="hl-legend" open><summary>{title}</summary>'
+            f'{" ".join(parts)}</details>')

@@ -57,12 +57,23 @@ def test_the_first_configuration_is_the_apps_current_one():
 
 
 def test_a_bad_configuration_shows_its_error_and_the_other_stays():
-    at = _page()
-    at.slider(key="compare_0_p_fixed_overlap").set_value(400).run()
+    # The controls cannot make overlap >= size (overlap's range ends at size - 1), but a
+    # state set by code can hold such a pair.
+    assert _page().slider(key="compare_0_p_fixed_overlap").max == 399
+    at = _page(params={"fixed": {"size": 400, "overlap": 400}})
     assert not at.exception
     assert any("overlap must be smaller than size" in e.value for e in at.error)
     assert len(_chunk_counts(at)) == 1
     assert len(at.dataframe[0].value) == 1
+
+
+def test_metric_labels_fit_four_panels_and_say_the_rest_in_help():
+    at = _page()
+    at.slider(key="compare_n").set_value(4).run()
+    broken = [m for m in at.metric if m.help and m.help.startswith("Broken answers:")]
+    assert len(broken) == 4
+    # At 1400 px a quarter panel's half shows about ten characters ("Broken ans…" before).
+    assert all(len(m.label) <= 10 for m in at.metric)
 
 
 def test_japanese_labels():

@@ -79,3 +79,101 @@ def test_real_strategies_have_labels_and_help_in_both_languages():
             assert "_" not in en, en
             assert en != ja
             assert param_help("en", spec, p) != param_help("ja", spec, p)
+
+
+def _fixed_page() -> None:
+    import streamlit as st
+
+    from chunkviz.strategies import get_strategy
+    from chunkviz.ui.controls import param_controls
+    from chunkviz.ui.i18n import current_lang
+
+    spec = get_strategy("fixed")
+    last = st.session_state.get("chosen", spec.defaults())
+    st.session_state["chosen"] = param_controls(spec, last, prefix="t_", lang=current_lang())
+
+
+SIZE, OVERLAP = "t_fixed_size", "t_fixed_overlap"
+
+
+def test_a_typed_size_is_used_and_the_slider_shows_it():
+    at = AppTest.from_function(_fixed_page, default_timeout=30).run()
+    assert at.number_input(key=f"{SIZE}__typed").value == 400
+    at.number_input(key=f"{SIZE}__typed").set_value(437).run()
+    assert not at.exception
+    assert at.session_state["chosen"]["size"] == 437
+    assert at.slider(key=SIZE).value == 437
+    # And the other way round: the slider's value reaches the typed input.
+    at.slider(key=SIZE).set_value(120).run()
+    assert at.session_state["chosen"]["size"] == 120
+    assert at.number_input(key=f"{SIZE}__typed").value == 120
+
+
+def test_overlap_offers_only_values_below_size_and_size_only_values_above_overlap():
+    at = AppTest.from_function(_fixed_page, default_timeout=30).run()
+    at.number_input(key=f"{SIZE}__typed").set_value(437).run()
+    assert at.slider(key=OVERLAP).max == 436
+    assert at.number_input(key=f"{OVERLAP}__typed").max == 436
+    at.slider(key=OVERLAP).set_value(436).run()
+    assert at.session_state["chosen"] == {"size": 437, "overlap": 436, "unit": "chars"}
+    # Size cannot go down to the overlap now; its range starts above it.
+    assert at.slider(key=SIZE).min == 437
+    assert at.number_input(key=f"{SIZE}__typed").min == 437
+    # Lowering the overlap frees the size again; nothing changed on its own.
+    at.number_input(key=f"{OVERLAP}__typed").set_value(36).run()
+    assert at.slider(key=SIZE).min == 37
+    assert at.session_state["chosen"] == {"size": 437, "overlap": 36, "unit": "chars"}
+    assert not at.exception
+
+
+def test_two_changes_that_break_the_relation_put_the_bounded_one_back():
+    at = AppTest.from_function(_fixed_page, default_timeout=30).run()
+    # Only a test can change two widgets in one rerun: overlap 300 with size 200.
+    at.slider(key=OVERLAP).set_value(300)
+    at.slider(key=SIZE).set_value(200).run()
+    assert not at.exception
+    assert at.session_state["chosen"] == {"size": 200, "overlap": 0, "unit": "chars"}
+    assert at.slider(key=OVERLAP).value == 0
+    assert at.slider(key=OVERLAP).max == 199
+
+
+def test_size_one_leaves_overlap_one_value_shown_by_the_typed_input_alone():
+    at = AppTest.from_function(_fixed_page, default_timeout=30).run()
+    at.number_input(key=f"{SIZE}__typed").set_value(1).run()
+    assert not at.exception
+    # A slider needs two ends; overlap's only valid value is 0.
+    assert not [s for s in at.slider if s.key == OVERLAP]
+    assert at.number_input(key=f"{OVERLAP}__typed").max == 0
+    assert at.session_state["chosen"] == {"size": 1, "overlap": 0, "unit": "chars"}
+    at.number_input(key=f"{SIZE}__typed").set_value(50).run()
+    assert at.slider(key=OVERLAP).max == 49
+    assert at.slider(key=OVERLAP).value == 0
+
+
+def _parent_child_page() -> None:
+    import streamlit as st
+
+    from chunkviz.strategies import get_strategy
+    from chunkviz.ui.controls import param_controls
+    from chunkviz.ui.i18n import current_lang
+
+    spec = get_strategy("parent_child")
+    last = st.session_state.get("chosen", spec.defaults())
+    st.session_state["chosen"] = param_controls(spec, last, prefix="t_", lang=current_lang())
+
+
+def test_an_optional_bound_switched_on_starts_where_the_pair_is_valid():
+    child, parent = "t_parent_child_child_size", "t_parent_child_parent_size"
+    at = AppTest.from_function(_parent_child_page, default_timeout=30).run()
+    at.number_input(key=f"{child}__typed").set_value(500).run()
+    assert not at.exception
+    # Off, parent_size neither bounds child_size nor is bounded by it.
+    assert at.slider(key=child).max == 4000
+    assert at.slider(key=parent).min == 1
+    assert at.slider(key=parent).value == 400
+    at.checkbox(key=f"{parent}__on").check().run()
+    assert not at.exception
+    # Its disabled widget showed 400 < 500: switched on, it starts at the first valid value.
+    assert at.session_state["chosen"]["parent_size"] == 500
+    assert at.slider(key=parent).min == 500
+    assert at.slider(key=child).max == 500

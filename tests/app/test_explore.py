@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+import html
+import json
+import re
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -20,8 +24,19 @@ def _page(**query: str) -> AppTest:
     return page("1_Explore.py", timeout=90, query=query)
 
 
+def _page_with(**state: object) -> AppTest:
+    return page("1_Explore.py", timeout=90, **state)
+
+
 def _text(at: AppTest) -> str:
     return app_state(at).document.text
+
+
+def _highlight(at: AppTest) -> dict:
+    """What the page handed the highlight component (its markup, legend and scroll request)."""
+    element = next(e for e in at.get("bidi_component") + at.get("unknown")
+                   if getattr(e.proto, "component_name", "") == "chunkviz.highlight")
+    return json.loads(element.proto.json)
 
 
 def _qa_table(at: AppTest):
@@ -53,10 +68,22 @@ def test_changing_the_size_changes_the_count_to_what_chunk_gives(size, overlap):
     assert _metric(at, "Overlap cost") == f"{factor:.3f}"
 
 
-def test_overlap_not_below_size_shows_the_named_error_and_the_rest_stays():
+def test_overlap_cannot_reach_size_from_the_controls():
     at = _page()
-    at.slider(key=SIZE).set_value(100)
-    at.slider(key=OVERLAP).set_value(100).run()
+    at.slider(key=SIZE).set_value(100).run()
+    # Overlap's range follows size; size's follows overlap (typed inputs share the ranges).
+    assert at.slider(key=OVERLAP).max == 99
+    assert at.number_input(key=f"{OVERLAP}__typed").max == 99
+    at.number_input(key=f"{OVERLAP}__typed").set_value(99).run()
+    assert not at.exception
+    assert not at.error
+    assert at.slider(key=SIZE).min == 100
+    assert app_state(at).params_of("fixed")["overlap"] == 99
+
+
+def test_a_pair_from_the_state_with_overlap_not_below_size_shows_the_named_error():
+    # The controls cannot make this pair, but a state can hold one (set by code, not a widget).
+    at = _page_with(strategy="fixed", params={"fixed": {"size": 100, "overlap": 100}})
     assert not at.exception
     with pytest.raises(chunkviz.ParameterError) as info:
         chunkviz.chunk("x", "fixed", size=100, overlap=100)
@@ -135,6 +162,16 @@ def test_bad_link_values_are_reported_and_defaults_kept():
     assert "size must be an integer (got size='abc'); use an integer from 1 to" in warnings
     assert "bogus" in warnings
     assert at.slider(key=SIZE).value == 400
+
+
+def test_a_link_with_overlap_not_below_size_keeps_the_overlap_and_says_why():
+    at = _page(strategy="fixed", size="100", overlap="100")
+    assert not at.exception
+    warnings = " ".join(w.value for w in at.warning)
+    assert "overlap must be smaller than size (got overlap=100, size=100 from the link)" in warnings
+    assert at.slider(key=SIZE).value == 100
+    assert at.slider(key=OVERLAP).value == 0
+    assert not at.error
 
 
 def test_pasted_text_with_a_hand_added_pair():
@@ -230,7 +267,9 @@ def test_exports_and_code_snippets():
     assert any("CharacterTextSplitter" in c and "chunk_size=100" in c for c in codes)
     assert any('TokenChunker(tokenizer="character", chunk_size=100' in c for c in codes)
     assert any("LlamaIndex has no fixed character window" in c for c in codes)
-    assert len(at.get("download_button")) == 3
+    buttons = at.get("download_button")
+    assert len(buttons) == 4
+    assert buttons[-1].proto.label == "Highlight as HTML"
     at.session_state["explore_tab"] = "Share"
     at.run()
     codes = [c.value for c in at.code]
@@ -241,6 +280,7 @@ def test_exports_and_code_snippets():
 @pytest.mark.parametrize("name", [s["name"] for s in chunkviz.strategies()])
 def test_every_registered_strategy_gets_controls_and_the_right_count(name):
     from chunkviz.strategies import get_strategy
+    from chunkviz.ui.controls import widget_key
 
     spec = get_strategy(name)
     at = _page(sample="policy_ja")
@@ -248,7 +288,8 @@ def test_every_registered_strategy_gets_controls_and_the_right_count(name):
     assert not at.exception
     assert not at.error
     for p in spec.params:
-        key = f"explore_p_{name}_{p.name}" + ("_en" if p.type == "choice" else "")
+        # Widgets with translated option labels are keyed per language.
+        key = widget_key("explore_p_", name, p, "en")
         assert key in at.session_state, f"no control for {name}.{p.name}"
     text = load_sample("policy_ja").text
     expected = chunkviz.chunk(text, name, **spec.defaults())
@@ -383,3 +424,95 @@ def test_jump_to_chunk_draws_no_session_state_warning(monkeypatch):
     at.number_input(key="explore_jump").set_value(10).run()
     assert at.pagination(key="explore_page").value == 1
     assert policies._shown_default_value_warning is False
+
+
+def test_only_broken_questions_paint_red_and_each_cut_is_marked():
+    at = _page()
+    at.slider(key=SIZE).set_value(100).run()
+    table = _qa_table(at)
+    broken = set(table[table["status"] == "❌ broken"]["question"])
+    markup = _highlight(at)["html"]
+    red_titles = re.findall(r'class="[^"]*\bbroken" data-s="\d+" title="([^"]*)"', markup)
+    assert red_titles
+    for title in red_titles:
+        asked = {line.split(": ", 2)[-1] for line in html.unescape(title).splitlines()
+                 if line.startswith("BROKEN")}
+        assert asked
+        assert asked <= broken
+    # 寒帯ジェット気流 (2495..2503) is cut where chunk 24 ends and 25 starts: a marker says so.
+    assert 'data-cut="2500">✂#24|#25<span class="tip"' in markup
+
+
+def test_an_answer_whose_other_copy_is_whole_counts_contained_and_is_not_red():
+    at = _page()
+    sample_id = _highlight(at)["text_id"]
+    at.radio(key=SOURCE).set_value("paste").run()
+    text = "共和国連合。" + "あ" * 10 + "共和国連合。"  # copies at 0..5 and 16..21
+    at.text_area(key="explore_doc_paste").input(text).run()
+    # Another text: the view starts at the top instead of keeping the place it had in the sample.
+    pasted_id = _highlight(at)["text_id"]
+    assert pasted_id != sample_id
+    at.slider(key=SIZE).set_value(18).run()  # 0..18 | 18..22: the second copy is cut
+    assert _highlight(at)["text_id"] == pasted_id
+    at.text_input(key="qa_new_question").input("何の連合？")
+    at.text_input(key="qa_new_answer").input("共和国連合")
+    at.button[0].click().run()
+    assert not at.exception
+    assert _metric(at, "Broken answers") == "0 / 1"
+    markup = _highlight(at)["html"]
+    assert re.search(r'class="c[01] cutcopy" data-s="16"', markup)
+    assert re.search(r'class="c0 amb" data-s="0"', markup)
+    assert "broken" not in markup
+    assert "cutcopy" in _highlight(at)["legend"]
+
+
+def test_parent_child_draws_parents_as_well_as_children():
+    at = _page(sample="policy_ja")
+    at.selectbox(key=STRATEGY).set_value("parent_child").run()
+    assert not at.exception
+    text = load_sample("policy_ja").text
+    result = chunkviz.chunk(text, "parent_child")
+    data = _highlight(at)
+    assert len(result.parents) > 1
+    assert data["html"].count('class="pn"') == len(result.parents)
+    assert data["html"].count('class="cn"') == len(result.chunks)
+    assert 'class="swatch pa0"' in data["legend"]
+
+
+def test_the_legend_and_marks_follow_the_language():
+    at = _page()
+    set_lang(at, "ja")
+    data = _highlight(at)
+    assert "凡例" in data["legend"]
+    assert "Legend" not in data["legend"]
+    assert 'title="チャンク #0"' in data["html"]
+    assert "pa0" not in data["legend"]  # no parents under fixed
+
+
+def test_a_jump_is_one_request_and_a_later_rerun_keeps_the_place():
+    at = _page()
+    assert _highlight(at)["request"] == 0
+    at.number_input(key="explore_jump").set_value(10).run()
+    data = _highlight(at)
+    assert (data["scroll_to"], data["request"]) == (10, 1)
+    at.slider(key=SIZE).set_value(300).run()
+    data = _highlight(at)
+    # Same request: the view keeps the reader's place instead of jumping again.
+    assert (data["scroll_to"], data["request"]) == (10, 1)
+
+
+def test_a_focus_offset_opens_its_page_and_is_handed_to_the_view():
+    at = _page()
+    at.radio(key=SOURCE).set_value("paste").run()
+    text = ("梅雨前線が停滞すると長雨になる。" * 2500)[:40_000]
+    at.text_area(key="explore_doc_paste").input(text).run()
+    # What a jump to an answer does (the page's _jump_to(offset=...)): offset 25,000 is on page 2.
+    at.session_state["explore_focus"] = 25_000
+    at.session_state["explore_jump_request"] = 7
+    at.session_state["explore_scroll_pending"] = True
+    at.run()
+    assert not at.exception
+    assert at.pagination(key="explore_page").value == 2
+    data = _highlight(at)
+    assert (data["focus"], data["request"]) == (25_000, 7)
+    assert 'data-s="20000"' in data["html"]

@@ -58,3 +58,51 @@ def test_no_english_catalogue_text_on_a_japanese_page(path):
     leaks = sorted({s for s in shown if s.strip(" .:()—-*") in whole}
                    | {p for s in shown for p in pieces if p in s})
     assert leaks == []
+
+
+def _leaks(at: AppTest) -> list[str]:
+    whole, pieces = _english()
+    shown = [s for s in _shown(at) if s]
+    return sorted({s for s in shown if s.strip(" .:()—-*") in whole}
+                  | {p for s in shown for p in pieces if p in s})
+
+
+def test_no_english_on_the_japanese_tune_page_with_a_recommendation():
+    from chunkviz.samples import load_sample
+
+    # Pasted text: the questions start as synthetic (the radio's labels are translated).
+    at = AppTest.from_file(str(ROOT / "pages" / "6_Tune.py"), default_timeout=300)
+    at.session_state[STATE_KEY] = AppState(lang="ja", source="paste", backend="bm25",
+                                           pasted=load_sample("tech_en").text)
+    at.run()
+    at.number_input(key="tune_count").set_value(30).run()
+    at.multiselect(key="tune_grid").set_value(["fixed-200-0", "fixed-400-80", "paragraph"]).run()
+    at.button(key="tune_run").click().run()
+    assert not at.exception
+    assert any(m.label == "推奨設定" for m in at.metric)
+    reason = at.success[0].value
+    assert "合成質問 30 件" in reason
+    assert any("規則：" in c.value for c in at.caption)
+    assert _leaks(at) == []
+
+
+def test_no_english_on_japanese_explore_with_imported_chunks():
+    import json
+
+    import chunkviz
+    from chunkviz.samples import load_sample
+
+    text = load_sample("jsquad_tsuyu").text
+    pieces = chunkviz.chunk(text, "fixed", size=300).chunk_texts()
+    data = json.dumps([{"page_content": p, "metadata": {"start_index": 0}} for p in pieces],
+                      ensure_ascii=False).encode("utf-8")
+    at = AppTest.from_file(str(ROOT / "pages" / "1_Explore.py"), default_timeout=180)
+    at.session_state[STATE_KEY] = AppState(lang="ja")
+    at.run()
+    at.file_uploader(key="explore_chunks_upload").upload("lc.json", data, "application/json")
+    at.run()
+    (ident,) = at.session_state[STATE_KEY].imported
+    at.selectbox(key="explore_strategy_ja").set_value(f"imported:{ident}").run()
+    assert not at.exception
+    assert any("誤った開始位置" in m.value for m in at.markdown)
+    assert _leaks(at) == []

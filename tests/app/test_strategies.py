@@ -9,6 +9,7 @@ from chunkviz.samples import load_sample
 from chunkviz.strategies.perplexity import perplexity_curve
 from chunkviz.strategies.semantic import semantic_curve
 from chunkviz.views.parent_expansion import auto_merge, expand_to_parents, rank_children
+from tests.app.helpers import app_state, page
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "5_Strategies.py")
@@ -21,12 +22,14 @@ def _page() -> AppTest:
 
 def test_controls_come_from_the_schema_with_the_registrys_defaults():
     from chunkviz.strategies import get_strategy
+    from chunkviz.ui.controls import widget_key
 
     at = _page()
     assert not at.exception
     for name in ("semantic", "perplexity", "parent_child"):
         for p in get_strategy(name).params:
-            key = f"strategies_p_{name}_{p.name}" + ("_en" if p.type == "choice" else "")
+            # Widgets with translated option labels are keyed per language.
+            key = widget_key("strategies_p_", name, p, "en")
             assert at.session_state[key] == (p.default if p.default is not None
                                              else at.session_state[key])
             if p.optional:
@@ -121,7 +124,23 @@ def test_japanese_labels():
 
 def test_semantic_sentence_vectors_from_the_model_parameter():
     at = _page()
-    at.text_input(key="strategies_p_semantic_model").set_value("use-m3").run()
+    # The model is a select box of the known models (keyed per language: translated labels).
+    at.selectbox(key="strategies_p_semantic_model_en").set_value("use-m3").run()
     assert not at.exception
     curve = semantic_curve(TEXT, percentile=5, min_size=100, max_size=1000, model="use-m3")
     assert _metrics(at)["Threshold"] == [f"{curve.threshold:.3f}"]
+
+
+def test_semantic_model_offers_the_known_models_and_takes_a_named_one():
+    at = _page()
+    box = at.selectbox(key="strategies_p_semantic_model_en")
+    assert box.value == "tfidf"
+    assert box.options[:2] == ["tfidf: TF-IDF of character bigrams (fast, lexical)",
+                               "use-m3: bundled multilingual encoder (offline)"]
+    # A model the list does not know is still accepted (accept_new_options; AppTest cannot
+    # type into a select box, so the model comes from the state) and shown as an option.
+    at = page("5_Strategies.py", params={"semantic": {"model": "st:/no/such/model"}})
+    assert not at.exception
+    assert at.selectbox(key="strategies_p_semantic_model_en").value == "st:/no/such/model"
+    assert app_state(at).params_of("semantic")["model"] == "st:/no/such/model"
+    assert any("/no/such/model" in e.value for e in at.error)

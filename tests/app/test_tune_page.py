@@ -32,7 +32,7 @@ def test_the_recommendation_shown_is_tunes_and_synthetic_figures_say_so():
     shown = " ".join(str(s.value) for s in at.success)
     assert "the cheapest" in shown or "highest" in shown
     warnings = " ".join(str(w.value) for w in at.warning)
-    assert "Synthetic questions: 30 context questions" in warnings
+    assert "Synthetic questions\\: 30 context questions (seed 0)" in warnings  # escaped
     assert "favour lexical retrieval" in warnings
     assert "Spearman ρ =" in warnings
     assert len(at.get("plotly_chart")) == 2
@@ -80,7 +80,7 @@ def test_the_cli_on_a_user_file_prints_the_pages_recommendation(tmp_path, capsys
     label = next(line for line in out.splitlines() if line.startswith("Recommended: "))
     reason = next(line for line in out.splitlines() if line.startswith("Why: "))
 
-    # The same file as an upload the picker keeps (AppTest cannot drive a file uploader).
+    # The same file as the upload picker leaves it in the app state.
     at = page("6_Tune.py", timeout=300, source="upload", document=document_from_file(doc_path),
               backend="bm25")
     at.radio(key="tune_source_en").set_value("synthetic").run()
@@ -105,3 +105,26 @@ def test_a_japanese_run_labels_its_synthetic_figures_in_japanese():
     assert "BM25" in warnings
     assert "ρ" in warnings
     assert metric(at, "推奨設定")
+
+
+def test_the_margin_moves_the_recommendation_as_recommend_does_and_names_the_rule():
+    from chunkviz.eval.tune import reason_text, with_margin
+    from chunkviz.views.markup import escape_markdown
+
+    at = _run(page("6_Tune.py", timeout=300, sample="tech_en", backend="bm25"))
+    expected = tune(load_sample("tech_en"), synthetic=30, form=DEFAULT_FORM,
+                    configs=grid_configs(GRID), backend="bm25", seed=0)
+    assert expected.recommendation.delta == 0.01
+    rule = "Rule: equivalent" if expected.recommendation.rule == "equivalent" else \
+        "Rule: not significantly worse"
+    assert any(c.value.startswith(escape_markdown(rule)) for c in at.caption)
+    # The validation names the backend by its name (it once showed the record's repr).
+    assert "(bm25)." in " ".join(str(w.value) for w in at.warning)
+    wide = with_margin(expected, 0.3).recommendation
+    assert wide.rule == "equivalent"
+    at.number_input(key="tune_margin").set_value(0.3).run()
+    assert not at.exception
+    assert metric(at, "Recommended configuration") == wide.label
+    assert escape_markdown(reason_text("en", wide)) in at.success[0].value
+    rule = escape_markdown("Rule: equivalent to the best within ±0.3")
+    assert any(c.value.startswith(rule) for c in at.caption)

@@ -41,7 +41,12 @@ def test_a_small_grid_runs_and_shows_the_recommendation(app_url, page):
     assert _metric(page, "Recommended configuration") == expected.label
     _settle(page)
     _no_error(page)
-    assert "Synthetic questions: 30 context questions" in page.inner_text("body")
+    body = page.inner_text("body")
+    assert "Synthetic questions: 30 context questions (seed 0)" in body
+    rule = ("Rule: equivalent to the best" if expected.rule == "equivalent"
+            else "Rule: not significantly worse than the best")
+    assert rule in body  # the rule used is said, as the page renders it
+    assert "Spearman ρ = 0.93 (bm25)" in body
     assert page.locator("[data-testid='stPlotlyChart']").count() == 2
     page.get_by_role("button", name="Open in Explore").click()
     page.wait_for_selector(".hl-box .cn", timeout=120_000)

@@ -1,0 +1,133 @@
+"""An uploaded chunk file, aligned to one document: a chunking the app can select like a strategy.
+
+``import_chunks`` bounds the file before it parses it (bytes, then the number of chunks and
+their characters, which bound the alignment's work), reads it as ``chunkviz audit`` does
+(``chunkviz.eval.align``) and aligns it to the document. The result is a value: the aligned
+offsets (never the uploaded bytes), the file's name, the report, and an ``id`` that digests the
+document's text and the offsets. A configuration names it as ``(IMPORTED, {"id": id})``; the
+cache layer resolves that id where chunking happens (``chunkviz.ui.resources.chunk_cached``).
+``imported_config`` makes it a configuration of the benchmark runner (Tune's grid, the CLI's
+``tune --chunks``), labelled ``imported-<id>`` in both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from chunkviz.errors import InputTextError
+from chunkviz.eval.align import STRATEGY, AlignmentReport, align_chunks, loads_chunks
+from chunkviz.eval.grid import ImportedConfig
+from chunkviz.model import ChunkingResult
+from chunkviz.textio import decode_bytes
+
+#: The reserved strategy name of an imported chunking (not in the registry).
+IMPORTED = STRATEGY
+#: Chunk files above this many bytes are refused before they are parsed.
+MAX_CHUNK_FILE_BYTES = 32 * 1024 * 1024
+#: At most this many chunks: a chunk that is not near its expected place scans the rest of the
+#: document, so the count bounds the alignment's worst case.
+MAX_IMPORTED_CHUNKS = 20_000
+#: Chunk characters allowed per document character (overlap repeats text; 4 is 75% overlap).
+MAX_CHARS_PER_DOCUMENT_CHAR = 4
+_CHAR_SLACK = 10_000
+
+
+@dataclass(frozen=True)
+class ImportedChunking:
+    """Chunks from another library, aligned to one document.
+
+    Attributes:
+        id: 16 hex digits of SHA-256 over the document's text and the aligned offsets.
+        name: The uploaded file's name (the user's text: escape it when rendered).
+        report: The alignment report (offsets, chunks not found as-is, wrong claimed starts,
+            text no chunk holds).
+        result: The aligned chunking of the document, strategy ``imported``.
+    """
+
+    id: str
+    name: str
+    report: AlignmentReport
+    result: ChunkingResult
+
+    def matches(self, text: str) -> bool:
+        """Whether the chunks were aligned to ``text``."""
+        return self.result.text == text
+
+
+def check_chunk_file(size: int, name: str) -> None:
+    """Refuse a chunk file of more than ``MAX_CHUNK_FILE_BYTES`` (before reading it).
+
+    Raises:
+        InputTextError: The file is too large.
+    """
+    if size > MAX_CHUNK_FILE_BYTES:
+        raise InputTextError(
+            f"chunk file {name} is {size / 1e6:.1f} MB; chunk files up to "
+            f"{MAX_CHUNK_FILE_BYTES // (1024 * 1024)} MiB are accepted "
+            "(MAX_CHUNK_FILE_BYTES); import the chunks of a part of the document"
+        )
+
+
+def _bound(name: str, count: int, chars: int, document_chars: int) -> None:
+    if count > MAX_IMPORTED_CHUNKS:
+        raise InputTextError(
+            f"chunk file {name} holds {count:,} chunks; at most {MAX_IMPORTED_CHUNKS:,} are "
+            "accepted (MAX_IMPORTED_CHUNKS); import the chunks of a part of the document"
+        )
+    limit = MAX_CHARS_PER_DOCUMENT_CHAR * document_chars + _CHAR_SLACK
+    if chars > limit:
+        raise InputTextError(
+            f"chunk file {name} holds {chars:,} characters of chunk text for a document of "
+            f"{document_chars:,}; at most {limit:,} are accepted ({MAX_CHARS_PER_DOCUMENT_CHAR}"
+            " per document character, plus 10,000); check that the chunks belong to this "
+            "document"
+        )
+
+
+def import_chunks(data: bytes, name: str, text: str) -> ImportedChunking:
+    """Read a chunk file's bytes (JSON list or JSONL) and align its chunks to ``text``.
+
+    Args:
+        data: The file's content.
+        name: The file's name (for messages and labels).
+        text: The document the chunks were made from.
+
+    Returns:
+        The aligned chunking.
+
+    Raises:
+        InputTextError: The file is larger than ``MAX_CHUNK_FILE_BYTES``, not text, neither
+            JSON nor JSONL, not a chunk format, holds more than ``MAX_IMPORTED_CHUNKS``
+            chunks or far more chunk text than the document has.
+    """
+    check_chunk_file(len(data), name)
+    fmt, chunks = loads_chunks(decode_bytes(data, name=name), name)
+    _bound(name, len(chunks), sum(len(c.text) for c in chunks), len(text))
+    report = align_chunks(text, chunks, format=fmt)
+    result = report.result(name)
+    if not result.chunks:
+        raise InputTextError(
+            f"no chunk of {name} could be aligned to the document ({len(chunks)} chunks read as "
+            f"{fmt}); import the chunks that were made from this document"
+        )
+    h = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+    h.update(json.dumps([[c.start, c.end] for c in result.chunks]).encode("ascii"))
+    return ImportedChunking(h.hexdigest()[:16], name, report, result)
+
+
+def imported_label(chunking: ImportedChunking) -> str:
+    """The label of an imported chunking in a grid and a results file: ``imported-<id>``.
+
+    An id, not the file name: labels reach figures and results files, a file name is the
+    user's text.
+    """
+    return f"{IMPORTED}-{chunking.id[:8]}"
+
+
+def imported_config(chunking: ImportedChunking, doc_id: str) -> ImportedConfig:
+    """The chunking as a configuration of the benchmark runner, for the document ``doc_id``."""
+    return ImportedConfig(imported_label(chunking), IMPORTED,
+                          {"file": chunking.name, "offsets": chunking.report.digest},
+                          {doc_id: chunking.result})
