@@ -151,7 +151,7 @@ def _follow_qa_selection(rows: list[int], shown: list[int], kind: str) -> None:
     ss["explore_qa_followed"] = chosen
     place = answer_place(qa[chosen[1]], result.chunks)
     if place is not None:
-        _jump_to(place[0])
+        _jump_to(place[0], offset=place[1])
         st.rerun()
 
 
@@ -177,7 +177,7 @@ def _qa_section() -> None:
         # Labels translated once, not once per cell.
         col = {k: tr(f"explore.col_{k}") for k in QA_COLUMNS}
         status = {k: tr(f"explore.{k.replace(' ', '_')}")
-                  for k in ("contained", "broken", "not found")}
+                  for k in ("contained", "broken", "not found", "ambiguous")}
         if shown:
             # One table (and one selection) per filter: row 0 of "broken" is another question.
             event = st.dataframe(qa_rows(qa, shown, col, status),

@@ -44,9 +44,21 @@ def test_the_answer_place_prefers_a_copy_some_chunk_holds_whole():
 def test_rows_follow_the_shown_questions_in_the_ui_words():
     qa = _qa()
     columns = {c: c.upper() for c in QA_COLUMNS}
-    statuses = {"contained": "ok", "broken": "cut", "not found": "none"}
+    statuses = {"contained": "ok", "broken": "cut", "not found": "none", "ambiguous": "?"}
     rows = qa_rows(qa, [3, 1], columns, statuses)
     assert [r["QUESTION"] for r in rows] == ["cut too?", "cut?"]
     assert rows[0] == {"QUESTION": "cut too?", "ANSWER": "hij", "STATUS": "cut", "IN": "",
-                       "CUT": "#1, #2", "FOUND": 1}
+                       "CUT": "#1, #2", "FOUND": 1, "AMBIGUOUS": ""}
     assert qa_rows(qa, [0], columns, statuses)[0]["IN"] == "#0"
+
+
+def test_the_ambiguous_filter_keeps_answers_whose_place_is_a_guess():
+    text = "abcabc-long tail"
+    pairs = [{"question": "twice?", "answer": "abc"}, {"question": "once?", "answer": "c-lo"},
+             {"question": "short?", "answer": "ta"}]
+    qa = assess_qa(chunkviz.chunk(text, "fixed", size=5), locate_questions(text, pairs))
+    assert [r.ambiguous for r in qa] == [True, False, True]
+    assert shown_questions(qa, "ambiguous") == [0, 2]
+    statuses = {"contained": "ok", "broken": "cut", "not found": "none", "ambiguous": "?"}
+    rows = qa_rows(qa, [0, 1], {c: c for c in QA_COLUMNS}, statuses)
+    assert [r["ambiguous"] for r in rows] == ["?", ""]

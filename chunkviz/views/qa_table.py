@@ -12,14 +12,16 @@ from typing import Any, Literal
 from chunkviz.model import Chunk
 from chunkviz.views.explore import QAResult
 
-QAFilter = Literal["all", "broken"]
-QA_FILTERS: tuple[QAFilter, ...] = ("all", "broken")
+QAFilter = Literal["all", "broken", "ambiguous"]
+QA_FILTERS: tuple[QAFilter, ...] = ("all", "broken", "ambiguous")
 
 
 def shown_questions(qa: Sequence[QAResult], kind: QAFilter) -> list[int]:
     """Indices of the questions the table shows under filter ``kind``, in question order."""
     if kind == "broken":
         return [i for i, r in enumerate(qa) if r.status == "broken"]
+    if kind == "ambiguous":
+        return [i for i, r in enumerate(qa) if r.ambiguous]
     return list(range(len(qa)))
 
 
@@ -45,7 +47,7 @@ def answer_place(r: QAResult, chunks: Sequence[Chunk]) -> tuple[int, int] | None
     return (r.cutting[0], first.start) if r.cutting else None
 
 
-QA_COLUMNS = ("question", "answer", "status", "in", "cut", "found")
+QA_COLUMNS = ("question", "answer", "status", "in", "cut", "found", "ambiguous")
 
 
 def qa_rows(
@@ -56,7 +58,9 @@ def qa_rows(
 ) -> list[dict[str, Any]]:
     """One row per shown question, in the order of ``shown``.
 
-    ``columns`` names ``QA_COLUMNS`` and ``statuses`` the three statuses in the UI language.
+    ``columns`` names ``QA_COLUMNS`` and ``statuses`` the three statuses and ``ambiguous`` (the
+    mark of an answer whose place is a guess, ``chunkviz.views.explore.is_ambiguous``) in the UI
+    language.
     """
     rows = []
     for i in shown:
@@ -68,5 +72,6 @@ def qa_rows(
             columns["in"]: ", ".join(f"#{c}" for c in r.containing),
             columns["cut"]: ", ".join(f"#{c}" for c in r.cutting) if r.status == "broken" else "",
             columns["found"]: len(r.item.spans),
+            columns["ambiguous"]: statuses["ambiguous"] if r.ambiguous else "",
         })
     return rows

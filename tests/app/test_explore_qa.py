@@ -6,7 +6,8 @@ from streamlit.testing.v1 import AppTest
 
 import chunkviz
 from chunkviz.samples import load_sample
-from chunkviz.views.explore import assess_qa
+from chunkviz.views.explore import assess_qa, is_ambiguous
+from chunkviz.views.qa_table import answer_place
 from tests.app.helpers import app_state, component_data, page, set_lang
 
 SIZE = "explore_p_fixed_size"
@@ -99,3 +100,23 @@ def test_a_followed_row_does_not_pull_the_view_back_until_it_is_selected_again()
     result = chunkviz.chunk(sample.text, "fixed", size=100, overlap=10)
     holding = assess_qa(result, sample.questions[:1])[0]
     assert at.session_state["explore_scroll"] == (holding.containing or holding.cutting)[0]
+
+
+def test_the_ambiguous_filter_and_a_row_bring_that_answer_itself_into_view():
+    at = page("1_Explore.py", timeout=90)
+    at.segmented_control(key="explore_qa_filter_en").set_value("ambiguous").run()
+    assert not at.exception
+    sample = load_sample("jsquad_tsuyu")
+    ambiguous = [i for i, q in enumerate(sample.questions) if is_ambiguous(q)]
+    assert ambiguous
+    table = _table(at).value
+    assert list(table["question"]) == [sample.questions[i].question for i in ambiguous]
+    assert set(table["ambiguous"]) == {"❓ which copy is a guess"}
+    at.session_state["explore_qa_table_ambiguous"] = {"selection": {"rows": [0], "columns": []}}
+    at.run()
+    assert not at.exception
+    result = chunkviz.chunk(sample.text, "fixed", size=400, overlap=0)
+    qa = assess_qa(result, sample.questions)
+    chunk, offset = answer_place(qa[ambiguous[0]], result.chunks)
+    view = component_data(at, "explore_highlight")
+    assert (view["scroll_to"], view["focus"]) == (chunk, offset)
