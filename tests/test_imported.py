@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import chunkviz
@@ -68,6 +68,9 @@ def test_a_label_and_the_chunkviz_snippet_name_the_file():
 
 @settings(max_examples=200, deadline=None)
 @given(text=texts, size=st.integers(1, 40), style=st.sampled_from(["strings", "chonkie"]))
+# A whitespace chunk before a run: its gap was read as a dropped separator, and every later
+# chunk slipped by one.
+@example(text="梅雨 " + "." * 40, size=1, style="strings")
 def test_a_tiling_chunk_list_imports_back_to_its_own_offsets(text, size, style):
     # Chunks that tile the text (fixed windows, no overlap), even on repeated text such as
     # "w1 w1 w1" or "。。。", align to exactly the offsets they were cut at.

@@ -482,6 +482,10 @@ def align_chunks(
                 reach = prev_end
             else:
                 out.append(AlignedChunk(index, None, None, "empty", 0, claim))
+                # It still took its place: the next chunk is expected after it, as after a
+                # chunk that could not be aligned (otherwise the gap it leaves reads as a
+                # dropped separator, and every later chunk on repeated text slips by one).
+                reach = min(n, max(lo, reach + step)) + len(t)
             continue
         # Where the chunk should start if the library keeps its last step (the distance from
         # a chunk's end to the next one's start: 0 for adjacent chunks, -overlap, +1 for a
