@@ -144,8 +144,11 @@ class ChunkSequence(Sequence[Chunk]):
                 raise ValueError(f"{n} starts but {len(column)} {name}")
         self._starts = starts
         self._ends = ends
-        self._parents = parents
-        self._prefixes = prefixes
+        # A column is kept only when some chunk has a value in it (the class's invariant, which
+        # the fast paths of equality and of prefixed texts rely on).
+        self._parents = parents if parents is not None and any(
+            p is not None for p in parents) else None
+        self._prefixes = prefixes if prefixes is not None and any(prefixes) else None
         self._items: tuple[Chunk, ...] | None = None
 
     @classmethod
@@ -169,13 +172,11 @@ class ChunkSequence(Sequence[Chunk]):
         if isinstance(chunks, ChunkSequence):
             return chunks
         items = tuple(chunks)
-        parents = [c.parent for c in items]
-        prefixes = [c.prefix for c in items]
         seq = cls(
             [c.start for c in items],
             [c.end for c in items],
-            parents if any(p is not None for p in parents) else None,
-            prefixes if any(prefixes) else None,
+            [c.parent for c in items],
+            [c.prefix for c in items],
         )
         seq._items = items  # the chunks are already built: keep them
         return seq

@@ -103,9 +103,8 @@ def markdown_split(
         starts += chunk_starts
         ends += chunk_ends
         prefixes += [prefix] * len(chunk_starts)
-    # No prefix column when no chunk has one, as ChunkSequence.of leaves it.
-    column = prefixes if any(prefixes) else None
-    return ChunkingResult(text, ChunkSequence(starts, ends, prefixes=column), "markdown", params)
+    return ChunkingResult(text, ChunkSequence(starts, ends, prefixes=prefixes), "markdown",
+                          params)
 
 
 register(
