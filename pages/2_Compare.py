@@ -23,7 +23,7 @@ from chunkviz.views.compare import (
     summary_rows,
 )
 from chunkviz.views.explore import qa_marks
-from chunkviz.views.highlight import labels_for, page_bounds, render_html
+from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
 
 state = app_state()
 ss = st.session_state
@@ -81,14 +81,14 @@ def _follow_strip(offset: int | None, pages: int) -> None:
     if ss.get("compare_strip_followed") == offset:
         return
     ss["compare_strip_followed"] = offset
-    target = min(offset // PAGE_SIZE + 1, pages)
+    target = min(page_of(offset, PAGE_SIZE) + 1, pages)
     if pages > 1 and target != ss.get("compare_page", 1):
         ss["compare_page"] = target  # before the slider is drawn in this run
         st.rerun()
 
 
 st.subheader(tr("compare.boundaries"))
-pages = max(1, -(-len(text) // PAGE_SIZE))
+pages = page_count(len(text), PAGE_SIZE)
 if not 1 <= ss.get("compare_page", 1) <= pages:  # a shorter document than before
     ss.pop("compare_page", None)
 a, b = page_bounds(len(text), ss.get("compare_page", 1) - 1, PAGE_SIZE)
