@@ -14,8 +14,8 @@ from chunkviz.eval.results import QuestionsSource, Results, load_results
 from chunkviz.eval.tune import provenance_lines, questions_source, tune, tune_grid
 from chunkviz.samples import load_sample
 
-ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = Path(__file__).parent / "fixtures"
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOOD = json.loads((FIXTURES / "results_small.json").read_text(encoding="utf-8"))
 CLOZE = QuestionsSource("both", 3, 40, "cloze", 7, "synthetic questions ...",
                         "cloze questions favour lexical retrieval", 0.6, "rho 0.60")

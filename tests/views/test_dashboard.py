@@ -23,7 +23,7 @@ from chunkviz.views.benchmark_tables import cell_text, main_table_markdown
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.share_link import from_query
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def _load(name: str) -> Results:

@@ -14,7 +14,7 @@ from chunkviz.cli import main
 from chunkviz.strategies import all_strategies
 from chunkviz.views import export
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOC = "# 就業規則\n\n第1条 目的。この規則は服務を定める。\n\n## 第2章\n\n休暇を与える。\n"
 
 

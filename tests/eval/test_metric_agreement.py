@@ -21,7 +21,7 @@ from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
 from chunkviz.views.compare import Outcome
 from chunkviz.views.explore import QAResult
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FILES = [FIXTURES / "results_small.json", FIXTURES / "results_small_dense.json",
          *sorted(shipped_results_dir().glob("*.json"))]
 

@@ -11,7 +11,7 @@ import pytest
 from chunkviz.errors import ResultsFileError
 from chunkviz.eval.results import Results, list_results, load_results
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOOD = json.loads((FIXTURES / "results_small.json").read_text(encoding="utf-8"))
 FIRST = GOOD["configs"][0]["label"]
 

@@ -135,7 +135,7 @@ def test_the_report_names_the_conclusions_that_depend_on_a_definition():
     from chunkviz.commands.bench_cmd import format_report
     from chunkviz.eval.results import Sensitivity
 
-    data = load_results(Path(__file__).parent / "fixtures" / "results_small.json")
+    data = load_results(Path(__file__).resolve().parents[1] / "fixtures" / "results_small.json")
     flipped = next(r for r in data.pairwise if r.metric == "recall@5" and r.significant)
     rows = tuple(replace(r, significant=False) if r is flipped else r for r in data.pairwise)
     data = replace(data, sensitivity=Sensitivity({}, {}, 10, {}, {}, {"ties_optimistic": rows}))

@@ -184,7 +184,7 @@ class RecordingEngine(LocalEngine):
 
 
 def test_the_chunk_and_encode_stages_go_through_the_engine(tmp_path):
-    from tests.test_cache import CountingBackend
+    from tests.retrieval.test_cache import CountingBackend
 
     engine = RecordingEngine()
     res = run_benchmark(make_dataset(), CONFIGS, CountingBackend(), cache_dir=tmp_path,
@@ -200,7 +200,7 @@ def test_the_chunk_and_encode_stages_go_through_the_engine(tmp_path):
 
 def test_an_engine_that_encodes_elsewhere_lands_vectors_the_runner_reads(tmp_path):
     """An engine that never calls the backend itself: it stores vectors it computed apart."""
-    from tests.test_cache import CountingBackend
+    from tests.retrieval.test_cache import CountingBackend
 
     class Elsewhere(LocalEngine):
         name = "elsewhere"
@@ -223,7 +223,7 @@ def test_an_engine_that_encodes_elsewhere_lands_vectors_the_runner_reads(tmp_pat
 
 
 def test_dense_backend_encodes_each_unique_text_once(tmp_path):
-    from tests.test_cache import CountingBackend
+    from tests.retrieval.test_cache import CountingBackend
 
     backend = CountingBackend()
     # fixed-40-8 and fixed-40-8 under another label share every text

@@ -6,8 +6,8 @@ from streamlit.util import AttributeDictionary  # what st.plotly_chart returns
 from chunkviz.strategies.perplexity import perplexity_curve
 from chunkviz.strategies.semantic import semantic_curve
 from chunkviz.ui.strategies_figures import clicked_boundary, perplexity_figure, semantic_figure
-from tests.test_perplexity import FixedPerplexities
-from tests.test_semantic import LetterCounts
+from tests.strategies.test_perplexity import FixedPerplexities
+from tests.strategies.test_semantic import LetterCounts
 
 
 def test_semantic_figure_draws_the_threshold_and_marks_each_kind_of_cut():

@@ -11,7 +11,7 @@ import chunkviz
 from chunkviz.strategies.perplexity import perplexity_curve
 from tests.helpers import assert_valid_chunking
 from tests.strategies import texts
-from tests.test_semantic import PYTHON, TWO_TOPICS, WEATHER
+from tests.strategies.test_semantic import PYTHON, TWO_TOPICS, WEATHER
 
 
 class FixedPerplexities:
