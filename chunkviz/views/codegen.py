@@ -1,7 +1,7 @@
 """A chunkviz configuration as Python code for LangChain, LlamaIndex and chonkie.
 
 Each snippet says how close it is: ``equivalent`` (the same chunks; for the fixed character
-window this is checked by tests/test_codegen.py against the installed peers), ``closest`` (the
+window this is checked by tests/views/test_codegen.py against the installed peers), ``closest`` (the
 library's nearest splitter, whose output differs; the note says how) or ``none`` (the library has
 no such splitter; the snippet is a comment saying so). chunkviz's own call is always exact.
 """
