@@ -208,8 +208,11 @@ def question_editor(state: AppState) -> None:
                 st.session_state["qa_file"] = qa_file.file_id
                 add_pairs(state, [{"question": p["question"], "answer": p["answer"]}
                                   for p in pairs])
+                added = state.document.questions[len(state.document.questions) - len(pairs):]
+                missing = sum(1 for q in added if not q.spans)
                 st.session_state["qa_loaded"] = text(lang, "explore.qa_loaded", n=len(pairs),
-                                                     name=escape_markdown(qa_file.name))
+                                                     name=escape_markdown(qa_file.name),
+                                                     found=len(pairs) - missing, missing=missing)
                 st.rerun()
         if st.session_state.get("qa_loaded"):
             st.success(st.session_state.pop("qa_loaded"))
