@@ -13,6 +13,7 @@ from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view, save_view_button, text_key
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.import_view import chunks_importer
+from chunkviz.ui.page_view import page_view
 from chunkviz.ui.pickers import configuration_picker, document_picker, question_editor
 from chunkviz.ui.resources import (
     chunk_cached,
@@ -141,6 +142,9 @@ highlight_view(markup, scroll_to=scroll, focus=focus, key="explore_highlight",
                parents=bool(result.parents), text_id=text_key(text))
 if pages > 1:
     st.caption(tr("explore.page_info", a=a, b=b, n=len(text), p=page, pages=pages))
+if document.layout is not None and st.toggle(tr("pdfview.show"), key="explore_pdf_view",
+                                             help=tr("pdfview.show_help")):
+    page_view(document, result, marks, selected=scroll, on_select=_jump_to, key="explore_pdf")
 
 
 # --- Details -------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ paragraph break) and the line it sits on, so every offset keeps its page and box
 The rules, each measured on the page rather than assumed:
 
 - A line is a run of characters between the library's line ends, also cut where the next
-  character jumps back leftwards or to another baseline.
+  character jumps back leftwards, to another baseline or across a gutter (three font sizes).
 - Running headers, footers and page numbers are lines in the top or bottom band of the page
   whose text, digits aside, recurs on at least half of the pages (and on two or more); a lone
   page number in those bands is one too. They are left out and counted (``keep_furniture``
@@ -129,7 +129,8 @@ def page_lines(page_no: int, page: PageChars) -> list[Line]:
     sizes = page.sizes if page.sizes is not None else heights
     mid = (boxes[:, 1] + boxes[:, 3]) / 2
     h = np.maximum(np.maximum(heights[1:], heights[:-1]), 1.0)
-    cut = (np.abs(mid[1:] - mid[:-1]) > 0.6 * h) | (boxes[1:, 0] < boxes[:-1, 0] - 2 * h)
+    cut = ((np.abs(mid[1:] - mid[:-1]) > 0.6 * h) | (boxes[1:, 0] < boxes[:-1, 0] - 2 * h)
+           | (boxes[1:, 0] - boxes[:-1, 2] > 3 * h))  # a gutter: the next column's line
     starts = sorted({0, *(int(i) + 1 for i in np.flatnonzero(cut)), *page.newline} - {n})
     visible = np.array([not ch.isspace() for ch in text], bool)
     lines: list[Line] = []
@@ -246,7 +247,7 @@ def assemble(pages: Sequence[PageChars], *, keep_furniture: bool = False) -> Ass
         body, src = _line_text(ln, pages[ln.page], int(offsets[ln.page]))
         text_parts.append(body)
         source_parts.append(src)
-        line_parts.append(np.full(len(body), n, np.int32))
+        line_parts.append(np.where(src >= 0, n, -1).astype(np.int32))  # a joining space: -1
     return Assembled("".join(text_parts), np.concatenate(source_parts),
                      np.concatenate(line_parts), furniture, paragraphs)
 
@@ -354,19 +355,20 @@ def _separator(a: Line, b: Line, after: Line | None, rights: dict[int, float], p
     same_flow = a.page == b.page and a.column == b.column and b.top > a.top
     if same_flow and b.top - a.bottom > (pitch + 0.4) * size:
         return "\n\n"
+    stripped, first = a.text.rstrip(), b.text.lstrip()[:1]
+    # A hyphen between letters at a line end, a lowercase letter next: the printer hyphenated.
+    if stripped[-2:-1].isalpha() and stripped.endswith("-") and first.islower():
+        return "-"
     wrapped = a.x1 + b.need > rights.get(a.column, a.x1) - 0.3 * a.size
     if indents and same_flow and not wrapped and _indented(a, b, after, rights, size):
         return "\n\n"
     if not wrapped:
         return "\n" if same_flow else "\n\n"
-    last, first = a.text.rstrip()[-1:], b.text.lstrip()[:1]
+    last = stripped[-1:]
     if not last or not first:
         return "\n"
     if is_cjk(last) or is_cjk(first):
         return ""
-    stripped = a.text.rstrip()
-    if last == "-" and len(stripped) > 1 and stripped[-2].isalpha() and first.islower():
-        return "-"
     return " "
 
 

@@ -134,6 +134,8 @@ def _page_chars(pdf: object, index: int) -> PageChars:
                     continue
                 if code in (0xFFFE, 0xFFFF, 0) or 0xD800 <= code <= 0xDFFF:
                     continue
+                if code == 0x02:  # PDFium's mark for a hyphen that ends a line
+                    code = 0x2D
                 raw.FPDFText_GetLooseCharBox(handle, i, ctypes.byref(rect))
                 k = len(chars)
                 if pending_break:

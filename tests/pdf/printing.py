@@ -65,3 +65,58 @@ def print_pdfs(pages: Mapping[str, str], folder: Path) -> dict[str, Path]:
         finally:
             browser.close()
     return out
+
+
+def simple_pdf(pages: Sequence[Sequence[str | tuple[float, str]]], *, header: str = "",
+               size: float = 11.0, numbers: bool = True, width: float = 595.0,
+               height: float = 842.0) -> bytes:
+    """A PDF drawn line by line in Helvetica (ASCII text), fast to make in any test.
+
+    Each page is a list of lines from the top: a string starts at the left margin, an
+    ``(x, text)`` pair at ``x`` points (a second column), an empty string is a blank line (a
+    paragraph gap); a line given as ``(x, text)`` right after another at the same height... is
+    not supported: one line per row. ``header`` is printed at the top of every page and, with
+    ``numbers``, "n / N" at the bottom.
+    """
+    count = len(pages)
+    streams = []
+    for n, lines in enumerate(pages, start=1):
+        ops = []
+        if header:
+            ops.append(_show(width / 2 - 40, height - 30, header, 8))
+        if numbers:
+            ops.append(_show(width / 2 - 10, 24, f"{n} / {count}", 8))
+        y = height - 72
+        for line in lines:
+            x, body = (line if isinstance(line, tuple) else (56.0, line))
+            if body:
+                ops.append(_show(x, y, body, size))
+            y -= size * 1.4
+        streams.append("\n".join(ops).encode("latin-1"))
+    objects: list[bytes] = [b"", b"", b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    kids = []
+    for stream in streams:
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents %d 0 R "
+                       b"/Resources << /Font << /F1 3 0 R >> >> >>"
+                       % (width, height, len(objects)))
+        kids.append(len(objects))
+    objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
+    objects[1] = (b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids)
+                  + b"] /Count %d >>" % len(kids))
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for i, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _show(x: float, y: float, text: str, size: float) -> str:
+    escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+    return f"BT /F1 {size:g} Tf {x:.1f} {y:.1f} Td ({escaped}) Tj ET"
