@@ -49,19 +49,8 @@ def print_pdfs(pages: Mapping[str, str], folder: Path) -> dict[str, Path]:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            page = browser.new_page()
             for name, markup in pages.items():
-                page.set_content(markup)
-                path = folder / f"{name}.pdf"
-                page.pdf(path=str(path), format="A4", display_header_footer=True,
-                         header_template=("<div style='font-size:9px;width:100%;"
-                                          f"text-align:center'>{html.escape(HEADER)}</div>"),
-                         footer_template=("<div style='font-size:9px;width:100%;text-align:"
-                                          "center'><span class='pageNumber'></span> / "
-                                          "<span class='totalPages'></span></div>"),
-                         margin={"top": "20mm", "bottom": "20mm", "left": "18mm",
-                                 "right": "18mm"})
-                out[name] = path
+                out[name] = print_with(browser, markup, folder / f"{name}.pdf")
         finally:
             browser.close()
     return out
@@ -120,3 +109,32 @@ def simple_pdf(pages: Sequence[Sequence[str | tuple[float, str]]], *, header: st
 def _show(x: float, y: float, text: str, size: float) -> str:
     escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
     return f"BT /F1 {size:g} Tf {x:.1f} {y:.1f} Td ({escaped}) Tj ET"
+
+
+def jsquad_article(index: int = 0) -> tuple[list[str], list[str]]:
+    """The paragraphs (title first) and answers of a vendored JSQuAD validation article."""
+    import json
+
+    root = Path(__file__).resolve().parents[2]
+    data = json.loads((root / "data/jsquad/valid-v1.3.json").read_text(encoding="utf-8"))
+    article = data["data"][index]
+    paragraphs = [p["context"].split("[SEP]", 1)[-1].strip() for p in article["paragraphs"]]
+    answers = [q["answers"][0]["text"] for p in article["paragraphs"] for q in p["qas"]]
+    return [article["title"], *paragraphs], answers
+
+
+def print_with(browser: object, markup: str, path: Path) -> Path:
+    """Print ``markup`` to ``path`` with an already running Playwright ``browser``."""
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        page.set_content(markup)
+        page.pdf(path=str(path), format="A4", display_header_footer=True,
+                 header_template=("<div style='font-size:9px;width:100%;text-align:center'>"
+                                  f"{html.escape(HEADER)}</div>"),
+                 footer_template=("<div style='font-size:9px;width:100%;text-align:center'>"
+                                  "<span class='pageNumber'></span> / "
+                                  "<span class='totalPages'></span></div>"),
+                 margin={"top": "20mm", "bottom": "20mm", "left": "18mm", "right": "18mm"})
+    finally:
+        page.close()
+    return path
