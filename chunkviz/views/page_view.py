@@ -126,6 +126,6 @@ def page_svg(shapes: PageShapes, selected: int | None = None) -> str:
         out.append(f'<g class="pv-cut"><line x1="{x:.1f}" y1="{y - 2:.1f}" x2="{x:.1f}" '
                    f'y2="{y + h + 2:.1f}" stroke="{BROKEN}" stroke-width="3"/>'
                    f'<text x="{x + 2:.1f}" y="{max(y - 3, 10):.1f}" fill="{BROKEN}" '
-                   f'font-size="11" font-weight="700">{escape_html(c.label)}</text></g>')
+                   f'font-size="18" font-weight="700">{escape_html(c.label)}</text></g>')
     out.append("</svg>")
     return "".join(out)

@@ -110,3 +110,22 @@ def test_a_pdf_with_too_many_pages_is_refused_before_it_is_read():
 def test_a_malformed_pdf_names_the_file_and_the_fix(data):
     with pytest.raises(InputTextError, match=r"^cannot read bad\.pdf as a PDF .*valid PDF"):
         extract(data, "bad.pdf")
+
+
+def test_the_cli_reads_a_pdf_by_layout_and_says_what_it_left_out(tmp_path, capsys):
+    import json
+
+    from chunkviz.cli import main
+
+    (tmp_path / "handbook.pdf").write_bytes(simple_pdf([ONE, TWO], header="Orbit Queue Handbook"))
+    assert main(["chunk", str(tmp_path / "handbook.pdf"), "--format", "json",
+                 "--strategy", "paragraph"]) == 0
+    captured = capsys.readouterr()
+    chunks = [r["text"] for r in json.loads(captured.out)["chunks"]]
+    assert chunks[0].endswith("sensitive information or lengthen it for audit trails.")
+    assert "Orbit Queue Handbook" not in captured.out
+    assert "read 2 PDF pages by layout: 0 compatibility ideographs replaced, 4 header" in (
+        captured.err)
+    assert main(["chunk", str(tmp_path / "handbook.pdf"), "--format", "json",
+                 "--keep-furniture"]) == 0
+    assert "Orbit Queue Handbook" in capsys.readouterr().out
