@@ -124,6 +124,11 @@ def extract(
 
         pdf = read_pdf(data, filename, keep_furniture=keep_furniture)
         check_chars(len(pdf.text), filename)
+        if not pdf.text.strip():  # every line was a running header, footer or page number
+            raise InputTextError(
+                f"{filename} has no text besides its running headers, footers and page numbers; "
+                "keep them (keep_furniture, --keep-furniture) or upload another file"
+            )
         return ExtractedText(pdf.text, layout=pdf.layout, compat_ideographs=pdf.compat_ideographs,
                              furniture=pdf.furniture, pages=pdf.pages,
                              pages_without_text=pdf.pages_without_text)

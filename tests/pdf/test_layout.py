@@ -129,3 +129,11 @@ def test_the_cli_reads_a_pdf_by_layout_and_says_what_it_left_out(tmp_path, capsy
     assert main(["chunk", str(tmp_path / "handbook.pdf"), "--format", "json",
                  "--keep-furniture"]) == 0
     assert "Orbit Queue Handbook" in capsys.readouterr().out
+
+
+def test_a_pdf_of_nothing_but_headers_and_page_numbers_says_so():
+    with pytest.raises(InputTextError, match="^empty.pdf has no text besides its running"):
+        extract(simple_pdf([[], []], header="Orbit Queue Handbook"), "empty.pdf")
+    kept = extract(simple_pdf([[], []], header="Orbit Queue Handbook"), "empty.pdf",
+                   keep_furniture=True)
+    assert kept.text.count("Orbit Queue Handbook") == 2
