@@ -350,6 +350,8 @@ def _separator(a: Line, b: Line, after: Line | None, rights: dict[int, float], p
     if a.furniture or b.furniture:
         return "\n\n"
     size = max(a.size, b.size)
+    if a.page == b.page and b.x0 > a.x1 and abs(b.top - a.top) < 0.3 * size:
+        return " "  # the rest of the same row after a wide gap (a table's cells, code)
     if abs(a.size - b.size) > 0.15 * size:
         return "\n\n"
     same_flow = a.page == b.page and a.column == b.column and b.top > a.top
