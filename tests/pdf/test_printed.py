@@ -89,9 +89,3 @@ def test_real_answers_are_found(name, printed, reads):
     found = sum(1 for answer in item.answers if locate(text, answer))
     assert found >= 0.99 * len(item.answers)
 
-
-def test_the_seed_articles_were_printed():
-    # The seeds are not shipped; the JSQuAD articles carry the acceptance where they are absent.
-    if not NAMES[0].startswith("seed"):
-        pytest.skip(f"no seed articles in {SEEDS} (set CHUNKVIZ_SEEDS)")
-    assert len([n for n in NAMES if n.startswith("seed")]) == 4
