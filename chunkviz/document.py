@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from chunkviz.api import chunk
 from chunkviz.model import ChunkingResult, Span
 from chunkviz.strategies import get_strategy
+
+if TYPE_CHECKING:
+    from chunkviz.pdf.pages import PageLayout
 
 Origin = Literal["sample", "paste", "upload", "dataset"]
 
@@ -27,7 +30,9 @@ class Question:
         qid: Stable identifier.
         doc_id: The document the spans refer to.
         question: The question text.
-        answer: The answer text (``document.text[s.start:s.end]`` for every span).
+        answer: The answer text as given; ``document.text[s.start:s.end]`` for every span,
+            up to character width, compatibility forms and whitespace (a user's answer is found
+            as a reader finds it, ``chunkviz.datasets.locate``).
         spans: Every span counted as the answer (all occurrences, for user QA pairs); empty when
             a user's answer is not in the document.
         alternatives: Spans of the question's other annotated answers (SQuAD/JSQuAD
@@ -55,6 +60,8 @@ class Document:
             (JSQuAD paragraphs are concatenated without separator, so they cannot be re-found).
         origin: Where it came from: ``sample``, ``paste``, ``upload`` or ``dataset``.
         questions: Its questions, each with the spans of ``text`` that answer it.
+        layout: For a document read from a PDF, each offset's page and box (compact arrays,
+            compared by identity); None otherwise.
     """
 
     doc_id: str
@@ -63,6 +70,7 @@ class Document:
     paragraph_starts: tuple[int, ...] = ()
     origin: Origin = "dataset"
     questions: tuple[Question, ...] = ()
+    layout: PageLayout | None = None
 
     def with_questions(self, questions: Sequence[Question]) -> Document:
         """The same document with ``questions`` in place of its own."""
@@ -75,14 +83,16 @@ def locate_questions(
     """Turn question/answer dicts into Questions with spans of ``text``, none dropped.
 
     A pair with ``start`` (a built-in sample's known answer position) is taken at that position;
-    otherwise every occurrence of the answer counts (``chunkviz.datasets.qa_pairs.occurrences``),
-    as a user's answer may appear more than once, and an answer not in the text gets no span.
+    otherwise every occurrence of the answer counts, found as a reader finds it (width,
+    compatibility forms and whitespace aside: ``chunkviz.datasets.locate``), as a user's answer
+    may appear more than once, and an answer not in the text gets no span.
 
     Raises:
         DatasetError: A pair without ``question``/``answer``, an empty one, or a ``start`` that
             does not point at the answer.
     """
-    from chunkviz.datasets.qa_pairs import normalize_pairs, occurrences
+    from chunkviz.datasets.locate import find_all, fold
+    from chunkviz.datasets.qa_pairs import normalize_pairs
     from chunkviz.errors import DatasetError
 
     items = []
@@ -104,10 +114,10 @@ def locate_questions(
                     f"QA pair {n}: start={s} does not point at the answer {answer!r}; remove"
                     " start to locate the answer in the text"
                 )
-            starts = [s]
+            places = [(s, s + len(answer))]
         else:
-            starts = occurrences(text, answer)
-        spans = tuple(Span(doc_id, s, s + len(answer)) for s in starts)
+            places = find_all(fold(text), answer)
+        spans = tuple(Span(doc_id, a, b) for a, b in places)
         items.append(Question(f"q{n}", doc_id, question, answer, spans))
     return items
 

@@ -1,7 +1,11 @@
 """Text out of documents: txt/md (encoding detected), html, pdf and docx.
 
-Each format is read with a maintained library (BeautifulSoup, pypdf, python-docx), imported only
-when needed. Whatever goes wrong becomes an ``InputTextError`` that says what to do instead.
+Each format is read with a maintained library (BeautifulSoup, pypdfium2, python-docx), imported
+only when needed. A PDF is read by layout, as it was printed (``chunkviz.pdf``): compatibility
+ideographs folded, lines joined inside sentences, running headers, footers and page numbers left
+out, and every character's page and box kept (``ExtractedText.layout``). A Word file keeps its
+structure as Markdown: headings from paragraph styles, tables as tables. Whatever goes wrong
+becomes an ``InputTextError`` that says what to do instead.
 Line ends are normalised to LF here, once, so that offsets refer to the text the user sees.
 The app's uploads and the command line (``read_document``) both come through ``extract``.
 
@@ -14,8 +18,10 @@ paragraphs are read, stopping at ``MAX_CHARS``. Text files lose their terminal f
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 from chunkviz.errors import InputTextError
 from chunkviz.textio import (
@@ -27,6 +33,9 @@ from chunkviz.textio import (
     read_file_bytes,
     strip_terminal_formatting,
 )
+
+if TYPE_CHECKING:
+    from chunkviz.pdf.pages import PageLayout
 
 DOCUMENT_TYPES = ("txt", "md", "html", "htm", "pdf", "docx")
 #: Largest unpacked size of a .docx's main document part (XML), checked before it is parsed:
@@ -42,10 +51,21 @@ class ExtractedText:
         text: The text, LF line ends.
         terminal_sequences: ANSI escape sequences and backspace overstrikes removed (text
             files only; 0 when they were kept).
+        layout: For a PDF, each character's page and box; None for other formats.
+        compat_ideographs: Compatibility ideographs (Kangxi radicals, ...) a PDF's text had,
+            replaced by the unified ideographs they look like.
+        furniture: Running header, footer and page-number lines left out of a PDF.
+        pages: Pages of a PDF (0 for other formats).
+        pages_without_text: Pages of a PDF with no text layer (scanned).
     """
 
     text: str
     terminal_sequences: int = 0
+    layout: PageLayout | None = None
+    compat_ideographs: int = 0
+    furniture: int = 0
+    pages: int = 0
+    pages_without_text: int = 0
 
 
 def document_kind(filename: str) -> str | None:
@@ -61,6 +81,7 @@ def extract(
     kind: str | None = None,
     keep_terminal_formatting: bool = False,
     newlines: NewlineMode = "lf",
+    keep_furniture: bool = False,
 ) -> ExtractedText:
     """The text of a document, read by the reader its extension (or ``kind``) names.
 
@@ -72,6 +93,7 @@ def extract(
         keep_terminal_formatting: Keep ANSI escapes and backspace overstrikes in text files.
         newlines: Line ends of text files: ``lf`` (default) or ``keep``; other formats are
             always LF.
+        keep_furniture: Keep a PDF's running headers, footers and page numbers.
 
     Returns:
         The text and the number of terminal sequences removed.
@@ -98,7 +120,18 @@ def extract(
     if kind in ("html", "htm"):
         text = _html_text(decode_bytes(data, name=filename, newlines="lf"))
     elif kind == "pdf":
-        text = _pdf_text(data, filename)
+        from chunkviz.pdf.reader import read_pdf
+
+        pdf = read_pdf(data, filename, keep_furniture=keep_furniture)
+        check_chars(len(pdf.text), filename)
+        if not pdf.text.strip():  # every line was a running header, footer or page number
+            raise InputTextError(
+                f"{filename} has no text besides its running headers, footers and page numbers; "
+                "keep them (keep_furniture, --keep-furniture) or upload another file"
+            )
+        return ExtractedText(pdf.text, layout=pdf.layout, compat_ideographs=pdf.compat_ideographs,
+                             furniture=pdf.furniture, pages=pdf.pages,
+                             pages_without_text=pdf.pages_without_text)
     else:
         text = _docx_text(data, filename)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -121,7 +154,8 @@ def extract_text(data: bytes, filename: str) -> str:
 
 
 def read_document(
-    path: str | Path, *, keep_terminal_formatting: bool = False, newlines: NewlineMode = "lf"
+    path: str | Path, *, keep_terminal_formatting: bool = False, newlines: NewlineMode = "lf",
+    keep_furniture: bool = False,
 ) -> ExtractedText:
     """A document on disk, through the same readers as an upload.
 
@@ -134,6 +168,7 @@ def read_document(
     return extract(
         read_file_bytes(path), name, kind=document_kind(name) or "txt",
         keep_terminal_formatting=keep_terminal_formatting, newlines=newlines,
+        keep_furniture=keep_furniture,
     )
 
 
@@ -145,37 +180,6 @@ def _html_text(markup: str) -> str:
         tag.decompose()
     lines = (line.strip() for line in soup.get_text("\n").splitlines())
     return "\n".join(line for line in lines if line)
-
-
-def _pdf_text(data: bytes, filename: str) -> str:
-    from pypdf import PdfReader
-    from pypdf.errors import FileNotDecryptedError, PdfReadError
-
-    encrypted = InputTextError(
-        f"{filename} is an encrypted PDF; remove the password and upload it again"
-    )
-    pages: list[str] = []
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            raise encrypted
-        count = 0
-        for page in reader.pages:
-            text = (page.extract_text() or "").strip("\n")
-            if text.strip():
-                pages.append(text)
-                count += len(text) + 2
-                check_chars(count, filename)
-    except InputTextError:
-        raise
-    except FileNotDecryptedError:
-        raise encrypted from None
-    except (PdfReadError, ValueError, KeyError, TypeError, OSError, RecursionError) as exc:
-        raise InputTextError(
-            f"cannot read {filename} as a PDF ({type(exc).__name__}); check that the file "
-            "is a valid PDF, or paste its text"
-        ) from None
-    return "\n\n".join(pages)
 
 
 def _check_docx_parts(data: bytes, filename: str) -> None:
@@ -218,9 +222,10 @@ def _docx_text(data: bytes, filename: str) -> str:
         count = 0
         for item in document.iter_inner_content():  # paragraphs and tables in document order
             if isinstance(item, Table):
-                found = [" | ".join(cell.text for cell in row.cells) for row in item.rows]
+                found = [_markdown_table([[cell.text for cell in row.cells] for row in item.rows])]
             else:
-                found = [item.text]
+                found = [_heading_prefix(item.style.name if item.style is not None else "")
+                         + item.text]
             for block in found:
                 if block.strip():
                     blocks.append(block)
@@ -234,3 +239,34 @@ def _docx_text(data: bytes, filename: str) -> str:
             "(not .doc) or paste its text"
         ) from None
     return "\n\n".join(blocks)
+
+
+_HEADING_STYLE = re.compile(r"^(?:heading|見出し)\s*([1-6])$", re.IGNORECASE)
+
+
+def _heading_prefix(style: str | None) -> str:
+    """``"## "`` for a paragraph in style Heading 2 (or 見出し 2, Title is 1), else ``""``.
+
+    Word marks headings by paragraph style; as Markdown headings they give the ``markdown``
+    strategy its sections and breadcrumbs.
+    """
+    name = (style or "").strip()
+    if name.lower() == "title":
+        return "# "
+    m = _HEADING_STYLE.match(name)
+    return "#" * int(m.group(1)) + " " if m else ""
+
+
+def _markdown_table(rows: list[list[str]]) -> str:
+    """A Word table as a Markdown table: the first row is its header, cells on one line each."""
+    if not rows:
+        return ""
+
+    def cell(value: str) -> str:
+        return " ".join(value.split()).replace("|", "\\|")
+
+    width = max(len(r) for r in rows)
+    lines = ["| " + " | ".join(cell(c) for c in r + [""] * (width - len(r))) + " |"
+             for r in rows]
+    lines.insert(1, "|" + " --- |" * width)
+    return "\n".join(lines)

@@ -13,6 +13,7 @@ from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view, save_view_button, text_key
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.import_view import chunks_importer
+from chunkviz.ui.page_view import page_view
 from chunkviz.ui.pickers import configuration_picker, document_picker, question_editor
 from chunkviz.ui.resources import (
     chunk_cached,
@@ -24,11 +25,19 @@ from chunkviz.ui.resources import (
 )
 from chunkviz.ui.state import app_state, bind, lang_key
 from chunkviz.views import codegen, export
-from chunkviz.views.explore import CHUNK_COLUMNS, chunk_rows, chunk_stats, summary
+from chunkviz.views.explore import CHUNK_COLUMNS, chunk_rows, chunk_stats, qa_counts, summary
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
 from chunkviz.views.index_size import LEXICAL_LIMIT, index_metric
 from chunkviz.views.markup import escape_markdown
-from chunkviz.views.qa_table import QA_COLUMNS, QA_FILTERS, answer_place, qa_rows, shown_questions
+from chunkviz.views.qa_table import (
+    QA_COLUMNS,
+    QA_FILTERS,
+    answer_place,
+    near_label,
+    near_matches,
+    qa_rows,
+    shown_questions,
+)
 
 state = app_state()
 ss = st.session_state
@@ -64,7 +73,7 @@ except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is sho
 tokenizer_name = str(getattr(backend.tokenizer, "name", state.backend))
 stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
                     max_input_tokens=backend.max_input_tokens)
-broken = sum(1 for r in qa if r.status == "broken")
+counts = qa_counts(qa)  # answers not found are counted apart, never as broken
 
 # --- Numbers -------------------------------------------------------------------------------
 cols = st.columns(6)
@@ -79,8 +88,8 @@ index_value, index_help, index_fields = index_metric(
 cols[3].metric(tr("explore.index"), index_value,
                help=tr(f"explore.index_help_{index_help}", chars=stats.embedded_chars,
                        backend=state.backend, limit=LEXICAL_LIMIT, **index_fields))
-cols[4].metric(tr("explore.broken_metric"), f"{broken} / {len(qa)}",
-               help=tr("explore.broken_help"))
+cols[4].metric(tr("explore.broken_metric"), f"{counts.broken} / {counts.found}",
+               help=tr("explore.broken_help", missing=counts.not_found))
 limit = backend.max_input_tokens
 cols[5].metric(tr("explore.over_metric"), "—" if limit is None else f"{len(stats.over_limit)}",
                help=tr("explore.over_help", limit=limit) if limit is not None
@@ -133,6 +142,9 @@ highlight_view(markup, scroll_to=scroll, focus=focus, key="explore_highlight",
                parents=bool(result.parents), text_id=text_key(text))
 if pages > 1:
     st.caption(tr("explore.page_info", a=a, b=b, n=len(text), p=page, pages=pages))
+if document.layout is not None and st.toggle(tr("pdfview.show"), key="explore_pdf_view",
+                                             help=tr("pdfview.show_help")):
+    page_view(document, result, marks, selected=scroll, on_select=_jump_to, key="explore_pdf")
 
 
 # --- Details -------------------------------------------------------------------------------
@@ -157,10 +169,8 @@ def _follow_qa_selection(rows: list[int], shown: list[int], kind: str) -> None:
 
 def _qa_section() -> None:
     if qa:
-        counts = {s: sum(1 for r in qa if r.status == s) for s in ("contained", "broken")}
-        st.markdown(tr("explore.qa_counts", contained=counts["contained"],
-                       broken=counts["broken"], total=len(qa),
-                       missing=len(qa) - counts["contained"] - counts["broken"]))
+        st.markdown(tr("explore.qa_counts", contained=counts.contained, broken=counts.broken,
+                       found=counts.found, total=counts.total, missing=counts.not_found))
         key = lang_key("explore_qa_filter", state)
         bind(key, state.qa_filter)
 
@@ -180,7 +190,9 @@ def _qa_section() -> None:
                   for k in ("contained", "broken", "not found", "ambiguous")}
         if shown:
             # One table (and one selection) per filter: row 0 of "broken" is another question.
-            event = st.dataframe(qa_rows(qa, shown, col, status),
+            near = near_matches(text, qa, shown)
+            event = st.dataframe(qa_rows(qa, shown, col, status,
+                                         {i: near_label(text, m) for i, m in near.items()}),
                                  key=f"explore_qa_table_{state.qa_filter}", hide_index=True,
                                  width="stretch", on_select="rerun",
                                  selection_mode="single-row",

@@ -29,12 +29,38 @@ def test_docx_paragraphs_and_tables_in_document_order():
     document.add_paragraph("第1条 目的")
     table = document.add_table(rows=2, cols=2)
     table.cell(0, 0).text, table.cell(0, 1).text = "勤続年数", "付与日数"
-    table.cell(1, 0).text, table.cell(1, 1).text = "6か月", "10日"
+    table.cell(1, 0).text, table.cell(1, 1).text = "6か月", "10|11日"
     document.add_paragraph("附則")
     buffer = io.BytesIO()
     document.save(buffer)
     text = extract_text(buffer.getvalue(), "policy.docx")
-    assert text == "第1条 目的\n\n勤続年数 | 付与日数\n\n6か月 | 10日\n\n附則"
+    # A table stays a table (Markdown, the first row its header, a | in a cell escaped).
+    assert text == ("第1条 目的\n\n| 勤続年数 | 付与日数 |\n| --- | --- |\n| 6か月 | 10\\|11日 |"
+                    "\n\n附則")
+
+
+def test_docx_headings_become_markdown_headings_for_the_markdown_strategy():
+    import docx
+
+    from chunkviz.api import chunk
+
+    document = docx.Document()
+    document.add_heading("就業規則", level=0)  # style Title
+    document.add_heading("第5章 休暇", level=1)
+    document.add_paragraph("年次有給休暇は入社6か月後に付与する。")
+    document.add_heading("第21条 有給休暇", level=2)
+    document.add_paragraph("前項の日数を上限として繰り越すことができる。")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    text = extract_text(buffer.getvalue(), "rules.docx")
+    assert text.splitlines()[::2] == [
+        "# 就業規則", "# 第5章 休暇", "年次有給休暇は入社6か月後に付与する。", "## 第21条 有給休暇",
+        "前項の日数を上限として繰り越すことができる。"]
+    result = chunk(text, "markdown", size=200)
+    last = result.chunks[-1]
+    assert text[last.start:last.end].endswith("繰り越すことができる。")
+    assert "第5章 休暇" in last.prefix
+    assert "第21条 有給休暇" in last.prefix
 
 
 def _pdf_with_text(text: str) -> bytes:

@@ -35,6 +35,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--keep-terminal-formatting", action="store_true",
                    help="keep ANSI escapes and backspace overstrikes in text files (removed by "
                    "default; the count goes to standard error)")
+    p.add_argument("--keep-furniture", action="store_true",
+                   help="keep a PDF's running headers, footers and page numbers (left out by "
+                   "default; the count goes to standard error)")
     p.add_argument("--tokenizer", default=None,
                    help="tokenizer for unit=tokens: use-m3 (default), whitespace or chars")
     p.set_defaults(run=run, accepts_extra=True)
@@ -71,7 +74,16 @@ def parse_strategy_options(strategy: str, extra: list[str]) -> dict[str, Any]:
 def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Chunk the file and write the chunks to standard output."""
     document = read_document(args.file, newlines=args.newlines,
-                             keep_terminal_formatting=args.keep_terminal_formatting)
+                             keep_terminal_formatting=args.keep_terminal_formatting,
+                             keep_furniture=args.keep_furniture)
+    if document.layout is not None:
+        print(f"read {document.pages} PDF pages by layout: {document.compat_ideographs} "
+              f"compatibility ideographs replaced, {document.furniture} header, footer and "
+              "page-number lines left out (--keep-furniture keeps them)", file=sys.stderr)
+        if document.pages_without_text:
+            print(f"{document.pages_without_text} of {document.pages} pages have no text layer "
+                  "(scanned?); run OCR on the PDF (for example ocrmypdf) to read them",
+                  file=sys.stderr)
     if document.terminal_sequences:
         print(f"removed {document.terminal_sequences} terminal formatting sequences (ANSI "
               "escapes, backspace overstrikes); --keep-terminal-formatting keeps them",

@@ -5,10 +5,11 @@ the answer is in (a file name, or the name the Explore page shows); with a singl
 be left out. Column names are matched without case; ``質問``, ``回答``/``答え`` and ``文書`` are
 accepted for Japanese spreadsheets.
 
-Locating the answer is a search (the one place chunkviz searches text): every occurrence of the
-answer in the document is found, overlapping ones included, and every occurrence counts as a
-relevant span. Nothing is dropped silently: ``QAPairsReport.issues`` lists each answer that was
-not found, found more than once, empty, or aimed at an unknown document.
+Locating the answer is a search (``chunkviz.datasets.locate``, width, compatibility forms and
+whitespace aside, as a reader finds it): every occurrence of the answer in the document is found,
+overlapping ones included, and every occurrence counts as a relevant span. Nothing is dropped
+silently: ``QAPairsReport.issues`` lists each answer that was not found, found more than once,
+empty, or aimed at an unknown document.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from chunkviz.datasets.base import Dataset, Document, Question
+from chunkviz.datasets.locate import find_all, fold
 from chunkviz.errors import DatasetError
 from chunkviz.model import Span
 from chunkviz.textio import decode_bytes
@@ -177,12 +179,14 @@ def locate_qa_pairs(
             doc = only or doc  # a single given text takes every pair
         issue: PairIssue | None = None
         starts: list[int] = []
+        places: list[tuple[int, int]] = []
         if not question or not answer:
             issue = PairIssue(row, "empty", question, answer, doc)
         elif doc not in texts:
             issue = PairIssue(row, "unknown_document", question, answer, doc)
         else:
-            starts = occurrences(texts[doc], answer)
+            places = find_all(fold(texts[doc]), answer)
+            starts = [a for a, _ in places]
             if not starts:
                 issue = PairIssue(row, "not_found", question, answer, doc)
             elif len(starts) > 1:
@@ -192,7 +196,7 @@ def locate_qa_pairs(
             if not issue.kept:
                 dropped[qid] = issue.message()
                 continue
-        spans = tuple(Span(doc, s, s + len(answer)) for s in starts)
+        spans = tuple(Span(doc, a, b) for a, b in places)
         questions.append(Question(qid, doc, question, answer, spans))
     dataset = Dataset(
         name,

@@ -157,23 +157,36 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
                                   help=text(lang, "document.upload_help"))
         keep = st.checkbox(text(lang, "document.keep_terminal"), key=f"{prefix}keep_terminal",
                            help=text(lang, "document.keep_terminal_help"))
+        furniture = st.checkbox(text(lang, "document.keep_furniture"),
+                                key=f"{prefix}keep_furniture",
+                                help=text(lang, "document.keep_furniture_help"))
         doc = state.document
-        wanted = f"{upload.file_id}:{keep}" if upload is not None else ""
+        wanted = f"{upload.file_id}:{keep}:{furniture}" if upload is not None else ""
         if upload is not None and (doc.origin, doc.doc_id) != ("upload", wanted):
             try:
                 extracted = extract(upload.getvalue(), upload.name,
-                                    keep_terminal_formatting=keep)
+                                    keep_terminal_formatting=keep, keep_furniture=furniture)
             except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
                 show_error(exc)
             else:
                 st.session_state[f"{prefix}terminal_removed"] = extracted.terminal_sequences
+                st.session_state[f"{prefix}pdf_read"] = (
+                    (extracted.pages, extracted.compat_ideographs, extracted.furniture,
+                     extracted.pages_without_text) if extracted.layout is not None else None)
                 use_document(state, Document(wanted, upload.name, extracted.text,
-                                             origin="upload"))
+                                             origin="upload", layout=extracted.layout))
         elif upload is None and doc.origin == "upload":
             st.caption(text(lang, "document.upload_kept", name=escape_markdown(doc.title)))
         removed = st.session_state.get(f"{prefix}terminal_removed")
         if removed and state.document.origin == "upload":
             st.caption(text(lang, "document.terminal_removed", n=removed))
+        pdf_read = st.session_state.get(f"{prefix}pdf_read")
+        if pdf_read and state.document.layout is not None:
+            pages, compat, lines, empty = pdf_read
+            st.caption(text(lang, "document.pdf_read", pages=pages, compat=compat,
+                            furniture=lines))
+            if empty:
+                st.warning(text(lang, "document.pdf_no_text", n=empty, pages=pages))
     doc = state.document
     st.caption(text(lang, "document.info", name=escape_markdown(document_label(lang, doc)),
                     chars=len(doc.text), questions=len(doc.questions)))
@@ -208,8 +221,11 @@ def question_editor(state: AppState) -> None:
                 st.session_state["qa_file"] = qa_file.file_id
                 add_pairs(state, [{"question": p["question"], "answer": p["answer"]}
                                   for p in pairs])
+                added = state.document.questions[len(state.document.questions) - len(pairs):]
+                missing = sum(1 for q in added if not q.spans)
                 st.session_state["qa_loaded"] = text(lang, "explore.qa_loaded", n=len(pairs),
-                                                     name=escape_markdown(qa_file.name))
+                                                     name=escape_markdown(qa_file.name),
+                                                     found=len(pairs) - missing, missing=missing)
                 st.rerun()
         if st.session_state.get("qa_loaded"):
             st.success(st.session_state.pop("qa_loaded"))

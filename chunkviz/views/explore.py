@@ -57,6 +57,41 @@ class QAResult:
     ambiguous: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class QACounts:
+    """How the questions fare, with answers not in the document counted apart.
+
+    A question whose answer is not found cannot be broken or contained: it is never in the
+    broken total, whose base is the questions found.
+
+    Attributes:
+        contained: Found, and some chunk holds an answer span whole.
+        broken: Found, and every span is cut.
+        not_found: The answer is not in the document.
+    """
+
+    contained: int
+    broken: int
+    not_found: int
+
+    @property
+    def found(self) -> int:
+        """Questions whose answer is in the document."""
+        return self.contained + self.broken
+
+    @property
+    def total(self) -> int:
+        """Every question."""
+        return self.found + self.not_found
+
+
+def qa_counts(qa: Sequence[QAResult]) -> QACounts:
+    """Contained, broken and not found questions of ``qa``."""
+    broken = sum(1 for r in qa if r.status == "broken")
+    missing = sum(1 for r in qa if r.status == "not found")
+    return QACounts(len(qa) - broken - missing, broken, missing)
+
+
 def assess_qa(result: ChunkingResult, items: Sequence[Question]) -> list[QAResult]:
     """The status of every question under ``result``."""
     return qa_report(result, items)[0]

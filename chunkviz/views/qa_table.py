@@ -9,17 +9,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from chunkviz.datasets.locate import NearMatch, fold, nearest
 from chunkviz.model import Chunk
 from chunkviz.views.explore import QAResult
 
-QAFilter = Literal["all", "broken", "ambiguous"]
-QA_FILTERS: tuple[QAFilter, ...] = ("all", "broken", "ambiguous")
+QAFilter = Literal["all", "broken", "not_found", "ambiguous"]
+QA_FILTERS: tuple[QAFilter, ...] = ("all", "broken", "not_found", "ambiguous")
+#: Characters of a near-match shown in the table.
+NEAR_PREVIEW = 40
 
 
 def shown_questions(qa: Sequence[QAResult], kind: QAFilter) -> list[int]:
     """Indices of the questions the table shows under filter ``kind``, in question order."""
     if kind == "broken":
         return [i for i, r in enumerate(qa) if r.status == "broken"]
+    if kind == "not_found":
+        return [i for i, r in enumerate(qa) if r.status == "not found"]
     if kind == "ambiguous":
         return [i for i, r in enumerate(qa) if r.ambiguous]
     return list(range(len(qa)))
@@ -47,7 +52,32 @@ def answer_place(r: QAResult, chunks: Sequence[Chunk]) -> tuple[int, int] | None
     return (r.cutting[0], first.start) if r.cutting else None
 
 
-QA_COLUMNS = ("question", "answer", "status", "in", "cut", "found", "ambiguous")
+QA_COLUMNS = ("question", "answer", "status", "in", "cut", "found", "ambiguous", "nearest")
+
+
+def near_matches(text: str, qa: Sequence[QAResult], shown: Sequence[int]
+                 ) -> dict[int, NearMatch]:
+    """The nearest near-match of each shown question whose answer is not found (by index)."""
+    missing = [i for i in shown if qa[i].status == "not found"]
+    if not missing:
+        return {}
+    folded = fold(text)
+    out = {}
+    for i in missing:
+        near = nearest(folded, qa[i].item.answer)
+        if near is not None:
+            out[i] = near
+    return out
+
+
+def near_label(text: str, near: NearMatch | None) -> str:
+    """A near-match as the table shows it: its text (shortened) and its similarity."""
+    if near is None:
+        return ""
+    body = " ".join(text[near.start : near.end].split())
+    if len(body) > NEAR_PREVIEW:
+        body = body[:NEAR_PREVIEW] + "…"
+    return f"{body} ({near.similarity:.0%})"
 
 
 def qa_rows(
@@ -55,12 +85,13 @@ def qa_rows(
     shown: Sequence[int],
     columns: Mapping[str, str],
     statuses: Mapping[str, str],
+    nearest_text: Mapping[int, str] | None = None,
 ) -> list[dict[str, Any]]:
     """One row per shown question, in the order of ``shown``.
 
     ``columns`` names ``QA_COLUMNS`` and ``statuses`` the three statuses and ``ambiguous`` (the
     mark of an answer whose place is a guess, ``chunkviz.views.explore.is_ambiguous``) in the UI
-    language.
+    language; ``nearest_text`` gives the near-match of an answer not found (``near_label``).
     """
     rows = []
     for i in shown:
@@ -73,5 +104,6 @@ def qa_rows(
             columns["cut"]: ", ".join(f"#{c}" for c in r.cutting) if r.status == "broken" else "",
             columns["found"]: len(r.item.spans),
             columns["ambiguous"]: statuses["ambiguous"] if r.ambiguous else "",
+            columns["nearest"]: (nearest_text or {}).get(i, ""),
         })
     return rows

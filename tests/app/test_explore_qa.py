@@ -120,3 +120,27 @@ def test_the_ambiguous_filter_and_a_row_bring_that_answer_itself_into_view():
     chunk, offset = answer_place(qa[ambiguous[0]], result.chunks)
     view = component_data(at, "explore_highlight")
     assert (view["scroll_to"], view["focus"]) == (chunk, offset)
+
+
+def test_answers_not_found_are_counted_apart_filterable_and_show_their_near_match():
+    # Issue 23: 5 of 12 answers not found read "Broken 0 / 12"; now "0 / 7" and "5 not found".
+    from chunkviz.document import Document, locate_questions
+    from tests.app.helpers import metric
+
+    text = ("年次有給休暇は入社6か月後に10日付与される。\n\n"
+            "申請は勤怠システムから3営業日前までに行う。")
+    pairs = ({"question": "何日?", "answer": "１０日"},  # fullwidth: found as a reader finds it
+             {"question": "いつ?", "answer": "入社6ヶ月後"},  # not in the text
+             {"question": "どこから?", "answer": "勤怠システム"})
+    document = Document("paste", "", text, origin="paste",
+                        questions=tuple(locate_questions(text, pairs)))
+    at = page("1_Explore.py", timeout=90, source="paste", pasted=text, document=document,
+              user_pairs=pairs, strategy="paragraph")
+    assert not at.exception
+    assert metric(at, "Broken answers") == "0 / 2"
+    assert any("0 broken of 2 found (2 contained); 1 not found" in m.value for m in at.markdown)
+    at.segmented_control(key="explore_qa_filter_en").set_value("not_found").run()
+    assert not at.exception
+    table = _table(at).value
+    assert list(table["answer"]) == ["入社6ヶ月後"]
+    assert list(table["nearest match"]) == ["入社6か月後 (83%)"]

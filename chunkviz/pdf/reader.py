@@ -1,0 +1,156 @@
+"""A PDF's characters with their boxes (pypdfium2), read by layout into text with page boxes.
+
+pypdfium2 (PDFium's own bindings, Apache-2.0/BSD) is used rather than pdfplumber: one maintained
+C library gives each character's code point and box and renders the page the boxes are drawn
+on, quickly (pdfplumber parses with pdfminer in pure Python and itself renders with pypdfium2).
+PDFium is not thread-safe and Streamlit runs sessions in threads: every call holds ``PDFIUM``.
+
+Bounded work: the file's bytes are checked by ``chunkviz.extract`` before this runs; here a PDF
+of more than ``MAX_PDF_PAGES`` pages is refused before a page is read, and the characters are
+counted page by page against ``MAX_CHARS``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from chunkviz.errors import InputTextError
+from chunkviz.pdf.compat import fold_compat
+from chunkviz.pdf.layout import PageChars, assemble
+from chunkviz.pdf.pages import PageLayout
+from chunkviz.textio import check_chars
+
+#: Most pages read: a longer PDF is refused with the advice to split it.
+MAX_PDF_PAGES = 1_000
+#: One lock for every PDFium call in the process.
+PDFIUM = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class PdfText:
+    """A PDF read by layout.
+
+    Attributes:
+        text: The text (LF line ends, paragraphs apart by a blank line).
+        layout: Each character's page and box.
+        compat_ideographs: Compatibility ideographs replaced by unified ones.
+        furniture: Running header, footer and page-number lines left out (0 when kept).
+        pages: Pages in the file.
+        pages_without_text: Pages with no text layer (scanned pages).
+        paragraphs: Paragraphs found.
+    """
+
+    text: str
+    layout: PageLayout
+    compat_ideographs: int
+    furniture: int
+    pages: int
+    pages_without_text: int
+    paragraphs: int
+
+
+def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> PdfText:
+    """The text of a PDF as printed, with the page and box of every character.
+
+    Raises:
+        InputTextError: An encrypted, damaged or too long PDF, too many characters, or no text
+            layer on any page (a scanned PDF); each message names the file and the fix.
+    """
+    import pypdfium2 as pdfium
+
+    with PDFIUM:
+        try:
+            pdf = pdfium.PdfDocument(data)
+        except pdfium.PdfiumError as exc:
+            if getattr(exc, "err_code", None) == pdfium.raw.FPDF_ERR_PASSWORD:
+                raise InputTextError(
+                    f"{filename} is an encrypted PDF; remove the password and upload it again"
+                ) from None
+            raise InputTextError(
+                f"cannot read {filename} as a PDF ({exc}); check that the file is a complete, "
+                "valid PDF (re-export or print it to PDF), or paste its text"
+            ) from None
+        try:
+            count = len(pdf)
+            if count > MAX_PDF_PAGES:
+                raise InputTextError(
+                    f"{filename} has {count:,} pages; PDFs of up to {MAX_PDF_PAGES:,} pages are "
+                    "read (MAX_PDF_PAGES); split it into parts and upload one"
+                )
+            pages = []
+            total = 0
+            for i in range(count):
+                pages.append(_page_chars(pdf, i))
+                total += len(pages[-1].text)
+                check_chars(total, filename)
+        finally:
+            pdf.close()
+    empty = sum(1 for p in pages if not p.text.strip())
+    if pages and empty == len(pages):
+        raise InputTextError(
+            f"{filename} has no text layer on any of its {len(pages)} pages (a scanned PDF?); "
+            "run OCR on it (for example ocrmypdf) or paste its text"
+        )
+    folded, compat = fold_compat("".join(p.text for p in pages))
+    pos = 0
+    if compat:
+        refolded = []
+        for p in pages:
+            refolded.append(PageChars(p.width, p.height, folded[pos : pos + len(p.text)], p.boxes,
+                                      p.newline, p.sizes))
+            pos += len(p.text)
+        pages = refolded
+    assembled = assemble(pages, keep_furniture=keep_furniture)
+    layout = PageLayout.build(data, pages, assembled.source, assembled.line)
+    return PdfText(assembled.text, layout, compat, 0 if keep_furniture else assembled.furniture,
+                   len(pages), empty, assembled.paragraphs)
+
+
+def _page_chars(pdf: object, index: int) -> PageChars:
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    page = pdf[index]  # type: ignore[index]
+    try:
+        width, height = page.get_size()
+        textpage = page.get_textpage()
+        try:
+            handle = textpage.raw
+            n = textpage.count_chars()
+            chars: list[str] = []
+            boxes = np.zeros((n, 4), np.float32)
+            sizes = np.zeros(n, np.float32)
+            newline: set[int] = set()
+            rect = raw.FS_RECTF()
+            pending_break = False
+            for i in range(n):
+                code = raw.FPDFText_GetUnicode(handle, i)
+                if code in (0x0A, 0x0D):
+                    pending_break = True
+                    continue
+                if code in (0xFFFE, 0xFFFF, 0) or 0xD800 <= code <= 0xDFFF:
+                    continue
+                if code == 0x02:  # PDFium's mark for a hyphen that ends a line
+                    code = 0x2D
+                raw.FPDFText_GetLooseCharBox(handle, i, ctypes.byref(rect))
+                k = len(chars)
+                if pending_break:
+                    newline.add(k)
+                    pending_break = False
+                chars.append(chr(code))
+                sizes[k] = raw.FPDFText_GetFontSize(handle, i)
+                # PDF space is bottom-up; the layout works top-down, as the rendered image does.
+                boxes[k] = (rect.left, height - rect.top, rect.right, height - rect.bottom)
+        finally:
+            textpage.close()
+    except pdfium.PdfiumError:
+        return PageChars(width, height, "", np.zeros((0, 4), np.float32))
+    finally:
+        page.close()
+    k = len(chars)
+    return PageChars(float(width), float(height), "".join(chars), boxes[:k].copy(),
+                     frozenset(newline), sizes[:k].copy())
