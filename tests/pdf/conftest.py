@@ -13,8 +13,9 @@ import pytest
 from tests.pdf.printing import CHROMIUM, article_html, blocks, print_pdfs
 
 REPO = Path(__file__).resolve().parents[2]
-#: The seed articles (not shipped with the repository): CHUNKVIZ_SEEDS or the shared folder.
-SEEDS = Path(os.environ.get("CHUNKVIZ_SEEDS", "/work/shared/seeds"))
+#: The seed articles (not shipped with the repository): CHUNKVIZ_SEEDS, else the shared folder
+#: that lies beside every checkout, CI's clone included.
+SEEDS = Path(os.environ.get("CHUNKVIZ_SEEDS", REPO.parent / "shared" / "seeds"))
 #: JSQuAD validation articles printed (the first ones of the vendored file).
 JSQUAD_ARTICLES = 4
 
