@@ -65,7 +65,7 @@ except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is sho
 tokenizer_name = str(getattr(backend.tokenizer, "name", state.backend))
 stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
                     max_input_tokens=backend.max_input_tokens)
-broken = sum(1 for r in qa if r.status == "broken")
+broken = qa.status_count("broken")
 
 # --- Numbers -------------------------------------------------------------------------------
 cols = st.columns(6)
@@ -159,7 +159,7 @@ def _follow_qa_selection(rows: list[int], shown: list[int], kind: str) -> None:
 
 def _qa_section() -> None:
     if qa:
-        counts = {s: sum(1 for r in qa if r.status == s) for s in ("contained", "broken")}
+        counts = {s: qa.status_count(s) for s in ("contained", "broken")}
         st.markdown(tr("explore.qa_counts", contained=counts["contained"],
                        broken=counts["broken"], total=len(qa),
                        missing=len(qa) - counts["contained"] - counts["broken"]))

@@ -28,7 +28,8 @@ from chunkviz.strategies.perplexity import PerplexityCurve, perplexity_curve
 from chunkviz.strategies.semantic import SemanticCurve, semantic_curve
 from chunkviz.views.compare import Outcome, outcome
 from chunkviz.views.explore import (
-    QAResult,
+    QAReport,
+    QuestionSpans,
     assess_qa,
     chunk_token_counts,
     document_tokens,
@@ -145,17 +146,23 @@ def doc_tokens_cached(text: str, backend: str) -> int:
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
+def _question_spans(key: str, _document: Document) -> QuestionSpans:
+    # The questions' spans as arrays: the same for every configuration of the document.
+    return QuestionSpans(_document.questions)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _qa(
     key: str, strategy: str, params: ParamItems, backend: str, _document: Document
-) -> tuple[QAResult, ...]:
+) -> QAReport:
     result = chunk_cached(_document, strategy, dict(params), backend)
-    return tuple(assess_qa(result, _document.questions))
+    return assess_qa(result, _question_spans(key, _document))
 
 
 def qa_cached(
     document: Document, strategy: str, params: Mapping[str, Any], backend: str
-) -> tuple[QAResult, ...]:
-    """Every question's status under one configuration (``assess_qa``).
+) -> QAReport:
+    """Every question's status under one configuration (``assess_qa``; read-only columns).
 
     Kept while the user pages through the document, switches tabs or the language; only a new
     configuration, text or set of questions recomputes it.

@@ -5,6 +5,7 @@ Pure functions over a ``ChunkingResult``; the page only lays the results out.
 
 from __future__ import annotations
 
+import operator
 import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -62,6 +63,37 @@ class QAResult:
 _STATUS_NAMES: tuple[QAStatus, ...] = ("contained", "broken", "not found")
 
 
+class QuestionSpans:
+    """The answer spans of a list of questions as flat arrays (they do not depend on chunking).
+
+    Attributes:
+        items: The questions.
+        counts: Spans of each question.
+        offsets: Question ``i``'s spans are flat spans ``offsets[i]`` to ``offsets[i + 1]``.
+        owner: The question of each flat span.
+        starts: Start offset of each flat span.
+        ends: End offset of each flat span.
+        ambiguous: ``is_ambiguous`` of each question.
+    """
+
+    __slots__ = ("ambiguous", "counts", "ends", "items", "offsets", "owner", "starts")
+
+    def __init__(self, items: Sequence[Question]) -> None:
+        """Flatten the spans of ``items``, questions in order and their spans in order."""
+        self.items = tuple(items)
+        n = len(self.items)
+        self.counts = np.fromiter((len(item.spans) for item in self.items), np.int64, n)
+        self.offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(self.counts, out=self.offsets[1:])
+        flat = [(s.start, s.end) for item in self.items for s in item.spans]
+        pairs = np.array(flat, dtype=np.int64).reshape(-1, 2)
+        self.starts, self.ends = pairs[:, 0].copy(), pairs[:, 1].copy()
+        self.owner = np.repeat(np.arange(n), self.counts)
+        short = np.fromiter((len(item.answer) <= AMBIGUOUS_LENGTH for item in self.items),
+                            bool, n)
+        self.ambiguous = (self.counts >= 2) | ((self.counts == 1) & short)
+
+
 class QAReport(Sequence[QAResult]):
     """Every question's ``QAResult`` under one chunking, as columns until one is asked for.
 
@@ -71,31 +103,39 @@ class QAReport(Sequence[QAResult]):
     marks of the page drawn (``qa_marks``), not an object per answer.
     """
 
-    __slots__ = ("_first", "_hi", "_items", "_lo", "_offsets", "_owner", "_stop", "codes",
-                 "span_ends", "span_starts")
+    __slots__ = ("_first", "_hi", "_items", "_lo", "_offsets", "_owner", "_stop", "ambiguous",
+                 "codes", "span_ends", "span_starts")
 
-    def __init__(self, result: ChunkingResult, items: Sequence[Question]) -> None:
-        """Search the chunks around every span of every question in ``items``."""
-        self._items = tuple(items)
-        counts = np.fromiter((len(item.spans) for item in self._items), dtype=np.int64,
-                             count=len(self._items))
-        self._offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-        np.cumsum(counts, out=self._offsets[1:])
-        flat = [span for item in self._items for span in item.spans]
+    def __init__(self, result: ChunkingResult,
+                 items: Sequence[Question] | QuestionSpans) -> None:
+        """Search the chunks around every span of every question in ``items``.
+
+        ``items`` may come as ``QuestionSpans`` made once per document: they do not change
+        with the chunking.
+        """
+        spans = items if isinstance(items, QuestionSpans) else QuestionSpans(items)
+        self._items = spans.items
+        self._offsets = spans.offsets
+        self._owner = spans.owner
         #: Start and end offset of every span, questions in order and their spans in order.
-        self.span_starts = np.fromiter((s.start for s in flat), np.int64, len(flat))
-        self.span_ends = np.fromiter((s.end for s in flat), np.int64, len(flat))
-        self._owner = np.repeat(np.arange(len(counts)), counts)
-        self._first, self._stop, self._lo, self._hi = chunk_ranges(result, self.span_starts,
-                                                                   self.span_ends)
-        held = np.zeros(len(counts), dtype=np.int64)
+        self.span_starts = spans.starts
+        self.span_ends = spans.ends
+        self._first, self._stop, self._lo, self._hi = chunk_ranges(result, spans.starts,
+                                                                   spans.ends)
+        held = np.zeros(len(self._items), dtype=np.int64)
         np.add.at(held, self._owner, (self._hi > self._lo).astype(np.int64))
         #: Status of each question: 0 contained, 1 broken, 2 not found (``_STATUS_NAMES``).
-        self.codes = np.where(counts == 0, 2, np.where(held > 0, 0, 1))
+        self.codes = np.where(spans.counts == 0, 2, np.where(held > 0, 0, 1))
+        #: ``is_ambiguous`` of each question.
+        self.ambiguous = spans.ambiguous
 
     def status_count(self, status: QAStatus) -> int:
         """How many questions have ``status``."""
         return int(np.count_nonzero(self.codes == _STATUS_NAMES.index(status)))
+
+    def with_status(self, status: QAStatus) -> list[int]:
+        """Indices of the questions that have ``status``, in order."""
+        return np.flatnonzero(self.codes == _STATUS_NAMES.index(status)).tolist()
 
     def marks(self, start: int, stop: int) -> list[Mark]:
         """``qa_marks`` of the questions with a span that touches ``[start, stop)``."""
@@ -140,7 +180,7 @@ class QAReport(Sequence[QAResult]):
                 cut.update(part)
             containing, cutting = tuple(sorted(held)), tuple(sorted(cut))
         return QAResult(item, _STATUS_NAMES[int(self.codes[i])], containing, cutting,
-                        is_ambiguous(item))
+                        bool(self.ambiguous[i]))
 
     def __len__(self) -> int:
         return len(self._items)
@@ -165,8 +205,10 @@ class QAReport(Sequence[QAResult]):
         return f"QAReport({len(self)} questions)"
 
 
-def assess_qa(result: ChunkingResult, items: Sequence[Question]) -> QAReport:
-    """The status of every question under ``result``.
+def assess_qa(
+    result: ChunkingResult, items: Sequence[Question] | QuestionSpans
+) -> QAReport:
+    """The status of every question under ``result`` (``items`` as questions or their spans).
 
     A question is ``broken`` when no chunk holds any of its spans whole, ``not found`` when it
     has no span. The chunks around all spans are found at once (``chunk_ranges``); each
@@ -271,7 +313,13 @@ def chunk_token_counts(
     (a heading breadcrumb) and its text: the same count
     ``chunkviz.retrieval.backends.over_limit`` uses.
     """
-    return tuple(count_tokens(tokenizer, document_prefix + t) for t in result.embed_texts())
+    texts = result.embed_texts()
+    if document_prefix:
+        texts = [document_prefix + t for t in texts]
+    count = getattr(tokenizer, "count", None)  # count_tokens' fast path, looked up once
+    if count is not None:
+        return tuple(count(t) if t else 0 for t in texts)
+    return tuple(count_tokens(tokenizer, t) for t in texts)
 
 
 def chunk_stats(
@@ -289,7 +337,8 @@ def chunk_stats(
         doc_tokens: Tokens of the whole document, needed for the prediction in tokens.
         max_input_tokens: The active model's input limit (None: no limit).
     """
-    chars = tuple(c.length for c in result.chunks)
+    columns = result.columns  # lengths from the offset columns, without a Chunk per chunk
+    chars = tuple(map(operator.sub, columns.ends, columns.starts))
     tokens = tuple(token_lengths) if token_lengths is not None else None
     over: tuple[int, ...] = ()
     if tokens is not None and max_input_tokens is not None:
@@ -308,7 +357,7 @@ def chunk_stats(
                 predicted = predicted_chunk_count(length, size, overlap)
         except ChunkvizError:
             factor = None
-    embedded = sum(len(c.prefix) + c.length for c in result.chunks)
+    embedded = sum(chars) + sum(map(len, columns.prefixes or ()))
     return ChunkStats(
         count=len(result.chunks),
         doc_chars=len(result.text),

@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+import numpy as np
+
 from chunkviz.model import Chunk
-from chunkviz.views.explore import QAResult
+from chunkviz.views.explore import QAReport, QAResult
 
 QAFilter = Literal["all", "broken", "ambiguous"]
 QA_FILTERS: tuple[QAFilter, ...] = ("all", "broken", "ambiguous")
@@ -18,6 +20,12 @@ QA_FILTERS: tuple[QAFilter, ...] = ("all", "broken", "ambiguous")
 
 def shown_questions(qa: Sequence[QAResult], kind: QAFilter) -> list[int]:
     """Indices of the questions the table shows under filter ``kind``, in question order."""
+    if isinstance(qa, QAReport):  # from its status columns, without a QAResult per question
+        if kind == "broken":
+            return qa.with_status("broken")
+        if kind == "ambiguous":
+            return np.flatnonzero(qa.ambiguous).tolist()
+        return list(range(len(qa)))
     if kind == "broken":
         return [i for i, r in enumerate(qa) if r.status == "broken"]
     if kind == "ambiguous":

@@ -9,8 +9,9 @@ import chunkviz
 from chunkviz.document import Question, locate_questions
 from chunkviz.model import Span
 from chunkviz.samples import load_sample
-from chunkviz.views.explore import QAReport, assess_qa, is_ambiguous, qa_marks
+from chunkviz.views.explore import QAReport, QuestionSpans, assess_qa, is_ambiguous, qa_marks
 from chunkviz.views.highlight import page_bounds, render_html
+from chunkviz.views.qa_table import QA_FILTERS, shown_questions
 
 
 def _by_definition(result, item):
@@ -37,12 +38,15 @@ def test_statuses_are_the_definition_for_every_question(text, size, overlap, pic
     result = chunkviz.chunk(text, "fixed", size=size, overlap=overlap)
     qa = assess_qa(result, items)
     assert isinstance(qa, QAReport)
+    assert list(assess_qa(result, QuestionSpans(items))) == list(qa)
     assert len(qa) == len(items)
     for r, item in zip(qa, items, strict=True):
         assert (r.status, r.containing, r.cutting) == _by_definition(result, item)
         assert r.ambiguous == is_ambiguous(item)
     for status in ("contained", "broken", "not found"):
         assert qa.status_count(status) == sum(1 for r in qa if r.status == status)
+    for kind in QA_FILTERS:  # from the columns, as from the objects
+        assert shown_questions(qa, kind) == shown_questions(list(qa), kind)
     assert [qa[i] for i in range(len(qa))] == list(qa) == qa[:]
     if len(qa):
         assert qa[-1] == list(qa)[-1]
