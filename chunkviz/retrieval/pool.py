@@ -255,11 +255,14 @@ class EncoderPool:
                 i = todo.pop()
                 self._conns[w].send((i, role, list(batches[i])))
                 busy[w] = i
+            # A message on a worker's pipe, or its process ending (a sentinel is an int fd).
+            pipes: dict[Any, int] = {conn: w for w, conn in enumerate(self._conns)}
             sentinels = {self._procs[w].sentinel: w for w in range(self.workers)}
-            for handle in wait([*self._conns, *sentinels]):
-                w = sentinels[handle] if handle in sentinels else self._conns.index(handle)
+            for handle in wait([*pipes, *sentinels]):
+                died = isinstance(handle, int)
+                w = sentinels[handle] if isinstance(handle, int) else pipes[handle]
                 if not self._conns[w].poll():
-                    if handle in sentinels:
+                    if died:
                         raise self._died(w, busy.get(w))
                     continue
                 kind, index, payload = self._receive(w, busy.get(w))
