@@ -130,3 +130,18 @@ def test_an_interruption_stops_every_worker_and_keeps_the_batches_done(tmp_path,
     assert engine._pool is None
     assert _no_workers_left()
     assert len(cache.missing(be, TEXTS, "document")) == len(TEXTS) - 3
+
+
+def test_workers_is_a_local_engine_option_on_the_command_line(capsys):
+    from chunkviz.cli import main
+    from chunkviz.commands.bench_cmd import add_parser, make_engine
+
+    assert main(["bench", "--engine", "ray", "--workers", "2", "--quiet"]) == 2
+    assert "--workers applies to --engine local" in capsys.readouterr().err
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    engine = make_engine(parser.parse_args(["bench", "--workers", "0"]))
+    assert isinstance(engine, LocalEngine)
+    assert engine.workers == 0
