@@ -15,7 +15,6 @@ from chunkviz.eval.engine import LocalEngine
 from chunkviz.retrieval.cache import EmbeddingCache
 from chunkviz.retrieval.dense import THREADS_VAR, UseM3Backend, encode_threads
 from chunkviz.retrieval.pool import MAX_WORKERS, EncoderPool, default_workers, loads_by_name
-from tests.test_cache import CountingBackend
 
 
 class Named:
@@ -54,9 +53,9 @@ def test_the_thread_override_is_checked(monkeypatch):
 def test_only_registered_dense_backends_go_to_workers():
     assert loads_by_name(Named("use-m3"))
     assert loads_by_name(Named("st:/some/model"))
-    assert not loads_by_name(CountingBackend())  # a test double only this process has
+    assert not loads_by_name(Named("counting"))  # a test double only this process has
     with pytest.raises(ParameterError, match="cannot be loaded by name"):
-        EncoderPool(CountingBackend(), workers=2)
+        EncoderPool(Named("counting"), workers=2)
     with pytest.raises(ParameterError, match="workers must be a whole number from 1"):
         EncoderPool(Named("use-m3"), workers=0)
     with pytest.raises(ParameterError, match="workers must be 0"):
