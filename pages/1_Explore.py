@@ -20,7 +20,8 @@ from chunkviz.ui.resources import (
     doc_tokens_cached,
     index_size_cached,
     load_backend,
-    qa_report_cached,
+    marks_cached,
+    qa_cached,
     token_counts_cached,
 )
 from chunkviz.ui.state import app_state, bind, lang_key
@@ -64,7 +65,7 @@ try:
     result = chunk_cached(document, strategy, params, state.backend)
     tokens = token_counts_cached(document, strategy, params, state.backend)
     doc_tokens = doc_tokens_cached(text, state.backend)
-    qa, marks = qa_report_cached(document, strategy, params, state.backend)
+    qa = qa_cached(document, strategy, params, state.backend)
 except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
     show_error(exc)
     st.stop()
@@ -135,6 +136,7 @@ if stats.count:
                         key="explore_jump", help=tr("explore.jump_help"),
                         on_change=lambda: _jump_to(int(ss["explore_jump"])))
 a, b = page_bounds(len(text), page - 1)
+marks = marks_cached(document, strategy, params, state.backend, a, b)
 markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_for(state.lang),
                      parents=result.parents)
 highlight_view(markup, scroll_to=scroll, focus=focus, key="explore_highlight",
@@ -245,7 +247,7 @@ def _export_section() -> None:
             ("csv", export.to_csv(result, document, qa), "text/csv")), strict=True):
         col.download_button(tr(f"explore.export_{kind}"), data, f"{stem}.{kind}", mime,
                             key=f"explore_dl_{kind}")
-    save_view_button(document, result, marks, qa, lang=state.lang, key="explore_dl_html")
+    save_view_button(document, result, qa, lang=state.lang, key="explore_dl_html")
     st.markdown(f"**{tr('explore.code')}**")
     snippets = codegen.snippets(strategy, params)
     for tab, snip in zip(st.tabs([s.library for s in snippets]), snippets, strict=True):

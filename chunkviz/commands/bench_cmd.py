@@ -4,8 +4,9 @@ Usage::
 
     python -m chunkviz bench --dataset jsquad --backend bm25 [--sample N --seed S]
         [--grid default] [--measure cosine] [--out DIR] [--cache-dir DIR]
-        [--engine local|ray [--address ADDR] [--actors N] [--cpus-per-actor C]
-         [--gpus-per-actor G] [--batch-size B]]
+        [--engine local [--workers N]
+         | --engine ray [--address ADDR] [--actors N] [--cpus-per-actor C]
+                        [--gpus-per-actor G] [--batch-size B]]
     python -m chunkviz backends
 """
 
@@ -64,6 +65,9 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--engine", choices=("local", "ray"), default="local",
                    help="local (default: this process) or ray (Ray Data stages; needs "
                    'pip install "chunkviz[ray]")')
+    r.add_argument("--workers", type=int, default=None,
+                   help="local engine: encoding processes, one thread each (default: one per "
+                   "core; 0: encode in this process)")
     r.add_argument("--address", default=None,
                    help="Ray cluster to connect to (e.g. ray://head:10001 or auto); default: "
                    "start a local Ray for the run")
@@ -166,7 +170,10 @@ def make_engine(args: argparse.Namespace) -> Engine:
         if given or args.cpus_per_actor != 1.0:
             names = ", ".join("--" + k.replace("_", "-") for k in given) or "--cpus-per-actor"
             raise ParameterError(f"{names} need --engine ray (got --engine local)")
-        return LocalEngine()
+        return LocalEngine(workers=args.workers)
+    if args.workers is not None:
+        raise ParameterError("--workers applies to --engine local; with --engine ray use "
+                             "--actors (got --engine ray)")
     from chunkviz.eval.ray_engine import RayEngine
 
     options = {k: v for k, v in ray_options.items() if v is not None}

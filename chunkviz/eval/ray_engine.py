@@ -349,7 +349,7 @@ class RayEngine:
         if len(missing) <= self.driver_batches * self.batch_size:
             # The runner has loaded the model in the driver already, and an actor pool takes
             # longer to start than a batch or two takes to encode (the questions of a sample).
-            LocalEngine().encode(backend, cache, missing, role, progress)
+            LocalEngine(workers=0).encode(backend, cache, missing, role, progress)
             return
         ray = import_ray()
         actors, gpus = self._resources(backend)

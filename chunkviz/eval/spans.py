@@ -6,9 +6,10 @@ otherwise it is *broken*: no retriever can return a chunk holding the whole answ
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from chunkviz.model import ChunkingResult, Span
 
@@ -51,27 +52,56 @@ class SpanReport:
         return sum(1 for s in self.statuses if s.broken)
 
 
+def offsets(values: Sequence[int]) -> np.ndarray:
+    """A chunk offset column (list, ``range``, ``ClippedRange``) as an int64 array, at C speed."""
+    return np.fromiter(values, dtype=np.int64, count=len(values))
+
+
+def chunk_ranges(
+    result: ChunkingResult, starts: Sequence[int] | np.ndarray, ends: Sequence[int] | np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For each span ``[starts[j], ends[j])``, the chunks around it as index ranges.
+
+    Returns ``(first, stop, lo, hi)``, int64 arrays with one entry per span: the chunks that
+    overlap the span are ``range(first, stop)`` and those that hold it whole are
+    ``range(lo, hi)`` (empty when ``hi <= lo``); the rest of the overlapping ones cut it. An
+    empty span overlaps nothing.
+
+    Chunks are ordered by start and by end (every strategy guarantees it), so both sets are
+    contiguous and four binary searches per span find them, all spans at once (numpy): chunk
+    ``i`` holds ``[s, e)`` when ``start_i <= s`` (a prefix of the chunks) and ``e <= end_i`` (a
+    suffix), and overlaps it when ``end_i > s`` and ``start_i < e``.
+    """
+    columns = result.columns
+    c_starts, c_ends = offsets(columns.starts), offsets(columns.ends)
+    s = np.asarray(starts, dtype=np.int64)
+    e = np.asarray(ends, dtype=np.int64)
+    first = np.searchsorted(c_ends, s, side="right")
+    stop = np.searchsorted(c_starts, e, side="left")
+    lo = np.searchsorted(c_ends, e, side="left")
+    hi = np.searchsorted(c_starts, s, side="right")
+    empty = e <= s
+    if empty.any():
+        stop[empty] = first[empty]
+        hi[empty] = lo[empty]
+    return first, stop, lo, hi
+
+
+def cut_and_held(first: int, stop: int, lo: int, hi: int) -> tuple[tuple[int, ...],
+                                                                  tuple[int, ...]]:
+    """``(containing, cutting)`` chunk indices of one span from its ``chunk_ranges`` entry."""
+    if hi > lo:
+        return tuple(range(lo, hi)), (*range(first, lo), *range(hi, stop))
+    return (), tuple(range(first, stop))
+
+
 def analyze_spans(result: ChunkingResult, spans: Sequence[Span]) -> SpanReport:
     """Status of each span under ``result`` (spans of other documents are the caller's concern).
 
-    Chunks are ordered by start and end (every strategy guarantees it), so the chunks that touch
-    a span are found by bisection: O((chunks + spans) log chunks) for the whole report.
+    The chunks around every span come from ``chunk_ranges``: O((chunks + spans) log chunks) for
+    the whole report, the searches vectorised.
     """
-    chunks = result.chunks
-    starts = [c.start for c in chunks]
-    ends = [c.end for c in chunks]
-    statuses = []
-    for span in spans:
-        # Chunks overlapping [s.start, s.end): start < s.end and end > s.start.
-        lo = bisect_right(ends, span.start)
-        hi = bisect_left(starts, span.end) if span.end > span.start else lo
-        containing: list[int] = []
-        cutting: list[int] = []
-        for i in range(lo, max(hi, lo)):
-            c = chunks[i]
-            if c.start <= span.start and span.end <= c.end:
-                containing.append(i)
-            elif c.end > span.start and c.start < span.end:
-                cutting.append(i)
-        statuses.append(SpanStatus(span, tuple(containing), tuple(cutting)))
-    return SpanReport(tuple(statuses))
+    ranges = [a.tolist() for a in chunk_ranges(result, [s.start for s in spans],
+                                               [s.end for s in spans])]
+    return SpanReport(tuple(SpanStatus(span, *cut_and_held(*r))
+                            for span, r in zip(spans, zip(*ranges, strict=True), strict=True)))

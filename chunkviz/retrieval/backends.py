@@ -85,6 +85,11 @@ def backend_names() -> tuple[str, ...]:
     return (*_FIXED, f"{ST_PREFIX}<model name or path>")
 
 
+def is_registered(name: str) -> bool:
+    """Whether ``get_backend(name)`` knows the name (loaded or not, available or not)."""
+    return name in _FIXED or (name.startswith(ST_PREFIX) and len(name) > len(ST_PREFIX))
+
+
 def _fixed_info(name: str) -> BackendInfo:
     label, kind, _loader, (module, requirement) = _FIXED[name]
     if importlib.util.find_spec(module) is None:

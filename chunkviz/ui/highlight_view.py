@@ -27,8 +27,8 @@ from chunkviz.document import Document
 from chunkviz.model import ChunkingResult
 from chunkviz.text import Lang, text
 from chunkviz.ui.pickers import document_label
-from chunkviz.views.explore import QAResult
-from chunkviz.views.highlight import STYLE, Mark, legend_html
+from chunkviz.views.explore import QAResult, qa_marks
+from chunkviz.views.highlight import STYLE, legend_html
 from chunkviz.views.standalone import standalone_filename, standalone_html
 
 _HTML = ('<div class="hl-legend-slot"></div>'
@@ -206,7 +206,6 @@ def highlight_view(
 def save_view_button(
     document: Document,
     result: ChunkingResult,
-    marks: Sequence[Mark],
     qa: Sequence[QAResult],
     *,
     lang: Lang,
@@ -214,13 +213,13 @@ def save_view_button(
 ) -> None:
     """A download button for the whole highlighted document as one standalone HTML file.
 
-    The file is built only when the button is pressed (a callable), so a rerun after a slider
-    move does not pay for rendering every page of a long document.
+    The file, and the answer marks of the whole text (``qa_marks``), are built only when the
+    button is pressed (a callable), so a rerun after a slider move pays for neither.
     """
     name = document_label(lang, document)
 
     def build() -> str:
-        return standalone_html(result, marks, qa, name=name, lang=lang)
+        return standalone_html(result, qa_marks(qa, result), qa, name=name, lang=lang)
 
     st.download_button(text(lang, "highlight.save_html"), build,
                        standalone_filename(name, result.strategy), "text/html", key=key,

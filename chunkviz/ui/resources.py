@@ -27,7 +27,14 @@ from chunkviz.strategies import get_strategy
 from chunkviz.strategies.perplexity import PerplexityCurve, perplexity_curve
 from chunkviz.strategies.semantic import SemanticCurve, semantic_curve
 from chunkviz.views.compare import Outcome, outcome
-from chunkviz.views.explore import QAResult, chunk_token_counts, document_tokens, qa_report
+from chunkviz.views.explore import (
+    QAReport,
+    QuestionSpans,
+    assess_qa,
+    chunk_token_counts,
+    document_tokens,
+    qa_marks,
+)
 from chunkviz.views.highlight import Mark
 from chunkviz.views.index_size import IndexSize, index_size
 from chunkviz.views.similarity_lesson import Lesson, analyse
@@ -139,23 +146,51 @@ def doc_tokens_cached(text: str, backend: str) -> int:
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def _qa_report(
+def _question_spans(key: str, _document: Document) -> QuestionSpans:
+    # The questions' spans as arrays: the same for every configuration of the document.
+    return QuestionSpans(_document.questions)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _qa(
     key: str, strategy: str, params: ParamItems, backend: str, _document: Document
-) -> tuple[tuple[QAResult, ...], tuple[Mark, ...]]:
+) -> QAReport:
     result = chunk_cached(_document, strategy, dict(params), backend)
-    results, marks = qa_report(result, _document.questions)
-    return tuple(results), tuple(marks)
+    return assess_qa(result, _question_spans(key, _document))
 
 
-def qa_report_cached(
+def qa_cached(
     document: Document, strategy: str, params: Mapping[str, Any], backend: str
-) -> tuple[tuple[QAResult, ...], tuple[Mark, ...]]:
-    """Question statuses and answer marks of one configuration on the document's questions.
+) -> QAReport:
+    """Every question's status under one configuration (``assess_qa``; read-only columns).
 
-    They are kept while the user pages through the document, switches tabs or the language;
-    only a new configuration, text or set of questions recomputes them.
+    Kept while the user pages through the document, switches tabs or the language; only a new
+    configuration, text or set of questions recomputes it.
     """
-    return _qa_report(document_key(document), strategy, param_items(params), backend, document)
+    return _qa(document_key(document), strategy, param_items(params), backend, document)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _marks(
+    key: str, strategy: str, params: ParamItems, backend: str, start: int, end: int,
+    _document: Document,
+) -> tuple[Mark, ...]:
+    result = chunk_cached(_document, strategy, dict(params), backend)
+    qa = qa_cached(_document, strategy, dict(params), backend)
+    return tuple(qa_marks(qa, result, start=start, end=end))
+
+
+def marks_cached(
+    document: Document, strategy: str, params: Mapping[str, Any], backend: str, start: int,
+    end: int,
+) -> tuple[Mark, ...]:
+    """The answer marks of one page ``[start, end)`` of the highlight (``qa_marks``).
+
+    Only the drawn page is marked: a 200,000-character document has thousands of answers, and
+    a slider move should not build a mark for each.
+    """
+    return _marks(document_key(document), strategy, param_items(params), backend, start, end,
+                  document)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

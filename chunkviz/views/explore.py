@@ -5,15 +5,18 @@ Pure functions over a ``ChunkingResult``; the page only lays the results out.
 
 from __future__ import annotations
 
+import operator
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, overload
+
+import numpy as np
 
 from chunkviz.cost import overlap_cost_factor, predicted_chunk_count
 from chunkviz.document import Question
 from chunkviz.errors import ChunkvizError
-from chunkviz.eval.spans import SpanStatus, analyze_spans
+from chunkviz.eval.spans import SpanStatus, chunk_ranges, cut_and_held
 from chunkviz.model import ChunkingResult
 from chunkviz.tokenizers import Tokenizer, count_tokens, token_boundaries
 from chunkviz.views.highlight import Mark
@@ -57,6 +60,9 @@ class QAResult:
     ambiguous: bool = False
 
 
+_STATUS_NAMES: tuple[QAStatus, ...] = ("contained", "broken", "not found")
+
+
 @dataclass(frozen=True, slots=True)
 class QACounts:
     """How the questions fare, with answers not in the document counted apart.
@@ -86,58 +92,193 @@ class QACounts:
 
 
 def qa_counts(qa: Sequence[QAResult]) -> QACounts:
-    """Contained, broken and not found questions of ``qa``."""
-    broken = sum(1 for r in qa if r.status == "broken")
-    missing = sum(1 for r in qa if r.status == "not found")
+    """Contained, broken and not found questions of ``qa`` (a ``QAReport`` counts its columns)."""
+    if isinstance(qa, QAReport):
+        broken, missing = qa.status_count("broken"), qa.status_count("not found")
+    else:
+        broken = sum(1 for r in qa if r.status == "broken")
+        missing = sum(1 for r in qa if r.status == "not found")
     return QACounts(len(qa) - broken - missing, broken, missing)
 
 
-def assess_qa(result: ChunkingResult, items: Sequence[Question]) -> list[QAResult]:
-    """The status of every question under ``result``."""
-    return qa_report(result, items)[0]
+class QuestionSpans:
+    """The answer spans of a list of questions as flat arrays (they do not depend on chunking).
+
+    Attributes:
+        items: The questions.
+        counts: Spans of each question.
+        offsets: Question ``i``'s spans are flat spans ``offsets[i]`` to ``offsets[i + 1]``.
+        owner: The question of each flat span.
+        starts: Start offset of each flat span.
+        ends: End offset of each flat span.
+        ambiguous: ``is_ambiguous`` of each question.
+    """
+
+    __slots__ = ("ambiguous", "counts", "ends", "items", "offsets", "owner", "starts")
+
+    def __init__(self, items: Sequence[Question]) -> None:
+        """Flatten the spans of ``items``, questions in order and their spans in order."""
+        self.items = tuple(items)
+        n = len(self.items)
+        self.counts = np.fromiter((len(item.spans) for item in self.items), np.int64, n)
+        self.offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(self.counts, out=self.offsets[1:])
+        flat = [(s.start, s.end) for item in self.items for s in item.spans]
+        pairs = np.array(flat, dtype=np.int64).reshape(-1, 2)
+        self.starts, self.ends = pairs[:, 0].copy(), pairs[:, 1].copy()
+        self.owner = np.repeat(np.arange(n), self.counts)
+        short = np.fromiter((len(item.answer) <= AMBIGUOUS_LENGTH for item in self.items),
+                            bool, n)
+        self.ambiguous = (self.counts >= 2) | ((self.counts == 1) & short)
 
 
-def qa_marks(results: Sequence[QAResult], result: ChunkingResult) -> list[Mark]:
-    """Highlight marks of the questions' answers (``qa_report``'s rule)."""
-    return qa_report(result, [r.item for r in results])[1]
+class QAReport(Sequence[QAResult]):
+    """Every question's ``QAResult`` under one chunking, as columns until one is asked for.
+
+    The statuses of all questions are arrays from one vectorised search (``chunk_ranges``); a
+    ``QAResult`` is built when it is indexed or iterated. A 200,000-character document holds
+    thousands of answers and a slider move needs only their counts (``status_count``) and the
+    marks of the page drawn (``qa_marks``), not an object per answer.
+    """
+
+    __slots__ = ("_first", "_hi", "_items", "_lo", "_offsets", "_owner", "_stop", "ambiguous",
+                 "codes", "span_ends", "span_starts")
+
+    def __init__(self, result: ChunkingResult,
+                 items: Sequence[Question] | QuestionSpans) -> None:
+        """Search the chunks around every span of every question in ``items``.
+
+        ``items`` may come as ``QuestionSpans`` made once per document: they do not change
+        with the chunking.
+        """
+        spans = items if isinstance(items, QuestionSpans) else QuestionSpans(items)
+        self._items = spans.items
+        self._offsets = spans.offsets
+        self._owner = spans.owner
+        #: Start and end offset of every span, questions in order and their spans in order.
+        self.span_starts = spans.starts
+        self.span_ends = spans.ends
+        self._first, self._stop, self._lo, self._hi = chunk_ranges(result, spans.starts,
+                                                                   spans.ends)
+        held = np.zeros(len(self._items), dtype=np.int64)
+        np.add.at(held, self._owner, (self._hi > self._lo).astype(np.int64))
+        #: Status of each question: 0 contained, 1 broken, 2 not found (``_STATUS_NAMES``).
+        self.codes = np.where(spans.counts == 0, 2, np.where(held > 0, 0, 1))
+        #: ``is_ambiguous`` of each question.
+        self.ambiguous = spans.ambiguous
+
+    def status_count(self, status: QAStatus) -> int:
+        """How many questions have ``status``."""
+        return int(np.count_nonzero(self.codes == _STATUS_NAMES.index(status)))
+
+    def with_status(self, status: QAStatus) -> list[int]:
+        """Indices of the questions that have ``status``, in order."""
+        return np.flatnonzero(self.codes == _STATUS_NAMES.index(status)).tolist()
+
+    def marks(self, start: int, stop: int) -> list[Mark]:
+        """``qa_marks`` of the questions with a span that touches ``[start, stop)``."""
+        touching = (self.span_ends > start) & (self.span_starts < stop)
+        chosen = np.zeros(len(self._items), dtype=bool)
+        chosen[self._owner[touching]] = True
+        spans = np.flatnonzero(chosen[self._owner])  # every span of those questions, in order
+        owner = self._owner[spans].tolist()
+        ranges = zip(*(a[spans].tolist() for a in (self._first, self._stop, self._lo, self._hi)),
+                     strict=True)
+        statuses: dict[int, list[SpanStatus]] = {}
+        for i, (first, stop_, lo, hi) in zip(owner, ranges, strict=True):
+            mine = statuses.setdefault(i, [])
+            mine.append(SpanStatus(self._items[i].spans[len(mine)],
+                                   *cut_and_held(first, stop_, lo, hi)))
+        out: list[Mark] = []
+        for i, mine in statuses.items():
+            code = int(self.codes[i])
+            containing = (mine[0].containing if len(mine) == 1 else
+                          tuple(sorted({c for st in mine for c in st.containing})))
+            out.extend(_marks(self._items[i], _STATUS_NAMES[code], mine, containing))
+        return out
+
+    def spans_of(self, i: int) -> range:
+        """Flat indices of question ``i``'s spans."""
+        return range(int(self._offsets[i]), int(self._offsets[i + 1]))
+
+    def _result(self, i: int) -> QAResult:
+        item = self._items[i]
+        spans = self.spans_of(i)
+        if len(spans) == 1:
+            j = spans.start
+            containing, cutting = cut_and_held(int(self._first[j]), int(self._stop[j]),
+                                               int(self._lo[j]), int(self._hi[j]))
+        else:
+            held: set[int] = set()
+            cut: set[int] = set()
+            for j in spans:
+                whole, part = cut_and_held(int(self._first[j]), int(self._stop[j]),
+                                           int(self._lo[j]), int(self._hi[j]))
+                held.update(whole)
+                cut.update(part)
+            containing, cutting = tuple(sorted(held)), tuple(sorted(cut))
+        return QAResult(item, _STATUS_NAMES[int(self.codes[i])], containing, cutting,
+                        bool(self.ambiguous[i]))
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> QAResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[QAResult]: ...
+
+    def __getitem__(self, index: int | slice) -> QAResult | list[QAResult]:
+        if isinstance(index, slice):
+            return [self._result(i) for i in range(len(self))[index]]
+        if not -len(self) <= index < len(self):
+            raise IndexError(f"question {index} of {len(self)}")
+        return self._result(index % len(self))
+
+    def __iter__(self) -> Iterator[QAResult]:
+        return map(self._result, range(len(self)))
+
+    def __repr__(self) -> str:
+        return f"QAReport({len(self)} questions)"
+
+
+def assess_qa(
+    result: ChunkingResult, items: Sequence[Question] | QuestionSpans
+) -> QAReport:
+    """The status of every question under ``result`` (``items`` as questions or their spans).
+
+    A question is ``broken`` when no chunk holds any of its spans whole, ``not found`` when it
+    has no span. The chunks around all spans are found at once (``chunk_ranges``); each
+    ``QAResult`` is built when it is read.
+    """
+    return QAReport(result, items)
+
+
+def qa_marks(
+    results: Sequence[QAResult], result: ChunkingResult, *, start: int = 0, end: int | None = None
+) -> list[Mark]:
+    """Highlight marks of the answers that touch ``[start, end)`` (the whole text by default).
+
+    ``results`` are ``assess_qa``'s for ``result`` (any other sequence of them is assessed
+    again). Only a broken question's spans are red (``Mark.broken``). For a contained question,
+    a whole span is an ``answer`` mark, or ``ambiguous`` when the pair gave no position and the
+    answer occurs more than once; a cut span is a ``cut_copy`` (another copy is whole). A one-
+    or two-character answer found more than once is not marked unless broken: its copies are
+    noise. Marks come in question order, so a page's marks are those of the whole text that
+    touch it, in the same order (and so drawn alike).
+    """
+    report = (results if isinstance(results, QAReport)
+              else assess_qa(result, [r.item for r in results]))
+    return report.marks(start, len(result.text) if end is None else end)
 
 
 def qa_report(
-    result: ChunkingResult, items: Sequence[Question]
-) -> tuple[list[QAResult], list[Mark]]:
-    """Question statuses and the highlight marks of their spans, from one span analysis.
-
-    One rule for both: a question is ``broken`` when no chunk holds any of its spans whole, and
-    only a broken question's spans are red (``Mark.broken``). For a contained question, a whole
-    span is an ``answer`` mark, or ``ambiguous`` when the pair gave no position and the answer
-    occurs more than once; a cut span is a ``cut_copy`` (another copy is whole). A one- or
-    two-character answer found more than once is not marked unless broken: its copies are noise.
-    """
-    flat = [span for item in items for span in item.spans]
-    statuses = analyze_spans(result, flat).statuses
-    results: list[QAResult] = []
-    marks: list[Mark] = []
-    pos = 0
-    for item in items:
-        count = len(item.spans)
-        mine = statuses[pos : pos + count]
-        pos += count
-        if count == 1:  # the common case, without the set arithmetic
-            containing, cutting = mine[0].containing, mine[0].cutting
-        else:
-            containing = tuple(sorted({c for s in mine for c in s.containing}))
-            cutting = tuple(sorted({c for s in mine for c in s.cutting}))
-        status: QAStatus
-        if not count:
-            status = "not found"
-        elif containing:
-            status = "contained"
-        else:
-            status = "broken"
-        ambiguous = is_ambiguous(item)
-        results.append(QAResult(item, status, containing, cutting, ambiguous))
-        marks.extend(_marks(item, status, mine, containing))
-    return results, marks
+    result: ChunkingResult, items: Sequence[Question], *, start: int = 0, end: int | None = None
+) -> tuple[QAReport, list[Mark]]:
+    """``assess_qa`` of every question and ``qa_marks`` of the answers in ``[start, end)``."""
+    results = assess_qa(result, items)
+    return results, qa_marks(results, result, start=start, end=end)
 
 
 def _marks(item: Question, status: QAStatus, mine: Sequence[SpanStatus],
@@ -210,7 +351,13 @@ def chunk_token_counts(
     (a heading breadcrumb) and its text: the same count
     ``chunkviz.retrieval.backends.over_limit`` uses.
     """
-    return tuple(count_tokens(tokenizer, document_prefix + t) for t in result.embed_texts())
+    texts = result.embed_texts()
+    if document_prefix:
+        texts = [document_prefix + t for t in texts]
+    count = getattr(tokenizer, "count", None)  # count_tokens' fast path, looked up once
+    if count is not None:
+        return tuple(count(t) if t else 0 for t in texts)
+    return tuple(count_tokens(tokenizer, t) for t in texts)
 
 
 def chunk_stats(
@@ -228,7 +375,8 @@ def chunk_stats(
         doc_tokens: Tokens of the whole document, needed for the prediction in tokens.
         max_input_tokens: The active model's input limit (None: no limit).
     """
-    chars = tuple(c.length for c in result.chunks)
+    columns = result.columns  # lengths from the offset columns, without a Chunk per chunk
+    chars = tuple(map(operator.sub, columns.ends, columns.starts))
     tokens = tuple(token_lengths) if token_lengths is not None else None
     over: tuple[int, ...] = ()
     if tokens is not None and max_input_tokens is not None:
@@ -247,7 +395,7 @@ def chunk_stats(
                 predicted = predicted_chunk_count(length, size, overlap)
         except ChunkvizError:
             factor = None
-    embedded = sum(len(c.prefix) + c.length for c in result.chunks)
+    embedded = sum(chars) + sum(map(len, columns.prefixes or ()))
     return ChunkStats(
         count=len(result.chunks),
         doc_chars=len(result.text),

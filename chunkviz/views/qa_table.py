@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+import numpy as np
+
 from chunkviz.datasets.locate import NearMatch, fold, nearest
 from chunkviz.model import Chunk
-from chunkviz.views.explore import QAResult
+from chunkviz.views.explore import QAReport, QAResult
 
 QAFilter = Literal["all", "broken", "not_found", "ambiguous"]
 QA_FILTERS: tuple[QAFilter, ...] = ("all", "broken", "not_found", "ambiguous")
@@ -21,6 +23,14 @@ NEAR_PREVIEW = 40
 
 def shown_questions(qa: Sequence[QAResult], kind: QAFilter) -> list[int]:
     """Indices of the questions the table shows under filter ``kind``, in question order."""
+    if isinstance(qa, QAReport):  # from its status columns, without a QAResult per question
+        if kind == "broken":
+            return qa.with_status("broken")
+        if kind == "not_found":
+            return qa.with_status("not found")
+        if kind == "ambiguous":
+            return np.flatnonzero(qa.ambiguous).tolist()
+        return list(range(len(qa)))
     if kind == "broken":
         return [i for i, r in enumerate(qa) if r.status == "broken"]
     if kind == "not_found":
