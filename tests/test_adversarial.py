@@ -8,6 +8,10 @@ surrogate.
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+
 import numpy as np
 import pytest
 import scipy.sparse
@@ -126,3 +130,198 @@ def test_the_bundled_encoder_takes_lone_surrogates():
     vectors = backend.encode_documents(["梅雨\ud800", "rain\udbff\udc00"])
     assert vectors.shape == (2, 512)
     assert np.isfinite(vectors).all()
+
+
+# --- Round three (issue 26): bounded alignment, one guarded reader, no traceback from options ---
+
+
+def _refused(capsys, argv, *, within=30.0):
+    """Run the CLI in a thread; it must refuse within ``within`` s: exit 2, one line on stderr."""
+    import threading
+
+    from chunkviz.cli import main
+
+    outcome: dict[str, object] = {}
+
+    def target():
+        try:
+            outcome["rc"] = main(argv)
+        except SystemExit as exc:  # argparse
+            outcome["rc"] = exc.code
+        except BaseException as exc:  # noqa: BLE001 - a traceback is what the test reports
+            outcome["exc"] = exc
+
+    worker = threading.Thread(target=target, daemon=True)
+    worker.start()
+    worker.join(within)
+    assert not worker.is_alive(), f"{argv} still running after {within} s"
+    assert "exc" not in outcome, f"{argv} raised {outcome.get('exc')!r}"
+    err = capsys.readouterr().err.strip()
+    assert outcome["rc"] == 2, (outcome, err)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def test_alignment_of_text_from_elsewhere_is_linear(monkeypatch):
+    from chunkviz.eval import align
+
+    # A document of one repeated character and chunks of two: every anchor occurs everywhere.
+    # Before the budget, 20 chunks took 38,668 partial matches (100 ms a chunk).
+    calls = {"runs": 0}
+    real = align._runs
+
+    def counted(*args):
+        calls["runs"] += 1
+        return real(*args)
+
+    monkeypatch.setattr(align, "_runs", counted)
+    import random
+
+    rng = random.Random(0)
+    doc = "a" * 200_000
+    chunks = ["".join(rng.choice("aab") for _ in range(200)) for _ in range(200)]
+    report = align.align_chunks(doc, chunks)
+    assert len(report.chunks) == 200
+    assert calls["runs"] <= 40 * len(chunks)
+
+
+def test_alignment_budget_is_shared_by_the_file_and_reported():
+    from chunkviz.eval import align
+
+    doc = "a" * 20_000
+    # 2,000 chunks of 200 characters with runs of "a" in them: more than the budget pays for.
+    chunks = ["aaaab" * 40] * 2000
+    report = align.align_chunks(doc, chunks)
+    assert report.unsearched > 0
+    assert "budget of work ran out" in align.format_report(report)
+    assert align.report_dict(report)["unsearched"] == report.unsearched
+
+
+def test_alignment_of_chunks_in_place_is_unchanged_by_the_budget():
+    from chunkviz.eval.align import align_chunks
+    from chunkviz.samples import load_sample
+
+    words = (load_sample("tech_en").text * 20).split()
+    chunks = [r"\s+".join(words[i : i + 35]) for i in range(0, len(words), 35)]
+    report = align_chunks(" ".join(words), chunks)
+    assert report.aligned_count == len(chunks)
+    assert report.unsearched == 0
+
+
+HOSTILE_JSON = {
+    "deep.json": b"[" * 100_000 + b"]" * 100_000,
+    "digits.json": b'[{"text": "w1", "start_index": ' + b"9" * 5000 + b"}]",
+    "deep.jsonl": b'"w1"\n' + b"[" * 50_000 + b"]" * 50_000 + b"\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_JSON))
+def test_hostile_chunk_files_are_one_line_refusals_in_audit(tmp_path, capsys, name):
+    doc = tmp_path / "doc.txt"
+    doc.write_text("w1 w2 w3", encoding="utf-8")
+    chunks = tmp_path / name
+    chunks.write_bytes(HOSTILE_JSON[name])
+    line = _refused(capsys, ["audit", str(doc), str(chunks)])
+    assert name in line
+    assert "nested too deeply" in line or "digits" in line
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_JSON))
+def test_hostile_chunk_files_are_refused_on_upload(name):
+    from chunkviz.errors import InputTextError
+    from chunkviz.eval.imported import import_chunks
+
+    with pytest.raises(InputTextError, match=r"nested too deeply|digits"):
+        import_chunks(HOSTILE_JSON[name], name, "w1 w2 w3")
+
+
+def test_hostile_chunk_file_in_tune_is_refused_before_work(tmp_path, capsys):
+    doc = tmp_path / "doc.txt"
+    doc.write_text("w1 w2 w3。" * 50, encoding="utf-8")
+    chunks = tmp_path / "deep.json"
+    chunks.write_bytes(HOSTILE_JSON["deep.json"])
+    assert "nested too deeply" in _refused(capsys, ["tune", str(doc), "--chunks", str(chunks)])
+
+
+def test_audit_is_bounded_like_tune_chunks(tmp_path, capsys, monkeypatch):
+    from chunkviz.eval import align
+
+    monkeypatch.setattr(align, "MAX_IMPORTED_CHUNKS", 5)
+    doc = tmp_path / "doc.txt"
+    doc.write_text("abcdefgh" * 10, encoding="utf-8")
+    chunks = tmp_path / "many.json"
+    chunks.write_text(json.dumps(list("abcdefgh")), encoding="utf-8")
+    assert "holds 8 chunks; at most 5" in _refused(capsys, ["audit", str(doc), str(chunks)])
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "pipe.json"
+    os.mkfifo(path)
+    yield path
+    # Unblock a reader that a failing test left waiting on it (ENXIO: there is none).
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+
+
+@pytest.mark.parametrize("spec", ["squad:{fifo}", "jsquad:{fifo}", "qa:{fifo}:{doc}",
+                                  "qa:{pairs}:{fifo}"])
+def test_dataset_readers_refuse_a_fifo(tmp_path, capsys, fifo, spec):
+    doc = tmp_path / "doc.txt"
+    doc.write_text("梅雨は六月に始まる。", encoding="utf-8")
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text("question,answer\nいつ？,六月\n", encoding="utf-8")
+    dataset = spec.format(fifo=fifo, doc=doc, pairs=pairs)
+    line = _refused(capsys, ["bench", "--dataset", dataset, "--out", str(tmp_path / "out"),
+                             "--quiet"])
+    assert "not a regular file" in line
+
+
+@pytest.mark.parametrize("qa", ["{fifo}", "/dev/zero"])
+def test_tune_qa_refuses_a_fifo_and_a_device(tmp_path, capsys, fifo, qa):
+    doc = tmp_path / "doc.txt"
+    doc.write_text("梅雨は六月に始まる。", encoding="utf-8")
+    line = _refused(capsys, ["tune", str(doc), "--qa", qa.format(fifo=fifo)])
+    assert "not a regular file" in line
+
+
+def test_a_sparse_file_over_the_limit_is_refused_before_it_is_read(tmp_path, capsys):
+    doc = tmp_path / "doc.txt"
+    doc.write_text("梅雨は六月に始まる。", encoding="utf-8")
+    big = tmp_path / "big.csv"
+    with open(big, "wb") as f:
+        f.truncate(3 * 1024**3)  # 3 GB, no blocks on disk
+    assert "MiB are accepted" in _refused(capsys, ["tune", str(doc), "--qa", str(big)])
+
+
+class _CountingProbe:
+    """A probe that counts how often any probe's start is read (the work of finding keywords)."""
+
+    reads = 0
+
+    def __init__(self, start: int, end: int) -> None:
+        self._start, self.end, self.kind = start, end, "latin"
+
+    @property
+    def start(self) -> int:
+        _CountingProbe.reads += 1
+        return self._start
+
+
+@pytest.mark.parametrize("form", ["context", "keywords", "template"])
+def test_synthetic_questions_look_at_a_bounded_neighbourhood_of_each_probe(form):
+    from chunkviz.datasets.base import Document
+    from chunkviz.eval.synthetic import synthetic_questions
+
+    # No sentence end: one sentence holding every probe (quadratic before: 92 s at 200k chars).
+    n = 1500
+    text = " ".join(f"W{i:04d}" for i in range(n))
+    probes = [_CountingProbe(6 * i, 6 * i + 5) for i in range(n)]
+    _CountingProbe.reads = 0
+    questions = synthetic_questions(Document("d", "d", text), form, probes=probes)
+    assert _CountingProbe.reads <= 400 * n  # n * n = 2,250,000 before
+    if form != "context":  # one sentence: no neighbour to draw context terms from
+        assert len(questions) == n
+        assert questions[0].question.startswith("W0001 W0002 W0003")

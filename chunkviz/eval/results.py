@@ -32,6 +32,7 @@ from chunkviz.eval.grid import Config
 from chunkviz.eval.metrics import METRIC_NAMES, metric_values, parse_metric_key
 from chunkviz.eval.stats import UNITS, Estimate, PairwiseResult, Unit
 from chunkviz.retrieval.cache import atomic_write_bytes
+from chunkviz.textio import loads_json, read_file_bytes
 
 SCHEMA = "chunkviz.benchmark"
 SCHEMA_VERSION = 2
@@ -653,9 +654,11 @@ class Results:
             ResultsFileError: Not JSON, or any field that breaks its rule (named).
         """
         try:
-            data = json.loads(text, parse_constant=_reject_constant)
-        except (ValueError, UnicodeDecodeError) as exc:
+            raw = text.decode("utf-8-sig") if isinstance(text, bytes) else text
+        except UnicodeDecodeError as exc:
             raise ResultsFileError(f"{where} cannot be read as JSON ({exc})") from None
+        data = loads_json(raw, where, error=ResultsFileError, parse_constant=_reject_constant,
+                          fix="write it again with chunkviz bench")
         return cls.from_dict(data, where)
 
     @classmethod
@@ -1072,12 +1075,9 @@ def load_results(path: str | Path) -> Results:
             field that breaks its rule (the message names it).
     """
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise ResultsFileError(f"results file {p} does not exist") from None
-    except OSError as exc:
-        raise ResultsFileError(f"results file {p} cannot be read ({exc})") from None
+    if not p.exists():
+        raise ResultsFileError(f"results file {p} does not exist")
+    raw = read_file_bytes(p, error=ResultsFileError)
     return Results.from_json(raw, f"results file {p}")
 
 
