@@ -5,14 +5,23 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from chunkviz.commands import COMMANDS
 from chunkviz.errors import ChunkvizError
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a refusal printed as one line (no usage block) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``prog: error: message`` and exit 2."""
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every subcommand registered."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m chunkviz",
         description="See where a chunker cuts a document and what it does to retrieval.",
     )

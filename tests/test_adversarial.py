@@ -325,3 +325,128 @@ def test_synthetic_questions_look_at_a_bounded_neighbourhood_of_each_probe(form)
     if form != "context":  # one sentence: no neighbour to draw context terms from
         assert len(questions) == n
         assert questions[0].question.startswith("W0001 W0002 W0003")
+
+
+@pytest.fixture
+def doc_file(tmp_path):
+    path = tmp_path / "doc.txt"
+    path.write_text("梅雨は六月に始まる。梅雨前線が北上する。" * 20, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["tune", "{doc}", "--margin", "inf"], "--margin"),
+        (["tune", "{doc}", "--margin", "nan"], "--margin"),
+        (["tune", "{doc}", "--margin", "0"], "--margin"),
+        (["tune", "{doc}", "--seed", "-1"], "--seed"),
+        (["tune", "{doc}", "--synthetic", "-5"], "--synthetic"),
+        (["bench", "--seed", "-1"], "--seed"),
+        (["bench", "--seed", "99999999999"], "--seed"),
+        (["bench", "--bootstrap", "1000000000"], "--bootstrap"),
+        (["bench", "--permutations", "0"], "--permutations"),
+        (["bench", "--sample", "-3"], "--sample"),
+        (["bench", "--margin", "recall@5=inf"], "--margin"),
+        (["bench", "--margin", "recall@5=nan"], "--margin"),
+        (["bench", "--margin", "recall@5=2"], "--margin"),
+        (["bench", "--margin", "bogus@5=0.1"], "--margin"),
+        (["bench", "--margin", "recall@999=0.1"], "--margin"),
+        (["bench", "--engine", "ray", "--cpus-per-actor", "nan"], "--cpus-per-actor"),
+        (["bench", "--engine", "ray", "--cpus-per-actor", "inf"], "--cpus-per-actor"),
+        (["bench", "--engine", "ray", "--gpus-per-actor", "-1"], "--gpus-per-actor"),
+        (["bench", "--engine", "ray", "--actors", "0"], "--actors"),
+        (["bench", "--engine", "ray", "--batch-size", "1e3"], "--batch-size"),
+        (["audit", "{doc}", "{doc}", "--limit", "-1"], "--limit"),
+        (["lost", "--seed", "x"], "--seed"),
+    ],
+)
+def test_every_option_value_out_of_range_is_a_one_line_refusal(capsys, doc_file, tmp_path, argv,
+                                                                fragment):
+    argv = [a.format(doc=doc_file) for a in argv]
+    if argv[0] == "bench":
+        argv += ["--out", str(tmp_path / "out"), "--quiet"]
+    line = _refused(capsys, argv)
+    assert fragment in line
+    value = argv[argv.index(fragment) + 1] if fragment in argv else None
+    assert value is None or value.split("=")[-1][:10] in line
+
+
+@pytest.mark.parametrize("address", ["garbage::addr", "", "http://127.0.0.1:8265", "host:0",
+                                     "host:99999", "ray://"])
+def test_ray_addresses_are_checked_before_ray_starts(capsys, tmp_path, address):
+    line = _refused(capsys, ["bench", "--engine", "ray", "--address", address,
+                             "--out", str(tmp_path / "out"), "--quiet"])
+    assert "--address" in line
+
+
+def test_a_ray_client_address_without_ray_client_says_what_to_install():
+    import importlib.util
+
+    from chunkviz.errors import MissingDependencyError
+    from chunkviz.eval.ray_engine import check_address
+
+    check_address("auto")
+    check_address("head.example:6379")
+    if importlib.util.find_spec("grpc") is None:
+        with pytest.raises(MissingDependencyError, match=r"ray\[client\]"):
+            check_address("ray://127.0.0.1:1")
+    else:
+        check_address("ray://127.0.0.1:1")
+
+
+def test_an_address_where_nothing_listens_is_refused_in_seconds():
+    import socket
+
+    from chunkviz.errors import ParameterError
+    from chunkviz.eval.ray_engine import reachable
+
+    with socket.socket() as s:  # a port that was free a moment ago
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ParameterError, match="nothing answers there"):
+        reachable(f"127.0.0.1:{port}", timeout=2)
+
+
+def test_actors_the_cluster_cannot_place_are_refused():
+    from chunkviz.errors import ParameterError
+    from chunkviz.eval.ray_engine import check_resources
+
+    check_resources({"CPU": 2.0}, 1.0, 0.0)
+    with pytest.raises(ParameterError, match="--cpus-per-actor 1e\\+09 is more than"):
+        check_resources({"CPU": 2.0}, 1e9, 0.0)
+    with pytest.raises(ParameterError, match="--gpus-per-actor 1 is more than the cluster's 0"):
+        check_resources({"CPU": 2.0}, 1.0, 1.0)
+
+
+def test_a_long_document_name_fits_the_results_file_name(tmp_path):
+    from chunkviz.eval.results import MAX_RUN_ID, run_id
+
+    rid = run_id(dataset="d" * 244 + ".txt", spec="x", backend="bm25", model="", measure="cosine",
+                 sample=0, seed=4294967295, configs=(), ks=(5,), budget_chars=0, alpha=0.05,
+                 bootstrap=10, permutations=10)
+    assert len(rid) <= MAX_RUN_ID
+    (tmp_path / f"{rid}.json").write_text("{}", encoding="utf-8")
+
+
+def test_an_output_folder_whose_path_leaves_no_room_is_refused_before_work(tmp_path, capsys,
+                                                                             doc_file):
+    deep = tmp_path
+    while len(str(deep)) < 4000:  # PATH_MAX is 4096: no file name fits below this folder
+        deep = deep / ("d" * 200)
+    line = _refused(capsys, ["tune", str(doc_file), "--out", str(deep), "--quiet"])
+    assert "--out" in line
+
+
+@pytest.mark.parametrize("below", ["", "sub"])
+def test_an_unwritable_embedding_cache_is_refused_before_a_dense_run(tmp_path, monkeypatch,
+                                                                      below):
+    from chunkviz.commands.bench_cmd import check_cache
+    from chunkviz.errors import ResultsFileError
+
+    target = tmp_path / "cache"
+    target.write_text("a file, not a folder", encoding="utf-8")
+    monkeypatch.setenv("CHUNKVIZ_CACHE_DIR", str(target / below if below else target))
+    check_cache(None, "lexical")  # no cache used, none checked
+    with pytest.raises(ResultsFileError, match=r"embedding cache \(\$CHUNKVIZ_CACHE_DIR"):
+        check_cache(None, "dense")
