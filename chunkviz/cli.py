@@ -34,9 +34,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for a ChunkvizError, no traceback)."""
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra and not getattr(args, "accepts_extra", False):
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra and not getattr(args, "accepts_extra", False):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    except SystemExit as exc:  # a refused option (one line, exit 2), or --help
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         return int(args.run(args, extra) or 0)
     except ChunkvizError as exc:

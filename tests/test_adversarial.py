@@ -450,3 +450,17 @@ def test_an_unwritable_embedding_cache_is_refused_before_a_dense_run(tmp_path, m
     check_cache(None, "lexical")  # no cache used, none checked
     with pytest.raises(ResultsFileError, match=r"embedding cache \(\$CHUNKVIZ_CACHE_DIR"):
         check_cache(None, "dense")
+
+
+def test_bidi_controls_in_names_and_text_are_shown_not_obeyed():
+    from chunkviz.views.markup import escape_html, escape_markdown
+    from chunkviz.views.standalone import standalone_html
+
+    name = "invoice\u202etxt.exe"
+    result = chunkviz.chunk("abc \u202edef \u2067ghi\u2069", "fixed", size=4)
+    page = standalone_html(result, (), (), name=name, lang="en")
+    for control in ("\u202e", "\u2067", "\u2069"):
+        assert control not in page
+    assert "invoice&lt;U+202E&gt;txt.exe" in page
+    assert "\u202e" not in escape_markdown(name)
+    assert escape_html("a\u200fb") == "a&lt;U+200F&gt;b"
