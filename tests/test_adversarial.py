@@ -441,8 +441,8 @@ def test_an_output_folder_whose_path_leaves_no_room_is_refused_before_work(tmp_p
 @pytest.mark.parametrize("below", ["", "sub"])
 def test_an_unwritable_embedding_cache_is_refused_before_a_dense_run(tmp_path, monkeypatch,
                                                                       below):
-    from chunkviz.commands.bench_cmd import check_cache
     from chunkviz.errors import ResultsFileError
+    from chunkviz.eval.results import check_cache_writable as check_cache
 
     target = tmp_path / "cache"
     target.write_text("a file, not a folder", encoding="utf-8")

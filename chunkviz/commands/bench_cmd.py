@@ -138,22 +138,6 @@ def parse_margins(items: list[str]) -> dict[str, float]:
     return out
 
 
-def check_cache(cache_dir: str | None, kind: str) -> None:
-    """Prove the embedding cache writable before a run that encodes (lexical ones do not).
-
-    Raises:
-        ResultsFileError: The folder (``--cache-dir``, else ``$CHUNKVIZ_CACHE_DIR``'s) cannot
-            be created or written.
-    """
-    if kind == "lexical":
-        return
-    from chunkviz.eval.results import check_writable
-    from chunkviz.retrieval.cache import ENV_VAR, default_cache_dir
-
-    check_writable(cache_dir or default_cache_dir(), "--cache-dir" if cache_dir else
-                   f"the embedding cache (${ENV_VAR}/embeddings)")
-
-
 class _Bar:
     """A tqdm bar fed by ``run_benchmark``'s progress callback (per mille of the run)."""
 
@@ -206,7 +190,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     another run's (``chunkviz.eval.results.save_results``).
     """
     from chunkviz.datasets import load_dataset
-    from chunkviz.eval.results import check_writable, save_results
+    from chunkviz.eval.results import check_cache_writable, check_writable, save_results
     from chunkviz.eval.runner import default_results_dir, run_benchmark
     from chunkviz.retrieval.backends import get_backend
 
@@ -215,7 +199,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     margins = parse_margins(args.margin)
     engine = make_engine(args)
     backend = get_backend(args.backend)
-    check_cache(args.cache_dir, backend.kind)
+    check_cache_writable(args.cache_dir, backend.kind)
     dataset = load_dataset(args.dataset)
     bar = _Bar(args.quiet)
     try:

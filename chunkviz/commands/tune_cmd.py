@@ -67,10 +67,10 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
 
     if args.out:
         check_writable(args.out)
-    from chunkviz.commands.bench_cmd import check_cache
+    from chunkviz.eval.results import check_cache_writable
     from chunkviz.retrieval.backends import get_backend
 
-    check_cache(None, get_backend(args.backend).kind)
+    check_cache_writable(None, get_backend(args.backend).kind)
     document = document_from_file(args.doc)
     questions = qa_questions(args.qa, document) if args.qa else ()
     synthetic = args.synthetic if args.synthetic is not None else (0 if args.qa else 200)

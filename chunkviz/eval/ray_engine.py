@@ -330,7 +330,7 @@ class RayEngine:
         where = self.address or "a local Ray"
         try:
             ray.init(**kwargs)
-        except (ConnectionError, RuntimeError, ValueError, TimeoutError, OSError) as exc:
+        except Exception as exc:  # noqa: BLE001 - Ray raises bare Exception (start-up timeout)
             first = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()),
                          type(exc).__name__)
             raise ParameterError(
@@ -371,6 +371,12 @@ class RayEngine:
                           logging_level=logging.WARNING,
                           runtime_env={"py_modules": [str(_PACKAGE_DIR)]})
         self._owned = True
+        try:  # before any work: actors the cluster cannot place would wait forever
+            check_resources(ray.cluster_resources(), self.cpus_per_actor,
+                            self.gpus_per_actor or 0.0)
+        except ParameterError:
+            self.close()
+            raise
 
     def close(self) -> None:
         """Stop Ray if this engine started it."""

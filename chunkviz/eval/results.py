@@ -1048,6 +1048,25 @@ def check_writable(out_dir: str | Path, option: str = "--out") -> Path:
     return folder
 
 
+def check_cache_writable(cache_dir: str | Path | None, kind: str) -> None:
+    """Prove the embedding cache writable before a run that encodes (a lexical one does not).
+
+    Args:
+        cache_dir: ``--cache-dir``, or None for the default (``$CHUNKVIZ_CACHE_DIR``'s).
+        kind: The backend's kind (``lexical``, ``dense``, ...).
+
+    Raises:
+        ResultsFileError: The folder cannot be created or written; the message names where
+            it came from (``--cache-dir`` or the environment variable).
+    """
+    if kind == "lexical":
+        return
+    from chunkviz.retrieval.cache import ENV_VAR, default_cache_dir
+
+    check_writable(cache_dir or default_cache_dir(), "--cache-dir" if cache_dir else
+                   f"the embedding cache (${ENV_VAR}/embeddings)")
+
+
 def _comparable(results: Results) -> dict[str, Any]:
     data = results.to_dict()
     for key in VOLATILE:
