@@ -327,16 +327,21 @@ class RayEngine:
 
     def _connect(self, ray: ModuleType, **kwargs: Any) -> None:
         """``ray.init``, its failures turned into one line naming the address and the fix."""
-        where = self.address or "a local Ray"
         try:
             ray.init(**kwargs)
         except Exception as exc:  # noqa: BLE001 - Ray raises bare Exception (start-up timeout)
             first = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()),
                          type(exc).__name__)
+            reason = _ANSI.sub("", first)[:160]
+            if self.address is None:
+                raise ParameterError(
+                    f"--engine ray: a local Ray could not start ({reason}); retry when the "
+                    "machine is less busy, give --address of a running cluster, or use "
+                    "--engine local"
+                ) from None
             raise ParameterError(
-                f"--address {shown(self.address)}: Ray could not start or connect to {where} "
-                f"({_ANSI.sub('', first)[:160]}); start the cluster (ray start --head) or fix "
-                "--address"
+                f"--address {shown(self.address)}: Ray could not connect ({reason}); start the "
+                "cluster (ray start --head) or fix --address"
             ) from None
 
     def start(self) -> None:
@@ -360,7 +365,7 @@ class RayEngine:
                                                os.environ.get("PYTHONPATH", "")) if p)
             self._connect(ray, num_cpus=self.num_cpus or available_cores(),
                           include_dashboard=False, log_to_driver=False,
-                          logging_level=logging.WARNING,
+                          logging_level=logging.ERROR,
                           runtime_env={"env_vars": {"PYTHONPATH": path}})
         else:
             # Ray retries an unreachable GCS for minutes, printing to the terminal: a plain TCP
@@ -368,7 +373,7 @@ class RayEngine:
             reachable(self.address)
             # A cluster's workers get the driver's own chunkviz, whatever they have installed.
             self._connect(ray, address=self.address, log_to_driver=False,
-                          logging_level=logging.WARNING,
+                          logging_level=logging.ERROR,
                           runtime_env={"py_modules": [str(_PACKAGE_DIR)]})
         self._owned = True
         try:  # before any work: actors the cluster cannot place would wait forever
