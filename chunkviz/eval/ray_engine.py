@@ -290,7 +290,8 @@ class RayEngine:
                              ("num_cpus", num_cpus), ("cpus_per_actor", cpus_per_actor),
                              ("chunk_blocks", chunk_blocks)):
             if value is not None and not (value > 0 and math.isfinite(value)):
-                raise ParameterError(f"{label} must be positive and finite (got {label}={value})")
+                raise ParameterError(f"{label} must be positive (got {label}={value}); give a "
+                                     "finite number above 0")
         if gpus_per_actor is not None and not (gpus_per_actor >= 0
                                                and math.isfinite(gpus_per_actor)):
             raise ParameterError(f"gpus_per_actor must be 0 or more (got {gpus_per_actor})")
