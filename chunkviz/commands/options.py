@@ -32,8 +32,8 @@ def integer(low: int, high: int, fix: str = "") -> Callable[[str], int]:
             value = None
         if value is None or not low <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"must be a whole number from {low:,} to {high:,} (got {text[:40]!r})"
-                + (f"; {fix}" if fix else "")
+                f"must be a whole number from {low:,} to {high:,} (got {text[:40]!r}); "
+                + (fix or "give a value in that range")
             )
         return value
 
@@ -60,8 +60,8 @@ def real(
         if not ok:
             bracket = "(" if low_open else "["
             raise argparse.ArgumentTypeError(
-                f"must be a finite number in {bracket}{low:g}, {high:g}] (got {text[:40]!r})"
-                + (f"; {fix}" if fix else "")
+                f"must be a finite number in {bracket}{low:g}, {high:g}] (got {text[:40]!r}); "
+                + (fix or "give a value in that range")
             )
         return value
 
