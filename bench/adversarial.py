@@ -23,10 +23,17 @@ Then ``semantic`` (default TF-IDF embedder) runs on 1 MB and 10 MB of prose, eac
 interpreter: its peak resident memory above the interpreter's baseline (after imports, before the
 text exists) must stay under 300 MB for 1 MB, and the 10 MB run must complete.
 
+Then the cases of issue 26 (``hostile_rows``): aligning 20,000 chunks that are not in the
+document to 1 M characters (a document of one repeated character, where every anchor occurs
+everywhere) must take at most 20 s of CPU, synthetic questions on 200,000 characters at most
+5 s, and each must grow at most 5x from N to 4N (5,000 chunks to 250,000 characters; 50,000
+characters).
+
 Run from the repository root::
 
     python bench/adversarial.py              # N = 1,000,000 (about ten minutes on 2 cores)
     python bench/adversarial.py --quick      # N = 10,000, 2-3 rounds, 1 MB memory run only
+    python bench/adversarial.py --hostile-only   # issue 26's cases only (about a minute)
 """
 
 from __future__ import annotations
@@ -199,6 +206,63 @@ def semantic_memory(size: int) -> dict[str, object]:
     return result
 
 
+#: Issue 26's bounds: alignment of 20,000 chunks to 1 M characters, synthetic questions on
+#: 200,000 characters, and growth per 4x of the input.
+ALIGN_LIMIT_S = 20.0
+SYNTHETIC_LIMIT_S = 5.0
+
+
+def _hostile_chunks(doc_chars: int, chunks: int) -> tuple[str, list[str]]:
+    """A document of one repeated character and chunks of it with another mixed in.
+
+    Every anchor of a partial alignment occurs everywhere, and no chunk is in the document:
+    before the alignment's budget, 40-100 ms a chunk (311 s for 20,000 against 1 M).
+    """
+    import random
+
+    rng = random.Random(0)
+    return "a" * doc_chars, ["".join(rng.choice("aab") for _ in range(200))
+                             for _ in range(chunks)]
+
+
+def hostile_rows(quick: bool) -> list[dict[str, object]]:
+    """Alignment and synthetic questions at N and 4N: CPU seconds, their ratio, the bound."""
+    from chunkviz.datasets.base import Document
+    from chunkviz.eval.align import align_chunks
+    from chunkviz.eval.synthetic import synthetic_questions
+
+    scale = 10 if quick else 1
+    rows: list[dict[str, object]] = []
+    times = []
+    for doc_chars, chunks in ((250_000 // scale, 5_000 // scale), (1_000_000 // scale,
+                                                                   20_000 // scale)):
+        doc, pieces = _hostile_chunks(doc_chars, chunks)
+        times.append(cpu_time(lambda d=doc, c=pieces: align_chunks(d, c), 0.0))
+    rows.append({"case": f"align {20_000 // scale:,} chunks to {1_000_000 // scale:,} chars",
+                 "t_n": times[0], "t_4n": times[1], "ratio": times[1] / times[0],
+                 "limit_s": ALIGN_LIMIT_S})
+    times = []
+    for n in (50_000 // scale, 200_000 // scale):
+        doc = Document("d", "d", _prose(n))
+        times.append(cpu_time(lambda d=doc: synthetic_questions(d, "context"), 0.0))
+    rows.append({"case": f"synthetic context questions, {200_000 // scale:,} chars",
+                 "t_n": times[0], "t_4n": times[1], "ratio": times[1] / times[0],
+                 "limit_s": SYNTHETIC_LIMIT_S})
+    return rows
+
+
+def print_hostile(rows: list[dict[str, object]]) -> bool:
+    """Print the hostile rows as a table; True when one breaks its time or growth bound."""
+    print("\n| case | N: CPU s | 4N: CPU s | growth | bound at 4N |")
+    print("|---|---:|---:|---:|---:|")
+    failed = False
+    for r in rows:
+        t_n, t_4n, ratio, limit = (float(r[k]) for k in ("t_n", "t_4n", "ratio", "limit_s"))  # type: ignore[arg-type]
+        print(f"| {r['case']} | {t_n:.2f} | {t_4n:.2f} | {ratio:.2f} | {limit:g} s |")
+        failed |= ratio > MAX_RATIO or t_4n > limit
+    return failed
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the growth table and the semantic memory runs; exit 1 if a bound is broken."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -217,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strategies", default="", help="comma-separated subset (default all)")
     parser.add_argument("--inputs", default="", help="comma-separated subset of the inputs")
     parser.add_argument("--memory-only", action="store_true", help="only the semantic runs")
+    parser.add_argument("--hostile-only", action="store_true",
+                        help="only the alignment and synthetic-question cases (issue 26)")
     args = parser.parse_args(argv)
     if args.semantic_memory_child is not None:
         semantic_memory_child(args.semantic_memory_child)
@@ -229,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.quick:
         args.n, fewest, most, args.min_time = 10_000, 2, 3, 0.05
+    hostile = hostile_rows(args.quick)
+    if args.hostile_only:
+        print("# chunkviz adversarial: alignment and synthetic questions (issue 26)")
+        return 1 if print_hostile(hostile) else 0
     print(f"# chunkviz adversarial growth, N={args.n:,}, best of {fewest}-{most} alternating "
           f"rounds (each >= {args.min_time} s CPU), Python {platform.python_version()}")
     # The memory runs come first, while this process is small.
@@ -255,8 +325,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {int(m['chars']) / 1e6:g} MB | {m['chunks']:,} | {float(m['cpu_s']):.1f} | "  # type: ignore[call-overload]
               f"{float(m['peak_above_baseline_mb']):.0f} MB |")  # type: ignore[arg-type]
     if args.json is not None:
-        args.json.write_text(json.dumps({"rows": rows, "memory": memory}, indent=1))
-    failed = worst is not None and float(worst["ratio"]) > MAX_RATIO  # type: ignore[arg-type]
+        args.json.write_text(json.dumps({"rows": rows, "memory": memory, "hostile": hostile},
+                                        indent=1))
+    failed = print_hostile(hostile)
+    failed |= worst is not None and float(worst["ratio"]) > MAX_RATIO  # type: ignore[arg-type]
     failed |= float(memory[0]["peak_above_baseline_mb"]) >= MEMORY_LIMIT_MB  # type: ignore[arg-type]
     print("\nFAIL" if failed else "\nOK: every ratio <= 5 and semantic within its memory bound")
     return 1 if failed else 0

@@ -7,19 +7,28 @@ are normalised once, here (CRLF and CR become LF) when asked, and never again la
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import stat
+from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from chunkviz.errors import InputTextError
+from chunkviz.errors import ChunkvizError, InputTextError
 
 #: Largest file accepted, in bytes (the upload limit in ``.streamlit/config.toml`` is the same).
 MAX_BYTES = 64 * 1024 * 1024
 #: Largest text accepted, in characters, however it was obtained: a 256 KB .docx unpacks to
 #: hundreds of millions of characters, so extraction counts as it goes and stops here.
 MAX_CHARS = 16_000_000
+#: Deepest nesting of arrays and objects a JSON file may have: every format chunkviz reads is
+#: at most a few levels deep, and Python's parser (and everything that walks its result
+#: recursively) stops with RecursionError near 1,000.
+MAX_JSON_DEPTH = 64
+#: Most digits a JSON integer may have: offsets and counts fit in 20; Python refuses to convert
+#: more than 4,300 (a ValueError mid-parse), and converting is quadratic below that.
+MAX_JSON_DIGITS = 30
 NewlineMode = Literal["keep", "lf"]
 
 _MIB = 1024 * 1024
@@ -64,11 +73,7 @@ def check_bytes(size: int, name: str) -> None:
     Raises:
         InputTextError: ``size`` is over the limit; the message names it and the fix.
     """
-    if size > MAX_BYTES:
-        raise InputTextError(
-            f"{name} is {size / 1e6:.1f} MB; files up to {MAX_BYTES // _MIB} MiB are accepted; "
-            "split the file or chunk a part of it"
-        )
+    _check_size(size, name, MAX_BYTES, InputTextError)
 
 
 def strip_terminal_formatting(text: str) -> tuple[str, int]:
@@ -109,37 +114,178 @@ def decode_bytes(data: bytes, *, name: str = "input", newlines: NewlineMode = "k
     return text
 
 
-def read_file_bytes(path: str | Path) -> bytes:
+def read_file_bytes(
+    path: str | Path, *, max_bytes: int = MAX_BYTES,
+    error: type[ChunkvizError] = InputTextError,
+) -> bytes:
     """The bytes of a regular file, its size checked before anything is read.
 
+    Every file a command or page reads comes through here (documents, QA pairs, datasets,
+    chunk files, results files).
+
+    Args:
+        path: The file.
+        max_bytes: Largest size accepted (default ``MAX_BYTES``).
+        error: The error class raised (a dataset reader raises ``DatasetError``).
+
     Raises:
-        InputTextError: The path is missing, unreadable, not a regular file (a FIFO, a device,
-            a directory: reading one may never end), or larger than ``MAX_BYTES``.
+        InputTextError: (or ``error``) The path is missing, unreadable, not a regular file (a
+            FIFO, a device, a directory: reading one may never end), or larger than
+            ``max_bytes``.
     """
     p = Path(path)
     try:
         # O_NONBLOCK: opening a FIFO with no writer would wait forever; fstat then refuses it.
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise InputTextError(f"cannot read {p} ({exc.strerror}); check the path") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        raise error(f"cannot read {shown_path(p)} ({_reason(exc)}); check the path") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise InputTextError(
-                f"cannot read {p}: it is not a regular file (a directory, FIFO or device); "
-                "give the path of a file"
+            raise error(
+                f"cannot read {shown_path(p)}: it is not a regular file (a directory, FIFO or "
+                "device); give the path of a file"
             )
-        check_bytes(info.st_size, p.name)
+        _check_size(info.st_size, p.name, max_bytes, error)
         with os.fdopen(fd, "rb") as f:
             fd = -1  # closed by the file object from here on
-            data = f.read(MAX_BYTES + 1)  # the file may have grown since fstat
+            data = f.read(max_bytes + 1)  # the file may have grown since fstat
     except OSError as exc:
-        raise InputTextError(f"cannot read {p} ({exc.strerror}); check the path") from None
+        raise error(f"cannot read {shown_path(p)} ({_reason(exc)}); check the path") from None
     finally:
         if fd >= 0:
             os.close(fd)
-    check_bytes(len(data), p.name)
+    _check_size(len(data), p.name, max_bytes, error)
     return data
+
+
+def check_regular_file(
+    path: str | Path, *, max_bytes: int = MAX_BYTES, error: type[ChunkvizError] = InputTextError
+) -> Path:
+    """Refuse what ``read_file_bytes`` refuses, without reading: for files another library opens.
+
+    Raises:
+        InputTextError: (or ``error``) Missing, not a regular file, or larger than ``max_bytes``.
+    """
+    p = Path(path)
+    try:
+        info = os.stat(p)  # stat never opens: a FIFO does not block it
+    except (OSError, ValueError) as exc:
+        raise error(f"cannot read {shown_path(p)} ({_reason(exc)}); check the path") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise error(
+            f"cannot read {shown_path(p)}: it is not a regular file (a directory, FIFO or "
+            "device); give the path of a file"
+        )
+    _check_size(info.st_size, p.name, max_bytes, error)
+    return p
+
+
+def shown_path(path: str | Path, limit: int = 120) -> str:
+    """A path as a message shows it: bidi controls neutralised, cut to ``limit`` characters."""
+    text = neutral_bidi(str(path))
+    return text if len(text) <= limit else "..." + text[-(limit - 3):]
+
+
+def _reason(exc: BaseException) -> str:
+    return (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+
+
+def _check_size(size: int, name: str, max_bytes: int, error: type[ChunkvizError]) -> None:
+    if size > max_bytes:
+        raise error(
+            f"{neutral_bidi(name)} is {size / 1e6:.1f} MB; files up to {max_bytes / _MIB:g} MiB "
+            "are accepted; split the file or use a part of it"
+        )
+
+
+#: Unicode bidirectional controls (embeddings, overrides, isolates, marks): in a file name or a
+#: title they reverse the text around them where it is shown.
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def neutral_bidi(text: str) -> str:
+    """``text`` with every bidi control shown as its code (``<U+202E>``) instead of obeyed."""
+    if not _BIDI.search(text):
+        return text
+    return _BIDI.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+
+
+# ---------------------------------------------------------------------------------- JSON
+
+#: A JSON string literal (escapes included): brackets and digits inside it are text.
+_JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"')
+_JSON_LONG_NUMBER = re.compile(rf"(?<![0-9.eE+-])-?[0-9]{{{MAX_JSON_DIGITS + 1},}}")
+
+
+def json_problem(text: str) -> str | None:
+    """Why ``text`` must not be parsed (too deep, a number too long), or None.
+
+    Linear in the text, and run before ``json.loads``: the parser itself would stop with
+    RecursionError or ValueError halfway, or return a value that breaks whatever walks it.
+    """
+    bare = _JSON_STRING.sub('""', text)
+    long = _JSON_LONG_NUMBER.search(bare)
+    if long is not None:
+        return (f"a number of {len(long.group().lstrip('-')):,} digits; at most "
+                f"{MAX_JSON_DIGITS} are accepted (MAX_JSON_DIGITS)")
+    brackets = re.sub(r"[^\[\]{}]+", "", bare)
+    if len(brackets) > 2 * MAX_JSON_DEPTH:
+        import numpy as np
+
+        codes = np.frombuffer(brackets.encode("ascii"), dtype=np.uint8)
+        steps = np.where((codes == ord("[")) | (codes == ord("{")), 1, -1)
+        depth = int(np.cumsum(steps).max())
+        if depth > MAX_JSON_DEPTH:
+            return (f"nested too deeply: {depth:,} levels, at most {MAX_JSON_DEPTH} are "
+                    "accepted (MAX_JSON_DEPTH)")
+    return None
+
+
+def loads_json(
+    text: str, name: str, *, fix: str, error: type[ChunkvizError] = InputTextError,
+    what: str = "JSON", parse_constant: Callable[[str], Any] | None = None,
+) -> Any:
+    """Parse ``text`` as JSON after ``json_problem`` found nothing wrong with it.
+
+    Args:
+        text: The file's text.
+        name: What to call the file in messages.
+        fix: What the user should give instead (ends the message).
+        error: The error class raised.
+        what: What the text should be (``JSON``, ``JSON Lines``), for the message.
+        parse_constant: Passed to ``json.loads`` (a results file refuses NaN).
+
+    Raises:
+        InputTextError: (or ``error``) One line: the file, what is wrong with it, ``fix``.
+    """
+    problem = json_problem(text)
+    if problem is None:
+        try:
+            return json.loads(text, parse_constant=parse_constant)
+        except (ValueError, RecursionError) as exc:  # the checks above make both unlikely
+            problem = str(exc) if isinstance(exc, json.JSONDecodeError) else (
+                "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0])
+    raise error(f"{neutral_bidi(name)} is not valid {what} ({problem}); {fix}")
+
+
+def read_json_file(
+    path: str | Path, *, fix: str, error: type[ChunkvizError] = InputTextError,
+    max_bytes: int = MAX_BYTES,
+) -> Any:
+    """A JSON file read through ``read_file_bytes`` and parsed by ``loads_json``.
+
+    Raises:
+        InputTextError: (or ``error``) See ``read_file_bytes``, ``decode_bytes`` and
+            ``loads_json``.
+    """
+    p = Path(path)
+    data = read_file_bytes(p, max_bytes=max_bytes, error=error)
+    try:
+        text = decode_bytes(data, name=p.name)
+    except InputTextError as exc:
+        raise error(str(exc)) from None
+    return loads_json(text, p.name, fix=fix, error=error)
 
 
 def read_text_file(path: str | Path, *, newlines: NewlineMode = "keep") -> str:

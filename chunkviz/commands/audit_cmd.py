@@ -10,6 +10,7 @@ import argparse
 import json
 from typing import Any
 
+from chunkviz.commands.options import integer
 from chunkviz.eval.align import align_file, format_report, report_dict
 from chunkviz.textio import read_text_file
 
@@ -27,7 +28,8 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("doc", help="the document the chunks were made from (a text file)")
     p.add_argument("chunks", help="the chunks: a JSON list or JSONL file")
-    p.add_argument("--limit", type=int, default=20, help="items listed per section (default 20)")
+    p.add_argument("--limit", type=integer(0, 1_000_000), default=20,
+                   help="items listed per section (default 20)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run)
 

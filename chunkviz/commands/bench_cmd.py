@@ -18,7 +18,8 @@ import sys
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
-from chunkviz.errors import ParameterError
+from chunkviz.commands.options import RESAMPLES, SEED, check_delta, integer, real
+from chunkviz.errors import ParameterError, shown
 from chunkviz.eval.engine import Engine, LocalEngine, Stage, run_fraction
 from chunkviz.eval.grid import Config, default_grid, fixed_config
 
@@ -40,8 +41,9 @@ def add_parser(sub: Any) -> None:
                    help="dataset spec: jsquad, squad:PATH, qa:PAIRS:DOCUMENT, hf:NAME[:SPLIT]")
     p.add_argument("--backend", default="bm25",
                    help="bm25 (default), tfidf, use-m3 or st:<model name or path>")
-    p.add_argument("--sample", type=int, default=0, help="questions to sample (0: all)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the sample and the statistics")
+    p.add_argument("--sample", type=integer(0, 10_000_000), default=0,
+                   help="questions to sample (0: all)")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of the sample and the statistics")
     p.add_argument("--grid", default="default",
                    help="'default' (the seed study's 8 configurations) or comma-separated labels "
                    "such as fixed-200-40,paragraph")
@@ -52,8 +54,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--cache-dir", default=None,
                    help="embedding cache (default .cache/chunkviz/embeddings or "
                    "$CHUNKVIZ_CACHE_DIR/embeddings)")
-    p.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples")
-    p.add_argument("--permutations", type=int, default=5000, help="sign flips per paired test")
+    p.add_argument("--bootstrap", type=RESAMPLES, default=2000, help="bootstrap resamples")
+    p.add_argument("--permutations", type=RESAMPLES, default=5000,
+                   help="sign flips per paired test")
     p.add_argument("--unit", choices=("document", "question"), default=None,
                    help="unit of resampling of the intervals and tests (default: document when "
                    "the questions come from two or more documents)")
@@ -71,18 +74,18 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--address", default=None,
                    help="Ray cluster to connect to (e.g. ray://head:10001 or auto); default: "
                    "start a local Ray for the run")
-    r.add_argument("--actors", type=int, default=None,
+    r.add_argument("--actors", type=integer(1, 4096), default=None,
                    help="encoder actors, one model each (default: one per GPU, else per "
                    "--cpus-per-actor CPUs)")
-    r.add_argument("--cpus-per-actor", type=float, default=1.0,
+    r.add_argument("--cpus-per-actor", type=real(0, 1024, low_open=True), default=1.0,
                    help="CPUs reserved by each encoder actor (default 1)")
-    r.add_argument("--gpus-per-actor", type=float, default=None,
+    r.add_argument("--gpus-per-actor", type=real(0, 64), default=None,
                    help="GPUs per encoder actor (default: 1 for st: models when the cluster has "
                    "GPUs, else 0)")
-    r.add_argument("--batch-size", type=int, default=None,
+    r.add_argument("--batch-size", type=integer(1, 100_000), default=None,
                    help="texts per encode call on Ray (default 256, the local engine's, which "
                    "keeps vectors bit-identical to a local run)")
-    r.add_argument("--num-cpus", type=int, default=None,
+    r.add_argument("--num-cpus", type=integer(1, 4096), default=None,
                    help="CPUs of a local Ray (default: this process's cores)")
     p.set_defaults(run=run)
 
@@ -114,21 +117,28 @@ def parse_margins(items: list[str]) -> dict[str, float]:
     """``["recall@5=0.02"]`` -> ``{"recall@5": 0.02}``.
 
     Raises:
-        ParameterError: An item that is not ``METRIC=DELTA`` with a positive number.
+        ParameterError: An item that is not ``METRIC@K=DELTA`` with a metric that has a margin
+            (``chunkviz.eval.stats.DEFAULT_MARGINS``), a cut-off the benchmark measures and a
+            finite DELTA in (0, 1].
     """
+    from chunkviz.eval.runner import KS
+    from chunkviz.eval.stats import DEFAULT_MARGINS
+
     out: dict[str, float] = {}
     for item in items:
         key, sep, value = item.partition("=")
+        name, at, k = key.strip().lower().partition("@")
+        rule = (f"--margin must look like METRIC@K=DELTA with METRIC one of "
+                f"{', '.join(sorted(DEFAULT_MARGINS))}, K from {KS[0]} to {KS[-1]} and DELTA in "
+                f"(0, 1], e.g. recall@5=0.02 (got {shown(item)})")
+        if not sep or not at or name not in DEFAULT_MARGINS or not k.isdigit() \
+                or int(k) not in KS:
+            raise ParameterError(rule)
         try:
-            delta = float(value)
-        except ValueError:
-            delta = -1.0
-        if not sep or "@" not in key or not delta > 0:
-            raise ParameterError(
-                f"--margin must look like METRIC=DELTA with a positive DELTA, e.g. "
-                f"recall@5=0.02 (got {item!r})"
-            )
-        out[key.strip()] = delta
+            delta = check_delta(float(value), "DELTA")
+        except (ValueError, argparse.ArgumentTypeError):
+            raise ParameterError(rule) from None
+        out[f"{name}@{int(k)}"] = delta
     return out
 
 
@@ -187,7 +197,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     another run's (``chunkviz.eval.results.save_results``).
     """
     from chunkviz.datasets import load_dataset
-    from chunkviz.eval.results import check_writable, save_results
+    from chunkviz.eval.results import check_cache_writable, check_writable, save_results
     from chunkviz.eval.runner import default_results_dir, run_benchmark
     from chunkviz.retrieval.backends import get_backend
 
@@ -196,6 +206,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     margins = parse_margins(args.margin)
     engine = make_engine(args)
     backend = get_backend(args.backend)
+    check_cache_writable(args.cache_dir, backend.kind)
     dataset = load_dataset(args.dataset)
     bar = _Bar(args.quiet)
     try:

@@ -11,6 +11,7 @@ import json
 import sys
 from typing import Any
 
+from chunkviz.commands.options import SEED, integer
 from chunkviz.datasets import SPEC_HELP, load_dataset
 from chunkviz.datasets.sampling import sample_questions
 from chunkviz.eval.grid import default_grid
@@ -31,11 +32,11 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--dataset", default="jsquad", help=f"{SPEC_HELP} (default: jsquad)")
     p.add_argument(
-        "--sample", type=int, default=None,
+        "--sample", type=integer(0, 10_000_000), default=None,
         help=f"questions to draw (0 = all; default {DEFAULT_SAMPLE}, or all when there are "
         "fewer)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of the sample (default 0)")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.set_defaults(run=run)
 

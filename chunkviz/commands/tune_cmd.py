@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from chunkviz.commands.options import SEED, integer, real
 from chunkviz.errors import ParameterError
 from chunkviz.eval.synthetic import DEFAULT_FORM, FORMS
 
@@ -30,7 +31,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("doc", help="the document (a text file)")
     p.add_argument("--qa", default=None, help="your question/answer pairs (CSV or JSON)")
-    p.add_argument("--synthetic", type=int, default=None, metavar="N",
+    p.add_argument("--synthetic", type=integer(0, 100_000), default=None, metavar="N",
                    help="synthetic questions to add (default 200 without --qa, else 0; 0 "
                    "without --qa counts only the key phrases each configuration cuts)")
     p.add_argument("--form", choices=FORMS, default=DEFAULT_FORM,
@@ -39,12 +40,13 @@ def add_parser(sub: Any) -> None:
                    help="a local causal language model that writes the questions of --form lm")
     p.add_argument("--chunks", default=None,
                    help="chunks made by another library (JSON/JSONL), added as 'imported-<id>'")
-    p.add_argument("--margin", type=float, default=None, metavar="DELTA",
+    p.add_argument("--margin", type=real(0, 1, low_open=True, fix="try 0.01"), default=None,
+                   metavar="DELTA",
                    help="equivalence margin of the recommendation, in Recall@5 (default 0.01, "
                    "the Benchmark page's): the cheapest configuration equivalent to the best "
                    "within +-DELTA is recommended, else the cheapest not significantly worse")
     p.add_argument("--backend", default="bm25", help="bm25 (default), tfidf, use-m3, st:<model>")
-    p.add_argument("--seed", type=int, default=0, help="seed of the questions and statistics")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of the questions and statistics")
     p.add_argument("--out", default=None, help="also write the results file into this folder")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
@@ -63,10 +65,12 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         tune_grid,
     )
 
-    if args.margin is not None and not args.margin > 0:
-        raise ParameterError(f"--margin must be positive (got {args.margin}); try 0.01")
     if args.out:
         check_writable(args.out)
+    from chunkviz.eval.results import check_cache_writable
+    from chunkviz.retrieval.backends import get_backend
+
+    check_cache_writable(None, get_backend(args.backend).kind)
     document = document_from_file(args.doc)
     questions = qa_questions(args.qa, document) if args.qa else ()
     synthetic = args.synthetic if args.synthetic is not None else (0 if args.qa else 200)

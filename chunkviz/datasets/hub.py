@@ -17,6 +17,7 @@ from typing import Any
 from chunkviz.datasets.base import Dataset
 from chunkviz.datasets.squad import build_squad
 from chunkviz.errors import DatasetError, MissingDependencyError
+from chunkviz.textio import check_regular_file
 
 #: ``hf:<builder>:PATH`` reads a local file with ``datasets``'s packaged loader of that format.
 LOCAL_BUILDERS = ("json", "csv", "parquet")
@@ -63,8 +64,9 @@ def load_hub(spec: str, *, cache_dir: str | Path | None = None) -> Dataset:
             'hf: datasets need the datasets package; run pip install "chunkviz[models]" '
             "(or pip install datasets)"
         ) from None
-    if data_files is not None and not Path(data_files).is_file():
-        raise DatasetError(f"hf:{spec}: no file at {data_files}; check the path")
+    if data_files is not None:
+        # datasets opens the file itself: refuse here what the project's reader refuses.
+        check_regular_file(data_files, error=DatasetError)
     try:
         rows = datasets.load_dataset(
             name,

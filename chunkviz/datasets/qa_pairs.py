@@ -17,7 +17,6 @@ from __future__ import annotations
 import csv
 import io
 import itertools
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.datasets.locate import find_all, fold
 from chunkviz.errors import DatasetError
 from chunkviz.model import Span
-from chunkviz.textio import decode_bytes
+from chunkviz.textio import decode_bytes, loads_json, neutral_bidi, read_file_bytes
 from chunkviz.tokenizers import without_surrogates
 
 IssueKind = Literal["not_found", "multiple", "empty", "unknown_document"]
@@ -237,22 +236,14 @@ def _parse(text: str, name: str) -> list[Any]:
     suffix = Path(name).suffix.lower()
     stripped = text.lstrip()
     if suffix == ".jsonl":
-        lines = itertools.islice((ln for ln in text.splitlines() if ln.strip()), MAX_QA_PAIRS + 1)
-        try:
-            pairs: Any = [json.loads(line) for line in lines]
-        except (ValueError, RecursionError) as exc:
-            raise DatasetError(
-                f"{name} is not valid JSON Lines ({_json_problem(exc)}); write one pair object "
-                "per line"
-            ) from None
+        lines = itertools.islice(
+            ((n, ln) for n, ln in enumerate(text.splitlines(), start=1) if ln.strip()),
+            MAX_QA_PAIRS + 1)
+        pairs: Any = [loads_json(line, f"{name} line {n}", what="JSON Lines", error=DatasetError,
+                                 fix="write one pair object per line") for n, line in lines]
     elif suffix == ".json" or (suffix not in (".csv", ".tsv") and stripped[:1] in ("[", "{")):
-        try:
-            pairs = json.loads(text)
-        except (ValueError, RecursionError) as exc:
-            raise DatasetError(
-                f"{name} is not valid JSON ({_json_problem(exc)}); give a list of "
-                '{"question": ..., "answer": ...} objects'
-            ) from None
+        pairs = loads_json(text, name, error=DatasetError,
+                           fix='give a list of {"question": ..., "answer": ...} objects')
         if isinstance(pairs, Mapping) and isinstance(pairs.get("qa_pairs"), list):
             pairs = pairs["qa_pairs"]
         if not isinstance(pairs, list):
@@ -278,14 +269,6 @@ def _parse(text: str, name: str) -> list[Any]:
     return list(pairs)
 
 
-def _json_problem(exc: BaseException) -> str:
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
-    if isinstance(exc, json.JSONDecodeError):
-        return str(exc)
-    return str(exc).split(";")[0]  # int too long: "Exceeds the limit (4300 digits) ..."
-
-
 def read_qa_pairs(path: str | Path) -> list[dict[str, str]]:
     """Pairs from a CSV, JSON or JSON Lines file on disk (see ``parse_qa_pairs``).
 
@@ -293,12 +276,7 @@ def read_qa_pairs(path: str | Path) -> list[dict[str, str]]:
         DatasetError: The file cannot be read or parsed, or a column is missing.
     """
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise DatasetError(f"cannot read QA pairs file {p} ({exc.strerror}); check the path"
-                           ) from None
-    return parse_qa_pairs(data, name=p.name)
+    return parse_qa_pairs(read_file_bytes(p, error=DatasetError), name=neutral_bidi(p.name))
 
 
 def load_qa_dataset(pairs_path: str | Path, document_paths: Sequence[str | Path]) -> Dataset:

@@ -11,7 +11,6 @@ not found at ``answer_start`` are dropped, each with its reason in ``Dataset.dro
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.errors import DatasetError
 from chunkviz.model import Span
+from chunkviz.textio import read_json_file as textio_read_json_file
 
 REASON_UNANSWERABLE = "unanswerable (no answer given)"
 REASON_MISMATCH = "answer text not found at answer_start in the context"
@@ -27,23 +27,14 @@ REASON_MISMATCH = "answer text not found at answer_start in the context"
 def read_json_file(path: str | Path) -> Any:
     """Parse a JSON file, turning every failure into a DatasetError that names the file.
 
+    The file comes through the project's one guarded reader (``chunkviz.textio``): regular
+    files only (a FIFO or a device is refused, never waited on), size checked before reading,
+    nesting and number lengths bounded before parsing.
+
     Raises:
-        DatasetError: The file is missing, unreadable, or not valid UTF-8 JSON.
+        DatasetError: The file is missing, unreadable, not regular, too large, or not JSON.
     """
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise DatasetError(
-            f"cannot read dataset file {p} ({exc.strerror}); check the path"
-        ) from None
-    try:
-        return json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DatasetError(
-            f"dataset file {p} is not valid UTF-8 JSON ({exc}); "
-            "pass a SQuAD-format .json file"
-        ) from None
+    return textio_read_json_file(path, error=DatasetError, fix="pass a SQuAD-format .json file")
 
 
 def squad_articles(data: Any, *, name: str) -> list[Mapping[str, Any]]:

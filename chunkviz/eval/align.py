@@ -40,7 +40,7 @@ from typing import Any, Literal
 
 from chunkviz.errors import InputTextError
 from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.textio import read_text_file
+from chunkviz.textio import decode_bytes, json_problem, neutral_bidi, read_file_bytes
 
 ChunkFormat = Literal["strings", "langchain", "llamaindex", "chonkie"]
 Match = Literal["exact", "claimed", "whitespace", "partial", "missing", "empty"]
@@ -54,6 +54,18 @@ _PIECE = 3  # characters that must match to continue one
 _PIECE_SLACK = 8  # how far a partial alignment's next piece may lie past the last one
 _ANCHOR_TRIES = 256  # places in a chunk tried as the anchor of a partial alignment
 _ANCHOR_RADIUS = 128  # how far from its expected place an anchor's occurrences are scored
+_CANDIDATES = 8  # occurrences of an anchor scored, nearest to the expected place first
+# Steps (one search for a piece, in ``_runs``) the partial alignment of one chunk may take, per
+# character of the chunk, plus a floor; and all chunks of one alignment together, per character
+# of all chunks, plus a floor. A chunk in its place needs about one step per run of matching
+# text; text from elsewhere (a chunk file of another document, a document of one repeated
+# character) took 40-100 ms a chunk before, 311 s for 20,000 chunks. Past the file's budget,
+# chunks are not searched piece by piece (``AlignmentReport.unsearched``): work stays linear.
+_CHUNK_STEPS_PER_CHAR = 8
+_CHUNK_STEPS_FLOOR = 64
+_FILE_STEPS_PER_CHAR = 2
+_FILE_STEPS_FLOOR = 200_000
+_SEARCH_STEP = 64  # characters of window an anchor search reads per step it is charged
 # Share of a chunk's non-whitespace characters a partial alignment must cover: text the document
 # lacks (``\s+`` between every word) can be 40% of a chunk of short English words.
 _PARTIAL_SHARE = 0.3
@@ -63,6 +75,14 @@ _PARTIAL_SHARE = 0.3
 _SCAN_BUDGET = 64
 _SCAN_FLOOR = 50_000_000  # ...and at least this many characters (tens of ms of str.find)
 _WS = re.compile(r"\s+")
+
+#: Chunk files above this many bytes are refused before they are read.
+MAX_CHUNK_FILE_BYTES = 32 * 1024 * 1024
+#: At most this many chunks: the count bounds the alignment's work (with its budget).
+MAX_IMPORTED_CHUNKS = 20_000
+#: Chunk characters allowed per document character (overlap repeats text; 4 is 75% overlap).
+MAX_CHARS_PER_DOCUMENT_CHAR = 4
+_CHAR_SLACK = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +163,8 @@ class AlignmentReport:
         nested: Indices of aligned chunks that lie inside the previous chunk's span; they are
             left out of ``result()`` (offsets there must grow in both start and end, and such
             a chunk adds nothing a span check could see).
+        unsearched: Chunks not searched piece by piece because the alignment's budget of work
+            was spent (see ``_FILE_STEPS_PER_CHAR``); they count as missing.
     """
 
     text: str
@@ -150,6 +172,7 @@ class AlignmentReport:
     chunks: tuple[AlignedChunk, ...]
     gaps: tuple[Gap, ...]
     nested: tuple[int, ...] = ()
+    unsearched: int = 0
 
     @property
     def not_as_is(self) -> tuple[AlignedChunk, ...]:
@@ -281,13 +304,17 @@ def read_chunks(path: str | Path) -> tuple[ChunkFormat, tuple[ImportedChunk, ...
     """Read a chunk file: a JSON list, or JSONL with one chunk (string or object) per line.
 
     Raises:
-        InputTextError: The file is missing, unreadable, or not one of the formats.
+        InputTextError: The file is missing, unreadable, not a regular file, larger than
+            ``MAX_CHUNK_FILE_BYTES``, or not one of the formats.
     """
     p = Path(path)
-    if not p.exists():
-        raise InputTextError(f"chunk file {p} does not exist")
-    # The project's one reader: size limit, binary refusal, encoding detection (BOM included).
-    return loads_chunks(read_text_file(p), str(p))
+    # The project's one reader: regular files only, size limit before reading, binary refusal,
+    # encoding detection (BOM included), JSON bounded before parsing.
+    data = read_file_bytes(p, max_bytes=MAX_CHUNK_FILE_BYTES)
+    return loads_chunks(decode_bytes(data, name=p.name), p.name)
+
+
+_CHUNKS_FIX = "give a JSON list or one JSON value per line"
 
 
 def loads_chunks(raw: str, name: str) -> tuple[ChunkFormat, tuple[ImportedChunk, ...]]:
@@ -298,8 +325,13 @@ def loads_chunks(raw: str, name: str) -> tuple[ChunkFormat, tuple[ImportedChunk,
         name: What to call the file in messages.
 
     Raises:
-        InputTextError: Neither JSON nor JSONL, or not one of the formats.
+        InputTextError: Neither JSON nor JSONL (nested too deeply, a number too long, ...), or
+            not one of the formats.
     """
+    problem = json_problem(raw)
+    if problem is not None:
+        raise InputTextError(f"chunk file {neutral_bidi(name)} is not valid JSON ({problem}); "
+                             f"{_CHUNKS_FIX}")
     try:
         data = json.loads(raw)
     except json.JSONDecodeError:
@@ -309,12 +341,43 @@ def loads_chunks(raw: str, name: str) -> tuple[ChunkFormat, tuple[ImportedChunk,
                 continue
             try:
                 data.append(json.loads(line))
-            except json.JSONDecodeError as exc:
+            except (ValueError, RecursionError) as exc:
+                reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "not a JSON value"
                 raise InputTextError(
-                    f"chunk file {name} is neither JSON nor JSONL (line {n}: {exc.msg}); give a "
-                    "JSON list or one JSON value per line"
+                    f"chunk file {neutral_bidi(name)} is neither JSON nor JSONL (line {n}: "
+                    f"{reason}); {_CHUNKS_FIX}"
                 ) from None
+    except (ValueError, RecursionError):  # json_problem bounds both; kept as a last guard
+        raise InputTextError(f"chunk file {neutral_bidi(name)} is not valid JSON; "
+                             f"{_CHUNKS_FIX}") from None
     return parse_chunks(data)
+
+
+def check_chunks(name: str, chunks: Sequence[ImportedChunk], document_chars: int) -> None:
+    """Refuse more chunks, or more chunk text, than an alignment to the document may take.
+
+    Every path that aligns a file of chunks checks it (``audit``, ``tune --chunks``, Tune's
+    upload), so none of them does work that another refuses.
+
+    Raises:
+        InputTextError: More than ``MAX_IMPORTED_CHUNKS`` chunks, or more chunk text than
+            ``MAX_CHARS_PER_DOCUMENT_CHAR`` per document character (plus 10,000).
+    """
+    name = neutral_bidi(name)
+    if len(chunks) > MAX_IMPORTED_CHUNKS:
+        raise InputTextError(
+            f"chunk file {name} holds {len(chunks):,} chunks; at most {MAX_IMPORTED_CHUNKS:,} are"
+            " accepted (MAX_IMPORTED_CHUNKS); import the chunks of a part of the document"
+        )
+    chars = sum(len(c.text) for c in chunks)
+    limit = MAX_CHARS_PER_DOCUMENT_CHAR * document_chars + _CHAR_SLACK
+    if chars > limit:
+        raise InputTextError(
+            f"chunk file {name} holds {chars:,} characters of chunk text for a document of "
+            f"{document_chars:,}; at most {limit:,} are accepted ({MAX_CHARS_PER_DOCUMENT_CHAR}"
+            " per document character, plus 10,000); check that the chunks belong to this "
+            "document"
+        )
 
 
 # ---------------------------------------------------------------------------------- aligning
@@ -351,17 +414,28 @@ class _Stripped:
         return self.origin[k], self.origin[k + length - 1] + 1
 
 
-def _runs(text: str, piece: str, pos: int) -> tuple[int, int]:
+class _Budget:
+    """Steps of partial alignment left (one step: one search for a piece of a chunk)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+
+def _runs(text: str, piece: str, pos: int, budget: _Budget) -> tuple[int, int]:
     r"""Greedily match ``piece``'s runs in ``text`` from ``pos`` on; returns (end, matched).
 
     A character of ``piece`` that starts no run is skipped (text the document does not hold,
     such as a literal ``\s+``). The next run may start at most ``_PIECE_SLACK`` characters,
     plus as many as were skipped in ``piece`` since the last run, past where the last one
     ended: the document may hold a little text the chunk lacks (a dropped separator), but the
-    alignment cannot drift further than the chunk itself does.
+    alignment cannot drift further than the chunk itself does. Each search takes a step of
+    ``budget``; the match stops where the budget runs out.
     """
     i, n, matched, last, size, skipped = 0, len(piece), 0, pos, len(text), 0
-    while i < n:
+    while i < n and budget.left > 0:
+        budget.left -= 1
         part = piece[i : i + _PIECE]
         # A short leftover at the end of the chunk is too common to look for: only adjacent.
         reach = pos + _PIECE_SLACK + skipped + _PIECE if len(part) == _PIECE else pos + len(part)
@@ -381,7 +455,7 @@ def _runs(text: str, piece: str, pos: int) -> tuple[int, int]:
 
 
 def _partial(
-    doc: _Stripped, piece: str, lo: int, expected: int, hi: int
+    doc: _Stripped, piece: str, lo: int, expected: int, hi: int, budget: _Budget
 ) -> tuple[int, int, int] | None:
     """Align ``piece`` (whitespace removed) by its runs found in ``doc.text[lo:hi]``.
 
@@ -392,7 +466,7 @@ def _partial(
 
     Returns:
         ``(first stripped index, last stripped index + 1, characters matched)``, or None when
-        no anchor's runs cover ``_PARTIAL_SHARE`` of ``piece``.
+        no anchor's runs cover ``_PARTIAL_SHARE`` of ``piece`` within ``budget``.
     """
     text, n = doc.text, len(piece)
     if n < _ANCHOR:
@@ -403,22 +477,27 @@ def _partial(
     size = len(text)
     tried = 0
     for a in positions:
+        if budget.left <= 0:
+            break
+        budget.left -= 1 + (hi - lo) // _SEARCH_STEP  # the search for the anchor
         anchor = piece[a : a + _ANCHOR]
         k = _nearest(text, anchor, lo, expected + a, hi)
         if k < 0:
             continue
-        # On repetitive text the anchor occurs many times near the expected place: score every
-        # occurrence within _ANCHOR_RADIUS of it and keep the one whose runs match the most.
-        candidates = [k]
+        # On repetitive text the anchor occurs many times near the expected place: score the
+        # _CANDIDATES occurrences within _ANCHOR_RADIUS of it nearest to it, keep the best.
+        near: list[int] = []
         j = text.find(anchor, max(lo, expected + a - _ANCHOR_RADIUS), hi)
         while 0 <= j <= expected + a + _ANCHOR_RADIUS:
             if j != k:
-                candidates.append(j)
+                near.append(j)
             j = text.find(anchor, j + 1, hi)
+        near.sort(key=lambda c: (abs(c - expected - a), c))
+        candidates = [k, *near[: _CANDIDATES - 1]]
         best: tuple[int, int, int] | None = None
         for k in candidates:
-            end, forward = _runs(text, piece[a:], k)
-            back_end, backward = _runs(doc.reversed, piece[:a][::-1], size - k)
+            end, forward = _runs(text, piece[a:], k, budget)
+            back_end, backward = _runs(doc.reversed, piece[:a][::-1], size - k, budget)
             matched = forward + backward
             if best is None or matched > best[2]:
                 best = (size - back_end, end, matched)
@@ -464,6 +543,12 @@ def align_chunks(
     doc = _Stripped(text)
     n = len(text)
     out: list[AlignedChunk] = []
+    pieces = [_WS.sub("", c if isinstance(c, str) else c.text) for c in chunks]
+    # Chunks in their places hold the document's text about once (1.25 times at 20% overlap):
+    # beyond twice the document, more chunk text earns no more budget.
+    budget = _Budget(_FILE_STEPS_PER_CHAR * min(sum(map(len, pieces)), 2 * len(doc.text))
+                     + _FILE_STEPS_FLOOR)
+    unsearched = 0
     # ``reach``: where the previous chunk ends, or would end if the chunks that could not be
     # aligned since then were where expected (so one lost chunk does not misplace the next).
     prev_start, prev_end, step, reach = -1, 0, 0, 0
@@ -471,7 +556,7 @@ def align_chunks(
     for index, raw in enumerate(chunks):
         item = ImportedChunk(raw) if isinstance(raw, str) else raw
         t, claim = item.text, item.start
-        piece = _WS.sub("", t)
+        piece = pieces[index]
         lo = prev_start + 1
         if not piece:
             # Whitespace alone cannot be searched for; it is placed only at a claimed start
@@ -512,8 +597,14 @@ def align_chunks(
             k = _nearest(doc.text, piece, swlo, doc.at_or_after(expected), shi + len(piece))
             if k >= 0:
                 found = (*doc.span(k, len(piece)), "whitespace", len(piece))
-        if found is None:
-            part = _partial(doc, piece, swlo, doc.at_or_after(expected), shi + len(piece))
+        if found is None and budget.left <= 0:
+            unsearched += 1
+        elif found is None:
+            mine = _Budget(min(budget.left,
+                               _CHUNK_STEPS_PER_CHAR * len(piece) + _CHUNK_STEPS_FLOOR))
+            start_left = mine.left
+            part = _partial(doc, piece, swlo, doc.at_or_after(expected), shi + len(piece), mine)
+            budget.left -= start_left - mine.left
             if part is not None:
                 a, b, matched = part
                 found = (doc.span(a, 1)[0], doc.span(b - 1, 1)[1], "partial", matched)
@@ -544,7 +635,8 @@ def align_chunks(
         if c.end <= reach and reach > 0:
             nested.append(c.index)
         reach = max(reach, c.end)
-    return AlignmentReport(text, format, tuple(out), _gaps(text, out), tuple(nested))
+    return AlignmentReport(text, format, tuple(out), _gaps(text, out), tuple(nested),
+                           unsearched)
 
 
 def _gaps(text: str, chunks: Sequence[AlignedChunk]) -> tuple[Gap, ...]:
@@ -563,8 +655,9 @@ def _gaps(text: str, chunks: Sequence[AlignedChunk]) -> tuple[Gap, ...]:
 
 
 def align_file(text: str, path: str | Path) -> AlignmentReport:
-    """Read a chunk file (``read_chunks``) and align it to ``text``."""
+    """Read a chunk file (``read_chunks``), bound it (``check_chunks``), align it to ``text``."""
     fmt, chunks = read_chunks(path)
+    check_chunks(Path(path).name, chunks, len(text))
     return align_chunks(text, chunks, format=fmt)
 
 
@@ -585,6 +678,7 @@ def report_dict(report: AlignmentReport) -> dict[str, Any]:
         ],
         "uncovered": [{"start": g.start, "end": g.end, "text": g.text} for g in report.gaps],
         "nested": list(report.nested),
+        "unsearched": report.unsearched,
         "offsets": [[c.start, c.end] for c in report.chunks],
     }
 
@@ -608,6 +702,12 @@ def format_report(report: AlignmentReport, *, limit: int = 20) -> str:
         f"the document ({as_is} found as-is), {total - report.aligned_count} not aligned.",
         f"chunk text not found as-is: {len(report.not_as_is)}",
     ]
+    if report.unsearched:
+        lines.append(
+            f"  {report.unsearched} chunks were not searched piece by piece: the alignment's "
+            "budget of work ran out (most chunks are far from any text of the document); check "
+            "that the chunks were made from this document"
+        )
     for c in report.not_as_is[:limit]:
         where = f"aligned to {c.start}..{c.end}" if c.aligned else "not aligned"
         lines.append(f"  chunk {c.index}: {c.match}, {where} ({c.matched} characters matched)")

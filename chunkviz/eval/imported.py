@@ -17,21 +17,25 @@ import json
 from dataclasses import dataclass
 
 from chunkviz.errors import InputTextError
-from chunkviz.eval.align import STRATEGY, AlignmentReport, align_chunks, loads_chunks
+from chunkviz.eval.align import (
+    MAX_CHARS_PER_DOCUMENT_CHAR,
+    MAX_CHUNK_FILE_BYTES,
+    MAX_IMPORTED_CHUNKS,
+    STRATEGY,
+    AlignmentReport,
+    align_chunks,
+    check_chunks,
+    loads_chunks,
+)
 from chunkviz.eval.grid import ImportedConfig
 from chunkviz.model import ChunkingResult
 from chunkviz.textio import decode_bytes
 
 #: The reserved strategy name of an imported chunking (not in the registry).
 IMPORTED = STRATEGY
-#: Chunk files above this many bytes are refused before they are parsed.
-MAX_CHUNK_FILE_BYTES = 32 * 1024 * 1024
-#: At most this many chunks: a chunk that is not near its expected place scans the rest of the
-#: document, so the count bounds the alignment's worst case.
-MAX_IMPORTED_CHUNKS = 20_000
-#: Chunk characters allowed per document character (overlap repeats text; 4 is 75% overlap).
-MAX_CHARS_PER_DOCUMENT_CHAR = 4
-_CHAR_SLACK = 10_000
+__all__ = ["IMPORTED", "MAX_CHARS_PER_DOCUMENT_CHAR", "MAX_CHUNK_FILE_BYTES",
+           "MAX_IMPORTED_CHUNKS", "ImportedChunking", "check_chunk_file", "import_chunks",
+           "imported_config", "imported_label"]
 
 
 @dataclass(frozen=True)
@@ -70,22 +74,6 @@ def check_chunk_file(size: int, name: str) -> None:
         )
 
 
-def _bound(name: str, count: int, chars: int, document_chars: int) -> None:
-    if count > MAX_IMPORTED_CHUNKS:
-        raise InputTextError(
-            f"chunk file {name} holds {count:,} chunks; at most {MAX_IMPORTED_CHUNKS:,} are "
-            "accepted (MAX_IMPORTED_CHUNKS); import the chunks of a part of the document"
-        )
-    limit = MAX_CHARS_PER_DOCUMENT_CHAR * document_chars + _CHAR_SLACK
-    if chars > limit:
-        raise InputTextError(
-            f"chunk file {name} holds {chars:,} characters of chunk text for a document of "
-            f"{document_chars:,}; at most {limit:,} are accepted ({MAX_CHARS_PER_DOCUMENT_CHAR}"
-            " per document character, plus 10,000); check that the chunks belong to this "
-            "document"
-        )
-
-
 def import_chunks(data: bytes, name: str, text: str) -> ImportedChunking:
     """Read a chunk file's bytes (JSON list or JSONL) and align its chunks to ``text``.
 
@@ -104,7 +92,7 @@ def import_chunks(data: bytes, name: str, text: str) -> ImportedChunking:
     """
     check_chunk_file(len(data), name)
     fmt, chunks = loads_chunks(decode_bytes(data, name=name), name)
-    _bound(name, len(chunks), sum(len(c.text) for c in chunks), len(text))
+    check_chunks(name, chunks, len(text))
     report = align_chunks(text, chunks, format=fmt)
     result = report.result(name)
     if not result.chunks:

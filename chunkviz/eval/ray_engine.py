@@ -26,10 +26,13 @@ starts, so ``import chunkviz`` never loads it.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import math
 import os
 import pickle
+import re
+import socket
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType, TracebackType
@@ -38,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from chunkviz.document import Document, chunk_document
-from chunkviz.errors import ChunkvizError, MissingDependencyError, ParameterError
+from chunkviz.errors import ChunkvizError, MissingDependencyError, ParameterError, shown
 from chunkviz.eval.engine import ENCODE_BATCH, LocalEngine, Progress
 from chunkviz.eval.grid import Config
 from chunkviz.model import ChunkingResult
@@ -163,6 +166,80 @@ def _chunk_rows(table: Any, configs: Sequence[Config]) -> dict[str, Any]:
     return {"index": np.asarray(indices, dtype=np.int64), "blob": np.asarray(blobs, dtype=object)}
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_HOST_PORT = re.compile(r"^(?P<host>[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:]+\])"
+                        r":(?P<port>[0-9]{1,5})$")
+#: Seconds a TCP connection to ``--address`` may take before the address is refused.
+CONNECT_TIMEOUT = 5.0
+
+
+def check_address(address: str) -> None:
+    """Refuse an address Ray cannot use, before Ray is imported or started.
+
+    Accepted: ``auto`` (a cluster started on this machine), ``HOST:PORT`` (the head's GCS, e.g.
+    ``head:6379``) and ``ray://HOST:PORT`` (Ray Client, which needs ``ray[client]``).
+
+    Raises:
+        ParameterError: Anything else (empty, ``http://``, a port outside 1-65535).
+        MissingDependencyError: A ``ray://`` address without Ray Client installed.
+    """
+    rule = (f"--address must be auto, HOST:PORT (the head's GCS, e.g. head:6379) or "
+            f"ray://HOST:PORT (got {shown(address)}); fix --address or leave it out for a "
+            "local Ray")
+    if address == "auto":
+        return
+    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    m = _HOST_PORT.match(rest)
+    if m is None or not 1 <= int(m["port"]) <= 65535:
+        raise ParameterError(rule)
+    if address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
+        raise MissingDependencyError(
+            f"--address {shown(address)} uses Ray Client, which is not installed; run "
+            'pip install "ray[client]" or give the head\'s HOST:PORT (e.g. head:6379)'
+        )
+
+
+def reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Open (and close) a TCP connection to a ``HOST:PORT`` or ``ray://`` address.
+
+    Raises:
+        ParameterError: Nothing answers there within ``timeout`` seconds.
+    """
+    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    m = _HOST_PORT.match(rest)
+    if m is None:  # auto: Ray finds the local cluster itself, and says so quickly
+        return
+    host = m["host"].strip("[]")
+    try:
+        socket.create_connection((host, int(m["port"])), timeout=timeout).close()
+    except OSError as exc:
+        raise ParameterError(
+            f"--address {shown(address)}: nothing answers there ({exc.strerror or exc}, within "
+            f"{timeout:g} s); start the cluster (ray start --head) or fix --address"
+        ) from None
+
+
+def check_resources(cluster: Mapping[str, float], cpus_per_actor: float,
+                    gpus_per_actor: float) -> None:
+    """Refuse actors the cluster can never place (they would wait forever).
+
+    Raises:
+        ParameterError: ``cpus_per_actor`` above the cluster's CPUs, or ``gpus_per_actor``
+            above its GPUs.
+    """
+    cpus, gpus = float(cluster.get("CPU", 0.0)), float(cluster.get("GPU", 0.0))
+    if cpus_per_actor > cpus:
+        raise ParameterError(
+            f"--cpus-per-actor {cpus_per_actor:g} is more than the cluster's {cpus:g} CPUs, so "
+            f"no actor could start; give at most {cpus:g}"
+        )
+    if gpus_per_actor > gpus:
+        raise ParameterError(
+            f"--gpus-per-actor {gpus_per_actor:g} is more than the cluster's {gpus:g} GPUs, so "
+            "no actor could start; give 0 on a cluster without GPUs, or leave it out"
+        )
+
+
 class RayEngine:
     """Chunk and encode on Ray Data; use it as a context manager around ``run_benchmark``.
 
@@ -212,12 +289,16 @@ class RayEngine:
         for label, value in (("batch_size", batch_size), ("actors", actors),
                              ("num_cpus", num_cpus), ("cpus_per_actor", cpus_per_actor),
                              ("chunk_blocks", chunk_blocks)):
-            if value is not None and value <= 0:
-                raise ParameterError(f"{label} must be positive (got {label}={value})")
-        if gpus_per_actor is not None and gpus_per_actor < 0:
+            if value is not None and not (value > 0 and math.isfinite(value)):
+                raise ParameterError(f"{label} must be positive (got {label}={value}); give a "
+                                     "finite number above 0")
+        if gpus_per_actor is not None and not (gpus_per_actor >= 0
+                                               and math.isfinite(gpus_per_actor)):
             raise ParameterError(f"gpus_per_actor must be 0 or more (got {gpus_per_actor})")
         if driver_batches < 0:
             raise ParameterError(f"driver_batches must be 0 or more (got {driver_batches})")
+        if address is not None:
+            check_address(address)
         import_ray()
         self.address = address
         self.num_cpus = num_cpus
@@ -245,6 +326,25 @@ class RayEngine:
     ) -> None:
         self.close()
 
+    def _connect(self, ray: ModuleType, **kwargs: Any) -> None:
+        """``ray.init``, its failures turned into one line naming the address and the fix."""
+        try:
+            ray.init(**kwargs)
+        except Exception as exc:  # noqa: BLE001 - Ray raises bare Exception (start-up timeout)
+            first = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()),
+                         type(exc).__name__)
+            reason = _ANSI.sub("", first)[:160]
+            if self.address is None:
+                raise ParameterError(
+                    f"--engine ray: a local Ray could not start ({reason}); retry when the "
+                    "machine is less busy, give --address of a running cluster, or use "
+                    "--engine local"
+                ) from None
+            raise ParameterError(
+                f"--address {shown(self.address)}: Ray could not connect ({reason}); start the "
+                "cluster (ray start --head) or fix --address"
+            ) from None
+
     def start(self) -> None:
         """Connect to ``address`` or start a local Ray, unless Ray is running in this process."""
         ray = import_ray()
@@ -264,14 +364,25 @@ class RayEngine:
             # A local Ray's workers run on this machine: point them at this very package.
             path = os.pathsep.join(p for p in (str(_PACKAGE_DIR.parent),
                                                os.environ.get("PYTHONPATH", "")) if p)
-            ray.init(num_cpus=self.num_cpus or available_cores(), include_dashboard=False,
-                     log_to_driver=False, logging_level=logging.WARNING,
-                     runtime_env={"env_vars": {"PYTHONPATH": path}})
+            self._connect(ray, num_cpus=self.num_cpus or available_cores(),
+                          include_dashboard=False, log_to_driver=False,
+                          logging_level=logging.ERROR,
+                          runtime_env={"env_vars": {"PYTHONPATH": path}})
         else:
+            # Ray retries an unreachable GCS for minutes, printing to the terminal: a plain TCP
+            # connection answers in seconds first.
+            reachable(self.address)
             # A cluster's workers get the driver's own chunkviz, whatever they have installed.
-            ray.init(address=self.address, log_to_driver=False, logging_level=logging.WARNING,
-                     runtime_env={"py_modules": [str(_PACKAGE_DIR)]})
+            self._connect(ray, address=self.address, log_to_driver=False,
+                          logging_level=logging.ERROR,
+                          runtime_env={"py_modules": [str(_PACKAGE_DIR)]})
         self._owned = True
+        try:  # before any work: actors the cluster cannot place would wait forever
+            check_resources(ray.cluster_resources(), self.cpus_per_actor,
+                            self.gpus_per_actor or 0.0)
+        except ParameterError:
+            self.close()
+            raise
 
     def close(self) -> None:
         """Stop Ray if this engine started it."""
@@ -294,6 +405,7 @@ class RayEngine:
         per_gpu = self.gpus_per_actor
         if per_gpu is None:
             per_gpu = 1.0 if gpus >= 1 and uses_gpu(backend.name) else 0.0
+        check_resources(cluster, self.cpus_per_actor, per_gpu)
         if self.actors is not None:
             return self.actors, per_gpu
         if per_gpu > 0:

@@ -32,6 +32,7 @@ from chunkviz.eval.grid import Config
 from chunkviz.eval.metrics import METRIC_NAMES, metric_values, parse_metric_key
 from chunkviz.eval.stats import UNITS, Estimate, PairwiseResult, Unit
 from chunkviz.retrieval.cache import atomic_write_bytes
+from chunkviz.textio import loads_json, read_file_bytes, shown_path
 
 SCHEMA = "chunkviz.benchmark"
 SCHEMA_VERSION = 2
@@ -653,9 +654,11 @@ class Results:
             ResultsFileError: Not JSON, or any field that breaks its rule (named).
         """
         try:
-            data = json.loads(text, parse_constant=_reject_constant)
-        except (ValueError, UnicodeDecodeError) as exc:
+            raw = text.decode("utf-8-sig") if isinstance(text, bytes) else text
+        except UnicodeDecodeError as exc:
             raise ResultsFileError(f"{where} cannot be read as JSON ({exc})") from None
+        data = loads_json(raw, where, error=ResultsFileError, parse_constant=_reject_constant,
+                          fix="write it again with chunkviz bench")
         return cls.from_dict(data, where)
 
     @classmethod
@@ -1004,15 +1007,26 @@ def run_id(
         "alpha": alpha, "bootstrap": bootstrap, "permutations": permutations,
         "unit": unit, "margins": dict(sorted((margins or {}).items())),
     }
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{dataset}-{backend}").strip("_")
+    # Cut: a document's name may be 244 characters, and the file name must fit NAME_MAX with
+    # room to spare (``check_writable`` proves a name of ``MAX_RUN_ID`` characters fits).
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", f"{dataset}-{backend}").strip("_")[:_MAX_SLUG]
     return f"{slug}-{'all' if sample == 0 else f'n{sample}'}-s{seed}-{settings_hash(settings)}"
 
 
 # --------------------------------------------------------------------------- files
 
 
-def check_writable(out_dir: str | Path) -> Path:
+_MAX_SLUG = 80
+#: Longest run id: the slug, ``-n<sample>-s<seed>-`` and the hash.
+MAX_RUN_ID = _MAX_SLUG + len("-n10000000-s4294967295-") + 16
+
+
+def check_writable(out_dir: str | Path, option: str = "--out") -> Path:
     """Create ``out_dir`` if needed and prove a file can be written there (before any work).
+
+    Args:
+        out_dir: The folder.
+        option: What to call it in the message (``--out``, ``CHUNKVIZ_CACHE_DIR``).
 
     Raises:
         ResultsFileError: The folder cannot be created or written.
@@ -1020,14 +1034,37 @@ def check_writable(out_dir: str | Path) -> Path:
     folder = Path(out_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".chunkviz-write-test-")
+        # A name as long as the longest run id: a folder whose path leaves no room for the file
+        # is refused now, not after the run.
+        prefix = ".chunkviz-write-test-".ljust(MAX_RUN_ID, "x")
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".json")
         os.close(fd)
         Path(tmp).unlink()
     except OSError as exc:
         raise ResultsFileError(
-            f"--out {folder} cannot be written ({exc.strerror or exc}); choose a writable folder"
+            f"{option} {shown_path(folder)} cannot be written ({exc.strerror or exc}); choose a "
+            "writable folder with a shorter path"
         ) from None
     return folder
+
+
+def check_cache_writable(cache_dir: str | Path | None, kind: str) -> None:
+    """Prove the embedding cache writable before a run that encodes (a lexical one does not).
+
+    Args:
+        cache_dir: ``--cache-dir``, or None for the default (``$CHUNKVIZ_CACHE_DIR``'s).
+        kind: The backend's kind (``lexical``, ``dense``, ...).
+
+    Raises:
+        ResultsFileError: The folder cannot be created or written; the message names where
+            it came from (``--cache-dir`` or the environment variable).
+    """
+    if kind == "lexical":
+        return
+    from chunkviz.retrieval.cache import ENV_VAR, default_cache_dir
+
+    check_writable(cache_dir or default_cache_dir(), "--cache-dir" if cache_dir else
+                   f"the embedding cache (${ENV_VAR}/embeddings)")
 
 
 def _comparable(results: Results) -> dict[str, Any]:
@@ -1072,12 +1109,9 @@ def load_results(path: str | Path) -> Results:
             field that breaks its rule (the message names it).
     """
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise ResultsFileError(f"results file {p} does not exist") from None
-    except OSError as exc:
-        raise ResultsFileError(f"results file {p} cannot be read ({exc})") from None
+    if not p.exists():
+        raise ResultsFileError(f"results file {p} does not exist")
+    raw = read_file_bytes(p, error=ResultsFileError)
     return Results.from_json(raw, f"results file {p}")
 
 

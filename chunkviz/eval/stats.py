@@ -583,9 +583,10 @@ def tost_paired(
     units = _clusters_for(d.size, clusters)
     g = units.count
     if g < 2:
+        fix = ("add question/answer pairs or synthetic questions" if units.unit == "question"
+               else "add documents, or resample questions instead of documents")
         raise ParameterError(
-            f"an equivalence test needs at least 2 {units.unit}s (got {g}); add documents or "
-            "use unit='question'"
+            f"an equivalence test needs at least 2 {units.unit}s (got {g}); {fix}"
         )
     n = d.size
     dbar = float(d.mean())

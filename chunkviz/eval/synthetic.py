@@ -29,7 +29,7 @@ those figures so that every synthetic result can show them.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -88,13 +88,28 @@ def _sentence_of(sentences: Sequence[tuple[int, int]], starts: Sequence[int], p:
     return -1
 
 
-def _keywords(
-    text: str, probes: Sequence[Probe], sentence: tuple[int, int], p: Probe, limit: int = KEYWORDS
-) -> list[str]:
+#: Probes on each side of a probe, in its sentence's list, that ``_keywords`` looks at. A
+#: sentence rarely holds more; text with no sentence ends is one sentence of every probe, and
+#: looking at all of them for each probe made the questions quadratic in the document.
+_NEIGHBOURS = 32
+
+
+class _Group:
+    """The probes that lie wholly inside one sentence, in document order, and their starts."""
+
+    __slots__ = ("probes", "starts")
+
+    def __init__(self) -> None:
+        self.probes: list[Probe] = []
+        self.starts: list[int] = []
+
+
+def _keywords(text: str, group: _Group, p: Probe, limit: int = KEYWORDS) -> list[str]:
+    # The nearest probes are around p's place among the sentence's probes.
+    at = bisect_left(group.starts, p.start)
     others = [
-        q for q in probes
-        if sentence[0] <= q.start and q.end <= sentence[1]
-        and (q.end <= p.start or q.start >= p.end)
+        q for q in group.probes[max(0, at - _NEIGHBOURS) : at + _NEIGHBOURS]
+        if q.end <= p.start or q.start >= p.end
     ]
     # Nearest first, then in document order; the same terms once.
     others.sort(key=lambda q: (min(abs(q.start - p.end), abs(p.start - q.end)), q.start))
@@ -109,23 +124,23 @@ def _keywords(
 
 
 def _question(
-    form: Form, text: str, probes: Sequence[Probe], sentences: Sequence[tuple[int, int]], i: int,
-    p: Probe, writer: Any,
+    form: Form, text: str, groups: Sequence[_Group], sentences: Sequence[tuple[int, int]],
+    i: int, p: Probe, writer: Any,
 ) -> str:
     s, e = sentences[i]
     if form == "cloze":
         return text[s : p.start] + MASK + text[p.end : e]
     if form == "keywords":
-        return " ".join(_keywords(text, probes, (s, e), p))
+        return " ".join(_keywords(text, groups[i], p))
     if form == "context":
         terms: list[str] = []
         for j in (i - 1, i + 1):
             if 0 <= j < len(sentences):
-                terms += [t for t in _keywords(text, probes, sentences[j], p, 1) if t not in terms]
-        own = [t for t in _keywords(text, probes, (s, e), p, 1) if t not in terms]
+                terms += [t for t in _keywords(text, groups[j], p, 1) if t not in terms]
+        own = [t for t in _keywords(text, groups[i], p, 1) if t not in terms]
         return " ".join([*terms, *own]) if terms else ""
     if form == "template":
-        kw = " ".join(_keywords(text, probes, (s, e), p))
+        kw = " ".join(_keywords(text, groups[i], p))
         return _TEMPLATES["number" if p.kind == "number" else "other"].format(kw) if kw else ""
     if form == "inverse":
         j = i - 1 if i > 0 else i + 1
@@ -172,12 +187,19 @@ def synthetic_questions(
     found = extract_probes(text, method=method) if probes is None else tuple(probes)
     sentences = sentence_spans(text)
     starts = [s for s, _ in sentences]
+    # Each probe is looked up among its own sentence's probes (and its neighbours'), never
+    # among all of them: linear in the document.
+    where = [_sentence_of(sentences, starts, p) for p in found]
+    groups = [_Group() for _ in sentences]
+    for p, i in sorted(zip(found, where, strict=True), key=lambda x: (x[0].start, x[0].end)):
+        if i >= 0:
+            groups[i].probes.append(p)
+            groups[i].starts.append(p.start)
     out: list[Question] = []
-    for p in found:
-        i = _sentence_of(sentences, starts, p)
+    for p, i in zip(found, where, strict=True):
         if i < 0:
             continue
-        q = _question(form, text, found, sentences, i, p, writer).strip()
+        q = _question(form, text, groups, sentences, i, p, writer).strip()
         if not q:
             continue
         answer = text[p.start : p.end]

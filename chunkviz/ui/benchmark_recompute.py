@@ -35,10 +35,11 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
         ChunkvizError: A bad grid, dataset or backend (the message says which and why).
     """
     from chunkviz.eval import runner as benchmark
-    from chunkviz.eval.results import check_writable, save_results
+    from chunkviz.eval.results import check_cache_writable, check_writable, save_results
     from chunkviz.retrieval.backends import get_backend
 
     out = check_writable(db.recompute_dir(os.environ))  # before any work, not after the run
+    check_cache_writable(None, get_backend(backend_name).kind)
     configs = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
                             db.parse_ints(overlaps, "overlap percents"))
     results = benchmark.run_benchmark(cached_dataset(spec), configs, get_backend(backend_name),

@@ -18,7 +18,6 @@ from chunkviz.strategies.registry import Param, Strategy
 from chunkviz.text import Lang, has, text
 from chunkviz.ui.state import bind
 from chunkviz.views.param_ranges import (
-    broken_relations,
     changed_value,
     control_range,
     settle,
@@ -85,14 +84,7 @@ def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, str]:
                 f"{p.name}={value} from the link is above the slider's end ({SLIDER_MAX}); "
                 "use the API or the CLI for larger values"
             )
-    # A pair the controls cannot make (overlap=400&size=400): the bounded side is not applied.
-    kept = {**spec.defaults(), **{k: v for k, v in values.items() if k not in problems}}
-    for rel in broken_relations(spec.params, kept):
-        rule = "smaller than" if rel.strict else "at most"
-        problems[rel.small] = (
-            f"{rel.small} must be {rule} {rel.large} (got {rel.small}={kept[rel.small]}, "
-            f"{rel.large}={kept[rel.large]} from the link); {rel.small} keeps its current value"
-        )
+    # Pairs that break a relation are settled by ``share_link.settle_pairs``, as pairs.
     return problems
 
 

@@ -37,7 +37,7 @@ from chunkviz.views.explore import (
 )
 from chunkviz.views.highlight import Mark
 from chunkviz.views.index_size import IndexSize, index_size
-from chunkviz.views.similarity_lesson import Lesson, analyse
+from chunkviz.views.similarity_lesson import Lesson, analyse, check_lesson_size
 
 ParamItems = tuple[tuple[str, Any], ...]
 
@@ -251,6 +251,7 @@ def lesson_cached(
     query_text: str,
 ) -> Lesson:
     """``analyse`` of the chunks and the query, encoded by the backend (all steps cached)."""
+    check_lesson_size(len(lengths))  # before the chunks are encoded
     documents = encode_documents(_backend, name, model, embed_texts)
     query = encode_query(_backend, name, model, query_text)
     return analyse(lengths, documents, query)

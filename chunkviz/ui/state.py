@@ -28,7 +28,7 @@ from chunkviz.samples import DEFAULT_SAMPLE, load_sample
 from chunkviz.strategies import get_strategy
 from chunkviz.text import Lang
 from chunkviz.views.qa_table import QAFilter
-from chunkviz.views.share_link import from_query, to_query
+from chunkviz.views.share_link import from_query, settle_pairs, to_query
 
 STATE_KEY = "chunkviz_state"
 
@@ -136,8 +136,12 @@ def _apply_link(state: AppState, query: Mapping[str, Any]) -> None:
         state.strategy = shared.strategy
         too_big = link_problems(spec, shared.params)
         problems += too_big.values()
-        kept = {k: v for k, v in shared.params.items() if k not in too_big}
-        state.set_params(spec.name, {**state.params_of(spec.name), **kept})
+        current = state.params_of(spec.name)
+        # Settled as pairs over the values they join, before either side is applied.
+        kept, paired = settle_pairs(
+            spec.params, {k: v for k, v in shared.params.items() if k not in too_big}, current)
+        problems += paired
+        state.set_params(spec.name, {**current, **kept})
     state.link_problems = tuple(problems)
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import html
 import re
 
+from chunkviz.textio import neutral_bidi
+
 # Characters that start markup anywhere in a line: emphasis, code, links and images (``[``, ``!``),
 # raw HTML, table cells, strike-through, headings, LaTeX (``$``) and Streamlit's ``:color[...]``.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]#!|<>~$:])")
@@ -29,15 +31,20 @@ def escape_markdown(text: str) -> str:
     """``text`` with every Markdown-special character backslash-escaped (shown literally).
 
     Line ends become spaces, so a value cannot start a heading, a list or a table row of its own.
+    Bidi controls are shown as their codes (``<U+202E>``), never obeyed.
     Bare URLs and e-mail addresses get an invisible word joiner (``WORD_JOINER``) so that GFM
     does not turn them into links.
     """
-    flat = text.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+    flat = neutral_bidi(text).replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
     escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", flat)
     unlinked = _AUTOLINK.sub(lambda m: m.group(0) + WORD_JOINER, escaped)
     return _BLOCK_START.sub(r"\1\\\2", unlinked)
 
 
 def escape_html(text: str) -> str:
-    """``text`` escaped for HTML element content and attribute values (quotes included)."""
-    return html.escape(text, quote=True)
+    """``text`` escaped for HTML element content and attribute values (quotes included).
+
+    Bidi controls (U+202E and its kin) are shown as their codes: obeyed, they reverse the
+    title and text around them (a file name that reads as another).
+    """
+    return html.escape(neutral_bidi(text), quote=True)

@@ -8,14 +8,16 @@ A user's own pasted or uploaded document is never put into the URL.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from chunkviz.errors import ChunkvizError, shown
 from chunkviz.samples import sample_names
 from chunkviz.strategies import all_strategies, get_strategy
+from chunkviz.strategies.registry import Param
 from chunkviz.text import LANGUAGES, Lang
+from chunkviz.views.param_ranges import broken_relations
 
 RESERVED = ("strategy", "sample", "lang", "backend")
 
@@ -102,6 +104,38 @@ def _backend(
     return value
 
 
+def settle_pairs(
+    params: Sequence[Param], values: Mapping[str, Any], base: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
+    """``values`` without every pair that breaks a declared relation once applied over ``base``.
+
+    A link's values are settled as pairs before any is applied: ``max_size=1`` over the
+    default ``min_size`` breaks ``min_size <= max_size``, and applying either side alone
+    leaves an invalid pair on the page (and in the link it publishes). Both sides of a broken
+    pair keep their ``base`` values (the defaults, or the page's current valid values).
+
+    Returns:
+        The values to apply and one message per pair left out.
+    """
+    kept = dict(values)
+    problems: list[str] = []
+    for _ in range(len(params) + 1):  # each round removes at least one value
+        merged = {**base, **kept}
+        broken = broken_relations(params, merged)
+        if not broken:
+            break
+        rel = broken[0]
+        given = ", ".join(f"{n}={merged[n]!r}" for n in (rel.small, rel.large))
+        problems.append(
+            f"{given} in the link break the rule {rel.describe()}; "
+            f"{rel.small}={base.get(rel.small)!r} and {rel.large}={base.get(rel.large)!r} are "
+            "kept instead"
+        )
+        kept.pop(rel.small, None)
+        kept.pop(rel.large, None)
+    return kept, problems
+
+
 def from_query(
     query: Mapping[str, Any], backends: Collection[str] | None = None
 ) -> SharedConfig:
@@ -141,6 +175,8 @@ def from_query(
             params[p.name] = p.validate(None if raw == "" and p.optional else raw)
         except ChunkvizError as exc:
             problems.append(f"{exc} (from the link; the default {p.default!r} is used)")
+    params, paired = settle_pairs(spec.params, params, spec.defaults())
+    problems += paired
     for key in query:
         if key not in RESERVED and key not in {p.name for p in spec.params}:
             problems.append(

@@ -46,6 +46,11 @@ DEFAULT_TEXT = (
 )
 #: The query typed by default.
 DEFAULT_QUERY_TEXT = "有給休暇の申請方法"
+#: Most chunks the lesson embeds and projects. Its figures show one point per chunk, and hashed
+#: TF-IDF vectors are 16,384 wide: 8,229 chunks (fixed, size 3) took 1.94 GB and 145 s (a
+#: dense matrix and an n x n eigenproblem). A configuration with more chunks is refused before
+#: anything is encoded.
+MAX_LESSON_CHUNKS = 2_000
 
 
 @dataclass(frozen=True)
@@ -234,6 +239,20 @@ def _maybe_sparse(d: np.ndarray) -> Any:
     return sparse.csr_matrix(d)
 
 
+def check_lesson_size(chunks: int) -> None:
+    """Refuse a lesson of more than ``MAX_LESSON_CHUNKS`` chunks, before anything is encoded.
+
+    Raises:
+        ParameterError: Too many chunks; the message says how to get fewer.
+    """
+    if chunks > MAX_LESSON_CHUNKS:
+        raise ParameterError(
+            f"the configuration makes {chunks:,} chunks; the similarity lesson embeds at most "
+            f"{MAX_LESSON_CHUNKS:,} (one point each in its figures; MAX_LESSON_CHUNKS); choose "
+            "a larger size or a shorter document"
+        )
+
+
 @dataclass(frozen=True)
 class Lesson:
     """Everything the real-embedding part of the Similarity page shows for one query.
@@ -265,8 +284,10 @@ def analyse(
         n_moved: How many movers to name.
 
     Raises:
-        ParameterError: Shapes that do not match, or no chunks.
+        ParameterError: Shapes that do not match, no chunks, or more than
+            ``MAX_LESSON_CHUNKS``.
     """
+    check_lesson_size(len(lengths))
     stats = norm_stats(lengths, documents)
     ranks = measure_ranks(query, documents)
     return Lesson(

@@ -164,14 +164,29 @@ def test_bad_link_values_are_reported_and_defaults_kept():
     assert at.slider(key=SIZE).value == 400
 
 
-def test_a_link_with_overlap_not_below_size_keeps_the_overlap_and_says_why():
+def test_a_link_with_overlap_not_below_size_keeps_the_pair_and_says_why():
     at = _page(strategy="fixed", size="100", overlap="100")
     assert not at.exception
     warnings = " ".join(w.value for w in at.warning)
-    assert "overlap must be smaller than size (got overlap=100, size=100 from the link)" in warnings
-    assert at.slider(key=SIZE).value == 100
+    assert "overlap=100, size=100 in the link break the rule overlap" in warnings
+    assert at.slider(key=SIZE).value == 400  # the pair is settled before either is applied
     assert at.slider(key=OVERLAP).value == 0
     assert not at.error
+
+
+@pytest.mark.parametrize(("query", "kept"), [
+    ({"strategy": "semantic", "max_size": "1"}, {"min_size": 100, "max_size": 1000}),
+    ({"strategy": "parent_child", "parent_size": "1"}, {"child_size": 200, "parent_size": None}),
+])
+def test_a_link_whose_one_value_breaks_a_pair_with_a_default_leaves_a_valid_pair(query, kept):
+    at = _page(**query)
+    assert not at.exception
+    assert not at.error  # before: the larger side was applied and the strategy refused the pair
+    assert "in the link break the rule" in " ".join(w.value for w in at.warning)
+    state = app_state(at)
+    assert {k: state.params_of(query["strategy"])[k] for k in kept} == kept
+    for name in kept:  # the page republishes a valid link
+        assert str(at.query_params.get(name, "")) != "['1']"
 
 
 def test_pasted_text_with_a_hand_added_pair():

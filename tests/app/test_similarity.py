@@ -183,3 +183,25 @@ def test_use_m3_says_it_has_unit_vectors_only():
     assert (
         table["dot product"].tolist() == table["cosine"].tolist() == table["L2 distance"].tolist()
     )
+
+
+def test_a_configuration_with_too_many_chunks_is_refused_before_encoding(monkeypatch):
+    from chunkviz.retrieval import lexical
+
+    encoded: list[int] = []
+    real = lexical.TfidfBackend.encode_documents
+
+    def counting(self, texts):
+        encoded.append(len(texts))
+        return real(self, texts)
+
+    monkeypatch.setattr(lexical.TfidfBackend, "encode_documents", counting)
+    # The reported link: fixed, size 3, overlap 2 on the JSQuAD sample made 8,229 chunks, and
+    # the lesson took 145 s and 1.94 GB.
+    at = _run(_pasted("梅雨前線" * 3000, strategy="fixed",
+                      params={"fixed": {"size": 3, "overlap": 2, "unit": "chars"}}),
+              sim_query_text="梅雨")
+    assert not at.exception
+    assert any("the similarity lesson embeds at most 2,000" in e.value for e in at.error), [
+        e.value for e in at.error]
+    assert all(n <= 2000 for n in encoded)

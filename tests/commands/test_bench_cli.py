@@ -125,7 +125,7 @@ def test_bench_prints_the_unit_and_verdict_and_takes_margins(tmp_path, squad_fil
 
 def test_a_bad_margin_is_a_message(capsys):
     assert main(["bench", "--margin", "recall@5", "--quiet"]) == 2
-    assert "--margin must look like METRIC=DELTA" in capsys.readouterr().err
+    assert "--margin must look like METRIC@K=DELTA" in capsys.readouterr().err
 
 
 def test_the_report_names_the_conclusions_that_depend_on_a_definition():

@@ -131,8 +131,8 @@ def test_qa_spec_loads_pairs_over_a_document_file(tmp_path):
     [
         (b"question,answer\nq," + b"a" * 140_000 + b"\n", "long.csv", "fields may hold up to"),
         (b"[" * 100_000 + b"]" * 100_000, "deep.json", "nested too deeply"),
-        (b'[{"question": "q", "answer": ' + b"9" * 5000 + b"}]", "digits.json", "4300 digits"),
-        (b'{"question": "q", "answer": ' + b"9" * 5000 + b"}\n", "digits.jsonl", "4300 digits"),
+        (b'[{"question": "q", "answer": ' + b"9" * 5000 + b"}]", "digits.json", "5,000 digits"),
+        (b'{"question": "q", "answer": ' + b"9" * 5000 + b"}\n", "digits.jsonl", "5,000 digits"),
     ],
     ids=["csv field", "deep json", "long int", "long int jsonl"],
 )

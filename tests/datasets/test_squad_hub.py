@@ -64,7 +64,7 @@ def test_squad_not_in_format_is_a_dataset_error(tmp_path):
     with pytest.raises(DatasetError, match="'data' list"):
         load_dataset(f"squad:{path}")
     path.write_text("not json", encoding="utf-8")
-    with pytest.raises(DatasetError, match="not valid UTF-8 JSON"):
+    with pytest.raises(DatasetError, match="not valid JSON"):
         load_dataset(f"squad:{path}")
 
 
@@ -131,5 +131,5 @@ def test_hf_hub_unreachable_is_a_clear_error_not_a_traceback(monkeypatch, tmp_pa
 
 
 def test_hf_missing_local_file(tmp_path):
-    with pytest.raises(DatasetError, match="no file at"):
+    with pytest.raises(DatasetError, match=r"cannot read .*none\.json \(No such file"):
         load_dataset(f"hf:json:{tmp_path / 'none.json'}")

@@ -312,7 +312,7 @@ def test_load_results_rejects_other_files_clearly(tmp_path):
         load_results(old)
     broken = tmp_path / "broken.json"
     broken.write_text("{", encoding="utf-8")
-    with pytest.raises(ResultsFileError, match="cannot be read as JSON"):
+    with pytest.raises(ResultsFileError, match="not valid JSON"):
         load_results(broken)
     with pytest.raises(ResultsFileError, match="does not exist"):
         load_results(tmp_path / "missing.json")

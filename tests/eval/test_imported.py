@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import chunkviz
 from chunkviz.errors import InputTextError
-from chunkviz.eval import imported
+from chunkviz.eval import align, imported
 from chunkviz.eval.imported import import_chunks
 from chunkviz.model import Chunk
 from chunkviz.views.codegen import snippet
@@ -45,7 +45,7 @@ def test_a_file_over_the_byte_limit_is_refused_before_it_is_read(monkeypatch):
 
 
 def test_too_many_chunks_and_too_much_chunk_text_are_refused(monkeypatch):
-    monkeypatch.setattr(imported, "MAX_IMPORTED_CHUNKS", 2)
+    monkeypatch.setattr(align, "MAX_IMPORTED_CHUNKS", 2)
     with pytest.raises(InputTextError, match=r"holds 3 chunks; at most 2"):
         import_chunks(json.dumps(["w1", "w1", "w2"]).encode(), "n.json", TEXT)
     monkeypatch.undo()

@@ -219,15 +219,21 @@ def test_ray_options_need_the_ray_engine(capsys):
 
 
 def test_address_connects_and_ships_this_package(monkeypatch):
+    from chunkviz.eval import ray_engine
+
     calls = []
+    probed = []
+    monkeypatch.setattr(ray_engine, "reachable", probed.append)  # no head to answer here
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
     monkeypatch.setattr(ray, "init", lambda **kw: calls.append(("init", kw)))
+    monkeypatch.setattr(ray, "cluster_resources", lambda: {"CPU": 4.0})
     monkeypatch.setattr(ray, "shutdown", lambda: calls.append(("shutdown", {})))
-    with RayEngine(address="ray://head:10001"):
+    with RayEngine(address="head:6379"):
         pass
     (name, kw), (last, _) = calls
     assert (name, last) == ("init", "shutdown")
-    assert kw["address"] == "ray://head:10001"
+    assert probed == ["head:6379"]
+    assert kw["address"] == "head:6379"
     (shipped,) = kw["runtime_env"]["py_modules"]
     assert (Path(shipped) / "eval" / "ray_engine.py").is_file()
 

@@ -200,4 +200,5 @@ def test_cli_tune_margin_gives_the_recommendation_of_that_margin(tmp_path: Path,
     assert f"Why: {reason_text('en', full.recommendation)}\n" in out
     assert "±0.25" in out
     assert main(["tune", str(doc_path), "--margin", "0"]) != 0
-    assert "--margin must be positive (got 0.0)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "argument --margin: must be a finite number in (0, 1] (got '0')" in err

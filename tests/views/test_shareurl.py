@@ -15,9 +15,15 @@ def test_round_trip(size, overlap, unit, sample):
     assert all(isinstance(v, str) for v in query.values())
     shared = from_query(query)
     assert shared.strategy == "fixed"
-    assert shared.params == params
     assert shared.sample == sample
-    assert shared.problems == ()
+    if overlap < size:
+        assert shared.params == params
+        assert shared.problems == ()
+    else:  # an invalid pair is left out as a pair, never half applied
+        assert shared.params == {"unit": unit}
+        assert shared.problems == (
+            f"overlap={overlap}, size={size} in the link break the rule overlap < size; "
+            "overlap=0 and size=400 are kept instead",)
 
 
 def test_the_document_itself_never_goes_into_the_link():
