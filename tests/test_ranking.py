@@ -124,3 +124,9 @@ def test_duplicate_relevant_indices_count_once():
     scores = np.array([[0.5, 0.5, 0.9]])
     assert best_relevant_ranks(scores, [[1, 1, 1]]) == [3]
     assert best_relevant_ranks(scores, [[0, 1, 0]]) == [2]
+
+
+def test_a_list_of_booleans_is_a_mask_not_indices():
+    scores = np.array([[0.9, 0.5, 0.1]])
+    assert best_relevant_ranks(scores, [[False, False, True]]) == [3]
+    assert best_relevant_ranks(scores, [[2]]) == [3]

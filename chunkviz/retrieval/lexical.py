@@ -103,10 +103,11 @@ class BM25Index:
         fixed.data = weights
         self._terms = fixed.T.tocsr()  # (vocabulary, documents), ready for query @ terms
 
-    def scores(self, queries: Sequence[str]) -> np.ndarray:
+    def scores(self, queries: Sequence[str | tuple[str, ...]]) -> np.ndarray:
         """BM25 scores, shape ``(len(queries), documents)``, float64.
 
-        A query term counts once per occurrence, as in ``bm25s.BM25.get_scores``.
+        A query term counts once per occurrence, as in ``bm25s.BM25.get_scores``. Each query is
+        its text or its n-grams (``BM25Backend.prepare_queries``, made once for every index).
 
         Raises:
             ParameterError: Queries so long that a score could overflow the fixed point
@@ -116,7 +117,7 @@ class BM25Index:
 
         rows, cols = [], []
         for i, q in enumerate(queries):
-            for term in char_ngrams(q, self._n):
+            for term in char_ngrams(q, self._n) if isinstance(q, str) else q:
                 j = self._vocab.get(term)
                 if j is not None:
                     rows.append(i)
@@ -188,9 +189,9 @@ class BM25Backend:
         ).tocsr()
         return BM25Index(matrix, vocab, self.n)
 
-    def prepare_queries(self, texts: Sequence[str]) -> list[str]:
-        """Queries are scored from their text."""
-        return list(texts)
+    def prepare_queries(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        """The n-grams of each query, formed once however many indexes score them."""
+        return [tuple(char_ngrams(t, self.n)) for t in texts]
 
     def encode_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Not available: BM25 weights depend on the whole collection.

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Literal
 
 import numpy as np
@@ -74,27 +75,37 @@ def _pairs(
             f"scores must be 2-D with one relevant set per row (got ({q}, {n}) and "
             f"{len(relevant)} sets)"
         )
-    rows, cols = [], []
-    for i, rel in enumerate(relevant):
-        arr = np.asarray(rel)
-        if arr.dtype == bool:
-            if arr.shape != (n,):
-                raise ParameterError(
-                    f"scores and relevant must be 1-D of the same length (got ({n},) and "
-                    f"{arr.shape})"
-                )
-            idx = np.flatnonzero(arr)
-        else:
-            idx = arr.astype(np.int64).ravel()
-            if idx.size and (idx.min() < -n or idx.max() >= n):
-                raise IndexError(f"relevant index out of range for {n} documents")
-            idx = idx % n if n else idx
-        rows.append(np.full(idx.size, i, dtype=np.int64))
-        cols.append(idx)
-    if not rows:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    flat = np.unique(np.concatenate(rows) * max(n, 1) + np.concatenate(cols))
-    return flat // max(n, 1), flat % max(n, 1)
+    if all(isinstance(rel, list) and not (rel and isinstance(rel[0], bool | np.bool_))
+           for rel in relevant):
+        # Lists of indices (the benchmark's): one flat array, no per-row conversion.
+        lengths = np.fromiter(map(len, relevant), dtype=np.int64, count=q)
+        cols = np.fromiter(chain.from_iterable(relevant), dtype=np.int64,
+                           count=int(lengths.sum()))
+        rows = np.repeat(np.arange(q, dtype=np.int64), lengths)
+    else:
+        parts = [_indices(rel, n) for rel in relevant]
+        rows = np.repeat(np.arange(q, dtype=np.int64), [p.size for p in parts])
+        cols = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    if cols.size and (cols.min() < -n or cols.max() >= n):
+        raise IndexError(f"relevant index out of range for {n} documents")
+    width = max(n, 1)
+    flat = rows * width + cols % width
+    if flat.size > 1 and not np.all(flat[1:] > flat[:-1]):  # not already sorted and unique
+        flat = np.unique(flat)
+    return flat // width, flat % width
+
+
+def _indices(rel: np.ndarray | Sequence[int], n: int) -> np.ndarray:
+    """The indices of one row's relevant documents, from a mask or from indices."""
+    arr = np.asarray(rel)
+    if arr.dtype == bool:
+        if arr.shape != (n,):
+            raise ParameterError(
+                f"scores and relevant must be 1-D of the same length (got ({n},) and "
+                f"{arr.shape})"
+            )
+        return np.flatnonzero(arr).astype(np.int64)
+    return arr.astype(np.int64).ravel()
 
 
 def _top(s: np.ndarray, k: int, rel: np.ndarray | None) -> np.ndarray:
