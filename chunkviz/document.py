@@ -8,6 +8,7 @@ to chunk one, so a strategy that can use the document's own paragraph starts alw
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -53,7 +54,8 @@ class Document:
     """A document to chunk, with what is known about it.
 
     Attributes:
-        doc_id: Stable identifier: the sample name, the dataset's article id, the file name.
+        doc_id: Stable identifier: the sample name, the dataset's article id, or for a paste,
+            an upload and a file on the command line ``content_id(text)``.
         title: What to call it (a file name is the user's text: escape it when rendered).
         text: The text every offset refers to.
         paragraph_starts: Start offsets of the document's own paragraphs when it carries them
@@ -75,6 +77,17 @@ class Document:
     def with_questions(self, questions: Sequence[Question]) -> Document:
         """The same document with ``questions`` in place of its own."""
         return replace(self, questions=tuple(questions))
+
+
+def content_id(text: str) -> str:
+    """The id of a document made from a user's text: ``doc-`` and 16 hex digits of its SHA-256.
+
+    Derived from the text alone, so the same text gets the same id however it arrived (pasted,
+    uploaded once or four times, a DOCX in the app or its text on the command line): the id
+    seeds synthetic questions (their ids hold it) and lands in exports, and a random upload id
+    there made the same file give different recommendations. The name stays the title.
+    """
+    return "doc-" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def locate_questions(

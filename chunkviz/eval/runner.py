@@ -60,7 +60,7 @@ from chunkviz.eval.results import (
     Timings,
     run_id,
 )
-from chunkviz.eval.spans import analyze_spans
+from chunkviz.eval.spans import analyze_spans, containing_ranges
 from chunkviz.eval.stats import (
     Clusters,
     Estimate,
@@ -83,7 +83,7 @@ from chunkviz.retrieval.backends import (
 from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir, default_cache_root
 from chunkviz.retrieval.index import Index, LexicalBackend
-from chunkviz.retrieval.ranking import best_relevant_ranks, relevant_places, top_k
+from chunkviz.retrieval.ranking import best_relevant_ranks, rank_batch
 
 KS = tuple(range(1, 21))
 #: Sensitivity definitions that change which chunks are relevant.
@@ -279,13 +279,73 @@ def chunk_stage(
     return out
 
 
+def _question_spans(loaded: Loaded) -> dict[str, np.ndarray]:
+    """Per relevance definition, ``(question, document, start, end)`` of every span it counts.
+
+    The main definition (``relevant``) takes the annotated spans; the others add the other
+    annotated answers, or every occurrence of the answer text in the question's document.
+    Spans of another document than the question's are left out.
+    """
+    rows: dict[str, list[tuple[int, int, int, int]]] = {
+        name: [] for name in ("relevant", *RELEVANCE_DEFINITIONS)}
+    for qi, q in enumerate(loaded.questions):
+        d = loaded.doc_pos[q.doc_id]
+        text = loaded.dataset.documents[d].text
+        found = tuple(Span(q.doc_id, i, i + len(q.answer)) for i in occurrences(text, q.answer))
+        for name, spans in (("relevant", q.spans),
+                            ("relevance_any_answer", q.spans + q.alternatives),
+                            ("relevance_answer_text", q.spans + found)):
+            rows[name].extend((qi, d, sp.start, sp.end) for sp in spans if sp.doc_id == q.doc_id)
+    return {name: np.asarray(r, dtype=np.int64).reshape(-1, 4) for name, r in rows.items()}
+
+
+def _relevant_lists(
+    spans: np.ndarray, offsets: np.ndarray, n_questions: int
+) -> list[list[int]] | None:
+    """Per question, the sorted global indices of the chunks holding one of its spans.
+
+    None when the chunks are not ordered for ``containing_ranges`` (the caller then asks
+    ``analyze_spans`` document by document).
+    """
+    found = containing_ranges(offsets, spans[:, 1:])
+    if found is None:
+        return None
+    lo, hi = found
+    lengths = np.maximum(hi - lo, 0)
+    qi = np.repeat(spans[:, 0], lengths)
+    # chunk = lo of its span + its place in the span's run
+    starts = np.repeat(lo - np.cumsum(lengths) + lengths, lengths)
+    chunk = starts + np.arange(int(lengths.sum()), dtype=np.int64)
+    n = max(len(offsets), 1)
+    flat = np.unique(qi * n + chunk)
+    bounds = np.searchsorted(flat // n, np.arange(n_questions + 1))
+    chunks = (flat % n).tolist()
+    return [chunks[bounds[i]:bounds[i + 1]] for i in range(n_questions)]
+
+
+def _relevant_by_report(
+    loaded: Loaded, results: Sequence[ChunkingResult], first: Sequence[int], spans: np.ndarray
+) -> list[list[int]]:
+    """``_relevant_lists`` through ``analyze_spans``, for chunks in another order."""
+    out: list[set[int]] = [set() for _ in loaded.questions]
+    for qi, d, start, end in spans.tolist():
+        report = analyze_spans(results[d], [Span(loaded.questions[qi].doc_id, start, end)])
+        out[qi].update(first[d] + i for st in report.statuses for i in st.containing)
+    return [sorted(r) for r in out]
+
+
 def spans_stage(
     loaded: Loaded,
     configs: Sequence[Config],
     chunkings: Sequence[Sequence[ChunkingResult]],
     progress: Progress = no_progress,
 ) -> list[Indexed]:
-    """Per configuration: chunk texts and offsets, and which chunks hold each question's answer."""
+    """Per configuration: chunk texts and offsets, and which chunks hold each question's answer.
+
+    Every question's relevant chunks under every definition are found in one vectorised pass
+    per configuration (``chunkviz.eval.spans.containing_ranges``).
+    """
+    spans = _question_spans(loaded)
     out = []
     for ci, (config, results) in enumerate(zip(configs, chunkings, strict=True)):
         texts: list[str] = []
@@ -295,23 +355,15 @@ def spans_stage(
             first.append(len(texts))
             texts.extend(result.embed_texts())
             offsets.extend((d, c.start, c.end) for c in result.chunks)
-        relevant: list[list[int]] = []
-        by: dict[str, list[list[int]]] = {name: [] for name in RELEVANCE_DEFINITIONS}
-        for q in loaded.questions:
-            d = loaded.doc_pos[q.doc_id]
-            doc = loaded.dataset.documents[d]
-            for into, spans in (
-                (relevant, q.spans),
-                (by["relevance_any_answer"], q.spans + q.alternatives),
-                (by["relevance_answer_text"],
-                 q.spans + tuple(Span(q.doc_id, i, i + len(q.answer))
-                                 for i in occurrences(doc.text, q.answer))),
-            ):
-                report = analyze_spans(results[d], [s for s in spans if s.doc_id == q.doc_id])
-                into.append(sorted({first[d] + i for st in report.statuses
-                                    for i in st.containing}))
+        table = np.asarray(offsets, dtype=np.int64).reshape(-1, 3)
+        found: dict[str, list[list[int]]] = {}
+        for name, rows in spans.items():
+            lists = _relevant_lists(rows, table, len(loaded.questions))
+            found[name] = (lists if lists is not None
+                           else _relevant_by_report(loaded, results, first, rows))
+        relevant = found.pop("relevant")
         out.append(Indexed(config, texts, offsets, relevant,
-                           predicted_chunks(loaded.dataset, config), by))
+                           predicted_chunks(loaded.dataset, config), found))
         progress("spans", ci + 1, len(configs), f"{config.label}: answers located")
     return out
 
@@ -387,18 +439,19 @@ def rank_stage(
             lo, hi = b * QUERY_BATCH, min((b + 1) * QUERY_BATCH, len(questions))
             scores = index.scores(encoded.queries[lo:hi])
             relevant = ix.relevant[lo:hi]
-            ranks.extend(best_relevant_ranks(scores, relevant))
-            alt["ties_optimistic"].extend(best_relevant_ranks(scores, relevant, "optimistic"))
+            batch = rank_batch(scores, relevant, max(SPAN_K, NDCG_ALL_K))
+            ranks.extend(batch.pessimistic)
+            alt["ties_optimistic"].extend(batch.optimistic)
             for name in RELEVANCE_DEFINITIONS:
                 alt[name].extend(best_relevant_ranks(scores, ix.relevant_by[name][lo:hi]))
-            places.extend(relevant_places(scores, relevant, NDCG_ALL_K))
-            for qi, row in zip(range(lo, hi), top_k(scores, SPAN_K, relevant), strict=True):
+            places.extend([p for p in row if p <= NDCG_ALL_K] for row in batch.places)
+            for qi, row in zip(range(lo, hi), batch.top[:, :SPAN_K].tolist(), strict=True):
                 q = questions[qi]
                 d = loaded.doc_pos[q.doc_id]
                 retrieved = [(str(ix.offsets[j][0]), ix.offsets[j][1], ix.offsets[j][2])
                              for j in row]
                 spans[qi] = span_scores(retrieved, [(str(d), s.start, s.end) for s in q.spans])
-                tops.append([int(j) for j in row])
+                tops.append(row)
             progress("rank", ci * n_qb + b + 1, len(indexed) * n_qb,
                      f"{ix.config.label}: ranking {hi}/{len(questions)} questions")
         out.append(Ranked(ranks, tops, spans, alt, places))

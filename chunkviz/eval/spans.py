@@ -105,3 +105,35 @@ def analyze_spans(result: ChunkingResult, spans: Sequence[Span]) -> SpanReport:
                                                [s.end for s in spans])]
     return SpanReport(tuple(SpanStatus(span, *cut_and_held(*r))
                             for span, r in zip(spans, zip(*ranges, strict=True), strict=True)))
+
+
+def containing_ranges(
+    offsets: np.ndarray, spans: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """For many spans at once, the chunks that contain each: ``analyze_spans``'s ``containing``.
+
+    Chunks of several documents, documents in order and each document's chunks ordered by
+    start and by end, so the chunks holding a span are one run ``lo[i]:hi[i]`` of the global
+    order (those ending at or after it, up to those starting at or before it): two binary
+    searches per span over keys ``document * M + offset``.
+
+    Args:
+        offsets: int64 ``(chunks, 3)``: document index, start, end of every chunk.
+        spans: int64 ``(spans, 3)``: document index, start, end of every span.
+
+    Returns:
+        ``(lo, hi)``: the containing chunks of span ``i`` are ``range(lo[i], hi[i])`` (empty
+        when ``hi[i] <= lo[i]``, and for every empty span); None when the chunks are not in
+        that order (the caller falls back to ``analyze_spans``).
+    """
+    o = np.asarray(offsets, dtype=np.int64).reshape(-1, 3)
+    s = np.asarray(spans, dtype=np.int64).reshape(-1, 3)
+    m = int(max(o[:, 2].max(initial=0), s[:, 2].max(initial=0))) + 1
+    key_start = o[:, 0] * m + o[:, 1]
+    key_end = o[:, 0] * m + o[:, 2]
+    if np.any(np.diff(key_start) < 0) or np.any(np.diff(key_end) < 0):
+        return None
+    lo = np.searchsorted(key_end, s[:, 0] * m + s[:, 2], side="left")
+    hi = np.searchsorted(key_start, s[:, 0] * m + s[:, 1], side="right")
+    hi = np.where(s[:, 2] > s[:, 1], hi, lo)
+    return lo, hi

@@ -569,7 +569,9 @@ def tost_paired(
         ParameterError: A non-positive delta, a bad alpha, different lengths or fewer than two
             units.
     """
-    from scipy import stats as sps
+    # scipy.special alone (scipy.stats's t distribution calls these same functions): importing
+    # scipy.stats took 0.9 s of a 2.9 s benchmark run.
+    from scipy.special import stdtr, stdtrit
 
     if not delta > 0:
         raise ParameterError(f"delta must be positive (got delta={delta!r}), in the metric's units")
@@ -599,9 +601,9 @@ def tost_paired(
         p_u = 0.0 if dbar < delta else 1.0
         p = 0.0 if inside else 1.0
         return Equivalence(delta, dbar, 0.0, df, p_l, p_u, p, dbar, dbar)
-    p_l = float(sps.t.sf((dbar + delta) / se, df))
-    p_u = float(sps.t.cdf((dbar - delta) / se, df))
-    half = float(sps.t.ppf(1.0 - alpha, df)) * se
+    p_l = float(stdtr(df, -((dbar + delta) / se)))  # t.sf
+    p_u = float(stdtr(df, (dbar - delta) / se))  # t.cdf
+    half = float(stdtrit(df, 1.0 - alpha)) * se  # t.ppf
     return Equivalence(delta, dbar, se, df, p_l, p_u, max(p_l, p_u), dbar - half, dbar + half)
 
 

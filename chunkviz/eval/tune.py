@@ -35,6 +35,7 @@ from typing import Any, Literal
 import numpy as np
 
 from chunkviz.datasets.base import Dataset, Document, Question
+from chunkviz.document import content_id
 from chunkviz.errors import ParameterError
 from chunkviz.eval.engine import Progress
 from chunkviz.eval.grid import Config, fixed_config
@@ -587,11 +588,16 @@ def format_tune(result: TuneResult) -> str:
 
 
 def document_from_file(path: str | Path) -> Document:
-    """The document of a text file, read as ``load_qa_dataset`` reads it (LF line ends)."""
-    from chunkviz.textio import read_text_file
+    """The document of a file, read as the app reads an upload of it (``read_document``).
+
+    Its id is ``content_id`` of the text, as an upload's is, so the same file gives the same
+    synthetic questions, and so the same recommendation, here and in the app.
+    """
+    from chunkviz.extract import read_document
 
     p = Path(path)
-    return Document(p.name, p.name, read_text_file(p, newlines="lf"), origin="upload")
+    text = read_document(p).text
+    return Document(content_id(text), p.name, text, origin="upload")
 
 
 def qa_questions(path: str | Path, document: Document) -> tuple[Question, ...]:

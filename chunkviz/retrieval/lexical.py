@@ -78,36 +78,66 @@ def _check_n(n: int) -> None:
         raise ParameterError(f"n (character n-gram size) must be 1 to 5 (got n={n!r})")
 
 
+#: Scores are sums of per-term weights in fixed point: each weight a whole multiple of
+#: 2**-FIXED_POINT_BITS (bm25s's float32 weights above 2**-9 need no rounding at all), summed
+#: in int64. Integer sums are exact in any order, so two chunks whose matched weights are the
+#: same tie exactly, whatever the vocabulary order, the hash seed or the thread count.
+FIXED_POINT_BITS = 32
+_SCALE = float(2**FIXED_POINT_BITS)
+
+
 class BM25Index:
-    """A BM25 index over a fixed list of documents; scores every document for every query."""
+    """A BM25 index over a fixed list of documents; scores every document for every query.
+
+    Scores are exact sums of the per-term weights (fixed point, ``FIXED_POINT_BITS``), returned
+    as float64: equal sums tie exactly, which float32 sums in vocabulary order did not.
+    """
 
     def __init__(self, matrix: Any, vocab: dict[str, int], n: int) -> None:
-        self._matrix = matrix  # scipy CSR, (documents, vocabulary): per-term BM25 weights
+        """Index of ``matrix``, a scipy CSR (documents, vocabulary) of per-term BM25 weights."""
         self._vocab = vocab
         self._n = n
         self.size = int(matrix.shape[0])
         self.dims = int(matrix.shape[1])
+        # The index's size as bm25s holds it (float32 weights), whatever we score with.
         self.nbytes = int(matrix.data.nbytes + matrix.indices.nbytes + matrix.indptr.nbytes)
+        weights = np.rint(np.asarray(matrix.data, dtype=np.float64) * _SCALE).astype(np.int64)
+        self._max_weight = int(weights.max()) if weights.size else 0
+        fixed = matrix.copy()
+        fixed.data = weights
+        self._terms = fixed.T.tocsr()  # (vocabulary, documents), ready for query @ terms
 
-    def scores(self, queries: Sequence[str]) -> np.ndarray:
-        """BM25 scores, shape ``(len(queries), documents)``.
+    def scores(self, queries: Sequence[str | tuple[str, ...]]) -> np.ndarray:
+        """BM25 scores, shape ``(len(queries), documents)``, float64.
 
-        A query term counts once per occurrence, as in ``bm25s.BM25.get_scores``.
+        A query term counts once per occurrence, as in ``bm25s.BM25.get_scores``. Each query is
+        its text or its n-grams (``BM25Backend.prepare_queries``, made once for every index).
+
+        Raises:
+            ParameterError: Queries so long that a score could overflow the fixed point
+                (hundreds of millions of matched terms).
         """
         from scipy import sparse
 
         rows, cols = [], []
         for i, q in enumerate(queries):
-            for term in char_ngrams(q, self._n):
+            for term in char_ngrams(q, self._n) if isinstance(q, str) else q:
                 j = self._vocab.get(term)
                 if j is not None:
                     rows.append(i)
                     cols.append(j)
+        if len(rows) * self._max_weight >= 2**62:
+            raise ParameterError(
+                f"queries too long to score exactly ({len(rows)} matched terms); "
+                "split them into shorter queries"
+            )
         counts = sparse.csr_matrix(
-            (np.ones(len(rows), dtype=np.float32), (rows, cols)),
+            (np.ones(len(rows), dtype=np.int64), (rows, cols)),
             shape=(len(queries), self.dims),
         )
-        return np.asarray((counts @ self._matrix.T).toarray(), dtype=np.float64)
+        out = np.asarray((counts @ self._terms).toarray(), dtype=np.float64)
+        out /= _SCALE  # a power of two: exact
+        return out
 
 
 class BM25Backend:
@@ -149,19 +179,23 @@ class BM25Backend:
         from scipy import sparse
 
         tokens = [char_ngrams(t, self.n) or [""] for t in documents]
+        # The vocabulary in sorted order: bm25s would number the terms in the iteration order
+        # of a set of strings, which changes with PYTHONHASHSEED.
+        vocab = {term: i for i, term in enumerate(sorted(set().union(*tokens)))}
+        ids = [[vocab[t] for t in doc] for doc in tokens]
         retriever = bm25s.BM25(k1=self.k1, b=self.b)
-        retriever.index(tokens, show_progress=False)
+        retriever.index((ids, vocab), create_empty_token=False, show_progress=False)
         s = retriever.scores
         # bm25s stores one column per term (CSC over documents x terms).
         matrix = sparse.csc_matrix(
             (s["data"], s["indices"], s["indptr"]),
             shape=(int(s["num_docs"]), len(s["indptr"]) - 1),
         ).tocsr()
-        return BM25Index(matrix, dict(retriever.vocab_dict), self.n)
+        return BM25Index(matrix, vocab, self.n)
 
-    def prepare_queries(self, texts: Sequence[str]) -> list[str]:
-        """Queries are scored from their text."""
-        return list(texts)
+    def prepare_queries(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        """The n-grams of each query, formed once however many indexes score them."""
+        return [tuple(char_ngrams(t, self.n)) for t in texts]
 
     def encode_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Not available: BM25 weights depend on the whole collection.

@@ -19,6 +19,8 @@ same order, so a question whose rank is ``r <= k`` finds its chunk at place ``r`
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import chain
 from typing import Literal
 
 import numpy as np
@@ -64,6 +66,65 @@ def rank_order(
     return np.lexsort((np.arange(s.shape[0]), rel, -s))
 
 
+def _pairs(
+    relevant: Sequence[np.ndarray | Sequence[int]], q: int, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every (row, document) relevant pair, each once, ordered by row then document."""
+    if len(relevant) != q:
+        raise ParameterError(
+            f"scores must be 2-D with one relevant set per row (got ({q}, {n}) and "
+            f"{len(relevant)} sets)"
+        )
+    if all(isinstance(rel, list) and not (rel and isinstance(rel[0], bool | np.bool_))
+           for rel in relevant):
+        # Lists of indices (the benchmark's): one flat array, no per-row conversion.
+        lengths = np.fromiter(map(len, relevant), dtype=np.int64, count=q)
+        cols = np.fromiter(chain.from_iterable(relevant), dtype=np.int64,
+                           count=int(lengths.sum()))
+        rows = np.repeat(np.arange(q, dtype=np.int64), lengths)
+    else:
+        parts = [_indices(rel, n) for rel in relevant]
+        rows = np.repeat(np.arange(q, dtype=np.int64), [p.size for p in parts])
+        cols = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    if cols.size and (cols.min() < -n or cols.max() >= n):
+        raise IndexError(f"relevant index out of range for {n} documents")
+    width = max(n, 1)
+    flat = rows * width + cols % width
+    if flat.size > 1 and not np.all(flat[1:] > flat[:-1]):  # not already sorted and unique
+        flat = np.unique(flat)
+    return flat // width, flat % width
+
+
+def _indices(rel: np.ndarray | Sequence[int], n: int) -> np.ndarray:
+    """The indices of one row's relevant documents, from a mask or from indices."""
+    arr = np.asarray(rel)
+    if arr.dtype == bool:
+        if arr.shape != (n,):
+            raise ParameterError(
+                f"scores and relevant must be 1-D of the same length (got ({n},) and "
+                f"{arr.shape})"
+            )
+        return np.flatnonzero(arr).astype(np.int64)
+    return arr.astype(np.int64).ravel()
+
+
+def _top(s: np.ndarray, k: int, rel: np.ndarray | None) -> np.ndarray:
+    """The first ``k`` of every row's order, all rows at once (``k`` <= n)."""
+    q, n = s.shape
+    if k < n:
+        # Only documents scored at least the k-th best can be in the top k: order those alone.
+        kth = np.partition(s, n - k, axis=1)[:, n - k]
+        r, c = np.nonzero(s >= kth[:, None])
+    else:
+        r, c = np.divmod(np.arange(q * n, dtype=np.int64), n)
+    flag = rel[r, c] if rel is not None else np.zeros(r.size, dtype=bool)
+    order = np.lexsort((c, flag, -s[r, c], r))
+    r, c = r[order], c[order]
+    place = np.arange(r.size) - np.searchsorted(r, np.arange(q))[r]
+    out: np.ndarray = c[place < k].reshape(q, k).astype(np.int64)
+    return out
+
+
 def top_k(
     scores: np.ndarray, k: int, relevant: Sequence[np.ndarray | Sequence[int]] | None = None
 ) -> np.ndarray:
@@ -85,18 +146,17 @@ def top_k(
     s = np.asarray(scores, dtype=np.float64)
     q, n = s.shape
     k = min(k, n)
-    out = np.empty((q, k), dtype=np.int64)
-    if k == 0:
-        return out
-    for i in range(q):
-        row = s[i]
-        # Only documents scored at least the k-th best can be in the top k: order those alone.
-        kth = np.partition(row, n - k)[n - k] if k < n else -np.inf
-        cand = np.flatnonzero(row >= kth)
-        rel = _mask(None if relevant is None else relevant[i], n)[cand]
-        order = np.lexsort((cand, rel, -row[cand]))
-        out[i] = cand[order[:k]]
-    return out
+    if k == 0 or q == 0:
+        return np.empty((q, k), dtype=np.int64)
+    rel = None if relevant is None else _relevance_mask(relevant, q, n)
+    return _top(s, k, rel)
+
+
+def _relevance_mask(relevant: Sequence[np.ndarray | Sequence[int]], q: int, n: int) -> np.ndarray:
+    rows, cols = _pairs(relevant, q, n)
+    mask = np.zeros((q, n), dtype=bool)
+    mask[rows, cols] = True
+    return mask
 
 
 Ties = Literal["pessimistic", "optimistic"]
@@ -107,6 +167,35 @@ def _check_ties(ties: str) -> None:
         raise ParameterError(f"ties must be 'pessimistic' or 'optimistic' (got ties={ties!r})")
 
 
+def _check_2d(scores: np.ndarray) -> np.ndarray:
+    s = np.asarray(scores, dtype=np.float64)
+    if s.ndim != 2:
+        raise ParameterError(f"scores must be 2-D with one relevant set per row (got {s.shape})")
+    return s
+
+
+def _rank_counts(
+    s: np.ndarray, rows: np.ndarray, cols: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: any relevant document, #(scored above the best one), #(irrelevant tied with it).
+
+    All rows at once, without sorting.
+    """
+    q = s.shape[0]
+    values = s[rows, cols]
+    best = np.full(q, -np.inf)
+    np.maximum.at(best, rows, values)
+    has = np.bincount(rows, minlength=q) > 0
+    higher = np.count_nonzero(s > best[:, None], axis=1)
+    tied = np.count_nonzero(s == best[:, None], axis=1)
+    tied_relevant = np.bincount(rows, weights=values == best[rows], minlength=q).astype(np.int64)
+    return has, higher, tied - tied_relevant
+
+
+def _as_ranks(has: np.ndarray, ranks: np.ndarray) -> list[int | None]:
+    return [int(r) if h else None for h, r in zip(has.tolist(), ranks.tolist(), strict=True)]
+
+
 def best_relevant_ranks(
     scores: np.ndarray, relevant: Sequence[np.ndarray | Sequence[int]],
     ties: Ties = "pessimistic",
@@ -115,7 +204,8 @@ def best_relevant_ranks(
 
     ``ties="optimistic"`` is the benchmark's sensitivity definition, not an order of this
     module: the rank ``1 + #(scored higher)``, as if the relevant document won every tie (the
-    opposite bound; the truth under any tie-breaking lies between the two).
+    opposite bound; the truth under any tie-breaking lies between the two). All rows are
+    counted at once (no sort): ``1 + #(scored higher) + #(irrelevant scored equal)``.
 
     Args:
         scores: Shape ``(q, n)``, higher is better.
@@ -126,27 +216,54 @@ def best_relevant_ranks(
         One rank per row, None where no document is relevant.
     """
     _check_ties(ties)
-    s = np.asarray(scores, dtype=np.float64)
-    if s.ndim != 2 or len(relevant) != s.shape[0]:
-        raise ParameterError(
-            f"scores must be 2-D with one relevant set per row (got {s.shape} and "
-            f"{len(relevant)} sets)"
-        )
-    out: list[int | None] = []
-    for row, rel in zip(s, relevant, strict=True):
-        arr = np.asarray(rel)
-        idx = np.flatnonzero(_mask(arr, s.shape[1])) if arr.dtype == bool else np.unique(
-            arr.astype(np.int64))
-        if idx.size == 0:
-            out.append(None)
-            continue
-        rel_scores = row[idx]
-        best = rel_scores.max()
-        higher = int(np.count_nonzero(row > best))
-        tied_irrelevant = int(np.count_nonzero(row == best)) - int(
-            np.count_nonzero(rel_scores == best))
-        out.append(1 + higher + (tied_irrelevant if ties == "pessimistic" else 0))
-    return out
+    s = _check_2d(scores)
+    rows, cols = _pairs(relevant, *s.shape)
+    has, higher, tied_irrelevant = _rank_counts(s, rows, cols)
+    return _as_ranks(has, 1 + higher + (tied_irrelevant if ties == "pessimistic" else 0))
+
+
+@dataclass(frozen=True, slots=True)
+class BatchRanks:
+    """What the benchmark needs of one batch of queries, from one pass over their scores.
+
+    Attributes:
+        pessimistic: Per row, the rank of the best relevant document (``rank_order``).
+        optimistic: Per row, the rank if it won every tie (``ties="optimistic"``).
+        top: ``(q, min(k, n))``: the first ``k`` of each row's ``rank_order``.
+        places: Per row, the 1-based places of the relevant documents within ``top``.
+    """
+
+    pessimistic: list[int | None]
+    optimistic: list[int | None]
+    top: np.ndarray
+    places: list[list[int]]
+
+
+def rank_batch(
+    scores: np.ndarray, relevant: Sequence[np.ndarray | Sequence[int]], k: int
+) -> BatchRanks:
+    """Both tie bounds of the best relevant rank, the top ``k`` and the relevant places in it.
+
+    The same figures as ``best_relevant_ranks`` (both ties), ``top_k`` and ``relevant_places``,
+    with the relevance pairs and the mask built once for all of them.
+
+    Raises:
+        ParameterError: ``k`` < 1, or scores and relevance that do not match.
+    """
+    if k < 1:
+        raise ParameterError(f"k must be at least 1 (got k={k}); use k >= 1")
+    s = _check_2d(scores)
+    q, n = s.shape
+    rows, cols = _pairs(relevant, q, n)
+    has, higher, tied_irrelevant = _rank_counts(s, rows, cols)
+    mask = np.zeros((q, n), dtype=bool)
+    mask[rows, cols] = True
+    kk = min(k, n)
+    top = _top(s, kk, mask) if kk and q else np.empty((q, kk), dtype=np.int64)
+    hits = np.take_along_axis(mask, top, axis=1)
+    places = [(np.flatnonzero(h) + 1).tolist() for h in hits]
+    return BatchRanks(_as_ranks(has, 1 + higher + tied_irrelevant), _as_ranks(has, 1 + higher),
+                      top, places)
 
 
 def relevant_places(
@@ -168,13 +285,7 @@ def relevant_places(
     Raises:
         ParameterError: ``k`` < 1.
     """
-    n = np.asarray(scores).shape[1]
-    tops = top_k(scores, k, relevant)
-    out: list[list[int]] = []
-    for row, rel in zip(tops, relevant, strict=True):
-        mask = _mask(np.asarray(rel), n)
-        out.append([p + 1 for p, j in enumerate(row) if mask[j]])
-    return out
+    return rank_batch(scores, relevant, k).places
 
 
 def best_relevant_rank(scores: np.ndarray, relevant: np.ndarray | Sequence[int]) -> int | None:

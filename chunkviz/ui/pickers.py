@@ -14,7 +14,7 @@ from typing import Any, get_args
 import streamlit as st
 
 from chunkviz.datasets.qa_pairs import parse_qa_pairs
-from chunkviz.document import Document, locate_questions
+from chunkviz.document import Document, content_id, locate_questions
 from chunkviz.errors import ChunkvizError
 from chunkviz.eval.imported import IMPORTED
 from chunkviz.extract import DOCUMENT_TYPES, extract
@@ -103,7 +103,9 @@ def _compose(base: Document, pairs: tuple[Mapping[str, Any], ...]) -> Document:
 def use_document(state: AppState, base: Document) -> None:
     """Make ``base`` the current document; the user's pairs stay only with the same document."""
     current = state.document
-    same = (current.origin, current.doc_id) == (base.origin, base.doc_id)
+    # A paste being edited stays the same document (its id follows its text).
+    same = current.origin == base.origin and (
+        base.origin == "paste" or current.doc_id == base.doc_id)
     if same and current.text == base.text:
         return
     if not same:
@@ -150,7 +152,7 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
         state.pasted = st.text_area(text(lang, "document.paste"), key=f"{prefix}doc_paste",
                                     height=180,
                                     help=text(lang, "document.paste_help"))
-        use_document(state, Document("paste", "", state.pasted, origin="paste"))
+        use_document(state, Document(content_id(state.pasted), "", state.pasted, origin="paste"))
     else:
         upload = st.file_uploader(text(lang, "document.upload"), type=list(DOCUMENT_TYPES),
                                   key=f"{prefix}doc_upload",
@@ -161,8 +163,12 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
                                 key=f"{prefix}keep_furniture",
                                 help=text(lang, "document.keep_furniture_help"))
         doc = state.document
+        # Streamlit's upload id only says whether this upload was read already; the document's
+        # id comes from its text (content_id), so the same file gives the same id every time.
+        seen = f"{prefix}doc_upload_read"
         wanted = f"{upload.file_id}:{keep}:{furniture}" if upload is not None else ""
-        if upload is not None and (doc.origin, doc.doc_id) != ("upload", wanted):
+        if upload is not None and (doc.origin != "upload" or st.session_state.get(seen) != wanted):
+            st.session_state[seen] = wanted
             try:
                 extracted = extract(upload.getvalue(), upload.name,
                                     keep_terminal_formatting=keep, keep_furniture=furniture)
@@ -173,8 +179,9 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
                 st.session_state[f"{prefix}pdf_read"] = (
                     (extracted.pages, extracted.compat_ideographs, extracted.furniture,
                      extracted.pages_without_text) if extracted.layout is not None else None)
-                use_document(state, Document(wanted, upload.name, extracted.text,
-                                             origin="upload", layout=extracted.layout))
+                use_document(state, Document(content_id(extracted.text), upload.name,
+                                             extracted.text, origin="upload",
+                                             layout=extracted.layout))
         elif upload is None and doc.origin == "upload":
             st.caption(text(lang, "document.upload_kept", name=escape_markdown(doc.title)))
         removed = st.session_state.get(f"{prefix}terminal_removed")

@@ -128,3 +128,35 @@ def test_the_margin_moves_the_recommendation_as_recommend_does_and_names_the_rul
     assert escape_markdown(reason_text("en", wide)) in at.success[0].value
     rule = escape_markdown("Rule: equivalent to the best within ±0.3")
     assert any(c.value.startswith(rule) for c in at.caption)
+
+
+def test_the_same_file_uploaded_twice_gives_the_clis_recommendation_both_times(tmp_path, capsys):
+    """The document's id comes from its text, never from Streamlit's random upload id.
+
+    The id seeds the synthetic questions: an upload id there made one file give different
+    recommendations on every upload, and another on the command line.
+    """
+    from chunkviz.cli import main
+    from chunkviz.document import content_id
+
+    text = load_sample("tech_en").text
+    data = text.encode("utf-8")
+    doc_path = tmp_path / "guide.md"
+    doc_path.write_bytes(data)
+    assert main(["tune", str(doc_path), "--synthetic", "30", "--quiet"]) == 0
+    label = next(line for line in capsys.readouterr().out.splitlines()
+                 if line.startswith("Recommended: "))
+
+    for _ in range(2):  # two sessions, two uploads of the same bytes: two upload ids
+        at = page("6_Tune.py", timeout=300, backend="bm25")
+        at.radio(key="tune_doc_source_en").set_value("upload").run()
+        at.file_uploader(key="tune_doc_upload").upload("guide.md", data, "text/markdown").run()
+        assert not at.exception
+        document = app_state(at).document
+        assert document.doc_id == content_id(text)
+        assert document.title == "guide.md"
+        at.radio(key="tune_source_en").set_value("synthetic").run()
+        at.number_input(key="tune_count").set_value(30).run()
+        at = at.button(key="tune_run").click().run()  # the default grid, as the CLI runs it
+        assert not at.exception
+        assert f"Recommended: {metric(at, 'Recommended configuration')}" == label

@@ -147,6 +147,23 @@ def test_cli_tune_prints_the_core_recommendation(tmp_path: Path, capsys) -> None
     assert saved.questions_source is not None
     assert saved.questions_source == expected.results.questions_source
     assert (saved.questions_source.kind, saved.questions_source.synthetic) == ("both", 30)
+    # An identical rerun rewrites its identical file (it was refused as "another run").
+    assert main(["tune", str(doc_path), "--qa", str(qa), "--synthetic", "30", "--quiet",
+                 "--out", str(tmp_path / "out")]) == 0
+    assert len(list((tmp_path / "out").glob("*.json"))) == 1
+
+
+def test_a_files_document_id_comes_from_its_text(tmp_path: Path) -> None:
+    from chunkviz.document import content_id
+
+    text = (SAMPLES / "policy_ja.md").read_text(encoding="utf-8")
+    (tmp_path / "a.md").write_text(text, encoding="utf-8")
+    (tmp_path / "b.txt").write_text(text.replace("\n", "\r\n"), encoding="utf-8")
+    a, b = document_from_file(tmp_path / "a.md"), document_from_file(tmp_path / "b.txt")
+    assert a.doc_id == b.doc_id == content_id(text)  # CRLF is read as LF, as an upload is
+    assert (a.title, b.title) == ("a.md", "b.txt")
+    assert content_id(text + " ") != content_id(text)
+    assert content_id("\ud800").startswith("doc-")  # a lone surrogate has an id too
 
 
 def test_cli_tune_with_imported_chunks(tmp_path: Path, capsys) -> None:

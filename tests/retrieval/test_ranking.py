@@ -82,3 +82,51 @@ def test_relevant_places_follow_the_top_k_order():
     # order: 0 (0.9), 4 (0.7), then the tie 2/3 with irrelevant 3 first, then 1
     assert relevant_places(scores, [[0, 2]], 5) == [[1, 4]]
     assert relevant_places(scores, [[0, 2]], 3) == [[1]]
+
+
+@given(
+    st.integers(1, 4).flatmap(
+        lambda q: st.integers(1, 10).flatmap(
+            lambda n: st.tuples(
+                st.lists(st.lists(st.integers(0, 2), min_size=n, max_size=n), min_size=q,
+                         max_size=q),
+                st.lists(st.sets(st.integers(0, n - 1)), min_size=q, max_size=q),
+                st.integers(1, n + 2),
+            )
+        )
+    )
+)
+def test_rank_batch_agrees_with_the_order_of_each_row(case):
+    """The vectorised batch (all rows at once) against rank_order row by row, ties everywhere."""
+    from chunkviz.retrieval.ranking import rank_batch
+
+    rows, rels, k = case
+    scores = np.asarray(rows, dtype=float)
+    batch = rank_batch(scores, [sorted(r) for r in rels], k)
+    for i, (row, rel) in enumerate(zip(scores, rels, strict=True)):
+        order = rank_order(row, sorted(rel)).tolist()
+        assert batch.top[i].tolist() == order[:k]
+        assert batch.places[i] == [p + 1 for p, j in enumerate(order[:k]) if j in rel]
+        if rel:
+            assert batch.pessimistic[i] == 1 + min(order.index(j) for j in rel)
+            best = max(row[j] for j in rel)
+            assert batch.optimistic[i] == 1 + int(np.sum(row > best))
+        else:
+            assert batch.pessimistic[i] is None
+            assert batch.optimistic[i] is None
+    masks = [np.isin(np.arange(scores.shape[1]), sorted(r)) for r in rels]
+    assert best_relevant_ranks(scores, masks) == batch.pessimistic
+    assert best_relevant_ranks(scores, masks, ties="optimistic") == batch.optimistic
+    assert top_k(scores, k, relevant=masks).tolist() == batch.top.tolist()
+
+
+def test_duplicate_relevant_indices_count_once():
+    scores = np.array([[0.5, 0.5, 0.9]])
+    assert best_relevant_ranks(scores, [[1, 1, 1]]) == [3]
+    assert best_relevant_ranks(scores, [[0, 1, 0]]) == [2]
+
+
+def test_a_list_of_booleans_is_a_mask_not_indices():
+    scores = np.array([[0.9, 0.5, 0.1]])
+    assert best_relevant_ranks(scores, [[False, False, True]]) == [3]
+    assert best_relevant_ranks(scores, [[2]]) == [3]
