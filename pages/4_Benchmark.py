@@ -96,15 +96,15 @@ else:
                    model=escape_markdown(str(run.model)), resamples=results.stats.bootstrap,
                    unit=unit_word))
     st.caption(t("encode_caption_lexical" if lexical else "encode_caption_dense"))
+
+    with st.expander(fmt("runs_expander", n=len(runs))):
+        st.dataframe(tables.runs_records(runs, t), hide_index=True, width="stretch")
     if metric is not None:
         weights = text(lang, "verdict.weights", name=db.metric_label(metric))
         st.markdown(f"**{escape_markdown(weights)}**")
         st.dataframe(verdict_view.weight_rows(results, metric, lang), hide_index=True,
                      key="bench_weights")
         st.caption(text(lang, "verdict.weights_caption"))
-
-    with st.expander(fmt("runs_expander", n=len(runs))):
-        st.dataframe(tables.runs_records(runs, t), hide_index=True, width="stretch")
 
     # --- significance ---
     st.subheader(t("sig"))

@@ -6,7 +6,7 @@ import streamlit as st
 
 from chunkviz.eval.decision import default_margin
 from chunkviz.eval.synthetic import DEFAULT_FORM
-from chunkviz.eval.tune import METRIC, probe_lost
+from chunkviz.eval.tune import METRIC, TOP_K, probe_lost
 from chunkviz.text import text
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
@@ -106,8 +106,8 @@ else:
 m1, m2 = st.columns(2)
 m1.metric(tr("tune.recommended"), rec.pick)
 m2.metric(tr("tune.best"), rec.best)
-st.plotly_chart(verdict_figure([rec], [tr("verdict.basis_equal_k", k=rec.option(rec.best).cost.k)],
-                               lang), key="tune_fig_verdict")
+st.plotly_chart(verdict_figure([rec], [tr("verdict.basis_equal_k", k=TOP_K)], lang),
+                key="tune_fig_verdict")
 st.success(f"**{tr('tune.why')}:** {reason}")
 st.caption(f"{rule} · {lines[-1]}")
 

@@ -189,15 +189,17 @@ def is_equivalent(
 def outcome(*, significant: bool, diff: float, equivalent: bool, saturated: bool) -> Outcome:
     """The one outcome of a comparison of ``a`` with ``b`` (``diff = mean(a - b)``).
 
-    Saturated first (no test of these questions can separate them, so neither a difference nor
-    an equivalence is claimed); then a significant difference (it can also lie within the
-    margin); then equivalence; else inconclusive: no detectable difference, which is not
-    equality.
+    A significant difference first (it can also lie within the margin); then saturated (the
+    questions cannot separate them, so no equivalence is claimed); then equivalence; else
+    inconclusive: no detectable difference, which is not equality. A computed test cannot be
+    significant on a saturated pair (with fewer than ``min_discordant`` discordant questions
+    the sign-flip p-value is at least ``2^(1-m)`` > alpha), so the order matters only for
+    p-values a file states without its data.
     """
-    if saturated:
-        return "saturated"
     if significant:
         return "a_better" if diff > 0 else "b_better"
+    if saturated:
+        return "saturated"
     return "equivalent" if equivalent else "inconclusive"
 
 

@@ -633,9 +633,9 @@ class PairwiseResult:
     def outcome(self) -> Outcome:
         """The pair's outcome, by ``chunkviz.eval.decision.outcome``.
 
-        A significant difference comes before equivalence: a difference can be both significant
-        and within ``+-delta`` (then ``equivalent`` stays True and says it is smaller than the
-        margin); a saturated pair is neither.
+        A significant difference comes first: a difference can be both significant and within
+        ``+-delta`` (then ``equivalent`` stays True and says it is smaller than the margin); a
+        saturated pair is never equivalent.
         """
         return outcome(significant=self.significant, diff=self.diff, equivalent=self.equivalent,
                        saturated=self.saturated)

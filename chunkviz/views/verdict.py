@@ -51,7 +51,7 @@ def basis_text(lang: Lang, choice: Choice, budget_chars: int) -> str:
     """``Equal k: 5 chunks each`` or ``Equal context budget: 2,000 characters each``."""
     if choice.basis == "budget":
         return text(lang, "verdict.basis_budget", chars=budget_chars)
-    return text(lang, "verdict.basis_equal_k", k=choice.option(choice.best).cost.k)
+    return text(lang, "verdict.basis_equal_k", k=int(choice.metric.partition("@")[2]))
 
 
 def median_detectable(choice: Choice) -> float | None:
