@@ -33,43 +33,45 @@ sys.path.insert(0, str(ROOT))
 from chunkviz.datasets import load_dataset  # noqa: E402
 from chunkviz.datasets.base import Dataset  # noqa: E402
 from chunkviz.eval.decision import Option, context_cost, default_margin, recommend  # noqa: E402
-from chunkviz.eval.engine import LocalEngine  # noqa: E402
+from chunkviz.eval.grid import chunk_config  # noqa: E402
 from chunkviz.eval.metrics import metric_values  # noqa: E402
-from chunkviz.eval.runner import (  # noqa: E402
-    chunk_stage,
-    encode_stage,
-    load_stage,
-    rank_stage,
-    spans_stage,
-)
+from chunkviz.eval.spans import analyze_spans  # noqa: E402
 from chunkviz.eval.stats import Clusters, Resampling, bootstrap_ci, pairwise_tests  # noqa: E402
 from chunkviz.eval.tune import METRIC, TOP_K, tune_grid  # noqa: E402
+from chunkviz.retrieval.backends import build_index, get_backend, prepare_queries  # noqa: E402
+from chunkviz.retrieval.base import Backend  # noqa: E402
+from chunkviz.retrieval.ranking import best_relevant_ranks  # noqa: E402
 
 DEFAULT = "fixed-400-80"
 
 
-def document_values(dataset: Dataset, doc_index: int, backend: str) -> tuple[list[str],
-                                                                              dict[str, Any]]:
-    """Per configuration: Recall@5 of each of the document's questions, and its costs."""
+def document_values(dataset: Dataset, doc_index: int, backend: Backend) -> dict[str, Any]:
+    """Per configuration: Recall@5 of each of the document's questions, and its costs.
+
+    The document alone is the index, as in ``tune``: chunk it (``grid.chunk_config``), find the
+    chunks holding each answer (``spans.analyze_spans``), rank them (the backend's index and
+    ``ranking.best_relevant_ranks``, ties against the relevant chunk) -- the runner's stages
+    without the sensitivity definitions and span metrics this check does not need.
+    """
     doc = dataset.documents[doc_index]
-    questions = tuple(q for q in dataset.questions if q.doc_id == doc.doc_id)
-    data = Dataset(doc.doc_id, (doc,), questions)
-    loaded = load_stage(data, backend, sample=0, seed=0, cache_dir=None)
-    grid = tune_grid()
-    engine = LocalEngine()
-    indexed = spans_stage(loaded, grid, chunk_stage(loaded, grid, engine))
-    encoded = encode_stage(loaded, indexed, "cosine", engine)
-    ranked = rank_stage(loaded, indexed, encoded)
+    questions = [q for q in dataset.questions if q.doc_id == doc.doc_id]
+    queries = prepare_queries(backend, [q.question for q in questions])
     out: dict[str, Any] = {}
-    for ix, rk, index in zip(indexed, ranked, encoded.indexes, strict=True):
-        lengths = [e - s for _, s, e in ix.offsets]
-        out[ix.config.label] = {
-            "values": metric_values("recall", rk.ranks, TOP_K),
+    for config in tune_grid():
+        result = chunk_config(config, doc)
+        texts = result.embed_texts()
+        relevant = [sorted({i for st in analyze_spans(result, list(q.spans)).statuses
+                            for i in st.containing}) for q in questions]
+        index = build_index(backend, texts, "cosine")
+        ranks = best_relevant_ranks(index.scores(queries), relevant)
+        lengths = [c.end - c.start for c in result.chunks]
+        out[config.label] = {
+            "values": metric_values("recall", ranks, TOP_K),
             "cost": context_cost(k=TOP_K, chunks=len(lengths),
                                  mean_chunk_chars=float(np.mean(lengths)) if lengths else 0.0,
                                  mean_chunk_tokens=None, index_bytes=index.nbytes),
         }
-    return [q.qid for q in loaded.questions], out
+    return out
 
 
 def pick(values: dict[str, np.ndarray], costs: dict[str, Any], seed: int) -> tuple[str, str, str]:
@@ -91,12 +93,14 @@ def pick(values: dict[str, np.ndarray], costs: dict[str, Any], seed: int) -> tup
 def run(backend: str, seeds: list[int], min_questions: int) -> dict[str, Any]:
     """Every document, every seed: the picks and their held-out scores."""
     dataset = load_dataset("jsquad")
+    be = get_backend(backend)
     rows: list[dict[str, Any]] = []
     for d, doc in enumerate(dataset.documents):
         n = sum(1 for q in dataset.questions if q.doc_id == doc.doc_id)
         if n < min_questions:
             continue
-        _qids, per_config = document_values(dataset, d, backend)
+        per_config = document_values(dataset, d, be)
+        print(f"{d + 1}/{len(dataset.documents)} {doc.doc_id}", file=sys.stderr, flush=True)
         for seed in seeds:
             order = np.random.default_rng(seed).permutation(n)
             first, second = np.sort(order[: n // 2]), np.sort(order[n // 2:])

@@ -72,7 +72,7 @@ def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang)
         note += " · " + text(lang, "verdict.chart_detectable", margin=margin)
     fig.update_yaxes(title_text=text(lang, "verdict.chart_y", name=metric_name(first.metric)),
                      row=1, col=1)
-    fig.update_layout(height=430, margin={"l": 10, "r": 10, "t": 60, "b": 10},
+    fig.update_layout(height=380, margin={"l": 10, "r": 10, "t": 60, "b": 10},
                       legend={"orientation": "h", "y": -0.22},
                       title={"text": f"{text(lang, 'verdict.chart_title')}<br>"
                                      f"<sup>{note}</sup>", "font": {"size": 15}})

@@ -117,19 +117,26 @@ def test_the_margin_moves_the_recommendation_as_recommend_does_and_names_the_rul
     expected = tune(load_sample("tech_en"), synthetic=30, form=DEFAULT_FORM,
                     configs=grid_configs(GRID), backend="bm25", seed=0)
     assert expected.recommendation.delta == 0.01
-    rule = {"equivalent": "Rule: the least context among",
-            "best": "Rule: the best itself"}[expected.recommendation.rule]
-    if expected.recommendation.saturated:
-        rule = "Rule: these questions cannot separate"
+    rule = _rule(expected.recommendation)
     assert any(c.value.startswith(escape_markdown(rule)) for c in at.caption)
     # The validation names the backend by its name (it once showed the record's repr).
     assert "(bm25)." in " ".join(str(w.value) for w in at.warning)
     wide = with_margin(expected, 0.3)
-    assert wide.recommendation.rule == "equivalent"
+    assert wide.recommendation.delta == 0.3
     at.number_input(key="tune_margin").set_value(0.3).run()
     assert not at.exception
     assert metric(at, "Recommended configuration") == wide.recommendation.pick
     assert escape_markdown(reason_text("en", wide)) in at.success[0].value
-    rule = escape_markdown("Rule: the least context among the configurations shown equivalent "
-                           "to the best within ±0.3")
-    assert any(c.value.startswith(rule) for c in at.caption)
+    assert any(c.value.startswith(escape_markdown(_rule(wide.recommendation)))
+               for c in at.caption)
+
+
+def _rule(rec) -> str:  # type: ignore[no-untyped-def]
+    """The start of the rule caption the page shows for a decision."""
+    if rec.saturated:
+        return "Rule: these questions cannot separate"
+    if rec.rule == "equivalent":
+        return f"Rule: the least context among the configurations shown equivalent to the best " \
+               f"within ±{rec.delta:g}"
+    return f"Rule: the best itself; nothing sending less context is shown equivalent within " \
+           f"±{rec.delta:g}"
