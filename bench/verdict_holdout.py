@@ -90,14 +90,15 @@ def pick(values: dict[str, np.ndarray], costs: dict[str, Any], seed: int) -> tup
     return choice.pick, naive, ("saturated" if choice.saturated else choice.rule)
 
 
-def run(backend: str, seeds: list[int], min_questions: int) -> dict[str, Any]:
-    """Every document, every seed: the picks and their held-out scores."""
+def run(backend: str, seeds: list[int], min_questions: int, shard: tuple[int, int] = (0, 1)
+        ) -> dict[str, Any]:
+    """Every document (of this shard: index modulo count), every seed: picks and scores."""
     dataset = load_dataset("jsquad")
     be = get_backend(backend)
     rows: list[dict[str, Any]] = []
     for d, doc in enumerate(dataset.documents):
         n = sum(1 for q in dataset.questions if q.doc_id == doc.doc_id)
-        if n < min_questions:
+        if n < min_questions or d % shard[1] != shard[0]:
             continue
         per_config = document_values(dataset, d, be)
         print(f"{d + 1}/{len(dataset.documents)} {doc.doc_id}", file=sys.stderr, flush=True)
@@ -156,9 +157,20 @@ def main() -> int:
     parser.add_argument("--min", type=int, default=8, dest="min_questions",
                         help="documents with at least this many questions (default 8)")
     parser.add_argument("--json", default=None, help="also write the figures here")
+    parser.add_argument("--shard", default="0/1", metavar="I/N",
+                        help="run only documents whose index is I modulo N (parallel runs)")
+    parser.add_argument("--merge", nargs="+", default=None, metavar="JSON",
+                        help="print the summary of shards' --json files instead of running")
     args = parser.parse_args()
     started = time.perf_counter()
-    figures = run(args.backend, args.seeds, args.min_questions)
+    if args.merge:
+        parts = [json.loads(Path(p).read_text(encoding="utf-8")) for p in args.merge]
+        figures = {**parts[0], "rows": sorted((r for p in parts for r in p["rows"]),
+                                              key=lambda r: (r["document"], r["seed"]))}
+        print(summary(figures))
+        return 0
+    i, _, n = args.shard.partition("/")
+    figures = run(args.backend, args.seeds, args.min_questions, (int(i), int(n)))
     print(summary(figures))
     print(f"\n({time.perf_counter() - started:.0f} s)")
     if args.json:
