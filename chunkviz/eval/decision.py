@@ -306,7 +306,8 @@ class Versus:
         outcome: ``a_better`` (better than the best), ``b_better`` (worse), ``equivalent``,
             ``inconclusive`` or ``saturated``.
         detectable: The comparison's detectable margin (None: not recorded).
-        saving: Share of the best's context it saves (negative: it costs more).
+        saving: Share of the best's cost it saves (negative: it costs more): its context at
+            equal k, its index size at an equal budget (what orders costs there).
     """
 
     label: str
@@ -406,7 +407,8 @@ def recommend(
             continue
         oc = p.outcome if sign > 0 else _FLIP[p.outcome]
         lo, hi = (p.ci_low, p.ci_high) if sign > 0 else (-p.ci_high, -p.ci_low)
-        saving = 1.0 - o.cost.chars / best.cost.chars if best.cost.chars else 0.0
+        mine, theirs = cost_key(o.cost, basis)[0], cost_key(best.cost, basis)[0]
+        saving = 1.0 - mine / theirs if theirs else 0.0
         found[other] = Versus(other, sign * p.diff, lo, hi, oc, p.detectable, saving)
     missing = [o.label for o in options if o.label != best.label and o.label not in found]
     if missing:

@@ -83,17 +83,22 @@ def choice_sentence(lang: Lang, choice: Choice, *, budget_chars: int, questions:
     if choice.rule == "equivalent":
         pick = choice.option(choice.pick)
         vs = next(v for v in choice.versus if v.label == pick.label)
-        out += text(lang, "verdict.pick_equivalent", pick=pick.label, mean=pick.mean,
-                    best=best.label, delta=choice.delta, detectable=vs.detectable or 0.0,
-                    context=context_text(lang, pick.cost), saving=vs.saving)
+        key = ("verdict.pick_equivalent_budget" if choice.basis == "budget"
+               else "verdict.pick_equivalent")
+        out += text(lang, key, pick=pick.label, mean=pick.mean, best=best.label,
+                    delta=choice.delta, detectable=vs.detectable or 0.0,
+                    context=context_text(lang, pick.cost), saving=vs.saving,
+                    bytes=f"{pick.cost.index_bytes:,}")
     elif choice.alternatives:
         out += text(lang, "verdict.pick_best", best=best.label, delta=choice.delta)
     else:
         out += text(lang, "verdict.pick_best_cheapest", best=best.label)
     if choice.alternatives:
+        key = "verdict.alternative_budget" if choice.basis == "budget" else "verdict.alternative"
         items = text(lang, "verdict.sep").join(
-            text(lang, "verdict.alternative", label=v.label, saving=v.saving,
-                 context=context_text(lang, choice.option(v.label).cost), name=name,
+            text(lang, key, label=v.label, saving=v.saving,
+                 context=context_text(lang, choice.option(v.label).cost),
+                 bytes=f"{choice.option(v.label).cost.index_bytes:,}", name=name,
                  diff=v.diff, low=v.ci_low, high=v.ci_high,
                  outcome=outcome_word(lang, v.outcome))
             for v in sorted(choice.alternatives, key=lambda v: -v.diff)[:alternatives])
