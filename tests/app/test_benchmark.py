@@ -344,3 +344,11 @@ def test_a_damaged_results_file_is_listed_as_unreadable_and_the_others_still_sho
     assert list(at.dataframe[0].value["File"]) == ["results_small.json"]
     rows = _table(_markdown_starting(at, "| Configuration"))
     assert [r[0] for r in rows] == [c["label"] for c in SMALL["configs"]]
+
+
+def test_document_weighted_means_stand_beside_question_weighted_ones(page):
+    frame = next(d.value for d in page.dataframe if "per document" in d.value.columns)
+    assert list(frame["configuration"]) == [c["label"] for c in SMALL["configs"]]
+    first = SMALL["metrics"][SMALL["configs"][0]["label"]]["recall@5"]
+    assert frame["per question"][0].startswith(f"{first['mean']:.3f}")
+    assert any("Document-weighted: every document counts once" in c.value for c in page.caption)
