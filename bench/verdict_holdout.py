@@ -5,9 +5,11 @@ configurations, ``chunkviz.eval.tune.tune_grid``) is run on that document alone,
 runs it (one index over the document's chunks, the backend's ranking). The document's real
 questions are split in two halves by seed: on the first, the decision rule
 (``chunkviz.eval.decision.recommend`` over Tune's paired tests: question-level units, Holm over
-all pairs, margin 0.01) picks a configuration; on the second, the pick is scored (Recall@5) and
-compared with always using fixed-400-80 (the question-weighted and the document-weighted mean
-over documents, and the paired per-document difference with a document bootstrap interval).
+all pairs, margin 0.01; ties at the top broken by the share of the document's probe spans each
+configuration cuts, as ``tune`` breaks them) picks a configuration; on the second, the pick is
+scored (Recall@5) and compared with always using fixed-400-80 (the question-weighted and the
+document-weighted mean over documents, and the paired per-split difference with a bootstrap
+interval).
 For reference, the naive rule "highest mean on the first half" is scored the same way.
 
     python bench/verdict_holdout.py                    # bm25, seed 0
@@ -34,7 +36,9 @@ from chunkviz.datasets import load_dataset  # noqa: E402
 from chunkviz.datasets.base import Dataset  # noqa: E402
 from chunkviz.eval.decision import Option, context_cost, default_margin, recommend  # noqa: E402
 from chunkviz.eval.grid import chunk_config  # noqa: E402
+from chunkviz.eval.lost import lost_table  # noqa: E402
 from chunkviz.eval.metrics import metric_values  # noqa: E402
+from chunkviz.eval.probes import DEFAULT_METHOD, probe_dataset  # noqa: E402
 from chunkviz.eval.spans import analyze_spans  # noqa: E402
 from chunkviz.eval.stats import Clusters, Resampling, bootstrap_ci, pairwise_tests  # noqa: E402
 from chunkviz.eval.tune import METRIC, TOP_K, tune_grid  # noqa: E402
@@ -55,6 +59,9 @@ def document_values(dataset: Dataset, doc_index: int, backend: Backend) -> dict[
     """
     doc = dataset.documents[doc_index]
     questions = [q for q in dataset.questions if q.doc_id == doc.doc_id]
+    probes = probe_dataset([doc], method=DEFAULT_METHOD)
+    cut = ({r.config: r.broken / len(probes.questions)
+            for r in lost_table(probes, tune_grid())} if probes.questions else {})
     queries = prepare_queries(backend, [q.question for q in questions])
     out: dict[str, Any] = {}
     for config in tune_grid():
@@ -67,6 +74,7 @@ def document_values(dataset: Dataset, doc_index: int, backend: Backend) -> dict[
         lengths = [c.end - c.start for c in result.chunks]
         out[config.label] = {
             "values": metric_values("recall", ranks, TOP_K),
+            "cut": cut.get(config.label, 0.0),
             "cost": context_cost(k=TOP_K, chunks=len(lengths),
                                  mean_chunk_chars=float(np.mean(lengths)) if lengths else 0.0,
                                  mean_chunk_tokens=None, index_bytes=index.nbytes),
@@ -74,7 +82,8 @@ def document_values(dataset: Dataset, doc_index: int, backend: Backend) -> dict[
     return out
 
 
-def pick(values: dict[str, np.ndarray], costs: dict[str, Any], seed: int) -> tuple[str, str, str]:
+def pick(values: dict[str, np.ndarray], costs: dict[str, Any], cuts: dict[str, float],
+         seed: int) -> tuple[str, str, str]:
     """The rule's pick, the naive pick (highest mean) and the rule ("equivalent"/"best")."""
     rows = pairwise_tests(values, metric=METRIC, permutations=2000, resamples=1000, seed=seed,
                           margin=default_margin(METRIC))
@@ -83,7 +92,7 @@ def pick(values: dict[str, np.ndarray], costs: dict[str, Any], seed: int) -> tup
     options = []
     for label, v in values.items():
         e = bootstrap_ci(v, resampling=resampling)
-        options.append(Option(label, e.mean, e.ci_low, e.ci_high, costs[label]))
+        options.append(Option(label, e.mean, e.ci_low, e.ci_high, costs[label], cuts[label]))
     choice = recommend(options, rows, basis="equal_k", metric=METRIC,
                        delta=default_margin(METRIC))
     naive = max(options, key=lambda o: o.mean).label
@@ -106,7 +115,8 @@ def run(backend: str, seeds: list[int], min_questions: int, shard: tuple[int, in
             order = np.random.default_rng(seed).permutation(n)
             first, second = np.sort(order[: n // 2]), np.sort(order[n // 2:])
             chosen, naive, rule = pick({lab: c["values"][first] for lab, c in per_config.items()},
-                                       {lab: c["cost"] for lab, c in per_config.items()}, seed)
+                                       {lab: c["cost"] for lab, c in per_config.items()},
+                                       {lab: c["cut"] for lab, c in per_config.items()}, seed)
             score = {lab: float(c["values"][second].mean()) for lab, c in per_config.items()}
             rows.append({"document": doc.doc_id, "seed": seed, "questions": int(second.size),
                          "pick": chosen, "naive": naive, "rule": rule,

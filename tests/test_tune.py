@@ -73,8 +73,11 @@ def test_tune_on_six_questions_every_configuration_finds_says_saturated(
     assert "saturated" in out
     assert "equivalent" not in out.lower()
     assert f"Recommended: {rec.pick}\n" in out
-    cheapest = min(result.points, key=lambda p: (p.context_chars, p.index_bytes))
-    assert rec.pick == cheapest.label  # named for the least context, not its quality
+    # Named for cutting the fewest key phrases, then for the least context, not its quality.
+    order = {p.label: i for i, p in enumerate(result.points)}
+    expected = min(result.points, key=lambda p: (p.probes_cut, p.context_chars, p.index_bytes,
+                                                 order[p.label]))
+    assert rec.pick == expected.label
 
 
 def test_a_one_chunk_configuration_is_not_said_to_score_1_by_construction(

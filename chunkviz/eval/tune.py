@@ -161,13 +161,22 @@ def tune_points(results: Results, lost: Sequence[LostRow]) -> tuple[TunePoint, .
     )
 
 
-def recommend(results: Results, margin: float | None = None) -> Choice:
+def recommend(results: Results, margin: float | None = None,
+              points: Sequence[TunePoint] = (), probes: int = 0) -> Choice:
     """The decision on ``METRIC`` at equal k (``chunkviz.eval.verdict.choose``).
+
+    Ties at the top go to the configuration cutting the fewest probe spans (key phrases of the
+    document, label-free), then to the least context: with few questions every configuration
+    often finds every answer, and the smallest windows then lose the answers they cut on other
+    questions (``bench/verdict_holdout.py``).
 
     Args:
         results: The tune run's results file.
         margin: The equivalence margin (default: ``default_margin(METRIC)``, the Benchmark
             page's default).
+        points: The configurations' points (their probe cuts break ties).
+        probes: How many probe spans the document has (0: none; ties then go to the fewest
+            questions lost).
 
     Raises:
         ParameterError: A margin that is not positive.
@@ -175,7 +184,8 @@ def recommend(results: Results, margin: float | None = None) -> Choice:
     delta = default_margin(METRIC) if margin is None else float(margin)
     if not delta > 0:
         raise ParameterError(f"margin must be positive (got margin={margin!r}); try 0.01")
-    return choose(results, METRIC, "equal_k", delta)
+    cut = ({p.label: p.probes_cut / probes for p in points} if probes and points else None)
+    return choose(results, METRIC, "equal_k", delta, cut=cut)
 
 
 def questions_source(source: Mapping[str, Any]) -> QuestionsSource:
@@ -235,7 +245,8 @@ def provenance_lines(lang: Lang, source: QuestionsSource | None, backend: str) -
 
 def with_margin(result: TuneResult, margin: float) -> TuneResult:
     """``result`` recommended again under the equivalence margin ``margin`` (no rerun)."""
-    return replace(result, recommendation=recommend(result.results, margin))
+    return replace(result, recommendation=recommend(result.results, margin, result.points,
+                                                    result.probes))
 
 
 def tune(
@@ -317,7 +328,7 @@ def tune(
     probes = probe_dataset([document], method=DEFAULT_METHOD)
     lost = tuple(lost_table(probes, grid)) if probes.questions else ()
     points = tune_points(results, lost)
-    rec = recommend(results, margin)
+    rec = recommend(results, margin, points, len(probes.questions))
     return TuneResult(document, results, source, points, rec, len(probes.questions), lost)
 
 

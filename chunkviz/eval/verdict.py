@@ -10,7 +10,7 @@ the CLI all go through ``choose``, so they name the same configuration for the s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -151,19 +151,22 @@ def budget_view(results: Results, measure: str, chars: int, delta: float) -> Bud
 
 
 def choose(results: Results, metric: str, basis: Basis, delta: float,
-           budget_chars: int | None = None) -> Choice:
+           budget_chars: int | None = None, cut: Mapping[str, float] | None = None) -> Choice:
     """The recommendation of ``results`` on ``metric`` at equal k or at an equal budget.
 
     At equal k every configuration retrieves ``k`` chunks (the metric's own cut-off) and costs
     ``k`` times its mean chunk length; at the budget each retrieves the chunks that fill
     ``budget_chars`` (default: the file's budget). The equal-k pairs are retested at ``delta``
-    when the file's margin differs.
+    when the file's margin differs. ``cut`` (default: each configuration's share of questions
+    lost before retrieval) breaks ties at the top (``decision.recommend``).
 
     Raises:
         ParameterError: ``metric`` is not a pairwise-tested rank metric of the file.
     """
     name, k = parse_metric_key(metric)
     by_label = {c.label: c for c in results.configs}
+    n = max(1, len(results.question_ids))
+    shares = dict(cut) if cut is not None else {c.label: c.broken / n for c in results.configs}
 
     def cost(label: str, kk: int):  # type: ignore[no-untyped-def]
         c = by_label[label]
@@ -172,8 +175,8 @@ def choose(results: Results, metric: str, basis: Basis, delta: float,
 
     if basis == "budget":
         view = budget_view(results, name, budget_chars or results.budget.chars, delta)
-        options = [Option(lab, e.mean, e.ci_low, e.ci_high, cost(lab, view.k[lab]))
-                   for lab, e in view.estimates.items()]
+        options = [Option(lab, e.mean, e.ci_low, e.ci_high, cost(lab, view.k[lab]),
+                          shares.get(lab, 0.0)) for lab, e in view.estimates.items()]
         return recommend(options, view.pairwise, basis=basis, metric=view.metric, delta=delta)
     rows = [p for p in results.pairwise if p.metric == metric]
     if not rows or not k.isdigit():
@@ -183,7 +186,8 @@ def choose(results: Results, metric: str, basis: Basis, delta: float,
     if any(p.delta != delta for p in rows):
         rows = [p for p in with_margin(results, metric, delta).pairwise if p.metric == metric]
     options = [Option(lab, results.metrics[lab][metric].mean, results.metrics[lab][metric].ci_low,
-                      results.metrics[lab][metric].ci_high, cost(lab, int(k)))
+                      results.metrics[lab][metric].ci_high, cost(lab, int(k)),
+                      shares.get(lab, 0.0))
                for lab in results.labels]
     return recommend(options, rows, basis=basis, metric=metric, delta=delta)
 
