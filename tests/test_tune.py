@@ -73,10 +73,11 @@ def test_tune_on_six_questions_every_configuration_finds_says_saturated(
     assert "saturated" in out
     assert "equivalent" not in out.lower()
     assert f"Recommended: {rec.pick}\n" in out
-    # Named for cutting the fewest key phrases, then for the least context, not its quality.
+    # Named for cutting the fewest key phrases, then for the most context: quality the
+    # questions could not measure is not traded for cost.
     order = {p.label: i for i, p in enumerate(result.points)}
-    expected = min(result.points, key=lambda p: (p.probes_cut, p.context_chars, p.index_bytes,
-                                                 order[p.label]))
+    expected = min(result.points, key=lambda p: (p.probes_cut, -p.context_chars, p.context_chars,
+                                                 p.index_bytes, order[p.label]))
     assert rec.pick == expected.label
 
 

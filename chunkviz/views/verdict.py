@@ -78,6 +78,9 @@ def choice_sentence(lang: Lang, choice: Choice, *, budget_chars: int, questions:
     best = choice.option(choice.best)
     out = text(lang, "verdict.head", name=name, basis=basis_text(lang, choice, budget_chars),
                best=best.label, mean=best.mean, context=context_text(lang, best.cost))
+    if choice.top and choice.top != choice.best:
+        top = choice.option(choice.top)
+        out += text(lang, "verdict.top_group", top=top.label, mean=top.mean, best=best.label)
     if choice.saturated:
         return out + text(lang, "verdict.saturated_all", n=questions, best=best.label)
     if choice.rule == "equivalent":
