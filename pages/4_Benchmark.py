@@ -5,12 +5,14 @@ from __future__ import annotations
 import streamlit as st
 
 from chunkviz.errors import ChunkvizError
+from chunkviz.eval.decision import default_margin
 from chunkviz.eval.tune import provenance_lines
 from chunkviz.text import text
 from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_drilldown as drilldown
 from chunkviz.ui import benchmark_figures as figs
 from chunkviz.ui import benchmark_recompute as recompute
+from chunkviz.ui import verdict_view
 from chunkviz.ui.state import app_state
 from chunkviz.views import benchmark_tables as tables
 from chunkviz.views import dashboard as db
@@ -62,24 +64,26 @@ else:
     unit, _units = db.unit_of(results)
     unit_word = t(f"unit_{unit}")
 
-    # --- the answer: one sentence per backend on these questions ---
+    # --- the answer: one chart, equal k beside equal budget, and its sentences ---
     sig_metrics = db.pairwise_metrics(results)
     metric = None
     if sig_metrics:
         st.subheader(t("verdict"))
-        metric = st.selectbox(t("verdict_metric"), sig_metrics, key="bench_sig_metric",
-                              format_func=db.metric_label)
-        delta = st.number_input(t("margin"), min_value=0.001, max_value=0.5, step=0.005,
-                                format="%.3f", value=db.margin_of(results, metric) or 0.01,
-                                key=f"bench_margin_{metric}", help=t("margin_help"))
+        pick_col, margin_col, budget_col = st.columns(3)
+        metric = pick_col.selectbox(t("verdict_metric"), sig_metrics, key="bench_sig_metric",
+                                    format_func=db.metric_label)
+        delta = margin_col.number_input(
+            t("margin"), min_value=0.001, max_value=0.5, step=0.005, format="%.3f",
+            value=db.margin_of(results, metric) or default_margin(metric),
+            key=f"bench_margin_{metric}", help=t("margin_help"))
+        with budget_col:
+            budget = verdict_view.budget_input(results, lang)
+        partners = [(p.path, data.load_path(p.path)) for p in db.backend_partners(runs, run)]
+        verdict_view.render([(run.path, results)] + [
+            (path, res) for path, res in partners if metric in db.pairwise_metrics(res)],
+            metric, float(delta), budget, lang)
         if delta != db.margin_of(results, metric):
             results = db.with_margin(results, metric, delta)
-        verdict_runs = [results] + [data.load_path(p.path) for p in db.backend_partners(runs, run)]
-        for res in verdict_runs:
-            if metric in db.pairwise_metrics(res):
-                if res is not results and delta != db.margin_of(res, metric):
-                    res = db.with_margin(res, metric, delta)
-                st.markdown(escape_markdown(db.verdict_sentence(db.verdict(res, metric), lang)))
         st.caption(fmt("verdict_caption", unit=unit_word, unit_note=t(f"unit_note_{unit}")))
 
     # --- main table ---
@@ -95,6 +99,12 @@ else:
 
     with st.expander(fmt("runs_expander", n=len(runs))):
         st.dataframe(tables.runs_records(runs, t), hide_index=True, width="stretch")
+    if metric is not None:
+        weights = text(lang, "verdict.weights", name=db.metric_label(metric))
+        st.markdown(f"**{escape_markdown(weights)}**")
+        st.dataframe(verdict_view.weight_rows(results, metric, lang), hide_index=True,
+                     key="bench_weights")
+        st.caption(text(lang, "verdict.weights_caption"))
 
     # --- significance ---
     st.subheader(t("sig"))

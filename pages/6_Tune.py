@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from chunkviz.eval.stats import default_margin
+from chunkviz.eval.decision import default_margin
 from chunkviz.eval.synthetic import DEFAULT_FORM
-from chunkviz.eval.tune import METRIC, probe_lost
+from chunkviz.eval.tune import METRIC, TOP_K, probe_lost
 from chunkviz.text import text
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
@@ -29,6 +29,7 @@ from chunkviz.ui.tune_view import (
     tune_configs,
     validation_lines,
 )
+from chunkviz.ui.verdict_figure import verdict_figure
 from chunkviz.views.markup import escape_markdown
 
 state = app_state()
@@ -96,32 +97,32 @@ delta = st.number_input(tr("tune.rec.margin"), min_value=0.001, max_value=0.5, s
                         help=tr("tune.rec.margin_help"))
 result = recommended(document, settings, result, float(delta))
 rec = result.recommendation
-reason, rule, caution = recommendation_lines(lang, result)
+reason, rule = recommendation_lines(lang, result)
 lines = validation_lines(lang, result)
 if result.source.get("synthetic"):
     st.warning("\n\n".join(lines))
 else:
     st.caption(lines[0])
 m1, m2 = st.columns(2)
-m1.metric(tr("tune.recommended"), rec.label)
+m1.metric(tr("tune.recommended"), rec.pick)
 m2.metric(tr("tune.best"), rec.best)
+st.plotly_chart(verdict_figure([rec], [tr("verdict.basis_equal_k", k=TOP_K)], lang),
+                key="tune_fig_verdict")
 st.success(f"**{tr('tune.why')}:** {reason}")
 st.caption(f"{rule} · {lines[-1]}")
-if caution:
-    st.warning(tr("tune.caution", text=caution))
 
 fig_left, fig_right = st.columns(2)
 fig_left.plotly_chart(front_figure(result.points, "index_bytes", lang), key="tune_fig_size")
-fig_right.plotly_chart(front_figure(result.points, "context_tokens", lang),
+fig_right.plotly_chart(front_figure(result.points, "context_chars", lang),
                        key="tune_fig_context")
 st.caption(" ".join(lines))
 st.dataframe(point_rows(lang, result), hide_index=True, key="tune_table", width="stretch")
 
 pick_col, open_col = st.columns([3, 1])
 points = [p.label for p in result.points]
-bind("tune_open_pick", rec.label)
+bind("tune_open_pick", rec.pick)
 if st.session_state["tune_open_pick"] not in points:
-    st.session_state["tune_open_pick"] = rec.label
+    st.session_state["tune_open_pick"] = rec.pick
 picked = pick_col.selectbox(tr("tune.open_pick"), points, key="tune_open_pick",
                             help=tr("tune.open_help"))
 if open_col.button(tr("tune.open"), key="tune_open"):

@@ -238,6 +238,7 @@ def format_report(results: Results) -> str:
     """
     from chunkviz.views import dashboard as db
     from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
+    from chunkviz.views.verdict import verdicts
 
     stats = results.stats
     unit, units = db.unit_of(results)
@@ -250,13 +251,17 @@ def format_report(results: Results) -> str:
         comps = db.comparisons(results, key)
         outcomes = [c.outcome for c in comps]
         differ = sum(o in ("a_better", "b_better") for o in outcomes)
-        v = db.verdict(results, key)
-        margin = f" within ±{v.delta:g}" if v.delta is not None else ""
+        delta = db.margin_of(results, key)
+        margin = f" within ±{delta:g}" if delta is not None else ""
         lines.append(
             f"- {db.metric_label(key)}: {differ} of {len(comps)} pairs differ (Holm, "
             f"alpha={stats.alpha}), {outcomes.count('equivalent')} equivalent{margin}, "
-            f"{outcomes.count('inconclusive')} inconclusive. {db.verdict_sentence(v, 'en')}"
+            f"{outcomes.count('inconclusive')} inconclusive, {outcomes.count('saturated')} "
+            "saturated."
         )
+        if delta is not None:
+            lines.extend(f"  - {said.sentence.strip()}"
+                         for said in verdicts("en", results, key, delta))
         for row in db.sensitivity_rows(results, key):
             changes = "; ".join(
                 f"{name}: {db.outcome_text(row.under[name], row.a, row.b, row.delta, 'en')}"

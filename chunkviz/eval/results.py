@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from chunkviz.errors import ResultsFileError
+from chunkviz.eval.decision import is_equivalent
 from chunkviz.eval.grid import Config
 from chunkviz.eval.metrics import METRIC_NAMES, metric_values, parse_metric_key
 from chunkviz.eval.stats import UNITS, Estimate, PairwiseResult, Unit
@@ -35,7 +36,12 @@ from chunkviz.retrieval.cache import atomic_write_bytes
 from chunkviz.textio import loads_json, read_file_bytes, shown_path
 
 SCHEMA = "chunkviz.benchmark"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+#: Versions this chunkviz reads. Version 2 lacks the paired tests at the equal budget, each
+#: pair's standard error, detectable margin and saturation, and the chunks' mean tokens: those
+#: read as absent (the page computes the budget's tests from the ranks, and says where a
+#: detectable margin is unknown).
+READABLE_VERSIONS = (2, 3)
 #: Rank metrics the runner computes, their pairwise-tested subset (which every file must carry),
 #: and the span metrics.
 RANK_METRICS = ("recall@1", "recall@5", "recall@10", "recall@20", "ndcg@5", "ndcg@10", "mrr@5",
@@ -236,6 +242,8 @@ class ConfigRecord:
         encode_seconds: Time spent making this configuration's vectors or index.
         mean_chunk_chars: Mean chunk length in characters.
         over_limit: Chunks longer than the model's input limit.
+        mean_chunk_tokens: Mean chunk length in tokens of the context tokenizer
+            (``budget.tokenizer``); None in files of schema version 2.
     """
 
     label: str
@@ -250,6 +258,7 @@ class ConfigRecord:
     encode_seconds: float
     mean_chunk_chars: float
     over_limit: int
+    mean_chunk_tokens: float | None = None
 
     @property
     def config(self) -> Config:
@@ -269,6 +278,8 @@ class ConfigRecord:
             chars_embedded=r.integer("chars_embedded"), index_bytes=r.integer("index_bytes"),
             dims=r.integer("dims"), encode_seconds=r.number("encode_seconds"),
             mean_chunk_chars=r.number("mean_chunk_chars"), over_limit=r.integer("over_limit"),
+            mean_chunk_tokens=(r.number("mean_chunk_tokens")
+                               if r.data.get("mean_chunk_tokens") is not None else None),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -278,7 +289,9 @@ class ConfigRecord:
                 "broken": self.broken, "chars_embedded": self.chars_embedded,
                 "index_bytes": self.index_bytes, "dims": self.dims,
                 "encode_seconds": self.encode_seconds, "mean_chunk_chars": self.mean_chunk_chars,
-                "over_limit": self.over_limit}
+                "over_limit": self.over_limit,
+                **({} if self.mean_chunk_tokens is None
+                   else {"mean_chunk_tokens": self.mean_chunk_tokens})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,11 +409,16 @@ class Budget:
         chars: Characters of context each configuration retrieves.
         k: Label -> chunks retrieved to fill the budget.
         metrics: Label -> ``recall@budget``, ``ndcg@budget``, ``mrr@budget`` -> estimate.
+        pairwise: The paired tests of every pair at the budget, as ``Results.pairwise`` at
+            equal k (empty in files of schema version 2).
+        tokenizer: The tokenizer of ``configs[].mean_chunk_tokens`` ("" when not recorded).
     """
 
     chars: int
     k: Mapping[str, int]
     metrics: Mapping[str, Mapping[str, Estimate]]
+    pairwise: tuple[PairwiseResult, ...] = ()
+    tokenizer: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -565,6 +583,11 @@ class Results:
     # -- reading ---------------------------------------------------------------------------
 
     @property
+    def schema_version(self) -> int:
+        """The version its file is written in: 2 when read from one (nothing of 3 recorded)."""
+        return SCHEMA_VERSION if self.budget.tokenizer else 2
+
+    @property
     def labels(self) -> tuple[str, ...]:
         """Configuration labels in grid order."""
         return tuple(c.label for c in self.configs)
@@ -596,7 +619,7 @@ class Results:
         """Plain JSON-ready data (``from_dict`` reads it back to an equal value)."""
         return {
             "schema": SCHEMA,
-            "schema_version": SCHEMA_VERSION,
+            "schema_version": self.schema_version,
             "run_id": self.run_id,
             "created": self.created,
             "engine": self.engine,
@@ -619,7 +642,10 @@ class Results:
                         for lab, m in self.metrics.items()},
             "budget": {"chars": self.budget.chars, "k": dict(self.budget.k),
                        "metrics": {lab: {k: e.as_dict() for k, e in m.items()}
-                                   for lab, m in self.budget.metrics.items()}},
+                                   for lab, m in self.budget.metrics.items()},
+                       **({"pairwise": [_pair_dict(p) for p in self.budget.pairwise],
+                           "tokenizer": self.budget.tokenizer} if self.budget.tokenizer
+                          else {})},
             "pairwise": [_pair_dict(p) for p in self.pairwise],
             "stats": self.stats.to_dict(),
             "retrieval": {"span_k": self.retrieval.span_k,
@@ -698,10 +724,11 @@ def _read(data: Any) -> Results:
             "produce one with python -m chunkviz bench"
         )
     version = data.get("schema_version")
-    if version != SCHEMA_VERSION:
+    if version not in READABLE_VERSIONS:
         raise ResultsFileError(
-            f"schema_version={version!r} but this chunkviz reads version {SCHEMA_VERSION}; "
-            "rerun python -m chunkviz bench to regenerate it"
+            f"schema_version={version!r} but this chunkviz reads versions "
+            f"{', '.join(map(str, READABLE_VERSIONS))}; rerun python -m chunkviz bench to "
+            "regenerate it"
         )
     top = _Reader(data, "")
     run_id = top.text("run_id", empty=False)
@@ -728,9 +755,14 @@ def _read(data: Any) -> Results:
         raise ResultsFileError("question_ids must be unique")
     ranks = _ranks(top.sub("ranks"), configs, len(qids))
     metrics = _metrics(top.sub("metrics"), labels, ranks)
-    budget = _budget(top.sub("budget"), configs, ranks)
-    pairwise = _pairwise(top.items("pairwise"), labels, metrics)
     stats = StatsSettings.from_dict(top.sub("stats"))
+    budget = _budget(top.sub("budget"), configs, ranks, version == SCHEMA_VERSION, stats.alpha)
+    pairwise = _pairwise(top.items("pairwise"), labels, metrics, stats.alpha)
+    if version == SCHEMA_VERSION:
+        lacking = [c.label for c in configs if c.mean_chunk_tokens is None]
+        if lacking:
+            raise ResultsFileError(f"configs entry {lacking[0]} lacks mean_chunk_tokens "
+                                   f"(required from schema version {SCHEMA_VERSION})")
     retrieval = _retrieval(top.sub("retrieval"), configs, len(qids), dataset.documents)
     docs_raw = data.get("question_docs") or []
     question_docs = tuple(_str(d, f"question_docs[{i}]", empty=False)
@@ -755,18 +787,34 @@ def _read(data: Any) -> Results:
     )
 
 
-def _extras(row: Any, base: PairwiseResult, where: str) -> PairwiseResult:
-    """``base`` with the optional fields of a pairwise row (unit, bounds, equivalence, wins)."""
+def _extras(row: Any, base: PairwiseResult, where: str, alpha: float = 0.05) -> PairwiseResult:
+    """``base`` with the optional fields of a pairwise row (unit, bounds, equivalence, wins).
+
+    A row marked equivalent must be so by the decision rule (``decision.is_equivalent``), and a
+    stored ``outcome`` must be the one the rule gives.
+    """
     try:
         full = PairwiseResult.from_dict(row)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise ResultsFileError(f"{where} has a malformed optional field ({exc})") from None
     if full.delta is not None and not full.delta > 0:
         raise ResultsFileError(f"{where}.delta must be positive (got {full.delta})")
-    if full.equivalent and (full.delta is None or not -full.delta < full.eq_ci_low
-                            or not full.eq_ci_high < full.delta):
-        raise ResultsFileError(f"{where} is marked equivalent but its interval "
-                               f"[{full.eq_ci_low}, {full.eq_ci_high}] is not inside ±delta")
+    if full.detectable is not None and not (math.isfinite(full.detectable)
+                                            and full.detectable >= 0):
+        raise ResultsFileError(f"{where}.detectable must be a non-negative number "
+                               f"(got {full.detectable})")
+    if full.equivalent and not is_equivalent(
+            p_equiv_holm=full.p_equiv_holm, eq_ci_low=full.eq_ci_low, eq_ci_high=full.eq_ci_high,
+            delta=full.delta, detectable=full.detectable, saturated=full.saturated, alpha=alpha):
+        raise ResultsFileError(f"{where} is marked equivalent but the decision rule says it is "
+                               f"not (interval [{full.eq_ci_low}, {full.eq_ci_high}], delta "
+                               f"{full.delta}, detectable margin {full.detectable}, saturated "
+                               f"{full.saturated})")
+    stored = row.get("outcome") if isinstance(row, Mapping) else None
+    if stored is not None and stored != replace(full, significant=base.significant,
+                                                diff=base.diff).outcome:
+        raise ResultsFileError(f"{where}.outcome is {stored!r} but the decision rule gives "
+                               f"{full.outcome!r}")
     return replace(full, metric=base.metric, a=base.a, b=base.b, diff=base.diff,
                    ci_low=base.ci_low, ci_high=base.ci_high, p_value=base.p_value,
                    p_holm=base.p_holm, significant=base.significant)
@@ -863,7 +911,8 @@ def _metrics(r: _Reader, labels: Sequence[str], ranks: Mapping[str, Sequence[int
 
 
 def _budget(r: _Reader, configs: Sequence[ConfigRecord],
-            ranks: Mapping[str, Sequence[int | None]]) -> Budget:
+            ranks: Mapping[str, Sequence[int | None]], current: bool = False,
+            alpha: float = 0.05) -> Budget:
     labels = [c.label for c in configs]
     chars = r.integer("chars", low=1)
     kr = r.sub("k")
@@ -885,14 +934,18 @@ def _budget(r: _Reader, configs: Sequence[ConfigRecord],
         if "recall@budget" not in est:
             raise ResultsFileError(f"{row.path('recall@budget')} is missing")
         metrics[lab] = dict(est)
-    return Budget(chars, dict(ks), dict(metrics))
+    if not current:
+        return Budget(chars, dict(ks), dict(metrics))
+    pairs = _pairwise(r.items("pairwise"), labels, metrics, alpha, "budget.pairwise")
+    return Budget(chars, dict(ks), dict(metrics), pairs, r.text("tokenizer", empty=False))
 
 
 def _pairwise(rows: Sequence[Any], labels: Sequence[str],
-              metrics: Mapping[str, Mapping[str, Estimate]]) -> tuple[PairwiseResult, ...]:
+              metrics: Mapping[str, Mapping[str, Estimate]], alpha: float = 0.05,
+              where: str = "pairwise") -> tuple[PairwiseResult, ...]:
     out = []
     for i, row in enumerate(rows):
-        r = _Reader(row, f"pairwise[{i}]")
+        r = _Reader(row, f"{where}[{i}]")
         metric = r.text("metric", empty=False)
         a, b = r.text("a"), r.text("b")
         for side, lab in (("a", a), ("b", b)):
@@ -914,7 +967,7 @@ def _pairwise(rows: Sequence[Any], labels: Sequence[str],
             p_value=r.number("p_value", high=1.0), p_holm=r.number("p_holm", high=1.0),
             significant=r.flag("significant"),
         )
-        out.append(_extras(row, base, r.where))
+        out.append(_extras(row, base, r.where, alpha))
     return tuple(out)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import platform
 import time
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -34,6 +35,7 @@ from chunkviz.datasets.base import Dataset, Question
 from chunkviz.datasets.qa_pairs import occurrences
 from chunkviz.datasets.sampling import sample_questions
 from chunkviz.errors import ParameterError
+from chunkviz.eval.decision import margins_for
 from chunkviz.eval.engine import Engine, LocalEngine, Progress, no_progress
 from chunkviz.eval.grid import Config
 from chunkviz.eval.lost import predicted_chunks
@@ -68,7 +70,6 @@ from chunkviz.eval.stats import (
     Resampling,
     Unit,
     bootstrap_ci,
-    default_margin,
     pairwise_tests,
     permutation_floor,
 )
@@ -84,6 +85,7 @@ from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir, default_cache_root
 from chunkviz.retrieval.index import Index, LexicalBackend
 from chunkviz.retrieval.ranking import best_relevant_ranks, rank_batch
+from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece, token_boundaries
 
 KS = tuple(range(1, 21))
 #: Sensitivity definitions that change which chunks are relevant.
@@ -106,6 +108,8 @@ SENSITIVITY: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 SPAN_K = 5
 BUDGET_CHARS = 2000
+#: Metrics tested pairwise at the equal context budget, as ``PAIRWISE_METRICS`` are at equal k.
+BUDGET_PAIRWISE = ("recall@budget", "ndcg@budget", "mrr@budget")
 QUERY_BATCH = 256
 
 
@@ -229,6 +233,8 @@ class Scored:
         budget_metrics: Label -> ``recall@budget`` (and nDCG, MRR) -> mean and interval.
         per_question: Pairwise metric key -> label -> per-question values.
         resampling: The bootstrap of the units shared by every configuration and pair.
+        budget_per_question: ``BUDGET_PAIRWISE`` key -> label -> per-question values at the
+            budget's k.
     """
 
     metrics: dict[str, dict[str, Estimate]]
@@ -236,6 +242,7 @@ class Scored:
     budget_metrics: dict[str, dict[str, Estimate]]
     per_question: dict[str, dict[str, np.ndarray]]
     resampling: Resampling
+    budget_per_question: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
 
 
 def load_stage(
@@ -488,10 +495,9 @@ def sensitivity_stage(
             else:
                 values = {lab: metric_values(metric, rk.alternative_ranks[name], int(k))
                           for lab, rk in zip(labels, ranked, strict=True)}
-            margin = float((margins or {}).get(key, default_margin(key)))
             found.extend(pairwise_tests(
                 values, metric=key, alpha=alpha, permutations=permutations, seed=seed,
-                resampling=scored.resampling, margin=margin))
+                resampling=scored.resampling, margin=margins_for([key], margins)[key]))
         rows[name] = tuple(found)
         progress("test", len(PAIRWISE_METRICS) + i + 1, len(PAIRWISE_METRICS) + len(SENSITIVITY),
                  f"sensitivity: {name}")
@@ -543,6 +549,7 @@ def score_stage(
     per_question: dict[str, dict[str, np.ndarray]] = {m: {} for m in PAIRWISE_METRICS}
     budget_ks: dict[str, int] = {}
     budget_metrics: dict[str, dict[str, Estimate]] = {}
+    budget_values: dict[str, dict[str, np.ndarray]] = {m: {} for m in BUDGET_PAIRWISE}
     for ci, (ix, rk) in enumerate(zip(indexed, ranked, strict=True)):
         label = ix.config.label
         m: dict[str, Estimate] = {}
@@ -557,12 +564,13 @@ def score_stage(
         metrics[label] = m
         kb = budget_k(_mean_chunk_chars(ix), budget_chars, k_max=max(1, len(ix.texts)))
         budget_ks[label] = kb
-        budget_metrics[label] = {
-            f"{name}@budget": _estimate(metric_values(name, rk.ranks, kb), resampling)
-            for name in ("recall", "ndcg", "mrr")
-        }
+        budget_metrics[label] = {}
+        for key in BUDGET_PAIRWISE:
+            values = metric_values(parse_metric_key(key)[0], rk.ranks, kb)
+            budget_values[key][label] = values
+            budget_metrics[label][key] = _estimate(values, resampling)
         progress("score", ci + 1, len(indexed), f"{label}: metrics")
-    return Scored(metrics, budget_ks, budget_metrics, per_question, resampling)
+    return Scored(metrics, budget_ks, budget_metrics, per_question, resampling, budget_values)
 
 
 def significance_stage(
@@ -578,17 +586,67 @@ def significance_stage(
     """Paired difference and equivalence tests of every pair on each ``PAIRWISE_METRICS``.
 
     Both Holm-corrected per metric, on the units of ``scored.resampling``; ``margins`` gives the
-    equivalence margin per metric key (default ``default_margin``). ``steps_after`` counts the
-    test stage's steps still to come (the sensitivity tests), so its progress never goes back.
+    equivalence margin per metric key (default ``decision.default_margin``). ``steps_after``
+    counts the test stage's steps still to come (the sensitivity tests), so its progress never
+    goes back. The budget's tests (``budget_stage``) are made the same way.
     """
     pairwise: list[PairwiseResult] = []
+    margin_of = margins_for(PAIRWISE_METRICS, margins)
     for i, key in enumerate(PAIRWISE_METRICS):
-        margin = float((margins or {}).get(key, default_margin(key)))
         pairwise.extend(pairwise_tests(scored.per_question[key], metric=key, alpha=alpha,
                                        permutations=permutations, seed=seed,
-                                       resampling=scored.resampling, margin=margin))
+                                       resampling=scored.resampling, margin=margin_of[key]))
         progress("test", i + 1, len(PAIRWISE_METRICS) + steps_after, f"{key}: pairwise tests")
     return pairwise
+
+
+def budget_stage(
+    scored: Scored,
+    *,
+    alpha: float,
+    permutations: int,
+    seed: int,
+    margins: Mapping[str, float] | None = None,
+) -> list[PairwiseResult]:
+    """The paired tests of every pair at the equal context budget (``BUDGET_PAIRWISE``).
+
+    The same tests, units, resampling, seeds and margins as the equal-k ones
+    (``significance_stage``), on each configuration's values at its budget k; Holm runs over
+    the pairs of each budget metric.
+    """
+    margin_of = margins_for(BUDGET_PAIRWISE, margins)
+    out: list[PairwiseResult] = []
+    for key in BUDGET_PAIRWISE:
+        out.extend(pairwise_tests(scored.budget_per_question[key], metric=key, alpha=alpha,
+                                  permutations=permutations, seed=seed,
+                                  resampling=scored.resampling, margin=margin_of[key]))
+    return out
+
+
+def context_tokenizer(backend: Backend) -> Tokenizer:
+    """What context tokens are counted with.
+
+    The backend's own tokenizer for a model; for a lexical backend (whose "tokens" are
+    character n-grams) the bundled SentencePiece model.
+    """
+    return bundled_sentencepiece() if isinstance(backend, LexicalBackend) else backend.tokenizer
+
+
+def mean_chunk_tokens(loaded: Loaded, indexed: Sequence[Indexed]) -> list[float]:
+    """Per configuration, the mean tokens of a chunk (the backend's ``context_tokenizer``).
+
+    Each document is tokenized once; a chunk counts the tokens that start inside it (at least
+    one), so a chunk costs what the tokenizer makes of it within its document, and the count
+    does not depend on which configuration tokenized a text first.
+    """
+    tokenizer = context_tokenizer(loaded.backend)
+    starts = [token_boundaries(tokenizer, d.text)[:-1] for d in loaded.dataset.documents]
+    out = []
+    for ix in indexed:
+        counts = [max(1, bisect_left(starts[d], e) - bisect_left(starts[d], s))
+                  for d, s, e in ix.offsets]
+        out.append(round(float(np.mean(counts)), 4) if counts else 0.0)
+    return out
 
 
 def _mean_chunk_chars(ix: Indexed) -> float:
@@ -668,8 +726,7 @@ def run_benchmark(
     ranked = rank_stage(loaded, indexed, encoded, report)
     question_docs = [q.doc_id for q in loaded.questions]
     clusters = Clusters.of(question_docs, unit or default_unit(question_docs))
-    margin_of = {key: float((margins or {}).get(key, default_margin(key)))
-                 for key in PAIRWISE_METRICS}
+    margin_of = margins_for((*PAIRWISE_METRICS, *BUDGET_PAIRWISE), margins)
     scored = score_stage(indexed, ranked, budget_chars=budget_chars, bootstrap=bootstrap,
                          seed=seed, clusters=clusters, progress=report)
     pairwise = significance_stage(scored, alpha=alpha, permutations=permutations, seed=seed,
@@ -678,6 +735,8 @@ def run_benchmark(
     sensitivity = sensitivity_stage(indexed, ranked, scored, alpha=alpha,
                                     permutations=permutations, seed=seed, margins=margin_of,
                                     progress=report)
+    at_budget = budget_stage(scored, alpha=alpha, permutations=permutations, seed=seed,
+                             margins=margin_of)
     settings = {"spec": spec or dataset.name, "sample": sample, "seed": seed, "measure": measure,
                 "ks": list(ks), "budget_chars": budget_chars, "alpha": alpha,
                 "bootstrap": bootstrap, "permutations": permutations, "engine": eng.name,
@@ -693,8 +752,9 @@ def run_benchmark(
         cache_hits=encoded.cache_hits,
         unique_texts=encoded.unique_texts,
     )
-    out = replace(assemble(loaded, indexed, encoded, ranked, scored, pairwise, settings, timings),
-                  sensitivity=sensitivity)
+    out = assemble(loaded, indexed, encoded, ranked, scored, pairwise, settings, timings)
+    out = replace(out, sensitivity=sensitivity,
+                  budget=replace(out.budget, pairwise=tuple(at_budget)))
     report("assemble", 1, 1, "done")
     total = round(time.perf_counter() - started, 3)
     return replace(out, timings=replace(out.timings, total_seconds=total))
@@ -712,6 +772,7 @@ def assemble(
 ) -> Results:
     """The typed results from every stage's output."""
     be, dataset, questions = loaded.backend, loaded.dataset, loaded.questions
+    tokens = mean_chunk_tokens(loaded, indexed)
     configs = tuple(
         ConfigRecord(
             label=ix.config.label, strategy=ix.config.strategy, params=ix.config.params,
@@ -720,6 +781,7 @@ def assemble(
             chars_embedded=sum(len(t) for t in ix.texts), index_bytes=index.nbytes,
             dims=index.dims, encode_seconds=round(encoded.encode_seconds[ci], 4),
             mean_chunk_chars=_mean_chunk_chars(ix), over_limit=sum(over_limit(be, ix.texts)),
+            mean_chunk_tokens=tokens[ci],
         )
         for ci, (ix, rk, index) in enumerate(zip(indexed, ranked, encoded.indexes, strict=True))
     )
@@ -747,7 +809,8 @@ def assemble(
         question_ids=tuple(q.qid for q in questions),
         ranks={lab: tuple(rk.ranks) for lab, rk in zip(labels, ranked, strict=True)},
         metrics=scored.metrics,
-        budget=Budget(int(settings["budget_chars"]), scored.budget_k, scored.budget_metrics),
+        budget=Budget(int(settings["budget_chars"]), scored.budget_k, scored.budget_metrics,
+                      tokenizer=context_tokenizer(be).name),
         pairwise=tuple(pairwise),
         stats=StatsSettings(
             alpha=float(settings["alpha"]), bootstrap=int(settings["bootstrap"]),

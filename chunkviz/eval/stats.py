@@ -26,74 +26,40 @@ question per document the two coincide exactly (same random draws).
   family-wise error rate at ``alpha``, for the difference tests and for the equivalence tests
   (each family separately).
 
-Every pair then reads as one :data:`Outcome`: ``a_better``, ``b_better``, ``equivalent`` (within
-``+-delta``) or ``inconclusive``. Permutation p-values cannot fall below ``1 / (1 + permutations)``;
-a p-value at that floor is only an upper bound and :func:`format_p` prints it as ``p ≤ …``.
+Every pair then reads as one outcome, decided by ``chunkviz.eval.decision`` (the one rule):
+``a_better``, ``b_better``, ``equivalent`` (within ``+-delta``, at or above the pair's detectable
+margin), ``inconclusive`` or ``saturated`` (the questions cannot separate them). Permutation
+p-values cannot fall below ``1 / (1 + permutations)``; a p-value at that floor is only an upper
+bound and :func:`format_p` prints it as ``p ≤ …``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any, Literal
 
 import numpy as np
 
 from chunkviz.errors import ParameterError
+from chunkviz.eval.decision import (
+    Outcome,
+    default_margin,
+    detectable_margin,
+    is_equivalent,
+    is_saturated,
+    outcome,
+)
 
 NO_DIFFERENCE = "no detectable difference"
+SATURATED = "saturated: these questions cannot separate them"
 _BATCH = 500  # resamples per matrix product: bounds memory at _BATCH x units floats
 
 Unit = Literal["document", "question"]
 UNITS: tuple[Unit, ...] = ("document", "question")
-Outcome = Literal["a_better", "b_better", "equivalent", "inconclusive"]
-OUTCOMES: tuple[Outcome, ...] = ("a_better", "b_better", "equivalent", "inconclusive")
 ReplicationStatus = Literal["holds", "one_only", "contradicts", "neither"]
-
-# Default equivalence margins, in the metric's own units (see ``default_margin``).
-DEFAULT_MARGINS: Mapping[str, float] = {
-    "recall": 0.01,
-    "ndcg": 0.01,
-    "mrr": 0.01,
-    "span_precision": 0.02,
-    "span_recall": 0.02,
-    "span_iou": 0.02,
-}
-
-
-def default_margin(metric: str) -> float:
-    """The default equivalence margin delta of a metric key (``recall@5`` -> 0.01).
-
-    Recall@k, nDCG@k and MRR@k: delta = 0.01, one question in a hundred gaining or losing a
-    relevant chunk in the top k (Recall), or the equivalent mass of rank movements (nDCG, MRR:
-    e.g. 2% of questions moving between ranks 1 and 2 change MRR by 0.01). It is twice the
-    smallest differences that survive the Holm correction on JSQuAD (about 0.005 Recall@5) and
-    about what the alternative definitions of ties and relevance move the means by, so a pair
-    proven equivalent at this margin differs by less than the benchmark's own definitional
-    uncertainty. Span precision / recall / IoU: delta = 0.02, because their per-question values
-    are continuous character ratios whose means move more between neighbouring chunk sizes.
-
-    Args:
-        metric: A metric key ``name@k`` (``ndcg@10``, ``span_iou@5``).
-
-    Returns:
-        The margin, in the metric's units.
-
-    Raises:
-        ParameterError: A key without ``@`` or a metric without a default margin.
-    """
-    name, sep, k = metric.partition("@")
-    if not sep or not name or not k:
-        raise ParameterError(f"metric key must look like name@k, e.g. ndcg@10 (got {metric!r})")
-    if name not in DEFAULT_MARGINS:
-        raise ParameterError(
-            f"no default equivalence margin for {metric!r}; pass margin= explicitly "
-            f"(known: {', '.join(sorted(DEFAULT_MARGINS))})"
-        )
-    return DEFAULT_MARGINS[name]
-
 
 def _values(values: Sequence[float] | np.ndarray, name: str = "values") -> np.ndarray:
     v = np.asarray(values, dtype=np.float64)
@@ -636,6 +602,10 @@ class PairwiseResult:
         a_wins: Questions on which ``a`` scores higher (for a binary metric: the discordant
             count of McNemar's table favouring ``a``).
         b_wins: Questions on which ``b`` scores higher.
+        se: Standard error of ``diff`` (the TOST's, cluster-robust); None when not recorded.
+        detectable: The detectable margin ``t_{1-alpha} se`` (``decision.detectable_margin``);
+            None when not recorded (files of schema version 2).
+        saturated: The questions cannot separate the two (``decision.is_saturated``).
     """
 
     metric: str
@@ -658,21 +628,24 @@ class PairwiseResult:
     eq_ci_high: float = math.nan
     a_wins: int | None = None
     b_wins: int | None = None
+    se: float | None = None
+    detectable: float | None = None
+    saturated: bool = False
 
     @property
     def outcome(self) -> Outcome:
-        """``a_better``, ``b_better``, ``equivalent`` or ``inconclusive``.
+        """The pair's outcome, by ``chunkviz.eval.decision.outcome``.
 
         A significant difference comes first: a difference can be both significant and within
-        ``+-delta`` (then ``equivalent`` stays True and says it is smaller than the margin).
+        ``+-delta`` (then ``equivalent`` stays True and says it is smaller than the margin); a
+        saturated pair is never equivalent.
         """
-        if self.significant:
-            return "a_better" if self.diff > 0 else "b_better"
-        return "equivalent" if self.equivalent else "inconclusive"
+        return outcome(significant=self.significant, diff=self.diff, equivalent=self.equivalent,
+                       saturated=self.saturated)
 
     @property
     def verdict(self) -> str:
-        """``"<a> better"``, ``"<b> better"``, ``"equivalent within ±δ"`` or no difference."""
+        """``"<a> better"``, ``"<b> better"``, ``"equivalent within ±δ"``, saturated or none."""
         outcome = self.outcome
         if outcome == "a_better":
             return f"{self.a} better"
@@ -680,15 +653,16 @@ class PairwiseResult:
             return f"{self.b} better"
         if outcome == "equivalent":
             return f"equivalent within ±{self.delta:g}"
+        if outcome == "saturated":
+            return SATURATED
         return NO_DIFFERENCE
 
     def flipped(self) -> PairwiseResult:
         """The same test oriented as ``b - a``."""
-        return PairwiseResult(
-            self.metric, self.b, self.a, -self.diff, -self.ci_high, -self.ci_low, self.p_value,
-            self.p_holm, self.significant, self.unit, self.p_bound, self.p_holm_bound,
-            self.delta, self.p_equiv, self.p_equiv_holm, self.equivalent, -self.eq_ci_high,
-            -self.eq_ci_low, self.b_wins, self.a_wins,
+        return replace(
+            self, a=self.b, b=self.a, diff=-self.diff, ci_low=-self.ci_high, ci_high=-self.ci_low,
+            eq_ci_low=-self.eq_ci_high, eq_ci_high=-self.eq_ci_low, a_wins=self.b_wins,
+            b_wins=self.a_wins,
         )
 
     @classmethod
@@ -724,6 +698,9 @@ class PairwiseResult:
             eq_ci_high=float(eq_ci[1]),
             a_wins=None if wins[0] is None else int(wins[0]),
             b_wins=None if wins[1] is None else int(wins[1]),
+            se=None if row.get("se") is None else float(row["se"]),
+            detectable=None if row.get("detectable") is None else float(row["detectable"]),
+            saturated=bool(row.get("saturated", False)),
         )
 
     def as_dict(self) -> dict[str, object]:
@@ -752,6 +729,9 @@ class PairwiseResult:
             "equivalent": self.equivalent,
             "eq_ci": [self.eq_ci_low, self.eq_ci_high] if tested else None,
             "wins": None if self.a_wins is None else [self.a_wins, self.b_wins],
+            "se": self.se,
+            "detectable": self.detectable,
+            "saturated": self.saturated,
             "outcome": self.outcome,
             "verdict": self.verdict,
         }
@@ -837,19 +817,36 @@ def pairwise_tests(
     for (a, b, est, p, eq, wa, wb), (ph, ph_bound), peh, bound in zip(
         raw, adjusted, eq_adjusted, at_floor, strict=True
     ):
-        equivalent = bool(eq is not None and peh < alpha and -eq.delta < eq.ci_low
-                          and eq.ci_high < eq.delta)
+        fields = equivalence_fields(arrays[a], arrays[b], eq, peh, alpha)
         out.append(PairwiseResult(
             metric=metric, a=a, b=b, diff=est.mean, ci_low=est.ci_low, ci_high=est.ci_high,
             p_value=p, p_holm=ph, significant=bool(ph < alpha), unit=units.unit,
             p_bound=bound, p_holm_bound=ph_bound, delta=delta,
             p_equiv=eq.p_value if eq is not None else 1.0,
-            p_equiv_holm=peh if eq is not None else 1.0, equivalent=equivalent,
+            p_equiv_holm=peh if eq is not None else 1.0,
             eq_ci_low=eq.ci_low if eq is not None else math.nan,
             eq_ci_high=eq.ci_high if eq is not None else math.nan,
-            a_wins=wa, b_wins=wb,
+            a_wins=wa, b_wins=wb, **fields,
         ))
     return out
+
+
+def equivalence_fields(a: np.ndarray, b: np.ndarray, eq: Equivalence | None, p_equiv_holm: float,
+                       alpha: float) -> dict[str, Any]:
+    """A pair's ``se``, ``detectable``, ``saturated`` and ``equivalent``, by the decision rule.
+
+    ``eq`` is the pair's TOST (None when none was made: then only saturation is known).
+    """
+    if eq is None:
+        return {"se": None, "detectable": None, "equivalent": False,
+                "saturated": is_saturated(a, b, math.nan, alpha)}
+    saturated = is_saturated(a, b, eq.se, alpha)
+    detectable = detectable_margin(eq.se, eq.df, alpha)
+    return {"se": eq.se, "detectable": detectable, "saturated": saturated,
+            "equivalent": is_equivalent(p_equiv_holm=p_equiv_holm, eq_ci_low=eq.ci_low,
+                                        eq_ci_high=eq.ci_high, delta=eq.delta,
+                                        detectable=detectable, saturated=saturated,
+                                        alpha=alpha)}
 
 
 # ---------------------------------------------------------------------------- replication

@@ -4,68 +4,48 @@
 single document over a grid (``tune_grid``: 16 configurations by default), with the user's own
 question/answer pairs, synthetic questions (``chunkviz.eval.synthetic``), or both; counts the
 probe spans each configuration cuts (``chunkviz.eval.probes``, through ``chunkviz.eval.lost``);
-draws the Pareto front of quality against index size and against context tokens at top-k; and
-names a recommendation (``recommend``): the cheapest configuration equivalent to the best's
-quality within a margin, or, when none is, the cheapest whose quality cannot be told from it.
+draws the Pareto front of quality against index size and against context at top-k; and names a
+recommendation through the one decision rule (``chunkviz.eval.verdict.choose`` ->
+``chunkviz.eval.decision.recommend``), exactly as the Benchmark page does for any results file:
+the configuration sending the least context among those shown equivalent to the best on
+``METRIC``, else the best itself with the cheaper alternatives priced. Comparisons the questions
+cannot separate are *saturated*, never equivalent.
 
-Equivalence is the paired two one-sided tests of issue 12 (``chunkviz.eval.stats.tost_paired``)
-of each configuration against the best on ``METRIC``, within ``+-delta`` (default: the
-Benchmark page's margin, ``default_margin(METRIC)``), Holm-corrected over those comparisons.
-"Cannot be told from" is the paired permutation test (one-sided: is it worse?), Holm-corrected
-the same way: *no detectable difference*, never equality. ``Recommendation.rule`` says which
-rule chose, and the reason sentence says so, with the difference and its interval, the number
-of questions and how well that kind of question was validated on JSQuAD;
-``Recommendation.weak`` flags a not-worse choice whose interval excludes zero (too few
-questions to tell them apart, not evidence that they are alike).
-
-The recommendation holds values; ``reason_text``, ``caution_text`` and ``validation_text``
-render them through the text catalogues (``chunkviz.text``): the page in its language, the CLI
-(``python -m chunkviz tune``, through ``format_tune``) in English, so both state the same
-recommendation for the same inputs.
+The recommendation holds values; ``reason_text`` renders it through the text catalogues
+(``chunkviz.views.verdict``): the page in its language, the CLI (``python -m chunkviz tune``,
+through ``format_tune``) in English, so both state the same recommendation for the same inputs.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-import numpy as np
-
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.document import content_id
 from chunkviz.errors import ParameterError
+from chunkviz.eval.decision import Choice, context_cost, default_margin
 from chunkviz.eval.engine import Progress
 from chunkviz.eval.grid import Config, fixed_config
 from chunkviz.eval.lost import LostRow, lost_table
-from chunkviz.eval.metrics import display_name, metric_values, parse_metric_key
+from chunkviz.eval.metrics import display_name
 from chunkviz.eval.probes import DEFAULT_METHOD, lost_sentence, probe_dataset
 from chunkviz.eval.probes import VALIDATION_NOTE as PROBE_VALIDATION
-from chunkviz.eval.results import QuestionsSource, Results, StatsSettings
+from chunkviz.eval.results import QuestionsSource, Results
 from chunkviz.eval.runner import run_benchmark
-from chunkviz.eval.stats import (
-    Estimate,
-    bootstrap_ci,
-    default_margin,
-    holm,
-    paired_permutation_test,
-    tost_paired,
-)
 from chunkviz.eval.synthetic import DEFAULT_FORM, Form, synthetic_dataset, synthetic_record
+from chunkviz.eval.verdict import choose
 from chunkviz.retrieval.backends import get_backend
 from chunkviz.retrieval.base import Backend
-from chunkviz.retrieval.index import LexicalBackend
 from chunkviz.text import Lang, text
-from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece, count_tokens
 
 METRIC = "recall@5"
 METRIC_NAME = display_name(METRIC)
 TOP_K = 5
-Rule = Literal["equivalent", "not_worse"]
-Cost = Literal["index_bytes", "context_tokens"]
-COSTS: tuple[Cost, ...] = ("index_bytes", "context_tokens")
+Cost = Literal["index_bytes", "context_chars"]
+COSTS: tuple[Cost, ...] = ("index_bytes", "context_chars")
 
 
 def tune_grid() -> tuple[Config, ...]:
@@ -97,17 +77,13 @@ class TunePoint:
         ci_high: Upper bound.
         chunks: Chunks in the index.
         index_bytes: Size of the index.
-        context_tokens: Mean tokens (the backend's tokenizer) of the top-``TOP_K`` chunks handed
-            to a generator, over the questions.
+        context_chars: Characters handed to a generator at top-``TOP_K`` (``TOP_K`` times the
+            mean chunk length, at most every chunk: ``decision.context_cost``).
+        context_tokens: The same in tokens of the backend's context tokenizer.
         probes_cut: Probe spans no chunk holds whole.
+        broken: Questions whose answer no chunk holds whole (lost before retrieval).
         front: The costs on whose Pareto front the point lies.
     """
-
-    @property
-    def whole_index_retrieved(self) -> bool:
-        """At most ``TOP_K`` chunks: the top-k holds every chunk, so Recall@k is 1 trivially."""
-        return self.chunks <= TOP_K
-
 
     label: str
     quality: float
@@ -115,66 +91,16 @@ class TunePoint:
     ci_high: float
     chunks: int
     index_bytes: int
+    context_chars: float
     context_tokens: float
     probes_cut: int
+    broken: int = 0
     front: tuple[Cost, ...] = ()
 
-
-@dataclass(frozen=True, slots=True)
-class Recommendation:
-    """The recommended configuration and the numbers of why: values, never sentences.
-
-    ``reason_text``, ``caution_text`` and ``questions_text`` turn them into sentences in a UI
-    language (``chunkviz.text``), for the page and, in English, for the CLI.
-
-    Attributes:
-        label: The recommended configuration.
-        best: The configuration with the highest quality.
-        indistinguishable: Configurations not significantly worse than the best (best first).
-        equivalent: Configurations equivalent to the best within ``+-delta`` (best first).
-        rule: ``equivalent`` when the choice was made among the equivalent configurations,
-            ``not_worse`` when none is equivalent and it fell back to "not significantly worse".
-        questions: Questions the comparison ran on.
-        own: Of them, the user's own.
-        synthetic: Of them, synthetic.
-        form: The synthetic form ("" with none).
-        quality: The recommended configuration's mean ``METRIC``.
-        best_quality: The best's.
-        context_tokens: The recommended configuration's context tokens at top-``TOP_K``.
-        index_bytes: Its index size.
-        diff: Mean difference recommended - best.
-        diff_low: Lower bound of its 95% bootstrap interval.
-        diff_high: Upper bound.
-        eq_low: Lower bound of the ``1 - 2 alpha`` interval of the equivalence test.
-        eq_high: Upper bound.
-        alpha: Family-wise level of both families of tests.
-        delta: The equivalence margin, in ``METRIC``'s units.
-        weak: The not-worse rule picked a configuration whose bootstrap interval of the
-            difference excludes 0 (too few questions to tell them apart, not evidence that
-            they are alike).
-    """
-
-    label: str
-    best: str
-    indistinguishable: tuple[str, ...]
-    equivalent: tuple[str, ...]
-    rule: Rule
-    questions: int
-    own: int
-    synthetic: int
-    form: str
-    quality: float
-    best_quality: float
-    context_tokens: float
-    index_bytes: int
-    diff: float
-    diff_low: float
-    diff_high: float
-    eq_low: float
-    eq_high: float
-    alpha: float
-    delta: float
-    weak: bool = False
+    @property
+    def whole_index_retrieved(self) -> bool:
+        """At most ``TOP_K`` chunks: the top-k holds every chunk (Recall@k = 1 - lost share)."""
+        return self.chunks <= TOP_K
 
 
 @dataclass(frozen=True)
@@ -188,7 +114,7 @@ class TuneResult:
         source: Whose questions they are: the synthetic record (``synthetic_record``: note,
             caveat, JSQuAD validation) plus ``label`` and ``own``, or the user's pairs.
         points: One per configuration, in grid order.
-        recommendation: The recommendation.
+        recommendation: The decision at equal k (``TOP_K``) on ``METRIC``.
         probes: Probe spans counted.
         lost: The probe lost counts per configuration.
     """
@@ -197,7 +123,7 @@ class TuneResult:
     results: Results
     source: Mapping[str, Any]
     points: tuple[TunePoint, ...]
-    recommendation: Recommendation
+    recommendation: Choice
     probes: int
     lost: tuple[LostRow, ...] = field(default=())
 
@@ -220,143 +146,47 @@ def pareto_front(points: Sequence[TunePoint], cost: Cost) -> list[str]:
     return [p.label for p in sorted(front, key=lambda p: (c(p), -p.quality, p.label))]
 
 
-def context_tokenizer(backend: Backend) -> Tokenizer:
-    """What context tokens are counted with.
-
-    The backend's own tokenizer for a model; for a lexical backend (whose "tokens" are
-    character n-grams) the bundled SentencePiece model.
-    """
-    return bundled_sentencepiece() if isinstance(backend, LexicalBackend) else backend.tokenizer
-
-
-def _context_tokens(results: Results, document: Document, backend: Backend) -> dict[str, float]:
-    text = document.text
-    tokenizer = context_tokenizer(backend)
-    offsets = results.retrieval.chunk_offsets
-    cache: dict[tuple[int, int], int] = {}
-    out = {}
-    for label, tops in results.retrieval.topk.items():
-        total = 0
-        for row in tops:
-            for j in row[:TOP_K]:
-                _, s, e = offsets[label][j]
-                key = (s, e)
-                if key not in cache:
-                    cache[key] = count_tokens(tokenizer, text[s:e])
-                total += cache[key]
-        out[label] = total / len(tops) if tops else 0.0
-    return out
-
-
-def tune_points(results: Results, context_tokens: Mapping[str, float],
-                lost: Sequence[LostRow]) -> tuple[TunePoint, ...]:
+def tune_points(results: Results, lost: Sequence[LostRow]) -> tuple[TunePoint, ...]:
     """Quality and costs per configuration, with the Pareto fronts marked."""
     cut = {r.config: r.broken for r in lost}
     points = []
     for c in results.configs:
         e = results.metrics[c.label][METRIC]
+        cost = context_cost(k=TOP_K, chunks=c.chunks, mean_chunk_chars=c.mean_chunk_chars,
+                            mean_chunk_tokens=c.mean_chunk_tokens, index_bytes=c.index_bytes)
         points.append(TunePoint(c.label, e.mean, e.ci_low, e.ci_high, c.chunks, c.index_bytes,
-                                context_tokens[c.label], cut.get(c.label, 0)))
+                                cost.chars, cost.tokens or 0.0, cut.get(c.label, 0), c.broken))
     fronts = {cost: set(pareto_front(points, cost)) for cost in COSTS}
     return tuple(
         replace(p, front=tuple(cost for cost in COSTS if p.label in fronts[cost])) for p in points
     )
 
 
-def recommend(
-    points: Sequence[TunePoint],
-    ranks: Mapping[str, Sequence[int | None]],
-    stats: StatsSettings,
-    source: Mapping[str, Any],
-    margin: float | None = None,
-) -> Recommendation:
-    """The cheapest configuration equivalent to the best within ``+-margin``, if one is.
+def recommend(results: Results, margin: float | None = None,
+              points: Sequence[TunePoint] = (), probes: int = 0) -> Choice:
+    """The decision on ``METRIC`` at equal k (``chunkviz.eval.verdict.choose``).
 
-    Cheapest: fewest context tokens at top-``TOP_K`` (what every question costs a generator),
-    then the smallest index, then fewest probes cut, then grid order. The best is the highest
-    mean ``METRIC`` (ties: the cheapest of them).
-
-    Two families of tests compare each configuration with the best on the same questions, each
-    Holm-corrected over those comparisons (not all pairs), as the Benchmark page's tests are:
-
-    - equivalence: the paired two one-sided tests (``chunkviz.eval.stats.tost_paired``) of
-      ``|difference| < margin``; a configuration is equivalent when its adjusted p is below
-      alpha and its ``1 - 2 alpha`` interval lies inside the margin;
-    - difference: the one-sided paired permutation test "worse than the best".
-
-    When some configuration is equivalent, the recommendation is the cheapest of the best and
-    the equivalent ones (``rule="equivalent"``); otherwise the cheapest not significantly worse
-    (``rule="not_worse"``), which is no detectable difference, never equality.
+    Ties at the top go to the configuration cutting the fewest probe spans (key phrases of the
+    document, label-free), then to the least context: with few questions every configuration
+    often finds every answer, and the smallest windows then lose the answers they cut on other
+    questions (``bench/verdict_holdout.py``).
 
     Args:
-        points: The configurations' qualities and costs (``tune_points``).
-        ranks: Per configuration, the rank of each question's best relevant chunk (the
-            results file's ``ranks``).
-        stats: The run's statistics settings (alpha, resamples, seed).
-        source: Whose questions: ``own``, and for synthetic ones ``questions`` and ``form``.
+        results: The tune run's results file.
         margin: The equivalence margin (default: ``default_margin(METRIC)``, the Benchmark
             page's default).
+        points: The configurations' points (their probe cuts break ties).
+        probes: How many probe spans the document has (0: none; ties then go to the fewest
+            questions lost).
 
     Raises:
-        ParameterError: No points, or a margin that is not positive.
+        ParameterError: A margin that is not positive.
     """
-    if not points:
-        raise ParameterError("no configurations to recommend from; give a grid")
     delta = default_margin(METRIC) if margin is None else float(margin)
     if not delta > 0:
         raise ParameterError(f"margin must be positive (got margin={margin!r}); try 0.01")
-    order = {p.label: i for i, p in enumerate(points)}
-
-    def cost(p: TunePoint) -> tuple[float, float, int, int]:
-        return (p.context_tokens, p.index_bytes, p.probes_cut, order[p.label])
-
-    best = min(points, key=lambda p: (-p.quality, *cost(p)))
-    alpha = stats.alpha
-    name, k = parse_metric_key(METRIC)
-    values = {p.label: metric_values(name, ranks[p.label], int(k)) for p in points}
-    n = len(values[best.label])
-    others = [p for p in points if p.label != best.label]
-    p_worse, p_equiv, intervals = [], [], {}
-    for p in others:
-        two_sided = paired_permutation_test(values[p.label], values[best.label],
-                                            permutations=stats.permutations, seed=stats.seed)
-        # One-sided, "worse than the best": the sign-flip null is symmetric, so the one-sided
-        # p-value is half the two-sided one when the observed difference points that way.
-        worse = float(np.mean(values[p.label] - values[best.label])) < 0
-        p_worse.append(two_sided / 2 if worse else 1 - two_sided / 2)
-        if n >= 2:
-            eq = tost_paired(values[p.label], values[best.label], delta, alpha=alpha)
-            p_equiv.append(eq.p_value)
-            intervals[p.label] = (eq.ci_low, eq.ci_high)
-        else:  # one question: no equivalence test can be made
-            p_equiv.append(1.0)
-    differs = {p.label for p, adj in zip(others, holm(p_worse), strict=True) if adj < alpha}
-    equivalent = {
-        p.label for p, adj in zip(others, holm(p_equiv), strict=True)
-        if adj < alpha and -delta < intervals[p.label][0] and intervals[p.label][1] < delta
-    }
-    same = [p for p in points if p.label not in differs]
-    alike = [best, *(p for p in points if p.label in equivalent)]
-    rule: Rule = "equivalent" if equivalent else "not_worse"
-    chosen = min(alike if equivalent else same, key=cost)
-    if chosen.label == best.label:
-        diff = Estimate(0.0, 0.0, 0.0)
-        eq_low = eq_high = 0.0
-    else:
-        diff = bootstrap_ci(values[chosen.label] - values[best.label],
-                            resamples=stats.bootstrap, seed=stats.seed)
-        eq_low, eq_high = intervals.get(chosen.label, (math.nan, math.nan))
-    synthetic = bool(source.get("synthetic"))
-    return Recommendation(
-        chosen.label, best.label,
-        tuple(p.label for p in sorted(same, key=lambda p: p.label != best.label)),
-        tuple(p.label for p in alike), rule, n, int(source.get("own", 0)),
-        int(source.get("questions", 0)) if synthetic else 0,
-        str(source.get("form", "")) if synthetic else "",
-        chosen.quality, best.quality, chosen.context_tokens, chosen.index_bytes,
-        diff.mean, diff.ci_low, diff.ci_high, eq_low, eq_high, alpha, delta,
-        weak=rule == "not_worse" and chosen.label != best.label and diff.ci_high < 0,
-    )
+    cut = ({p.label: p.probes_cut / probes for p in points} if probes and points else None)
+    return choose(results, METRIC, "equal_k", delta, cut=cut)
 
 
 def questions_source(source: Mapping[str, Any]) -> QuestionsSource:
@@ -371,34 +201,14 @@ def questions_source(source: Mapping[str, Any]) -> QuestionsSource:
         str(source["validation"]))
 
 
-def questions_text(lang: Lang, rec: Recommendation) -> str:
-    """What the questions were, in ``lang``: "60 of your questions", "200 synthetic ..."."""
-    if rec.synthetic and rec.own:
-        return text(lang, "tune.rec.kind_both", n=rec.questions, own=rec.own,
-                    synthetic=rec.synthetic, form=rec.form)
-    if rec.synthetic:
-        return text(lang, "tune.rec.kind_synthetic", n=rec.questions, form=rec.form)
-    return text(lang, "tune.rec.kind_own", n=rec.questions)
+def reason_text(lang: Lang, result: TuneResult) -> str:
+    """The recommendation's reason in ``lang`` (``chunkviz.views.verdict.choice_sentence``)."""
+    from chunkviz.views.verdict import choice_sentence
 
-
-def reason_text(lang: Lang, rec: Recommendation) -> str:
-    """The recommendation's reason in one sentence in ``lang``; the rule used decides which."""
-    which = "best" if rec.label == rec.best else "cheaper"
-    return text(
-        lang, f"tune.rec.{which}_{rec.rule}", label=rec.label, best=rec.best,
-        metric=METRIC_NAME, quality=f"{rec.quality:.3f}", best_quality=f"{rec.best_quality:.3f}",
-        tokens=f"{rec.context_tokens:.0f}", k=TOP_K, bytes=f"{rec.index_bytes:,}",
-        diff=f"{rec.diff:+.3f}", low=f"{rec.diff_low:+.3f}", high=f"{rec.diff_high:+.3f}",
-        eq_low=f"{rec.eq_low:+.3f}", eq_high=f"{rec.eq_high:+.3f}",
-        level=f"{100 * (1 - 2 * rec.alpha):g}", delta=f"{rec.delta:g}", alpha=f"{rec.alpha:g}",
-        questions=questions_text(lang, rec))
-
-
-def caution_text(lang: Lang, rec: Recommendation) -> str:
-    """The warning when the evidence is weak, in ``lang`` ("" when there is none)."""
-    if not rec.weak:
-        return ""
-    return text(lang, "tune.rec.caution", n=rec.questions, label=rec.label, best=rec.best)
+    results = result.results
+    return choice_sentence(lang, result.recommendation, budget_chars=results.budget.chars,
+                           questions=len(results.question_ids), unit=results.stats.unit,
+                           units=results.stats.units or len(results.question_ids)).strip()
 
 
 def validation_text(lang: Lang, source: QuestionsSource, backend: str) -> str:
@@ -436,9 +246,8 @@ def provenance_lines(lang: Lang, source: QuestionsSource | None, backend: str) -
 
 def with_margin(result: TuneResult, margin: float) -> TuneResult:
     """``result`` recommended again under the equivalence margin ``margin`` (no rerun)."""
-    rec = recommend(result.points, result.results.ranks, result.results.stats, result.source,
-                    margin)
-    return replace(result, recommendation=rec)
+    return replace(result, recommendation=recommend(result.results, margin, result.points,
+                                                    result.probes))
 
 
 def tune(
@@ -519,8 +328,8 @@ def tune(
     results = replace(results, questions_source=questions_source(source))
     probes = probe_dataset([document], method=DEFAULT_METHOD)
     lost = tuple(lost_table(probes, grid)) if probes.questions else ()
-    points = tune_points(results, _context_tokens(results, document, be), lost)
-    rec = recommend(points, results.ranks, results.stats, source, margin)
+    points = tune_points(results, lost)
+    rec = recommend(results, margin, points, len(probes.questions))
     return TuneResult(document, results, source, points, rec, len(probes.questions), lost)
 
 
@@ -549,40 +358,52 @@ def format_probe_lost(total: int, rows: Sequence[LostRow]) -> str:
 
 
 def format_tune(result: TuneResult) -> str:
-    """The table, both Pareto fronts and the recommendation, as plain text."""
+    """The table, both Pareto fronts and the recommendation, as plain text.
+
+    Each configuration's row says how it compares with the best (``worse``, ``inconclusive``,
+    ``saturated``...), with the interval of the difference and its detectable margin.
+    """
+    from chunkviz.views.verdict import detectable_text, outcome_word
+
     source = result.source
+    rec = result.recommendation
+    versus = {v.label: v for v in rec.versus}
     lines = []
     if source.get("synthetic"):
         lines += [f"# {source['note']}", f"# {source['caveat']}", f"# {source['validation']}"]
-    header = ("config", METRIC, "95% CI", "chunks", "index bytes", f"ctx tokens@{TOP_K}",
-              "probes cut", "front")
-    body = [
-        (p.label, f"{p.quality:.3f}", f"{p.ci_low:.3f}-{p.ci_high:.3f}", str(p.chunks),
-         f"{p.index_bytes:,}", f"{p.context_tokens:.0f}",
-         f"{p.probes_cut}/{result.probes}",
-         ",".join("size" if c == "index_bytes" else "context" for c in p.front) or "-")
-        for p in result.points
-    ]
+    header = ("config", METRIC, "95% CI", "vs best", "difference CI", "detectable", "chunks",
+              f"ctx chars@{TOP_K}", f"ctx tokens@{TOP_K}", "index bytes", "probes cut", "front")
+    body = []
+    for p in result.points:
+        v = versus.get(p.label)
+        body.append((
+            p.label, f"{p.quality:.3f}", f"{p.ci_low:.3f}-{p.ci_high:.3f}",
+            outcome_word("en", "best" if v is None else v.outcome),
+            "-" if v is None else f"{v.ci_low:+.3f} to {v.ci_high:+.3f}",
+            "-" if v is None else detectable_text(v.detectable), str(p.chunks),
+            f"{p.context_chars:,.0f}", f"{p.context_tokens:,.0f}", f"{p.index_bytes:,}",
+            f"{p.probes_cut}/{result.probes}",
+            ",".join("size" if c == "index_bytes" else "context" for c in p.front) or "-"))
     widths = [max(len(r[i]) for r in (header, *body)) for i in range(len(header))]
     for row in (header, *body):
         lines.append("  ".join([row[0].ljust(widths[0])]
                                + [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]))
-    trivial = [p.label for p in result.points if p.whole_index_retrieved]
-    if trivial:
-        lines.append(f"# at most {TOP_K} chunks, so every chunk is retrieved and {METRIC} is 1 "
-                     f"by construction: {', '.join(trivial)}")
-    for cost, name in (("index_bytes", "index size"), ("context_tokens", "context tokens")):
+    questions = len(result.results.question_ids)
+    for p in result.points:
+        if p.whole_index_retrieved:
+            # NOTE: every chunk is in the top k, so only answers cut by a chunk boundary miss:
+            # the figure measures cutting, not retrieval (it is 1 only when nothing is cut).
+            lines.append(f"# {p.label}: at most {TOP_K} chunks, so every chunk is retrieved; "
+                         f"its {METRIC} ({p.quality:.3f}) only counts answers no chunk holds "
+                         f"whole ({p.broken} of {questions} questions lost), not retrieval")
+    for cost, name in (("index_bytes", "index size"), ("context_chars", "context characters")):
         front = pareto_front(result.points, cost)  # type: ignore[arg-type]
         lines.append(f"Pareto front ({METRIC} vs {name}): {' < '.join(front)}")
-    r = result.recommendation
-    lines += [f"Recommended: {r.label}", f"Why: {reason_text('en', r)}",
+    lines += [f"Recommended: {rec.pick}", f"Why: {reason_text('en', result)}",
               validation_text("en", questions_source(source), result.results.backend.name)]
-    caution = caution_text("en", r)
-    if caution:
-        lines.append(f"Caution: {caution}")
     cut = {row.config: row.broken for row in result.lost}
-    if r.label in cut:
-        sentence = lost_sentence(r.label, cut[r.label], result.probes)
+    if rec.pick in cut:
+        sentence = lost_sentence(rec.pick, cut[rec.pick], result.probes)
         lines.append(f"Lost before retrieval: {sentence} ({PROBE_VALIDATION})")
     return "\n".join(lines)
 

@@ -23,7 +23,6 @@ from chunkviz.eval.tune import (
     Cost,
     TunePoint,
     TuneResult,
-    caution_text,
     pareto_front,
     provenance_lines,
     questions_source,
@@ -36,6 +35,7 @@ from chunkviz.text import Lang, text
 from chunkviz.ui.resources import document_key, load_backend
 from chunkviz.ui.state import AppState
 from chunkviz.views.markup import escape_markdown
+from chunkviz.views.verdict import detectable_text, outcome_word
 
 RESULTS_KEY = "tune_results"
 QuestionSource = Literal["own", "synthetic", "both"]
@@ -138,12 +138,12 @@ def recommended(document: Document, settings: TuneSettings, result: TuneResult,
     return found
 
 
-def recommendation_lines(lang: Lang, result: TuneResult) -> tuple[str, str, str]:
-    """The reason, the rule used and the caution ("" when none), in ``lang``, Markdown-safe."""
+def recommendation_lines(lang: Lang, result: TuneResult) -> tuple[str, str]:
+    """The reason and the rule used, in ``lang``, Markdown-safe."""
     rec = result.recommendation
-    rule = text(lang, f"tune.rec.rule_{rec.rule}", delta=f"{rec.delta:g}")
-    return (escape_markdown(reason_text(lang, rec)), escape_markdown(rule),
-            escape_markdown(caution_text(lang, rec)))
+    rule = "saturated" if rec.saturated else rec.rule
+    return (escape_markdown(reason_text(lang, result)),
+            escape_markdown(text(lang, f"tune.rec.rule_{rule}", delta=f"{rec.delta:g}")))
 
 
 def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figure:
@@ -169,17 +169,27 @@ def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figu
 
 
 def point_rows(lang: Lang, result: TuneResult) -> list[dict[str, Any]]:
-    """The table of points, with translated column names."""
+    """The table of points, with translated column names and each one's comparison with the best."""
     def t(key: str) -> str:
         return text(lang, f"tune.{key}")
 
-    fronts = {"index_bytes": t("axis_size"), "context_tokens": t("axis_context")}
-    return [{t("col_config"): p.label, t("col_quality"): round(p.quality, 3),
-             t("col_ci"): f"{p.ci_low:.3f}–{p.ci_high:.3f}", t("col_chunks"): p.chunks,
-             t("col_bytes"): p.index_bytes, t("col_context"): round(p.context_tokens),
-             t("col_cut"): f"{p.probes_cut}/{result.probes}",
-             t("col_front"): ", ".join(fronts[c] for c in p.front) or "—"}
-            for p in result.points]
+    versus = {v.label: v for v in result.recommendation.versus}
+    fronts = {"index_bytes": t("axis_size"), "context_chars": t("axis_context")}
+    rows = []
+    for p in result.points:
+        v = versus.get(p.label)
+        rows.append({
+            t("col_config"): p.label, t("col_quality"): round(p.quality, 3),
+            t("col_ci"): f"{p.ci_low:.3f}–{p.ci_high:.3f}",
+            t("col_versus"): outcome_word(lang, "best" if v is None else v.outcome),
+            t("col_diff"): ("—" if v is None
+                            else f"{v.diff:+.3f} ({v.ci_low:+.3f}–{v.ci_high:+.3f})"),
+            t("col_detectable"): "—" if v is None else detectable_text(v.detectable),
+            t("col_chunks"): p.chunks, t("col_context"): round(p.context_chars),
+            t("col_tokens"): round(p.context_tokens), t("col_bytes"): p.index_bytes,
+            t("col_cut"): f"{p.probes_cut}/{result.probes}",
+            t("col_front"): ", ".join(fronts[c] for c in p.front) or "—"})
+    return rows
 
 
 def open_in_explore(state: AppState, label: str) -> None:

@@ -10,33 +10,30 @@ ranks that the file stores, through the one metric module (``chunkviz.eval.metri
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlencode
 
 from chunkviz.errors import ParameterError
+from chunkviz.eval.decision import Outcome
 from chunkviz.eval.grid import Config, fixed_config
 from chunkviz.eval.metrics import (
     METRIC_NAMES,
     MetricName,
     display_name,
     metric_values,
-    parse_metric_key,
 )
 from chunkviz.eval.results import ConfigRecord, Results
 from chunkviz.eval.stats import (
-    Clusters,
-    Outcome,
     PairwiseResult,
     Replication,
     Unit,
     format_p,
-    holm,
     permutation_floor,
     replicate,
-    tost_paired,
 )
+from chunkviz.eval.verdict import with_margin as with_margin
 from chunkviz.strategies import get_strategy
 from chunkviz.text import text
 
@@ -355,6 +352,8 @@ def sentence(comp: PairwiseResult, lang: Lang) -> str:
             out += text(lang, "dashboard.pair_better_within", within=within)
     elif c.outcome == "equivalent":
         out = text(lang, "dashboard.pair_equivalent", p_equiv=format_p(c.p_equiv_holm), **fields)
+    elif c.outcome == "saturated":
+        out = text(lang, "dashboard.pair_saturated", **fields)
     elif within:
         out = text(lang, "dashboard.pair_inconclusive_within", **fields)
     else:
@@ -379,47 +378,14 @@ class Words:
 def sentences(results: Results, metric: str, lang: Lang) -> Words:
     """Sentences for every pair of ``metric``: conclusions first (by size), the rest folded."""
     comps = sorted(comparisons(results, metric), key=lambda c: (not c.significant, -abs(c.diff)))
-    shown = [c for c in comps if c.outcome != "inconclusive"]
-    folded = [c for c in comps if c.outcome == "inconclusive"]
+    shown = [c for c in comps if c.outcome not in ("inconclusive", "saturated")]
+    folded = [c for c in comps if c.outcome in ("inconclusive", "saturated")]
     return Words(tuple(sentence(c, lang) for c in shown), tuple(sentence(c, lang) for c in folded))
 
 
 def margin_of(results: Results, metric: str) -> float | None:
     """The equivalence margin the file's tests of ``metric`` used (None: no equivalence tests)."""
     return next((c.delta for c in comparisons(results, metric) if c.delta is not None), None)
-
-
-def with_margin(results: Results, metric: str, delta: float) -> Results:
-    """A copy of ``results`` whose equivalence tests of ``metric`` use the margin ``delta``.
-
-    The TOST is analytic (``chunkviz.eval.stats.tost_paired``), so it is recomputed from the
-    file's ranks at once, on the file's own units, and Holm-corrected again over the pairs of
-    ``metric``; nothing else in the file changes.
-
-    Raises:
-        ParameterError: A non-positive ``delta`` or a metric that is not a rank metric.
-    """
-    if not delta > 0:
-        raise ParameterError(f"the equivalence margin must be positive (got {delta!r})")
-    name, k = parse_metric_key(metric)
-    if not k.isdigit():
-        raise ParameterError(f"{metric!r} is not a rank metric with a numeric k")
-    values = {lab: metric_values(name, results.ranks[lab], int(k)) for lab in results.labels}
-    unit, _ = unit_of(results)
-    clusters = Clusters.of(results.question_docs or results.question_ids, unit)
-    alpha = results.stats.alpha
-    rows = comparisons(results, metric)
-    tests = [tost_paired(values[r.a], values[r.b], delta, alpha=alpha, clusters=clusters)
-             for r in rows]
-    adjusted = holm([e.p_value for e in tests])
-    new = iter([
-        replace(r, delta=delta, p_equiv=e.p_value, p_equiv_holm=ph, eq_ci_low=e.ci_low,
-                eq_ci_high=e.ci_high,
-                equivalent=bool(ph < alpha and -delta < e.ci_low and e.ci_high < delta))
-        for r, e, ph in zip(rows, tests, adjusted, strict=True)
-    ])
-    return replace(results, pairwise=tuple(next(new) if p.metric == metric else p
-                                           for p in results.pairwise))
 
 
 # --- the verdict --------------------------------------------------------------------------------
@@ -437,10 +403,6 @@ class Verdict:
         clear: Whether ``best`` beats every other configuration significantly.
         tied: Configurations whose difference from ``best`` is not significant (it cannot be
             told apart from them), in file order.
-        cheaper: Configurations with fewer chunks than ``best`` shown equivalent to it within
-            ``±delta`` by the equivalence test, as ``(label, chunks)``, cheapest first.
-        best_chunks: Chunks of ``best``.
-        cheapest: Whether ``best`` has the fewest chunks of all (nothing cheaper to offer).
         delta: The equivalence margin of the metric (None: no equivalence tests in the file).
         unit: The unit of resampling.
         units: How many units (documents or questions).
@@ -456,9 +418,6 @@ class Verdict:
     best_mean: float
     clear: bool
     tied: tuple[str, ...]
-    cheaper: tuple[tuple[str, int], ...]
-    best_chunks: int
-    cheapest: bool
     delta: float | None
     unit: Unit
     units: int
@@ -469,7 +428,9 @@ class Verdict:
 
 
 def verdict(results: Results, metric: str) -> Verdict:
-    """Best configuration, the ones it cannot be told from, and cheaper equivalent ones.
+    """Best configuration and the ones it cannot be told from (the main table's flags).
+
+    What to recommend, and at what cost, is ``chunkviz.eval.verdict.choose``'s.
 
     Raises:
         ParameterError: ``metric`` has no pairwise tests in the file.
@@ -486,13 +447,7 @@ def verdict(results: Results, metric: str) -> Verdict:
         if best in (c.a, c.b):
             oriented = c if c.a == best else c.flipped()
             with_best[oriented.b] = oriented
-    chunks = {c.label: c.chunks for c in results.configs}
     tied = tuple(lab for lab in labs if lab in with_best and not with_best[lab].significant)
-    cheaper = tuple(sorted(
-        ((lab, chunks[lab]) for lab, c in with_best.items()
-         if c.equivalent and chunks[lab] < chunks[best]),
-        key=lambda item: (item[1], item[0]),
-    ))
     unit, units = unit_of(results)
     stats = results.stats
     return Verdict(
@@ -502,9 +457,6 @@ def verdict(results: Results, metric: str) -> Verdict:
         best_mean=means[best],
         clear=_clear_winner(results, metric, (best,), labs) and len(labs) > 1,
         tied=tied,
-        cheaper=cheaper,
-        best_chunks=chunks[best],
-        cheapest=chunks[best] == min(chunks.values()),
         delta=next((c.delta for c in comps if c.delta is not None), None),
         unit=unit,
         units=units,
@@ -513,32 +465,6 @@ def verdict(results: Results, metric: str) -> Verdict:
         resamples=stats.bootstrap,
         permutations=stats.permutations,
     )
-
-
-def verdict_sentence(v: Verdict, lang: Lang) -> str:
-    """One sentence a stakeholder can act on, in English or Japanese (plain text, unescaped)."""
-    sep = text(lang, "dashboard.sep")
-    unit = (text(lang, "dashboard.verdict_unit_document", units=v.units)
-            if v.unit == "document"
-            else text(lang, "dashboard.verdict_unit_question", questions=v.questions))
-    out = text(lang, "dashboard.verdict_head", backend=v.backend, name=metric_label(v.metric),
-               unit=unit, best=v.best, best_mean=v.best_mean)
-    if v.clear:
-        out += text(lang, "dashboard.verdict_clear")
-    elif v.tied:
-        out += text(lang, "dashboard.verdict_tied", tied=sep.join(v.tied))
-    out += text(lang, "dashboard.verdict_end")
-    if v.delta is not None:
-        if v.cheaper:
-            cheap = sep.join(text(lang, "dashboard.verdict_cheap_item", label=lab, n=n)
-                             for lab, n in v.cheaper)
-            out += text(lang, "dashboard.verdict_cheaper", delta=v.delta, cheap=cheap, best=v.best,
-                        best_chunks=v.best_chunks)
-        elif v.cheapest:
-            out += text(lang, "dashboard.verdict_cheapest")
-        else:
-            out += text(lang, "dashboard.verdict_no_cheaper", delta=v.delta)
-    return out
 
 
 def outcome_text(outcome: Outcome, a: str, b: str, delta: float | None, lang: Lang) -> str:

@@ -92,10 +92,37 @@ def test_no_bold_without_a_clear_winner_and_the_tied_group_is_marked(page):
 
 def test_the_verdict_comes_first(page):
     first = page.markdown[1].value  # right after the intro
-    assert first.startswith("bm25 (Recall@5, inference over 15 questions")
-    assert "the best is paragraph" in first
-    assert "cannot be told apart from" in first
-    assert any(m.value.startswith("use-m3 (Recall@5") for m in page.markdown)
+    assert first.startswith("**bm25** — Recall@5 at Equal k\\: 5 chunks each")
+    # paragraph has the top mean, but 15 questions cannot separate it from fixed-200-40, which
+    # sends more context: the unmeasured quality is not traded for cost.
+    assert "the best is fixed-200-40" in first
+    assert "paragraph scores highest (1.000), but these questions cannot separate it" in first
+    assert page.markdown[2].value.startswith(
+        "**bm25** — Recall@budget at Equal context budget\\: "
+        f"{SMALL['budget']['chars']:,} characters each")
+    assert any(m.value.startswith("**use-m3** — Recall@5") for m in page.markdown)
+
+
+def test_the_first_screen_prices_context_never_chunk_counts_and_leads_with_the_chart(page):
+    chart = _plotly_spec(page, 0)  # the first figure of the page
+    assert chart["layout"]["title"]["text"].startswith(
+        "Difference from the best, by the context each configuration sends")
+    assert chart["layout"]["xaxis"]["title"]["text"] == "characters sent to the generator"
+    assert "xaxis2" in chart["layout"]  # equal k beside equal budget
+    names = {t["name"] for t in chart["data"]}
+    assert "best" in names
+    first_screen = " ".join(m.value for m in page.markdown[1:5])
+    assert "characters" in first_screen
+    assert "sending" in first_screen
+    assert "fewest chunks" not in first_screen
+    assert "cheapest" not in first_screen
+    caption = " ".join(c.value for c in page.caption)
+    assert "never its number of chunks" in caption
+    # The budget is a setting: another budget recomputes the tests at it.
+    page.number_input(key="bench_budget").set_value(500).run()
+    assert not page.exception
+    assert page.markdown[2].value.startswith(
+        "**bm25** — Recall@budget at Equal context budget\\: 500 characters each")
 
 
 @pytest.mark.parametrize("metric", METRICS)
@@ -111,7 +138,8 @@ def test_a_pair_the_file_marks_significant_reads_significant(page, metric):
             assert "survives correction" in line
         else:  # the page tests equivalence within the default ±0.01 from the file's ranks
             assert ("inconclusive — no detectable difference" in line
-                    or "equivalent within ±0.01" in line)
+                    or "equivalent within ±0.01" in line
+                    or "saturated — these questions cannot separate them" in line)
     matrix = _table(_markdown_starting(page, "| row − column"))
     labels = [r[0] for r in matrix]
     for p in (p for p in SMALL["pairwise"] if p["metric"] == metric):
@@ -147,7 +175,7 @@ def test_equal_k_and_equal_budget_toggle(page):
 
 
 def test_scatter_points_are_named_with_ci_bars_and_readable_ticks(page):
-    spec = _plotly_spec(page, 0)
+    spec = _plotly_spec(page, 1)  # after the verdict's chart
     traces = spec["data"]
     assert [t["name"] for t in traces] == [c["label"] for c in SMALL["configs"]]
     assert [t["x"][0] for t in traces] == [c["chunks"] for c in SMALL["configs"]]
@@ -288,8 +316,12 @@ def test_the_drill_down_lists_questions_by_their_text(page):
 def test_the_user_sets_the_equivalence_margin(page):
     page.number_input(key="bench_margin_recall@5").set_value(0.5).run()
     assert not page.exception
-    assert "the best is paragraph" in page.markdown[1].value  # paragraph: already the cheapest
-    assert any("equivalent within ±0.5" in line for line in _bullets(page))
+    assert "the best is fixed-200-40" in page.markdown[1].value
+    # Fifteen questions, four of them missed by anything: the pairs the tests cannot separate
+    # are saturated, and a wider margin does not make them equivalent.
+    lines = _bullets(page)
+    assert any("saturated — these questions cannot separate them" in line for line in lines)
+    assert not any("equivalent within ±0.5" in line for line in lines)
 
 
 def test_a_damaged_results_file_is_listed_as_unreadable_and_the_others_still_show(
@@ -315,3 +347,11 @@ def test_a_damaged_results_file_is_listed_as_unreadable_and_the_others_still_sho
     assert list(at.dataframe[0].value["File"]) == ["results_small.json"]
     rows = _table(_markdown_starting(at, "| Configuration"))
     assert [r[0] for r in rows] == [c["label"] for c in SMALL["configs"]]
+
+
+def test_document_weighted_means_stand_beside_question_weighted_ones(page):
+    frame = next(d.value for d in page.dataframe if "per document" in d.value.columns)
+    assert list(frame["configuration"]) == [c["label"] for c in SMALL["configs"]]
+    first = SMALL["metrics"][SMALL["configs"][0]["label"]]["recall@5"]
+    assert frame["per question"][0].startswith(f"{first['mean']:.3f}")
+    assert any("Document-weighted: every document counts once" in c.value for c in page.caption)

@@ -27,18 +27,20 @@ def test_the_recommendation_shown_is_tunes_and_synthetic_figures_say_so():
     assert not at.exception
     expected = tune(load_sample("tech_en"), synthetic=30, form=DEFAULT_FORM,
                     configs=grid_configs(GRID), backend="bm25", seed=0)
-    assert metric(at, "Recommended configuration") == expected.recommendation.label
+    assert metric(at, "Recommended configuration") == expected.recommendation.pick
     assert metric(at, "Best quality") == expected.recommendation.best
     shown = " ".join(str(s.value) for s in at.success)
-    assert "the cheapest" in shown or "highest" in shown
+    assert "Recommended\\: " in shown
+    assert "characters" in shown
+    assert "fewest chunks" not in shown
     warnings = " ".join(str(w.value) for w in at.warning)
     assert "Synthetic questions\\: 30 context questions (seed 0)" in warnings  # escaped
     assert "favour lexical retrieval" in warnings
     assert "Spearman ρ =" in warnings
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 3  # the verdict's chart and the two fronts
     # A rerun keeps the result without running again.
     at.run()
-    assert metric(at, "Recommended configuration") == expected.recommendation.label
+    assert metric(at, "Recommended configuration") == expected.recommendation.pick
 
 
 def test_no_questions_counts_the_key_phrases_each_configuration_cuts():
@@ -115,19 +117,29 @@ def test_the_margin_moves_the_recommendation_as_recommend_does_and_names_the_rul
     expected = tune(load_sample("tech_en"), synthetic=30, form=DEFAULT_FORM,
                     configs=grid_configs(GRID), backend="bm25", seed=0)
     assert expected.recommendation.delta == 0.01
-    rule = "Rule: equivalent" if expected.recommendation.rule == "equivalent" else \
-        "Rule: not significantly worse"
+    rule = _rule(expected.recommendation)
     assert any(c.value.startswith(escape_markdown(rule)) for c in at.caption)
     # The validation names the backend by its name (it once showed the record's repr).
     assert "(bm25)." in " ".join(str(w.value) for w in at.warning)
-    wide = with_margin(expected, 0.3).recommendation
-    assert wide.rule == "equivalent"
+    wide = with_margin(expected, 0.3)
+    assert wide.recommendation.delta == 0.3
     at.number_input(key="tune_margin").set_value(0.3).run()
     assert not at.exception
-    assert metric(at, "Recommended configuration") == wide.label
+    assert metric(at, "Recommended configuration") == wide.recommendation.pick
     assert escape_markdown(reason_text("en", wide)) in at.success[0].value
-    rule = escape_markdown("Rule: equivalent to the best within ±0.3")
-    assert any(c.value.startswith(rule) for c in at.caption)
+    assert any(c.value.startswith(escape_markdown(_rule(wide.recommendation)))
+               for c in at.caption)
+
+
+def _rule(rec) -> str:  # type: ignore[no-untyped-def]
+    """The start of the rule caption the page shows for a decision."""
+    if rec.saturated:
+        return "Rule: these questions cannot separate"
+    if rec.rule == "equivalent":
+        return f"Rule: the least context among the configurations shown equivalent to the best " \
+               f"within ±{rec.delta:g}"
+    return f"Rule: the best itself; nothing sending less context is shown equivalent within " \
+           f"±{rec.delta:g}"
 
 
 def test_the_same_file_uploaded_twice_gives_the_clis_recommendation_both_times(tmp_path, capsys):

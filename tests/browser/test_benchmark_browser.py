@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import ARTIFACTS
+
 pytestmark = pytest.mark.browser
 
 _VERDICT = "[data-testid='stMarkdownContainer']:has-text('the best is')"
@@ -20,11 +22,22 @@ def _open(browser, app_url, width, height):  # type: ignore[no-untyped-def]
 def test_the_first_screen_shows_the_verdict(browser, app_url):
     context, page = _open(browser, app_url, 1400, 900)
     try:
-        box = page.locator(_VERDICT).first.bounding_box()
-        assert box is not None
+        chart = page.locator("[data-testid='stPlotlyChart']").first
+        chart.locator(".main-svg").first.wait_for(timeout=120_000)
         assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
+        # The chart leads: difference from the best by context, both bases, fully in view.
+        box = chart.bounding_box()
+        assert box is not None
         assert box["y"] >= 0
         assert box["y"] + box["height"] <= 900, box
+        assert chart.get_by_text("characters sent to the generator").count() == 2
+        assert chart.get_by_text("Equal context budget", exact=False).count() >= 1
+        # The sentence under it starts on the first screen.
+        words = page.locator(_VERDICT).first.bounding_box()
+        assert words is not None
+        assert box["y"] < words["y"] < 900, words
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "benchmark-verdict-1400x900.png"))
     finally:
         context.close()
 

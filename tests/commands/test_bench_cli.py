@@ -117,7 +117,8 @@ def test_bench_prints_the_unit_and_verdict_and_takes_margins(tmp_path, squad_fil
     printed = capsys.readouterr().out
     assert "Inference resamples 2 questions (50 bootstrap resamples, 50 sign flips" in printed
     assert "equivalent within ±0.5" in printed
-    assert "bm25 (Recall@5, inference over 2 questions" in printed
+    assert "Recall@5 at Equal k: 5 chunks each: the best is" in printed
+    assert "Recall@budget at Equal context budget: 2,000 characters each" in printed
     results = load_results(next(out.glob("*.json")))
     assert results.stats.unit == "question"
     assert results.stats.margins["recall@5"] == 0.5

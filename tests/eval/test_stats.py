@@ -80,6 +80,8 @@ def test_pairwise_tests_verdicts():
     base = (rng.random(500) < 0.5).astype(float)
     better = np.maximum(base, (rng.random(500) < 0.4).astype(float))
     same = base.copy()
+    other = int(np.flatnonzero(base != base[0])[0])
+    same[[0, other]] = 1 - same[[0, other]]  # one question each way: not identical or saturated
     results = pairwise_tests(
         {"good": better, "base": base, "copy": same}, metric="recall@5", permutations=2000
     )
@@ -90,8 +92,11 @@ def test_pairwise_tests_verdicts():
     assert by_pair[("good", "base")].ci_low > 0
     assert not by_pair[("base", "copy")].significant
     assert by_pair[("base", "copy")].verdict == "equivalent within ±0.01"
+    assert by_pair[("base", "copy")].detectable < 0.01
     untested = pairwise_tests({"base": base, "copy": same}, metric="recall@5", equivalence=False)
     assert (untested[0].verdict, untested[0].delta) == (NO_DIFFERENCE, None)
+    identical = pairwise_tests({"base": base, "copy": base.copy()}, metric="recall@5")[0]
+    assert (identical.outcome, identical.equivalent) == ("saturated", False)
     assert all(r.p_holm >= r.p_value for r in results)
     assert by_pair[("good", "base")].as_dict()["verdict"] == "good better"
 

@@ -18,10 +18,12 @@ from chunkviz.eval.results import Results, load_results
 from chunkviz.eval.runner import default_results_dir, shipped_results_dir
 from chunkviz.eval.spans import analyze_spans
 from chunkviz.eval.stats import PairwiseResult
+from chunkviz.eval.verdict import budget_view, choose
 from chunkviz.views import dashboard as db
 from chunkviz.views.benchmark_tables import cell_text, main_table_markdown
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.share_link import from_query
+from chunkviz.views.verdict import choice_sentence, verdicts
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -79,8 +81,6 @@ def test_only_a_best_that_beats_every_other_is_bold(bm25):
     v = db.verdict(_clear(bm25, "paragraph"), "recall@5")
     assert v.clear
     assert v.tied == ()
-    assert "significantly better than every other configuration" in db.verdict_sentence(v, "en")
-    assert "他のすべての構成に有意に勝つ" in db.verdict_sentence(v, "ja")
 
 
 def test_verdict_names_the_best_its_ties_and_the_unit(bm25):
@@ -89,31 +89,37 @@ def test_verdict_names_the_best_its_ties_and_the_unit(bm25):
                                                                15, 15)
     assert set(v.tied) == set(bm25.labels) - {"paragraph", "fixed-100-0"}
     assert v.delta is None  # a file written before equivalence tests
-    en = db.verdict_sentence(v, "en")
-    assert en.startswith("bm25 (Recall@5, inference over 15 questions (about these questions")
-    assert "cannot be told apart from" in en
-    assert "区別できない" in db.verdict_sentence(v, "ja")
     with pytest.raises(ParameterError, match="no pairwise tests"):
         db.verdict(bm25, "recall@1")
 
 
-def test_verdict_lists_cheaper_configurations_equivalent_within_delta(bm25):
+def test_the_recommendation_is_the_least_context_shown_equivalent_never_fewest_chunks(bm25):
     cheaper = "fixed-200-40"
-    configs = tuple(replace(c, chunks=1) if c.label == cheaper else c for c in bm25.configs)
+    # Fewer chunks for paragraph must not make it cheaper: cost is the context sent at k.
+    configs = tuple(replace(c, mean_chunk_chars=10.0) if c.label == cheaper
+                    else replace(c, chunks=1) if c.label == "paragraph" else c
+                    for c in bm25.configs)
     pairs = tuple(
         replace(p, delta=0.01, equivalent=True, significant=False, eq_ci_low=-0.005,
-                eq_ci_high=0.005, p_equiv=0.001, p_equiv_holm=0.004)
+                eq_ci_high=0.005, p_equiv=0.001, p_equiv_holm=0.004, ci_low=-0.004,
+                ci_high=0.006, detectable=0.004)
         if p.metric == "recall@5" and {p.a, p.b} == {"paragraph", cheaper}
         else replace(p, delta=0.01)
         for p in bm25.pairwise)
     data = replace(bm25, configs=configs, pairwise=pairs,
                    stats=replace(bm25.stats, unit="document", units=3))
-    v = db.verdict(data, "recall@5")
-    assert v.cheaper == ((cheaper, 1),)
-    en = db.verdict_sentence(v, "en")
-    assert "inference over 3 documents" in en
-    assert f"equivalent within ±0.01: {cheaper} (1 chunks)" in en
-    assert "±0.01 以内で同等" in db.verdict_sentence(v, "ja")
+    choice = choose(data, "recall@5", "equal_k", 0.01)
+    assert (choice.best, choice.pick, choice.rule) == ("paragraph", cheaper, "equivalent")
+    assert choice.option(cheaper).cost.chars == 50.0  # k = 5 chunks of 10 characters
+    en = choice_sentence("en", choice, budget_chars=2000, questions=15, unit="document",
+                         units=3)
+    assert f"Recommended: {cheaper}" in en
+    assert "shown equivalent to paragraph within ±0.01" in en
+    assert "less context" in en
+    assert "chunks each" in en
+    assert "fewest chunks" not in en
+    assert "推奨" in choice_sentence("ja", choice, budget_chars=2000, questions=15,
+                                     unit="document", units=3)
     words = db.sentences(data, "recall@5", "en")
     assert any("equivalent within ±0.01" in w for w in words.shown)
     assert all("inconclusive" in w for w in words.folded)
@@ -495,9 +501,22 @@ def test_the_page_margin_recomputes_the_files_equivalence_tests_exactly():
         db.with_margin(shipped, "recall@5", 0.0)
 
 
-def test_a_best_with_the_fewest_chunks_is_called_the_cheapest():
+def test_the_shipped_verdict_prices_context_and_tests_the_budget():
     (path,) = shipped_results_dir().glob("jsquad-bm25-all-s0*.json")
-    v = db.verdict(load_results(path), "recall@5")
-    assert (v.best, v.cheapest, v.cheaper) == ("fixed-800-160", True, ())
-    assert db.verdict_sentence(v, "en").endswith("It is also the cheapest (fewest chunks).")
-    assert db.verdict_sentence(v, "ja").endswith("最良の構成はチャンク数も最少。")
+    results = load_results(path)
+    at_k, at_budget = verdicts("en", results, "recall@5", 0.01)
+    assert at_k.choice.best == "fixed-800-160"
+    assert at_k.choice.option("fixed-800-160").cost.chars == pytest.approx(
+        5 * results.config("fixed-800-160").mean_chunk_chars)
+    for said in (at_k, at_budget):
+        assert "cheapest" not in said.sentence
+        assert "fewest chunks" not in said.sentence
+    assert "Cheaper alternatives: " in at_k.sentence
+    assert "saves" in at_k.sentence
+    assert "95% CI" in at_k.sentence
+    assert at_budget.choice.metric == "recall@budget"
+    assert at_budget.sentence.startswith("Recall@budget at Equal context budget: 2,000")
+    # The file's own tests at its budget are read, not recomputed.
+    view = budget_view(results, "recall", results.budget.chars, 0.01)
+    assert view.stored
+    assert len(view.pairwise) == len(results.labels) * (len(results.labels) - 1) // 2

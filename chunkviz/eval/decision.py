@@ -1,0 +1,455 @@
+"""The one place a comparison is decided and a configuration recommended.
+
+Every outcome of a paired comparison (``a_better``, ``b_better``, ``equivalent`` within
+``+-delta``, ``inconclusive``, ``saturated``), every equivalence margin default and every
+recommendation comes from this module; the statistics (``chunkviz.eval.stats``), the runner, the
+results-file validation, Tune, the Benchmark verdict and the CLI call it. It holds values and
+rules, never sentences: ``chunkviz.views.verdict`` turns them into words through the catalogues.
+
+**Saturated.** Questions that every configuration answers cannot separate configurations. A
+comparison is *saturated* when its paired differences carry no information: every difference is
+zero, their standard error is zero, or both sides sit at the ceiling, i.e. the questions that
+either side misses (a value below the metric's maximum 1) are fewer than ``min_discordant(alpha)``
+-- the fewest discordant questions on which even a one-sided exact sign test could reject at
+``alpha`` -- so no test of these questions could ever tell the two apart. A saturated comparison is
+never "equivalent": a TOST on zero variance returns p = 0 and would call anything equivalent.
+
+**Detectable margin.** For a comparison with paired standard error ``se`` on ``G`` units, the
+detectable margin is ``t_{1-alpha, G-1} * se``: the smallest ``delta`` at which the TOST at level
+``alpha`` would pass *were the observed mean difference exactly 0*. It is chosen over the margin
+given the observed difference (``|diff| + t se``, which the TOST interval already shows) because it
+is a property of the design -- this n and this variance -- not of the luck of this sample, so it
+answers "which margin could these data have shown" and scales as ``1 / sqrt(n)``, which gives
+``units_needed``. Any TOST that passes has ``delta > |diff| + t se >= detectable``; "equivalent
+within +-delta" is claimed only when ``delta`` is at or above it (with Holm's correction the
+needed margin can only be larger: this is a lower bound).
+
+**Cost is context.** A configuration's cost is what it sends a generator: at ``k`` chunks,
+``k * mean chunk length`` characters (and tokens of the backend's tokenizer), then its index size.
+At an equal context budget every configuration sends about the same, so there the index size
+decides. Never the number of chunks.
+
+**The recommendation** (``recommend``): the cheapest configuration shown equivalent to the best;
+when none is, the best itself, followed by the cheaper alternatives, each with its saving and its
+loss with its interval. A configuration whose interval of the difference lies below zero is never
+headlined. *The best* is taken among the highest mean and the configurations the questions cannot
+separate from it (saturated or inconclusive, interval not below zero): the one cutting the fewest
+answers (or probe spans, ``Option.cut``), then at equal k the one sending the most context, then
+the highest mean -- quality that could not be measured is never traded for cost.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+import numpy as np
+
+from chunkviz.errors import ParameterError
+
+Outcome = Literal["a_better", "b_better", "equivalent", "inconclusive", "saturated"]
+OUTCOMES: tuple[Outcome, ...] = ("a_better", "b_better", "equivalent", "inconclusive",
+                                 "saturated")
+Basis = Literal["equal_k", "budget"]
+BASES: tuple[Basis, ...] = ("equal_k", "budget")
+Rule = Literal["equivalent", "best"]
+
+#: Default equivalence margins, in the metric's own units (see ``default_margin``).
+DEFAULT_MARGINS: Mapping[str, float] = {
+    "recall": 0.01,
+    "ndcg": 0.01,
+    "mrr": 0.01,
+    "span_precision": 0.02,
+    "span_recall": 0.02,
+    "span_iou": 0.02,
+}
+
+
+def default_margin(metric: str) -> float:
+    """The default equivalence margin delta of a metric key (``recall@5`` -> 0.01).
+
+    Recall@k, nDCG@k and MRR@k (also at ``@budget``): delta = 0.01, one question in a hundred
+    gaining or losing a relevant chunk in the top k (Recall), or the equivalent mass of rank
+    movements (nDCG, MRR: e.g. 2% of questions moving between ranks 1 and 2 change MRR by 0.01).
+    It is about what the alternative definitions of ties and relevance move the means by on
+    JSQuAD, so a pair proven equivalent at this margin differs by less than the benchmark's own
+    definitional uncertainty. Span precision / recall / IoU: delta = 0.02, because their
+    per-question values are continuous character ratios whose means move more between
+    neighbouring chunk sizes. Whether the data can show equivalence at this margin at all is the
+    comparison's ``detectable_margin``.
+
+    Args:
+        metric: A metric key ``name@k`` (``ndcg@10``, ``span_iou@5``, ``recall@budget``).
+
+    Returns:
+        The margin, in the metric's units.
+
+    Raises:
+        ParameterError: A key without ``@`` or a metric without a default margin.
+    """
+    name, sep, k = metric.partition("@")
+    if not sep or not name or not k:
+        raise ParameterError(f"metric key must look like name@k, e.g. ndcg@10 (got {metric!r})")
+    if name not in DEFAULT_MARGINS:
+        raise ParameterError(
+            f"no default equivalence margin for {metric!r}; pass margin= explicitly "
+            f"(known: {', '.join(sorted(DEFAULT_MARGINS))})"
+        )
+    return DEFAULT_MARGINS[name]
+
+
+def margins_for(metrics: Sequence[str], given: Mapping[str, float] | None = None
+                ) -> dict[str, float]:
+    """The margin of each metric key: ``given`` where it names one, else ``default_margin``."""
+    return {key: float((given or {}).get(key, default_margin(key))) for key in metrics}
+
+
+# ---------------------------------------------------------------------------- one comparison
+
+
+def min_discordant(alpha: float) -> int:
+    """The fewest discordant questions on which an exact one-sided sign test can reject at alpha.
+
+    With ``m`` discordant questions all won by one side, the one-sided sign test's p-value is
+    ``0.5^m``; it falls to ``alpha`` first at ``m = ceil(log2(1 / alpha))`` (5 at 0.05). Fewer
+    discordant questions than that can never separate two configurations.
+    """
+    if not 0.0 < alpha < 1.0:
+        raise ParameterError(f"alpha must be between 0 and 1 (got alpha={alpha})")
+    return max(1, math.ceil(math.log2(1.0 / alpha) - 1e-12))
+
+
+def is_saturated(a: np.ndarray, b: np.ndarray, se: float, alpha: float) -> bool:
+    """Whether these questions cannot separate ``a`` from ``b`` (see the module docstring).
+
+    Args:
+        a: Per-question values of one configuration (metric in [0, 1]).
+        b: The other's, on the same questions.
+        se: The standard error of the mean paired difference.
+        alpha: The level of the tests.
+    """
+    d = a - b
+    if d.size == 0 or not np.any(d) or se == 0.0:
+        return True
+    misses = int(np.count_nonzero(a < 1.0)) + int(np.count_nonzero(b < 1.0))
+    return misses < min_discordant(alpha)
+
+
+def detectable_margin(se: float, df: int, alpha: float) -> float:
+    """``t_{1-alpha, df} * se``: the smallest margin a TOST could pass at were the difference 0.
+
+    Raises:
+        ParameterError: ``df`` < 1 or a bad ``alpha``.
+    """
+    from scipy import stats as sps
+
+    if df < 1:
+        raise ParameterError(f"df must be at least 1 (got df={df}); compare at least 2 units")
+    if not 0.0 < alpha < 1.0:
+        raise ParameterError(f"alpha must be between 0 and 1 (got alpha={alpha})")
+    return float(sps.t.ppf(1.0 - alpha, df)) * se
+
+
+def units_needed(units: int, detectable: float, delta: float) -> int:
+    """Roughly how many units (documents or questions) equivalence within ``delta`` would need.
+
+    The standard error shrinks as ``1 / sqrt(n)``: with the same per-unit variance and a true
+    difference of 0, ``n * (detectable / delta)^2`` units bring the detectable margin down to
+    ``delta``. Returns ``units`` when it already is.
+    """
+    if not delta > 0:
+        raise ParameterError(f"delta must be positive (got delta={delta!r})")
+    if detectable <= delta:
+        return units
+    return math.ceil(units * (detectable / delta) ** 2)
+
+
+def is_equivalent(
+    *,
+    p_equiv_holm: float,
+    eq_ci_low: float,
+    eq_ci_high: float,
+    delta: float | None,
+    detectable: float | None,
+    saturated: bool,
+    alpha: float,
+) -> bool:
+    """Whether a comparison shows equivalence within ``+-delta``.
+
+    The Holm-adjusted TOST p-value is below ``alpha``, its ``1 - 2 alpha`` interval lies inside
+    ``(-delta, delta)``, ``delta`` is at or above the detectable margin (when known: files of
+    schema version 2 did not record it) and the comparison is not saturated.
+    """
+    if delta is None or saturated or not math.isfinite(eq_ci_low) or not math.isfinite(eq_ci_high):
+        return False
+    if detectable is not None and delta < detectable:
+        return False
+    return bool(p_equiv_holm < alpha and -delta < eq_ci_low and eq_ci_high < delta)
+
+
+def outcome(*, significant: bool, diff: float, equivalent: bool, saturated: bool) -> Outcome:
+    """The one outcome of a comparison of ``a`` with ``b`` (``diff = mean(a - b)``).
+
+    A significant difference first (it can also lie within the margin); then saturated (the
+    questions cannot separate them, so no equivalence is claimed); then equivalence; else
+    inconclusive: no detectable difference, which is not equality. A computed test cannot be
+    significant on a saturated pair (with fewer than ``min_discordant`` discordant questions
+    the sign-flip p-value is at least ``2^(1-m)`` > alpha), so the order matters only for
+    p-values a file states without its data.
+    """
+    if significant:
+        return "a_better" if diff > 0 else "b_better"
+    if saturated:
+        return "saturated"
+    return "equivalent" if equivalent else "inconclusive"
+
+
+# ---------------------------------------------------------------------------- costs
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """What a configuration costs at ``k`` retrieved chunks.
+
+    Attributes:
+        k: Chunks retrieved (at most the index's chunks).
+        chars: Characters of context handed to a generator: ``k * mean chunk length``.
+        tokens: The same in tokens of the backend's tokenizer (None: not recorded).
+        index_bytes: Size of the index.
+    """
+
+    k: int
+    chars: float
+    tokens: float | None
+    index_bytes: int
+
+
+def context_cost(*, k: int, chunks: int, mean_chunk_chars: float,
+                 mean_chunk_tokens: float | None, index_bytes: int) -> Cost:
+    """The cost of retrieving ``k`` chunks (never more than the index holds)."""
+    kk = max(0, min(k, chunks))
+    return Cost(kk, kk * mean_chunk_chars,
+                None if mean_chunk_tokens is None else kk * mean_chunk_tokens, index_bytes)
+
+
+def cost_key(cost: Cost, basis: Basis) -> tuple[float, float]:
+    """How costs order: by context, then index size; at an equal budget by index size first.
+
+    At an equal budget every configuration sends about the budget, so the small differences of
+    rounding k must not decide.
+    """
+    if basis == "budget":
+        return (float(cost.index_bytes), cost.chars)
+    return (cost.chars, float(cost.index_bytes))
+
+
+# ---------------------------------------------------------------------------- recommendation
+
+
+class Compared(Protocol):
+    """A paired comparison of ``a`` with ``b`` (``chunkviz.eval.stats.PairwiseResult``)."""
+
+    @property
+    def a(self) -> str: ...  # noqa: D102
+
+    @property
+    def b(self) -> str: ...  # noqa: D102
+
+    @property
+    def diff(self) -> float: ...  # noqa: D102
+
+    @property
+    def ci_low(self) -> float: ...  # noqa: D102
+
+    @property
+    def ci_high(self) -> float: ...  # noqa: D102
+
+    @property
+    def outcome(self) -> Outcome: ...  # noqa: D102
+
+    @property
+    def detectable(self) -> float | None: ...  # noqa: D102
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A configuration as the recommendation sees it.
+
+    Attributes:
+        label: The configuration.
+        mean: Its mean of the metric.
+        ci_low: Lower bound of its 95% interval.
+        ci_high: Upper bound.
+        cost: What it costs under the basis.
+        cut: Share of answers (or, in Tune, of the document's probe spans) that no chunk holds
+            whole; it breaks ties at the top before cost does.
+    """
+
+    label: str
+    mean: float
+    ci_low: float
+    ci_high: float
+    cost: Cost
+    cut: float = 0.0
+
+
+_FLIP: Mapping[Outcome, Outcome] = {"a_better": "b_better", "b_better": "a_better",
+                                    "equivalent": "equivalent", "inconclusive": "inconclusive",
+                                    "saturated": "saturated"}
+
+
+@dataclass(frozen=True, slots=True)
+class Versus:
+    """One configuration against the best, oriented ``label - best``.
+
+    Attributes:
+        label: The configuration.
+        diff: Its mean minus the best's.
+        ci_low: Lower bound of the 95% interval of ``diff``.
+        ci_high: Upper bound.
+        outcome: ``a_better`` (better than the best), ``b_better`` (worse), ``equivalent``,
+            ``inconclusive`` or ``saturated``.
+        detectable: The comparison's detectable margin (None: not recorded).
+        saving: Share of the best's cost it saves (negative: it costs more): its context at
+            equal k, its index size at an equal budget (what orders costs there).
+    """
+
+    label: str
+    diff: float
+    ci_low: float
+    ci_high: float
+    outcome: Outcome
+    detectable: float | None
+    saving: float
+
+    @property
+    def worse_by_interval(self) -> bool:
+        """The interval of the difference lies wholly below zero."""
+        return self.ci_high < 0
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The recommendation on one basis: values, never sentences.
+
+    Attributes:
+        basis: ``equal_k`` or ``budget``.
+        metric: The metric key judged.
+        delta: The equivalence margin.
+        best: The configuration with the highest mean (ties: the cheapest).
+        pick: The recommended configuration.
+        rule: ``equivalent`` (a cheaper configuration shown equivalent to the best) or ``best``.
+        options: Every configuration, cheapest first.
+        versus: Every other configuration against the best, cheapest first.
+        alternatives: Of ``versus``, those cheaper than ``pick`` (what one would give up).
+        top: The configuration with the highest mean (``best`` unless the questions cannot
+            separate it from a configuration that cuts fewer answers or sends more context).
+    """
+
+    basis: Basis
+    metric: str
+    delta: float
+    best: str
+    pick: str
+    rule: Rule
+    options: tuple[Option, ...]
+    versus: tuple[Versus, ...]
+    alternatives: tuple[Versus, ...]
+    top: str = ""
+
+    def option(self, label: str) -> Option:
+        """The option called ``label``."""
+        return next(o for o in self.options if o.label == label)
+
+    @property
+    def saturated(self) -> bool:
+        """Every comparison with the best is saturated: the questions separate nothing."""
+        return bool(self.versus) and all(v.outcome == "saturated" for v in self.versus)
+
+    def count(self, outcome: Outcome) -> int:
+        """How many comparisons with the best have ``outcome``."""
+        return sum(1 for v in self.versus if v.outcome == outcome)
+
+
+def recommend(
+    options: Sequence[Option],
+    pairs: Sequence[Compared],
+    *,
+    basis: Basis,
+    metric: str,
+    delta: float,
+) -> Choice:
+    """The cheapest configuration shown equivalent to the best; else the best, alternatives priced.
+
+    Args:
+        options: The configurations with their means and costs.
+        pairs: Paired comparisons covering every configuration against the best (any
+            orientation; more pairs may be given).
+        basis: What the costs were measured under.
+        metric: The metric judged.
+        delta: The equivalence margin the pairs were tested at.
+
+    Returns:
+        The choice; ``pick`` is never a configuration whose interval says it is worse.
+
+    Raises:
+        ParameterError: No options, or a configuration without a comparison with the best.
+    """
+    if not options:
+        raise ParameterError("no configurations to recommend from; give a grid")
+    order = {o.label: i for i, o in enumerate(options)}
+
+    def key(o: Option) -> tuple[float, float, int]:
+        return (*cost_key(o.cost, basis), order[o.label])
+
+    top = min(options, key=lambda o: (-o.mean, o.cut, *key(o)))
+    against_top = _versus(options, pairs, top, basis)
+    # NOTE: the questions cannot tell the top from a saturated or inconclusive configuration,
+    # so the best among them is not the noisiest mean: it is the one cutting the fewest answers
+    # (or key phrases), then the one sending the most context at equal k (quality that could
+    # not be measured is not traded for cost), then the highest mean. On held-out JSQuAD
+    # questions the highest mean of a few questions, or the least context on a tie, lost to a
+    # fixed default (bench/verdict_holdout.py).
+    group = [top] + [o for o in options if o.label in against_top
+                     and against_top[o.label].outcome in ("saturated", "inconclusive")
+                     and not against_top[o.label].worse_by_interval]
+    richer = -1.0 if basis == "equal_k" else 0.0
+    best = min(group, key=lambda o: (o.cut, richer * o.cost.chars, -o.mean, *key(o)))
+    found = against_top if best is top else _versus(options, pairs, best, basis)
+    missing = [o.label for o in options if o.label != best.label and o.label not in found]
+    if missing:
+        raise ParameterError(f"no comparison of {', '.join(missing)} with the best, "
+                             f"{best.label}; test every configuration against it")
+    ranked = sorted(options, key=key)
+    eligible = [best] + [o for o in ranked if o.label != best.label
+                         and found[o.label].outcome == "equivalent"
+                         and not found[o.label].worse_by_interval]
+    pick = min(eligible, key=key)
+    versus = tuple(found[o.label] for o in ranked if o.label != best.label)
+    cheaper = tuple(v for v in versus if key(next(o for o in options if o.label == v.label))
+                    < key(pick))
+    return Choice(basis, metric, delta, best.label, pick.label,
+                  "best" if pick.label == best.label else "equivalent", tuple(ranked), versus,
+                  cheaper, top.label)
+
+
+def _versus(options: Sequence[Option], pairs: Sequence[Compared], best: Option,
+            basis: Basis) -> dict[str, Versus]:
+    """Every option's comparison with ``best``, oriented ``option - best``."""
+    found: dict[str, Versus] = {}
+    for p in pairs:
+        if best.label not in (p.a, p.b) or p.a == p.b:
+            continue
+        other = p.b if p.a == best.label else p.a
+        sign = 1.0 if p.a == other else -1.0
+        o = next((x for x in options if x.label == other), None)
+        if o is None:
+            continue
+        oc = p.outcome if sign > 0 else _FLIP[p.outcome]
+        lo, hi = (p.ci_low, p.ci_high) if sign > 0 else (-p.ci_high, -p.ci_low)
+        mine, theirs = cost_key(o.cost, basis)[0], cost_key(best.cost, basis)[0]
+        saving = 1.0 - mine / theirs if theirs else 0.0
+        found[other] = Versus(other, sign * p.diff, lo, hi, oc, p.detectable, saving)
+    return found

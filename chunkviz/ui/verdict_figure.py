@@ -1,0 +1,86 @@
+"""The verdict's picture: each configuration's difference from the best, by the context it sends.
+
+One panel per basis (equal k, equal budget), side by side: a point per configuration at the
+characters it sends (log axis) and its difference from the best, with the 95% interval as an
+error bar, coloured by the outcome of its comparison with the best; the ±δ band shaded, and the
+median detectable margin as dashed lines. The data come from ``chunkviz.views.verdict``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from chunkviz.eval.decision import Choice
+from chunkviz.text import Lang, text
+from chunkviz.views.verdict import (
+    OUTCOME_COLOURS,
+    chart_points,
+    detectable_text,
+    median_detectable,
+    metric_name,
+    outcome_word,
+)
+
+
+def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang) -> go.Figure:
+    """The first screen's chart: one panel per choice (equal k, equal budget)."""
+    fig = make_subplots(rows=1, cols=len(choices), subplot_titles=list(titles),
+                        shared_yaxes=True, horizontal_spacing=0.06)
+    seen: set[str] = set()
+    for col, choice in enumerate(choices, start=1):
+        points = chart_points(choice)
+        xs = [p.x for p in points]
+        lo, hi = min(xs), max(xs)
+        band = dict(row=1, col=col)
+        fig.add_hrect(y0=-choice.delta, y1=choice.delta, fillcolor="#2ca02c", opacity=0.12,
+                      line_width=0, **band)
+        margin = median_detectable(choice)
+        if margin is not None:
+            for y in (-margin, margin):
+                fig.add_hline(y=y, line_dash="dash", line_color="#555", line_width=1, **band)
+        fig.add_hline(y=0, line_color="#1f77b4", line_width=1, **band)
+        for outcome in OUTCOME_COLOURS:
+            group = [p for p in points if p.outcome == outcome]
+            if not group:
+                continue
+            word = outcome_word(lang, outcome)
+            fig.add_trace(go.Scatter(
+                x=[p.x for p in group], y=[p.diff for p in group], mode="markers+text",
+                text=[p.label for p in group], textposition="top center",
+                textfont={"size": 10},
+                marker={"size": 11, "color": OUTCOME_COLOURS[outcome],
+                        "symbol": "star" if outcome == "best" else "circle"},
+                error_y={"type": "data", "symmetric": False,
+                         "array": [p.high - p.diff for p in group],
+                         "arrayminus": [p.diff - p.low for p in group],
+                         "color": OUTCOME_COLOURS[outcome], "thickness": 1.5},
+                customdata=[[p.label, word, f"{p.low:+.3f} – {p.high:+.3f}", p.k,
+                             detectable_text(p.detectable)] for p in group],
+                hovertemplate=text(lang, "verdict.chart_hover"),
+                name=word, legendgroup=outcome, showlegend=outcome not in seen,
+            ), row=1, col=col)
+            seen.add(outcome)
+        fig.update_xaxes(type="log", range=_log_range(lo, hi),
+                         title_text=text(lang, "verdict.chart_x"), row=1, col=col)
+    first = choices[0]
+    margin = median_detectable(first)
+    note = text(lang, "verdict.chart_band", delta=first.delta)
+    if margin is not None:
+        note += " · " + text(lang, "verdict.chart_detectable", margin=margin)
+    fig.update_yaxes(title_text=text(lang, "verdict.chart_y", name=metric_name(first.metric)),
+                     row=1, col=1)
+    fig.update_layout(height=380, margin={"l": 10, "r": 10, "t": 60, "b": 10},
+                      legend={"orientation": "h", "y": -0.22},
+                      title={"text": f"{text(lang, 'verdict.chart_title')}<br>"
+                                     f"<sup>{note}</sup>", "font": {"size": 15}})
+    return fig
+
+
+def _log_range(lo: float, hi: float) -> list[float]:
+    import math
+
+    lo, hi = max(lo, 1.0), max(hi, 1.0)
+    return [math.log10(lo) - 0.15, math.log10(hi) + 0.15]
