@@ -118,11 +118,11 @@ def parse_margins(items: list[str]) -> dict[str, float]:
 
     Raises:
         ParameterError: An item that is not ``METRIC@K=DELTA`` with a metric that has a margin
-            (``chunkviz.eval.stats.DEFAULT_MARGINS``), a cut-off the benchmark measures and a
+            (``chunkviz.eval.decision.DEFAULT_MARGINS``), a cut-off the benchmark measures and a
             finite DELTA in (0, 1].
     """
     from chunkviz.eval.runner import KS
-    from chunkviz.eval.stats import DEFAULT_MARGINS
+    from chunkviz.eval.decision import DEFAULT_MARGINS
 
     out: dict[str, float] = {}
     for item in items:
