@@ -91,7 +91,8 @@ def _ja_kind(s: str) -> ProbeKind:
     return "compound"
 
 
-def _mostly_latin(text: str) -> bool:
+def mostly_latin(text: str) -> bool:
+    """Whether at least half of the letters (of the first 20,000 characters) are Latin."""
     letters = sum(1 for ch in text[:20000] if ch.isalpha())
     latin = sum(1 for ch in text[:20000] if ch.isascii() and ch.isalpha())
     return letters > 0 and latin / letters >= 0.5
@@ -101,7 +102,7 @@ def _latin(text: str) -> Iterator[Probe]:
     # In a Latin-script document every word is Latin: only names, acronyms and words with digits
     # are terms there (runs of them, such as "New York Times", are one probe). In a Japanese
     # document any Latin run is a term.
-    if not _mostly_latin(text):
+    if not mostly_latin(text):
         for m in _LATIN_RUN.finditer(text):
             yield Probe(m.start(), m.end(), "latin")
         return

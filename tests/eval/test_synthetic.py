@@ -111,3 +111,36 @@ def test_lm_form_needs_a_model_and_says_so() -> None:
         synthetic_questions(DOC, "lm")
     with pytest.raises(ModelUnavailableError, match="not available offline"):
         get_language_model("hf:/nonexistent/causal-lm")
+
+
+def test_question_form_asks_with_other_terms_and_a_question_word() -> None:
+    questions = synthetic_questions(DOC, "question")
+    assert questions
+    probes = [TEXT[p.start : p.end] for p in extract_probes(TEXT)]
+    for q in questions:
+        assert q.answer not in q.question
+        assert q.question.endswith(("は何？", "はいつ？"))
+        # Only answers whose surface is a key term once in the document are asked about.
+        assert probes.count(q.answer) == 1
+    by_answer = {q.answer: q.question for q in questions}
+    assert "梅雨前線" not in by_answer  # twice in the text: its place would be ambiguous
+    assert by_answer["1989年10月"].endswith("はいつ？")
+    terms = by_answer["寒帯ジェット気流"].removesuffix("は何？").split("の")
+    assert set(terms) <= {"南下", "梅雨前線", "停滞", "九州", "大雨", "北上", "気象庁", "予報"}
+
+
+def test_question_form_is_reproducible_by_seed_and_varies_with_it() -> None:
+    doc = Document("d", "doc", TEXT * 3 + "台風は八月に沖縄へ接近し、那覇で強風が吹いた。")
+    a = synthetic_questions(doc, "question", seed=1)
+    assert a == synthetic_questions(doc, "question", seed=1)
+    assert [q.question for q in a] != [
+        q.question for q in synthetic_questions(doc, "question", seed=2)]
+
+
+def test_question_form_uses_spaces_and_english_question_words_for_latin_text() -> None:
+    text = ("The Orbit Queue stores Kafka offsets. Operators restart the Broker Service nightly. "
+            "The Metrics Exporter reads Prometheus targets.")
+    questions = synthetic_questions(Document("e", "en", text), "question")
+    assert questions
+    assert all(q.question.endswith((" what?", " when?")) and "の" not in q.question
+               for q in questions)
