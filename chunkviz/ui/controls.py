@@ -14,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from chunkviz.errors import Message
 from chunkviz.strategies.registry import Param, Strategy
 from chunkviz.text import Lang, has, text
 from chunkviz.ui.state import bind
@@ -74,25 +75,27 @@ def strategy_description(lang: Lang, spec: Strategy) -> str:
     return text(lang, key) if has("en", key) else spec.description
 
 
-def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, str]:
+def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, Message]:
     """Values (from a shared link) that the controls cannot show, with a message for each."""
     problems = {}
     for p in spec.params:
         value = values.get(p.name)
         bounded = p.type in ("int", "float") and p.min is not None and p.max is not None
         if bounded and value is not None and value > min(p.max or 0, SLIDER_MAX):
-            problems[p.name] = (
+            problems[p.name] = Message(
                 f"{p.name}={value} from the link is above the slider's end ({SLIDER_MAX}); "
-                "use the API or the CLI for larger values"
-            )
+                "use the API or the CLI for larger values", "link_slider",
+                {"name": p.name, "value": value, "cap": SLIDER_MAX})
     # A pair the controls cannot make (overlap=400&size=400): the bounded side is not applied.
     kept = {**spec.defaults(), **{k: v for k, v in values.items() if k not in problems}}
     for rel in broken_relations(spec.params, kept):
         rule = "smaller than" if rel.strict else "at most"
-        problems[rel.small] = (
+        problems[rel.small] = Message(
             f"{rel.small} must be {rule} {rel.large} (got {rel.small}={kept[rel.small]}, "
-            f"{rel.large}={kept[rel.large]} from the link); {rel.small} keeps its current value"
-        )
+            f"{rel.large}={kept[rel.large]} from the link); {rel.small} keeps its current value",
+            "link_less_than" if rel.strict else "link_at_most",
+            {"small": rel.small, "large": rel.large, "small_value": kept[rel.small],
+             "large_value": kept[rel.large]})
     return problems
 
 

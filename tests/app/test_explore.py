@@ -159,8 +159,10 @@ def test_bad_link_values_are_reported_and_defaults_kept():
     at = _page(strategy="fixed", size="abc", bogus="1")
     assert not at.exception
     warnings = " ".join(w.value for w in at.warning)
-    assert "size must be an integer (got size='abc'); use an integer from 1 to" in warnings
-    assert "bogus" in warnings
+    # Values are shown as values (issue 25): no Python repr quotes around what the link held.
+    assert "size must be an integer (got size=abc); use an integer from 1 to" in warnings
+    assert "bogus=1 in the link is not a parameter of fixed" in warnings
+    assert "'" not in warnings
     assert at.slider(key=SIZE).value == 400
 
 
@@ -292,7 +294,11 @@ def test_every_registered_strategy_gets_controls_and_the_right_count(name):
         key = widget_key("explore_p_", name, p, "en")
         assert key in at.session_state, f"no control for {name}.{p.name}"
     text = load_sample("policy_ja").text
-    expected = chunkviz.chunk(text, name, **spec.defaults())
+    # The defaults, but for size, overlap and unit, which carry over from fixed (issue 25).
+    params = app_state(at).params_of(name)
+    shared = {"size": 400, "overlap": 0, "unit": "chars"}
+    assert params == {**spec.defaults(), **{k: v for k, v in shared.items() if k in params}}
+    expected = chunkviz.chunk(text, name, **params)
     assert _metric(at, "Chunks") == f"{len(expected):,}"
 
 
