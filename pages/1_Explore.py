@@ -126,6 +126,8 @@ with view:
         ss.pop("explore_page", None)
         target = focus if focus is not None else result.chunks[scroll or 0].start
         ss["explore_page_default"] = page_of(target) + 1
+    # The view comes first and its pager and jump box under it (a short screen shows the text).
+    view_slot = st.container()
     bar = st.columns([3, 1])
     page = (bar[0].pagination(pages, key="explore_page", max_visible_pages=9,
                               default=min(ss.get("explore_page_default", 1), pages))
@@ -137,9 +139,10 @@ with view:
     a, b = page_bounds(len(text), page - 1)
     markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_for(state.lang),
                          parents=result.parents)
-    highlight_view(markup, scroll_to=scroll, focus=focus, key="explore_highlight",
-                   request=ss.get("explore_jump_request", 0), legend=state.lang,
-                   parents=bool(result.parents), text_id=text_key(text), lead=True)
+    with view_slot:
+        highlight_view(markup, scroll_to=scroll, focus=focus, key="explore_highlight",
+                       request=ss.get("explore_jump_request", 0), legend=state.lang,
+                       parents=bool(result.parents), text_id=text_key(text), lead=True)
     if pages > 1:
         st.caption(tr("explore.page_info", a=a, b=b, n=len(text), p=page, pages=pages))
 

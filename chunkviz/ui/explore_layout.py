@@ -19,9 +19,14 @@ METRIC_WIDTH = 150
 
 # Less blank space above the title (Streamlit's wide layout starts 6rem down), and smaller
 # number tiles, so the highlight's first lines are on the first screen.
+# On a phone the typed twin of each slider goes (the slider and its value label stay): the
+# settings then take one screen and the highlight is one swipe away.
 EXPLORE_CSS = """<style>
-[data-testid="stMainBlockContainer"] { padding-top: 2.5rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 3rem; }
 .st-key-explore_numbers [data-testid="stMetricValue"] { font-size: 1.6rem; }
+@media (max-width: 640px) {
+  [data-testid="stMainBlockContainer"] [class*="__typed"] { display: none; }
+}
 </style>"""
 
 

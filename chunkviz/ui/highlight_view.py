@@ -31,8 +31,9 @@ from chunkviz.views.explore import QAResult
 from chunkviz.views.highlight import STYLE, Mark, legend_html
 from chunkviz.views.standalone import standalone_filename, standalone_html
 
-_HTML = ('<div class="hl-legend-slot"></div>'
-         '<div class="hl-box" data-testid="chunkviz-highlight"></div>')
+# The legend goes under the box: the text (and its red answer) comes first on a short screen.
+_HTML = ('<div class="hl-box" data-testid="chunkviz-highlight"></div>'
+         '<div class="hl-legend-slot"></div>')
 
 _JS = """
 function textSpans(box) { return box.querySelectorAll("[data-s]"); }
@@ -116,9 +117,13 @@ function bringIntoView(box, element) {
 
 // A jump asked for from elsewhere on the page (a QA row, the chunk table below the view) must
 // also bring the page itself to the place: scrolling the box alone shows nothing when the box
-// is off screen. "nearest" leaves the page where it is when the place is already visible.
+// is off screen. Only when the place is out of the window (the page's own header covers its top
+// edge, so "nearest" would hide it there): then it goes to the middle.
 function bringPageTo(element) {
-  element.scrollIntoView({ block: "nearest", inline: "nearest" });
+  const rect = element.getBoundingClientRect();
+  if (rect.top < 80 || rect.bottom > window.innerHeight) {
+    element.scrollIntoView({ block: "center", inline: "nearest" });
+  }
 }
 
 export default function (component) {
@@ -130,6 +135,27 @@ export default function (component) {
     // data.legend is chunkviz.views.highlight.legend_html: catalogue text, escaped.
     legend.innerHTML = data.legend || "";
     legend.dataset.version = String(data.legend_version);
+  }
+  if (!box.dataset.watched) {
+    // The reader's place survives a change of width (a sidebar folding, a rotated phone): the
+    // text reflows, so the same scrollTop would show other lines.
+    // A sidebar folds with a transition, so the width changes over several frames: the place
+    // is the reader's (or a jump's), never one re-read after our own restoring scroll.
+    box.dataset.watched = "1";
+    let place = null;
+    let width = box.clientWidth;
+    let ours = false;
+    box.addEventListener("scroll", () => {
+      if (ours) { ours = false; return; }
+      place = readingPlace(box);
+    }, { passive: true });
+    new ResizeObserver(() => {
+      if (!place || box.clientWidth === width) { return; }
+      width = box.clientWidth;
+      const before = box.scrollTop;
+      restore(box, place);
+      ours = box.scrollTop !== before;
+    }).observe(box);
   }
   const request = JSON.stringify([data.scroll_to, data.focus, data.request]);
   const fresh = box.dataset.request !== request;
@@ -210,7 +236,7 @@ def highlight_view(
             ``scroll_to`` for the scrolling).
         request: Bump it to scroll again to the same ``scroll_to``/``focus``; otherwise a rerun
             keeps the reader's place.
-        legend: Draw the legend above the view in this language (None: no legend).
+        legend: Draw the legend under the view in this language (None: no legend).
         parents: The legend explains the parent marks too.
         text_id: Names the text shown (``text_key``): when it changes the view starts at the top
             instead of keeping the reader's place.
