@@ -124,3 +124,23 @@ def test_no_link_message_shows_a_python_repr(lang):
         for w in warnings:
             assert not re.search(r"\b(the|is|not|link|must|choose|in)\b", w), w
         assert any("size は整数でなければなりません（size=abc）" in w for w in warnings)
+
+
+def test_an_imported_chunking_becomes_the_current_configuration():
+    import json
+
+    import chunkviz
+    from chunkviz.samples import load_sample
+
+    at = _explore()
+    text = load_sample("jsquad_tsuyu").text
+    pieces = chunkviz.chunk(text, "fixed", size=300).chunk_texts()
+    at.file_uploader(key="explore_chunks_upload").upload(
+        "mine.json", json.dumps(list(pieces), ensure_ascii=False).encode(), "application/json")
+    at.run()
+    assert not at.exception
+    state = app_state(at)
+    (ident,) = state.imported
+    assert state.configuration() == ("imported", {"id": ident, "name": "mine.json"})
+    assert at.selectbox(key="explore_strategy_en").value == f"imported:{ident}"
+    assert next(m.value for m in at.metric if m.label == "Chunks") == f"{len(pieces)}"
