@@ -52,5 +52,6 @@ def check_overlap(size: int, overlap: int) -> None:
     if overlap >= size:
         raise ParameterError(
             f"overlap must be smaller than size (got overlap={overlap}, size={size}); "
-            f"lower overlap to at most {size - 1} or raise size"
+            f"lower overlap to at most {size - 1} or raise size",
+            code="overlap", params={"overlap": overlap, "size": size, "most": size - 1},
         )

@@ -1,7 +1,12 @@
 """Errors raised by chunkviz.
 
-Every message names the parameter, shows its value, and states the rule and the fix, so that a
-page can show ``str(error)`` as it is and the command line can print it without a traceback.
+Every message names the parameter, shows its value, and states the rule and the fix, so that
+the command line can print ``str(error)`` without a traceback.
+
+An error may also carry a message ``code`` and its ``params`` (the values it names): the pages
+show it through the text catalogues in the reader's language (``chunkviz.text.messages``), with
+the values as values rather than Python reprs. A new error gets a translation by adding
+``error.<code>`` to ``en.toml`` and ``ja.toml``; an error without a code shows ``str(error)``.
 
 Hierarchy::
 
@@ -17,9 +22,66 @@ Hierarchy::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+
+class Message(str):
+    """A message as English text (the ``str`` itself) plus its catalogue ``code`` and ``params``.
+
+    It is a ``str`` so that code that joins, searches or prints messages keeps working; a page
+    renders it through ``chunkviz.text.messages.render`` instead, in the reader's language.
+    A param may itself be a ``Message`` (a rule inside a refusal), rendered in the same language.
+    """
+
+    code: str | None
+    params: Mapping[str, Any]
+
+    def __new__(
+        cls, text: str, code: str | None = None, params: Mapping[str, Any] | None = None
+    ) -> Message:
+        """A message whose English text is ``text``."""
+        self = super().__new__(cls, text)
+        self.code = code
+        self.params = MappingProxyType(dict(params or {}))
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Message, (str(self), self.code, dict(self.params)))
+
 
 class ChunkvizError(Exception):
-    """Base class of every error chunkviz raises on purpose."""
+    """Base class of every error chunkviz raises on purpose.
+
+    Args:
+        *args: The English message (``str(error)``), as for any exception.
+        code: The catalogue key of the message (``error.<code>``), or None.
+        params: The values the message names, by the catalogue template's field names.
+    """
+
+    def __init__(
+        self, *args: object, code: str | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(*args)
+        self.code = code
+        self.params: Mapping[str, Any] = dict(params or {})
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword arguments do not survive Exception's own pickling (Ray, multiprocessing).
+        return (_rebuild, (type(self), self.args, self.code, dict(self.params)))
+
+    @property
+    def message(self) -> Message:
+        """The error as a ``Message`` (its English text, code and params)."""
+        return Message(str(self), self.code, self.params)
+
+
+def _rebuild(
+    cls: type[ChunkvizError], args: tuple[object, ...], code: str | None,
+    params: dict[str, Any]
+) -> ChunkvizError:
+    return cls(*args, code=code, params=params)
 
 
 class ParameterError(ChunkvizError, ValueError):

@@ -8,8 +8,9 @@ import streamlit as st
 
 from chunkviz.retrieval.lexical import CharNgramTokenizer
 from chunkviz.ui.explore_figures import length_figure, token_figure
+from chunkviz.ui.explore_layout import EXPLORE_CSS, METRIC_WIDTH, document_heading
 from chunkviz.ui.explore_tables import chunk_columns, qa_columns
-from chunkviz.ui.guard import show_error
+from chunkviz.ui.guard import message_markdown, show_error
 from chunkviz.ui.highlight_view import highlight_view, save_view_button, text_key
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.import_view import chunks_importer
@@ -26,10 +27,16 @@ from chunkviz.ui.resources import (
 )
 from chunkviz.ui.state import app_state, bind, lang_key
 from chunkviz.views import codegen, export
-from chunkviz.views.explore import CHUNK_COLUMNS, chunk_rows, chunk_stats, qa_counts, summary
+from chunkviz.views.explore import (
+    CHUNK_COLUMNS,
+    chunk_rows,
+    chunk_stats,
+    lesson_line,
+    qa_counts,
+    summary,
+)
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
 from chunkviz.views.index_size import LEXICAL_LIMIT, index_metric
-from chunkviz.views.markup import escape_markdown
 from chunkviz.views.qa_table import (
     QA_COLUMNS,
     QA_FILTERS,
@@ -43,29 +50,33 @@ from chunkviz.views.qa_table import (
 state = app_state()
 ss = st.session_state
 
+st.html(EXPLORE_CSS)
 st.title(tr("explore.title"))
 st.caption(tr("explore.intro"))
 for msg in state.link_problems:
-    st.warning(tr("config.link_problem", msg=escape_markdown(msg)))
+    st.warning(tr("config.link_problem", msg=message_markdown(msg)))
 
-with st.expander(tr("document.heading"), expanded=True):
-    document = document_picker(state, prefix="explore_")
-
-st.subheader(tr("explore.configuration"))
-with st.expander(tr("import.heading")):
-    chunks_importer(state, prefix="explore_")
-strategy, params = configuration_picker(state, prefix="explore_")
+# The lesson on one screen: settings and numbers on the left, the document beside them (a phone
+# stacks them: numbers first, the highlight one swipe below). Further views go in the tabs below.
+settings, view = st.columns([5, 7], gap="medium")
+with settings:
+    with st.expander(document_heading(state)):
+        document = document_picker(state, prefix="explore_")
+    with st.expander(tr("import.heading")):
+        chunks_importer(state, prefix="explore_")
+    strategy, params = configuration_picker(state, prefix="explore_", columns=1)
 text = document.text
 if not text:
     st.info(tr("document.empty"))
     st.stop()
 
 try:
-    backend = load_backend(state.backend)
-    result = chunk_cached(document, strategy, params, state.backend)
-    tokens = token_counts_cached(document, strategy, params, state.backend)
-    doc_tokens = doc_tokens_cached(text, state.backend)
-    qa = qa_cached(document, strategy, params, state.backend)
+    with st.spinner(tr("lesson.busy_chunking", chars=len(text)), show_time=True):
+        backend = load_backend(state.backend)
+        result = chunk_cached(document, strategy, params, state.backend)
+        tokens = token_counts_cached(document, strategy, params, state.backend)
+        doc_tokens = doc_tokens_cached(text, state.backend)
+        qa = qa_cached(document, strategy, params, state.backend)
 except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
     show_error(exc)
     st.stop()
@@ -77,24 +88,27 @@ stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
 counts = qa_counts(qa)  # answers not found are counted apart, never as broken
 
 # --- Numbers -------------------------------------------------------------------------------
-cols = st.columns(6)
-cols[0].metric(tr("explore.chunks"), f"{stats.count:,}", help=tr("explore.chunks_help"))
-cols[1].metric(tr("explore.predicted"), "—" if stats.predicted is None else f"{stats.predicted:,}",
-               help=tr("explore.predicted_help"))
+with settings, st.container(horizontal=True, gap="small", key="explore_numbers"):
+    tiles = [st.container(width=METRIC_WIDTH) for _ in range(6)]
+tiles[0].metric(tr("explore.chunks"), f"{stats.count:,}", help=tr("explore.chunks_help"))
+tiles[1].metric(tr("explore.predicted"),
+                "—" if stats.predicted is None else f"{stats.predicted:,}",
+                help=tr("explore.predicted_help"))
 actual = "—" if stats.actual_factor is None else f"{stats.actual_factor:.3f}"
-cols[2].metric(tr("explore.cost"), "—" if stats.cost_factor is None else f"{stats.cost_factor:.3f}",
-               help=tr("explore.cost_help", actual=actual))
+tiles[2].metric(tr("explore.cost"),
+                "—" if stats.cost_factor is None else f"{stats.cost_factor:.3f}",
+                help=tr("explore.cost_help", actual=actual))
 index_value, index_help, index_fields = index_metric(
     index_size_cached(document, strategy, params, state.backend))
-cols[3].metric(tr("explore.index"), index_value,
-               help=tr(f"explore.index_help_{index_help}", chars=stats.embedded_chars,
-                       backend=state.backend, limit=LEXICAL_LIMIT, **index_fields))
-cols[4].metric(tr("explore.broken_metric"), f"{counts.broken} / {counts.found}",
-               help=tr("explore.broken_help", missing=counts.not_found))
+tiles[3].metric(tr("explore.index"), index_value,
+                help=tr(f"explore.index_help_{index_help}", chars=stats.embedded_chars,
+                        backend=state.backend, limit=LEXICAL_LIMIT, **index_fields))
+tiles[4].metric(tr("explore.broken_metric"), f"{counts.broken} / {counts.found}",
+                help=tr("explore.broken_help", missing=counts.not_found))
 limit = backend.max_input_tokens
-cols[5].metric(tr("explore.over_metric"), "—" if limit is None else f"{len(stats.over_limit)}",
-               help=tr("explore.over_help", limit=limit) if limit is not None
-               else tr("explore.no_limit", backend=state.backend))
+tiles[5].metric(tr("explore.over_metric"), "—" if limit is None else f"{len(stats.over_limit)}",
+                help=tr("explore.over_help", limit=limit) if limit is not None
+                else tr("explore.no_limit", backend=state.backend))
 
 
 # --- Highlight -------------------------------------------------------------------------------
@@ -113,40 +127,46 @@ def _on_table_select() -> None:
         _jump_to(int(rows[0]))
 
 
-st.subheader(tr("explore.view"))
-pages = page_count(len(text))
-scroll = ss.get("explore_scroll")
-if scroll is not None and not 0 <= scroll < stats.count:
-    scroll = None
-focus = ss.get("explore_focus")
-if focus is not None and not 0 <= focus < len(text):
-    focus = None
-if ss.pop("explore_scroll_pending", False) and (scroll is not None or focus is not None):
-    # The pagination starts again at the target's page: its state is dropped and its default
-    # moved (writing the widget's key drew Streamlit's "default value and also set through the
-    # Session State API" warning at every jump).
-    ss.pop("explore_page", None)
-    target = focus if focus is not None else result.chunks[scroll or 0].start
-    ss["explore_page_default"] = page_of(target) + 1
-bar = st.columns([3, 1])
-page = bar[0].pagination(pages, key="explore_page", max_visible_pages=9,
-                         default=min(ss.get("explore_page_default", 1), pages)) if pages > 1 else 1
-if stats.count:
-    bar[1].number_input(tr("explore.jump"), min_value=0, max_value=stats.count - 1, step=1,
-                        key="explore_jump", help=tr("explore.jump_help"),
-                        on_change=lambda: _jump_to(int(ss["explore_jump"])))
-a, b = page_bounds(len(text), page - 1)
-marks = marks_cached(document, strategy, params, state.backend, a, b)
-markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_for(state.lang),
-                     parents=result.parents)
-highlight_view(markup, scroll_to=scroll, focus=focus, key="explore_highlight",
-               request=ss.get("explore_jump_request", 0), legend=state.lang,
-               parents=bool(result.parents), text_id=text_key(text))
-if pages > 1:
-    st.caption(tr("explore.page_info", a=a, b=b, n=len(text), p=page, pages=pages))
-if document.layout is not None and st.toggle(tr("pdfview.show"), key="explore_pdf_view",
-                                             help=tr("pdfview.show_help")):
-    page_view(document, result, marks, selected=scroll, on_select=_jump_to, key="explore_pdf")
+with view:
+    st.markdown(lesson_line(state.lang, qa))
+    pages = page_count(len(text))
+    scroll = ss.get("explore_scroll")
+    if scroll is not None and not 0 <= scroll < stats.count:
+        scroll = None
+    focus = ss.get("explore_focus")
+    if focus is not None and not 0 <= focus < len(text):
+        focus = None
+    if ss.pop("explore_scroll_pending", False) and (scroll is not None or focus is not None):
+        # The pagination starts again at the target's page: its state is dropped and its default
+        # moved (writing the widget's key drew Streamlit's "default value and also set through the
+        # Session State API" warning at every jump).
+        ss.pop("explore_page", None)
+        target = focus if focus is not None else result.chunks[scroll or 0].start
+        ss["explore_page_default"] = page_of(target) + 1
+    # The view comes first and its pager and jump box under it (a short screen shows the text).
+    view_slot = st.container()
+    bar = st.columns([3, 1])
+    page = (bar[0].pagination(pages, key="explore_page", max_visible_pages=9,
+                              default=min(ss.get("explore_page_default", 1), pages))
+            if pages > 1 else 1)
+    if stats.count:
+        bar[1].number_input(tr("explore.jump"), min_value=0, max_value=stats.count - 1, step=1,
+                            key="explore_jump", help=tr("explore.jump_help"),
+                            on_change=lambda: _jump_to(int(ss["explore_jump"])))
+    a, b = page_bounds(len(text), page - 1)
+    marks = marks_cached(document, strategy, params, state.backend, a, b)
+    markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_for(state.lang),
+                         parents=result.parents)
+    with view_slot:
+        highlight_view(markup, scroll_to=scroll, focus=focus, key="explore_highlight",
+                       request=ss.get("explore_jump_request", 0), legend=state.lang,
+                       parents=bool(result.parents), text_id=text_key(text), lead=True)
+    if pages > 1:
+        st.caption(tr("explore.page_info", a=a, b=b, n=len(text), p=page, pages=pages))
+    if document.layout is not None and st.toggle(tr("pdfview.show"), key="explore_pdf_view",
+                                                 help=tr("pdfview.show_help")):
+        page_view(document, result, marks, selected=scroll, on_select=_jump_to,
+                  key="explore_pdf")
 
 
 # --- Details -------------------------------------------------------------------------------

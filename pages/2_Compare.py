@@ -46,8 +46,10 @@ for i, col in enumerate(st.columns(n)):
             state, prefix=f"compare_{i}_", slot=None if i == 0 else i - 1, columns=1,
             expander=tr("compare.parameters"))
         try:
-            found = outcome_cached(config_label(strategy, params), document, strategy, params,
-                                   state.backend)
+            with st.spinner(tr("lesson.busy_ranking", n=len(document.questions),
+                               backend=state.backend), show_time=True):
+                found = outcome_cached(config_label(strategy, params), document, strategy,
+                                       params, state.backend)
         except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
             show_error(exc)
             outcomes.append(None)

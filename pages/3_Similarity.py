@@ -193,7 +193,8 @@ def _real_section() -> None:
     texts = result.chunk_texts()
     lengths = [c.end - c.start for c in result.chunks]
     try:
-        with st.spinner(backend_name):
+        with st.spinner(tr("lesson.busy_embedding", n=len(texts), backend=backend_name),
+                        show_time=True):
             lesson = lesson_cached(
                 backend,
                 backend.name,
@@ -207,7 +208,7 @@ def _real_section() -> None:
         return
 
     pearson = lesson.stats.pearson
-    moved = ", ".join(f"#{i + 1}" for i in lesson.moved)
+    moved = ", ".join(f"#{i}" for i in lesson.moved)
     m2, m3 = st.columns(2)
     m2.metric(tr("similarity.pearson"),
               f"{pearson:.2f}" if pearson is not None else tr("similarity.pearson_na"),

@@ -8,14 +8,16 @@ from chunkviz.errors import ChunkvizError
 from chunkviz.eval.decision import default_margin
 from chunkviz.eval.tune import provenance_lines
 from chunkviz.text import text
+from chunkviz.ui import bench_link, verdict_view
 from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_drilldown as drilldown
 from chunkviz.ui import benchmark_figures as figs
 from chunkviz.ui import benchmark_recompute as recompute
-from chunkviz.ui import verdict_view
+from chunkviz.ui.guard import show_error, user_message
 from chunkviz.ui.state import app_state
 from chunkviz.views import benchmark_tables as tables
 from chunkviz.views import dashboard as db
+from chunkviz.views.bench_link import VIEWS, BenchView, run_label
 from chunkviz.views.markup import escape_markdown
 
 state = app_state()
@@ -33,6 +35,7 @@ def fmt(key: str, **fields: object) -> str:
 st.html(tables.RESPONSIVE_TABLES_CSS)
 st.title(t("title"))
 st.write(t("intro"))
+link_notes = st.container()
 
 found = data.discover()
 for path, why in found.skipped:
@@ -46,15 +49,14 @@ else:
     new_run = st.session_state.pop(recompute.NEW_RUN_KEY, None)
     if new_run in by_path:
         st.session_state["bench_run"] = new_run
+    bench_link.seed_run(state, runs, "bench_run")
     if st.session_state.get("bench_run") not in by_path:
         st.session_state["bench_run"] = str(runs[0].path)
     run_path = st.selectbox(
         t("run"),
         options=list(by_path),
         key="bench_run",
-        format_func=lambda p: (f"{by_path[p].run_id} — {by_path[p].backend} "
-                               f"({by_path[p].model}), {by_path[p].dataset}, "
-                               f"{by_path[p].questions} q, {by_path[p].created}"),
+        format_func=lambda p: run_label(lang, by_path[p]),
     )
     run = by_path[run_path]
     results = data.load_path(run.path)
@@ -70,11 +72,13 @@ else:
     if sig_metrics:
         st.subheader(t("verdict"))
         pick_col, margin_col, budget_col = st.columns(3)
+        bench_link.seed_choice(state, "metric", sig_metrics, "bench_sig_metric")
         metric = pick_col.selectbox(t("verdict_metric"), sig_metrics, key="bench_sig_metric",
                                     format_func=db.metric_label)
+        bench_link.seed_delta(state, f"bench_margin_{metric}",
+                              db.margin_of(results, metric) or default_margin(metric))
         delta = margin_col.number_input(
             t("margin"), min_value=0.001, max_value=0.5, step=0.005, format="%.3f",
-            value=db.margin_of(results, metric) or default_margin(metric),
             key=f"bench_margin_{metric}", help=t("margin_help"))
         with budget_col:
             budget = verdict_view.budget_input(results, lang)
@@ -147,7 +151,7 @@ else:
             try:
                 reps = db.replication(results, data.load_path(twin_paths[twin_path].path), metric)
             except ChunkvizError as e:
-                st.error(str(e))
+                show_error(e)
             else:
                 st.markdown(tables.replication_markdown(reps, t, lang))
                 st.caption(t("rep_caption"))
@@ -169,8 +173,12 @@ else:
     chars = results.budget.chars
     labels_mode = {"equal_k": fmt("mode_equal_k", k=5),
                    "budget": fmt("mode_budget", chars=chars)}
+    bench_link.seed_choice(state, "view", VIEWS, "bench_mode")
     mode = st.radio(t("mode"), list(labels_mode), key="bench_mode",
                     format_func=labels_mode.__getitem__, horizontal=True)
+    # The link carries what the sender sees: run, metric, δ and view (values, not labels).
+    bench_link.publish(BenchView(run=run.run_id, metric=metric,
+                                 delta=delta if metric is not None else None, view=mode))
     title = (fmt("mode_title_k", k=5) if mode == "equal_k"
              else fmt("mode_title_budget", chars=chars))
     st.plotly_chart(figs.mode_bar(db.mode_rows(results, mode), title, "Recall"),
@@ -193,7 +201,7 @@ else:
             try:
                 cmp = db.compare_backends(results, other, metric)
             except ChunkvizError as e:
-                col.error(escape_markdown(str(e)))
+                col.error(user_message(e))
                 continue
             col.plotly_chart(
                 figs.backends_bar(cmp, fmt("backends_title", metric=db.metric_label(metric))),
@@ -210,5 +218,8 @@ else:
                        format_func=lambda q: db.question_label(q, texts))
     if qid is not None:
         drilldown.render(results, qid, t, fmt)
+
+with link_notes:
+    bench_link.show_problems()
 
 recompute.render(t, fmt, state.backend, expanded=not runs)

@@ -99,7 +99,8 @@ tab_sem, tab_ppl, tab_pc = st.tabs([tr("strategies.tab_semantic"), tr("strategie
 with tab_sem:
     sem = _controls("semantic")
     try:
-        curve = semantic_curve_cached(text, param_items(sem))
+        with st.spinner(tr("lesson.busy_semantic", chars=len(text)), show_time=True):
+            curve = semantic_curve_cached(text, param_items(sem))
     except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
         show_error(exc)
     else:
@@ -115,7 +116,8 @@ with tab_sem:
 with tab_ppl:
     ppl = _controls("perplexity")
     try:
-        pcurve = perplexity_curve_cached(text, param_items(ppl))
+        with st.spinner(tr("lesson.busy_perplexity", chars=len(text)), show_time=True):
+            pcurve = perplexity_curve_cached(text, param_items(ppl))
     except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
         show_error(exc)
     else:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NoReturn
 
-from chunkviz.errors import ParameterError, UnknownStrategyError, shown
+from chunkviz.errors import Message, ParameterError, UnknownStrategyError, shown
 from chunkviz.model import ChunkingResult
 
 ParamType = Literal["int", "float", "bool", "choice", "str"]
@@ -70,8 +70,10 @@ class Param:
         if value is None:
             if self.optional:
                 return None
+            fix = self._fix()
             raise ParameterError(
-                f"{self.name} is required (got {self.name}=None); {self._fix()}"
+                f"{self.name} is required (got {self.name}=None); {fix}",
+                code="param_required", params={"name": self.name, "rule": fix},
             )
         if self.type == "int":
             return self._as_int(value)
@@ -120,42 +122,55 @@ class Param:
         self._check_range(converted)
         return converted
 
-    def _kind(self) -> str:
-        return {
+    def _kind(self) -> Message:
+        english = {
             "int": "an integer", "float": "a finite number", "bool": "true or false",
             "choice": "one of " + ", ".join(self.choices), "str": "text",
         }[self.type]
+        return Message(english, f"kind_{self.type}", {"choices": self.choices})
 
-    def _fix(self) -> str:
+    def _fix(self) -> Message:
         if self.type in ("int", "float"):
-            return self._rule().replace("a value", self._kind(), 1)
+            rule = self._rule()
+            return Message(rule.replace("a value", self._kind(), 1), f"{rule.code}_{self.type}",
+                           rule.params)
         if self.type == "bool":
-            return "give true or false"
+            return Message("give true or false", "fix_bool")
         if self.type == "choice":
-            return f"choose one of {', '.join(self.choices)}"
-        return "give text"
+            return Message(f"choose one of {', '.join(self.choices)}", "fix_choice",
+                           {"choices": self.choices})
+        return Message("give text", "fix_str")
 
     def _refuse(self, value: Any) -> NoReturn:
-        fix = "use one of those values" if self.type == "choice" else self._fix()
+        fix = (Message("use one of those values", "fix_those") if self.type == "choice"
+               else self._fix())
+        kind = self._kind()
         raise ParameterError(
-            f"{self.name} must be {self._kind()} (got {self.name}={shown(value)}); {fix}"
+            f"{self.name} must be {kind} (got {self.name}={shown(value)}); {fix}",
+            code="param_type", params={"name": self.name, "value": value, "kind": kind,
+                                       "rule": fix},
         )
 
-    def _rule(self) -> str:
+    def _rule(self) -> Message:
         if self.min is not None and self.max is not None:
-            return f"use a value from {self.min:g} to {self.max:g}"
+            return Message(f"use a value from {self.min:g} to {self.max:g}", "rule_between",
+                           {"min": self.min, "max": self.max})
         if self.min is not None:
-            return f"use a value of at least {self.min:g}"
+            return Message(f"use a value of at least {self.min:g}", "rule_at_least",
+                           {"min": self.min})
         if self.max is not None:
-            return f"use a value of at most {self.max:g}"
-        return "give a value"
+            return Message(f"use a value of at most {self.max:g}", "rule_at_most",
+                           {"max": self.max})
+        return Message("give a value", "rule_any")
 
     def _check_range(self, value: float) -> None:
         too_small = self.min is not None and value < self.min
         too_large = self.max is not None and value > self.max
         if too_small or too_large:
+            rule = self._rule()
             raise ParameterError(f"{self.name} is out of range (got {self.name}="
-                                 f"{shown(value)}); {self._rule()}")
+                                 f"{shown(value)}); {rule}", code="param_range",
+                                 params={"name": self.name, "value": value, "rule": rule})
 
 
 #: What each resource must be able to do (a string given where an object belongs, such as
@@ -222,7 +237,9 @@ class Strategy:
                 return p
         raise ParameterError(
             f"strategy {self.name!r} has no parameter {name!r}; its parameters are "
-            f"{', '.join(p.name for p in self.params) or 'none'}"
+            f"{', '.join(p.name for p in self.params) or 'none'}",
+            code="no_param", params={"strategy": self.name, "name": name,
+                                     "params": [p.name for p in self.params]},
         )
 
     def defaults(self) -> dict[str, Any]:
@@ -242,7 +259,9 @@ class Strategy:
             raise ParameterError(
                 f"strategy {self.name!r} has no parameter {unknown[0]!r} (got "
                 f"{unknown[0]}={params[unknown[0]]!r}); its parameters are "
-                f"{', '.join(p.name for p in self.params) or 'none'}"
+                f"{', '.join(p.name for p in self.params) or 'none'}",
+                code="no_param", params={"strategy": self.name, "name": unknown[0],
+                                         "params": [p.name for p in self.params]},
             )
         return {p.name: p.validate(params.get(p.name, p.default)) for p in self.params}
 
@@ -267,7 +286,8 @@ def get_strategy(name: str) -> Strategy:
         return _REGISTRY[name]
     except KeyError:
         raise UnknownStrategyError(
-            f"unknown strategy {name!r}; choose one of {', '.join(sorted(_REGISTRY))}"
+            f"unknown strategy {name!r}; choose one of {', '.join(sorted(_REGISTRY))}",
+            code="unknown_strategy", params={"name": name, "choices": sorted(_REGISTRY)},
         ) from None
 
 

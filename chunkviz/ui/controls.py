@@ -14,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from chunkviz.errors import Message
 from chunkviz.strategies.registry import Param, Strategy
 from chunkviz.text import Lang, has, text
 from chunkviz.ui.state import bind
@@ -73,17 +74,17 @@ def strategy_description(lang: Lang, spec: Strategy) -> str:
     return text(lang, key) if has("en", key) else spec.description
 
 
-def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, str]:
+def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, Message]:
     """Values (from a shared link) that the controls cannot show, with a message for each."""
     problems = {}
     for p in spec.params:
         value = values.get(p.name)
         bounded = p.type in ("int", "float") and p.min is not None and p.max is not None
         if bounded and value is not None and value > min(p.max or 0, SLIDER_MAX):
-            problems[p.name] = (
+            problems[p.name] = Message(
                 f"{p.name}={value} from the link is above the slider's end ({SLIDER_MAX}); "
-                "use the API or the CLI for larger values"
-            )
+                "use the API or the CLI for larger values", "link_slider",
+                {"name": p.name, "value": value, "cap": SLIDER_MAX})
     # Pairs that break a relation are settled by ``share_link.settle_pairs``, as pairs.
     return problems
 

@@ -2,8 +2,9 @@
 
 ``show_error(exc)`` turns an exception into what a user may see:
 
-- a ``ChunkvizError`` becomes its message (escaped: messages quote file names and link values,
-  which must not become links or images);
+- a ``ChunkvizError`` becomes its message in the reader's language, from the catalogues when
+  it carries a code (``chunkviz.text.messages``), escaped: messages quote file names and link
+  values, which must not become links or images;
 - Streamlit's own control flow (``st.rerun``, ``st.stop``, ``st.switch_page``) is re-raised, it
   is not an error;
 - anything else is logged with its traceback (the server log keeps it) and shown as a short
@@ -28,8 +29,9 @@ from contextlib import contextmanager
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlException
 
-from chunkviz.errors import ChunkvizError
-from chunkviz.ui.i18n import tr
+from chunkviz.errors import ChunkvizError, Message
+from chunkviz.text.messages import error_text, render
+from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.views.markup import escape_markdown
 
 logger = logging.getLogger("chunkviz")
@@ -40,7 +42,7 @@ _DEVELOPER_DETAILS = ("full", "stacktrace", "true", "True")
 def user_message(exc: BaseException) -> str:
     """What a user is shown for ``exc`` (Markdown-safe), without raising or logging."""
     if isinstance(exc, ChunkvizError):
-        return escape_markdown(str(exc))
+        return escape_markdown(error_text(current_lang(), exc))
     return tr("guard.unexpected", kind=escape_markdown(type(exc).__name__))
 
 
@@ -69,3 +71,8 @@ def guard() -> Iterator[None]:
     except Exception as exc:  # noqa: BLE001 - the boundary: show_error decides
         show_error(exc)
 
+
+
+def message_markdown(message: Message | str) -> str:
+    """A ``Message`` (a link problem, an import note) in the reader's language, escaped."""
+    return escape_markdown(render(current_lang(), message))

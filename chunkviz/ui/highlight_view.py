@@ -31,8 +31,9 @@ from chunkviz.views.explore import QAResult, qa_marks
 from chunkviz.views.highlight import STYLE, legend_html
 from chunkviz.views.standalone import standalone_filename, standalone_html
 
-_HTML = ('<div class="hl-legend-slot"></div>'
-         '<div class="hl-box" data-testid="chunkviz-highlight"></div>')
+# The legend goes under the box: the text (and its red answer) comes first on a short screen.
+_HTML = ('<div class="hl-box" data-testid="chunkviz-highlight"></div>'
+         '<div class="hl-legend-slot"></div>')
 
 _JS = """
 function textSpans(box) { return box.querySelectorAll("[data-s]"); }
@@ -114,6 +115,17 @@ function bringIntoView(box, element) {
   box.scrollTop = Math.max(0, box.scrollTop + rect.top - boxRect.top - box.clientHeight / 3);
 }
 
+// A jump asked for from elsewhere on the page (a QA row, the chunk table below the view) must
+// also bring the page itself to the place: scrolling the box alone shows nothing when the box
+// is off screen. Only when the place is out of the window (the page's own header covers its top
+// edge, so "nearest" would hide it there): then it goes to the middle.
+function bringPageTo(element) {
+  const rect = element.getBoundingClientRect();
+  if (rect.top < 80 || rect.bottom > window.innerHeight) {
+    element.scrollIntoView({ block: "center", inline: "nearest" });
+  }
+}
+
 export default function (component) {
   const { data, parentElement } = component;
   const box = parentElement.querySelector(".hl-box");
@@ -124,6 +136,31 @@ export default function (component) {
     legend.innerHTML = data.legend || "";
     legend.dataset.version = String(data.legend_version);
   }
+  if (!box.dataset.watched) {
+    // The reader's place survives a change of width (a sidebar folding, a rotated phone): the
+    // text reflows, so the same scrollTop would show other lines.
+    // A sidebar folds with a transition, so the width changes over several frames: the place
+    // is the reader's (or a jump's), never one re-read after our own restoring scroll.
+    box.dataset.watched = "1";
+    let place = null;
+    let width = box.clientWidth;
+    let ours = false;
+    box.addEventListener("scroll", () => {
+      if (ours) { ours = false; return; }
+      place = readingPlace(box);
+    }, { passive: true });
+    new ResizeObserver(() => {
+      if (!place || box.clientWidth === width) { return; }
+      width = box.clientWidth;
+      const before = box.scrollTop;
+      restore(box, place);
+      ours = box.scrollTop !== before;
+    }).observe(box);
+  }
+  const request = JSON.stringify([data.scroll_to, data.focus, data.request]);
+  const fresh = box.dataset.request !== request;
+  const asked = (data.scroll_to !== null && data.scroll_to !== undefined)
+    || (data.focus !== null && data.focus !== undefined);
   if (box.dataset.version !== String(data.version)) {
     // Another document (data.text_id) starts at the top; the same one keeps the reader's place.
     const same = box.dataset.version && box.dataset.textId === String(data.text_id);
@@ -133,10 +170,13 @@ export default function (component) {
     // HTML-escaped on the server, so it contains only the markup chunkviz writes.
     box.innerHTML = data.html;
     box.dataset.version = String(data.version);
-    if (!restore(box, place)) { box.scrollTop = 0; }
+    if (!restore(box, place)) {
+      box.scrollTop = 0;
+      // A fresh view leads with the lesson: the first answer no chunk holds whole (red).
+      const first = data.lead ? box.querySelector(".broken") : null;
+      if (first && !(fresh && asked)) { bringIntoView(box, first); }
+    }
   }
-  const request = JSON.stringify([data.scroll_to, data.focus, data.request]);
-  const fresh = box.dataset.request !== request;
   box.dataset.request = request;
   box.querySelectorAll(".cn.target").forEach((el) => el.classList.remove("target"));
   box.querySelectorAll(".focus").forEach((el) => el.classList.remove("focus"));
@@ -144,14 +184,20 @@ export default function (component) {
     const badge = box.querySelector("#chunk-" + data.scroll_to);
     if (badge) {
       badge.classList.add("target");
-      if (fresh && (data.focus === null || data.focus === undefined)) { bringIntoView(box, badge); }
+      if (fresh && (data.focus === null || data.focus === undefined)) {
+        bringIntoView(box, badge);
+        if (data.request) { bringPageTo(badge); }
+      }
     }
   }
   if (data.focus !== null && data.focus !== undefined) {
     const found = locate(box, data.focus);
     if (found) {
       found.span.classList.add("focus");
-      if (fresh) { bringIntoView(box, found.span); }
+      if (fresh) {
+        bringIntoView(box, found.span);
+        if (data.request) { bringPageTo(found.span); }
+      }
     }
   }
 }
@@ -178,6 +224,7 @@ def highlight_view(
     legend: Lang | None = None,
     parents: bool = False,
     text_id: str = "",
+    lead: bool = False,
 ) -> None:
     """Mount the view with ``markup`` (escaped HTML from ``render_html``).
 
@@ -189,16 +236,18 @@ def highlight_view(
             ``scroll_to`` for the scrolling).
         request: Bump it to scroll again to the same ``scroll_to``/``focus``; otherwise a rerun
             keeps the reader's place.
-        legend: Draw the legend above the view in this language (None: no legend).
+        legend: Draw the legend under the view in this language (None: no legend).
         parents: The legend explains the parent marks too.
         text_id: Names the text shown (``text_key``): when it changes the view starts at the top
             instead of keeping the reader's place.
+        lead: A view that starts afresh (a new text, a cold open) opens at the first broken
+            answer instead of the top, so the lesson is on the first screen.
     """
     legend_markup = legend_html(legend, parents=parents) if legend is not None else ""
     _component()(key=key, data={
         "html": markup, "version": text_key(markup), "scroll_to": scroll_to, "focus": focus,
         "request": request, "legend": legend_markup, "legend_version": text_key(legend_markup),
-        "text_id": text_id,
+        "text_id": text_id, "lead": lead,
     })
 
 

@@ -12,9 +12,10 @@ from typing import Any
 import streamlit as st
 
 from chunkviz.eval.align import AlignmentReport
-from chunkviz.eval.imported import ImportedChunking, check_chunk_file, import_chunks
+from chunkviz.eval.imported import IMPORTED, ImportedChunking, check_chunk_file, import_chunks
 from chunkviz.text import Lang, text
 from chunkviz.ui.guard import show_error
+from chunkviz.ui.pickers import imported_option
 from chunkviz.ui.state import AppState
 from chunkviz.views.markup import escape_markdown
 
@@ -86,6 +87,11 @@ def chunks_importer(state: AppState, *, prefix: str) -> None:
             state.imported[chunking.id] = chunking
             while len(state.imported) > MAX_IMPORTS:
                 del state.imported[next(iter(state.imported))]
+            # The import becomes the current configuration (it was the last of the box's
+            # options, and nothing showed it): the picker drawn after this starts there.
+            state.strategy = IMPORTED
+            state.set_params(IMPORTED, {"id": chunking.id, "name": chunking.name})
+            st.session_state[f"{prefix}strategy_{lang}"] = imported_option(chunking.id)
     for chunking in state.imported_for(document):
         st.markdown(report_summary(lang, chunking))
         rows = report_rows(lang, chunking.report)

@@ -21,8 +21,8 @@ from chunkviz.extract import DOCUMENT_TYPES, extract
 from chunkviz.retrieval.backends import DEFAULT_BACKEND, BackendInfo
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
-from chunkviz.text import Lang, has, text
-from chunkviz.ui.controls import param_controls, strategy_description
+from chunkviz.text import LANGUAGES, Lang, has, text
+from chunkviz.ui.controls import param_controls, strategy_description, typed_key, widget_key
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.resources import backend_infos, load_backend
 from chunkviz.ui.state import (
@@ -35,6 +35,7 @@ from chunkviz.ui.state import (
     publish_link,
 )
 from chunkviz.views.markup import escape_markdown
+from chunkviz.views.param_ranges import carried
 
 SOURCES: tuple[Source, ...] = get_args(Source)
 
@@ -330,8 +331,11 @@ def configuration_picker(
         st.caption(text(lang, "import.chunks",
                         n=len(state.imported[ident].result.chunks)))
     else:
-        chosen = _parameters(state, slot, picked, params if picked == strategy else {},
-                             prefix=prefix, columns=columns, expander=expander)
+        values: Mapping[str, Any] = params if picked == strategy else {}
+        if picked != strategy and strategy != IMPORTED:
+            values = _carry_over(state, slot, strategy, picked, prefix=prefix)
+        chosen = _parameters(state, slot, picked, values, prefix=prefix, columns=columns,
+                             expander=expander)
         strategy = picked
     if slot is None:
         state.strategy = strategy
@@ -340,6 +344,32 @@ def configuration_picker(
     else:
         state.compare[slot] = (strategy, chosen)
     return strategy, chosen
+
+
+def _carry_over(
+    state: AppState, slot: int | None, old: str, new: str, *, prefix: str
+) -> dict[str, Any]:
+    """Switching ``old`` to ``new``: the shared parameters (size, overlap, unit) come along.
+
+    The new strategy's values take the old one's shared values (``param_ranges.carried``);
+    its widgets' keys are dropped so they start at those values in this run. Returns the
+    values the new strategy's controls start at.
+    """
+    old_values = state.params_of(old) if slot is None else dict(state.compare[slot][1])
+    new_spec = get_strategy(new)
+    start = (state.params_of(new) if slot is None
+             else {**new_spec.defaults(), **state.params.get(new, {})})
+    values = carried(get_strategy(old).params, old_values, new_spec.params, start)
+    ss = st.session_state
+    for p in new_spec.params:
+        if values.get(p.name) != start.get(p.name):
+            for lang in LANGUAGES:
+                key = widget_key(f"{prefix}p_", new, p, lang)
+                ss.pop(key, None)
+                ss.pop(typed_key(key), None)
+    if slot is None:
+        state.set_params(new, values)
+    return values
 
 
 def _parameters(

@@ -57,7 +57,7 @@ def document_key(document: Document) -> str:
     return h.hexdigest()
 
 
-@st.cache_resource(max_entries=4, show_spinner="Loading the retrieval backend…")
+@st.cache_resource(max_entries=4, show_spinner=False)  # pages say what they compute
 def load_backend(name: str) -> Backend:
     """The backend ``name`` (its tokenizer counts tokens; its limit flags truncation)."""
     return get_backend(name)
@@ -257,13 +257,13 @@ def lesson_cached(
     return analyse(lengths, documents, query)
 
 
-@st.cache_resource(max_entries=16, show_spinner="Embedding the sentences…")
+@st.cache_resource(max_entries=16, show_spinner=False)  # the page says what it computes
 def semantic_curve_cached(text: str, params: ParamItems) -> SemanticCurve:
     """``semantic_curve`` under the semantic strategy's parameters."""
     return semantic_curve(text, **dict(params))
 
 
-@st.cache_resource(max_entries=16, show_spinner="Scoring the sentences…")
+@st.cache_resource(max_entries=16, show_spinner=False)  # the page says what it computes
 def perplexity_curve_cached(text: str, params: ParamItems) -> PerplexityCurve:
     """``perplexity_curve`` under the perplexity strategy's parameters."""
     return perplexity_curve(text, **dict(params))

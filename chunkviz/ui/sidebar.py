@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from chunkviz.text import LANGUAGES, as_lang, text
+from chunkviz.ui.narrow import fold_sidebar_when_narrow
 from chunkviz.ui.pickers import backend_picker
 from chunkviz.ui.state import STATE_KEY, AppState, bind, publish_link
 
@@ -26,4 +27,5 @@ def render_sidebar(state: AppState) -> None:
                  format_func=LANGUAGES.__getitem__, key=LANG_KEY, horizontal=True,
                  on_change=_on_lang, help=text(state.lang, "sidebar.language_help"))
         backend_picker(state)
+        fold_sidebar_when_narrow()
     publish_link(state)

@@ -28,7 +28,7 @@ def norm_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str])
             x=stats.lengths,
             y=stats.norms,
             mode="markers+text",
-            text=[str(i + 1) for i in range(len(texts))],
+            text=[str(i) for i in range(len(texts))],  # #0 is the first chunk everywhere
             textposition="top center",
             hovertext=[_short(t) for t in texts],
             marker={"size": 10, "color": "#495057"},
@@ -63,7 +63,7 @@ def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], labels: Mappin
     import plotly.graph_objects as go
 
     n = len(lesson.spread)
-    chunks = np.arange(1, n + 1)
+    chunks = np.arange(n)  # numbered from 0, as on every page
     fig = go.Figure()
     lo = np.min(np.stack([lesson.ranks[m] for m in MEASURE_COLOURS]), axis=0)
     hi = np.max(np.stack([lesson.ranks[m] for m in MEASURE_COLOURS]), axis=0)
@@ -118,7 +118,7 @@ def pca_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str]) 
                 x=proj.chunks[:, 0],
                 y=proj.chunks[:, 1],
                 mode="markers+text",
-                text=[str(i + 1) for i in range(len(texts))],
+                text=[str(i) for i in range(len(texts))],  # #0 is the first chunk everywhere
                 textposition="middle center",
                 hovertext=[_short(t) for t in texts],
                 marker={"size": size, "color": "#74c0fc", "line": {"color": "#1c7ed6", "width": 1}},

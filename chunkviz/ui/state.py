@@ -22,13 +22,14 @@ from typing import Any, Literal
 import streamlit as st
 
 from chunkviz.document import Document
+from chunkviz.errors import Message
 from chunkviz.eval.imported import IMPORTED, ImportedChunking
 from chunkviz.retrieval.backends import DEFAULT_BACKEND
 from chunkviz.samples import DEFAULT_SAMPLE, load_sample
 from chunkviz.strategies import get_strategy
 from chunkviz.text import Lang
 from chunkviz.views.qa_table import QAFilter
-from chunkviz.views.share_link import from_query, settle_pairs, to_query
+from chunkviz.views.share_link import from_query, page_query, settle_pairs, to_query
 
 STATE_KEY = "chunkviz_state"
 
@@ -67,6 +68,8 @@ class AppState:
         link_problems: What a shared link asked for that could not be applied.
         imported: Chunkings imported from other libraries, by id (each is tied to the text it
             was aligned to; the configuration ``(IMPORTED, {"id": id})`` selects one).
+        page_query: A shared link's page-owned values (the Benchmark page's run, metric, δ
+            and view), kept until that page applies them.
     """
 
     lang: Lang = "en"
@@ -82,8 +85,9 @@ class AppState:
         default_factory=lambda: [(s, dict(p)) for s, p in COMPARE_DEFAULTS]
     )
     qa_filter: QAFilter = "all"
-    link_problems: tuple[str, ...] = ()
+    link_problems: tuple[Message, ...] = ()
     imported: dict[str, ImportedChunking] = field(default_factory=dict)
+    page_query: dict[str, str] = field(default_factory=dict)
 
     def params_of(self, strategy: str) -> dict[str, Any]:
         """Values of every parameter of ``strategy``: the user's, else the registry's defaults."""
@@ -124,6 +128,7 @@ def _apply_link(state: AppState, query: Mapping[str, Any]) -> None:
     available = [i.name for i in backend_infos() if i.available]
     shared = from_query(query, available)
     problems = list(shared.problems)
+    state.page_query = page_query(query)
     if shared.lang is not None:
         state.lang = shared.lang
     if shared.backend is not None:

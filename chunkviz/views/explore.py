@@ -18,6 +18,7 @@ from chunkviz.document import Question
 from chunkviz.errors import ChunkvizError
 from chunkviz.eval.spans import SpanStatus, chunk_ranges, cut_and_held
 from chunkviz.model import ChunkingResult
+from chunkviz.text import Lang, text
 from chunkviz.tokenizers import Tokenizer, count_tokens, token_boundaries
 from chunkviz.views.highlight import Mark
 
@@ -61,6 +62,29 @@ class QAResult:
 
 
 _STATUS_NAMES: tuple[QAStatus, ...] = ("contained", "broken", "not found")
+
+def first_broken(qa: Sequence[QAResult]) -> QAResult | None:
+    """The broken question whose answer comes first in the text (None if none is broken)."""
+    broken = ([qa[i] for i in qa.with_status("broken")] if isinstance(qa, QAReport)
+              else [r for r in qa if r.status == "broken"])
+    broken = [r for r in broken if r.item.spans]
+    return min(broken, key=lambda r: r.item.spans[0].start, default=None)
+
+
+def lesson_line(lang: Lang, qa: Sequence[QAResult]) -> str:
+    """The sentence above the highlight: how many answers the chunking cuts, and the first one.
+
+    It leads with the lesson (the view opens at the first red answer), in the chunk numbering of
+    every page (``#0`` is the first chunk). Markdown; the only document text in it is none.
+    """
+    if not qa:
+        return text(lang, "lesson.no_questions")
+    broken = qa_counts(qa).broken
+    if not broken:
+        return text(lang, "lesson.none_cut", total=len(qa))
+    first = first_broken(qa)
+    chunks = first.cutting if first is not None and first.cutting else (0,)
+    return text(lang, "lesson.cut", n=broken, total=len(qa), chunk=chunks[0])
 
 
 @dataclass(frozen=True, slots=True)

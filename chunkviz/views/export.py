@@ -15,6 +15,7 @@ Without them (the CLI's ``chunk``), the records are the chunks alone.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -77,9 +78,21 @@ def document_name(document: Document) -> str:
     return document.title or document.doc_id
 
 
+def document_id(document: Document) -> str:
+    """A document's id as exports give it: a sample's name, else a hash of its text.
+
+    An upload's own id is the browser's upload id (``f8712631-…:False``): internal, and another
+    on every upload of the same file. The text's hash is the same for the same text.
+    """
+    if document.origin in ("upload", "paste"):
+        digest = hashlib.sha256(document.text.encode("utf-8", "surrogatepass")).hexdigest()
+        return f"sha256:{digest[:16]}"
+    return document.doc_id
+
+
 def document_info(document: Document) -> dict[str, Any]:
     """What an export says about its document: name, id, origin, length, question count."""
-    return {"name": document_name(document), "id": document.doc_id,
+    return {"name": document_name(document), "id": document_id(document),
             "origin": document.origin, "chars": len(document.text),
             "questions": len(document.questions)}
 

@@ -45,8 +45,10 @@ STYLE = """
   font-size: 0.95rem; line-height: 1.9; white-space: pre-wrap; overflow-wrap: anywhere;
   color: #1f2328; overflow-anchor: none;  /* the view keeps the reader's place itself */
 }
-.c0 { background: #dbeafe; }
-.c1 { background: #fef3c7; }
+/* Projected, two pale fills cannot differ by 3:1 and keep dark text readable: each band also
+   carries a line of its own strong colour (blue, orange; 5:1 or more against white). */
+.c0 { background: #bfdbfe; box-shadow: inset 0 -2px 0 #1d4ed8; }
+.c1 { background: #fde68a; box-shadow: inset 0 -2px 0 #b45309; }
 .ov { background: repeating-linear-gradient(135deg, #93c5fd 0 5px, #fcd34d 5px 10px); }
 /* Deeper overlap, darker stripes; the text stays dark on them (contrast at least 5:1). */
 .ov.d3 { background: repeating-linear-gradient(135deg, #60a5fa 0 5px, #fbbf24 5px 10px); }
@@ -83,8 +85,10 @@ STYLE = """
 }
 .cut:hover .tip, .cut:focus .tip, .cut:focus-within .tip { display: block; }
 .focus { outline: 3px solid #7c3aed; outline-offset: 1px; }
-.hl-legend { margin: 0 0 0.5rem; font-size: 0.8rem; line-height: 2; color: #1f2328; }
-.hl-legend summary { cursor: pointer; font-weight: 600; }
+.hl-legend { margin: 0 0 0.5rem; font-size: 0.95rem; line-height: 2; color: #1f2328; }
+.hl-legend details { display: inline; }
+.hl-legend summary { display: inline; cursor: pointer; font-weight: 600; color: #1d4ed8; }
+.hl-legend details[open] summary { display: block; }
 .hl-legend .item { margin-right: 0.9rem; white-space: nowrap; }
 .hl-legend .swatch { padding: 0 0.3rem; }
 """
@@ -421,14 +425,25 @@ def legend_entries(lang: Lang, *, parents: bool = False) -> list[tuple[tuple[tup
             for key, swatches in items]
 
 
+#: The legend entries always in sight; the others fold into "all marks" (a projected legend of
+#: a dozen entries in small type was read by nobody).
+_LEGEND_FIRST = ("band", "depth2", "start", "answer", "cut_copy", "broken")
+
+
 def legend_html(lang: Lang, *, parents: bool = False) -> str:
-    """The legend as HTML in the view's classes (``STYLE``): a swatch and a sentence per mark."""
-    parts = []
-    for swatches, words in legend_entries(lang, parents=parents):
+    """The legend as HTML in the view's classes (``STYLE``): a swatch and a sentence per mark.
+
+    The marks of a first lesson (``_LEGEND_FIRST``) are always shown; the rest fold into a
+    ``<details>`` (no script needed, on the page and in a saved file).
+    """
+    first: list[str] = []
+    rest: list[str] = []
+    keys = [key for key, _ in (*_LEGEND, _PARENT_LEGEND)]
+    for key, (swatches, words) in zip(keys, legend_entries(lang, parents=parents), strict=False):
         drawn = "".join(f'<span class="swatch {css}">{escape_html(sample)}</span>'
                         for css, sample in swatches)
-        parts.append(f'<span class="item">{drawn} {escape_html(words)}</span>')
-    title = escape_html(text(lang, "highlight.legend.title"))
-    # <details> folds the legend away without a script (on the page and in a saved file).
-    return (f'<details class="hl-legend" open><summary>{title}</summary>'
-            f'{" ".join(parts)}</details>')
+        item = f'<span class="item">{drawn} {escape_html(words)}</span>'
+        (first if key in _LEGEND_FIRST else rest).append(item)
+    more = escape_html(text(lang, "highlight.legend.title"))
+    return (f'<div class="hl-legend">{" ".join(first)} '
+            f'<details><summary>{more}</summary>{" ".join(rest)}</details></div>')

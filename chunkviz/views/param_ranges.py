@@ -148,3 +148,41 @@ def settle(
 def broken_relations(params: Sequence[Param], values: Mapping[str, Any]) -> list[Relation]:
     """The relations that ``values`` break (a shared link's ``overlap=400&size=400``)."""
     return [rel for rel in relations(params) if not rel.holds(values)]
+
+
+#: Parameters that mean the same in every strategy that has them: they carry over a switch.
+SHARED_PARAMS = ("size", "overlap", "unit")
+
+
+def carried(
+    old: Sequence[Param], old_values: Mapping[str, Any], new: Sequence[Param],
+    new_values: Mapping[str, Any],
+) -> dict[str, Any]:
+    """``new_values`` with the shared parameters (``SHARED_PARAMS``) taken from the old strategy.
+
+    "Same size, another strategy": fixed 150/30 switched to recursive keeps 150 and 30. A value
+    the new schema refuses (out of its range, not among its choices) is not carried, and
+    neither is one that would break a relation with the others (the new strategy's own value
+    stays), so the result is always a valid configuration of the new strategy.
+    """
+    schema = {p.name: p for p in new}
+    old_names = {p.name for p in old}
+    result = dict(new_values)
+    for name in SHARED_PARAMS:
+        p = schema.get(name)
+        if p is None or name not in old_names or old_values.get(name) is None:
+            continue
+        value = old_values[name]
+        if p.choices and value not in p.choices:
+            continue
+        low, high = p.min, p.max
+        if p.type in ("int", "float") and ((low is not None and value < low)
+                                           or (high is not None and value > high)):
+            continue
+        result[name] = value
+    # A carried pair that breaks a relation falls back, bounded side first (overlap < size).
+    for rel in relations(new):
+        for name in (rel.small, rel.large):
+            if not rel.holds(result) and result.get(name) != new_values.get(name):
+                result[name] = new_values.get(name)
+    return result

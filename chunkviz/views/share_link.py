@@ -12,14 +12,17 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chunkviz.errors import ChunkvizError, shown
+from chunkviz.errors import ChunkvizError, Message, shown
 from chunkviz.samples import sample_names
 from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.strategies.registry import Param
 from chunkviz.text import LANGUAGES, Lang
 from chunkviz.views.param_ranges import broken_relations
 
-RESERVED = ("strategy", "sample", "lang", "backend")
+#: A page's own keys (the Benchmark page's run, metric, δ and view), read by that page
+#: (``chunkviz.views.bench_link``).
+PAGE_KEYS = ("run", "metric", "delta", "view")
+RESERVED = ("strategy", "sample", "lang", "backend", *PAGE_KEYS)
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,8 @@ class SharedConfig:
         sample: A built-in sample name, or None.
         lang: A UI language, or None.
         backend: A backend name (one of those the reader accepts), or None.
-        problems: One message per value that was ignored, for the page to show.
+        problems: One message per value that was ignored, for the page to show (a ``Message``:
+            English text with a catalogue code, rendered by ``chunkviz.text.messages``).
     """
 
     strategy: str | None
@@ -40,7 +44,7 @@ class SharedConfig:
     sample: str | None = None
     lang: Lang | None = None
     backend: str | None = None
-    problems: tuple[str, ...] = ()
+    problems: tuple[Message, ...] = ()
 
 
 def _text(value: Any) -> str:
@@ -73,40 +77,47 @@ def to_query(
     return query
 
 
+def page_query(query: Mapping[str, Any]) -> dict[str, str]:
+    """The page-owned keys of a URL's query (``PAGE_KEYS``, first value of each)."""
+    return {key: _first(query[key]) for key in PAGE_KEYS if key in query}
+
+
 def _first(value: Any) -> str:
     if isinstance(value, list | tuple):
         return str(value[0]) if value else ""
     return str(value)
 
 
-def _lang(query: Mapping[str, Any], problems: list[str]) -> Lang | None:
+def _lang(query: Mapping[str, Any], problems: list[Message]) -> Lang | None:
     if "lang" not in query:
         return None
     value = _first(query["lang"])
     for lang in LANGUAGES:
         if value == lang:
             return lang
-    problems.append(f"lang={shown(value)} in the link is not a UI language; choose one of "
-                    f"{', '.join(LANGUAGES)}")
+    problems.append(Message(f"lang={shown(value)} in the link is not a UI language; choose one "
+                            f"of {', '.join(LANGUAGES)}", "link_lang",
+                            {"value": value, "choices": list(LANGUAGES)}))
     return None
 
 
 def _backend(
-    query: Mapping[str, Any], backends: Collection[str] | None, problems: list[str]
+    query: Mapping[str, Any], backends: Collection[str] | None, problems: list[Message]
 ) -> str | None:
     if "backend" not in query:
         return None
     value = _first(query["backend"])
     if backends is not None and value not in backends:
-        problems.append(f"backend={shown(value)} in the link is not an available backend; "
-                        f"choose one of {', '.join(backends)}")
+        problems.append(Message(f"backend={shown(value)} in the link is not an available "
+                                f"backend; choose one of {', '.join(backends)}", "link_backend",
+                                {"value": value, "choices": list(backends)}))
         return None
     return value
 
 
 def settle_pairs(
     params: Sequence[Param], values: Mapping[str, Any], base: Mapping[str, Any]
-) -> tuple[dict[str, Any], list[str]]:
+) -> tuple[dict[str, Any], list[Message]]:
     """``values`` without every pair that breaks a declared relation once applied over ``base``.
 
     A link's values are settled as pairs before any is applied: ``max_size=1`` over the
@@ -118,7 +129,7 @@ def settle_pairs(
         The values to apply and one message per pair left out.
     """
     kept = dict(values)
-    problems: list[str] = []
+    problems: list[Message] = []
     for _ in range(len(params) + 1):  # each round removes at least one value
         merged = {**base, **kept}
         broken = broken_relations(params, merged)
@@ -126,11 +137,14 @@ def settle_pairs(
             break
         rel = broken[0]
         given = ", ".join(f"{n}={merged[n]!r}" for n in (rel.small, rel.large))
-        problems.append(
+        problems.append(Message(
             f"{given} in the link break the rule {rel.describe()}; "
             f"{rel.small}={base.get(rel.small)!r} and {rel.large}={base.get(rel.large)!r} are "
-            "kept instead"
-        )
+            "kept instead",
+            "link_pair_less_than" if rel.strict else "link_pair_at_most",
+            {"small": rel.small, "large": rel.large, "small_value": merged[rel.small],
+             "large_value": merged[rel.large], "small_kept": base.get(rel.small),
+             "large_kept": base.get(rel.large)}))
         kept.pop(rel.small, None)
         kept.pop(rel.large, None)
     return kept, problems
@@ -145,15 +159,15 @@ def from_query(
         query: The URL's query parameters (values or lists of values).
         backends: The backend names a link may choose (the available ones); None accepts any.
     """
-    problems: list[str] = []
+    problems: list[Message] = []
     lang = _lang(query, problems)
     backend = _backend(query, backends, problems)
     sample = _first(query["sample"]) if "sample" in query else None
     if sample is not None and sample not in sample_names():
-        problems.append(
+        problems.append(Message(
             f"sample={shown(sample)} in the link is not a built-in sample; choose one of "
-            f"{', '.join(sample_names())}"
-        )
+            f"{', '.join(sample_names())}", "link_sample",
+            {"value": sample, "choices": list(sample_names())}))
         sample = None
     if "strategy" not in query:
         return SharedConfig(None, {}, sample, lang, backend, tuple(problems))
@@ -163,8 +177,9 @@ def from_query(
     except ChunkvizError:
         return SharedConfig(None, {}, sample, lang, backend, (
             *problems,
-            f"unknown strategy {shown(name)} in the link; choose one of "
-            f"{', '.join(sorted(s.name for s in all_strategies()))}",
+            Message(f"unknown strategy {shown(name)} in the link; choose one of "
+                    f"{', '.join(sorted(s.name for s in all_strategies()))}", "link_strategy",
+                    {"value": name, "choices": sorted(s.name for s in all_strategies())}),
         ))
     params: dict[str, Any] = {}
     for p in spec.params:
@@ -174,14 +189,15 @@ def from_query(
         try:
             params[p.name] = p.validate(None if raw == "" and p.optional else raw)
         except ChunkvizError as exc:
-            problems.append(f"{exc} (from the link; the default {p.default!r} is used)")
+            problems.append(Message(f"{exc} (from the link; the default {p.default!r} is used)",
+                                    "link_param", {"detail": exc.message, "default": p.default}))
     params, paired = settle_pairs(spec.params, params, spec.defaults())
     problems += paired
     for key in query:
         if key not in RESERVED and key not in {p.name for p in spec.params}:
-            problems.append(
+            problems.append(Message(
                 f"{shown(key, 40)[1:-1]}={shown(_first(query[key]))} in the link is not a "
                 f"parameter of {shown(name)}; "
-                "it was ignored"
-            )
+                "it was ignored", "link_not_param",
+                {"field": key, "value": _first(query[key]), "strategy": name}))
     return SharedConfig(name, params, sample, lang, backend, tuple(problems))

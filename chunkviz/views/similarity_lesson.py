@@ -311,7 +311,7 @@ def lesson_rows(
         flat = " ".join(text.split())
         rows.append(
             {
-                "chunk": i + 1,
+                "chunk": i,  # the 0-based number of every page, export and CLI
                 "text": flat if len(flat) <= preview else flat[:preview] + "…",
                 "chars": int(lesson.stats.lengths[i]),
                 "norm": round(float(lesson.stats.norms[i]), 3),

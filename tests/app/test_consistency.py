@@ -22,11 +22,17 @@ PICKERS = {"1_Explore.py": "explore_strategy_en", "2_Compare.py": "compare_0_str
 STRATEGIES = [s.name for s in all_strategies()]
 
 
-def _counts_on_page(page: str, sample: str) -> dict[str, str]:
+def _counts_on_page(page: str, sample: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Each strategy's count on ``page`` and ``chunk_document``'s under the state's parameters.
+
+    A strategy picked in a select box takes size, overlap and unit from the one before (issue
+    25), so the parameters are the state's, not the registry's defaults.
+    """
     at = AppTest.from_file(str(ROOT / "pages" / page), default_timeout=300)
-    state = AppState(sample=sample, document=load_sample(sample))
+    document = load_sample(sample)
+    state = AppState(sample=sample, document=document)
     at.session_state[STATE_KEY] = state
-    counts = {}
+    counts, expected = {}, {}
     at.run()
     for name in STRATEGIES:
         if page in PICKERS:
@@ -36,16 +42,17 @@ def _counts_on_page(page: str, sample: str) -> dict[str, str]:
         at.run()
         assert not at.exception, (page, name, at.exception)
         counts[name] = next(m.value for m in at.metric if m.label == "Chunks")
-    return counts
+        assert state.strategy == name
+        expected[name] = f"{len(chunk_document(document, name, state.params_of(name))):,}"
+    return counts, expected
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("sample", sample_names())
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_counts_the_chunks_of_chunk_document(page, sample):
-    document = load_sample(sample)
-    expected = {name: f"{len(chunk_document(document, name)):,}" for name in STRATEGIES}
-    assert _counts_on_page(page, sample) == expected
+    counts, expected = _counts_on_page(page, sample)
+    assert counts == expected
 
 
 def test_paragraph_on_the_jsquad_sample_is_49_chunks_on_every_page():

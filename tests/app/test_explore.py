@@ -104,7 +104,7 @@ def test_known_answer_is_broken_under_fixed_100_0():
     table = _qa_table(at)
     row = table[table["answer"] == "寒帯ジェット気流"].iloc[0]
     # 寒帯ジェット気流 spans 2495..2503: "寒帯ジェッ" ends chunk 24 and "ト気流" starts chunk 25.
-    assert row["status"] == "❌ broken"
+    assert row["status"] == "✗ broken"
     assert row["cut by chunks"] == "#24, #25"
     statuses = table["status"].value_counts().to_dict()
     sample = load_sample("jsquad_tsuyu")
@@ -113,12 +113,12 @@ def test_known_answer_is_broken_under_fixed_100_0():
     from chunkviz.eval.spans import analyze_spans
 
     broken = analyze_spans(result, spans).broken_count
-    assert statuses["❌ broken"] == broken
+    assert statuses["✗ broken"] == broken
     assert _metric(at, "Broken answers") == f"{broken} / 180"
     # With 20% overlap the same answer is whole in one chunk.
     at.slider(key=OVERLAP).set_value(20).run()
     table = _qa_table(at)
-    assert table[table["answer"] == "寒帯ジェット気流"].iloc[0]["status"] == "✅ contained"
+    assert table[table["answer"] == "寒帯ジェット気流"].iloc[0]["status"] == "✓ contained"
 
 
 def test_switching_language_changes_labels():
@@ -159,8 +159,10 @@ def test_bad_link_values_are_reported_and_defaults_kept():
     at = _page(strategy="fixed", size="abc", bogus="1")
     assert not at.exception
     warnings = " ".join(w.value for w in at.warning)
-    assert "size must be an integer (got size='abc'); use an integer from 1 to" in warnings
-    assert "bogus" in warnings
+    # Values are shown as values (issue 25): no Python repr quotes around what the link held.
+    assert "size must be an integer (got size=abc); use an integer from 1 to" in warnings
+    assert "bogus=1 in the link is not a parameter of fixed" in warnings
+    assert "'" not in warnings
     assert at.slider(key=SIZE).value == 400
 
 
@@ -205,7 +207,7 @@ def test_pasted_text_with_a_hand_added_pair():
     table = _qa_table(at)
     assert list(table["answer"]) == ["年次有給休暇は10日"]
     start = text.index("年次有給休暇は10日")
-    expected = "✅ contained" if start // 50 == (start + 10) // 50 else "❌ broken"
+    expected = "✓ contained" if start // 50 == (start + 10) // 50 else "✗ broken"
     assert table.iloc[0]["status"] == expected
 
 
@@ -307,7 +309,11 @@ def test_every_registered_strategy_gets_controls_and_the_right_count(name):
         key = widget_key("explore_p_", name, p, "en")
         assert key in at.session_state, f"no control for {name}.{p.name}"
     text = load_sample("policy_ja").text
-    expected = chunkviz.chunk(text, name, **spec.defaults())
+    # The defaults, but for size, overlap and unit, which carry over from fixed (issue 25).
+    params = app_state(at).params_of(name)
+    shared = {"size": 400, "overlap": 0, "unit": "chars"}
+    assert params == {**spec.defaults(), **{k: v for k, v in shared.items() if k in params}}
+    expected = chunkviz.chunk(text, name, **params)
     assert _metric(at, "Chunks") == f"{len(expected):,}"
 
 
@@ -335,7 +341,7 @@ def test_upload_a_shift_jis_document_then_qa_pairs_as_csv():
 
     qa = assess_qa(result, locate_questions(expected_text,
                                             [{"question": "q", "answer": "午前9時"}]))
-    assert table.iloc[0]["status"] == {"contained": "✅ contained", "broken": "❌ broken"}[
+    assert table.iloc[0]["status"] == {"contained": "✓ contained", "broken": "✗ broken"}[
         qa[0].status]
 
 
@@ -445,7 +451,7 @@ def test_only_broken_questions_paint_red_and_each_cut_is_marked():
     at = _page()
     at.slider(key=SIZE).set_value(100).run()
     table = _qa_table(at)
-    broken = set(table[table["status"] == "❌ broken"]["question"])
+    broken = set(table[table["status"] == "✗ broken"]["question"])
     markup = _highlight(at)["html"]
     red_titles = re.findall(r'class="[^"]*\bbroken" data-s="\d+" title="([^"]*)"', markup)
     assert red_titles

@@ -34,7 +34,7 @@ def test_the_broken_filter_shows_only_broken_questions_and_stays_in_the_app_stat
     table = _table(at).value
     assert len(broken) > 0
     assert len(table) == len(broken)
-    assert set(table["status"]) == {"❌ broken"}
+    assert set(table["status"]) == {"✗ broken"}
     sample = load_sample("jsquad_tsuyu")
     assert list(table["question"]) == [sample.questions[i].question for i in broken]
     # The filter is the reader's: kept when the configuration or the language changes.

@@ -37,6 +37,8 @@ def test_broken_answer_is_red_in_the_highlight(app_url, page):
 def test_script_and_img_in_a_document_render_as_text(app_url, page):
     page.goto(f"{app_url}/Explore")
     _wait_for_app(page)
+    # The document picker folds under its name (issue 25): open it first.
+    page.locator("[data-testid='stExpander'] summary").filter(has_text="Document").first.click()
     page.get_by_text("Paste text", exact=True).click()
     area = page.get_by_role("textbox", name="Your text")
     area.wait_for(timeout=30_000)

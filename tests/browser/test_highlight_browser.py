@@ -65,6 +65,8 @@ def _open(page, url: str) -> None:
 
 
 def _paste(page, text: str) -> None:
+    # The document picker folds under its name (issue 25): open it first.
+    page.locator("[data-testid='stExpander'] summary").filter(has_text="Document").first.click()
     page.get_by_text("Paste text", exact=True).click()
     area = page.get_by_role("textbox", name="Your text")
     area.wait_for(timeout=30_000)

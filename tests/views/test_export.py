@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 
@@ -25,8 +26,10 @@ def _chunking(size: int, name: str = "notes.txt"):
 def test_json_names_the_document_and_configuration_and_each_chunks_qa():
     document, result, qa = _chunking(size=5)
     payload = json.loads(export.to_json(result, document, qa))
-    assert payload["document"] == {"name": "notes.txt", "id": "upload-1", "origin": "upload",
-                                   "chars": len(TEXT), "questions": 2}
+    # An upload is named by its text's hash, never by the browser's upload id (issue 25).
+    digest = hashlib.sha256(TEXT.encode()).hexdigest()[:16]
+    assert payload["document"] == {"name": "notes.txt", "id": f"sha256:{digest}",
+                                   "origin": "upload", "chars": len(TEXT), "questions": 2}
     assert (payload["strategy"], payload["params"]) == ("fixed", dict(result.params))
     # 寒帯ジェット気流 (0..8) is cut by chunks 0 and 1 at size 5; 梅雨前線 (14..18) by 2 and 3.
     assert [q["status"] for q in payload["questions"]] == ["broken", "broken"]

@@ -1,0 +1,38 @@
+"""Explore's first screen: the settings, the numbers and the highlighted document side by side.
+
+What a lecturer needs first (the chunks, the red answer, the key numbers) fits one 1400×900
+screen: the document and import pickers fold into expanders named after what they hold, the
+six numbers sit two to a row beside the settings, and the highlight takes the wider column.
+A phone stacks the columns: the numbers stay two to a row (tiles of ``METRIC_WIDTH`` pixels
+in a wrapping row) and the highlight follows them.
+"""
+
+from __future__ import annotations
+
+from chunkviz.text import text
+from chunkviz.ui.pickers import document_label
+from chunkviz.ui.state import AppState
+from chunkviz.views.markup import escape_markdown
+
+#: Width of one number tile: two fit beside each other in the settings column and on a phone.
+METRIC_WIDTH = 150
+
+# Less blank space above the title (Streamlit's wide layout starts 6rem down), and smaller
+# number tiles, so the highlight's first lines are on the first screen.
+# On a phone the typed twin of each slider goes (the slider and its value label stay): the
+# settings then take one screen and the highlight is one swipe away.
+EXPLORE_CSS = """<style>
+[data-testid="stMainBlockContainer"] { padding-top: 3rem; }
+.st-key-explore_numbers [data-testid="stMetricValue"] { font-size: 1.6rem; }
+@media (max-width: 640px) {
+  [data-testid="stMainBlockContainer"] [class*="__typed"] { display: none; }
+}
+</style>"""
+
+
+def document_heading(state: AppState) -> str:
+    """The document expander's label: which document is open, its size and its questions."""
+    doc = state.document
+    return text(state.lang, "lesson.document_heading",
+                name=escape_markdown(document_label(state.lang, doc)), chars=len(doc.text),
+                questions=len(doc.questions))
