@@ -121,8 +121,8 @@ def parse_margins(items: list[str]) -> dict[str, float]:
             (``chunkviz.eval.decision.DEFAULT_MARGINS``), a cut-off the benchmark measures and a
             finite DELTA in (0, 1].
     """
-    from chunkviz.eval.runner import KS
     from chunkviz.eval.decision import DEFAULT_MARGINS
+    from chunkviz.eval.runner import KS
 
     out: dict[str, float] = {}
     for item in items:
