@@ -73,6 +73,7 @@ from chunkviz.eval.stats import (
     permutation_floor,
 )
 from chunkviz.model import ChunkingResult, Span
+from chunkviz.paths import package_path
 from chunkviz.retrieval.backends import (
     build_index,
     get_backend,
@@ -115,8 +116,8 @@ def default_results_dir() -> Path:
 
 
 def shipped_results_dir() -> Path:
-    """``results/`` at the repository root (the shipped, committed runs)."""
-    return Path(__file__).resolve().parents[2] / "results"
+    """``chunkviz/results/``: the shipped, committed runs (package data)."""
+    return package_path("results")
 
 
 def _versions() -> dict[str, str]:
