@@ -574,7 +574,7 @@ def run_benchmark(
         configs: Configurations to compare (unique labels).
         backend: A loaded backend or its name.
         measure: ``dot``, ``cosine`` or ``l2`` for vector backends (BM25 uses its own score).
-        cache_dir: Embedding cache folder (default ``.cache/chunkviz/embeddings``).
+        cache_dir: Embedding cache folder (default ``<cache root>/embeddings``).
         progress: ``callback(stage, done, total, message)`` after each step of each stage
             (``chunkviz.eval.engine.Progress``; ``run_fraction`` makes a progress bar of it).
         spec: The dataset spec to record (default: ``dataset.name``).
