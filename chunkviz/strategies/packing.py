@@ -11,8 +11,6 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from chunkviz.errors import ParameterError
-
 #: A half-open range ``(start, end)`` of a text (``chunkviz.model.Span`` is an answer span).
 Bounds = tuple[int, int]
 
@@ -204,13 +202,3 @@ def sentence_units(text: str, max_size: int) -> list[Bounds]:
             units.extend(recursive_spans(text, s, e, size=max_size, overlap=0, measure=measure,
                                          level=CLAUSE_LEVEL))
     return units
-
-
-def check_sizes(min_size: int, max_size: int, *, small: str = "min_size",
-                large: str = "max_size") -> None:
-    """Raise ParameterError unless ``min_size <= max_size`` (names as the caller's parameters)."""
-    if min_size > max_size:
-        raise ParameterError(
-            f"{small} must not exceed {large} (got {small}={min_size}, {large}={max_size}); "
-            f"lower {small} to at most {max_size} or raise {large}"
-        )

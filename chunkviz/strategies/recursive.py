@@ -45,7 +45,7 @@ from typing import Any, Literal
 
 from chunkviz.model import ChunkingResult, ChunkSequence
 from chunkviz.segment import JA_TERMINATOR_FOLLOWERS, SENTENCE_SEPARATORS
-from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, check_overlap, resolve_tokenizer
+from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, resolve_tokenizer
 from chunkviz.strategies.packing import BLANK_REST
 from chunkviz.strategies.registry import Strategy, register
 from chunkviz.tokenizers import Tokenizer, token_boundaries
@@ -550,11 +550,7 @@ def recursive_split(
 
     Returns:
         Chunks that tile the text (overlapping by at most ``overlap``).
-
-    Raises:
-        ParameterError: ``overlap >= size``.
     """
-    check_overlap(size, overlap)
     params = {"size": size, "overlap": overlap, "unit": unit}
     measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
     starts, ends = recursive_columns(text, 0, len(text), size=size, overlap=overlap,

@@ -88,11 +88,8 @@ def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, str]:
     # A pair the controls cannot make (overlap=400&size=400): the bounded side is not applied.
     kept = {**spec.defaults(), **{k: v for k, v in values.items() if k not in problems}}
     for rel in broken_relations(spec.params, kept):
-        rule = "smaller than" if rel.strict else "at most"
-        problems[rel.small] = (
-            f"{rel.small} must be {rule} {rel.large} (got {rel.small}={kept[rel.small]}, "
-            f"{rel.large}={kept[rel.large]} from the link); {rel.small} keeps its current value"
-        )
+        # The rule's own message (Strategy.validate's), and what the page does with the link.
+        problems[rel.small] = f"{rel.message(kept)}; from the link, {rel.small} keeps its value"
     return problems
 
 

@@ -168,7 +168,8 @@ def test_a_link_with_overlap_not_below_size_keeps_the_overlap_and_says_why():
     at = _page(strategy="fixed", size="100", overlap="100")
     assert not at.exception
     warnings = " ".join(w.value for w in at.warning)
-    assert "overlap must be smaller than size (got overlap=100, size=100 from the link)" in warnings
+    assert ("overlap must be smaller than size (got overlap=100, size=100); lower overlap to at "
+            "most 99 or raise size; from the link, overlap keeps its value") in warnings
     assert at.slider(key=SIZE).value == 100
     assert at.slider(key=OVERLAP).value == 0
     assert not at.error
