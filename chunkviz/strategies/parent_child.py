@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Literal
 
 from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.strategies.packing import Bounds, pack, sentence_units
+from chunkviz.strategies.packing import Bounds, pack
+from chunkviz.strategies.recursive import sentence_units
 from chunkviz.strategies.registry import Param, Strategy, register
 
 Mode = Literal["hierarchy", "sentence_window"]

@@ -25,7 +25,8 @@ import numpy as np
 
 from chunkviz.lm import CHAR_NGRAM, LanguageModel, get_language_model
 from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.strategies.packing import Bounds, group_units, sentence_units
+from chunkviz.strategies.packing import Bounds, group_units
+from chunkviz.strategies.recursive import sentence_units
 from chunkviz.strategies.registry import Param, Strategy, register
 from chunkviz.strategies.semantic import MAX_SIZE, MIN_SIZE
 

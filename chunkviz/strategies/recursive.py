@@ -44,9 +44,14 @@ from operator import sub
 from typing import Any, Literal
 
 from chunkviz.model import ChunkingResult, ChunkSequence
-from chunkviz.segment import JA_TERMINATOR_FOLLOWERS, SENTENCE_SEPARATORS
+from chunkviz.segment import (
+    BLANK_REST,
+    JA_TERMINATOR_FOLLOWERS,
+    SENTENCE_SEPARATORS,
+    sentence_spans,
+)
 from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, resolve_tokenizer
-from chunkviz.strategies.packing import BLANK_REST
+from chunkviz.strategies.packing import Bounds
 from chunkviz.strategies.registry import Strategy, register
 from chunkviz.tokenizers import Tokenizer, token_boundaries
 
@@ -557,6 +562,22 @@ def recursive_split(
                                      measure=measure)
     return ChunkingResult(text, ChunkSequence(starts, ends), "recursive", params)
 
+
+def sentence_units(text: str, max_size: int) -> list[Bounds]:
+    """Sentences of ``text`` (``chunkviz.segment.sentence_spans``), each at most ``max_size``.
+
+    A sentence longer than ``max_size`` is cut the way ``recursive`` cuts it below the sentence
+    level: at ``、`` and commas, then at whitespace, then between characters.
+    """
+    measure = Ruler(text, None)
+    units: list[Bounds] = []
+    for s, e in sentence_spans(text):
+        if e - s <= max_size:
+            units.append((s, e))
+        else:
+            units.extend(recursive_spans(text, s, e, size=max_size, overlap=0, measure=measure,
+                                         level=CLAUSE_LEVEL))
+    return units
 
 register(
     Strategy(

@@ -28,7 +28,8 @@ import numpy as np
 
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult, ChunkSequence
-from chunkviz.strategies.packing import Bounds, group_units, sentence_units
+from chunkviz.strategies.packing import Bounds, group_units
+from chunkviz.strategies.recursive import sentence_units
 from chunkviz.strategies.registry import Param, Strategy, register
 
 DEFAULT_MODEL = "tfidf"
