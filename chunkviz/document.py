@@ -12,7 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from chunkviz.answers import normalize_pairs, occurrences
 from chunkviz.api import chunk
+from chunkviz.errors import DatasetError
 from chunkviz.model import ChunkingResult, Span
 from chunkviz.strategies import get_strategy
 
@@ -75,16 +77,13 @@ def locate_questions(
     """Turn question/answer dicts into Questions with spans of ``text``, none dropped.
 
     A pair with ``start`` (a built-in sample's known answer position) is taken at that position;
-    otherwise every occurrence of the answer counts (``chunkviz.datasets.qa_pairs.occurrences``),
+    otherwise every occurrence of the answer counts (``chunkviz.answers.occurrences``),
     as a user's answer may appear more than once, and an answer not in the text gets no span.
 
     Raises:
         DatasetError: A pair without ``question``/``answer``, an empty one, or a ``start`` that
             does not point at the answer.
     """
-    from chunkviz.datasets.qa_pairs import normalize_pairs, occurrences
-    from chunkviz.errors import DatasetError
-
     items = []
     for n, (pair, clean) in enumerate(zip(pairs, normalize_pairs(pairs), strict=True), start=1):
         start = pair.get("start")
