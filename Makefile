@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench browser-deps clean
+.PHONY: run test test-fast lint bench browser-deps clean
 
 $(STAMP): requirements.txt requirements-dev.txt requirements-bench.txt
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ run: $(STAMP)
 # Browser tests need Debian's chromium; scripts/ensure-chromium.sh installs it when missing.
 test: $(STAMP) browser-deps
 	$(PY) -m pytest
+
+# Everything but the tests marked slow (Ray, the installed wheel, real models) and the browser.
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow and not browser"
 
 browser-deps:
 	bash scripts/ensure-chromium.sh

@@ -36,9 +36,8 @@ sys.path.insert(0, str(ROOT))
 import chunkviz  # noqa: E402
 
 DATA_CANDIDATES = (
-    ROOT / "data" / "jsquad" / "valid-v1.3.json",
+    ROOT / "chunkviz" / "data" / "jsquad" / "valid-v1.3.json",
     ROOT.parent / "shared" / "data" / "jsquad" / "valid-v1.3.json",
-    Path("/work/shared/data/jsquad/valid-v1.3.json"),
 )
 
 Chunks = list[str]

@@ -89,7 +89,7 @@ def main() -> None:
     p.add_argument("--backend", default="use-m3")
     p.add_argument("--sample", type=int, default=0)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default=str(ROOT / "results"),
+    p.add_argument("--out", default=str(ROOT / "chunkviz" / "results"),
                    help="where the cold run's results file goes")
     p.add_argument("--ngram-sweep", action="store_true")
     args = p.parse_args()

@@ -9,7 +9,7 @@ grid's 8 configurations, Spearman's rho is computed between
 - the synthetic questions' Recall@5 and the real questions' Recall@5, per form and backend.
 
 The real questions' figures are read from the shipped results files
-(``results/jsquad-<backend>-all-s0-<hash>.json``, all 3,973 questions, computed by the same
+(``chunkviz/results/jsquad-<backend>-all-s0-<hash>.json``, all 3,973 questions, computed by the same
 runner). Synthetic figures are computed here with ``run_benchmark`` on ``--n`` questions drawn
 by seed. Prints Markdown (reproduced in ``docs/benchmarks.md``) and writes the figures as JSON
 with ``--json``.

@@ -5,6 +5,10 @@ from __future__ import annotations
 import math
 
 from chunkviz.errors import ParameterError
+from chunkviz.strategies.registry import Relation
+
+#: The strategies' ``overlap < size`` (``strategies.common.OVERLAP.less_than``).
+_OVERLAP_RULE = Relation("overlap", "size", strict=True)
 
 
 def predicted_chunk_count(length: int, size: int, overlap: int = 0) -> int:
@@ -44,14 +48,14 @@ def _check(size: int, overlap: int) -> None:
 
 
 def check_overlap(size: int, overlap: int) -> None:
-    """Raise unless ``overlap < size`` (the one overlap rule, shared by the strategies).
+    """Raise unless ``overlap < size``: the relation ``OVERLAP`` declares, with its message.
 
     Raises:
         ParameterError: ``overlap >= size``.
     """
-    if overlap >= size:
+    values = {"size": size, "overlap": overlap}
+    if not _OVERLAP_RULE.holds(values):
         raise ParameterError(
-            f"overlap must be smaller than size (got overlap={overlap}, size={size}); "
-            f"lower overlap to at most {size - 1} or raise size",
+            _OVERLAP_RULE.message(values),
             code="overlap", params={"overlap": overlap, "size": size, "most": size - 1},
         )

@@ -13,7 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from chunkviz.answers import normalize_pairs
 from chunkviz.api import chunk
+from chunkviz.errors import DatasetError
+from chunkviz.locate import find_all, fold
 from chunkviz.model import ChunkingResult, Span
 from chunkviz.strategies import get_strategy
 
@@ -33,7 +36,7 @@ class Question:
         question: The question text.
         answer: The answer text as given; ``document.text[s.start:s.end]`` for every span,
             up to character width, compatibility forms and whitespace (a user's answer is found
-            as a reader finds it, ``chunkviz.datasets.locate``).
+            as a reader finds it, ``chunkviz.locate``).
         spans: Every span counted as the answer (all occurrences, for user QA pairs); empty when
             a user's answer is not in the document.
         alternatives: Spans of the question's other annotated answers (SQuAD/JSQuAD
@@ -97,17 +100,13 @@ def locate_questions(
 
     A pair with ``start`` (a built-in sample's known answer position) is taken at that position;
     otherwise every occurrence of the answer counts, found as a reader finds it (width,
-    compatibility forms and whitespace aside: ``chunkviz.datasets.locate``), as a user's answer
+    compatibility forms and whitespace aside: ``chunkviz.locate``), as a user's answer
     may appear more than once, and an answer not in the text gets no span.
 
     Raises:
         DatasetError: A pair without ``question``/``answer``, an empty one, or a ``start`` that
             does not point at the answer.
     """
-    from chunkviz.datasets.locate import find_all, fold
-    from chunkviz.datasets.qa_pairs import normalize_pairs
-    from chunkviz.errors import DatasetError
-
     items = []
     for n, (pair, clean) in enumerate(zip(pairs, normalize_pairs(pairs), strict=True), start=1):
         start = pair.get("start")

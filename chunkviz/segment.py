@@ -19,6 +19,15 @@ from __future__ import annotations
 
 import re
 
+#: A line break (CRLF, CR or LF), as a regex source.
+LINE_BREAK = r"(?:\r\n|\r|\n)"
+#: What follows the first line break of a blank line: blank space, another line break, and any
+#: whitespace after it (``recursive`` builds its blank-line level from this).
+BLANK_REST = rf"[^\S\r\n]*{LINE_BREAK}\s*"
+#: A blank line between two blocks: a line break, blank space, another line break (the one
+#: blank-line rule of every strategy).
+BLANK_LINE = re.compile(LINE_BREAK + BLANK_REST)
+
 # Closing quotes and brackets that stay with the sentence they close.
 _CLOSE_JA = "」』）】〕〉》"
 _CLOSE_EN = "\"'”’)\\]"

@@ -9,7 +9,7 @@ identical. The span metrics are reported apart: their top k now breaks ties pess
 chunk tied with irrelevant ones at the cut-off. With ``--write`` and identical ranks and metrics,
 the new file is written to ``--out`` and the old one removed.
 
-    python scripts/regenerate_results.py results/jsquad-bm25-all-s0.json --write
+    python scripts/regenerate_results.py chunkviz/results/jsquad-bm25-all-s0.json --write
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def main() -> int:
     """Rerun, compare, and with --write replace each file."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("files", nargs="+")
-    p.add_argument("--out", default=str(ROOT / "results"))
+    p.add_argument("--out", default=str(ROOT / "chunkviz" / "results"))
     p.add_argument("--write", action="store_true")
     args = p.parse_args()
     ok = True

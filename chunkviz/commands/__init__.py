@@ -1,6 +1,7 @@
 """Subcommands of ``python -m chunkviz``; each module has ``add_parser(subparsers)``."""
 
 from chunkviz.commands import (
+    app_cmd,
     audit_cmd,
     bench_cmd,
     chunk_cmd,
@@ -9,4 +10,4 @@ from chunkviz.commands import (
     tune_cmd,
 )
 
-COMMANDS = (strategies_cmd, chunk_cmd, lost_cmd, bench_cmd, audit_cmd, tune_cmd)
+COMMANDS = (strategies_cmd, chunk_cmd, lost_cmd, bench_cmd, audit_cmd, tune_cmd, app_cmd)

@@ -50,10 +50,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--measure", choices=("cosine", "dot", "l2"), default="cosine",
                    help="similarity for vector backends (BM25 uses its own score)")
     p.add_argument("--out", default=None,
-                   help="results folder (default .cache/chunkviz/results)")
+                   help="results folder (default <cache>/results; <cache> is "
+                   "$CHUNKVIZ_CACHE_DIR or the user's cache folder, e.g. ~/.cache/chunkviz)")
     p.add_argument("--cache-dir", default=None,
-                   help="embedding cache (default .cache/chunkviz/embeddings or "
-                   "$CHUNKVIZ_CACHE_DIR/embeddings)")
+                   help="embedding cache (default <cache>/embeddings)")
     p.add_argument("--bootstrap", type=RESAMPLES, default=2000, help="bootstrap resamples")
     p.add_argument("--permutations", type=RESAMPLES, default=5000,
                    help="sign flips per paired test")

@@ -32,12 +32,13 @@ from chunkviz.datasets.squad import (
     summary_notes,
 )
 from chunkviz.errors import DatasetError
+from chunkviz.paths import package_path
 
 SEPARATOR = " [SEP] "
 REASON_IN_TITLE = "the answer lies in the article title, which is removed from the document"
 
-#: The vendored file: repo root ``data/jsquad/valid-v1.3.json`` (two levels above this package).
-DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "jsquad" / "valid-v1.3.json"
+#: The vendored file, shipped as package data: ``chunkviz/data/jsquad/valid-v1.3.json``.
+DEFAULT_PATH = package_path("data", "jsquad", "valid-v1.3.json")
 
 _QID = re.compile(r"^(?P<article>.+?)p(?P<paragraph>\d+)q\d+$")
 
@@ -123,7 +124,7 @@ def load_jsquad(path: str | Path | None = None) -> Dataset:
     """Load a JSQuAD-format file as long documents (the vendored validation split by default).
 
     Args:
-        path: A file in JSQuAD's format; None for the vendored ``data/jsquad/valid-v1.3.json``.
+        path: A file in JSQuAD's format; None for the vendored file (``DEFAULT_PATH``).
 
     Raises:
         DatasetError: The file is missing (for the vendored file, the message says where it is
@@ -133,7 +134,7 @@ def load_jsquad(path: str | Path | None = None) -> Dataset:
         if not DEFAULT_PATH.is_file():
             raise DatasetError(
                 f"the vendored JSQuAD file is missing: expected {DEFAULT_PATH}; restore "
-                "data/jsquad/ from the repository, or pass --dataset jsquad:PATH"
+                "chunkviz/data/jsquad/ (reinstall chunkviz), or pass --dataset jsquad:PATH"
             )
         return build_jsquad(read_json_file(DEFAULT_PATH), name="jsquad")
     p = Path(path)

@@ -5,7 +5,7 @@ the answer is in (a file name, or the name the Explore page shows); with a singl
 be left out. Column names are matched without case; ``質問``, ``回答``/``答え`` and ``文書`` are
 accepted for Japanese spreadsheets.
 
-Locating the answer is a search (``chunkviz.datasets.locate``, width, compatibility forms and
+Locating the answer is a search (``chunkviz.locate``, width, compatibility forms and
 whitespace aside, as a reader finds it): every occurrence of the answer in the document is found,
 overlapping ones included, and every occurrence counts as a relevant span. Nothing is dropped
 silently: ``QAPairsReport.issues`` lists each answer that was not found, found more than once,
@@ -22,17 +22,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+# Re-exported: the loaders and the runner name them from here.
+from chunkviz.answers import normalize_pairs as normalize_pairs
+from chunkviz.answers import occurrences as occurrences
 from chunkviz.datasets.base import Dataset, Document, Question
-from chunkviz.datasets.locate import find_all, fold
 from chunkviz.errors import DatasetError
+from chunkviz.locate import find_all, fold
 from chunkviz.model import Span
 from chunkviz.textio import decode_bytes, loads_json, neutral_bidi, read_file_bytes
-from chunkviz.tokenizers import without_surrogates
 
 IssueKind = Literal["not_found", "multiple", "empty", "unknown_document"]
 DEFAULT_DOCUMENT = "document"
-REQUIRED = ("question", "answer")
-_ALIASES = {"質問": "question", "回答": "answer", "答え": "answer", "文書": "document"}
 #: Most pairs one file may hold: every pair is searched in the document, so the count bounds
 #: the work (1.5 million pairs took 104 s and 2.7 GB).
 MAX_QA_PAIRS = 50_000
@@ -107,44 +107,6 @@ class QAPairsReport:
     def messages(self) -> list[str]:
         """One line per issue, in input order."""
         return [i.message() for i in self.issues]
-
-
-def occurrences(text: str, needle: str) -> list[int]:
-    """Start of every occurrence of ``needle`` in ``text``, overlapping ones included."""
-    if not needle:
-        return []
-    found = []
-    i = text.find(needle)
-    while i != -1:
-        found.append(i)
-        i = text.find(needle, i + 1)
-    return found
-
-
-def normalize_pairs(pairs: Sequence[Any], *, name: str = "qa pairs") -> list[dict[str, str]]:
-    """Pairs as ``{"question", "answer", "document"}`` dicts of stripped strings.
-
-    Raises:
-        DatasetError: A pair is not a mapping or lacks ``question`` or ``answer``.
-    """
-    out = []
-    for row, pair in enumerate(pairs, start=1):
-        if not isinstance(pair, Mapping):
-            raise DatasetError(
-                f"{name}: pair {row} is {type(pair).__name__}, not an object; each pair needs "
-                "'question' and 'answer' keys"
-            )
-        keys = {_ALIASES.get(str(k).strip(), str(k).strip().lower()): v for k, v in pair.items()}
-        for key in REQUIRED:
-            if key not in keys:
-                raise DatasetError(
-                    f"{name}: pair {row} has no {key!r} column (found {sorted(keys)}); each "
-                    "pair needs 'question' and 'answer', and optionally 'document'"
-                )
-        # A JSON "\\ud800" is a lone surrogate, which nothing downstream can encode as UTF-8.
-        out.append({k: "" if keys.get(k) is None else without_surrogates(str(keys[k])).strip()
-                    for k in (*REQUIRED, "document")})
-    return out
 
 
 def locate_qa_pairs(

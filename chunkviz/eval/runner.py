@@ -74,6 +74,7 @@ from chunkviz.eval.stats import (
     permutation_floor,
 )
 from chunkviz.model import ChunkingResult, Span
+from chunkviz.paths import package_path
 from chunkviz.retrieval.backends import (
     build_index,
     get_backend,
@@ -119,8 +120,8 @@ def default_results_dir() -> Path:
 
 
 def shipped_results_dir() -> Path:
-    """``results/`` at the repository root (the shipped, committed runs)."""
-    return Path(__file__).resolve().parents[2] / "results"
+    """``chunkviz/results/``: the shipped, committed runs (package data)."""
+    return package_path("results")
 
 
 def _versions() -> dict[str, str]:
@@ -684,7 +685,7 @@ def run_benchmark(
         configs: Configurations to compare (unique labels).
         backend: A loaded backend or its name.
         measure: ``dot``, ``cosine`` or ``l2`` for vector backends (BM25 uses its own score).
-        cache_dir: Embedding cache folder (default ``.cache/chunkviz/embeddings``).
+        cache_dir: Embedding cache folder (default ``<cache root>/embeddings``).
         progress: ``callback(stage, done, total, message)`` after each step of each stage
             (``chunkviz.eval.engine.Progress``; ``run_fraction`` makes a progress bar of it).
         spec: The dataset spec to record (default: ``dataset.name``).

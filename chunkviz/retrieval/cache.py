@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
+import platformdirs
 
 from chunkviz.retrieval.base import Backend
 
@@ -39,11 +40,15 @@ ENV_VAR = "CHUNKVIZ_CACHE_DIR"
 
 
 def default_cache_root() -> Path:
-    """``$CHUNKVIZ_CACHE_DIR`` or ``.cache/chunkviz`` under the repository root."""
+    """``$CHUNKVIZ_CACHE_DIR``, else the user's cache folder for chunkviz.
+
+    The user's folder comes from ``platformdirs`` (``~/.cache/chunkviz`` on Linux, honouring
+    ``$XDG_CACHE_HOME``): an installed package must never write beside its own files.
+    """
     env = os.environ.get(ENV_VAR)
     if env:
         return Path(env).expanduser()
-    return Path(__file__).resolve().parents[2] / ".cache" / "chunkviz"
+    return platformdirs.user_cache_path("chunkviz")
 
 
 def default_cache_dir() -> Path:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-from chunkviz.cost import check_overlap as check_overlap  # the one overlap rule, re-exported
 from chunkviz.strategies.registry import Param
 from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece
 

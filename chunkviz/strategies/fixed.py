@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chunkviz.model import ChunkingResult, ChunkSequence, ClippedRange
-from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, check_overlap, resolve_tokenizer
+from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, resolve_tokenizer
 from chunkviz.strategies.registry import Strategy, register
 from chunkviz.tokenizers import Tokenizer, token_boundaries
 
@@ -42,11 +42,7 @@ def fixed_window(
 
     Returns:
         The chunking; the last window may be shorter than ``size``.
-
-    Raises:
-        ParameterError: ``overlap >= size``.
     """
-    check_overlap(size, overlap)
     params = {"size": size, "overlap": overlap, "unit": unit}
     tok = resolve_tokenizer(unit, tokenizer)
     if tok is None:

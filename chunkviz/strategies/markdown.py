@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from chunkviz.model import ChunkingResult, ChunkSequence
-from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, check_overlap, resolve_tokenizer
+from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, resolve_tokenizer
 from chunkviz.strategies.packing import trim
 from chunkviz.strategies.recursive import Ruler, recursive_columns
 from chunkviz.strategies.registry import Strategy, register
@@ -85,11 +85,7 @@ def markdown_split(
 
     Returns:
         The chunking; whitespace between sections is in no chunk.
-
-    Raises:
-        ParameterError: ``overlap >= size``.
     """
-    check_overlap(size, overlap)
     params = {"size": size, "overlap": overlap, "unit": unit}
     measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
     # Offset and prefix columns rather than a Chunk per piece (see ChunkSequence.from_spans).

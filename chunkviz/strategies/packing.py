@@ -11,20 +11,12 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from chunkviz.errors import ParameterError
+from chunkviz.segment import BLANK_LINE
 
 #: A half-open range ``(start, end)`` of a text (``chunkviz.model.Span`` is an answer span).
 Bounds = tuple[int, int]
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
-#: A line break (CRLF, CR or LF), as a regex source.
-LINE_BREAK = r"(?:\r\n|\r|\n)"
-#: What follows the first line break of a blank line: blank space, another line break, and any
-#: whitespace after it (``recursive`` builds its blank-line level from this).
-BLANK_REST = rf"[^\S\r\n]*{LINE_BREAK}\s*"
-#: A blank line between two blocks: a line break, blank space, another line break (the one
-#: blank-line rule of every strategy).
-BLANK_LINE = re.compile(LINE_BREAK + BLANK_REST)
 
 
 def line_spans(text: str, start: int = 0, end: int | None = None) -> list[Bounds]:
@@ -184,33 +176,3 @@ def group_units(
         first = units[i + 1][0]
     spans.append((first, units[-1][1]))
     return Grouping(tuple(spans), tuple(cuts), tuple(forced), tuple(suppressed))
-
-
-def sentence_units(text: str, max_size: int) -> list[Bounds]:
-    """Sentences of ``text`` (``chunkviz.segment.sentence_spans``), each at most ``max_size``.
-
-    A sentence longer than ``max_size`` is cut the way ``recursive`` cuts it below the sentence
-    level: at ``、`` and commas, then at whitespace, then between characters.
-    """
-    from chunkviz.segment import sentence_spans
-    from chunkviz.strategies.recursive import CLAUSE_LEVEL, Ruler, recursive_spans
-
-    measure = Ruler(text, None)
-    units: list[Bounds] = []
-    for s, e in sentence_spans(text):
-        if e - s <= max_size:
-            units.append((s, e))
-        else:
-            units.extend(recursive_spans(text, s, e, size=max_size, overlap=0, measure=measure,
-                                         level=CLAUSE_LEVEL))
-    return units
-
-
-def check_sizes(min_size: int, max_size: int, *, small: str = "min_size",
-                large: str = "max_size") -> None:
-    """Raise ParameterError unless ``min_size <= max_size`` (names as the caller's parameters)."""
-    if min_size > max_size:
-        raise ParameterError(
-            f"{small} must not exceed {large} (got {small}={min_size}, {large}={max_size}); "
-            f"lower {small} to at most {max_size} or raise {large}"
-        )

@@ -12,8 +12,9 @@ from collections.abc import Iterator, Sequence
 
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult, ChunkSequence
+from chunkviz.segment import BLANK_LINE, LINE_BREAK
 from chunkviz.strategies.common import MAX_SIZE, UNIT, Unit, resolve_tokenizer
-from chunkviz.strategies.packing import BLANK_LINE, LINE_BREAK, trim
+from chunkviz.strategies.packing import trim
 from chunkviz.strategies.recursive import Ruler, recursive_spans
 from chunkviz.strategies.registry import Param, Strategy, register
 from chunkviz.tokenizers import Tokenizer

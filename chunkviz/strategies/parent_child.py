@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Literal
 
 from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.strategies.packing import Bounds, check_sizes, pack, sentence_units
+from chunkviz.strategies.packing import Bounds, pack
+from chunkviz.strategies.recursive import sentence_units
 from chunkviz.strategies.registry import Param, Strategy, register
 
 Mode = Literal["hierarchy", "sentence_window"]
@@ -92,16 +93,12 @@ def parent_child_split(
 
     Returns:
         Children in ``chunks`` (with ``parent``), parents in ``parents``.
-
-    Raises:
-        ParameterError: ``child_size > parent_size`` in ``hierarchy`` mode.
     """
     params = {"mode": mode, "child_size": child_size, "parent_size": parent_size,
               "window": window}
     units = sentence_units(text, child_size)
     if mode == "hierarchy":
         cap = parent_size if parent_size is not None else PARENT_FACTOR * child_size
-        check_sizes(child_size, cap, small="child_size", large="parent_size")
         children, parents = _hierarchy(units, child_size, cap)
     else:
         children, parents = _windows(units, window)

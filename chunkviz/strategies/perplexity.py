@@ -25,7 +25,8 @@ import numpy as np
 
 from chunkviz.lm import CHAR_NGRAM, LanguageModel, get_language_model
 from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.strategies.packing import Bounds, check_sizes, group_units, sentence_units
+from chunkviz.strategies.packing import Bounds, group_units
+from chunkviz.strategies.recursive import sentence_units
 from chunkviz.strategies.registry import Param, Strategy, register
 from chunkviz.strategies.semantic import MAX_SIZE, MIN_SIZE
 
@@ -99,10 +100,9 @@ def perplexity_curve(
         The curve and the chunks.
 
     Raises:
-        ParameterError: ``min_size > max_size`` or an unknown ``lm``.
+        ParameterError: An unknown ``lm``.
         ModelUnavailableError: An ``hf:`` model that is not on this machine.
     """
-    check_sizes(min_size, max_size)
     model = language_model if language_model is not None else get_language_model(lm, order=order)
     units = sentence_units(text, max_size)
     ppl = np.asarray(model.perplexities(text, units), dtype=np.float64) if units else np.zeros(0)
@@ -141,7 +141,7 @@ def perplexity_split(
         The chunking; whitespace between sentences at a cut is in no chunk.
 
     Raises:
-        ParameterError: ``min_size > max_size`` or an unknown ``lm``.
+        ParameterError: An unknown ``lm``.
         ModelUnavailableError: An ``hf:`` model that is not on this machine.
     """
     curve = perplexity_curve(text, threshold=threshold, min_size=min_size, max_size=max_size,

@@ -44,9 +44,14 @@ from operator import sub
 from typing import Any, Literal
 
 from chunkviz.model import ChunkingResult, ChunkSequence
-from chunkviz.segment import JA_TERMINATOR_FOLLOWERS, SENTENCE_SEPARATORS
-from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, check_overlap, resolve_tokenizer
-from chunkviz.strategies.packing import BLANK_REST
+from chunkviz.segment import (
+    BLANK_REST,
+    JA_TERMINATOR_FOLLOWERS,
+    SENTENCE_SEPARATORS,
+    sentence_spans,
+)
+from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, resolve_tokenizer
+from chunkviz.strategies.packing import Bounds
 from chunkviz.strategies.registry import Strategy, register
 from chunkviz.tokenizers import Tokenizer, token_boundaries
 
@@ -550,17 +555,29 @@ def recursive_split(
 
     Returns:
         Chunks that tile the text (overlapping by at most ``overlap``).
-
-    Raises:
-        ParameterError: ``overlap >= size``.
     """
-    check_overlap(size, overlap)
     params = {"size": size, "overlap": overlap, "unit": unit}
     measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
     starts, ends = recursive_columns(text, 0, len(text), size=size, overlap=overlap,
                                      measure=measure)
     return ChunkingResult(text, ChunkSequence(starts, ends), "recursive", params)
 
+
+def sentence_units(text: str, max_size: int) -> list[Bounds]:
+    """Sentences of ``text`` (``chunkviz.segment.sentence_spans``), each at most ``max_size``.
+
+    A sentence longer than ``max_size`` is cut the way ``recursive`` cuts it below the sentence
+    level: at ``、`` and commas, then at whitespace, then between characters.
+    """
+    measure = Ruler(text, None)
+    units: list[Bounds] = []
+    for s, e in sentence_spans(text):
+        if e - s <= max_size:
+            units.append((s, e))
+        else:
+            units.extend(recursive_spans(text, s, e, size=max_size, overlap=0, measure=measure,
+                                         level=CLAUSE_LEVEL))
+    return units
 
 register(
     Strategy(

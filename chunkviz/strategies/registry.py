@@ -173,6 +173,54 @@ class Param:
                                  params={"name": self.name, "value": value, "rule": rule})
 
 
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """``small`` must stay below ``large``: strictly (``<``) or not (``<=``).
+
+    Declared on the schema (``Param.less_than``, ``Param.at_most``); ``Strategy.validate``
+    enforces it and the UI bounds both controls by it, so the API, the CLI and the pages share
+    one rule and one message.
+    """
+
+    small: str
+    large: str
+    strict: bool
+
+    def holds(self, values: Mapping[str, Any]) -> bool:
+        """Whether ``values`` keep the relation (a pair with a switched-off value always does)."""
+        a, b = values.get(self.small), values.get(self.large)
+        if a is None or b is None:
+            return True
+        return bool(a < b) if self.strict else bool(a <= b)
+
+    def describe(self) -> str:
+        """``overlap < size``."""
+        return f"{self.small} {'<' if self.strict else '<='} {self.large}"
+
+    def message(self, values: Mapping[str, Any]) -> str:
+        """What a pair that breaks the relation is told: the rule, the values and the fix."""
+        small, large = values[self.small], values[self.large]
+        if self.strict:
+            rule = "be smaller than"
+            bound = f"to at most {large - 1}" if isinstance(large, int) else f"below {large}"
+        else:
+            rule, bound = "not exceed", f"to at most {large}"
+        return (f"{self.small} must {rule} {self.large} (got {self.small}={small}, "
+                f"{self.large}={large}); lower {self.small} {bound} or raise {self.large}")
+
+
+def relations(params: Sequence[Param]) -> tuple[Relation, ...]:
+    """Every relation the schemas declare between two parameters of the same strategy."""
+    names = {p.name for p in params}
+    found = []
+    for p in params:
+        if p.less_than in names:
+            found.append(Relation(p.name, str(p.less_than), strict=True))
+        if p.at_most in names:
+            found.append(Relation(p.name, str(p.at_most), strict=False))
+    return tuple(found)
+
+
 #: What each resource must be able to do (a string given where an object belongs, such as
 #: ``embedder="x"``, failed later with AttributeError).
 RESOURCE_METHODS = {
@@ -247,10 +295,11 @@ class Strategy:
         return {p.name: p.default for p in self.params}
 
     def validate(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """Fill defaults and check each value against its schema.
+        """Fill defaults, check each value against its schema and each declared relation.
 
         Raises:
-            ParameterError: An unknown parameter or a value that breaks its rule.
+            ParameterError: An unknown parameter, a value that breaks its rule, or a pair that
+                breaks a declared relation (``overlap < size``, ``min_size <= max_size``).
         """
         # NOTE: no memo of checked sets on this shared object: bench/chunking.py meets issue 2's
         # targets without one (docs/benchmarks.md), and the check is about 1 µs per call.
@@ -263,7 +312,11 @@ class Strategy:
                 code="no_param", params={"strategy": self.name, "name": unknown[0],
                                          "params": [p.name for p in self.params]},
             )
-        return {p.name: p.validate(params.get(p.name, p.default)) for p in self.params}
+        checked = {p.name: p.validate(params.get(p.name, p.default)) for p in self.params}
+        for rel in relations(self.params):
+            if not rel.holds(checked):
+                raise ParameterError(rel.message(checked))
+        return checked
 
 _REGISTRY: dict[str, Strategy] = {}
 

@@ -28,7 +28,8 @@ import numpy as np
 
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult, ChunkSequence
-from chunkviz.strategies.packing import Bounds, check_sizes, group_units, sentence_units
+from chunkviz.strategies.packing import Bounds, group_units
+from chunkviz.strategies.recursive import sentence_units
 from chunkviz.strategies.registry import Param, Strategy, register
 
 DEFAULT_MODEL = "tfidf"
@@ -156,9 +157,8 @@ def semantic_curve(
         The curve and the chunks.
 
     Raises:
-        ParameterError: ``min_size > max_size`` or an unknown ``model``.
+        ParameterError: An unknown ``model``.
     """
-    check_sizes(min_size, max_size)
     units = sentence_units(text, max_size)
     if len(units) < 2:
         spans = tuple(units)
@@ -207,7 +207,7 @@ def semantic_split(
         The chunking; whitespace between sentences at a cut is in no chunk.
 
     Raises:
-        ParameterError: ``min_size > max_size`` or an unknown ``model``.
+        ParameterError: An unknown ``model``.
     """
     curve = semantic_curve(text, percentile=percentile, min_size=min_size, max_size=max_size,
                            model=model, embedder=embedder)

@@ -21,7 +21,6 @@ from chunkviz.strategies.common import (
     SIZE,
     UNIT,
     Unit,
-    check_overlap,
     resolve_tokenizer,
 )
 from chunkviz.strategies.recursive import CLAUSE_LEVEL, Ruler, pack_columns, recursive_spans
@@ -55,11 +54,7 @@ def sentence_split(
 
     Returns:
         Chunks made of whole sentences, except where one sentence alone exceeds ``size``.
-
-    Raises:
-        ParameterError: ``overlap >= size``.
     """
-    check_overlap(size, overlap)
     params = {"size": size, "overlap": overlap, "unit": unit, "max_sentences": max_sentences}
     measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
     spans: list[tuple[int, int]] = []

@@ -27,7 +27,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlException
 
 from chunkviz.errors import ChunkvizError, Message
 from chunkviz.text.messages import error_text, render
@@ -50,11 +49,11 @@ def show_error(exc: BaseException) -> None:
     """Show ``exc`` as a user may see it (see the module docstring).
 
     Raises:
-        BaseException: ``exc`` itself when it is Streamlit's control flow, not an
-            ``Exception`` (``KeyboardInterrupt``), or unexpected while Streamlit shows error
-            details.
+        BaseException: ``exc`` itself when it is not an ``Exception`` (Streamlit's control flow
+            for ``st.rerun``, ``st.stop`` and ``st.switch_page`` derives from ``BaseException``,
+            as does ``KeyboardInterrupt``), or unexpected while Streamlit shows error details.
     """
-    if isinstance(exc, ScriptControlException) or not isinstance(exc, Exception):
+    if not isinstance(exc, Exception):
         raise exc
     if not isinstance(exc, ChunkvizError):
         if str(st.get_option("client.showErrorDetails")) in _DEVELOPER_DETAILS:

@@ -28,6 +28,7 @@ from chunkviz.retrieval.backends import DEFAULT_BACKEND
 from chunkviz.samples import DEFAULT_SAMPLE, load_sample
 from chunkviz.strategies import get_strategy
 from chunkviz.text import Lang
+from chunkviz.ui.deep_link import leave_pages_directory_mode
 from chunkviz.views.qa_table import QAFilter
 from chunkviz.views.share_link import from_query, page_query, settle_pairs, to_query
 
@@ -150,30 +151,13 @@ def _apply_link(state: AppState, query: Mapping[str, Any]) -> None:
     state.link_problems = tuple(problems)
 
 
-def _leave_pages_directory_mode() -> None:
-    """Make sure the page runs under ``app.py``'s ``st.navigation``, even on a server's first run.
-
-    NOTE: Streamlit starts an app that has a ``pages/`` folder in its old multipage mode, where
-    a URL such as ``/Explore`` runs the page file alone (no sidebar, English titles, a home page
-    called "app"), and leaves it only when the entrypoint first calls ``st.navigation``. A
-    shared link opened on a fresh server would never get there; so the first run in that mode
-    switches it off and reruns: the entrypoint then runs and resolves the same page (a page's
-    identity is its URL path in both modes).
-    """
-    from streamlit.runtime.pages_manager import PagesManager
-
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
-
-
 def app_state() -> AppState:
     """The session's state, created (and a shared link applied) on the session's first run.
 
     A test may put its own ``AppState`` under ``STATE_KEY`` before the first run (a page run
     alone has no sidebar to set the language or the backend).
     """
-    _leave_pages_directory_mode()
+    leave_pages_directory_mode()
     ss = st.session_state
     state = ss.get(STATE_KEY)
     if not isinstance(state, AppState):

@@ -13,42 +13,14 @@ to keep when a rerun brings two changes that together break a relation.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from chunkviz.strategies.registry import Param
+from chunkviz.strategies.registry import Param, Relation, relations
 
-
-@dataclass(frozen=True, slots=True)
-class Relation:
-    """``small`` must stay below ``large``: strictly (``<``) or not (``<=``)."""
-
-    small: str
-    large: str
-    strict: bool
-
-    def holds(self, values: Mapping[str, Any]) -> bool:
-        """Whether ``values`` keep the relation (a pair with a switched-off value always does)."""
-        a, b = values.get(self.small), values.get(self.large)
-        if a is None or b is None:
-            return True
-        return bool(a < b) if self.strict else bool(a <= b)
-
-    def describe(self) -> str:
-        """``overlap < size``."""
-        return f"{self.small} {'<' if self.strict else '<='} {self.large}"
-
-
-def relations(params: Sequence[Param]) -> tuple[Relation, ...]:
-    """Every relation the schemas declare between two parameters of the same strategy."""
-    names = {p.name for p in params}
-    found = []
-    for p in params:
-        if p.less_than in names:
-            found.append(Relation(p.name, str(p.less_than), strict=True))
-        if p.at_most in names:
-            found.append(Relation(p.name, str(p.at_most), strict=False))
-    return tuple(found)
+__all__ = [
+    "Relation", "broken_relations", "changed_value", "control_range", "relations", "settle",
+    "start_within",
+]
 
 
 def _narrow(

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from chunkviz.datasets.locate import NearMatch, fold, nearest
+from chunkviz.locate import NearMatch, fold, nearest
 from chunkviz.model import Chunk
 from chunkviz.views.explore import QAReport, QAResult
 

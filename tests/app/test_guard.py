@@ -30,7 +30,7 @@ def test_an_unexpected_exception_is_a_short_notice_and_the_log_keeps_the_traceba
         "st.write('the page goes on')\n"
     )
     with caplog.at_level(logging.ERROR, logger="chunkviz"):
-        at = AppTest.from_string(source).run()
+        at = AppTest.from_string(source, default_timeout=60).run()
     assert not at.exception
     assert [e.value for e in at.error] == [
         "Something went wrong here (MemoryError); the server log has the details. Try other "
@@ -48,7 +48,7 @@ def test_a_chunkviz_error_is_its_escaped_message():
         "with guard():\n"
         "    raise InputTextError('cannot read [x](https://evil.example).txt')\n"
     )
-    at = AppTest.from_string(source).run()
+    at = AppTest.from_string(source, default_timeout=60).run()
     assert not at.exception
     assert at.error[0].value == "cannot read \\[x\\](https\u2060\\://evil.example).txt"
 
@@ -65,7 +65,7 @@ def test_streamlit_control_flow_passes_through_the_guard(control):
         f"        {control}\n"
         "st.write('after')\n"
     )
-    at = AppTest.from_string(source).run()
+    at = AppTest.from_string(source, default_timeout=60).run()
     assert not at.exception
     assert not at.error
     # rerun: the second run reaches the end; stop: the first run ends at the guard.
@@ -78,7 +78,7 @@ def test_in_developer_mode_an_unexpected_exception_reaches_at_exception():
         "with guard():\n"
         "    raise ValueError('a real bug')\n"
     )
-    at = AppTest.from_string(source).run()
+    at = AppTest.from_string(source, default_timeout=60).run()
     assert at.exception[0].message == "a real bug"
 
 

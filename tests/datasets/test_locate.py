@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunkviz.datasets.locate import fold, locate, nearest
+from chunkviz.locate import fold, locate, nearest
 
 
 def test_width_compatibility_forms_and_line_breaks_do_not_hide_an_answer():

@@ -11,17 +11,17 @@ import pytest
 
 from chunkviz.errors import ResultsFileError
 from chunkviz.eval.results import QuestionsSource, Results, load_results
+from chunkviz.eval.runner import shipped_results_dir
 from chunkviz.eval.tune import provenance_lines, questions_source, tune, tune_grid
 from chunkviz.samples import load_sample
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOOD = json.loads((FIXTURES / "results_small.json").read_text(encoding="utf-8"))
 CLOZE = QuestionsSource("both", 3, 40, "cloze", 7, "synthetic questions ...",
                         "cloze questions favour lexical retrieval", 0.6, "rho 0.60")
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "results").glob("*.json")))
+@pytest.mark.parametrize("path", sorted(shipped_results_dir().glob("*.json")))
 def test_the_shipped_files_still_load_and_record_no_source(path):
     assert load_results(path).questions_source is None
 

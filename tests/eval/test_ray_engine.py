@@ -37,6 +37,8 @@ FAST = {"bootstrap": 200, "permutations": 200}
 # The interruption test's batch size: its 50 questions are one batch (encoded in the driver), its
 # chunk texts two or more (sent to the actor pool).
 BATCH = QUESTIONS
+# How far a vector encoded by an actor may be from the driver's (unit vectors, float32).
+VECTOR_TOLERANCE = 1e-6
 
 
 @pytest.fixture(scope="module")
@@ -69,17 +71,20 @@ def _unique_texts(dataset, configs=CONFIGS):
                               for t in r.embed_texts()))
 
 
+@pytest.mark.slow
 def test_ray_engine_is_an_engine(engine):
     assert isinstance(engine, Engine)
     assert engine.name == "ray"
 
 
+@pytest.mark.slow
 def test_chunk_stage_gives_the_local_chunkings(engine, subset):
     _, dataset = subset
     assert engine.chunk(dataset.documents, CONFIGS) == LocalEngine().chunk(dataset.documents,
                                                                             CONFIGS)
 
 
+@pytest.mark.slow
 def test_odd_texts_reach_the_workers_unchanged(engine):
     # Arrow strings reject lone surrogates and numpy strings drop trailing NULs; bytes do neither.
     odd = "前半\ud800後半。\x00" * 40 + "\x00\x00"
@@ -89,6 +94,7 @@ def test_odd_texts_reach_the_workers_unchanged(engine):
     assert engine.chunk(docs, configs) == LocalEngine().chunk(docs, configs)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["bm25", "use-m3"])
 def test_ray_run_ranks_and_scores_like_the_local_run(engine, subset, backend, tmp_path):
     _, dataset = subset
@@ -103,14 +109,18 @@ def test_ray_run_ranks_and_scores_like_the_local_run(engine, subset, backend, tm
     assert [c.chunks for c in on_ray.configs] == [c.chunks for c in local.configs]
     if backend == "bm25":
         return
-    # The vectors themselves are bit-identical: the driver forms the local engine's batches.
+    # The vectors agree to rounding, not to the bit: the driver forms the local engine's batches,
+    # but an actor encodes with its own thread count (--cpus-per-actor) and the driver with its
+    # cores, and BLAS sums in another order with another thread count (about 3e-8 seen on a
+    # loaded machine). Ranks above are compared exactly (docs/scaling.md).
     be = get_backend(backend)
     texts = _unique_texts(dataset)
     assert len(texts) > ENCODE_BATCH  # more than one batch went through the actor pool
     a = EmbeddingCache(tmp_path / "local").encode(be, texts, "document")
     b = EmbeddingCache(tmp_path / "ray").encode(be, texts, "document")
     assert a.dtype == b.dtype == np.float32
-    assert np.array_equal(a, b)
+    assert a.shape == b.shape
+    assert np.abs(a - b).max() <= VECTOR_TOLERANCE
     assert on_ray.timings.encoded_texts == len(texts) + QUESTIONS
     # A local run after the Ray run is warm: nothing left to encode.
     warm = run_benchmark(dataset, CONFIGS, backend, cache_dir=tmp_path / "ray", **FAST)
@@ -119,6 +129,7 @@ def test_ray_run_ranks_and_scores_like_the_local_run(engine, subset, backend, tm
     assert warm.ranks == local.ranks
 
 
+@pytest.mark.slow
 def test_cached_texts_are_not_sent_to_the_cluster(engine, subset, tmp_path, monkeypatch):
     _, dataset = subset
     be = get_backend("use-m3")
@@ -141,6 +152,7 @@ def test_cached_texts_are_not_sent_to_the_cluster(engine, subset, tmp_path, monk
     assert np.allclose(np.linalg.norm(fresh, axis=1), 1.0)  # use-m3's unit vectors, not zeros
 
 
+@pytest.mark.slow
 def test_interrupted_ray_run_keeps_the_cache_and_writes_no_file(engine, subset, tmp_path,
                                                                  monkeypatch, capsys):
     path, dataset = subset
@@ -183,6 +195,7 @@ def test_interrupted_ray_run_keeps_the_cache_and_writes_no_file(engine, subset, 
     assert load_results(written).timings.encoded_texts == len(left)
 
 
+@pytest.mark.slow
 def test_cli_ray_engine_writes_the_local_results(engine, subset, tmp_path):
     path, _ = subset
     common = ["bench", "--dataset", f"jsquad:{path}", "--backend", "bm25", "--sample",

@@ -116,7 +116,7 @@ def jsquad_article(index: int = 0) -> tuple[list[str], list[str]]:
     import json
 
     root = Path(__file__).resolve().parents[2]
-    data = json.loads((root / "data/jsquad/valid-v1.3.json").read_text(encoding="utf-8"))
+    data = json.loads((root / "chunkviz/data/jsquad/valid-v1.3.json").read_text(encoding="utf-8"))
     article = data["data"][index]
     paragraphs = [p["context"].split("[SEP]", 1)[-1].strip() for p in article["paragraphs"]]
     answers = [q["answers"][0]["text"] for p in article["paragraphs"] for q in p["qas"]]

@@ -14,8 +14,8 @@ from difflib import SequenceMatcher
 
 import pytest
 
-from chunkviz.datasets.locate import locate
 from chunkviz.extract import extract
+from chunkviz.locate import locate
 from chunkviz.pdf.compat import compat_table
 from tests.pdf.conftest import JSQUAD_ARTICLES, SEEDS, Printed
 from tests.pdf.printing import HEADER

@@ -101,7 +101,9 @@ def test_default_cache_dir_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("CHUNKVIZ_CACHE_DIR", str(tmp_path))
     assert default_cache_dir() == tmp_path / "embeddings"
     monkeypatch.delenv("CHUNKVIZ_CACHE_DIR")
-    assert default_cache_dir().parts[-3:] == (".cache", "chunkviz", "embeddings")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    # The user's cache folder, never the package's own: an installed wheel stays untouched.
+    assert default_cache_dir() == tmp_path / "xdg" / "chunkviz" / "embeddings"
 
 
 @pytest.mark.parametrize("texts", [[], ["only"]])
