@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from chunkviz.retrieval.headers import CONTEXT_MODES
 from chunkviz.retrieval.lexical import CharNgramTokenizer
 from chunkviz.ui.explore_figures import length_figure, token_figure
 from chunkviz.ui.explore_tables import chunk_columns, qa_columns
@@ -45,6 +46,10 @@ st.subheader(tr("explore.configuration"))
 with st.expander(tr("import.heading")):
     chunks_importer(state, prefix="explore_")
 strategy, params = configuration_picker(state, prefix="explore_")
+bind("explore_context", state.context)
+state.context = st.selectbox(tr("explore.context"), CONTEXT_MODES, key="explore_context",
+                             format_func=lambda m: tr(f"explore.context_{m}"),
+                             help=tr("explore.context_help"))
 text = document.text
 if not text:
     st.info(tr("document.empty"))
@@ -53,7 +58,7 @@ if not text:
 try:
     backend = load_backend(state.backend)
     result = chunk_cached(document, strategy, params, state.backend)
-    tokens = token_counts_cached(document, strategy, params, state.backend)
+    tokens = token_counts_cached(document, strategy, params, state.backend, state.context)
     doc_tokens = doc_tokens_cached(text, state.backend)
     qa, marks = qa_report_cached(document, strategy, params, state.backend)
 except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown

@@ -67,6 +67,8 @@ class AppState:
         link_problems: What a shared link asked for that could not be applied.
         imported: Chunkings imported from other libraries, by id (each is tied to the text it
             was aligned to; the configuration ``(IMPORTED, {"id": id})`` selects one).
+        context: The contextual chunk header embedded with each chunk (``none``, ``title``,
+            ``headings``; ``chunkviz.retrieval.headers``): Explore counts tokens with it.
     """
 
     lang: Lang = "en"
@@ -84,6 +86,7 @@ class AppState:
     qa_filter: QAFilter = "all"
     link_problems: tuple[str, ...] = ()
     imported: dict[str, ImportedChunking] = field(default_factory=dict)
+    context: str = "none"
 
     def params_of(self, strategy: str) -> dict[str, Any]:
         """Values of every parameter of ``strategy``: the user's, else the registry's defaults."""
