@@ -7,6 +7,7 @@ import streamlit as st
 from chunkviz.errors import ChunkvizError
 from chunkviz.eval.tune import provenance_lines
 from chunkviz.text import text
+from chunkviz.ui import benchmark_context as context_view
 from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_drilldown as drilldown
 from chunkviz.ui import benchmark_figures as figs
@@ -110,6 +111,10 @@ else:
         if words.folded:
             with st.expander(fmt("folded", n=len(words.folded))):
                 st.markdown("\n".join(f"- {escape_markdown(s)}" for s in words.folded))
+
+    # --- naive vs contextual headers (runs made with bench --context none,headings) ---
+    if metric is not None:
+        context_view.render(results, metric, t, fmt)
 
     # --- sensitivity and replication ---
     if metric is not None:
