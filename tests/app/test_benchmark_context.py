@@ -52,3 +52,20 @@ def test_a_run_without_headers_shows_no_comparison(monkeypatch, tmp_path):
     at = AppTest.from_file(PAGE, default_timeout=120).run()
     assert not at.exception
     assert not any("contextual" in s.value for s in at.subheader)
+
+
+def test_recompute_says_how_long_a_dense_run_will_encode(monkeypatch, tmp_path):
+    from chunkviz.ui.state import STATE_KEY, AppState
+
+    monkeypatch.setenv(RESULTS_DIRS_ENV, str(tmp_path / "none"))
+    monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path / "new"))
+    monkeypatch.setenv("CHUNKVIZ_CACHE_DIR", str(tmp_path / "cache"))
+    at = AppTest.from_file(PAGE, default_timeout=300)
+    at.session_state[STATE_KEY] = AppState(backend="e5-small")
+    at.run()
+    assert not at.exception
+    at.text_input(key="bench_rc_sizes").set_value("400").run()
+    assert not at.exception
+    note = next(i.value for i in at.info if i.value.startswith("Before you start"))
+    assert "with e5-small" in note
+    assert "min on an idle machine" in note
