@@ -116,3 +116,18 @@ def test_a_hybrid_run_is_deterministic_and_reuses_the_dense_cache(hybrid_results
     assert first.ranks == warm.ranks == hybrid_results.ranks
     assert warm.timings.encoded_texts == 0
     assert warm.timings.cache_hits == warm.timings.unique_texts
+
+
+@pytest.mark.parametrize("name", ["e5-small", "hybrid"])
+def test_compare_ranks_questions_with_the_new_backends(name):
+    from chunkviz.document import chunk_document
+    from chunkviz.views.compare import outcome
+
+    data = make_dataset()
+    doc = data.documents[1]
+    result = chunk_document(doc, "paragraph", {})
+    questions = [q for q in data.questions if q.doc_id == doc.doc_id]
+    found = outcome("paragraph", result, questions, get_backend(name))
+    assert len(found.ranks) == len(questions)
+    assert all(r is not None and 1 <= r <= len(result.chunks) for r in found.ranks)
+    assert found.ranks.count(1) >= 2  # two paragraphs: most questions find theirs first
