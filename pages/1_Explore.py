@@ -88,7 +88,8 @@ cols[4].metric(tr("explore.broken_metric"), f"{broken} / {len(qa)}",
                help=tr("explore.broken_help"))
 limit = backend.max_input_tokens
 cols[5].metric(tr("explore.over_metric"), "—" if limit is None else f"{len(stats.over_limit)}",
-               help=tr("explore.over_help", limit=limit) if limit is not None
+               help=tr("explore.over_help_windowed" if getattr(backend, "long_inputs", "")
+                       == "windowed" else "explore.over_help", limit=limit) if limit is not None
                else tr("explore.no_limit", backend=state.backend))
 
 

@@ -121,3 +121,24 @@ def test_a_contextual_header_is_counted_in_tokens_but_never_cuts_the_chunks():
     # the cuts do not move: same offsets, same characters
     assert after["start"].tolist() == before["start"].tolist()
     assert after["chars"].tolist() == before["chars"].tolist()
+
+
+def test_e5_small_counts_its_own_tokens_and_says_long_chunks_are_windowed():
+    from chunkviz.document import chunk_document
+    from chunkviz.views.explore import chunk_token_counts
+
+    at = page("1_Explore.py", timeout=180, backend="e5-small")
+    assert not at.exception
+    help_text = next(m.help for m in at.metric if m.label == "Over the input limit")
+    assert "windows of 510 tokens" in help_text
+    at.session_state["explore_tab"] = "Chunk table"
+    at.run()
+    backend = get_backend("e5-small")
+    doc = app_state(at).document
+    strategy = app_state(at).strategy
+    result = chunk_document(doc, strategy, app_state(at).params_of(strategy))
+    want = chunk_token_counts(result, backend.tokenizer, backend.document_prefix)
+    assert at.dataframe[-1].value["tokens"].tolist() == list(want)
+    # the engine agrees with the count shown (it adds <s> and </s>)
+    first = result.text[result.chunks[0].start : result.chunks[0].end]
+    assert want[0] + 2 == backend.token_count(first)
