@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from chunkviz.retrieval.headers import CONTEXT_MODES
 from chunkviz.retrieval.lexical import CharNgramTokenizer
 from chunkviz.ui.explore_figures import length_figure, token_figure
 from chunkviz.ui.explore_layout import EXPLORE_CSS, METRIC_WIDTH, document_heading
@@ -65,6 +66,10 @@ with settings:
     with st.expander(tr("import.heading")):
         chunks_importer(state, prefix="explore_")
     strategy, params = configuration_picker(state, prefix="explore_", columns=1)
+    bind("explore_context", state.context)
+    state.context = st.selectbox(tr("explore.context"), CONTEXT_MODES, key="explore_context",
+                                 format_func=lambda m: tr(f"explore.context_{m}"),
+                                 help=tr("explore.context_help"))
 text = document.text
 if not text:
     st.info(tr("document.empty"))
@@ -74,7 +79,8 @@ try:
     with st.spinner(tr("lesson.busy_chunking", chars=len(text)), show_time=True):
         backend = load_backend(state.backend)
         result = chunk_cached(document, strategy, params, state.backend)
-        tokens = token_counts_cached(document, strategy, params, state.backend)
+        tokens = token_counts_cached(document, strategy, params, state.backend,
+                                     state.context)
         doc_tokens = doc_tokens_cached(text, state.backend)
         qa = qa_cached(document, strategy, params, state.backend)
 except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
@@ -107,7 +113,8 @@ tiles[4].metric(tr("explore.broken_metric"), f"{counts.broken} / {counts.found}"
                 help=tr("explore.broken_help", missing=counts.not_found))
 limit = backend.max_input_tokens
 tiles[5].metric(tr("explore.over_metric"), "—" if limit is None else f"{len(stats.over_limit)}",
-                help=tr("explore.over_help", limit=limit) if limit is not None
+                help=tr("explore.over_help_windowed" if getattr(backend, "long_inputs", "")
+                        == "windowed" else "explore.over_help", limit=limit) if limit is not None
                 else tr("explore.no_limit", backend=state.backend))
 
 

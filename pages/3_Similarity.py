@@ -10,7 +10,7 @@ from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_picker
 from chunkviz.ui.plane_component import similarity_plane
-from chunkviz.ui.resources import chunk_cached, lesson_cached, load_backend
+from chunkviz.ui.resources import backend_infos, chunk_cached, lesson_cached, load_backend
 from chunkviz.ui.similarity_figures import norm_figure, pca_figure, rank_figure
 from chunkviz.ui.state import app_state
 from chunkviz.views.compare import config_label
@@ -27,7 +27,7 @@ from chunkviz.views.plane import (
     rankings,
     scores,
 )
-from chunkviz.views.similarity_lesson import lesson_rows
+from chunkviz.views.similarity_lesson import has_vectors, lesson_backends, lesson_rows
 
 state = app_state()
 lang = state.lang
@@ -167,9 +167,12 @@ def _real_section() -> None:
     try:
         result = chunk_cached(document, strategy, params, backend_name)
         backend = load_backend(backend_name)
-        if not backend.raw_vectors and backend.kind == "lexical":
+        if not has_vectors(backend):
             st.caption(tr("similarity.no_vectors", backend=backend_name))
-            backend_name = "tfidf"
+            choices = lesson_backends({i.name for i in backend_infos() if i.available})
+            backend_name = st.selectbox(tr("similarity.lesson_backend"), choices,
+                                        format_func=lambda n: tr(f"backend.{n}"),
+                                        key="sim_lesson_backend")
             backend = load_backend(backend_name)
     except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
         show_error(e)

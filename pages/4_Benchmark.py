@@ -9,6 +9,7 @@ from chunkviz.eval.decision import default_margin
 from chunkviz.eval.tune import provenance_lines
 from chunkviz.text import text
 from chunkviz.ui import bench_link, verdict_view
+from chunkviz.ui import benchmark_context as context_view
 from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_drilldown as drilldown
 from chunkviz.ui import benchmark_figures as figs
@@ -124,6 +125,10 @@ else:
         if words.folded:
             with st.expander(fmt("folded", n=len(words.folded))):
                 st.markdown("\n".join(f"- {escape_markdown(s)}" for s in words.folded))
+
+    # --- naive vs contextual headers (runs made with bench --context none,headings) ---
+    if metric is not None:
+        context_view.render(results, metric, t, fmt)
 
     # --- sensitivity and replication ---
     if metric is not None:

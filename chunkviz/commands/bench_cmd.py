@@ -3,7 +3,8 @@
 Usage::
 
     python -m chunkviz bench --dataset jsquad --backend bm25 [--sample N --seed S]
-        [--grid default] [--measure cosine] [--out DIR] [--cache-dir DIR]
+        [--grid default] [--context none,headings] [--measure cosine] [--out DIR]
+        [--cache-dir DIR]
         [--engine local [--workers N]
          | --engine ray [--address ADDR] [--actors N] [--cpus-per-actor C]
                         [--gpus-per-actor G] [--batch-size B]]
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from chunkviz.commands.options import RESAMPLES, SEED, check_delta, integer, real
 from chunkviz.errors import ParameterError, shown
 from chunkviz.eval.engine import Engine, LocalEngine, Stage, run_fraction
-from chunkviz.eval.grid import Config, default_grid, fixed_config
+from chunkviz.eval.grid import Config, default_grid, fixed_config, with_context
 
 if TYPE_CHECKING:
     from chunkviz.eval.results import Results
@@ -40,13 +41,20 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--dataset", default="jsquad",
                    help="dataset spec: jsquad, squad:PATH, qa:PAIRS:DOCUMENT, hf:NAME[:SPLIT]")
     p.add_argument("--backend", default="bm25",
-                   help="bm25 (default), tfidf, use-m3 or st:<model name or path>")
+                   help="bm25 (default), tfidf, use-m3, e5-small, hybrid (BM25 + e5-small by "
+                   "reciprocal rank fusion), hybrid:<lexical>+<dense> or st:<model name or path>")
     p.add_argument("--sample", type=integer(0, 10_000_000), default=0,
                    help="questions to sample (0: all)")
     p.add_argument("--seed", type=SEED, default=0, help="seed of the sample and the statistics")
     p.add_argument("--grid", default="default",
                    help="'default' (the seed study's 8 configurations) or comma-separated labels "
                    "such as fixed-200-40,paragraph")
+    p.add_argument("--context", default="none", metavar="MODES",
+                   help="contextual chunk headers embedded with each chunk, never part of its "
+                   "offsets: none (default), title (the document title) or headings (title and "
+                   "Markdown heading breadcrumb); comma-separated to compare them on the same "
+                   "cuts, e.g. none,headings (each configuration once per mode, labelled "
+                   "<label>+<mode>)")
     p.add_argument("--measure", choices=("cosine", "dot", "l2"), default="cosine",
                    help="similarity for vector backends (BM25 uses its own score)")
     p.add_argument("--out", default=None,
@@ -202,7 +210,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     from chunkviz.retrieval.backends import get_backend
 
     out = check_writable(args.out or default_results_dir())
-    configs = parse_grid(args.grid)
+    configs = with_context(parse_grid(args.grid), args.context.split(","))
     margins = parse_margins(args.margin)
     engine = make_engine(args)
     backend = get_backend(args.backend)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
 from chunkviz.document import Document, chunk_document
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult
+from chunkviz.retrieval.headers import check_context
 from chunkviz.strategies import get_strategy
 
 
@@ -21,24 +22,30 @@ class Config:
         label: Unique, stable name used in results files and URLs.
         strategy: Registered strategy name.
         params: Strategy parameters (validated when the configuration is used).
+        context: Contextual chunk header embedded with each chunk (``none``, ``title``,
+            ``headings``; ``chunkviz.retrieval.headers``); it never changes the chunks.
     """
 
     label: str
     strategy: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    context: str = field(default="none", kw_only=True)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
         get_strategy(self.strategy)  # an unknown name fails here, listing the known ones
+        check_context(self.context)
 
     def as_dict(self) -> dict[str, Any]:
-        """Plain data for JSON files."""
-        return {"label": self.label, "strategy": self.strategy, "params": dict(self.params)}
+        """Plain data for JSON files (``context`` only when it is not ``none``)."""
+        out = {"label": self.label, "strategy": self.strategy, "params": dict(self.params)}
+        return out if self.context == "none" else {**out, "context": self.context}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Config:
         """Inverse of ``as_dict``."""
-        return cls(str(data["label"]), str(data["strategy"]), dict(data.get("params", {})))
+        return cls(str(data["label"]), str(data["strategy"]), dict(data.get("params", {})),
+                   context=str(data.get("context", "none")))
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,7 @@ class ImportedConfig(Config):
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
         object.__setattr__(self, "chunkings", MappingProxyType(dict(self.chunkings)))
+        check_context(self.context)
         if self.strategy != "imported":
             raise ParameterError(
                 f"an imported configuration has strategy 'imported' (got {self.strategy!r})"
@@ -85,6 +93,25 @@ class ImportedConfig(Config):
 def fixed_config(size: int, overlap: int) -> Config:
     """A fixed-window configuration labelled ``fixed-<size>-<overlap>``."""
     return Config(f"fixed-{size}-{overlap}", "fixed", {"size": size, "overlap": overlap})
+
+
+def with_context(configs: Sequence[Config], modes: Sequence[str]) -> tuple[Config, ...]:
+    """Every configuration under every contextual header mode, modes outermost.
+
+    ``none`` keeps a configuration as it is; another mode makes ``<label>+<mode>`` with the same
+    strategy and parameters, so a run holds naive and contextual cuts side by side and its paired
+    tests compare them on the same questions.
+
+    Raises:
+        ParameterError: An unknown mode, or no mode.
+    """
+    checked = [check_context(m) for m in dict.fromkeys(m.strip() for m in modes)]
+    if not checked:
+        raise ParameterError("context names no mode; use none, title or headings")
+    return tuple(
+        c if mode == "none" else replace(c, label=f"{c.label}+{mode}", context=mode)
+        for mode in checked for c in configs
+    )
 
 
 def default_grid() -> tuple[Config, ...]:

@@ -77,28 +77,24 @@ def uses_gpu(backend_name: str) -> bool:
 def load_worker_backend(name: str, model: str, threads: int, gpu: bool = False) -> Backend:
     """Load the backend ``name`` inside a Ray actor, on ``threads`` cores or its GPU.
 
-    use-m3 takes its thread count at load time, and its default (every core the machine has)
-    oversubscribes a machine shared by several actors; torch follows the ``OMP_NUM_THREADS`` that
-    Ray sets from the actor's CPUs. A sentence-transformers model goes onto the actor's GPU when
-    Ray gave it one (``CUDA_VISIBLE_DEVICES`` is set by Ray).
+    use-m3 and e5-small take their thread count at load time (``make_backend``), and more threads
+    than the actor's CPUs oversubscribe a machine shared by several actors; torch follows the
+    ``OMP_NUM_THREADS`` that Ray sets from the actor's CPUs. A sentence-transformers model goes
+    onto the actor's GPU when Ray gave it one (``CUDA_VISIBLE_DEVICES`` is set by Ray).
 
     Raises:
         ChunkvizError: The worker loaded another model than the driver's (its vectors would land
             under the wrong cache key).
     """
-    from chunkviz.retrieval.backends import ST_PREFIX, get_backend
+    from chunkviz.retrieval.backends import ST_PREFIX, make_backend
 
     backend: Backend
-    if name == "use-m3":
-        from chunkviz.retrieval.dense import UseM3Backend
-
-        backend = UseM3Backend(threads=threads)
-    elif gpu and name.startswith(ST_PREFIX):
+    if gpu and name.startswith(ST_PREFIX):
         from chunkviz.retrieval.dense import SentenceTransformerBackend
 
         backend = SentenceTransformerBackend(name[len(ST_PREFIX) :], device="cuda")
     else:
-        backend = get_backend(name)
+        backend = make_backend(name, threads=threads)
     if backend.model != model:
         raise ChunkvizError(
             f"backend {name!r} loads model {backend.model!r} on a Ray worker but {model!r} on "
@@ -358,7 +354,7 @@ class RayEngine:
             _DATA_LOG.setLevel(logging.ERROR)
         if ray.is_initialized():
             return
-        from chunkviz.retrieval.dense import available_cores
+        from chunkviz.retrieval.threads import available_cores
 
         if self.address is None:
             # A local Ray's workers run on this machine: point them at this very package.

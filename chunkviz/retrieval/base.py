@@ -16,7 +16,7 @@ import numpy as np
 from chunkviz.tokenizers import Tokenizer
 
 Measure = Literal["dot", "cosine", "l2"]
-BackendKind = Literal["lexical", "dense"]
+BackendKind = Literal["lexical", "dense", "hybrid"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class BackendInfo:
     Attributes:
         name: Registry name (``bm25``, ``tfidf``, ``use-m3``, ``st:<model or path>``).
         label: Human-readable name.
-        kind: ``lexical`` or ``dense``.
+        kind: ``lexical``, ``dense`` or ``hybrid`` (a fusion of one of each).
         available: Whether it can be loaded now, offline.
         reason: Why it is unavailable and how to get it ("" when available).
     """
@@ -45,7 +45,7 @@ class Backend(Protocol):
     Attributes:
         name: Registry name.
         model: Model identifier (part of every cache key).
-        kind: ``lexical`` or ``dense``.
+        kind: ``lexical``, ``dense`` or ``hybrid``.
         normalized: Whether ``encode_*`` returns unit-length vectors.
         raw_vectors: Whether vectors are the model's own, before any normalisation (needed to
             show that norms grow with chunk length).

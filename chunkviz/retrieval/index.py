@@ -55,6 +55,34 @@ class LexicalBackend(Protocol):
         ...
 
 
+@runtime_checkable
+class FusedBackend(Protocol):
+    """A backend that fuses the rankings of its components (``chunkviz.retrieval.hybrid``).
+
+    Attributes:
+        components: The backends it fuses, each indexed and queried on its own.
+    """
+
+    components: tuple[Backend, ...]
+
+    def fuse_index(self, indexes: Sequence[Index]) -> Index:
+        """One index from the components' indexes over the same documents."""
+        ...
+
+    def fuse_queries(self, prepared: Sequence[Any]) -> Any:
+        """One query batch from the components' prepared queries."""
+        ...
+
+
+def vector_backends(backend: Backend) -> tuple[Backend, ...]:
+    """The backends whose vectors a run encodes and caches: itself, or its dense components."""
+    if isinstance(backend, FusedBackend):
+        return tuple(b for c in backend.components for b in vector_backends(c))
+    if isinstance(backend, LexicalBackend):
+        return ()
+    return (backend,)
+
+
 class DenseIndex:
     """Document vectors scored with ``chunkviz.retrieval.similarity``."""
 
@@ -100,6 +128,9 @@ def build_index(
     cache: EmbeddingCache | None = None,
 ) -> Index:
     """An index over ``documents`` for ``backend`` under ``measure``."""
+    if isinstance(backend, FusedBackend):
+        return backend.fuse_index([build_index(c, documents, measure, cache=cache)
+                                   for c in backend.components])
     if isinstance(backend, LexicalBackend):
         return backend.build_index(documents, measure)
     return DenseIndex(encode(backend, documents, "document", cache), measure)
@@ -109,6 +140,9 @@ def prepare_queries(
     backend: Backend, texts: Sequence[str], *, cache: EmbeddingCache | None = None
 ) -> Any:
     """Queries in the form the backend's index scores (vectors for dense backends)."""
+    if isinstance(backend, FusedBackend):
+        return backend.fuse_queries([prepare_queries(c, texts, cache=cache)
+                                     for c in backend.components])
     if isinstance(backend, LexicalBackend):
         return backend.prepare_queries(texts)
     return encode(backend, texts, "query", cache)

@@ -48,6 +48,44 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
     return str(path)
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def _estimate(spec: str, sample: int, seed: int, strategies: tuple[str, ...], sizes: str,
+              overlaps: str, backend_name: str) -> tuple[int, int, float | None] | None:
+    """``(chars, missing chars, seconds)`` of the run's encoding (None: lexical backend)."""
+    from chunkviz.eval.estimate import encode_estimate
+    from chunkviz.retrieval.backends import get_backend
+    from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir
+
+    configs = db.build_grid(list(strategies), db.parse_ints(sizes, "sizes"),
+                            db.parse_ints(overlaps, "overlap percents"))
+    found = encode_estimate(cached_dataset(spec), configs, get_backend(backend_name),
+                            EmbeddingCache(default_cache_dir()), sample=sample, seed=seed)
+    return None if found is None else (found.chars, found.missing_chars, found.seconds)
+
+
+def _duration_note(fmt: Callable[..., str], spec: str, sample: int, seed: int,
+                   strategies: list[str], sizes: str, overlaps: str, backend: str) -> None:
+    """Before a dense run starts: what it will encode and about how long that takes."""
+    from chunkviz.retrieval.backends import list_backends
+
+    kinds = {i.name: i.kind for i in list_backends()}
+    if kinds.get(backend, "dense") == "lexical":
+        return  # BM25 and TF-IDF index in seconds: nothing to announce
+    try:
+        found = _estimate(spec, sample, seed, tuple(strategies), sizes, overlaps, backend)
+    except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(e)
+        return
+    if found is None:
+        return
+    chars, missing, seconds = found
+    if seconds is None:
+        st.caption(fmt("rc_estimate_unknown", chars=chars, missing=missing, backend=backend))
+    else:
+        st.info(fmt("rc_estimate", chars=chars, missing=missing, backend=backend,
+                    minutes=max(1, round(seconds / 60))))
+
+
 def render(t: Tr, fmt: Callable[..., str], backend: str, expanded: bool) -> None:
     """The Recompute form: grid, dataset sample and seed, and the run button.
 
@@ -77,6 +115,7 @@ def render(t: Tr, fmt: Callable[..., str], backend: str, expanded: bool) -> None
             show_error(e)
             return
         st.caption(fmt("rc_grid", n=len(grid), labels=", ".join(c.label for c in grid)))
+        _duration_note(fmt, spec, int(sample), int(seed), strategies, sizes, overlaps, backend)
         st.caption(t("rc_stay"))
         if not st.button(t("rc_run"), key="bench_rc_run", type="primary"):
             return

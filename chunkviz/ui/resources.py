@@ -124,19 +124,26 @@ def chunk_cached(
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _token_counts(
-    key: str, strategy: str, params: ParamItems, backend: str, _document: Document
+    key: str, strategy: str, params: ParamItems, backend: str, context: str,
+    _document: Document
 ) -> tuple[int, ...]:
     result = chunk_cached(_document, strategy, dict(params), backend)
     loaded = load_backend(backend)
-    return chunk_token_counts(result, loaded.tokenizer, loaded.document_prefix)
+    return chunk_token_counts(result, loaded.tokenizer, loaded.document_prefix,
+                              title=_document.title, context=context)
 
 
 def token_counts_cached(
-    document: Document, strategy: str, params: Mapping[str, Any], backend: str
+    document: Document, strategy: str, params: Mapping[str, Any], backend: str,
+    context: str = "none",
 ) -> tuple[int, ...]:
-    """Tokens of every chunk as the backend reads it (its document prefix and the chunk's)."""
+    """Tokens of every chunk as the backend reads it, header included.
+
+    That is its document prefix, the contextual header of ``context`` and the chunk's own prefix
+    and text.
+    """
     return _token_counts(document_key(document), strategy, param_items(params), backend,
-                         document)
+                         context, document)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

@@ -71,6 +71,8 @@ class AppState:
             was aligned to; the configuration ``(IMPORTED, {"id": id})`` selects one).
         page_query: A shared link's page-owned values (the Benchmark page's run, metric, δ
             and view), kept until that page applies them.
+        context: The contextual chunk header embedded with each chunk (``none``, ``title``,
+            ``headings``; ``chunkviz.retrieval.headers``): Explore counts tokens with it.
     """
 
     lang: Lang = "en"
@@ -89,6 +91,7 @@ class AppState:
     link_problems: tuple[Message, ...] = ()
     imported: dict[str, ImportedChunking] = field(default_factory=dict)
     page_query: dict[str, str] = field(default_factory=dict)
+    context: str = "none"
 
     def params_of(self, strategy: str) -> dict[str, Any]:
         """Values of every parameter of ``strategy``: the user's, else the registry's defaults."""

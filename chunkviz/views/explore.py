@@ -18,6 +18,7 @@ from chunkviz.document import Question
 from chunkviz.errors import ChunkvizError
 from chunkviz.eval.spans import SpanStatus, chunk_ranges, cut_and_held
 from chunkviz.model import ChunkingResult
+from chunkviz.retrieval.headers import contextual_texts
 from chunkviz.text import Lang, text
 from chunkviz.tokenizers import Tokenizer, count_tokens, token_boundaries
 from chunkviz.views.highlight import Mark
@@ -367,15 +368,21 @@ def summary(values: Sequence[int]) -> tuple[int, float, int] | None:
 
 
 def chunk_token_counts(
-    result: ChunkingResult, tokenizer: Tokenizer, document_prefix: str = ""
+    result: ChunkingResult,
+    tokenizer: Tokenizer,
+    document_prefix: str = "",
+    *,
+    title: str = "",
+    context: str = "none",
 ) -> tuple[int, ...]:
     """Tokens of each chunk as the model reads it, tokenized alone.
 
-    That is the backend's ``document_prefix`` (``検索文書: `` for ruri), the chunk's own prefix
-    (a heading breadcrumb) and its text: the same count
-    ``chunkviz.retrieval.backends.over_limit`` uses.
+    That is the backend's ``document_prefix`` (``検索文書: `` for ruri), the contextual header
+    of ``context`` (``chunkviz.retrieval.headers``: the document ``title`` and its heading
+    breadcrumb), the chunk's own prefix and its text: the same count
+    ``chunkviz.retrieval.backends.over_limit`` uses on what the benchmark embeds.
     """
-    texts = result.embed_texts()
+    texts = contextual_texts(result, title, context)
     if document_prefix:
         texts = [document_prefix + t for t in texts]
     count = getattr(tokenizer, "count", None)  # count_tokens' fast path, looked up once

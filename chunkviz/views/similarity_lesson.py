@@ -13,7 +13,7 @@ Everything here is numpy on plain arrays; the backend and the chunking come from
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,21 @@ from chunkviz.errors import ParameterError
 from chunkviz.retrieval.base import Measure
 from chunkviz.retrieval.ranking import rank_order
 from chunkviz.retrieval.similarity import MEASURES, similarity
+
+#: What the lesson embeds with when the app's backend has no vectors (BM25, a hybrid): raw
+#: TF-IDF first (its norms follow the length), then the bundled dense encoders (unit vectors).
+LESSON_BACKENDS = ("tfidf", "e5-small", "use-m3")
+
+
+def has_vectors(backend: Any) -> bool:
+    """Whether ``backend`` gives vectors the lesson can compare (dense, or raw TF-IDF)."""
+    return backend.kind == "dense" or bool(backend.raw_vectors)
+
+
+def lesson_backends(available: Collection[str]) -> list[str]:
+    """The ``LESSON_BACKENDS`` among the ``available`` backend names, in that order."""
+    return [name for name in LESSON_BACKENDS if name in available]
+
 
 #: Shown when no document was loaded on the Explore page: paragraphs of very different lengths,
 #: so that norms have something to follow. The long one mentions 休暇 and 申請 in passing, so

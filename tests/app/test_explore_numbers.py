@@ -95,3 +95,50 @@ def test_index_size_of_a_long_document_under_bm25_is_not_built_and_says_why():
     assert _metric(at, "Index size") == "—"
     help_text = next(m.help for m in at.metric if m.label == "Index size")
     assert f"more than {LEXICAL_LIMIT:,} embedded characters" in help_text
+
+
+def test_a_contextual_header_is_counted_in_tokens_but_never_cuts_the_chunks():
+    from chunkviz.document import chunk_document
+    from chunkviz.views.explore import chunk_token_counts
+
+    at = page("1_Explore.py", timeout=90, query={"sample": "policy_ja", "strategy": "markdown"})
+    assert not at.exception
+    box = at.selectbox(key="explore_context")
+    assert box.options == ["none", "document title", "title and headings"]
+    at.session_state["explore_tab"] = "Chunk table"
+    at.run()
+    before = at.dataframe[-1].value
+    at = at.selectbox(key="explore_context").set_value("headings").run()
+    assert not at.exception
+    assert app_state(at).context == "headings"
+    after = at.dataframe[-1].value
+    doc = app_state(at).document
+    result = chunk_document(doc, "markdown", app_state(at).params_of("markdown"))
+    tokenizer = get_backend("bm25").tokenizer
+    want = chunk_token_counts(result, tokenizer, title=doc.title, context="headings")
+    assert after["tokens"].tolist() == list(want)
+    assert (after["tokens"] > before["tokens"]).all()  # the title is in every header
+    # the cuts do not move: same offsets, same characters
+    assert after["start"].tolist() == before["start"].tolist()
+    assert after["chars"].tolist() == before["chars"].tolist()
+
+
+def test_e5_small_counts_its_own_tokens_and_says_long_chunks_are_windowed():
+    from chunkviz.document import chunk_document
+    from chunkviz.views.explore import chunk_token_counts
+
+    at = page("1_Explore.py", timeout=180, backend="e5-small")
+    assert not at.exception
+    help_text = next(m.help for m in at.metric if m.label == "Over the input limit")
+    assert "windows of 510 tokens" in help_text
+    at.session_state["explore_tab"] = "Chunk table"
+    at.run()
+    backend = get_backend("e5-small")
+    doc = app_state(at).document
+    strategy = app_state(at).strategy
+    result = chunk_document(doc, strategy, app_state(at).params_of(strategy))
+    want = chunk_token_counts(result, backend.tokenizer, backend.document_prefix)
+    assert at.dataframe[-1].value["tokens"].tolist() == list(want)
+    # the engine agrees with the count shown (it adds <s> and </s>)
+    first = result.text[result.chunks[0].start : result.chunks[0].end]
+    assert want[0] + 2 == backend.token_count(first)

