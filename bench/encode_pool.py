@@ -38,8 +38,9 @@ from chunkviz.eval.engine import LocalEngine  # noqa: E402
 from chunkviz.eval.runner import run_benchmark  # noqa: E402
 from chunkviz.retrieval.backends import get_backend  # noqa: E402
 from chunkviz.retrieval.base import Backend  # noqa: E402
-from chunkviz.retrieval.dense import UseM3Backend, available_cores  # noqa: E402
+from chunkviz.retrieval.dense import UseM3Backend  # noqa: E402
 from chunkviz.retrieval.pool import EncoderPool, default_workers  # noqa: E402
+from chunkviz.retrieval.threads import available_cores  # noqa: E402
 
 
 def cpu_seconds() -> float:

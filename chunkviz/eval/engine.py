@@ -28,8 +28,8 @@ from chunkviz.eval.grid import Config, chunk_config
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend
 from chunkviz.retrieval.cache import EmbeddingCache, Role
-from chunkviz.retrieval.dense import encode_threads
 from chunkviz.retrieval.pool import MAX_WORKERS, EncoderPool, default_workers, loads_by_name
+from chunkviz.retrieval.threads import encode_threads
 
 Stage = Literal["load", "chunk", "spans", "encode", "rank", "score", "test", "assemble"]
 STAGES: tuple[Stage, ...] = get_args(Stage)
@@ -92,7 +92,7 @@ class LocalEngine:
     to an ``EncoderPool``; a single batch, a backend only this process has (a test double), or
     ``workers=0`` is encoded here with the caller's backend object, as the Ray engine's driver
     does. Vectors are the same either way when that backend runs on ``threads`` threads, which
-    is the default of both (``chunkviz.retrieval.dense.encode_threads``).
+    is the default of both (``chunkviz.retrieval.threads.encode_threads``).
 
     The pool is started on the first call that needs it, kept for the next calls (the runner
     encodes the questions, then the chunks) and stopped by ``close``, by leaving a ``with``

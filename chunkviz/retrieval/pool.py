@@ -64,7 +64,7 @@ _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
 
 def default_workers(batches: int) -> int:
     """Worker processes for ``batches`` batches: one per available core, at most ``MAX_WORKERS``."""
-    from chunkviz.retrieval.dense import available_cores
+    from chunkviz.retrieval.threads import available_cores
 
     return max(1, min(available_cores(), MAX_WORKERS, batches))
 

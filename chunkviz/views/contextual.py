@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chunkviz.eval.decision import Outcome
 from chunkviz.eval.results import Results
-from chunkviz.eval.stats import Outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,8 @@ class ContextRow:
         ci_low: Lower bound of the paired 95% interval of ``diff``.
         ci_high: Upper bound.
         p_holm: Holm-adjusted p-value of the paired test.
-        outcome: ``contextual_better``, ``naive_better``, ``equivalent`` or ``inconclusive``.
+        outcome: ``contextual_better``, ``naive_better``, ``equivalent``, ``inconclusive`` or
+            ``saturated`` (the questions cannot separate them).
     """
 
     naive: str
@@ -44,7 +45,8 @@ class ContextRow:
 
 
 _FLIP: dict[Outcome, str] = {"a_better": "contextual_better", "b_better": "naive_better",
-                             "equivalent": "equivalent", "inconclusive": "inconclusive"}
+                             "equivalent": "equivalent", "inconclusive": "inconclusive",
+                             "saturated": "saturated"}
 
 
 def context_rows(results: Results, metric: str) -> tuple[ContextRow, ...]:

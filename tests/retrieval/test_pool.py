@@ -13,8 +13,10 @@ import chunkviz.eval.engine as engine_module
 from chunkviz.errors import ChunkvizError, ParameterError
 from chunkviz.eval.engine import LocalEngine
 from chunkviz.retrieval.cache import EmbeddingCache
-from chunkviz.retrieval.dense import THREADS_VAR, UseM3Backend, encode_threads
+from chunkviz.retrieval.dense import UseM3Backend
 from chunkviz.retrieval.pool import MAX_WORKERS, EncoderPool, default_workers, loads_by_name
+from chunkviz.retrieval.threads import ENV_VAR as THREADS_VAR
+from chunkviz.retrieval.threads import encode_threads
 
 
 class Named:
