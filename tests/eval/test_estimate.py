@@ -6,7 +6,7 @@ from chunkviz.eval.estimate import CHARS_PER_THREAD_SECOND, encode_estimate
 from chunkviz.eval.grid import chunk_config
 from chunkviz.retrieval.backends import get_backend
 from chunkviz.retrieval.cache import EmbeddingCache
-from tests.test_benchmark import CONFIGS, make_dataset
+from tests.eval.test_benchmark import CONFIGS, make_dataset
 
 
 def test_a_lexical_run_has_nothing_to_encode(tmp_path):

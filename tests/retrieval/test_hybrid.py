@@ -16,7 +16,7 @@ from chunkviz.retrieval.hybrid import (
     rrf_scores,
 )
 from chunkviz.retrieval.index import vector_backends
-from tests.test_benchmark import CONFIGS, make_dataset
+from tests.eval.test_benchmark import CONFIGS, make_dataset
 
 DOCS = ["東京は日本の首都です。", "大阪はたこ焼きで有名だ。", "富士山は日本一高い山である。",
         "京都には古い寺が多い。"]
