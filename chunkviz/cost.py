@@ -55,7 +55,4 @@ def check_overlap(size: int, overlap: int) -> None:
     """
     values = {"size": size, "overlap": overlap}
     if not _OVERLAP_RULE.holds(values):
-        raise ParameterError(
-            _OVERLAP_RULE.message(values),
-            code="overlap", params={"overlap": overlap, "size": size, "most": size - 1},
-        )
+        raise _OVERLAP_RULE.error(values)

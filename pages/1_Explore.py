@@ -8,6 +8,7 @@ import streamlit as st
 
 from chunkviz.retrieval.headers import CONTEXT_MODES
 from chunkviz.retrieval.lexical import CharNgramTokenizer
+from chunkviz.text import text as catalogue_text
 from chunkviz.ui.explore_figures import length_figure, token_figure
 from chunkviz.ui.explore_layout import EXPLORE_CSS, METRIC_WIDTH, document_heading
 from chunkviz.ui.explore_tables import chunk_columns, qa_columns
@@ -66,9 +67,13 @@ with settings:
     with st.expander(tr("import.heading")):
         chunks_importer(state, prefix="explore_")
     strategy, params = configuration_picker(state, prefix="explore_", columns=1)
-    bind("explore_context", state.context)
-    state.context = st.selectbox(tr("explore.context"), CONTEXT_MODES, key="explore_context",
-                                 format_func=lambda m: tr(f"explore.context_{m}"),
+    # One key per language, as every choice widget with translated labels (lang_key).
+    context_key = lang_key("explore_context", state)
+    bind(context_key, state.context)
+    state.context = st.selectbox(tr("explore.context"), CONTEXT_MODES, key=context_key,
+                                 # The language bound now: AppTest formats outside the run.
+                                 format_func=lambda m, lang=state.lang: catalogue_text(
+                                     lang, f"explore.context_{m}"),
                                  help=tr("explore.context_help"))
 text = document.text
 if not text:

@@ -633,9 +633,10 @@ def context_tokenizer(backend: Backend) -> Tokenizer:
     """What context tokens are counted with.
 
     The backend's own tokenizer for a model; for a lexical backend (whose "tokens" are
-    character n-grams) the bundled SentencePiece model.
+    character n-grams), or a backend that has no tokenizer, the bundled SentencePiece model.
     """
-    return bundled_sentencepiece() if isinstance(backend, LexicalBackend) else backend.tokenizer
+    own = None if isinstance(backend, LexicalBackend) else getattr(backend, "tokenizer", None)
+    return bundled_sentencepiece() if own is None else own
 
 
 def mean_chunk_tokens(loaded: Loaded, indexed: Sequence[Indexed]) -> list[float]:

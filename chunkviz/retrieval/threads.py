@@ -36,14 +36,14 @@ def default_threads(backend: str) -> int:
         backend: Registry name (``use-m3``, ``e5-small``); others get every core.
 
     Raises:
-        ParameterError: ``$CHUNKVIZ_ENCODE_THREADS`` is not a positive integer.
+        ParameterError: ``$CHUNKVIZ_ENCODE_THREADS`` is not a whole number of at least 1.
     """
     env = os.environ.get(ENV_VAR, "").strip()
     if env:
         if not env.isdigit() or int(env) < 1:
             raise ParameterError(
-                f"{ENV_VAR} must be a positive integer (got {ENV_VAR}={env!r}); unset it or "
-                "give a thread count such as 1"
+                f"{ENV_VAR} must be a whole number of at least 1 (got {ENV_VAR}={env!r}); unset "
+                "it or give a thread count such as 1"
             )
         return int(env)
     return min(MEASURED.get(backend, available_cores()), available_cores())

@@ -208,6 +208,21 @@ class Relation:
         return (f"{self.small} must {rule} {self.large} (got {self.small}={small}, "
                 f"{self.large}={large}); lower {self.small} {bound} or raise {self.large}")
 
+    def error(self, values: Mapping[str, Any]) -> ParameterError:
+        """``message`` as an error with its catalogue code, so a page can say it in any language.
+
+        overlap < size keeps the code the overlap rule has always had (``error.overlap``).
+        """
+        small, large = values[self.small], values[self.large]
+        if (self.small, self.large) == ("overlap", "size"):
+            return ParameterError(self.message(values), code="overlap", params={
+                "overlap": small, "size": large, "most": large - 1})
+        most = large - 1 if self.strict and isinstance(large, int) else large
+        return ParameterError(
+            self.message(values), code="relation_less_than" if self.strict else "relation_at_most",
+            params={"small": self.small, "large": self.large, "small_value": small,
+                    "large_value": large, "most": most})
+
 
 def relations(params: Sequence[Param]) -> tuple[Relation, ...]:
     """Every relation the schemas declare between two parameters of the same strategy."""
@@ -315,7 +330,7 @@ class Strategy:
         checked = {p.name: p.validate(params.get(p.name, p.default)) for p in self.params}
         for rel in relations(self.params):
             if not rel.holds(checked):
-                raise ParameterError(rel.message(checked))
+                raise rel.error(checked)
         return checked
 
 _REGISTRY: dict[str, Strategy] = {}

@@ -103,12 +103,12 @@ def test_a_contextual_header_is_counted_in_tokens_but_never_cuts_the_chunks():
 
     at = page("1_Explore.py", timeout=90, query={"sample": "policy_ja", "strategy": "markdown"})
     assert not at.exception
-    box = at.selectbox(key="explore_context")
+    box = at.selectbox(key="explore_context_en")
     assert box.options == ["none", "document title", "title and headings"]
     at.session_state["explore_tab"] = "Chunk table"
     at.run()
     before = at.dataframe[-1].value
-    at = at.selectbox(key="explore_context").set_value("headings").run()
+    at = at.selectbox(key="explore_context_en").set_value("headings").run()
     assert not at.exception
     assert app_state(at).context == "headings"
     after = at.dataframe[-1].value

@@ -15,7 +15,7 @@ from chunkviz.eval.results import (
     load_results,
     save_results,
 )
-from chunkviz.eval.runner import default_unit, run_benchmark
+from chunkviz.eval.runner import BUDGET_PAIRWISE, default_unit, run_benchmark
 from chunkviz.eval.stats import Clusters, Resampling, pairwise_tests
 from chunkviz.model import Span
 
@@ -334,7 +334,8 @@ def test_the_unit_of_resampling_is_recorded_and_used(results, tmp_path):
     stats = results.stats
     assert (stats.unit, stats.units) == ("document", 2)
     assert stats.permutation_floor == pytest.approx(1 / 201)
-    assert stats.margins == {key: 0.01 for key in PAIRWISE_METRICS}
+    # The equal-k metrics and the equal-budget ones (stored tests at the budget, issue 28).
+    assert stats.margins == {key: 0.01 for key in (*PAIRWISE_METRICS, *BUDGET_PAIRWISE)}
     # The file's pairwise rows are what the stats module gives on the file's own ranks and units.
     clusters = Clusters.of(results.question_docs)
     per_q = {lab: metric_values("recall", results.ranks[lab], 5) for lab in results.labels}
