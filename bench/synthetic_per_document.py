@@ -21,7 +21,7 @@ All figures use the benchmark's definitions (``analyze_spans`` containment, pess
 writes the per-article figures.
 
     python bench/synthetic_per_document.py --pick                 # default form, bm25, seed 0
-    python bench/synthetic_per_document.py --forms question,context,cloze
+    python bench/synthetic_per_document.py --forms calibrated,context,cloze
 """
 
 from __future__ import annotations

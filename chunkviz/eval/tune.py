@@ -35,7 +35,14 @@ from chunkviz.eval.probes import DEFAULT_METHOD, lost_sentence, probe_dataset
 from chunkviz.eval.probes import VALIDATION_NOTE as PROBE_VALIDATION
 from chunkviz.eval.results import QuestionsSource, Results
 from chunkviz.eval.runner import run_benchmark
-from chunkviz.eval.synthetic import DEFAULT_FORM, Form, synthetic_dataset, synthetic_record
+from chunkviz.eval.synthetic import (
+    DEFAULT_FORM,
+    VALIDATION_ARTICLES,
+    VALIDATION_MIN,
+    Form,
+    synthetic_dataset,
+    synthetic_record,
+)
 from chunkviz.eval.verdict import choose
 from chunkviz.retrieval.backends import get_backend
 from chunkviz.retrieval.base import Backend
@@ -220,7 +227,9 @@ def validation_text(lang: Lang, source: QuestionsSource, backend: str) -> str:
         return text(lang, "tune.validation_own", n=source.own)
     if source.validation_rho is None:
         return text(lang, "tune.validation_none", form=source.form, backend=backend)
+    low = VALIDATION_MIN.get(source.form, {}).get(backend)
     return text(lang, "tune.validation", form=source.form, rho=f"{source.validation_rho:.2f}",
+                low="–" if low is None else f"{low:.2f}", articles=VALIDATION_ARTICLES,
                 backend=backend)
 
 

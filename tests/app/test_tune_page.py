@@ -34,7 +34,7 @@ def test_the_recommendation_shown_is_tunes_and_synthetic_figures_say_so():
     assert "characters" in shown
     assert "fewest chunks" not in shown
     warnings = " ".join(str(w.value) for w in at.warning)
-    assert "Synthetic questions\\: 30 context questions (seed 0)" in warnings  # escaped
+    assert f"Synthetic questions\\: 30 {DEFAULT_FORM} questions (seed 0)" in warnings  # escaped
     assert "favour lexical retrieval" in warnings
     assert "Spearman ρ =" in warnings
     assert len(at.get("plotly_chart")) == 3  # the verdict's chart and the two fronts

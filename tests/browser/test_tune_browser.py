@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from chunkviz.eval.synthetic import DEFAULT_FORM, VALIDATION
 from chunkviz.eval.tune import tune
 from chunkviz.samples import load_sample
 from chunkviz.ui.tune_view import grid_configs
@@ -42,12 +43,12 @@ def test_a_small_grid_runs_and_shows_the_recommendation(app_url, page):
     _settle(page)
     _no_error(page)
     body = page.inner_text("body")
-    assert "Synthetic questions: 30 context questions (seed 0)" in body
+    assert f"Synthetic questions: 30 {DEFAULT_FORM} questions (seed 0)" in body
     rule = ("Rule: these questions cannot separate" if expected.saturated
             else "Rule: the least context among" if expected.rule == "equivalent"
             else "Rule: the best itself")
     assert rule in body  # the rule used is said, as the page renders it
-    assert "Spearman ρ = 0.93 (bm25)" in body
+    assert f"median Spearman ρ = {VALIDATION[DEFAULT_FORM]['bm25']:.2f}" in body
     assert page.locator("[data-testid='stPlotlyChart']").count() == 3  # verdict and two fronts
     page.get_by_role("button", name="Open in Explore").click()
     page.wait_for_selector(".hl-box .cn", timeout=120_000)

@@ -13,6 +13,7 @@ from chunkviz.eval.synthetic import (
     MASK,
     SYNTHETIC_NOTE,
     VALIDATION,
+    VALIDATION_MIN,
     synthetic_dataset,
     synthetic_questions,
     synthetic_record,
@@ -79,8 +80,13 @@ def test_cloze_caveat_says_it_favours_lexical_retrieval() -> None:
     assert "favour lexical retrieval" in record["caveat"]
     assert f"{VALIDATION['cloze']['bm25']:.2f}" in record["validation"]
     assert "not a useful ranking" in record["validation"]
-    assert "not a useful ranking" not in synthetic_record("context", "bm25", 10, 0)["validation"]
-    assert "not validated" in synthetic_record("context", "st:x", 10, 0)["validation"]
+    # The figure shown is per document (Tune runs on one), with its lowest article.
+    question = synthetic_record("calibrated", "bm25", 10, 0)
+    assert question["validation_rho"] == VALIDATION["calibrated"]["bm25"]
+    assert "median Spearman rho" in question["validation"]
+    assert f"lowest {VALIDATION_MIN['calibrated']['bm25']:.2f}" in question["validation"]
+    assert "not validated per document" in synthetic_record("context", "st:x", 10, 0)["validation"]
+    assert synthetic_record("keywords", "bm25", 10, 0)["validation_rho"] is None
 
 
 def test_sample_is_reproducible_by_seed() -> None:
@@ -113,8 +119,8 @@ def test_lm_form_needs_a_model_and_says_so() -> None:
         get_language_model("hf:/nonexistent/causal-lm")
 
 
-def test_question_form_asks_with_other_terms_and_a_question_word() -> None:
-    questions = synthetic_questions(DOC, "question")
+def test_calibrated_form_asks_with_other_terms_and_a_question_word() -> None:
+    questions = synthetic_questions(DOC, "calibrated")
     assert questions
     probes = [TEXT[p.start : p.end] for p in extract_probes(TEXT)]
     for q in questions:
@@ -129,18 +135,18 @@ def test_question_form_asks_with_other_terms_and_a_question_word() -> None:
     assert set(terms) <= {"南下", "梅雨前線", "停滞", "九州", "大雨", "北上", "気象庁", "予報"}
 
 
-def test_question_form_is_reproducible_by_seed_and_varies_with_it() -> None:
+def test_calibrated_form_is_reproducible_by_seed_and_varies_with_it() -> None:
     doc = Document("d", "doc", TEXT * 3 + "台風は八月に沖縄へ接近し、那覇で強風が吹いた。")
-    a = synthetic_questions(doc, "question", seed=1)
-    assert a == synthetic_questions(doc, "question", seed=1)
+    a = synthetic_questions(doc, "calibrated", seed=1)
+    assert a == synthetic_questions(doc, "calibrated", seed=1)
     assert [q.question for q in a] != [
-        q.question for q in synthetic_questions(doc, "question", seed=2)]
+        q.question for q in synthetic_questions(doc, "calibrated", seed=2)]
 
 
-def test_question_form_uses_spaces_and_english_question_words_for_latin_text() -> None:
+def test_calibrated_form_uses_spaces_and_english_question_words_for_latin_text() -> None:
     text = ("The Orbit Queue stores Kafka offsets. Operators restart the Broker Service nightly. "
             "The Metrics Exporter reads Prometheus targets.")
-    questions = synthetic_questions(Document("e", "en", text), "question")
+    questions = synthetic_questions(Document("e", "en", text), "calibrated")
     assert questions
     assert all(q.question.endswith((" what?", " when?")) and "の" not in q.question
                for q in questions)

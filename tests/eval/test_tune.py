@@ -10,6 +10,7 @@ import pytest
 from chunkviz.cli import main
 from chunkviz.errors import ParameterError
 from chunkviz.eval.results import load_results
+from chunkviz.eval.synthetic import DEFAULT_FORM, VALIDATION
 from chunkviz.eval.tune import (
     TunePoint,
     document_from_file,
@@ -130,9 +131,9 @@ def test_tune_on_a_built_in_sample_with_synthetic_questions(tmp_path: Path) -> N
                   cache_dir=tmp_path)
     source = result.source
     assert source["synthetic"] is True
-    assert "synthetic context questions" in result.results.dataset.name
+    assert f"synthetic {DEFAULT_FORM} questions" in result.results.dataset.name
     assert "favour lexical retrieval" in source["caveat"]
-    assert "rho = 0.93" in source["validation"]
+    assert f"median Spearman rho = {VALIDATION[DEFAULT_FORM]['bm25']:.2f}" in source["validation"]
     assert [p.label for p in result.points] == [c.label for c in grid]
     assert result.recommendation.pick in [p.label for p in result.points]
     assert result.probes > 100
@@ -160,7 +161,7 @@ def test_cli_tune_prints_the_core_recommendation(tmp_path: Path, capsys) -> None
     assert f"Why: {reason_text('en', expected)}\n" in out
     saved = load_results(next((tmp_path / "out").glob("*.json")))
     own = len(qa_questions(qa, doc))
-    assert saved.dataset.name == f"policy.md [{own} own + 30 synthetic context questions]"
+    assert saved.dataset.name == f"policy.md [{own} own + 30 synthetic {DEFAULT_FORM} questions]"
     assert saved.ranks == expected.results.ranks
     assert saved.questions_source is not None
     assert saved.questions_source == expected.results.questions_source
