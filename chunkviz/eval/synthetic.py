@@ -87,8 +87,8 @@ CAVEATS: Mapping[Form, str] = {
     "context": "context-keyword questions reuse key terms of the answer's sentence and its "
                "neighbours, so they favour lexical retrieval",
     "calibrated": "questions assembled from a few key terms of the answer's sentence, calibrated "
-                "to be as hard as JSQuAD's real questions for BM25; they still reuse the "
-                "document's words",
+                  "to be as hard as JSQuAD's real questions for BM25; they still reuse the "
+                  "document's words, so they favour lexical retrieval",
     "lm": "questions written by a language model from the passage; they may reuse its words",
 }
 #: Per JSQuAD article, how well each form's synthetic Recall@5 ranks the tune grid's 16

@@ -38,6 +38,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import traceback
 from collections.abc import Iterator, Sequence
 from multiprocessing.connection import Connection, wait
@@ -148,6 +149,27 @@ def _picklable(exc: BaseException) -> BaseException:
     return exc
 
 
+@contextlib.contextmanager
+def _main_script_hidden() -> Iterator[None]:
+    """Start a spawned worker without re-running the parent's main script.
+
+    A spawned child imports the parent's ``__main__`` from its file when it has no module spec.
+    Inside a Streamlit page (and AppTest) that file is the page script, which the worker would
+    run again and fail on; a worker needs only ``chunkviz`` by name, so the file is hidden while
+    the process starts.
+    """
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    hide = main is not None and path is not None and getattr(main, "__spec__", None) is None
+    if hide:
+        del main.__file__  # type: ignore[union-attr]
+    try:
+        yield
+    finally:
+        if hide:
+            main.__file__ = path  # type: ignore[union-attr]
+
+
 class EncoderPool:
     """Worker processes that encode batches with one backend; a context manager.
 
@@ -204,7 +226,8 @@ class EncoderPool:
                 parent, child = ctx.Pipe()
                 proc = ctx.Process(target=_worker, args=(child, self.name, self.model,
                                                          self.threads), daemon=True)
-                proc.start()
+                with _main_script_hidden():
+                    proc.start()
                 child.close()  # the worker holds its end; EOF reaches it when the parent closes
                 self._procs.append(proc)
                 self._conns.append(parent)

@@ -41,7 +41,9 @@ RESULTS_KEY = "tune_results"
 QuestionSource = Literal["own", "synthetic", "both"]
 QUESTION_SOURCES: tuple[QuestionSource, ...] = ("own", "synthetic", "both")
 #: Forms the page offers (``lm`` needs a local model the page cannot load).
-PAGE_FORMS: tuple[Form, ...] = ("context", "keywords", "template", "inverse", "cloze")
+PAGE_FORMS: tuple[Form, ...] = (
+    "calibrated", "context", "keywords", "template", "inverse", "cloze"
+)
 
 
 @dataclass(frozen=True)
