@@ -67,6 +67,9 @@ with settings:
     with st.expander(tr("import.heading")):
         chunks_importer(state, prefix="explore_")
     strategy, params = configuration_picker(state, prefix="explore_", columns=1)
+    # The key numbers come right under the configuration (the first screen's lesson); the
+    # header setting below them.
+    numbers_slot = st.container()
     # One key per language, as every choice widget with translated labels (lang_key).
     context_key = lang_key("explore_context", state)
     bind(context_key, state.context)
@@ -99,7 +102,7 @@ stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
 counts = qa_counts(qa)  # answers not found are counted apart, never as broken
 
 # --- Numbers -------------------------------------------------------------------------------
-with settings, st.container(horizontal=True, gap="small", key="explore_numbers"):
+with numbers_slot, st.container(horizontal=True, gap="small", key="explore_numbers"):
     tiles = [st.container(width=METRIC_WIDTH) for _ in range(6)]
 tiles[0].metric(tr("explore.chunks"), f"{stats.count:,}", help=tr("explore.chunks_help"))
 tiles[1].metric(tr("explore.predicted"),

@@ -120,13 +120,16 @@ def test_upload_strategy_backend_and_language_survive_moving_between_pages(app_u
     upload.write_text(text, encoding="utf-8")
     expected = len(chunkviz.chunk(text, "paragraph"))
     _open(page, f"{app_url}/Explore")
+    # The document picker folds under its name (issue 25): open it first.
+    page.locator("[data-testid='stExpander'] summary").filter(has_text="Document").first.click()
     _radio(page, "Upload a file")
     page.get_by_role("region", name="Document file").locator("input[type='file']").set_input_files(
         str(upload))
     page.get_by_text("notes.txt:", exact=False).first.wait_for(timeout=60_000)
     _settle(page)
     _choose(page, "Strategy", "paragraph — Natural paragraphs")
-    page.get_by_text("notes.txt: 1,120 characters", exact=False).first.wait_for(timeout=60_000)
+    # The document picker folds under a heading that names the document and its size.
+    page.get_by_text("notes.txt — 1,120 characters", exact=False).first.wait_for(timeout=60_000)
     assert _metric(page, "Chunks") == f"{expected:,}"
     _choose(page, "Retrieval backend", "TF-IDF, character bigrams, raw vectors — lexical")
     _radio(page, "日本語")

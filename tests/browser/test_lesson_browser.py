@@ -153,7 +153,9 @@ def test_a_benchmark_link_opens_on_the_senders_run_metric_and_numbers(browser, a
         page.wait_for_function("() => location.search.includes('metric=ndcg%4010')"
                                " || location.search.includes('metric=ndcg@10')", timeout=120_000)
         _settle(page)
-        page.get_by_text("equal context budget", exact=False).first.click()
+        # The view radio (the verdict chart above it names the budget too).
+        page.locator("[data-testid='stRadio'] label").filter(
+            has_text="equal context budget").first.click()
         page.wait_for_function("() => location.search.includes('view=budget')", timeout=120_000)
         _settle(page)
         link = page.url

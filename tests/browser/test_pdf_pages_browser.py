@@ -75,6 +75,8 @@ def test_chunks_and_a_broken_answer_on_the_printed_pages(app_url, page, browser,
     page.goto(f"{app_url}/Explore?strategy=fixed&size={SIZE}&overlap=0&unit=chars")
     page.wait_for_selector(".hl-box .cn", timeout=180_000)  # the first run has drawn the text
     _settle(page)
+    # The document picker folds under its name (issue 25): open it first.
+    page.locator("[data-testid='stExpander'] summary").filter(has_text="Document").first.click()
     page.locator("[data-testid='stRadio'] label").filter(has_text="Upload a file").first.click()
     _settle(page)
     page.get_by_role("region", name="Document file").locator("input[type='file']").set_input_files(
