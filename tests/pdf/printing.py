@@ -42,7 +42,19 @@ def article_html(parts: Sequence[str], *, columns: int = 1) -> str:
 
 
 def print_pdfs(pages: Mapping[str, str], folder: Path) -> dict[str, Path]:
-    """Print each HTML page of ``pages`` (name -> markup) to ``folder/<name>.pdf``."""
+    """Print each HTML page of ``pages`` (name -> markup) to ``folder/<name>.pdf``.
+
+    In a thread of its own: Playwright's sync API refuses to start in a thread whose asyncio
+    loop is running, which the browser tests' session-wide Playwright leaves in the main thread
+    when the whole suite runs.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(_print_all, pages, folder).result()
+
+
+def _print_all(pages: Mapping[str, str], folder: Path) -> dict[str, Path]:
     from playwright.sync_api import sync_playwright
 
     out = {}
