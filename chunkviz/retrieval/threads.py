@@ -38,15 +38,23 @@ def default_threads(backend: str) -> int:
     Raises:
         ParameterError: ``$CHUNKVIZ_ENCODE_THREADS`` is not a whole number of at least 1.
     """
-    env = os.environ.get(ENV_VAR, "").strip()
-    if env:
-        if not env.isdigit() or int(env) < 1:
-            raise ParameterError(
-                f"{ENV_VAR} must be a whole number of at least 1 (got {ENV_VAR}={env!r}); unset "
-                "it or give a thread count such as 1"
-            )
-        return int(env)
+    given = _given_threads()
+    if given is not None:
+        return given
     return min(MEASURED.get(backend, available_cores()), available_cores())
+
+
+def _given_threads() -> int | None:
+    """``$CHUNKVIZ_ENCODE_THREADS`` as a count, None when unset."""
+    env = os.environ.get(ENV_VAR, "").strip()
+    if not env:
+        return None
+    if not env.isdigit() or int(env) < 1:
+        raise ParameterError(
+            f"{ENV_VAR} must be a whole number of at least 1 (got {ENV_VAR}={env!r}); unset "
+            "it or give a thread count such as 1"
+        )
+    return int(env)
 
 
 def encode_threads() -> int:
@@ -60,4 +68,5 @@ def encode_threads() -> int:
     Raises:
         ParameterError: The variable is set to something other than a whole number >= 1.
     """
-    return default_threads(next(iter(MEASURED))) if os.environ.get(ENV_VAR, "").strip() else 1
+    given = _given_threads()
+    return 1 if given is None else given
