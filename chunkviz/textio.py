@@ -201,7 +201,9 @@ def _check_size(size: int, name: str, max_bytes: int, error: type[ChunkvizError]
 
 #: Unicode bidirectional controls (embeddings, overrides, isolates, marks): in a file name or a
 #: title they reverse the text around them where it is shown.
-_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# The bidi controls (as a regex character class body): obeyed, they reorder the text around them.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 
 
 def neutral_bidi(text: str) -> str:

@@ -209,13 +209,22 @@ class QAReport(Sequence[QAResult]):
         owner = self._owner[spans].tolist()
         ranges = zip(*(a[spans].tolist() for a in (self._first, self._stop, self._lo, self._hi)),
                      strict=True)
+        counts = np.diff(self._offsets).tolist()
         statuses: dict[int, list[SpanStatus]] = {}
         for i, (first, stop_, lo, hi) in zip(owner, ranges, strict=True):
+            if hi > lo and counts[i] == 1:
+                # Most marks: a question's only span, held whole. Its mark needs no statuses.
+                statuses[i] = []
+                continue
             mine = statuses.setdefault(i, [])
             mine.append(SpanStatus(self._items[i].spans[len(mine)],
                                    *cut_and_held(first, stop_, lo, hi)))
         out: list[Mark] = []
         for i, mine in statuses.items():
+            if not mine:
+                span = self._items[i].spans[0]
+                out.append(Mark(span.start, span.end, self._items[i].question))
+                continue
             code = int(self.codes[i])
             containing = (mine[0].containing if len(mine) == 1 else
                           tuple(sorted({c for st in mine for c in st.containing})))

@@ -28,7 +28,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from chunkviz.model import Chunk
 from chunkviz.text import Lang, text
@@ -130,9 +130,11 @@ class Mark:
         return "broken" if self.broken else self.kind
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
+class Segment(NamedTuple):
     """A run of text covered by one set of chunks, parents and marks.
+
+    A named tuple, not a dataclass: a page of a long document has thousands of segments and a
+    tuple is built several times faster (the view is redrawn on every slider move).
 
     Attributes:
         start: First character.
@@ -234,19 +236,31 @@ def segments(
 
     active: set[int] = set()
     out: list[Segment] = []
+    # One sweep instead of a bisection per segment: the chunks covering ``a`` are
+    # ``[first, last)``, ends > a and starts <= a, and both only move forward as ``a`` grows.
+    starts, ends, hi = layer.starts, layer.ends, layer.hi
+    first = last = layer.lo
     for a, b in zip(bounds, bounds[1:], strict=False):
-        active.difference_update(closing.get(a, ()))
-        active.update(opening.get(a, ()))
-        if b <= a:
-            continue
-        covering = layer.covering(a)
-        starting = tuple(i for i in covering if layer.starts[i] == a)
+        if a in closing:
+            active.difference_update(closing[a])
+        if a in opening:
+            active.update(opening[a])
+        while first < hi and ends[first] <= a:
+            first += 1
+        passed = last
+        while last < hi and starts[last] <= a:
+            last += 1
+        covering = tuple(range(first, last)) if last > first else ()
+        # Every start inside the window is a bound, so the chunks starting at ``a`` are the
+        # ones the sweep just passed (and that still cover ``a``).
+        starting = tuple(i for i in range(max(passed, first), last) if starts[i] == a)
         over: tuple[int, ...] = ()
         over_starting: tuple[int, ...] = ()
         if parents:
             over = upper.covering(a)
             over_starting = tuple(i for i in over if upper.starts[i] == a)
-        out.append(Segment(a, b, covering, tuple(sorted(active)), starting, over, over_starting))
+        out.append(Segment(a, b, covering, tuple(sorted(active)) if active else (), starting,
+                           over, over_starting))
     return out
 
 
@@ -361,7 +375,7 @@ def render_html(
 
     for seg in segs:
         a = seg.start
-        if a > start:
+        if a > start and a in ends_at:
             end_markers(a)
         if seg.marks:
             broken = [marks[i] for i in seg.marks if marks[i].broken and marks[i].start < a]
@@ -374,12 +388,13 @@ def render_html(
             prefix = chunks[i].prefix
             tip = f' title="{escape_html(prefix)}"' if prefix else ""
             out.append(f'<span class="cn" id="chunk-{i}"{tip}>#{i}</span>')
-        classes = [_band(seg.chunks)]
+        classes = _band(seg.chunks)
         if seg.parents:
-            classes.append("pov" if len(seg.parents) > 1 else f"pa{seg.parents[0] % 2}")
+            classes += " pov" if len(seg.parents) > 1 else f" pa{seg.parents[0] % 2}"
         if seg.marks:
-            style = min((marks[i].style for i in seg.marks), key=_PRECEDENCE.__getitem__)
-            classes.append(_MARK_CSS[style])
+            style = (marks[seg.marks[0]].style if len(seg.marks) == 1 else
+                     min((marks[i].style for i in seg.marks), key=_PRECEDENCE.__getitem__))
+            classes += " " + _MARK_CSS[style]
             title = escape_html(_segment_title(seg, marks, words))
         else:
             # Most segments carry no mark: their title depends on the chunks and parents only.
@@ -389,7 +404,7 @@ def render_html(
                 title = titles[cover] = escape_html(_segment_title(seg, marks, words))
         body = escape_html(text[seg.start : seg.end])
         # data-s (the segment's first character) lets a view keep or share a reading position.
-        out.append(f'<span class="{" ".join(classes)}" data-s="{seg.start}" title="{title}">'
+        out.append(f'<span class="{classes}" data-s="{a}" title="{title}">'
                    f'{body}</span>')
     if segs:
         end_markers(stop)

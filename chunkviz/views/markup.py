@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import re
 
-from chunkviz.textio import neutral_bidi
+from chunkviz.textio import BIDI_CONTROLS, neutral_bidi
 
 # Characters that start markup anywhere in a line: emphasis, code, links and images (``[``, ``!``),
 # raw HTML, table cells, strike-through, headings, LaTeX (``$``) and Streamlit's ``:color[...]``.
@@ -25,6 +25,9 @@ _BLOCK_START = re.compile(r"^(\s*\d*)([-+=.)])")
 # ("@" before a dotted domain: "nDCG@10" or "Recall@5" is no address and stays as typed).
 _AUTOLINK = re.compile(r"(?i)(\b(?:https?|ftp|mailto|xmpp|www)(?=\\?[:.])|@(?=[\w-]+\.\w))")
 WORD_JOINER = "\u2060"
+# What ``escape_html`` changes: most of a Japanese page holds none of it, and one search is
+# cheaper than five replacements (the highlight view escapes every segment of a page).
+_HTML_UNSAFE = re.compile(f"[&<>\"'{BIDI_CONTROLS}]")
 
 
 def escape_markdown(text: str) -> str:
@@ -47,4 +50,6 @@ def escape_html(text: str) -> str:
     Bidi controls (U+202E and its kin) are shown as their codes: obeyed, they reverse the
     title and text around them (a file name that reads as another).
     """
+    if not _HTML_UNSAFE.search(text):
+        return text
     return html.escape(neutral_bidi(text), quote=True)
