@@ -241,28 +241,38 @@ def format_report(results: Results) -> str:
     p-values' floor lies); and per tested metric: how many pairs differ, are equivalent within
     the margin or are inconclusive, the verdict, the conclusions that depend on a definition,
     and the sentences of the pairs with a conclusion.
-    Built by the same functions as the page (``chunkviz.views.dashboard`` and
+    Built by the same functions as the page (``chunkviz.views`` modules and
     ``chunkviz.views.benchmark_tables``), in English.
     """
-    from chunkviz.views import dashboard as db
+    from chunkviz.eval.metrics import metric_label
     from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
+    from chunkviz.views.main_table import main_table
+    from chunkviz.views.retests import sensitivity_rows
+    from chunkviz.views.sentences import outcome_text, sentences
+    from chunkviz.views.significance import (
+        comparisons,
+        floor_text,
+        margin_of,
+        pairwise_metrics,
+        unit_of,
+    )
     from chunkviz.views.verdict import verdicts
 
     stats = results.stats
-    unit, units = db.unit_of(results)
+    unit, units = unit_of(results)
     encode = "col_index_build" if results.backend.kind == "lexical" else "col_encode"
-    lines = [main_table_markdown(db.main_table(results), ENGLISH.__getitem__, encode), "",
+    lines = [main_table_markdown(main_table(results), ENGLISH.__getitem__, encode), "",
              f"Inference resamples {units:,} {unit}s ({stats.bootstrap} bootstrap resamples, "
-             f"{stats.permutations} sign flips per test: p >= {db.floor_text(results)}, printed "
+             f"{stats.permutations} sign flips per test: p >= {floor_text(results)}, printed "
              "as p ≤ … at that floor)."]
-    for key in db.pairwise_metrics(results):
-        comps = db.comparisons(results, key)
+    for key in pairwise_metrics(results):
+        comps = comparisons(results, key)
         outcomes = [c.outcome for c in comps]
         differ = sum(o in ("a_better", "b_better") for o in outcomes)
-        delta = db.margin_of(results, key)
+        delta = margin_of(results, key)
         margin = f" within ±{delta:g}" if delta is not None else ""
         lines.append(
-            f"- {db.metric_label(key)}: {differ} of {len(comps)} pairs differ (Holm, "
+            f"- {metric_label(key)}: {differ} of {len(comps)} pairs differ (Holm, "
             f"alpha={stats.alpha}), {outcomes.count('equivalent')} equivalent{margin}, "
             f"{outcomes.count('inconclusive')} inconclusive, {outcomes.count('saturated')} "
             "saturated."
@@ -270,14 +280,14 @@ def format_report(results: Results) -> str:
         if delta is not None:
             lines.extend(f"  - {said.sentence.strip()}"
                          for said in verdicts("en", results, key, delta))
-        for row in db.sensitivity_rows(results, key):
+        for row in sensitivity_rows(results, key):
             changes = "; ".join(
-                f"{name}: {db.outcome_text(row.under[name], row.a, row.b, row.delta, 'en')}"
+                f"{name}: {outcome_text(row.under[name], row.a, row.b, row.delta, 'en')}"
                 for name in row.changed)
             lines.append(f"  - depends on the definitions: {row.a} vs {row.b} is "
-                         f"{db.outcome_text(row.main, row.a, row.b, row.delta, 'en')}, "
+                         f"{outcome_text(row.main, row.a, row.b, row.delta, 'en')}, "
                          f"but under {changes}")
-        lines.extend(f"  - {s}" for s in db.sentences(results, key, "en").shown)
+        lines.extend(f"  - {s}" for s in sentences(results, key, "en").shown)
     return "\n".join(lines)
 
 

@@ -140,3 +140,47 @@ def chunk_config(config: Config, document: Document) -> ChunkingResult:
     return chunk_document(document, config.strategy, config.params)
 
 
+def build_grid(strategies: Sequence[str], sizes: Sequence[int],
+               overlap_percents: Sequence[int]) -> tuple[Config, ...]:
+    """Configurations for Recompute.
+
+    Each strategy with a required size runs over ``sizes`` x ``overlap_percents`` (overlap =
+    size x percent / 100, rounded down); every other strategy (no size, or an optional size cap)
+    runs once with its defaults.
+
+    Raises:
+        ParameterError: Nothing to run, or a size/overlap the strategy's schema rejects.
+    """
+    if not strategies:
+        raise ParameterError("strategies is empty (got []); choose at least one strategy")
+    configs: list[Config] = []
+    for name in strategies:
+        spec = get_strategy(name)
+        names = {p.name for p in spec.params}
+        size_param = (spec.param(spec.size_param)
+                      if spec.size_param is not None and spec.size_param in names else None)
+        # A strategy without a size, or whose size is an optional cap (paragraph's max_size,
+        # off by default), runs once in its natural form, as the study's "paragraph" does.
+        if size_param is None or size_param.optional:
+            spec.validate({})
+            configs.append(Config(name, name, {}))
+            continue
+        if not sizes:
+            raise ParameterError(f"sizes is empty (got []) but strategy {name!r} needs a size; "
+                                 "give at least one size")
+        for size in sizes:
+            for pct in overlap_percents or (0,):
+                if not 0 <= pct < 100:
+                    raise ParameterError(f"overlap percent must be from 0 to 99 (got {pct}); "
+                                         "an overlap must be smaller than the chunk")
+                params: dict[str, Any] = {size_param.name: size}
+                if "overlap" in names:
+                    params["overlap"] = size * pct // 100
+                spec.validate(params)
+                if name == "fixed":
+                    configs.append(fixed_config(size, params["overlap"]))
+                else:
+                    suffix = f"-{params['overlap']}" if "overlap" in params else ""
+                    configs.append(Config(f"{name}-{size}{suffix}", name, params))
+    unique = {c.label: c for c in reversed(configs)}  # first occurrence wins
+    return tuple(unique[lab] for lab in dict.fromkeys(c.label for c in configs))

@@ -16,7 +16,7 @@ from chunkviz.errors import Message
 from chunkviz.ui.guard import message_markdown
 from chunkviz.ui.state import AppState
 from chunkviz.views.bench_link import BenchView, read_choice, read_delta, read_run, to_query
-from chunkviz.views.dashboard import RunSummary
+from chunkviz.views.run_list import RunSummary
 
 _PENDING = "bench_link_pending"
 _PROBLEMS = "bench_link_problems"

@@ -15,9 +15,11 @@ from collections.abc import Callable
 import streamlit as st
 
 from chunkviz.eval.engine import Progress, Stage, run_fraction
+from chunkviz.eval.grid import build_grid
 from chunkviz.ui.benchmark_drilldown import cached_dataset
 from chunkviz.ui.guard import show_error
-from chunkviz.views import dashboard as db
+from chunkviz.views.numbers import parse_ints
+from chunkviz.views.results_dirs import recompute_dir
 
 Tr = Callable[[str], str]
 
@@ -38,10 +40,10 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
     from chunkviz.eval.results import check_cache_writable, check_writable, save_results
     from chunkviz.retrieval.backends import get_backend
 
-    out = check_writable(db.recompute_dir(os.environ))  # before any work, not after the run
+    out = check_writable(recompute_dir(os.environ))  # before any work, not after the run
     check_cache_writable(None, get_backend(backend_name).kind)
-    configs = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
-                            db.parse_ints(overlaps, "overlap percents"))
+    configs = build_grid(strategies, parse_ints(sizes, "sizes"),
+                         parse_ints(overlaps, "overlap percents"))
     results = benchmark.run_benchmark(cached_dataset(spec), configs, get_backend(backend_name),
                                       progress=progress, spec=spec, sample=sample, seed=seed)
     path = save_results(results, out)
@@ -56,8 +58,8 @@ def _estimate(spec: str, sample: int, seed: int, strategies: tuple[str, ...], si
     from chunkviz.retrieval.backends import get_backend
     from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir
 
-    configs = db.build_grid(list(strategies), db.parse_ints(sizes, "sizes"),
-                            db.parse_ints(overlaps, "overlap percents"))
+    configs = build_grid(list(strategies), parse_ints(sizes, "sizes"),
+                         parse_ints(overlaps, "overlap percents"))
     found = encode_estimate(cached_dataset(spec), configs, get_backend(backend_name),
                             EmbeddingCache(default_cache_dir()), sample=sample, seed=seed)
     return None if found is None else (found.chars, found.missing_chars, found.seconds)
@@ -109,8 +111,8 @@ def render(t: Tr, fmt: Callable[..., str], backend: str, expanded: bool) -> None
                                    key="bench_rc_sample", help=t("rc_sample_help"))
         seed = right.number_input(t("rc_seed"), min_value=0, value=0, key="bench_rc_seed")
         try:
-            grid = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
-                                 db.parse_ints(overlaps, "overlap percents"))
+            grid = build_grid(strategies, parse_ints(sizes, "sizes"),
+                              parse_ints(overlaps, "overlap percents"))
         except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
             show_error(e)
             return

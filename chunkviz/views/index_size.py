@@ -70,7 +70,7 @@ def index_metric(size: IndexSize | None) -> tuple[str, str, dict[str, int]]:
     The variant is ``dense``, ``lexical``, ``skipped`` (a lexical index not built) or ``none``
     (a backend that does not say); the value is ``—`` unless the size is known.
     """
-    from chunkviz.views.dashboard import format_bytes
+    from chunkviz.views.numbers import format_bytes
 
     if size is None:
         return "—", "none", {"vectors": 0, "dims": 0}

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from chunkviz.errors import ChunkvizError, Message, shown
-from chunkviz.samples import sample_names
+from chunkviz.eval.results import ConfigRecord
+from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.strategies.registry import Param
 from chunkviz.text import LANGUAGES, Lang
@@ -201,3 +203,21 @@ def from_query(
                 "it was ignored", "link_not_param",
                 {"field": key, "value": _first(query[key]), "strategy": name}))
     return SharedConfig(name, params, sample, lang, backend, tuple(problems))
+
+
+def explore_sample_for(document_text: str) -> str | None:
+    """The built-in Explore sample whose text is exactly ``document_text`` (None: no sample is).
+
+    Explore's links name a built-in sample, never a document of a dataset, so a question's
+    document can be opened there only when it is one of the samples (JSQuAD's 梅雨 article is).
+    """
+    return next((n for n in sample_names() if load_sample(n).text == document_text), None)
+
+
+def explore_query(config: ConfigRecord, sample: str | None) -> str:
+    """Query string that opens Explore under one configuration (and on a built-in sample).
+
+    Built with Explore's own ``to_query``: ``strategy``, the strategy's
+    schema parameters by name (``size``, ``overlap``, ``unit`` ...) and ``sample``.
+    """
+    return urlencode(to_query(config.strategy, dict(config.params), sample))
