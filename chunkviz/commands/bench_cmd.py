@@ -14,7 +14,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
@@ -22,12 +21,10 @@ from typing import TYPE_CHECKING, Any
 from chunkviz.commands.options import RESAMPLES, SEED, check_delta, integer, real
 from chunkviz.errors import ParameterError, shown
 from chunkviz.eval.engine import Engine, LocalEngine, Stage, run_fraction
-from chunkviz.eval.grid import Config, default_grid, fixed_config, with_context
+from chunkviz.eval.grid import parse_grid, with_context
 
 if TYPE_CHECKING:
     from chunkviz.eval.results import Results
-
-_FIXED = re.compile(r"^fixed-(\d+)-(\d+)$")
 
 
 def add_parser(sub: Any) -> None:
@@ -99,26 +96,6 @@ def add_parser(sub: Any) -> None:
 
     b = sub.add_parser("backends", help="list retrieval backends and whether they load offline")
     b.set_defaults(run=run_backends)
-
-
-def parse_grid(spec: str) -> tuple[Config, ...]:
-    """``default`` or comma-separated labels (``fixed-<size>-<overlap>`` or a strategy name).
-
-    Raises:
-        ParameterError: An empty grid.
-        UnknownStrategyError: A label that is neither fixed-S-O nor a strategy name.
-    """
-    if spec.strip() == "default":
-        return default_grid()
-    configs = []
-    for item in (s.strip() for s in spec.split(",")):
-        if not item:
-            continue
-        m = _FIXED.match(item)
-        configs.append(fixed_config(int(m[1]), int(m[2])) if m else Config(item, item, {}))
-    if not configs:
-        raise ParameterError(f"--grid names no configuration (got {spec!r}); use default")
-    return tuple(configs)
 
 
 def parse_margins(items: list[str]) -> dict[str, float]:

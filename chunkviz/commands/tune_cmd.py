@@ -54,6 +54,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Read, tune, print."""
+    from chunkviz.eval.grid import tune_grid
     from chunkviz.eval.results import check_writable, save_results
     from chunkviz.eval.tune import (
         document_from_file,
@@ -62,7 +63,6 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         probe_lost,
         qa_questions,
         tune,
-        tune_grid,
     )
 
     if args.out:

@@ -5,9 +5,8 @@ import json
 import pytest
 
 from chunkviz.cli import main
-from chunkviz.commands.bench_cmd import parse_grid
 from chunkviz.errors import UnknownStrategyError
-from chunkviz.eval.grid import default_grid
+from chunkviz.eval.grid import default_grid, parse_grid
 from chunkviz.eval.results import load_results
 from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
 from chunkviz.views.main_table import main_table
