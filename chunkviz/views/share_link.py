@@ -17,9 +17,9 @@ from chunkviz.errors import ChunkvizError, Message, shown
 from chunkviz.eval.results import ConfigRecord
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
-from chunkviz.strategies.registry import Param
+from chunkviz.strategies.registry import Param, Strategy
 from chunkviz.text import LANGUAGES, Lang
-from chunkviz.views.param_ranges import broken_relations
+from chunkviz.views.param_ranges import SLIDER_MAX, broken_relations
 
 #: A page's own keys (the Benchmark page's run, metric, δ and view), read by that page
 #: (``chunkviz.views.bench_link``).
@@ -203,6 +203,21 @@ def from_query(
                 "it was ignored", "link_not_param",
                 {"field": key, "value": _first(query[key]), "strategy": name}))
     return SharedConfig(name, params, sample, lang, backend, tuple(problems))
+
+
+def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, Message]:
+    """Values (from a shared link) that the controls cannot show, with a message for each."""
+    problems = {}
+    for p in spec.params:
+        value = values.get(p.name)
+        bounded = p.type in ("int", "float") and p.min is not None and p.max is not None
+        if bounded and value is not None and value > min(p.max or 0, SLIDER_MAX):
+            problems[p.name] = Message(
+                f"{p.name}={value} from the link is above the slider's end ({SLIDER_MAX}); "
+                "use the API or the CLI for larger values", "link_slider",
+                {"name": p.name, "value": value, "cap": SLIDER_MAX})
+    # Pairs that break a relation are settled by ``share_link.settle_pairs``, as pairs.
+    return problems
 
 
 def explore_sample_for(document_text: str) -> str | None:
