@@ -106,6 +106,7 @@ def parse_margins(items: list[str]) -> dict[str, float]:
             (``chunkviz.eval.decision.DEFAULT_MARGINS``), a cut-off the benchmark measures and a
             finite DELTA in (0, 1].
     """
+    # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.eval.decision import DEFAULT_MARGINS
     from chunkviz.eval.runner import KS
 
@@ -138,6 +139,7 @@ class _Bar:
         if self.quiet:
             return
         if self.bar is None:
+            # Deferred: tqdm loads only when a progress bar is drawn.
             from tqdm import tqdm
 
             self.bar = tqdm(total=1000, unit="‰", file=sys.stderr, dynamic_ncols=True)
@@ -169,6 +171,7 @@ def make_engine(args: argparse.Namespace) -> Engine:
     if args.workers is not None:
         raise ParameterError("--workers applies to --engine local; with --engine ray use "
                              "--actors (got --engine ray)")
+    # Deferred: the Ray engine's module loads only for --engine ray.
     from chunkviz.eval.ray_engine import RayEngine
 
     options = {k: v for k, v in ray_options.items() if v is not None}
@@ -181,6 +184,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     The output folder is checked writable before any work, and the file is never written over
     another run's (``chunkviz.eval.results.save_results``).
     """
+    # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.datasets import load_dataset
     from chunkviz.eval.results import check_cache_writable, check_writable, save_results
     from chunkviz.eval.runner import default_results_dir, run_benchmark
@@ -221,6 +225,7 @@ def format_report(results: Results) -> str:
     Built by the same functions as the page (``chunkviz.views`` modules and
     ``chunkviz.views.benchmark_tables``), in English.
     """
+    # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.eval.metrics import metric_label
     from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
     from chunkviz.views.main_table import main_table
@@ -270,6 +275,7 @@ def format_report(results: Results) -> str:
 
 def run_backends(args: argparse.Namespace, extra: list[str]) -> int:
     """Print every backend with its availability and, when unavailable, how to get it."""
+    # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.retrieval.backends import list_backends
 
     for info in list_backends():

@@ -6,8 +6,11 @@ dashboard at its own runs without touching the shipped ``chunkviz/results/``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
+
+from chunkviz.eval.runner import default_results_dir, shipped_results_dir
 
 #: Environment variable: results directories to list, separated by ``os.pathsep``.
 RESULTS_DIRS_ENV = "CHUNKVIZ_RESULTS_DIRS"
@@ -21,10 +24,6 @@ def results_dirs(environ: Mapping[str, str]) -> tuple[Path, ...]:
     ``CHUNKVIZ_RESULTS_DIRS`` (``os.pathsep``-separated) replaces the shipped ``results/`` of
     the repository; the recompute directory is always listed last, so a new run shows up.
     """
-    import os
-
-    from chunkviz.eval.runner import shipped_results_dir
-
     raw = environ.get(RESULTS_DIRS_ENV, "")
     dirs = [Path(p) for p in raw.split(os.pathsep) if p] or [shipped_results_dir()]
     return tuple(dict.fromkeys([*dirs, recompute_dir(environ)]))
@@ -36,7 +35,5 @@ def recompute_dir(environ: Mapping[str, str]) -> Path:
     ``CHUNKVIZ_RECOMPUTE_DIR``, else the runner's default folder (``<cache root>/results``,
     i.e. ``.cache/chunkviz/results``).
     """
-    from chunkviz.eval.runner import default_results_dir
-
     raw = environ.get(RECOMPUTE_DIR_ENV, "")
     return Path(raw) if raw else default_results_dir()
