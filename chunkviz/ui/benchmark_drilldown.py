@@ -83,7 +83,8 @@ def render(results: Results, qid: str, t: Tr, fmt: Callable[..., str]) -> None:
         if row.top is not None:
             mark = "✓" if row.top_relevant else "✗"
             top = f"{escape_markdown(row.top[0])} {_chars(row.top[1:])} {mark}"
-        query = explore_query(configs[row.label], sample)
+        config = configs[row.label]
+        query = explore_query(config.strategy, config.params, sample)
         link = f"[{t('drill_open')}](./Explore?{query})"
         lines.append(f"| {escape_markdown(row.label)} | {shown} | {holding} | {top} | {link} |")
     st.markdown(f"**{t('drill_rank')}**")

@@ -14,7 +14,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from chunkviz.errors import ChunkvizError, Message, shown
-from chunkviz.eval.results import ConfigRecord
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.strategies.registry import Param, Strategy
@@ -229,10 +228,10 @@ def explore_sample_for(document_text: str) -> str | None:
     return next((n for n in sample_names() if load_sample(n).text == document_text), None)
 
 
-def explore_query(config: ConfigRecord, sample: str | None) -> str:
+def explore_query(strategy: str, params: Mapping[str, Any], sample: str | None) -> str:
     """Query string that opens Explore under one configuration (and on a built-in sample).
 
-    Built with Explore's own ``to_query``: ``strategy``, the strategy's
-    schema parameters by name (``size``, ``overlap``, ``unit`` ...) and ``sample``.
+    Built with Explore's own ``to_query``: ``strategy``, the strategy's schema parameters by
+    name (``size``, ``overlap``, ``unit`` ...) and ``sample``.
     """
-    return urlencode(to_query(config.strategy, dict(config.params), sample))
+    return urlencode(to_query(strategy, dict(params), sample))

@@ -308,18 +308,15 @@ def test_answer_context_cuts_by_offsets():
         answer_context(text, 5, 500)
 
 
-def test_explore_query_uses_explores_share_url_names(bm25):
-    config = replace(bm25.configs[0], label="fixed-400-80", strategy="fixed",
-                     params={"size": 400, "overlap": 80})
-    query = parse_qs(explore_query(config, "jsquad_tsuyu"))
+def test_explore_query_uses_explores_share_url_names():
+    query = parse_qs(explore_query("fixed", {"size": 400, "overlap": 80}, "jsquad_tsuyu"))
     assert query == {"strategy": ["fixed"], "size": ["400"], "overlap": ["80"],
                      "sample": ["jsquad_tsuyu"]}
     # Explore restores exactly this configuration from the link, with nothing ignored.
     shared = from_query({k: v[0] for k, v in query.items()})
     assert (shared.strategy, shared.params, shared.sample, shared.problems) == (
         "fixed", {"size": 400, "overlap": 80}, "jsquad_tsuyu", ())
-    paragraph = replace(config, strategy="paragraph", params={})
-    assert parse_qs(explore_query(paragraph, None)) == {"strategy": ["paragraph"]}
+    assert parse_qs(explore_query("paragraph", {}, None)) == {"strategy": ["paragraph"]}
 
 
 def test_explore_sample_for_finds_the_jsquad_article_among_the_samples():
