@@ -32,9 +32,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from chunkviz.commands.bench_cmd import parse_grid  # noqa: E402
 from chunkviz.datasets import load_dataset  # noqa: E402
 from chunkviz.eval.engine import LocalEngine  # noqa: E402
+from chunkviz.eval.grid import parse_grid  # noqa: E402
 from chunkviz.eval.runner import run_benchmark  # noqa: E402
 from chunkviz.retrieval.backends import get_backend  # noqa: E402
 from chunkviz.retrieval.base import Backend  # noqa: E402

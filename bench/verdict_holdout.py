@@ -1,7 +1,7 @@
 """Validate the recommendation rule on real labels: pick on half of a document, score on the rest.
 
 For every JSQuAD validation document with at least ``--min`` questions, the tune grid (16
-configurations, ``chunkviz.eval.tune.tune_grid``) is run on that document alone, as ``tune``
+configurations, ``chunkviz.eval.grid.tune_grid``) is run on that document alone, as ``tune``
 runs it (one index over the document's chunks, the backend's ranking). The document's real
 questions are split in two halves by seed: on the first, the decision rule
 (``chunkviz.eval.decision.recommend`` over Tune's paired tests: question-level units, Holm over
@@ -35,13 +35,13 @@ sys.path.insert(0, str(ROOT))
 from chunkviz.datasets import load_dataset  # noqa: E402
 from chunkviz.datasets.base import Dataset  # noqa: E402
 from chunkviz.eval.decision import Option, context_cost, default_margin, recommend  # noqa: E402
-from chunkviz.eval.grid import chunk_config  # noqa: E402
+from chunkviz.eval.grid import chunk_config, tune_grid  # noqa: E402
 from chunkviz.eval.lost import lost_table  # noqa: E402
 from chunkviz.eval.metrics import metric_values  # noqa: E402
 from chunkviz.eval.probes import DEFAULT_METHOD, probe_dataset  # noqa: E402
 from chunkviz.eval.spans import analyze_spans  # noqa: E402
 from chunkviz.eval.stats import Clusters, Resampling, bootstrap_ci, pairwise_tests  # noqa: E402
-from chunkviz.eval.tune import METRIC, TOP_K, tune_grid  # noqa: E402
+from chunkviz.eval.tune import METRIC, TOP_K  # noqa: E402
 from chunkviz.retrieval.backends import build_index, get_backend, prepare_queries  # noqa: E402
 from chunkviz.retrieval.base import Backend  # noqa: E402
 from chunkviz.retrieval.ranking import best_relevant_ranks  # noqa: E402

@@ -8,6 +8,7 @@ from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult
 from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.strategies.registry import check_resources
+from chunkviz.text import text
 
 
 def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
@@ -42,8 +43,6 @@ def strategies() -> list[dict[str, Any]]:
 
     The Japanese text comes from the ``ja`` catalogue (``chunkviz.text``).
     """
-    from chunkviz.text import text
-
     return [
         {
             "name": s.name,

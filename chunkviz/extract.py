@@ -22,8 +22,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
+from zipfile import BadZipFile, ZipFile
 
 from chunkviz.errors import InputTextError
+from chunkviz.pdf.reader import read_pdf
 from chunkviz.textio import (
     MAX_CHARS,
     NewlineMode,
@@ -120,8 +122,6 @@ def extract(
     if kind in ("html", "htm"):
         text = _html_text(decode_bytes(data, name=filename, newlines="lf"))
     elif kind == "pdf":
-        from chunkviz.pdf.reader import read_pdf
-
         pdf = read_pdf(data, filename, keep_furniture=keep_furniture)
         check_chars(len(pdf.text), filename)
         if not pdf.text.strip():  # every line was a running header, footer or page number
@@ -173,6 +173,7 @@ def read_document(
 
 
 def _html_text(markup: str) -> str:
+    # Optional (chunkviz[app]): only HTML input needs BeautifulSoup.
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(markup, "html.parser")
@@ -188,8 +189,6 @@ def _check_docx_parts(data: bytes, filename: str) -> None:
     A zip's declared sizes bound what ``zipfile`` unpacks (it stops at the declared size), so
     checking them is checking the work python-docx will do.
     """
-    from zipfile import BadZipFile, ZipFile
-
     try:
         with ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(i.file_size for i in archive.infolist() if i.filename.endswith(".xml"))
@@ -207,17 +206,15 @@ def _check_docx_parts(data: bytes, filename: str) -> None:
 
 
 def _docx_text(data: bytes, filename: str) -> str:
-    from zipfile import BadZipFile
-
+    # Optional (chunkviz[app]): only .docx input needs python-docx and lxml.
     import docx
+    from docx.table import Table
     from lxml import etree
 
     _check_docx_parts(data, filename)
     damaged = (BadZipFile, ValueError, KeyError, OSError, etree.LxmlError, RecursionError)
     try:
         document = docx.Document(io.BytesIO(data))
-        from docx.table import Table
-
         blocks: list[str] = []
         count = 0
         for item in document.iter_inner_content():  # paragraphs and tables in document order

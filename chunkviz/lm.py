@@ -206,6 +206,7 @@ class TransformersLM:
 
     def perplexity(self, piece: str) -> float:
         """Perplexity of ``piece`` under the model (NaN with nothing to predict)."""
+        # torch (chunkviz[models]) stays out of `import chunkviz.lm`; __init__ checked it.
         import torch
 
         ids: list[int] = list(self._tokenizer(piece, add_special_tokens=False)["input_ids"])
@@ -230,6 +231,7 @@ class TransformersLM:
         Greedy decoding, so the same model and inputs give the same question. The first line
         the model writes after the prompt is the question.
         """
+        # torch (chunkviz[models]) stays out of `import chunkviz.lm`; __init__ checked it.
         import torch
 
         prompt = f"文章: {passage}\n答え: {answer}\n質問:"

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
+
 from chunkviz.errors import ChunkvizError, InputTextError
 
 #: Largest file accepted, in bytes (the upload limit in ``.streamlit/config.toml`` is the same).
@@ -233,8 +235,6 @@ def json_problem(text: str) -> str | None:
                 f"{MAX_JSON_DIGITS} are accepted (MAX_JSON_DIGITS)")
     brackets = re.sub(r"[^\[\]{}]+", "", bare)
     if len(brackets) > 2 * MAX_JSON_DEPTH:
-        import numpy as np
-
         codes = np.frombuffer(brackets.encode("ascii"), dtype=np.uint8)
         steps = np.where((codes == ord("[")) | (codes == ord("{")), 1, -1)
         depth = int(np.cumsum(steps).max())
@@ -371,6 +371,7 @@ def _decode(data: bytes, name: str) -> str:
             strict[encoding] = data.decode(encoding)
     if len(strict) == 1:
         return next(iter(strict.values()))
+    # Deferred: slow to import, and only text in an undeclared encoding needs it.
     from charset_normalizer import from_bytes
 
     best = from_bytes(data, cp_isolation=list(strict or _DETECTABLE)).best()

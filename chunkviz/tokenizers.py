@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from chunkviz.errors import MissingDependencyError
+from chunkviz.errors import MissingDependencyError, ParameterError, shown
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -210,7 +210,6 @@ def get_tokenizer(name: str) -> Tokenizer:
         return WhitespaceTokenizer()
     if name == "chars":
         return CharTokenizer()
-    from chunkviz.errors import ParameterError, shown
 
     raise ParameterError(
         f"tokenizer must be one of {', '.join(tokenizer_names())} (got tokenizer={shown(name)}); "

@@ -86,11 +86,11 @@ if not text:
 try:
     with st.spinner(tr("lesson.busy_chunking", chars=len(text)), show_time=True):
         backend = load_backend(state.backend)
-        result = chunk_cached(document, strategy, params, state.backend)
+        result = chunk_cached(document, strategy, params, state.backend, state.imported)
         tokens = token_counts_cached(document, strategy, params, state.backend,
-                                     state.context)
+                                     state.context, state.imported)
         doc_tokens = doc_tokens_cached(text, state.backend)
-        qa = qa_cached(document, strategy, params, state.backend)
+        qa = qa_cached(document, strategy, params, state.backend, state.imported)
 except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
     show_error(exc)
     st.stop()
@@ -113,7 +113,7 @@ tiles[2].metric(tr("explore.cost"),
                 "—" if stats.cost_factor is None else f"{stats.cost_factor:.3f}",
                 help=tr("explore.cost_help", actual=actual))
 index_value, index_help, index_fields = index_metric(
-    index_size_cached(document, strategy, params, state.backend))
+    index_size_cached(document, strategy, params, state.backend, state.imported))
 tiles[3].metric(tr("explore.index"), index_value,
                 help=tr(f"explore.index_help_{index_help}", chars=stats.embedded_chars,
                         backend=state.backend, limit=LEXICAL_LIMIT, **index_fields))
@@ -169,7 +169,7 @@ with view:
                             key="explore_jump", help=tr("explore.jump_help"),
                             on_change=lambda: _jump_to(int(ss["explore_jump"])))
     a, b = page_bounds(len(text), page - 1)
-    marks = marks_cached(document, strategy, params, state.backend, a, b)
+    marks = marks_cached(document, strategy, params, state.backend, a, b, state.imported)
     markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_for(state.lang),
                          parents=result.parents)
     with view_slot:

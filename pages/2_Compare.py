@@ -49,7 +49,7 @@ for i, col in enumerate(st.columns(n)):
             with st.spinner(tr("lesson.busy_ranking", n=len(document.questions),
                                backend=state.backend), show_time=True):
                 found = outcome_cached(config_label(strategy, params), document, strategy,
-                                       params, state.backend)
+                                       params, state.backend, state.imported)
         except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
             show_error(exc)
             outcomes.append(None)

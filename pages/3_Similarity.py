@@ -165,7 +165,7 @@ def _real_section() -> None:
     strategy, params = state.configuration()
     backend_name = state.backend
     try:
-        result = chunk_cached(document, strategy, params, backend_name)
+        result = chunk_cached(document, strategy, params, backend_name, state.imported)
         backend = load_backend(backend_name)
         if not has_vectors(backend):
             st.caption(tr("similarity.no_vectors", backend=backend_name))

@@ -6,7 +6,9 @@ import streamlit as st
 
 from chunkviz.errors import ChunkvizError
 from chunkviz.eval.decision import default_margin
+from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.tune import provenance_lines
+from chunkviz.eval.verdict import with_margin
 from chunkviz.text import text
 from chunkviz.ui import bench_link, verdict_view
 from chunkviz.ui import benchmark_context as context_view
@@ -17,9 +19,16 @@ from chunkviz.ui import benchmark_recompute as recompute
 from chunkviz.ui.guard import show_error, user_message
 from chunkviz.ui.state import app_state
 from chunkviz.views import benchmark_tables as tables
-from chunkviz.views import dashboard as db
+from chunkviz.views import significance as sig
+from chunkviz.views.backend_comparison import compare_backends
 from chunkviz.views.bench_link import VIEWS, BenchView, run_label
+from chunkviz.views.curves import CURVE_METRICS, curves, mode_rows
+from chunkviz.views.drilldown import question_label
+from chunkviz.views.main_table import main_table
 from chunkviz.views.markup import escape_markdown
+from chunkviz.views.retests import replication, sensitivity_definitions, sensitivity_rows
+from chunkviz.views.run_list import backend_partners, replication_partners
+from chunkviz.views.sentences import backend_sentence, sentences
 
 state = app_state()
 lang = state.lang
@@ -64,36 +73,36 @@ else:
     # Figures from synthetic questions say so, beside every figure of the run.
     for line in provenance_lines(lang, results.questions_source, results.backend.name):
         st.caption(escape_markdown(line))
-    unit, _units = db.unit_of(results)
+    unit, _units = sig.unit_of(results)
     unit_word = t(f"unit_{unit}")
 
     # --- the answer: one chart, equal k beside equal budget, and its sentences ---
-    sig_metrics = db.pairwise_metrics(results)
+    sig_metrics = sig.pairwise_metrics(results)
     metric = None
     if sig_metrics:
         st.subheader(t("verdict"))
         pick_col, margin_col, budget_col = st.columns(3)
         bench_link.seed_choice(state, "metric", sig_metrics, "bench_sig_metric")
         metric = pick_col.selectbox(t("verdict_metric"), sig_metrics, key="bench_sig_metric",
-                                    format_func=db.metric_label)
+                                    format_func=metric_label)
         bench_link.seed_delta(state, f"bench_margin_{metric}",
-                              db.margin_of(results, metric) or default_margin(metric))
+                              sig.margin_of(results, metric) or default_margin(metric))
         delta = margin_col.number_input(
             t("margin"), min_value=0.001, max_value=0.5, step=0.005, format="%.3f",
             key=f"bench_margin_{metric}", help=t("margin_help"))
         with budget_col:
             budget = verdict_view.budget_input(results, lang)
-        partners = [(p.path, data.load_path(p.path)) for p in db.backend_partners(runs, run)]
+        partners = [(p.path, data.load_path(p.path)) for p in backend_partners(runs, run)]
         verdict_view.render([(run.path, results)] + [
-            (path, res) for path, res in partners if metric in db.pairwise_metrics(res)],
+            (path, res) for path, res in partners if metric in sig.pairwise_metrics(res)],
             metric, float(delta), budget, lang)
-        if delta != db.margin_of(results, metric):
-            results = db.with_margin(results, metric, delta)
+        if delta != sig.margin_of(results, metric):
+            results = with_margin(results, metric, delta)
         st.caption(fmt("verdict_caption", unit=unit_word, unit_note=t(f"unit_note_{unit}")))
 
     # --- main table ---
     st.subheader(t("main"))
-    rows = db.main_table(results)
+    rows = main_table(results)
     lexical = results.backend.kind == "lexical"
     st.markdown(tables.main_table_markdown(rows, t, encode_key="col_index_build" if lexical
                                            else "col_encode"))
@@ -105,7 +114,7 @@ else:
     with st.expander(fmt("runs_expander", n=len(runs))):
         st.dataframe(tables.runs_records(runs, t), hide_index=True, width="stretch")
     if metric is not None:
-        weights = text(lang, "verdict.weights", name=db.metric_label(metric))
+        weights = text(lang, "verdict.weights", name=metric_label(metric))
         st.markdown(f"**{escape_markdown(weights)}**")
         st.dataframe(verdict_view.weight_rows(results, metric, lang), hide_index=True,
                      key="bench_weights")
@@ -115,11 +124,11 @@ else:
     st.subheader(t("sig"))
     st.caption(fmt("sig_caption", test=escape_markdown(str(results.stats.test)),
                    alpha=results.stats.alpha, unit=unit_word,
-                   permutations=results.stats.permutations, floor=db.floor_text(results)))
+                   permutations=results.stats.permutations, floor=sig.floor_text(results)))
     if metric is not None:
-        st.markdown(tables.matrix_markdown(db.significance_matrix(results, metric), t))
+        st.markdown(tables.matrix_markdown(sig.significance_matrix(results, metric), t))
         st.markdown(f"**{t('sentences')}**")
-        words = db.sentences(results, metric, lang)
+        words = sentences(results, metric, lang)
         st.markdown("\n".join(f"- {escape_markdown(s)}" for s in words.shown)
                     if words.shown else t("none_shown"))
         if words.folded:
@@ -133,18 +142,18 @@ else:
     # --- sensitivity and replication ---
     if metric is not None:
         st.subheader(t("sens"))
-        names = db.sensitivity_definitions(results, metric)
+        names = sensitivity_definitions(results, metric)
         if not names:
             st.info(t("sens_missing"))
         else:
             st.caption(t("sens_caption"))
-            sens_rows = db.sensitivity_rows(results, metric)
+            sens_rows = sensitivity_rows(results, metric)
             if sens_rows:
                 st.markdown(tables.sensitivity_markdown(sens_rows, names, t, lang))
             else:
                 st.info(t("sens_none"))
         st.subheader(t("rep"))
-        twins = db.replication_partners(runs, run)
+        twins = replication_partners(runs, run)
         if not twins:
             st.info(fmt("rep_none", backend=run.backend))
         else:
@@ -154,7 +163,7 @@ else:
                 format_func=lambda p: f"{twin_paths[p].run_id} — {twin_paths[p].spec}",
             )
             try:
-                reps = db.replication(results, data.load_path(twin_paths[twin_path].path), metric)
+                reps = replication(results, data.load_path(twin_paths[twin_path].path), metric)
             except ChunkvizError as e:
                 show_error(e)
             else:
@@ -171,9 +180,9 @@ else:
     left, right = st.columns(2)
     left.plotly_chart(figs.lost_bar(rows, t("lost_title"), t("lost_axis")), key="bench_fig_lost")
     with right:
-        measure = st.radio(t("curve_measure"), db.CURVE_METRICS, key="bench_curve_measure",
-                           format_func=db.metric_label, horizontal=True)
-        st.plotly_chart(figs.curves_figure(db.curves(results, measure), results.ks, measure,
+        measure = st.radio(t("curve_measure"), CURVE_METRICS, key="bench_curve_measure",
+                           format_func=metric_label, horizontal=True)
+        st.plotly_chart(figs.curves_figure(curves(results, measure), results.ks, measure,
                                            t("curves_title")), key="bench_fig_curves")
     chars = results.budget.chars
     labels_mode = {"equal_k": fmt("mode_equal_k", k=5),
@@ -186,13 +195,13 @@ else:
                                  delta=delta if metric is not None else None, view=mode))
     title = (fmt("mode_title_k", k=5) if mode == "equal_k"
              else fmt("mode_title_budget", chars=chars))
-    st.plotly_chart(figs.mode_bar(db.mode_rows(results, mode), title, "Recall"),
+    st.plotly_chart(figs.mode_bar(mode_rows(results, mode), title, "Recall"),
                     key="bench_fig_mode")
     st.caption(t("mode_caption"))
 
     # --- two backends ---
     st.subheader(t("backends"))
-    partners = db.backend_partners(runs, run)
+    partners = backend_partners(runs, run)
     if not partners:
         st.info(fmt("backends_none", dataset=run.dataset, sample=run.sample, seed=run.seed))
     else:
@@ -204,15 +213,15 @@ else:
         other = data.load_path(partner_paths[other_path].path)
         for col, metric in zip(st.columns(2), ("recall@5", "ndcg@10"), strict=True):
             try:
-                cmp = db.compare_backends(results, other, metric)
+                cmp = compare_backends(results, other, metric)
             except ChunkvizError as e:
                 col.error(user_message(e))
                 continue
             col.plotly_chart(
-                figs.backends_bar(cmp, fmt("backends_title", metric=db.metric_label(metric))),
+                figs.backends_bar(cmp, fmt("backends_title", metric=metric_label(metric))),
                 key=f"bench_fig_backends_{metric}",
             )
-            col.markdown(escape_markdown(db.backend_sentence(cmp, lang)))
+            col.markdown(escape_markdown(backend_sentence(cmp, lang)))
 
     # --- drill-down ---
     st.subheader(t("drill"))
@@ -220,7 +229,7 @@ else:
     texts = drilldown.question_texts(results)
     qid = st.selectbox(t("drill_pick"), results.question_ids, index=None, key="bench_qid",
                        placeholder=t("drill_placeholder"),
-                       format_func=lambda q: db.question_label(q, texts))
+                       format_func=lambda q: question_label(q, texts))
     if qid is not None:
         drilldown.render(results, qid, t, fmt)
 

@@ -43,7 +43,7 @@ if not text.strip():
 
 strategy, params = state.configuration()
 try:
-    current = chunk_cached(document, strategy, params, state.backend)
+    current = chunk_cached(document, strategy, params, state.backend, state.imported)
 except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
     show_error(exc)
 else:

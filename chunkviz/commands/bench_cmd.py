@@ -14,7 +14,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
@@ -22,12 +21,10 @@ from typing import TYPE_CHECKING, Any
 from chunkviz.commands.options import RESAMPLES, SEED, check_delta, integer, real
 from chunkviz.errors import ParameterError, shown
 from chunkviz.eval.engine import Engine, LocalEngine, Stage, run_fraction
-from chunkviz.eval.grid import Config, default_grid, fixed_config, with_context
+from chunkviz.eval.grid import parse_grid, with_context
 
 if TYPE_CHECKING:
     from chunkviz.eval.results import Results
-
-_FIXED = re.compile(r"^fixed-(\d+)-(\d+)$")
 
 
 def add_parser(sub: Any) -> None:
@@ -101,26 +98,6 @@ def add_parser(sub: Any) -> None:
     b.set_defaults(run=run_backends)
 
 
-def parse_grid(spec: str) -> tuple[Config, ...]:
-    """``default`` or comma-separated labels (``fixed-<size>-<overlap>`` or a strategy name).
-
-    Raises:
-        ParameterError: An empty grid.
-        UnknownStrategyError: A label that is neither fixed-S-O nor a strategy name.
-    """
-    if spec.strip() == "default":
-        return default_grid()
-    configs = []
-    for item in (s.strip() for s in spec.split(",")):
-        if not item:
-            continue
-        m = _FIXED.match(item)
-        configs.append(fixed_config(int(m[1]), int(m[2])) if m else Config(item, item, {}))
-    if not configs:
-        raise ParameterError(f"--grid names no configuration (got {spec!r}); use default")
-    return tuple(configs)
-
-
 def parse_margins(items: list[str]) -> dict[str, float]:
     """``["recall@5=0.02"]`` -> ``{"recall@5": 0.02}``.
 
@@ -129,6 +106,7 @@ def parse_margins(items: list[str]) -> dict[str, float]:
             (``chunkviz.eval.decision.DEFAULT_MARGINS``), a cut-off the benchmark measures and a
             finite DELTA in (0, 1].
     """
+    # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.eval.decision import DEFAULT_MARGINS
     from chunkviz.eval.runner import KS
 
@@ -161,6 +139,7 @@ class _Bar:
         if self.quiet:
             return
         if self.bar is None:
+            # Deferred: tqdm loads only when a progress bar is drawn.
             from tqdm import tqdm
 
             self.bar = tqdm(total=1000, unit="‰", file=sys.stderr, dynamic_ncols=True)
@@ -192,6 +171,7 @@ def make_engine(args: argparse.Namespace) -> Engine:
     if args.workers is not None:
         raise ParameterError("--workers applies to --engine local; with --engine ray use "
                              "--actors (got --engine ray)")
+    # Deferred: the Ray engine's module loads only for --engine ray.
     from chunkviz.eval.ray_engine import RayEngine
 
     options = {k: v for k, v in ray_options.items() if v is not None}
@@ -204,6 +184,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     The output folder is checked writable before any work, and the file is never written over
     another run's (``chunkviz.eval.results.save_results``).
     """
+    # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.datasets import load_dataset
     from chunkviz.eval.results import check_cache_writable, check_writable, save_results
     from chunkviz.eval.runner import default_results_dir, run_benchmark
@@ -241,28 +222,39 @@ def format_report(results: Results) -> str:
     p-values' floor lies); and per tested metric: how many pairs differ, are equivalent within
     the margin or are inconclusive, the verdict, the conclusions that depend on a definition,
     and the sentences of the pairs with a conclusion.
-    Built by the same functions as the page (``chunkviz.views.dashboard`` and
+    Built by the same functions as the page (``chunkviz.views`` modules and
     ``chunkviz.views.benchmark_tables``), in English.
     """
-    from chunkviz.views import dashboard as db
+    # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
+    from chunkviz.eval.metrics import metric_label
     from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
+    from chunkviz.views.main_table import main_table
+    from chunkviz.views.retests import sensitivity_rows
+    from chunkviz.views.sentences import outcome_text, sentences
+    from chunkviz.views.significance import (
+        comparisons,
+        floor_text,
+        margin_of,
+        pairwise_metrics,
+        unit_of,
+    )
     from chunkviz.views.verdict import verdicts
 
     stats = results.stats
-    unit, units = db.unit_of(results)
+    unit, units = unit_of(results)
     encode = "col_index_build" if results.backend.kind == "lexical" else "col_encode"
-    lines = [main_table_markdown(db.main_table(results), ENGLISH.__getitem__, encode), "",
+    lines = [main_table_markdown(main_table(results), ENGLISH.__getitem__, encode), "",
              f"Inference resamples {units:,} {unit}s ({stats.bootstrap} bootstrap resamples, "
-             f"{stats.permutations} sign flips per test: p >= {db.floor_text(results)}, printed "
+             f"{stats.permutations} sign flips per test: p >= {floor_text(results)}, printed "
              "as p ≤ … at that floor)."]
-    for key in db.pairwise_metrics(results):
-        comps = db.comparisons(results, key)
+    for key in pairwise_metrics(results):
+        comps = comparisons(results, key)
         outcomes = [c.outcome for c in comps]
         differ = sum(o in ("a_better", "b_better") for o in outcomes)
-        delta = db.margin_of(results, key)
+        delta = margin_of(results, key)
         margin = f" within ±{delta:g}" if delta is not None else ""
         lines.append(
-            f"- {db.metric_label(key)}: {differ} of {len(comps)} pairs differ (Holm, "
+            f"- {metric_label(key)}: {differ} of {len(comps)} pairs differ (Holm, "
             f"alpha={stats.alpha}), {outcomes.count('equivalent')} equivalent{margin}, "
             f"{outcomes.count('inconclusive')} inconclusive, {outcomes.count('saturated')} "
             "saturated."
@@ -270,19 +262,20 @@ def format_report(results: Results) -> str:
         if delta is not None:
             lines.extend(f"  - {said.sentence.strip()}"
                          for said in verdicts("en", results, key, delta))
-        for row in db.sensitivity_rows(results, key):
+        for row in sensitivity_rows(results, key):
             changes = "; ".join(
-                f"{name}: {db.outcome_text(row.under[name], row.a, row.b, row.delta, 'en')}"
+                f"{name}: {outcome_text(row.under[name], row.a, row.b, row.delta, 'en')}"
                 for name in row.changed)
             lines.append(f"  - depends on the definitions: {row.a} vs {row.b} is "
-                         f"{db.outcome_text(row.main, row.a, row.b, row.delta, 'en')}, "
+                         f"{outcome_text(row.main, row.a, row.b, row.delta, 'en')}, "
                          f"but under {changes}")
-        lines.extend(f"  - {s}" for s in db.sentences(results, key, "en").shown)
+        lines.extend(f"  - {s}" for s in sentences(results, key, "en").shown)
     return "\n".join(lines)
 
 
 def run_backends(args: argparse.Namespace, extra: list[str]) -> int:
     """Print every backend with its availability and, when unavailable, how to get it."""
+    # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.retrieval.backends import list_backends
 
     for info in list_backends():

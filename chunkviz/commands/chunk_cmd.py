@@ -14,6 +14,7 @@ from chunkviz.api import chunk
 from chunkviz.errors import ParameterError
 from chunkviz.extract import DOCUMENT_TYPES, read_document
 from chunkviz.strategies import get_strategy
+from chunkviz.tokenizers import get_tokenizer
 from chunkviz.views.export import to_csv, to_json, to_jsonl
 
 
@@ -92,8 +93,6 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     params = parse_strategy_options(args.strategy, extra)
     spec = get_strategy(args.strategy)
     if args.tokenizer is not None and "tokenizer" in spec.resources:
-        from chunkviz.tokenizers import get_tokenizer
-
         params["tokenizer"] = get_tokenizer(args.tokenizer)
     result = chunk(text, args.strategy, **params)
     # The same writers as Explore's downloads, so a file from either has the same columns.

@@ -49,6 +49,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         n = DEFAULT_SAMPLE if len(dataset.questions) > DEFAULT_SAMPLE else 0
     dataset = sample_questions(dataset, n, args.seed)
     configs = default_grid()
+    # Deferred: tqdm loads only when a progress bar is drawn.
     from tqdm import tqdm
 
     with tqdm(

@@ -54,6 +54,8 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Read, tune, print."""
+    # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
+    from chunkviz.eval.grid import tune_grid
     from chunkviz.eval.results import check_writable, save_results
     from chunkviz.eval.tune import (
         document_from_file,
@@ -62,11 +64,11 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         probe_lost,
         qa_questions,
         tune,
-        tune_grid,
     )
 
     if args.out:
         check_writable(args.out)
+    # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.eval.results import check_cache_writable
     from chunkviz.retrieval.backends import get_backend
 
@@ -80,12 +82,14 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
             raise ParameterError(
                 "--form lm needs a local causal language model: add --lm hf:<local model path>"
             )
+        # Deferred: the language model (torch, chunkviz[models]) loads only for --form lm.
         from chunkviz.lm import get_language_model
 
         writer = get_language_model(args.lm)
     grid = list(tune_grid())
     if args.chunks:
         # The page's import: bounded, aligned, labelled imported-<id> as in Tune's grid.
+        # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
         from chunkviz.eval.align import format_report
         from chunkviz.eval.imported import import_chunks, imported_config
         from chunkviz.textio import read_file_bytes
@@ -98,6 +102,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         # No questions at all: lost before retrieval is all that can be counted.
         print(format_probe_lost(*probe_lost(document, grid)))
         return 0
+    # Deferred: tqdm loads only when a progress bar is drawn.
     from tqdm import tqdm
 
     from chunkviz.eval.engine import run_fraction

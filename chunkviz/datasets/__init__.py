@@ -18,6 +18,10 @@
 from __future__ import annotations
 
 from chunkviz.datasets.base import Dataset, Document, Question
+from chunkviz.datasets.hub import load_hub
+from chunkviz.datasets.jsquad import load_jsquad
+from chunkviz.datasets.qa_pairs import load_qa_dataset
+from chunkviz.datasets.squad import load_squad
 from chunkviz.errors import DatasetError
 
 __all__ = ["Dataset", "Document", "Question", "load_dataset"]
@@ -36,18 +40,12 @@ def load_dataset(spec: str) -> Dataset:
     kind, sep, rest = spec.partition(":")
     kind = kind.strip().lower()
     if kind == "jsquad":
-        from chunkviz.datasets.jsquad import load_jsquad
-
         return load_jsquad(rest if sep else None)
     if sep and not rest:
         raise DatasetError(f"dataset {spec!r} names no file after {kind + ':'!r}; use {SPEC_HELP}")
     if kind == "squad" and sep:
-        from chunkviz.datasets.squad import load_squad
-
         return load_squad(rest)
     if kind == "qa" and sep:
-        from chunkviz.datasets.qa_pairs import load_qa_dataset
-
         pairs, colon, document = rest.rpartition(":")
         if not colon or not pairs or not document:
             raise DatasetError(
@@ -55,7 +53,5 @@ def load_dataset(spec: str) -> Dataset:
             )
         return load_qa_dataset(pairs, [document])
     if kind == "hf" and sep:
-        from chunkviz.datasets.hub import load_hub
-
         return load_hub(rest)
     raise DatasetError(f"unknown dataset {spec!r}; use {SPEC_HELP}")

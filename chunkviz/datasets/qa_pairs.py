@@ -29,7 +29,7 @@ from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.errors import DatasetError
 from chunkviz.locate import find_all, fold
 from chunkviz.model import Span
-from chunkviz.textio import decode_bytes, loads_json, neutral_bidi, read_file_bytes
+from chunkviz.textio import decode_bytes, loads_json, neutral_bidi, read_file_bytes, read_text_file
 
 IssueKind = Literal["not_found", "multiple", "empty", "unknown_document"]
 DEFAULT_DOCUMENT = "document"
@@ -251,8 +251,6 @@ def load_qa_dataset(pairs_path: str | Path, document_paths: Sequence[str | Path]
         DatasetError: A file cannot be read or parsed, or a column is missing.
         InputTextError: A document is binary or undecodable.
     """
-    from chunkviz.textio import read_text_file
-
     documents = {Path(d).name: read_text_file(d, newlines="lf") for d in document_paths}
     pairs = read_qa_pairs(pairs_path)
     return locate_qa_pairs(pairs, documents, name=Path(pairs_path).name).dataset

@@ -143,6 +143,7 @@ def detectable_margin(se: float, df: int, alpha: float) -> float:
     Raises:
         ParameterError: ``df`` < 1 or a bad ``alpha``.
     """
+    # Optional (scipy, chunkviz[lexical]) and slow to import: only this estimate needs it.
     from scipy import stats as sps
 
     if df < 1:

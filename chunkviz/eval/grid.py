@@ -1,4 +1,10 @@
-"""Named chunking configurations and the seed study's default grid."""
+"""Named chunking configurations: the one label format and every grid of the project.
+
+A configuration's label is ``config_label``'s (``fixed-400-80``, ``recursive-200-40``,
+``paragraph``), read back by ``parse_label``; ``bench`` (``default_grid``, ``paragraph_grid``,
+``parse_grid``), ``tune`` (``tune_grid``) and the dashboard's Recompute (``build_grid``) all make
+their configurations here, so one configuration has one label wherever it is run.
+"""
 
 from __future__ import annotations
 
@@ -90,9 +96,94 @@ class ImportedConfig(Config):
         return result
 
 
+def config_label(strategy: str, params: Mapping[str, Any]) -> str:
+    """The one label of a configuration: ``<strategy>[-<size>[-<overlap>]]``.
+
+    ``fixed-400-80``, ``recursive-200-0``, ``sentence-400-0``, ``paragraph``: the format of the
+    shipped results files. The size (the strategy's ``size_param``) and the overlap come from the
+    checked parameters, defaults filled, so ``{"size": 400}`` and ``{"size": 400, "overlap": 0}``
+    get one label; an optional size that is off (paragraph's ``max_size``) is left out. Any other
+    parameter given away from its default follows as ``-<name>=<value>``, sorted by name.
+
+    Raises:
+        ParameterError: A parameter the strategy's schema rejects.
+        UnknownStrategyError: An unknown strategy.
+    """
+    spec = get_strategy(strategy)
+    checked = spec.validate(params)
+    names = {p.name for p in spec.params}
+    size_name = spec.size_param if spec.size_param in names else None
+    parts = [strategy]
+    if size_name is not None and checked[size_name] is not None:
+        parts.append(str(checked[size_name]))
+        if "overlap" in checked:
+            parts.append(str(checked["overlap"]))
+    defaults = spec.defaults()
+    parts += [f"{k}={checked[k]}" for k in sorted(params)
+              if k not in (size_name, "overlap") and checked[k] != defaults[k]]
+    return "-".join(parts)
+
+
+def make_config(strategy: str, params: Mapping[str, Any] | None = None) -> Config:
+    """A configuration labelled by ``config_label``.
+
+    Raises:
+        ParameterError: A parameter the strategy's schema rejects.
+        UnknownStrategyError: An unknown strategy.
+    """
+    params = dict(params or {})
+    return Config(config_label(strategy, params), strategy, params)
+
+
 def fixed_config(size: int, overlap: int) -> Config:
     """A fixed-window configuration labelled ``fixed-<size>-<overlap>``."""
-    return Config(f"fixed-{size}-{overlap}", "fixed", {"size": size, "overlap": overlap})
+    return make_config("fixed", {"size": size, "overlap": overlap})
+
+
+def parse_label(label: str) -> Config:
+    """The configuration a label names: the inverse of ``config_label``.
+
+    ``fixed-400-80`` -> fixed with size 400 and overlap 80; ``paragraph`` -> paragraph with its
+    defaults. Whole numbers after the name are the size, then the overlap; ``name=value``
+    pieces set other parameters (a number where it reads as one, else the text). Another
+    spelling of the same configuration (``sentence``, ``fixed-400``) gets the canonical label
+    (``sentence-512-0``, ``fixed-400-0``).
+
+    Raises:
+        ParameterError: A piece that is neither a whole number in place nor ``name=value``, or
+            a value the strategy's schema rejects.
+        UnknownStrategyError: The label does not start with a strategy name.
+    """
+    name, *pieces = label.strip().split("-")
+    spec = get_strategy(name)
+    positional = [p for p in (spec.size_param, "overlap")
+                  if p is not None and p in {q.name for q in spec.params}]
+    params: dict[str, Any] = {}
+    for i, piece in enumerate(pieces):
+        key, eq, value = piece.partition("=")
+        if eq:
+            params[key] = _number_or_text(value)
+        elif piece.isdigit() and i < len(positional) and len(params) == i:
+            params[positional[i]] = int(piece)
+        else:
+            raise ParameterError(
+                f"configuration label {label!r} has a piece {piece!r} that is neither a whole "
+                f"number for {' then '.join(positional) or 'no size'} nor name=value; write it "
+                f"as {name}-<size>-<overlap>, e.g. fixed-400-80"
+            )
+    return make_config(name, params)
+
+
+def _number_or_text(value: str) -> Any:
+    # The inverse of str() on a parameter value: config_label writes f"{name}={value}".
+    if value in ("True", "False"):
+        return value == "True"
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            continue
+    return value
 
 
 def with_context(configs: Sequence[Config], modes: Sequence[str]) -> tuple[Config, ...]:
@@ -115,7 +206,7 @@ def with_context(configs: Sequence[Config], modes: Sequence[str]) -> tuple[Confi
 
 
 def default_grid() -> tuple[Config, ...]:
-    """The seed study's 8 configurations.
+    """The seed study's 8 configurations (``bench --grid default``, the shipped results).
 
     Fixed 100/200/400/800 characters with 0% and 20% overlap (800 with 20% only), plus natural
     paragraphs.
@@ -125,8 +216,51 @@ def default_grid() -> tuple[Config, ...]:
         if size != 800:
             configs.append(fixed_config(size, 0))
         configs.append(fixed_config(size, size // 5))
-    configs.append(Config("paragraph", "paragraph", {}))
-    return tuple(configs)
+    return (*configs, *paragraph_grid())
+
+
+def paragraph_grid() -> tuple[Config, ...]:
+    """Natural paragraphs alone (``bench --grid paragraph``)."""
+    return (make_config("paragraph"),)
+
+
+def tune_grid() -> tuple[Config, ...]:
+    """The ``tune`` grid: 16 configurations.
+
+    Fixed windows of 100/200/400/800 characters and recursive separators of 200/400/800, each
+    with 0% and 20% overlap, plus sentences packed to 400 characters and natural paragraphs.
+    """
+    configs: list[Config] = []
+    for size in (100, 200, 400, 800):
+        configs += [fixed_config(size, 0), fixed_config(size, size // 5)]
+    for size in (200, 400, 800):
+        for overlap in (0, size // 5):
+            configs.append(make_config("recursive", {"size": size, "overlap": overlap}))
+    configs.append(make_config("sentence", {"size": 400, "overlap": 0}))
+    return (*configs, *paragraph_grid())
+
+
+#: Grids ``parse_grid`` knows by name.
+NAMED_GRIDS = {"default": default_grid, "paragraph": paragraph_grid, "tune": tune_grid}
+
+
+def parse_grid(spec: str) -> tuple[Config, ...]:
+    """A grid's name (``default``, ``tune``, ``paragraph``) or comma-separated labels.
+
+    Each label is read by ``parse_label`` (``fixed-400-80``, ``recursive-200-40``,
+    ``paragraph``); the first occurrence of a repeated label wins.
+
+    Raises:
+        ParameterError: An empty grid or a label that is not a canonical one.
+        UnknownStrategyError: A label that does not start with a strategy name.
+    """
+    named = NAMED_GRIDS.get(spec.strip())
+    if named is not None:
+        return named()
+    configs = [parse_label(item) for item in (s.strip() for s in spec.split(",")) if item]
+    if not configs:
+        raise ParameterError(f"--grid names no configuration (got {spec!r}); use default")
+    return _first_wins(configs)
 
 
 def chunk_config(config: Config, document: Document) -> ChunkingResult:
@@ -140,3 +274,46 @@ def chunk_config(config: Config, document: Document) -> ChunkingResult:
     return chunk_document(document, config.strategy, config.params)
 
 
+def build_grid(strategies: Sequence[str], sizes: Sequence[int],
+               overlap_percents: Sequence[int]) -> tuple[Config, ...]:
+    """Configurations for Recompute.
+
+    Each strategy with a required size runs over ``sizes`` x ``overlap_percents`` (overlap =
+    size x percent / 100, rounded down); every other strategy (no size, or an optional size cap)
+    runs once with its defaults.
+
+    Raises:
+        ParameterError: Nothing to run, or a size/overlap the strategy's schema rejects.
+    """
+    if not strategies:
+        raise ParameterError("strategies is empty (got []); choose at least one strategy")
+    configs: list[Config] = []
+    for name in strategies:
+        spec = get_strategy(name)
+        names = {p.name for p in spec.params}
+        size_param = (spec.param(spec.size_param)
+                      if spec.size_param is not None and spec.size_param in names else None)
+        # A strategy without a size, or whose size is an optional cap (paragraph's max_size,
+        # off by default), runs once in its natural form, as the study's "paragraph" does.
+        if size_param is None or size_param.optional:
+            configs.append(make_config(name))
+            continue
+        if not sizes:
+            raise ParameterError(f"sizes is empty (got []) but strategy {name!r} needs a size; "
+                                 "give at least one size")
+        for size in sizes:
+            for pct in overlap_percents or (0,):
+                if not 0 <= pct < 100:
+                    raise ParameterError(f"overlap percent must be from 0 to 99 (got {pct}); "
+                                         "an overlap must be smaller than the chunk")
+                params: dict[str, Any] = {size_param.name: size}
+                if "overlap" in names:
+                    params["overlap"] = size * pct // 100
+                configs.append(make_config(name, params))
+    return _first_wins(configs)
+
+
+def _first_wins(configs: Sequence[Config]) -> tuple[Config, ...]:
+    """One configuration per label, the first occurrence of a repeated label kept."""
+    unique = {c.label: c for c in reversed(configs)}
+    return tuple(unique[lab] for lab in dict.fromkeys(c.label for c in configs))

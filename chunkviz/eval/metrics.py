@@ -227,6 +227,16 @@ def display_name(key: str) -> str:
     return f"{_DISPLAY[name]}@{k}"
 
 
+def metric_label(name: str) -> str:
+    """Display name of a metric key (``ndcg@10`` -> ``nDCG@10``) or of a bare measure (``mrr``).
+
+    Keys go through ``display_name``; a bare measure takes its display name without the k.
+    """
+    if "@" in name:
+        return display_name(name)
+    return _DISPLAY.get(name, name)
+
+
 # ---------------------------------------------------------------------------- span metrics
 
 Range = tuple[int, int]

@@ -45,8 +45,11 @@ from chunkviz.errors import ChunkvizError, MissingDependencyError, ParameterErro
 from chunkviz.eval.engine import ENCODE_BATCH, LocalEngine, Progress
 from chunkviz.eval.grid import Config
 from chunkviz.model import ChunkingResult
+from chunkviz.retrieval.backends import ST_PREFIX, make_backend
 from chunkviz.retrieval.base import Backend
 from chunkviz.retrieval.cache import EmbeddingCache, Role
+from chunkviz.retrieval.dense import SentenceTransformerBackend
+from chunkviz.retrieval.threads import available_cores
 
 INSTALL_HINT = 'ray is not installed; run pip install "chunkviz[ray]" (or use --engine local)'
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -69,8 +72,6 @@ def import_ray() -> ModuleType:
 
 def uses_gpu(backend_name: str) -> bool:
     """Whether the backend can run on a GPU (sentence-transformers models; use-m3 is numpy)."""
-    from chunkviz.retrieval.backends import ST_PREFIX
-
     return backend_name.startswith(ST_PREFIX)
 
 
@@ -86,12 +87,8 @@ def load_worker_backend(name: str, model: str, threads: int, gpu: bool = False) 
         ChunkvizError: The worker loaded another model than the driver's (its vectors would land
             under the wrong cache key).
     """
-    from chunkviz.retrieval.backends import ST_PREFIX, make_backend
-
     backend: Backend
     if gpu and name.startswith(ST_PREFIX):
-        from chunkviz.retrieval.dense import SentenceTransformerBackend
-
         backend = SentenceTransformerBackend(name[len(ST_PREFIX) :], device="cuda")
     else:
         backend = make_backend(name, threads=threads)
@@ -122,6 +119,7 @@ class _Encoder:
     """A Ray Data actor: one model, one encode call per row (a batch formed by the driver)."""
 
     def __init__(self, name: str, model: str, threads: int, role: Role) -> None:
+        # Runs inside a Ray actor (ray is installed there); import_ray checks the driver.
         import ray
 
         self.backend = load_worker_backend(name, model, threads, gpu=bool(ray.get_gpu_ids()))
@@ -354,7 +352,6 @@ class RayEngine:
             _DATA_LOG.setLevel(logging.ERROR)
         if ray.is_initialized():
             return
-        from chunkviz.retrieval.threads import available_cores
 
         if self.address is None:
             # A local Ray's workers run on this machine: point them at this very package.

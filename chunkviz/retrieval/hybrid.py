@@ -21,7 +21,7 @@ import numpy as np
 
 from chunkviz.errors import ParameterError
 from chunkviz.retrieval.base import Backend, BackendKind, Measure
-from chunkviz.retrieval.index import Index
+from chunkviz.retrieval.index import Index, measure_name
 
 HYBRID = "hybrid"
 DEFAULT_COMPONENTS = ("bm25", "e5-small")
@@ -160,8 +160,6 @@ class HybridBackend:
 
     def measure_name(self, measure: Measure) -> str:
         """``rrf`` of the components' measures, e.g. ``rrf(bm25, cosine)``."""
-        from chunkviz.retrieval.index import measure_name
-
         return f"rrf({measure_name(self.lexical, measure)}, {measure_name(self.dense, measure)})"
 
     def fuse_index(self, indexes: Sequence[Index]) -> Index:

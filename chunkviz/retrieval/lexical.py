@@ -13,6 +13,7 @@ terms; offsets reported by ``CharNgramTokenizer`` always refer to the original t
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -117,6 +118,7 @@ class BM25Index:
             ParameterError: Queries so long that a score could overflow the fixed point
                 (hundreds of millions of matched terms).
         """
+        # Optional (chunkviz[lexical]): scipy loads only when an index is searched.
         from scipy import sparse
 
         rows, cols = [], []
@@ -175,6 +177,7 @@ class BM25Backend:
 
     def build_index(self, documents: Sequence[str], measure: Measure = "cosine") -> BM25Index:
         """Index ``documents`` (the measure is ignored: BM25 has its own score)."""
+        # Optional (chunkviz[lexical]): loaded only when a BM25 index is built.
         import bm25s
         from scipy import sparse
 
@@ -290,6 +293,7 @@ class TfidfBackend:
         return measure
 
     def _counts(self, texts: Sequence[str]) -> Any:
+        # Optional (chunkviz[lexical]): loaded only when TF-IDF vectors are made.
         from sklearn.feature_extraction.text import HashingVectorizer
 
         vec = HashingVectorizer(
@@ -301,6 +305,7 @@ class TfidfBackend:
         return vec.transform(list(texts)).astype(np.float64)
 
     def _weighted(self, texts: Sequence[str]) -> Any:
+        # Optional (chunkviz[lexical]): loaded only when TF-IDF vectors are made.
         from sklearn.feature_extraction.text import TfidfTransformer
 
         counts = self._counts(texts)
@@ -336,8 +341,6 @@ class TfidfBackend:
 
 
 def _require(module: str, package: str) -> None:
-    import importlib.util
-
     if importlib.util.find_spec(module) is None:
         raise MissingDependencyError(
             f"{package} is not installed; run pip install {package} "

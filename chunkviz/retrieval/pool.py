@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import traceback
@@ -49,8 +50,10 @@ from typing import Any, Literal
 import numpy as np
 
 from chunkviz.errors import ChunkvizError, ParameterError
+from chunkviz.retrieval.backends import get_backend, is_registered
 from chunkviz.retrieval.base import Backend
 from chunkviz.retrieval.cache import Role
+from chunkviz.retrieval.threads import available_cores
 
 #: The start method of every pool (see the module docstring for why not fork).
 START_METHOD: Literal["spawn"] = "spawn"
@@ -65,8 +68,6 @@ _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
 
 def default_workers(batches: int) -> int:
     """Worker processes for ``batches`` batches: one per available core, at most ``MAX_WORKERS``."""
-    from chunkviz.retrieval.threads import available_cores
-
     return max(1, min(available_cores(), MAX_WORKERS, batches))
 
 
@@ -76,8 +77,6 @@ def loads_by_name(backend: Backend) -> bool:
     True for the registry's dense backends (and ``st:<model>``); False for a lexical backend or a
     backend object the registry does not know (a test double), which stay in the parent.
     """
-    from chunkviz.retrieval.backends import is_registered
-
     return backend.kind == "dense" and is_registered(backend.name)
 
 
@@ -109,7 +108,6 @@ def _worker(conn: Connection, name: str, model: str, threads: int) -> None:
     index = -1
     try:
         limit_threads(threads)
-        from chunkviz.retrieval.backends import get_backend
 
         backend = get_backend(name)
         if backend.model != model:
@@ -140,8 +138,6 @@ def _worker(conn: Connection, name: str, model: str, threads: int) -> None:
 
 def _picklable(exc: BaseException) -> BaseException:
     """``exc`` when it pickles, else a ChunkvizError carrying its type and message."""
-    import pickle
-
     try:
         pickle.loads(pickle.dumps(exc))
     except Exception:  # noqa: BLE001 - any exception may fail to pickle in its own way

@@ -43,6 +43,8 @@ from itertools import chain, compress, count
 from operator import sub
 from typing import Any, Literal
 
+import numpy as np
+
 from chunkviz.model import ChunkingResult, ChunkSequence
 from chunkviz.segment import (
     BLANK_REST,
@@ -115,8 +117,6 @@ class Separator:
             if len(ends):
                 found.append(ends)
         if codes is not None and found:
-            import numpy as np
-
             # Sort, then drop the repeats of separators that end at the same offset (np.unique's
             # hash-based default is many times slower on large int arrays).
             merged = np.sort(np.concatenate(found), kind="stable")
@@ -138,8 +138,6 @@ _VECTOR_MIN = 200_000
 
 def _code_points(text: str, start: int, end: int) -> Any:
     """``text[start:end]`` as a numpy array of code points (lone surrogates kept)."""
-    import numpy as np
-
     if end <= start:
         return np.zeros(0, dtype=np.uint32)
     # A numpy string scalar stores UCS-4, so viewing it as uint32 gives the code points; this
@@ -165,8 +163,6 @@ def _single_char_cuts(
     non-decreasing (a match starting inside an earlier one, as in the run ``。。``, ends where
     that one does), so repeats are adjacent and dropped.
     """
-    import numpy as np
-
     at = np.flatnonzero(codes == ord(literal))
     ends = at + (start + 1)
     inside = ends < end
@@ -204,8 +200,6 @@ def _candidate_cuts(
     inside the previous match, is what finditer does. Returns None when the occurrences are
     so many that the regex scan is cheaper.
     """
-    import numpy as np
-
     at = np.flatnonzero(codes == ord(literal))
     if at.size * _CHARS_PER_CANDIDATE > end - start:
         return None
@@ -324,8 +318,6 @@ class _Ends:
 
     def every_character(self, start: int, end: int) -> None:
         """One piece per character of ``[start, end)``: ends ``start + 1`` to ``end``."""
-        import numpy as np
-
         if self.tail:
             self.parts.append(self.tail)
             self.tail = []
@@ -337,7 +329,6 @@ class _Ends:
             return self.tail
         if len(self.parts) == 1 and not self.tail:
             return self.parts[0]
-        import numpy as np
 
         last = int(self.tail[-1]) if self.tail else int(self.parts[-1][-1])
         kind = _offset_type(last)
@@ -351,8 +342,6 @@ def _offset_type(largest: int) -> Any:
     largest mmap threshold (32 MiB) is mapped afresh, page by page, on every call, which made a
     run of 4 million characters cost more per character than a run of one million.
     """
-    import numpy as np
-
     # Headroom for the sums the packer searches for (an offset plus a chunk size).
     return np.int32 if largest < 2**31 - 2**24 else np.int64
 
@@ -396,7 +385,6 @@ def _split_into(
         over = compress(count(), map(size.__lt__, costs))
     else:
         # A long range came back as a numpy array: piece lengths in one vector operation.
-        import numpy as np
 
         if found[-1] != end:
             found = np.append(found, end)
@@ -482,8 +470,6 @@ def pack_columns(
 
 def _searchsorted(side: Literal["left", "right"]) -> Any:
     """``bisect_left``/``bisect_right`` with ``lo`` and ``hi`` for a sorted numpy array."""
-    import numpy as np
-
     def search(values: Any, x: int, lo: int, hi: int) -> int:
         return lo + int(np.searchsorted(values[lo:hi], x, side))
 
@@ -530,8 +516,6 @@ def recursive_columns(
     if isinstance(ends, list):
         starts = [start, *ends[:-1]]
     else:
-        import numpy as np
-
         starts = np.concatenate((np.array([start], dtype=ends.dtype), ends[:-1]))
     return pack_columns(starts, ends, size, overlap, measure)
 

@@ -28,6 +28,7 @@ import numpy as np
 
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult, ChunkSequence
+from chunkviz.retrieval.backends import get_backend
 from chunkviz.strategies.packing import Bounds, group_units
 from chunkviz.strategies.recursive import sentence_units
 from chunkviz.strategies.registry import Param, Strategy, register
@@ -129,7 +130,6 @@ def resolve_embedder(model: str, embedder: Embedder | None) -> Embedder:
     """The given embedder, or the backend called ``model`` (loaded offline, cached)."""
     if embedder is not None:
         return embedder
-    from chunkviz.retrieval.backends import get_backend
 
     return get_backend(model)
 

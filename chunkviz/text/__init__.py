@@ -19,6 +19,8 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
+from chunkviz.strategies import all_strategies
+
 Lang = Literal["en", "ja"]
 
 #: Every UI language with its name in that language (what a language picker shows).
@@ -41,8 +43,6 @@ def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, str]) -> None
 
 
 def _registry_text() -> dict[str, str]:
-    from chunkviz.strategies import all_strategies
-
     out = {}
     for spec in all_strategies():
         out[f"strategy.{spec.name}.description"] = spec.description

@@ -14,9 +14,10 @@ import streamlit as st
 
 from chunkviz.errors import Message
 from chunkviz.ui.guard import message_markdown
+from chunkviz.ui.i18n import tr
 from chunkviz.ui.state import AppState
 from chunkviz.views.bench_link import BenchView, read_choice, read_delta, read_run, to_query
-from chunkviz.views.dashboard import RunSummary
+from chunkviz.views.run_list import RunSummary
 
 _PENDING = "bench_link_pending"
 _PROBLEMS = "bench_link_problems"
@@ -39,8 +40,6 @@ def _note(problem: Message | None) -> None:
 
 def show_problems() -> None:
     """What the link asked for and could not be shown (one warning each)."""
-    from chunkviz.ui.i18n import tr
-
     for problem in st.session_state.get(_PROBLEMS, ()):
         st.warning(tr("config.link_problem", msg=message_markdown(problem)))
 

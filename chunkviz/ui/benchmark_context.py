@@ -7,8 +7,8 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
+from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.results import Results
-from chunkviz.views import dashboard as db
 from chunkviz.views.contextual import context_rows
 
 
@@ -32,4 +32,4 @@ def render(results: Results, metric: str, t: Callable[[str], str],
         t("ctx_col_outcome"): t(f"ctx_{r.outcome}"),
     } for r in rows])
     st.dataframe(table, hide_index=True, key="bench_ctx_table")
-    st.caption(fmt("ctx_caption", metric=db.metric_label(metric), alpha=results.stats.alpha))
+    st.caption(fmt("ctx_caption", metric=metric_label(metric), alpha=results.stats.alpha))

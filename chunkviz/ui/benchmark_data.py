@@ -14,7 +14,8 @@ from pathlib import Path
 import streamlit as st
 
 from chunkviz.eval.results import Listed, Results, list_results, load_results
-from chunkviz.views.dashboard import RunSummary, results_dirs, summarize
+from chunkviz.views.results_dirs import results_dirs
+from chunkviz.views.run_list import RunSummary, summarize
 
 Signature = tuple[tuple[str, int], ...]
 

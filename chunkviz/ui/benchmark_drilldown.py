@@ -9,8 +9,9 @@ import streamlit as st
 from chunkviz.datasets import Dataset, load_dataset
 from chunkviz.errors import ChunkvizError
 from chunkviz.eval.results import Results
-from chunkviz.views import dashboard as db
+from chunkviz.views.drilldown import answer_context, drilldown_rows
 from chunkviz.views.markup import escape_markdown
+from chunkviz.views.share_link import explore_query, explore_sample_for
 
 Tr = Callable[[str], str]
 
@@ -52,12 +53,12 @@ def render(results: Results, qid: str, t: Tr, fmt: Callable[..., str]) -> None:
         if question is None:
             raise ChunkvizError(f"question {qid!r} is not in dataset {spec!r}")
         document = dataset.document(question.doc_id)
-        sample = db.explore_sample_for(document.text)
+        sample = explore_sample_for(document.text)
     except (ChunkvizError, KeyError) as e:
         st.info(fmt("drill_no_dataset", why=escape_markdown(str(e))))
     if question is not None:
         span = question.spans[0]
-        ctx = db.answer_context(document.text, span.start, span.end)
+        ctx = answer_context(document.text, span.start, span.end)
         st.markdown(fmt("drill_question", q=escape_markdown(question.question)))
         st.markdown(fmt("drill_answer", a=escape_markdown(question.answer), start=span.start,
                         end=span.end, doc=escape_markdown(question.doc_id)))
@@ -66,7 +67,7 @@ def render(results: Results, qid: str, t: Tr, fmt: Callable[..., str]) -> None:
         st.markdown(f"> …{before}:orange-background[**{answer}**]{after}…")
     configs = {c.label: c for c in results.configs}
     spans = [(sp.start, sp.end) for sp in question.spans] if question is not None else []
-    rows = db.drilldown_rows(results, qid, question.doc_id if question else "", spans)
+    rows = drilldown_rows(results, qid, question.doc_id if question else "", spans)
     lines = [f"| {t('col_config')} | {t('col_rank')} | {t('col_holding')} | {t('col_top')} | |",
              "| --- | ---: | --- | --- | --- |"]
     for row in rows:
@@ -82,7 +83,8 @@ def render(results: Results, qid: str, t: Tr, fmt: Callable[..., str]) -> None:
         if row.top is not None:
             mark = "✓" if row.top_relevant else "✗"
             top = f"{escape_markdown(row.top[0])} {_chars(row.top[1:])} {mark}"
-        query = db.explore_query(configs[row.label], sample)
+        config = configs[row.label]
+        query = explore_query(config.strategy, config.params, sample)
         link = f"[{t('drill_open')}](./Explore?{query})"
         lines.append(f"| {escape_markdown(row.label)} | {shown} | {holding} | {top} | {link} |")
     st.markdown(f"**{t('drill_rank')}**")

@@ -1,4 +1,4 @@
-"""Plotly figures of the Benchmark page, built from ``chunkviz.views.dashboard`` values."""
+"""Plotly figures of the Benchmark page, built from the dashboard's ``chunkviz.views`` values."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from chunkviz.views.dashboard import BackendComparison, ModeRow, TableRow, metric_label
+from chunkviz.eval.metrics import metric_label
+from chunkviz.views.backend_comparison import BackendComparison
+from chunkviz.views.curves import ModeRow
+from chunkviz.views.main_table import TableRow
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:

@@ -14,10 +14,18 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from chunkviz.eval import runner as benchmark
 from chunkviz.eval.engine import Progress, Stage, run_fraction
+from chunkviz.eval.estimate import encode_estimate
+from chunkviz.eval.grid import build_grid
+from chunkviz.eval.results import check_cache_writable, check_writable, save_results
+from chunkviz.retrieval.backends import get_backend, list_backends
+from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir
+from chunkviz.strategies import all_strategies
 from chunkviz.ui.benchmark_drilldown import cached_dataset
 from chunkviz.ui.guard import show_error
-from chunkviz.views import dashboard as db
+from chunkviz.views.numbers import parse_ints
+from chunkviz.views.results_dirs import recompute_dir
 
 Tr = Callable[[str], str]
 
@@ -34,14 +42,10 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
     Raises:
         ChunkvizError: A bad grid, dataset or backend (the message says which and why).
     """
-    from chunkviz.eval import runner as benchmark
-    from chunkviz.eval.results import check_cache_writable, check_writable, save_results
-    from chunkviz.retrieval.backends import get_backend
-
-    out = check_writable(db.recompute_dir(os.environ))  # before any work, not after the run
+    out = check_writable(recompute_dir(os.environ))  # before any work, not after the run
     check_cache_writable(None, get_backend(backend_name).kind)
-    configs = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
-                            db.parse_ints(overlaps, "overlap percents"))
+    configs = build_grid(strategies, parse_ints(sizes, "sizes"),
+                         parse_ints(overlaps, "overlap percents"))
     results = benchmark.run_benchmark(cached_dataset(spec), configs, get_backend(backend_name),
                                       progress=progress, spec=spec, sample=sample, seed=seed)
     path = save_results(results, out)
@@ -52,12 +56,8 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
 def _estimate(spec: str, sample: int, seed: int, strategies: tuple[str, ...], sizes: str,
               overlaps: str, backend_name: str) -> tuple[int, int, float | None] | None:
     """``(chars, missing chars, seconds)`` of the run's encoding (None: lexical backend)."""
-    from chunkviz.eval.estimate import encode_estimate
-    from chunkviz.retrieval.backends import get_backend
-    from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir
-
-    configs = db.build_grid(list(strategies), db.parse_ints(sizes, "sizes"),
-                            db.parse_ints(overlaps, "overlap percents"))
+    configs = build_grid(list(strategies), parse_ints(sizes, "sizes"),
+                         parse_ints(overlaps, "overlap percents"))
     found = encode_estimate(cached_dataset(spec), configs, get_backend(backend_name),
                             EmbeddingCache(default_cache_dir()), sample=sample, seed=seed)
     return None if found is None else (found.chars, found.missing_chars, found.seconds)
@@ -66,8 +66,6 @@ def _estimate(spec: str, sample: int, seed: int, strategies: tuple[str, ...], si
 def _duration_note(fmt: Callable[..., str], spec: str, sample: int, seed: int,
                    strategies: list[str], sizes: str, overlaps: str, backend: str) -> None:
     """Before a dense run starts: what it will encode and about how long that takes."""
-    from chunkviz.retrieval.backends import list_backends
-
     kinds = {i.name: i.kind for i in list_backends()}
     if kinds.get(backend, "dense") == "lexical":
         return  # BM25 and TF-IDF index in seconds: nothing to announce
@@ -91,8 +89,6 @@ def render(t: Tr, fmt: Callable[..., str], backend: str, expanded: bool) -> None
 
     The run uses ``backend``, the app's one backend (the sidebar's picker).
     """
-    from chunkviz.strategies import all_strategies
-
     with st.expander(t("rc_title"), expanded=expanded):
         st.caption(fmt("rc_backend", name=backend))
         names = [s.name for s in all_strategies()]
@@ -109,8 +105,8 @@ def render(t: Tr, fmt: Callable[..., str], backend: str, expanded: bool) -> None
                                    key="bench_rc_sample", help=t("rc_sample_help"))
         seed = right.number_input(t("rc_seed"), min_value=0, value=0, key="bench_rc_seed")
         try:
-            grid = db.build_grid(strategies, db.parse_ints(sizes, "sizes"),
-                                 db.parse_ints(overlaps, "overlap percents"))
+            grid = build_grid(strategies, parse_ints(sizes, "sizes"),
+                              parse_ints(overlaps, "overlap percents"))
         except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
             show_error(e)
             return

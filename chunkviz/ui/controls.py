@@ -14,20 +14,17 @@ from typing import Any
 
 import streamlit as st
 
-from chunkviz.errors import Message
 from chunkviz.strategies.registry import Param, Strategy
 from chunkviz.text import Lang, has, text
+from chunkviz.ui.resources import backend_infos
 from chunkviz.ui.state import bind
 from chunkviz.views.param_ranges import (
+    SLIDER_MAX,
     changed_value,
     control_range,
     settle,
     start_within,
 )
-
-# Sliders are for moving in front of a class; beyond this a slider's pixels are too coarse to
-# pick a value, so the UI stops there (the API and CLI take any value the schema allows).
-SLIDER_MAX = 4000
 
 
 def param_key(prefix: str, strategy: str, name: str) -> str:
@@ -72,21 +69,6 @@ def strategy_description(lang: Lang, spec: Strategy) -> str:
     """The strategy's one-line description in ``lang``."""
     key = f"strategy.{spec.name}.description"
     return text(lang, key) if has("en", key) else spec.description
-
-
-def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, Message]:
-    """Values (from a shared link) that the controls cannot show, with a message for each."""
-    problems = {}
-    for p in spec.params:
-        value = values.get(p.name)
-        bounded = p.type in ("int", "float") and p.min is not None and p.max is not None
-        if bounded and value is not None and value > min(p.max or 0, SLIDER_MAX):
-            problems[p.name] = Message(
-                f"{p.name}={value} from the link is above the slider's end ({SLIDER_MAX}); "
-                "use the API or the CLI for larger values", "link_slider",
-                {"name": p.name, "value": value, "cap": SLIDER_MAX})
-    # Pairs that break a relation are settled by ``share_link.settle_pairs``, as pairs.
-    return problems
 
 
 def _fallback(p: Param) -> Any:
@@ -172,8 +154,6 @@ def _choice(p: Param, key: str, label: str, help_text: str, disabled: bool, lang
 
 def _offered(p: Param) -> list[str]:
     """A text parameter's known values, less those naming a backend that cannot load here."""
-    from chunkviz.ui.resources import backend_infos
-
     missing = {i.name for i in backend_infos() if not i.available}
     return [c for c in p.choices if c not in missing]
 

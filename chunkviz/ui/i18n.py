@@ -7,12 +7,11 @@ from typing import Any
 import streamlit as st
 
 from chunkviz.text import DEFAULT_LANG, Lang, text
+from chunkviz.ui.state import STATE_KEY
 
 
 def current_lang() -> Lang:
     """The language of the session's app state (English before the state exists)."""
-    from chunkviz.ui.state import STATE_KEY
-
     state = st.session_state.get(STATE_KEY)
     return DEFAULT_LANG if state is None else state.lang
 

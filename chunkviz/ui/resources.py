@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ import streamlit as st
 
 from chunkviz.document import Document, chunk_document
 from chunkviz.errors import ParameterError
-from chunkviz.eval.imported import IMPORTED
+from chunkviz.eval.imported import IMPORTED, ImportedChunking
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.backends import Backend, BackendInfo, get_backend, list_backends
 from chunkviz.strategies import get_strategy
@@ -40,6 +41,9 @@ from chunkviz.views.index_size import IndexSize, index_size
 from chunkviz.views.similarity_lesson import Lesson, analyse, check_lesson_size
 
 ParamItems = tuple[tuple[str, Any], ...]
+#: The session's imported chunkings by id (``AppState.imported``), handed to the cache layer.
+Imported = Mapping[str, ImportedChunking]
+NO_IMPORTS: Imported = MappingProxyType({})
 
 
 def param_items(params: Mapping[str, Any]) -> ParamItems:
@@ -83,16 +87,16 @@ def _chunking(
     return chunk_document(_document, strategy, dict(params), **resources)
 
 
-def imported_chunking(document: Document, params: Mapping[str, Any]) -> ChunkingResult:
-    """The imported chunking ``params["id"]`` of the session, checked against ``document``.
+def imported_chunking(
+    document: Document, params: Mapping[str, Any], imported: Imported
+) -> ChunkingResult:
+    """The imported chunking ``params["id"]`` among the session's ``imported``, checked.
 
     Raises:
         ParameterError: No such import in this session, or one aligned to another text.
     """
-    from chunkviz.ui.state import app_state
-
     ident = str(params.get("id", ""))
-    found = app_state().imported.get(ident)
+    found = imported.get(ident)
     if found is None:
         raise ParameterError(
             f"imported chunks id={ident!r} are not in this session; import the chunk file "
@@ -108,16 +112,18 @@ def imported_chunking(document: Document, params: Mapping[str, Any]) -> Chunking
 
 
 def chunk_cached(
-    document: Document, strategy: str, params: Mapping[str, Any], backend: str
+    document: Document, strategy: str, params: Mapping[str, Any], backend: str,
+    imported: Imported = NO_IMPORTS,
 ) -> ChunkingResult:
     """``chunk_document`` through the cache (a ChunkvizError is raised, never cached).
 
-    The reserved strategy ``imported`` resolves to the session's imported chunking named by
-    ``params["id"]`` (already a value: nothing to compute or cache), so every view that chunks
-    through here shows it like a registered strategy's.
+    The reserved strategy ``imported`` resolves to the imported chunking named by
+    ``params["id"]`` among ``imported`` (the session's ``AppState.imported``, passed in: the
+    cache layer never reads the session); it is already a value, nothing to compute or cache,
+    so every view that chunks through here shows it like a registered strategy's.
     """
     if strategy == IMPORTED:
-        return imported_chunking(document, params)
+        return imported_chunking(document, params, imported)
     return _chunking(document_key(document), strategy, param_items(params),
                      _token_backend(strategy, params, backend), document)
 
@@ -125,9 +131,9 @@ def chunk_cached(
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _token_counts(
     key: str, strategy: str, params: ParamItems, backend: str, context: str,
-    _document: Document
+    _document: Document, _imported: Imported,
 ) -> tuple[int, ...]:
-    result = chunk_cached(_document, strategy, dict(params), backend)
+    result = chunk_cached(_document, strategy, dict(params), backend, _imported)
     loaded = load_backend(backend)
     return chunk_token_counts(result, loaded.tokenizer, loaded.document_prefix,
                               title=_document.title, context=context)
@@ -135,7 +141,7 @@ def _token_counts(
 
 def token_counts_cached(
     document: Document, strategy: str, params: Mapping[str, Any], backend: str,
-    context: str = "none",
+    context: str = "none", imported: Imported = NO_IMPORTS,
 ) -> tuple[int, ...]:
     """Tokens of every chunk as the backend reads it, header included.
 
@@ -143,7 +149,7 @@ def token_counts_cached(
     and text.
     """
     return _token_counts(document_key(document), strategy, param_items(params), backend,
-                         context, document)
+                         context, document, imported)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -160,36 +166,39 @@ def _question_spans(key: str, _document: Document) -> QuestionSpans:
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _qa(
-    key: str, strategy: str, params: ParamItems, backend: str, _document: Document
+    key: str, strategy: str, params: ParamItems, backend: str, _document: Document,
+    _imported: Imported,
 ) -> QAReport:
-    result = chunk_cached(_document, strategy, dict(params), backend)
+    result = chunk_cached(_document, strategy, dict(params), backend, _imported)
     return assess_qa(result, _question_spans(key, _document))
 
 
 def qa_cached(
-    document: Document, strategy: str, params: Mapping[str, Any], backend: str
+    document: Document, strategy: str, params: Mapping[str, Any], backend: str,
+    imported: Imported = NO_IMPORTS,
 ) -> QAReport:
     """Every question's status under one configuration (``assess_qa``; read-only columns).
 
     Kept while the user pages through the document, switches tabs or the language; only a new
     configuration, text or set of questions recomputes it.
     """
-    return _qa(document_key(document), strategy, param_items(params), backend, document)
+    return _qa(document_key(document), strategy, param_items(params), backend, document,
+               imported)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _marks(
     key: str, strategy: str, params: ParamItems, backend: str, start: int, end: int,
-    _document: Document,
+    _document: Document, _imported: Imported,
 ) -> tuple[Mark, ...]:
-    result = chunk_cached(_document, strategy, dict(params), backend)
-    qa = qa_cached(_document, strategy, dict(params), backend)
+    result = chunk_cached(_document, strategy, dict(params), backend, _imported)
+    qa = qa_cached(_document, strategy, dict(params), backend, _imported)
     return tuple(qa_marks(qa, result, start=start, end=end))
 
 
 def marks_cached(
     document: Document, strategy: str, params: Mapping[str, Any], backend: str, start: int,
-    end: int,
+    end: int, imported: Imported = NO_IMPORTS,
 ) -> tuple[Mark, ...]:
     """The answer marks of one page ``[start, end)`` of the highlight (``qa_marks``).
 
@@ -197,38 +206,43 @@ def marks_cached(
     a slider move should not build a mark for each.
     """
     return _marks(document_key(document), strategy, param_items(params), backend, start, end,
-                  document)
+                  document, imported)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _index_size(
-    key: str, strategy: str, params: ParamItems, backend: str, _document: Document
+    key: str, strategy: str, params: ParamItems, backend: str, _document: Document,
+    _imported: Imported,
 ) -> IndexSize | None:
-    result = chunk_cached(_document, strategy, dict(params), backend)
+    result = chunk_cached(_document, strategy, dict(params), backend, _imported)
     return index_size(result, load_backend(backend))
 
 
 def index_size_cached(
-    document: Document, strategy: str, params: Mapping[str, Any], backend: str
+    document: Document, strategy: str, params: Mapping[str, Any], backend: str,
+    imported: Imported = NO_IMPORTS,
 ) -> IndexSize | None:
     """The index size of one configuration under ``backend`` (a lexical one builds its index)."""
-    return _index_size(document_key(document), strategy, param_items(params), backend, document)
+    return _index_size(document_key(document), strategy, param_items(params), backend, document,
+                       imported)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _outcome(
-    key: str, strategy: str, params: ParamItems, backend: str, label: str, _document: Document
+    key: str, strategy: str, params: ParamItems, backend: str, label: str, _document: Document,
+    _imported: Imported,
 ) -> Outcome:
-    result = chunk_cached(_document, strategy, dict(params), backend)
+    result = chunk_cached(_document, strategy, dict(params), backend, _imported)
     return outcome(label, result, _document.questions, load_backend(backend))
 
 
 def outcome_cached(
-    label: str, document: Document, strategy: str, params: Mapping[str, Any], backend: str
+    label: str, document: Document, strategy: str, params: Mapping[str, Any], backend: str,
+    imported: Imported = NO_IMPORTS,
 ) -> Outcome:
     """``chunkviz.views.compare.outcome``: counts, lost answers and ranks under the backend."""
     return _outcome(document_key(document), strategy, param_items(params), backend, label,
-                    document)
+                    document, imported)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

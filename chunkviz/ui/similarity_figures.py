@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import plotly.graph_objects as go
 
 from chunkviz.retrieval.base import Measure
 from chunkviz.views.similarity_lesson import Lesson
@@ -20,8 +21,6 @@ def _short(text: str, n: int = 40) -> str:
 
 def norm_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str]) -> Any:
     """Scatter of vector norm against chunk length, one point per chunk."""
-    import plotly.graph_objects as go
-
     stats = lesson.stats
     fig = go.Figure(
         go.Scatter(
@@ -60,8 +59,6 @@ def norm_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str])
 
 def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], labels: Mapping[str, str]) -> Any:
     """Each chunk's rank under the three measures, joined by a line per chunk (a dumbbell)."""
-    import plotly.graph_objects as go
-
     n = len(lesson.spread)
     chunks = np.arange(n)  # numbered from 0, as on every page
     fig = go.Figure()
@@ -107,8 +104,6 @@ def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], labels: Mappin
 
 def pca_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str]) -> Any:
     """Chunks (size by length) and the query in the chunks' first two principal components."""
-    import plotly.graph_objects as go
-
     proj = lesson.projection
     lengths = lesson.stats.lengths
     size = 8 + 22 * (lengths / lengths.max() if lengths.max() > 0 else lengths)

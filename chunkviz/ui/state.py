@@ -29,8 +29,15 @@ from chunkviz.samples import DEFAULT_SAMPLE, load_sample
 from chunkviz.strategies import get_strategy
 from chunkviz.text import Lang
 from chunkviz.ui.deep_link import leave_pages_directory_mode
+from chunkviz.ui.resources import backend_infos
 from chunkviz.views.qa_table import QAFilter
-from chunkviz.views.share_link import from_query, page_query, settle_pairs, to_query
+from chunkviz.views.share_link import (
+    from_query,
+    link_problems,
+    page_query,
+    settle_pairs,
+    to_query,
+)
 
 STATE_KEY = "chunkviz_state"
 
@@ -126,9 +133,6 @@ class AppState:
 
 
 def _apply_link(state: AppState, query: Mapping[str, Any]) -> None:
-    from chunkviz.ui.controls import link_problems
-    from chunkviz.ui.resources import backend_infos
-
     available = [i.name for i in backend_infos() if i.available]
     shared = from_query(query, available)
     problems = list(shared.problems)

@@ -16,7 +16,7 @@ import streamlit as st
 
 from chunkviz.document import Document
 from chunkviz.eval.engine import Stage, run_fraction
-from chunkviz.eval.grid import Config
+from chunkviz.eval.grid import Config, tune_grid
 from chunkviz.eval.imported import IMPORTED, ImportedChunking, imported_config, imported_label
 from chunkviz.eval.synthetic import VALIDATION, Form
 from chunkviz.eval.tune import (
@@ -28,7 +28,6 @@ from chunkviz.eval.tune import (
     questions_source,
     reason_text,
     tune,
-    tune_grid,
     with_margin,
 )
 from chunkviz.text import Lang, text

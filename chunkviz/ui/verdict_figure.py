@@ -8,6 +8,7 @@ median detectable margin as dashed lines. The data come from ``chunkviz.views.ve
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import plotly.graph_objects as go
@@ -80,7 +81,5 @@ def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang)
 
 
 def _log_range(lo: float, hi: float) -> list[float]:
-    import math
-
     lo, hi = max(lo, 1.0), max(hi, 1.0)
     return [math.log10(lo) - 0.15, math.log10(hi) + 0.15]

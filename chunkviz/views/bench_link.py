@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from chunkviz.errors import Message
 from chunkviz.text import Lang, has, text
-from chunkviz.views.dashboard import RunSummary
+from chunkviz.views.run_list import RunSummary
 from chunkviz.views.share_link import PAGE_KEYS
 
 #: The query keys the Benchmark page owns.

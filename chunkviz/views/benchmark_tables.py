@@ -1,6 +1,6 @@
 """Markdown tables of a benchmark run: the Benchmark page and ``chunkviz bench`` print the same.
 
-Pure string building from ``chunkviz.views.dashboard`` values, so tests can read them. Column
+Pure string building from the dashboard's ``chunkviz.views`` values, so tests can read them. Column
 names come from a translation function (the page's catalogue); ``ENGLISH`` is the command line's.
 """
 
@@ -8,19 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.stats import Replication
-from chunkviz.views.dashboard import (
-    Cell,
-    Lang,
-    Matrix,
-    RunSummary,
-    SensitivityRow,
-    TableRow,
-    format_bytes,
-    metric_label,
-    outcome_text,
-)
+from chunkviz.text import Lang
+from chunkviz.views.main_table import Cell, TableRow
 from chunkviz.views.markup import escape_markdown
+from chunkviz.views.numbers import format_bytes
+from chunkviz.views.retests import SensitivityRow
+from chunkviz.views.run_list import RunSummary
+from chunkviz.views.sentences import outcome_text
+from chunkviz.views.significance import Matrix
 
 Tr = Callable[[str], str]
 

@@ -21,6 +21,7 @@ from chunkviz.document import Question
 from chunkviz.eval.imported import IMPORTED
 from chunkviz.eval.metrics import recall_at_k
 from chunkviz.model import ChunkingResult
+from chunkviz.retrieval.backends import score
 from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.ranking import best_relevant_ranks
 from chunkviz.views.explore import QAResult, assess_qa
@@ -100,7 +101,6 @@ def question_ranks(
         return ()
     if not result.chunks:
         return tuple(None for _ in qa)
-    from chunkviz.retrieval.backends import score
 
     scores = score(backend, [r.item.question for r in qa], result.embed_texts(), measure)
     return tuple(best_relevant_ranks(scores, [list(r.containing) for r in qa]))

@@ -15,7 +15,9 @@ Without them (the CLI's ``chunk``), the records are the chunks alone.
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -172,8 +174,6 @@ def write_csv(
 
     Missing fields are empty and fields outside ``fields`` are left out.
     """
-    import csv
-
     writer = csv.DictWriter(stream, fieldnames=list(fields), extrasaction="ignore",
                             lineterminator="\n", quoting=csv.QUOTE_ALL)
     writer.writeheader()
@@ -191,8 +191,6 @@ def to_csv(
     With ``document`` and ``qa``, every row also names the document and the configuration
     (``params`` as JSON) and lists the question ids separated by spaces (``CONTEXT_FIELDS``).
     """
-    import io
-
     context = _context(result, document)
     if context:
         context["params"] = json.dumps(context["params"], ensure_ascii=False, sort_keys=True)

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.index import LexicalBackend
+from chunkviz.views.numbers import format_bytes
 
 #: Embedded characters up to which Explore builds a lexical index to measure it.
 LEXICAL_LIMIT = 30_000
@@ -70,8 +71,6 @@ def index_metric(size: IndexSize | None) -> tuple[str, str, dict[str, int]]:
     The variant is ``dense``, ``lexical``, ``skipped`` (a lexical index not built) or ``none``
     (a backend that does not say); the value is ``—`` unless the size is known.
     """
-    from chunkviz.views.dashboard import format_bytes
-
     if size is None:
         return "—", "none", {"vectors": 0, "dims": 0}
     fields = {"vectors": size.entries, "dims": size.dims or 0}

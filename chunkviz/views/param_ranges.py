@@ -18,9 +18,13 @@ from typing import Any
 from chunkviz.strategies.registry import Param, Relation, relations
 
 __all__ = [
-    "Relation", "broken_relations", "changed_value", "control_range", "relations", "settle",
-    "start_within",
+    "SLIDER_MAX", "Relation", "broken_relations", "changed_value", "control_range", "relations",
+    "settle", "start_within",
 ]
+
+# Sliders are for moving in front of a class; beyond this a slider's pixels are too coarse to
+# pick a value, so the UI stops there (the API and CLI take any value the schema allows).
+SLIDER_MAX = 4000
 
 
 def _narrow(

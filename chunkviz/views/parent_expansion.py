@@ -23,7 +23,9 @@ from typing import Any, Literal
 
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult
+from chunkviz.retrieval.backends import score
 from chunkviz.retrieval.base import Measure
+from chunkviz.retrieval.ranking import rank_order
 
 ContextKind = Literal["parent", "child"]
 Fate = Literal["expanded", "absorbed", "kept"]
@@ -243,10 +245,8 @@ def rank_children(
     """
     if not result.chunks:
         return []
-    from chunkviz.retrieval.backends import score
 
     scores = score(backend, [query], result.embed_texts(), measure)[0]
-    from chunkviz.retrieval.ranking import rank_order
 
     return [int(i) for i in rank_order(scores)]
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from chunkviz.errors import ChunkvizError, Message, shown
-from chunkviz.samples import sample_names
+from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
-from chunkviz.strategies.registry import Param
+from chunkviz.strategies.registry import Param, Strategy
 from chunkviz.text import LANGUAGES, Lang
-from chunkviz.views.param_ranges import broken_relations
+from chunkviz.views.param_ranges import SLIDER_MAX, broken_relations
 
 #: A page's own keys (the Benchmark page's run, metric, δ and view), read by that page
 #: (``chunkviz.views.bench_link``).
@@ -201,3 +202,36 @@ def from_query(
                 "it was ignored", "link_not_param",
                 {"field": key, "value": _first(query[key]), "strategy": name}))
     return SharedConfig(name, params, sample, lang, backend, tuple(problems))
+
+
+def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, Message]:
+    """Values (from a shared link) that the controls cannot show, with a message for each."""
+    problems = {}
+    for p in spec.params:
+        value = values.get(p.name)
+        bounded = p.type in ("int", "float") and p.min is not None and p.max is not None
+        if bounded and value is not None and value > min(p.max or 0, SLIDER_MAX):
+            problems[p.name] = Message(
+                f"{p.name}={value} from the link is above the slider's end ({SLIDER_MAX}); "
+                "use the API or the CLI for larger values", "link_slider",
+                {"name": p.name, "value": value, "cap": SLIDER_MAX})
+    # Pairs that break a relation are settled by ``share_link.settle_pairs``, as pairs.
+    return problems
+
+
+def explore_sample_for(document_text: str) -> str | None:
+    """The built-in Explore sample whose text is exactly ``document_text`` (None: no sample is).
+
+    Explore's links name a built-in sample, never a document of a dataset, so a question's
+    document can be opened there only when it is one of the samples (JSQuAD's 梅雨 article is).
+    """
+    return next((n for n in sample_names() if load_sample(n).text == document_text), None)
+
+
+def explore_query(strategy: str, params: Mapping[str, Any], sample: str | None) -> str:
+    """Query string that opens Explore under one configuration (and on a built-in sample).
+
+    Built with Explore's own ``to_query``: ``strategy``, the strategy's schema parameters by
+    name (``size``, ``overlap``, ``unit`` ...) and ``sample``.
+    """
+    return urlencode(to_query(strategy, dict(params), sample))

@@ -12,7 +12,7 @@ from chunkviz.eval.results import save_results
 from chunkviz.eval.runner import run_benchmark
 from chunkviz.samples import load_sample
 from chunkviz.views.contextual import context_rows
-from chunkviz.views.dashboard import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
+from chunkviz.views.results_dirs import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "4_Benchmark.py")
 

@@ -8,8 +8,8 @@ from chunkviz.eval.results import save_results
 from chunkviz.eval.tune import tune, tune_grid
 from chunkviz.samples import load_sample
 from chunkviz.ui.state import STATE_KEY, AppState
-from chunkviz.views.dashboard import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
 from chunkviz.views.markup import escape_markdown
+from chunkviz.views.results_dirs import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
 from tests.app.helpers import ROOT
 
 

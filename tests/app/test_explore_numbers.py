@@ -26,7 +26,7 @@ def _text(at: AppTest) -> str:
 
 
 def test_index_size_under_bm25_is_the_lexical_index_not_a_chunk_count():
-    from chunkviz.views.dashboard import format_bytes
+    from chunkviz.views.numbers import format_bytes
 
     at = _page()
     assert not at.exception
@@ -42,7 +42,7 @@ def test_index_size_under_bm25_is_the_lexical_index_not_a_chunk_count():
 
 
 def test_index_size_under_a_dense_backend_is_vectors_times_dimensions():
-    from chunkviz.views.dashboard import format_bytes
+    from chunkviz.views.numbers import format_bytes
 
     at = page("1_Explore.py", timeout=180, backend="use-m3")
     assert not at.exception

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from chunkviz.views.dashboard import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
+from chunkviz.views.results_dirs import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
 from tests.app.helpers import app_state, page
 
 ROOT = Path(__file__).resolve().parents[2]

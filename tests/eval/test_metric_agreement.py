@@ -16,10 +16,12 @@ from chunkviz.eval.metrics import metric_values, parse_metric_key
 from chunkviz.eval.results import RANK_METRICS, Results, load_results
 from chunkviz.eval.runner import shipped_results_dir
 from chunkviz.model import Chunk, ChunkingResult, Span
-from chunkviz.views import dashboard as db
 from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
 from chunkviz.views.compare import Outcome
+from chunkviz.views.curves import CURVE_METRICS, curves, mode_rows
 from chunkviz.views.explore import QAResult
+from chunkviz.views.main_table import main_table
+from chunkviz.views.significance import METRICS
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FILES = [FIXTURES / "results_small.json", FIXTURES / "results_small_dense.json",
@@ -48,15 +50,15 @@ def test_the_file_stores_what_the_ranks_give(results):
 
 
 def test_the_dashboard_shows_the_recomputed_figures(results):
-    for row in db.main_table(results):
+    for row in main_table(results):
         for key, cell in row.cells.items():
             assert cell.mean == _recompute(results, row.label, key)
-    for metric in db.CURVE_METRICS:
-        for label, values in db.curves(results, metric).items():
+    for metric in CURVE_METRICS:
+        for label, values in curves(results, metric).items():
             assert values == [_recompute(results, label, f"{metric}@{k}") for k in results.ks]
-    for row in db.mode_rows(results, "budget"):
+    for row in mode_rows(results, "budget"):
         assert row.mean == _recompute(results, row.label, "recall@budget")
-    for row in db.mode_rows(results, "equal_k", k=5):
+    for row in mode_rows(results, "equal_k", k=5):
         assert row.mean == _recompute(results, row.label, "recall@5")
 
 
@@ -77,10 +79,10 @@ def test_the_cli_prints_the_pages_table_with_the_recomputed_means(results, capsy
 
     report = format_report(results)
     encode = "col_index_build" if results.backend.kind == "lexical" else "col_encode"
-    assert main_table_markdown(db.main_table(results), ENGLISH.__getitem__, encode) in report
+    assert main_table_markdown(main_table(results), ENGLISH.__getitem__, encode) in report
     for line in report.splitlines()[2:2 + len(results.labels)]:
         cells = [c.strip() for c in line.strip("|").split(" | ")]
-        for cell, key in zip(cells[1:4], db.METRICS, strict=True):
+        for cell, key in zip(cells[1:4], METRICS, strict=True):
             shown = float(cell.split(" ")[0].replace("**", ""))
             assert shown == round(_recompute(results, cells[0], key), 3)
 

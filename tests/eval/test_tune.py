@@ -9,6 +9,7 @@ import pytest
 
 from chunkviz.cli import main
 from chunkviz.errors import ParameterError
+from chunkviz.eval.grid import tune_grid
 from chunkviz.eval.results import load_results
 from chunkviz.eval.synthetic import DEFAULT_FORM, VALIDATION
 from chunkviz.eval.tune import (
@@ -21,7 +22,6 @@ from chunkviz.eval.tune import (
     reason_text,
     recommend,
     tune,
-    tune_grid,
 )
 from chunkviz.samples import __file__ as samples_init
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import chunkviz
 from chunkviz.retrieval.backends import get_backend
-from chunkviz.views.dashboard import format_bytes
 from chunkviz.views.index_size import IndexSize, index_metric, index_size
+from chunkviz.views.numbers import format_bytes
 
 TEXT = "梅雨前線が停滞する。寒帯ジェット気流が南下する。" * 40
 

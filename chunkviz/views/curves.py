@@ -1,0 +1,78 @@
+"""Metric against k, and recall under equal k or an equal context budget.
+
+Computed from the per-question ranks that the results file stores, through the one metric
+module (``chunkviz.eval.metrics``); nothing is re-ranked or re-embedded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from chunkviz.eval.metrics import METRIC_NAMES, MetricName, metric_values
+from chunkviz.eval.results import Results
+
+#: Metrics drawn against k (the curves), computed from the ranks.
+CURVE_METRICS: tuple[MetricName, ...] = METRIC_NAMES
+
+
+def curve(ranks: Sequence[int | None], metric: MetricName, ks: Sequence[int]) -> list[float]:
+    """Mean ``metric@k`` for every k in ``ks`` (``chunkviz.eval.metrics``; a lost rank scores 0)."""
+    if not ranks:
+        return [0.0 for _ in ks]
+    return [float(metric_values(metric, ranks, k).mean()) for k in ks]
+
+
+def curves(results: Results, metric: MetricName) -> dict[str, list[float]]:
+    """``metric@k`` for k in the file's ``ks`` (1..20), per configuration, from its ranks."""
+    return {lab: curve(results.ranks[lab], metric, results.ks) for lab in results.labels}
+
+
+RetrievalRule = Literal["equal_k", "budget"]
+
+
+@dataclass(frozen=True, slots=True)
+class ModeRow:
+    """Recall of one configuration under a retrieval rule (same k, or same context budget).
+
+    Attributes:
+        label: Configuration label.
+        k: Chunks retrieved per question.
+        chars: Characters that k chunks of mean length hand to the generator.
+        mean: Recall@k.
+        ci_low: Lower 95% bound (None when the file gives no interval for it).
+        ci_high: Upper 95% bound (None likewise).
+    """
+
+    label: str
+    k: int
+    chars: float
+    mean: float
+    ci_low: float | None
+    ci_high: float | None
+
+
+def mode_rows(results: Results, mode: RetrievalRule, k: int = 5) -> tuple[ModeRow, ...]:
+    """Recall per configuration under one retrieval rule.
+
+    ``equal_k``: every configuration retrieves ``k`` chunks; ``budget``: each retrieves as many
+    as fit the file's character budget (``budget.k``).
+
+    Means come from the per-question ranks; intervals come from the file (``metrics`` for
+    ``recall@k``, ``budget.metrics`` for ``recall@budget``) where it has them.
+    """
+    rows = []
+    for c in results.configs:
+        lab = c.label
+        if mode == "budget":
+            kk = results.budget.k[lab]
+            interval = results.budget.metrics[lab].get("recall@budget")
+        else:
+            kk = k
+            interval = results.metrics[lab].get(f"recall@{k}")
+        mean = curve(results.ranks[lab], "recall", [kk])[0]
+        lo = None if interval is None else interval.ci_low
+        hi = None if interval is None else interval.ci_high
+        rows.append(ModeRow(lab, kk, kk * c.mean_chunk_chars, mean, lo, hi))
+    return tuple(rows)

@@ -1,0 +1,97 @@
+"""One grid module, one label format: bench, tune and the dashboard's Recompute agree."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunkviz.errors import ParameterError, UnknownStrategyError
+from chunkviz.eval.grid import (
+    Config,
+    build_grid,
+    config_label,
+    default_grid,
+    fixed_config,
+    make_config,
+    paragraph_grid,
+    parse_grid,
+    parse_label,
+    tune_grid,
+)
+from chunkviz.paths import package_path
+
+GRIDS = {"default": default_grid(), "paragraph": paragraph_grid(), "tune": tune_grid()}
+
+
+@pytest.mark.parametrize("name", sorted(GRIDS))
+def test_every_grid_label_is_the_one_format_and_reads_back(name):
+    grid = GRIDS[name]
+    assert len({c.label for c in grid}) == len(grid)
+    for config in grid:
+        assert config.label == config_label(config.strategy, config.params)
+        assert parse_label(config.label) == config
+
+
+def test_bench_reads_the_grids_by_name_and_by_their_labels():
+    for name, grid in GRIDS.items():
+        assert parse_grid(name) == grid
+        assert parse_grid(",".join(c.label for c in grid)) == grid
+
+
+def test_recompute_builds_the_same_configurations_as_bench_and_tune():
+    recompute = {c.label: c for c in build_grid(
+        ["fixed", "recursive", "sentence", "paragraph"], [100, 200, 400, 800], [0, 20])}
+    for config in (*default_grid(), *tune_grid()):
+        assert recompute[config.label] == config
+
+
+def test_shipped_results_labels_are_the_one_format():
+    files = sorted(package_path("results").glob("*.json"))
+    assert files
+    for path in files:
+        for record in json.loads(path.read_text(encoding="utf-8"))["configs"]:
+            assert config_label(record["strategy"], record["params"]) == record["label"]
+            config = parse_label(record["label"])
+            assert (config.strategy, dict(config.params)) == (record["strategy"],
+                                                                record["params"])
+
+
+def test_labels_fill_defaults_and_name_other_parameters():
+    assert config_label("sentence", {"size": 400}) == "sentence-400-0"
+    assert config_label("paragraph", {}) == "paragraph"
+    assert config_label("paragraph", {"max_size": 800}) == "paragraph-800"
+    assert config_label("fixed", {"size": 400, "overlap": 80, "unit": "chars"}) == "fixed-400-80"
+    label = config_label("fixed", {"size": 40, "overlap": 8, "unit": "tokens"})
+    assert label == "fixed-40-8-unit=tokens"
+    assert parse_label(label) == make_config("fixed", {"size": 40, "overlap": 8, "unit": "tokens"})
+    assert parse_label("fixed-400") == Config("fixed-400-0", "fixed", {"size": 400})
+    assert fixed_config(400, 80) == Config("fixed-400-80", "fixed", {"size": 400, "overlap": 80})
+
+
+def test_bad_labels_are_refused_with_the_piece_named():
+    with pytest.raises(ParameterError, match="'x'"):
+        parse_label("fixed-x")
+    with pytest.raises(ParameterError, match="'5'"):
+        parse_label("fixed-400-80-5")
+    with pytest.raises(ParameterError, match="overlap"):
+        parse_label("fixed-400-400")
+    with pytest.raises(UnknownStrategyError):
+        parse_grid("nonsense")
+    with pytest.raises(ParameterError, match="no configuration"):
+        parse_grid(" , ")
+
+
+def test_a_repeated_label_runs_once():
+    assert parse_grid("paragraph,fixed-100-0,paragraph") == (
+        make_config("paragraph"), fixed_config(100, 0))
+
+
+@given(strategy=st.sampled_from(["fixed", "recursive", "sentence", "markdown"]),
+       size=st.integers(1, 5000), percent=st.integers(0, 99))
+def test_label_round_trip(strategy, size, percent):
+    config = make_config(strategy, {"size": size, "overlap": size * percent // 100})
+    assert parse_label(config.label) == config
+    assert build_grid([strategy], [size], [percent]) == (config,)
