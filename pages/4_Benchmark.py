@@ -6,7 +6,6 @@ import streamlit as st
 
 from chunkviz.errors import ChunkvizError
 from chunkviz.eval.decision import default_margin
-from chunkviz.eval.tune import provenance_lines
 from chunkviz.text import text
 from chunkviz.ui import bench_link, verdict_view
 from chunkviz.ui import benchmark_context as context_view
@@ -20,6 +19,7 @@ from chunkviz.views import benchmark_tables as tables
 from chunkviz.views import dashboard as db
 from chunkviz.views.bench_link import VIEWS, BenchView, run_label
 from chunkviz.views.markup import escape_markdown
+from chunkviz.views.tune_report import provenance_lines
 
 state = app_state()
 lang = state.lang

@@ -55,15 +55,8 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Read, tune, print."""
     from chunkviz.eval.results import check_writable, save_results
-    from chunkviz.eval.tune import (
-        document_from_file,
-        format_probe_lost,
-        format_tune,
-        probe_lost,
-        qa_questions,
-        tune,
-        tune_grid,
-    )
+    from chunkviz.eval.tune import document_from_file, probe_lost, qa_questions, tune, tune_grid
+    from chunkviz.views.tune_report import format_probe_lost, format_tune
 
     if args.out:
         check_writable(args.out)
