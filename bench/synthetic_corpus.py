@@ -14,8 +14,8 @@ runner). Synthetic figures are computed here with ``run_benchmark`` on ``--n`` q
 by seed. Prints Markdown (reproduced in ``docs/benchmarks.md``) and writes the figures as JSON
 with ``--json``.
 
-    python bench/synthetic_validation.py                       # bm25 and use-m3, n=800, seed 0
-    python bench/synthetic_validation.py --backends bm25 --n 400
+    python bench/synthetic_corpus.py                       # bm25 and use-m3, n=800, seed 0
+    python bench/synthetic_corpus.py --backends bm25 --n 400
 """
 
 from __future__ import annotations

@@ -109,11 +109,16 @@ def article_figures(article: Article, real: Sequence[Question], forms: Sequence[
         }
         if pick and made:
             result = tune(doc, synthetic=n, form=form, seed=seed)  # type: ignore[arg-type]
-            label = result.recommendation.label
+            label = result.pick  # the fallback's when Tune fell back
             p = article.labels.index(label)
             held = real_hits[:, b].mean(axis=1)
+            stability = result.stability
             fig.update({
                 "pick": label,
+                "rule_pick": result.recommendation.pick,
+                "fallback": None if result.fallback is None else result.fallback.reason,
+                "stability": None if stability is None else stability.share,
+                "real_best": bool(real_recall[p] == real_recall.max()),
                 "regret": float(real_recall.max() - real_recall[p]),
                 "heldout_pick": float(held[p]),
                 **{f"heldout_{d}": float(held[article.labels.index(d)]) for d in DEFAULTS},
