@@ -41,11 +41,11 @@ sys.path.insert(0, str(ROOT))
 
 from chunkviz.datasets import load_dataset  # noqa: E402
 from chunkviz.datasets.base import Document, Question  # noqa: E402
-from chunkviz.eval.grid import chunk_config  # noqa: E402
+from chunkviz.eval.grid import chunk_config, tune_grid  # noqa: E402
 from chunkviz.eval.spans import analyze_spans  # noqa: E402
 from chunkviz.eval.stats import spearman_rho  # noqa: E402
 from chunkviz.eval.synthetic import DEFAULT_FORM, synthetic_dataset  # noqa: E402
-from chunkviz.eval.tune import tune, tune_grid  # noqa: E402
+from chunkviz.eval.tune import tune  # noqa: E402
 from chunkviz.retrieval.backends import get_backend  # noqa: E402
 from chunkviz.retrieval.index import build_index, prepare_queries  # noqa: E402
 from chunkviz.retrieval.ranking import best_relevant_ranks  # noqa: E402
@@ -109,11 +109,16 @@ def article_figures(article: Article, real: Sequence[Question], forms: Sequence[
         }
         if pick and made:
             result = tune(doc, synthetic=n, form=form, seed=seed)  # type: ignore[arg-type]
-            label = result.recommendation.label
+            label = result.pick  # the fallback's when Tune fell back
             p = article.labels.index(label)
             held = real_hits[:, b].mean(axis=1)
+            stability = result.stability
             fig.update({
                 "pick": label,
+                "rule_pick": result.recommendation.pick,
+                "fallback": None if result.fallback is None else result.fallback.reason,
+                "stability": None if stability is None else stability.share,
+                "real_best": bool(real_recall[p] == real_recall.max()),
                 "regret": float(real_recall.max() - real_recall[p]),
                 "heldout_pick": float(held[p]),
                 **{f"heldout_{d}": float(held[article.labels.index(d)]) for d in DEFAULTS},

@@ -1,162 +1,147 @@
-"""Validate probes and synthetic questions on JSQuAD: do they rank configurations like real ones?
+"""Issue 22's figures on the JSQuAD validation split, in one command: does Tune's pick hold up?
 
-With the real questions hidden, probes (``chunkviz.eval.probes``) and synthetic questions
-(``chunkviz.eval.synthetic``) are drawn from the JSQuAD long documents alone. For the default
-grid's 8 configurations, Spearman's rho is computed between
+For every JSQuAD validation article with at least ``--min-questions`` real questions (the real
+questions hidden from Tune), ``chunkviz tune`` is run on the article alone with ``--n``
+synthetic questions of the default form (``chunkviz.eval.tune.tune``: the same call as the CLI
+and the page, stability and label-free fallback included), and the article's real questions
+score the same 16 configurations (``bench/synthetic_per_document.py``'s ``Article``: the
+benchmark's containment and pessimistic ties). Printed:
 
-- the probe-based broken share and the real questions' broken count (lost before retrieval),
-  for each probe method (character classes, fugashi/MeCab);
-- the synthetic questions' Recall@5 and the real questions' Recall@5, per form and backend.
+- **ranking**: median and minimum per-article Spearman rho between synthetic and real Recall@5
+  over the 16 configurations (and the real questions' own split-half rho, the ceiling);
+- **regret**: mean and maximum of the real best's Recall@5 minus the real Recall@5 of Tune's
+  pick, and how often the pick is a real best;
+- **held-out halves**: each article's real questions split in two by seed; on the half set
+  aside, the pick's Recall@5 against always using fixed-400-80 and fixed-800-160 (means over
+  articles);
+- **stability**: how often Tune fell back (saturated, unstable) and the median share of
+  resamples in which the rule's pick stayed the pick.
 
-The real questions' figures are read from the shipped results files
-(``chunkviz/results/jsquad-<backend>-all-s0-<hash>.json``, all 3,973 questions, computed by the same
-runner). Synthetic figures are computed here with ``run_benchmark`` on ``--n`` questions drawn
-by seed. Prints Markdown (reproduced in ``docs/benchmarks.md``) and writes the figures as JSON
-with ``--json``.
+Acceptance (issue 22): median rho >= 0.85, mean regret <= 0.010, held-out pick >= fixed-400-80.
 
-    python bench/synthetic_validation.py                       # bm25 and use-m3, n=800, seed 0
-    python bench/synthetic_validation.py --backends bm25 --n 400
+    python bench/synthetic_validation.py                 # bm25, 200 questions, seed 0
+    python bench/synthetic_validation.py --json figures.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import numpy as np
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH.parent))
+sys.path.insert(0, str(BENCH))
+
+from synthetic_per_document import DEFAULTS, Article, article_figures  # noqa: E402
 
 from chunkviz.datasets import load_dataset  # noqa: E402
-from chunkviz.eval.grid import default_grid  # noqa: E402
-from chunkviz.eval.lost import lost_table  # noqa: E402
-from chunkviz.eval.probes import METHODS, extract_probes, probe_dataset  # noqa: E402
-from chunkviz.eval.results import load_results  # noqa: E402
-from chunkviz.eval.runner import run_benchmark, shipped_results_dir  # noqa: E402
-from chunkviz.eval.stats import spearman_rho  # noqa: E402
-from chunkviz.eval.synthetic import synthetic_dataset  # noqa: E402
+from chunkviz.eval.synthetic import DEFAULT_FORM  # noqa: E402
+from chunkviz.retrieval.backends import get_backend  # noqa: E402
 
-FORMS = ("cloze", "keywords", "template", "inverse")
+TARGETS = {"median_rho": 0.85, "mean_regret": 0.010}
 
 
-def real_figures(backend: str) -> dict[str, Any]:
-    (path,) = sorted(shipped_results_dir().glob(f"jsquad-{backend}-all-s0-*.json"))
-    data = load_results(path)
+def figures(rows: list[dict[str, Any]], form: str) -> dict[str, Any]:
+    """The issue's figures over the articles' rows (``article_figures`` with ``pick``)."""
+    figs = [r["forms"][form] for r in rows]
+    rhos = np.array([f["rho"] for f in figs], dtype=float)
+    ranked = rhos[~np.isnan(rhos)]
+    split = np.array([r["real_split_half_rho"] for r in rows], dtype=float)
+    regret = np.array([f["regret"] for f in figs])
+    stability = [f["stability"] for f in figs if f["stability"] is not None]
     return {
-        "file": path.name,
-        "labels": list(data.labels),
-        "recall@5": [data.metrics[lab]["recall@5"].mean for lab in data.labels],
-        "broken": [c.broken for c in data.configs],
-        "questions": len(data.question_ids),
+        "articles": len(rows),
+        "ranked": int(ranked.size),
+        "median_rho": float(np.median(ranked)),
+        "min_rho": float(ranked.min()),
+        "real_split_half_median_rho": float(np.nanmedian(split)),
+        "mean_regret": float(regret.mean()),
+        "max_regret": float(regret.max()),
+        "pick_is_real_best": int(sum(f["real_best"] for f in figs)),
+        "heldout_pick": float(np.mean([f["heldout_pick"] for f in figs])),
+        **{f"heldout_{d}": float(np.mean([f[f"heldout_{d}"] for f in figs])) for d in DEFAULTS},
+        "fallbacks": dict(Counter(f["fallback"] or "none" for f in figs)),
+        "median_stability": float(np.median(stability)) if stability else float("nan"),
+        "picks": dict(Counter(f["pick"] for f in figs).most_common()),
     }
 
 
-def probe_figures(dataset: Any, n: int, seed: int, real: dict[str, Any]) -> list[dict[str, Any]]:
-    configs = default_grid()
-    answers = {(q.doc_id, s.start, s.end) for q in dataset.questions for s in q.spans[:1]}
-    out = []
-    for method in METHODS:
-        t0 = time.perf_counter()
-        spans = {(d.doc_id, p.start, p.end) for d in dataset.documents
-                 for p in extract_probes(d.text, method=method)}
-        probes = probe_dataset(dataset.documents, method=method, sample=n, seed=seed)
-        rows = lost_table(probes, configs)
-        shares = [r.share for r in rows]
-        lengths = [s[2] - s[1] for s in spans]
-        out.append({
-            "method": method,
-            "probes_total": len(spans),
-            "probes_sampled": len(probes.questions),
-            "broken_share": dict(zip([r.config for r in rows], shares, strict=True)),
-            "rho_vs_real_broken": spearman_rho(shares, real["broken"]),
-            "rho_vs_real_recall@5": spearman_rho([-s for s in shares], real["recall@5"]),
-            "answers_that_are_probes": sum(1 for a in answers if a in spans) / len(answers),
-            "mean_probe_chars": sum(lengths) / len(lengths),
-            "seconds": round(time.perf_counter() - t0, 2),
-        })
-    return out
-
-
-def synthetic_figures(dataset: Any, backend: str, n: int, seed: int, real: dict[str, Any],
-                      forms: list[str]) -> list[dict[str, Any]]:
-    out = []
-    for form in forms:
-        t0 = time.perf_counter()
-        data = synthetic_dataset(dataset.documents, form, n=n, seed=seed)  # type: ignore[arg-type]
-        results = run_benchmark(data, default_grid(), backend, sample=0, seed=seed,
-                                bootstrap=200, permutations=100)
-        labels = list(results.labels)
-        assert labels == real["labels"]
-        recall = [results.metrics[lab]["recall@5"].mean for lab in labels]
-        out.append({
-            "form": form,
-            "backend": backend,
-            "questions": len(data.questions),
-            "recall@5": dict(zip(labels, recall, strict=True)),
-            "rho_vs_real_recall@5": spearman_rho(recall, real["recall@5"]),
-            "seconds": round(time.perf_counter() - t0, 1),
-        })
-        print(f"  {form} {backend}: rho={out[-1]['rho_vs_real_recall@5']:.2f} "
-              f"({out[-1]['seconds']} s)", file=sys.stderr)
-    return out
-
-
 def markdown(report: dict[str, Any]) -> str:
-    lines = ["### Probes: broken share per configuration vs the real questions' lost counts", "",
-             "| method | probes (all) | sampled | answers that are probes | mean chars | "
-             + " | ".join(report["labels"]) + " | rho vs real broken | rho vs real Recall@5 |",
-             "|---|---:|---:|---:|---:|" + "---:|" * len(report["labels"]) + "---:|---:|"]
-    for p in report["probes"]:
-        shares = " | ".join(f"{100 * p['broken_share'][lab]:.1f}%" for lab in report["labels"])
-        lines.append(
-            f"| {p['method']} | {p['probes_total']} | {p['probes_sampled']} | "
-            f"{100 * p['answers_that_are_probes']:.1f}% | {p['mean_probe_chars']:.1f} | {shares} | "
-            f"{p['rho_vs_real_broken']:.2f} | {p['rho_vs_real_recall@5']:.2f} |"
-        )
-    real = report["real"]
-    lines += ["", "Real questions (shipped results): broken "
-              + ", ".join(f"{lab} {b}" for lab, b in zip(report["labels"],
-                                                         real["bm25"]["broken"], strict=True)),
-              "", "### Synthetic questions: Recall@5 per configuration vs the real questions'", "",
-              "| form | backend | questions | " + " | ".join(report["labels"])
-              + " | rho vs real |",
-              "|---|---|---:|" + "---:|" * len(report["labels"]) + "---:|"]
-    for backend, rows in report["synthetic"].items():
-        r = real[backend]["recall@5"]
-        lines.append(f"| **real** | {backend} | {real[backend]['questions']} | "
-                     + " | ".join(f"{v:.3f}" for v in r) + " | 1 |")
-        for s in rows:
-            vals = " | ".join(f"{s['recall@5'][lab]:.3f}" for lab in report["labels"])
-            lines.append(f"| {s['form']} | {backend} | {s['questions']} | {vals} | "
-                         f"{s['rho_vs_real_recall@5']:.2f} |")
+    f = report["figures"]
+    held = f["heldout_pick"] - f["heldout_fixed-400-80"]
+    lines = [
+        f"{f['articles']} JSQuAD validation articles with at least {report['min_questions']} "
+        f"real questions; backend {report['backend']}; {report['n']} synthetic "
+        f"{report['form']} questions per article, seed {report['seed']}.",
+        "",
+        "| figure | value | target |",
+        "|---|---:|---:|",
+        f"| median per-article ρ (synthetic vs real Recall@5, 16 configurations) | "
+        f"{f['median_rho']:.2f} | ≥ {TARGETS['median_rho']:.2f} |",
+        f"| minimum per-article ρ | {f['min_rho']:.2f} | |",
+        f"| real questions' split-half ρ (median; the ceiling) | "
+        f"{f['real_split_half_median_rho']:.2f} | |",
+        f"| mean regret of Tune's pick (real Recall@5) | {f['mean_regret']:.4f} | "
+        f"≤ {TARGETS['mean_regret']:.3f} |",
+        f"| max regret | {f['max_regret']:.4f} | |",
+        f"| pick is a real best | {f['pick_is_real_best']} of {f['articles']} | |",
+        f"| held-out halves: Tune's pick | {f['heldout_pick']:.4f} | ≥ fixed-400-80 |",
+        f"| held-out halves: always fixed-400-80 | {f['heldout_fixed-400-80']:.4f} | |",
+        f"| held-out halves: always fixed-800-160 | {f['heldout_fixed-800-160']:.4f} | |",
+        f"| Tune fell back (saturated / unstable) | {f['fallbacks'].get('saturated', 0)} / "
+        f"{f['fallbacks'].get('unstable', 0)} of {f['articles']} | |",
+        f"| median share of resamples keeping the rule's pick | {f['median_stability']:.0%} | |",
+        "",
+        "Picks: " + ", ".join(f"{k} {v}" for k, v in f["picks"].items()) + ".",
+        "",
+        "Acceptance: median ρ "
+        + ("met" if f["median_rho"] >= TARGETS["median_rho"] else "NOT met")
+        + "; mean regret "
+        + ("met" if f["mean_regret"] <= TARGETS["mean_regret"] else "NOT met")
+        + f"; held-out pick vs fixed-400-80 {held:+.4f} ("
+        + ("met" if held >= 0 else "NOT met") + ").",
+    ]
     return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--backends", default="bm25,use-m3")
-    parser.add_argument("--forms", default=",".join(FORMS))
-    parser.add_argument("--n", type=int, default=800, help="probes / synthetic questions")
+    parser.add_argument("--backend", default="bm25")
+    parser.add_argument("--form", default=DEFAULT_FORM)
+    parser.add_argument("--n", type=int, default=200, help="synthetic questions per article")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--min-questions", type=int, default=20)
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args()
     t0 = time.perf_counter()
-    dataset = load_dataset("jsquad")
-    backends = [b for b in args.backends.split(",") if b]
-    real = {b: real_figures(b) for b in {"bm25", *backends}}
-    report: dict[str, Any] = {"labels": real["bm25"]["labels"], "n": args.n, "seed": args.seed,
-                              "real": real, "probes": probe_figures(dataset, args.n, args.seed,
-                                                                    real["bm25"])}
-    report["synthetic"] = {
-        b: synthetic_figures(dataset, b, args.n, args.seed, real[b], args.forms.split(","))
-        for b in backends
-    }
-    report["seconds"] = round(time.perf_counter() - t0, 1)
+    load = os.getloadavg()
+    data = load_dataset("jsquad")
+    backend = get_backend(args.backend)
+    rows = []
+    for doc in data.documents:
+        real = [q for q in data.questions if q.doc_id == doc.doc_id]
+        if len(real) < args.min_questions:
+            continue
+        rows.append(article_figures(Article(doc, backend), real, [args.form], n=args.n,
+                                    seed=args.seed, pick=True))
+        fig = rows[-1]["forms"][args.form]
+        print(f"  {doc.doc_id}: rho={fig['rho']:.2f} pick={fig['pick']} "
+              f"regret={fig['regret']:.3f} fallback={fig['fallback']}", file=sys.stderr,
+              flush=True)
+    report = {"backend": args.backend, "form": args.form, "n": args.n, "seed": args.seed,
+              "min_questions": args.min_questions, "figures": figures(rows, args.form),
+              "rows": rows, "seconds": round(time.perf_counter() - t0, 1)}
     print(markdown(report))
-    print(f"\n({report['seconds']} s; n={args.n}, seed={args.seed})")
+    print(f"\n({report['seconds']} s; load average {load[0]:.2f} at the start, "
+          f"{os.getloadavg()[0]:.2f} at the end)")
     if args.json:
         args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
 

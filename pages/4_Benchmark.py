@@ -7,7 +7,6 @@ import streamlit as st
 from chunkviz.errors import ChunkvizError
 from chunkviz.eval.decision import default_margin
 from chunkviz.eval.metrics import metric_label
-from chunkviz.eval.tune import provenance_lines
 from chunkviz.eval.verdict import with_margin
 from chunkviz.text import text
 from chunkviz.ui import bench_link, verdict_view
@@ -29,6 +28,7 @@ from chunkviz.views.markup import escape_markdown
 from chunkviz.views.retests import replication, sensitivity_definitions, sensitivity_rows
 from chunkviz.views.run_list import backend_partners, replication_partners
 from chunkviz.views.sentences import backend_sentence, sentences
+from chunkviz.views.tune_report import provenance_lines
 
 state = app_state()
 lang = state.lang

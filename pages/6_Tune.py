@@ -16,6 +16,7 @@ from chunkviz.ui.tune_view import (
     PAGE_FORMS,
     QUESTION_SOURCES,
     TuneSettings,
+    decision_notes,
     form_label,
     front_figure,
     grid_configs,
@@ -104,11 +105,16 @@ if result.source.get("synthetic"):
 else:
     st.caption(lines[0])
 m1, m2 = st.columns(2)
-m1.metric(tr("tune.recommended"), rec.pick)
+m1.metric(tr("tune.recommended"), result.pick)
 m2.metric(tr("tune.best"), rec.best)
 st.plotly_chart(verdict_figure([rec], [tr("verdict.basis_equal_k", k=TOP_K)], lang),
                 key="tune_fig_verdict")
 st.success(f"**{tr('tune.why')}:** {reason}")
+notes, fell_back = decision_notes(lang, result)
+if fell_back:
+    st.warning("\n\n".join(notes))
+elif notes:
+    st.caption(" ".join(notes))
 st.caption(f"{rule} · {lines[-1]}")
 
 fig_left, fig_right = st.columns(2)
@@ -120,9 +126,9 @@ st.dataframe(point_rows(lang, result), hide_index=True, key="tune_table", width=
 
 pick_col, open_col = st.columns([3, 1])
 points = [p.label for p in result.points]
-bind("tune_open_pick", rec.pick)
+bind("tune_open_pick", result.pick)
 if st.session_state["tune_open_pick"] not in points:
-    st.session_state["tune_open_pick"] = rec.pick
+    st.session_state["tune_open_pick"] = result.pick
 picked = pick_col.selectbox(tr("tune.open_pick"), points, key="tune_open_pick",
                             help=tr("tune.open_help"))
 if open_col.button(tr("tune.open"), key="tune_open"):

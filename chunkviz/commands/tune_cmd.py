@@ -57,14 +57,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.eval.grid import tune_grid
     from chunkviz.eval.results import check_writable, save_results
-    from chunkviz.eval.tune import (
-        document_from_file,
-        format_probe_lost,
-        format_tune,
-        probe_lost,
-        qa_questions,
-        tune,
-    )
+    from chunkviz.eval.tune import document_from_file, probe_lost, qa_questions, tune
+    from chunkviz.views.tune_report import format_probe_lost, format_tune
 
     if args.out:
         check_writable(args.out)

@@ -11,7 +11,7 @@ and offline, by one of two methods:
   taken from a morphological analyser (MeCab through fugashi, with the unidic-lite dictionary),
   merging consecutive noun tokens.
 
-Which one is the default was chosen on JSQuAD (``bench/synthetic_validation.py``, recorded in
+Which one is the default was chosen on JSQuAD (``bench/synthetic_corpus.py``, recorded in
 ``docs/benchmarks.md``): see ``DEFAULT_METHOD``. Probes become questions (``probe_dataset``) so
 that "lost before retrieval" runs through ``chunkviz.eval.lost`` with no labels at all; every such
 question is marked synthetic.

@@ -362,22 +362,50 @@ def paired_permutation_test(
     _check_resamples(permutations, "permutations")
     d = x - y
     units = _clusters_for(d.size, clusters)
-    if d.size == 0 or not np.any(d):
-        return 1.0
-    totals = units.sums(d)
-    observed = abs(totals.sum())
+    return float(sign_flip_p_values(units.sums(d)[:, None], permutations=permutations,
+                                    seed=seed)[0])
+
+
+def sign_flip_p_values(totals: np.ndarray, *, permutations: int, seed: int) -> np.ndarray:
+    """Sign-flip p-values of many paired differences on the same units, in one pass.
+
+    Column ``j`` of ``totals`` (shape ``(units, pairs)``) holds pair ``j``'s per-unit totals
+    ``D_g``. One sign matrix ``S`` (shape ``(permutations, units)``) is drawn from ``seed`` and
+    applied to every column at once (``S @ totals``), so each pair gets exactly the flips
+    :func:`paired_permutation_test` draws for it alone with that seed, and the p-values do not
+    depend on how many pairs are tested together.
+
+    Returns:
+        One p-value per column, in (0, 1]; 1.0 for a column of zeros.
+
+    Raises:
+        ParameterError: ``permutations`` < 1 or ``totals`` not a matrix.
+    """
+    _check_resamples(permutations, "permutations")
+    t = np.asarray(totals, dtype=np.float64)
+    if t.ndim != 2:
+        raise ParameterError(f"totals must be a (units, pairs) matrix (got shape {t.shape})")
+    p = np.ones(t.shape[1], dtype=np.float64)
+    live = np.flatnonzero(np.any(t != 0.0, axis=0)) if t.shape[0] else np.zeros(0, np.int64)
+    if live.size == 0:
+        return p
+    t = t[:, live]
+    observed = np.abs(t.sum(axis=0))
     # NOTE: a small tolerance so that permuted totals equal to the observed one up to float
-    # rounding count as "at least as extreme" (otherwise ties would depend on summation order).
-    tol = 1e-12 * max(1.0, observed)
+    # rounding count as "at least as extreme" (otherwise ties would depend on summation order,
+    # and so on the BLAS kernel and its thread count).
+    threshold = observed - 1e-12 * np.maximum(1.0, observed)
     rng = np.random.default_rng(seed)
-    extreme = 0
+    extreme = np.zeros(live.size, dtype=np.int64)
     done = 0
     while done < permutations:
         m = min(_BATCH, permutations - done)
-        signs = rng.integers(0, 2, size=(m, totals.size), dtype=np.int8) * 2 - 1
-        extreme += int(np.count_nonzero(np.abs(signs @ totals) >= observed - tol))
+        signs = (rng.integers(0, 2, size=(m, t.shape[0]), dtype=np.int8) * 2 - 1).astype(
+            np.float64)
+        extreme += np.count_nonzero(np.abs(signs @ t) >= threshold, axis=0)
         done += m
-    return (1 + extreme) / (1 + permutations)
+    p[live] = (1 + extreme) / (1 + permutations)
+    return p
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
@@ -800,12 +828,16 @@ def pairwise_tests(
         raise ParameterError(f"the resampling covers {units.n} questions, the values {n}")
     delta = (margin if margin is not None else default_margin(metric)) if equivalence else None
     floor = permutation_floor(permutations)
+    pairs = list(combinations(labels, 2))
+    # One sign matrix for every pair (the draws each pair's own test would make with ``seed``).
+    totals = np.zeros((units.count, len(pairs)), dtype=np.float64)
+    for j, (a, b) in enumerate(pairs):
+        totals[:, j] = units.sums(arrays[a] - arrays[b])
+    p_flip = sign_flip_p_values(totals, permutations=permutations, seed=seed)
     raw = []
-    for a, b in combinations(labels, 2):
+    for (a, b), p in zip(pairs, p_flip.tolist(), strict=True):
         d = arrays[a] - arrays[b]
         est = bootstrap_ci(d, resampling=resampling)
-        p = paired_permutation_test(arrays[a], arrays[b], permutations=permutations, seed=seed,
-                                    clusters=units)
         eq = (tost_paired(arrays[a], arrays[b], delta, alpha=alpha, clusters=units)
               if delta is not None and n else None)
         raw.append((a, b, est, p, eq, int(np.count_nonzero(d > 0)), int(np.count_nonzero(d < 0))))

@@ -35,9 +35,11 @@ Forms (each question's answer is a probe span, ``chunkviz.eval.probes``):
   writes a question for the probe's sentence; kept only when the question does not contain the
   answer and the answer lies in the sentence.
 
-How well each form ranks configurations like real questions is measured by
-``bench/synthetic_validation.py`` and recorded in ``docs/benchmarks.md``; ``VALIDATION`` holds
-those figures so that every synthetic result can show them.
+How well each form ranks configurations like real questions is measured per article by
+``bench/synthetic_per_document.py`` (Tune's pick, its regret and held-out score:
+``bench/synthetic_validation.py``; corpus-level: ``bench/synthetic_corpus.py``) and recorded in
+``docs/benchmarks.md``; ``VALIDATION`` holds those figures so that every synthetic result can
+show them.
 """
 
 from __future__ import annotations

@@ -11,9 +11,11 @@ the configuration sending the least context among those shown equivalent to the 
 ``METRIC``, else the best itself with the cheaper alternatives priced. Comparisons the questions
 cannot separate are *saturated*, never equivalent.
 
-The recommendation holds values; ``reason_text`` renders it through the text catalogues
-(``chunkviz.views.verdict``): the page in its language, the CLI (``python -m chunkviz tune``,
-through ``format_tune``) in English, so both state the same recommendation for the same inputs.
+The recommendation comes with its stability over resamples of the questions
+(``chunkviz.eval.stability``); when the questions cannot separate the configurations
+(saturated) or the pick is unstable, Tune falls back to a label-free ranking (key phrases cut,
+then context: ``label_free_ranking``) and says so. Everything here is values; the words are
+``chunkviz.views.tune_report``'s (the page in its language, the CLI in English).
 """
 
 from __future__ import annotations
@@ -31,14 +33,12 @@ from chunkviz.eval.engine import Progress
 from chunkviz.eval.grid import Config, tune_grid
 from chunkviz.eval.lost import LostRow, lost_table
 from chunkviz.eval.metrics import display_name
-from chunkviz.eval.probes import DEFAULT_METHOD, lost_sentence, probe_dataset
-from chunkviz.eval.probes import VALIDATION_NOTE as PROBE_VALIDATION
+from chunkviz.eval.probes import DEFAULT_METHOD, probe_dataset
 from chunkviz.eval.results import QuestionsSource, Results
 from chunkviz.eval.runner import run_benchmark
+from chunkviz.eval.stability import Stability, pick_stability
 from chunkviz.eval.synthetic import (
     DEFAULT_FORM,
-    VALIDATION_ARTICLES,
-    VALIDATION_MIN,
     Form,
     synthetic_dataset,
     synthetic_record,
@@ -46,7 +46,6 @@ from chunkviz.eval.synthetic import (
 from chunkviz.eval.verdict import choose
 from chunkviz.retrieval.backends import get_backend
 from chunkviz.retrieval.base import Backend
-from chunkviz.text import Lang, text
 
 METRIC = "recall@5"
 METRIC_NAME = display_name(METRIC)
@@ -92,6 +91,32 @@ class TunePoint:
         return self.chunks <= TOP_K
 
 
+FallbackReason = Literal["saturated", "unstable"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fallback:
+    """What Tune recommends when its questions cannot be trusted to rank the configurations.
+
+    Attributes:
+        reason: ``saturated`` (every comparison with the best is saturated, by the decision
+            rule) or ``unstable`` (the rule's pick stays the pick in fewer than half the
+            resamples of the questions, ``chunkviz.eval.stability``).
+        ranking: The configurations the questions did not show worse than the best, ranked
+            without labels (``label_free_ranking``); the first is the pick.
+        budget_chars: The context budget the ranking fills.
+    """
+
+    reason: FallbackReason
+    ranking: tuple[str, ...]
+    budget_chars: int
+
+    @property
+    def pick(self) -> str:
+        """The first of the ranking."""
+        return self.ranking[0]
+
+
 @dataclass(frozen=True)
 class TuneResult:
     """Everything ``tune`` computed.
@@ -106,6 +131,10 @@ class TuneResult:
         recommendation: The decision at equal k (``TOP_K``) on ``METRIC``.
         probes: Probe spans counted.
         lost: The probe lost counts per configuration.
+        stability: How often the decision rule's pick stays the pick over resamples of the
+            questions (None with fewer than two questions).
+        fallback: The label-free ranking used instead of the rule's pick, when the questions
+            cannot separate the configurations or the pick is unstable (else None).
     """
 
     document: Document
@@ -115,6 +144,13 @@ class TuneResult:
     recommendation: Choice
     probes: int
     lost: tuple[LostRow, ...] = field(default=())
+    stability: Stability | None = None
+    fallback: Fallback | None = None
+
+    @property
+    def pick(self) -> str:
+        """The configuration recommended: the fallback's when there is one, else the rule's."""
+        return self.fallback.pick if self.fallback is not None else self.recommendation.pick
 
 
 def pareto_front(points: Sequence[TunePoint], cost: Cost) -> list[str]:
@@ -190,55 +226,59 @@ def questions_source(source: Mapping[str, Any]) -> QuestionsSource:
         str(source["validation"]))
 
 
-def reason_text(lang: Lang, result: TuneResult) -> str:
-    """The recommendation's reason in ``lang`` (``chunkviz.views.verdict.choice_sentence``)."""
-    from chunkviz.views.verdict import choice_sentence
+def label_free_ranking(points: Sequence[TunePoint], choice: Choice,
+                       budget_chars: int) -> tuple[str, ...]:
+    """The configurations not shown worse than the best, ranked without labels.
 
-    results = result.results
-    return choice_sentence(lang, result.recommendation, budget_chars=results.budget.chars,
-                           questions=len(results.question_ids), unit=results.stats.unit,
-                           units=results.stats.units or len(results.question_ids)).strip()
-
-
-def validation_text(lang: Lang, source: QuestionsSource, backend: str) -> str:
-    """How well the kind of questions used ranks configurations (JSQuAD validation), in ``lang``.
-
-    With synthetic questions the figure is the form's; the user's own pairs need none.
+    What a document measures with no question at all: the key phrases each configuration cuts
+    (lost before retrieval, fewest first: on JSQuAD they ranked configurations exactly as the
+    real answers' losses), then the context sent at top-``TOP_K``: the most that fits
+    ``budget_chars`` (quality the questions could not measure is not traded for cost, the
+    decision rule's tie-break, within the context a generator is given), then, beyond the
+    budget, the least. The questions still rule out what they showed worse (the difference
+    significant, or its interval below zero).
     """
-    if not source.is_synthetic:
-        return text(lang, "tune.validation_own", n=source.own)
-    if source.validation_rho is None:
-        return text(lang, "tune.validation_none", form=source.form, backend=backend)
-    low = VALIDATION_MIN.get(source.form, {}).get(backend)
-    return text(lang, "tune.validation", form=source.form, rho=f"{source.validation_rho:.2f}",
-                low="–" if low is None else f"{low:.2f}", articles=VALIDATION_ARTICLES,
-                backend=backend)
+    versus = {v.label: v for v in choice.versus}
+    order = {p.label: i for i, p in enumerate(points)}
+
+    def shown_worse(label: str) -> bool:
+        v = versus.get(label)
+        return v is not None and (v.outcome == "b_better" or v.worse_by_interval)
+
+    def key(p: TunePoint) -> tuple[float, ...]:
+        within = p.context_chars <= budget_chars
+        return (p.probes_cut, 0 if within else 1, -p.context_chars if within else p.context_chars,
+                p.index_bytes, order[p.label])
+
+    return tuple(p.label for p in sorted((p for p in points if not shown_worse(p.label)), key=key))
 
 
-def provenance_lines(lang: Lang, source: QuestionsSource | None, backend: str) -> list[str]:
-    """What is shown beside every figure of a run, in ``lang`` (none for a dataset's questions).
+def decide(results: Results, points: Sequence[TunePoint], probes: int,
+           margin: float | None = None) -> tuple[Choice, Stability | None, Fallback | None]:
+    """The rule's recommendation, its stability, and the label-free fallback when one is due.
 
-    Synthetic questions are labelled as such, with their seed, the caveat that cloze and
-    keyword-style questions favour lexical retrieval, and the form's JSQuAD validation.
+    The fallback replaces the rule's pick when every comparison with the best is saturated
+    (``Choice.saturated``) or when the pick stays the pick in fewer than half of
+    ``stability.RESAMPLES`` resamples of the questions (seeded by the run's seed).
+
+    Raises:
+        ParameterError: A margin that is not positive.
     """
-    if source is None:
-        return []
-    check = validation_text(lang, source, backend)
-    if not source.is_synthetic:
-        return [check]
-    if source.own:
-        label = text(lang, "provenance.both", n=source.own + source.synthetic, own=source.own,
-                     synthetic=source.synthetic, form=source.form, seed=source.seed)
-    else:
-        label = text(lang, "provenance.synthetic", n=source.synthetic, form=source.form,
-                     seed=source.seed)
-    return [label, text(lang, "tune.lexical"), check]
+    rec = recommend(results, margin, points, probes)
+    stability = pick_stability(results, rec, seed=results.stats.seed)
+    reason: FallbackReason | None = (
+        "saturated" if rec.saturated
+        else "unstable" if stability is not None and not stability.stable else None)
+    if reason is None:
+        return rec, stability, None
+    budget = results.budget.chars
+    return rec, stability, Fallback(reason, label_free_ranking(points, rec, budget), budget)
 
 
 def with_margin(result: TuneResult, margin: float) -> TuneResult:
     """``result`` recommended again under the equivalence margin ``margin`` (no rerun)."""
-    return replace(result, recommendation=recommend(result.results, margin, result.points,
-                                                    result.probes))
+    rec, stability, fallback = decide(result.results, result.points, result.probes, margin)
+    return replace(result, recommendation=rec, stability=stability, fallback=fallback)
 
 
 def tune(
@@ -253,7 +293,7 @@ def tune(
     cache_dir: str | Path | None = None,
     progress: Progress | None = None,
     bootstrap: int = 1000,
-    permutations: int = 2000,
+    permutations: int = 5000,
     writer: Any = None,
     margin: float | None = None,
 ) -> TuneResult:
@@ -271,7 +311,9 @@ def tune(
         cache_dir: Embedding cache folder.
         progress: ``callback(done, total, message)`` (a page's progress bar).
         bootstrap: Bootstrap resamples.
-        permutations: Permutations per paired test.
+        permutations: Permutations per paired test (5,000, the runner's default: below about
+            2,400 the permutation floor times Holm's 120 pairs of the 16-configuration grid
+            stays above 0.05, so no difference could ever be significant).
         writer: For ``form="lm"``: the local language model that writes the questions
             (``chunkviz.lm.get_language_model("hf:<path>")``).
         margin: The equivalence margin of the recommendation (default: the Benchmark page's,
@@ -320,8 +362,9 @@ def tune(
     probes = probe_dataset([document], method=DEFAULT_METHOD)
     lost = tuple(lost_table(probes, grid)) if probes.questions else ()
     points = tune_points(results, lost)
-    rec = recommend(results, margin, points, len(probes.questions))
-    return TuneResult(document, results, source, points, rec, len(probes.questions), lost)
+    rec, stability, fallback = decide(results, points, len(probes.questions), margin)
+    return TuneResult(document, results, source, points, rec, len(probes.questions), lost,
+                      stability, fallback)
 
 
 def probe_lost(document: Document, configs: Sequence[Config] | None = None
@@ -336,67 +379,6 @@ def probe_lost(document: Document, configs: Sequence[Config] | None = None
     if not probes.questions:
         return 0, ()
     return len(probes.questions), tuple(lost_table(probes, grid))
-
-
-def format_probe_lost(total: int, rows: Sequence[LostRow]) -> str:
-    """``probe_lost`` as plain text: one sentence per configuration and the validation note."""
-    if not total:
-        return "no key phrases found in the document: nothing to count"
-    lines = [f"{lost_sentence(r.config, r.broken, total)}" for r in rows]
-    lines += [f"# {PROBE_VALIDATION}",
-              "# retrieval was not measured (no questions); add --qa or --synthetic N"]
-    return "\n".join(lines)
-
-
-def format_tune(result: TuneResult) -> str:
-    """The table, both Pareto fronts and the recommendation, as plain text.
-
-    Each configuration's row says how it compares with the best (``worse``, ``inconclusive``,
-    ``saturated``...), with the interval of the difference and its detectable margin.
-    """
-    from chunkviz.views.verdict import detectable_text, outcome_word
-
-    source = result.source
-    rec = result.recommendation
-    versus = {v.label: v for v in rec.versus}
-    lines = []
-    if source.get("synthetic"):
-        lines += [f"# {source['note']}", f"# {source['caveat']}", f"# {source['validation']}"]
-    header = ("config", METRIC, "95% CI", "vs best", "difference CI", "detectable", "chunks",
-              f"ctx chars@{TOP_K}", f"ctx tokens@{TOP_K}", "index bytes", "probes cut", "front")
-    body = []
-    for p in result.points:
-        v = versus.get(p.label)
-        body.append((
-            p.label, f"{p.quality:.3f}", f"{p.ci_low:.3f}-{p.ci_high:.3f}",
-            outcome_word("en", "best" if v is None else v.outcome),
-            "-" if v is None else f"{v.ci_low:+.3f} to {v.ci_high:+.3f}",
-            "-" if v is None else detectable_text(v.detectable), str(p.chunks),
-            f"{p.context_chars:,.0f}", f"{p.context_tokens:,.0f}", f"{p.index_bytes:,}",
-            f"{p.probes_cut}/{result.probes}",
-            ",".join("size" if c == "index_bytes" else "context" for c in p.front) or "-"))
-    widths = [max(len(r[i]) for r in (header, *body)) for i in range(len(header))]
-    for row in (header, *body):
-        lines.append("  ".join([row[0].ljust(widths[0])]
-                               + [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]))
-    questions = len(result.results.question_ids)
-    for p in result.points:
-        if p.whole_index_retrieved:
-            # NOTE: every chunk is in the top k, so only answers cut by a chunk boundary miss:
-            # the figure measures cutting, not retrieval (it is 1 only when nothing is cut).
-            lines.append(f"# {p.label}: at most {TOP_K} chunks, so every chunk is retrieved; "
-                         f"its {METRIC} ({p.quality:.3f}) only counts answers no chunk holds "
-                         f"whole ({p.broken} of {questions} questions lost), not retrieval")
-    for cost, name in (("index_bytes", "index size"), ("context_chars", "context characters")):
-        front = pareto_front(result.points, cost)  # type: ignore[arg-type]
-        lines.append(f"Pareto front ({METRIC} vs {name}): {' < '.join(front)}")
-    lines += [f"Recommended: {rec.pick}", f"Why: {reason_text('en', result)}",
-              validation_text("en", questions_source(source), result.results.backend.name)]
-    cut = {row.config: row.broken for row in result.lost}
-    if rec.pick in cut:
-        sentence = lost_sentence(rec.pick, cut[rec.pick], result.probes)
-        lines.append(f"Lost before retrieval: {sentence} ({PROBE_VALIDATION})")
-    return "\n".join(lines)
 
 
 def document_from_file(path: str | Path) -> Document:

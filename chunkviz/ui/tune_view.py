@@ -24,9 +24,7 @@ from chunkviz.eval.tune import (
     TunePoint,
     TuneResult,
     pareto_front,
-    provenance_lines,
     questions_source,
-    reason_text,
     tune,
     with_margin,
 )
@@ -34,6 +32,7 @@ from chunkviz.text import Lang, text
 from chunkviz.ui.resources import document_key, load_backend
 from chunkviz.ui.state import AppState
 from chunkviz.views.markup import escape_markdown
+from chunkviz.views.tune_report import decision_lines, provenance_lines, reason_text
 from chunkviz.views.verdict import detectable_text, outcome_word
 
 RESULTS_KEY = "tune_results"
@@ -145,6 +144,12 @@ def recommendation_lines(lang: Lang, result: TuneResult) -> tuple[str, str]:
     rule = "saturated" if rec.saturated else rec.rule
     return (escape_markdown(reason_text(lang, result)),
             escape_markdown(text(lang, f"tune.rec.rule_{rule}", delta=f"{rec.delta:g}")))
+
+
+def decision_notes(lang: Lang, result: TuneResult) -> tuple[list[str], bool]:
+    """The pick's stability and any fallback, Markdown-safe, and whether Tune fell back."""
+    return ([escape_markdown(line) for line in decision_lines(lang, result)],
+            result.fallback is not None)
 
 
 def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figure:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+from chunkviz.eval.grid import tune_grid
 from chunkviz.eval.results import save_results
-from chunkviz.eval.tune import tune, tune_grid
+from chunkviz.eval.tune import tune
 from chunkviz.samples import load_sample
 from chunkviz.ui.state import STATE_KEY, AppState
 from chunkviz.views.markup import escape_markdown

@@ -27,7 +27,7 @@ def test_the_recommendation_shown_is_tunes_and_synthetic_figures_say_so():
     assert not at.exception
     expected = tune(load_sample("tech_en"), synthetic=30, form=DEFAULT_FORM,
                     configs=grid_configs(GRID), backend="bm25", seed=0)
-    assert metric(at, "Recommended configuration") == expected.recommendation.pick
+    assert metric(at, "Recommended configuration") == expected.pick
     assert metric(at, "Best quality") == expected.recommendation.best
     shown = " ".join(str(s.value) for s in at.success)
     # A saturated decision names the best and says the questions cannot separate them.
@@ -38,10 +38,15 @@ def test_the_recommendation_shown_is_tunes_and_synthetic_figures_say_so():
     assert f"Synthetic questions\\: 30 {DEFAULT_FORM} questions (seed 0)" in warnings  # escaped
     assert "favour lexical retrieval" in warnings
     assert "Spearman ρ =" in warnings
+    # The pick's stability is shown, and a fallback is a warning that says what it did.
+    captions = " ".join(str(c.value) for c in at.caption)
+    assert expected.stability is not None
+    assert f"of {expected.stability.resamples} resamples of the questions" in captions + warnings
+    assert ("Fallback, without labels" in warnings) == (expected.fallback is not None)
     assert len(at.get("plotly_chart")) == 3  # the verdict's chart and the two fronts
     # A rerun keeps the result without running again.
     at.run()
-    assert metric(at, "Recommended configuration") == expected.recommendation.pick
+    assert metric(at, "Recommended configuration") == expected.pick
 
 
 def test_no_questions_counts_the_key_phrases_each_configuration_cuts():
@@ -111,8 +116,9 @@ def test_a_japanese_run_labels_its_synthetic_figures_in_japanese():
 
 
 def test_the_margin_moves_the_recommendation_as_recommend_does_and_names_the_rule():
-    from chunkviz.eval.tune import reason_text, with_margin
+    from chunkviz.eval.tune import with_margin
     from chunkviz.views.markup import escape_markdown
+    from chunkviz.views.tune_report import reason_text
 
     at = _run(page("6_Tune.py", timeout=300, sample="tech_en", backend="bm25"))
     expected = tune(load_sample("tech_en"), synthetic=30, form=DEFAULT_FORM,
@@ -126,7 +132,7 @@ def test_the_margin_moves_the_recommendation_as_recommend_does_and_names_the_rul
     assert wide.recommendation.delta == 0.3
     at.number_input(key="tune_margin").set_value(0.3).run()
     assert not at.exception
-    assert metric(at, "Recommended configuration") == wide.recommendation.pick
+    assert metric(at, "Recommended configuration") == wide.pick
     assert escape_markdown(reason_text("en", wide)) in at.success[0].value
     assert any(c.value.startswith(escape_markdown(_rule(wide.recommendation)))
                for c in at.caption)

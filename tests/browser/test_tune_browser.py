@@ -16,8 +16,9 @@ GRID = ["fixed-200-0", "paragraph"]
 
 
 def test_a_small_grid_runs_and_shows_the_recommendation(app_url, page):
-    expected = tune(load_sample("tech_en"), synthetic=30, configs=grid_configs(GRID),
-                    backend="bm25", seed=0).recommendation
+    result = tune(load_sample("tech_en"), synthetic=30, configs=grid_configs(GRID),
+                  backend="bm25", seed=0)
+    expected = result.recommendation
     page.goto(f"{app_url}/Tune?sample=tech_en&backend=bm25")
     page.wait_for_selector("[data-testid='stMultiSelect']", timeout=120_000)
     _settle(page)
@@ -39,7 +40,7 @@ def test_a_small_grid_runs_and_shows_the_recommendation(app_url, page):
     chosen = grid.locator(".react-aria-ComboBox [data-tag] span[title]")
     assert sorted(chosen.all_inner_texts()) == sorted(GRID)
     page.get_by_role("button", name="Run tune").click()
-    assert _metric(page, "Recommended configuration") == expected.pick
+    assert _metric(page, "Recommended configuration") == result.pick  # the fallback's, if any
     _settle(page)
     _no_error(page)
     body = page.inner_text("body")

@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from chunkviz.errors import ResultsFileError
+from chunkviz.eval.grid import tune_grid
 from chunkviz.eval.results import QuestionsSource, Results, load_results
 from chunkviz.eval.runner import shipped_results_dir
-from chunkviz.eval.tune import provenance_lines, questions_source, tune, tune_grid
+from chunkviz.eval.tune import questions_source, tune
 from chunkviz.samples import load_sample
+from chunkviz.views.tune_report import provenance_lines
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOOD = json.loads((FIXTURES / "results_small.json").read_text(encoding="utf-8"))

@@ -19,6 +19,7 @@ from chunkviz.eval.stats import (
     pairwise_tests,
     permutation_floor,
     replicate,
+    sign_flip_p_values,
     tost_paired,
 )
 
@@ -174,6 +175,35 @@ def test_document_sign_flips_count_documents_not_questions():
     singletons = Clusters.of([f"d{i}" for i in range(600)])
     assert paired_permutation_test(a, b, permutations=500, seed=3, clusters=singletons) == (
         paired_permutation_test(a, b, permutations=500, seed=3))
+
+
+
+@pytest.mark.parametrize("unit", ["question", "document"])
+def test_batched_sign_flips_give_each_pair_its_own_tests_p_value(unit):
+    # One sign matrix for all pairs (pairwise_tests) must give what each pair's own test gives
+    # with the same seed, fractional values (MRR-like) and all-zero differences included.
+    rng = np.random.default_rng(7)
+    values = {f"c{i}": rng.integers(0, 11, 90) / 10.0 for i in range(5)}
+    values["copy"] = values["c0"].copy()
+    clusters = (Clusters.of([f"d{i % 13}" for i in range(90)]) if unit == "document"
+                else Clusters.questions(90))
+    rows = pairwise_tests(values, metric="mrr@10", permutations=1234, seed=5, clusters=clusters)
+    alone = [paired_permutation_test(values[r.a], values[r.b], permutations=1234, seed=5,
+                                     clusters=clusters) for r in rows]
+    assert [r.p_value for r in rows] == alone
+    assert next(r.p_value for r in rows if {r.a, r.b} == {"c0", "copy"}) == 1.0
+    assert min(alone) < 0.5  # the check is not trivially comparing ones
+
+
+def test_sign_flip_p_values_do_not_depend_on_the_other_columns():
+    rng = np.random.default_rng(3)
+    totals = rng.normal(size=(40, 6))
+    together = sign_flip_p_values(totals, permutations=999, seed=2)
+    apart = [sign_flip_p_values(totals[:, [j]], permutations=999, seed=2)[0] for j in range(6)]
+    assert together.tolist() == apart
+    assert sign_flip_p_values(np.zeros((40, 2)), permutations=9, seed=0).tolist() == [1.0, 1.0]
+    with pytest.raises(ParameterError, match="totals must be"):
+        sign_flip_p_values(np.zeros(4), permutations=9, seed=0)
 
 
 # ------------------------------------------------------------------ equivalence

@@ -15,15 +15,14 @@ from chunkviz.eval.synthetic import DEFAULT_FORM, VALIDATION
 from chunkviz.eval.tune import (
     TunePoint,
     document_from_file,
-    format_tune,
     pareto_front,
     probe_lost,
     qa_questions,
-    reason_text,
     recommend,
     tune,
 )
 from chunkviz.samples import __file__ as samples_init
+from chunkviz.views.tune_report import format_tune, reason_text
 
 SAMPLES = Path(samples_init).parent
 
@@ -73,13 +72,19 @@ def test_tune_on_six_questions_every_configuration_finds_says_saturated(
     out = capsys.readouterr().out
     assert "saturated" in out
     assert "equivalent" not in out.lower()
-    assert f"Recommended: {rec.pick}\n" in out
+    # Saturated: Tune says so and falls back to the label-free ranking, which here (every
+    # configuration within the context budget) names what the rule's tie-break names.
+    assert result.fallback is not None
+    assert result.fallback.reason == "saturated"
+    assert f"Recommended: {result.pick}\n" in out
+    assert "Saturated: these questions cannot separate any configuration" in out
+    assert "Fallback, without labels:" in out
     # Named for cutting the fewest key phrases, then for the most context: quality the
     # questions could not measure is not traded for cost.
     order = {p.label: i for i, p in enumerate(result.points)}
     expected = min(result.points, key=lambda p: (p.probes_cut, -p.context_chars, p.context_chars,
                                                  p.index_bytes, order[p.label]))
-    assert rec.pick == expected.label
+    assert rec.pick == expected.label == result.pick
 
 
 def test_a_one_chunk_configuration_is_not_said_to_score_1_by_construction(
@@ -139,7 +144,7 @@ def test_tune_on_a_built_in_sample_with_synthetic_questions(tmp_path: Path) -> N
     assert result.probes > 100
     text = format_tune(result)
     assert text.startswith("# synthetic questions")
-    assert f"Recommended: {result.recommendation.pick}" in text
+    assert f"Recommended: {result.pick}" in text
     assert "key phrases in your document" in text
     assert "rho = 1.00" in text
     with pytest.raises(ParameterError, match="no questions to evaluate"):
@@ -157,7 +162,7 @@ def test_cli_tune_prints_the_core_recommendation(tmp_path: Path, capsys) -> None
     assert main(["tune", str(doc_path), "--qa", str(qa), "--synthetic", "30", "--quiet",
                  "--out", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
-    assert f"Recommended: {expected.recommendation.pick}\n" in out
+    assert f"Recommended: {expected.pick}\n" in out
     assert f"Why: {reason_text('en', expected)}\n" in out
     saved = load_results(next((tmp_path / "out").glob("*.json")))
     own = len(qa_questions(qa, doc))
