@@ -1,8 +1,9 @@
 """The results file of a benchmark run, declared once as msgspec structs.
 
 Every field's type and bound lives here, and only here: ``msgspec.json.decode`` checks them
-while it reads (``chunkviz.eval.results`` adds the rules between fields that a type cannot
-say), ``msgspec.json.encode`` writes them, ``results_json_schema`` is the JSON Schema generated
+while it reads (``chunkviz.eval.results_checks`` adds the rules between fields that a type
+cannot say; ``chunkviz.eval.results`` reads and writes files), ``msgspec.json.encode`` writes
+them, ``results_json_schema`` is the JSON Schema generated
 from them (``docs/results-schema.json``), and ``docs/results-schema.md`` documents each field
 (a test holds the two together).
 
