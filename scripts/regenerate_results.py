@@ -25,7 +25,12 @@ sys.path.insert(0, str(ROOT))
 
 from chunkviz.datasets import load_dataset  # noqa: E402
 from chunkviz.eval.grid import Config  # noqa: E402
-from chunkviz.eval.results import RANK_METRICS, SPAN_METRICS, save_results  # noqa: E402
+from chunkviz.eval.results import (  # noqa: E402
+    RANK_METRICS,
+    SPAN_METRICS,
+    results_to_dict,
+    save_results,
+)
 from chunkviz.eval.runner import run_benchmark  # noqa: E402
 
 CONFIG_FIELDS = ("label", "strategy", "params", "chunks", "predicted_chunks", "broken",
@@ -98,7 +103,7 @@ def main() -> int:
             permutations=old["stats"]["permutations"],
         )
         wall = time.perf_counter() - t0
-        new = results.to_dict()
+        new = results_to_dict(results)
         problems = compare(old, new)
         print(f"{path}: rerun in {wall:.1f} s (in-process {results.timings.total_seconds:.1f} s)")
         print("  ranks, rank metrics, budget, pairwise tests, counts: "

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from chunkviz.eval.metrics import metric_values  # noqa: E402
-from chunkviz.eval.results import Results  # noqa: E402
+from chunkviz.eval.results import results_from_dict, results_to_dict  # noqa: E402
 
 
 def upgrade(data: dict) -> dict:
@@ -67,11 +67,11 @@ def upgrade(data: dict) -> dict:
 
 
 def main(paths: list[str]) -> None:
-    """Upgrade each file in place, checking the result with ``Results.from_dict``."""
+    """Upgrade each file in place, checking the result with ``results_from_dict``."""
     for p in map(Path, paths):
         data = upgrade(json.loads(p.read_text(encoding="utf-8")))
-        results = Results.from_dict(data, str(p))  # every field checked
-        p.write_text(json.dumps(results.to_dict(), ensure_ascii=False, indent=1) + "\n",
+        results = results_from_dict(data, str(p))  # every field checked
+        p.write_text(json.dumps(results_to_dict(results), ensure_ascii=False, indent=1) + "\n",
                      encoding="utf-8")
         print(f"upgraded {p}")
 

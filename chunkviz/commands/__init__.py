@@ -6,8 +6,10 @@ from chunkviz.commands import (
     bench_cmd,
     chunk_cmd,
     lost_cmd,
+    schema_cmd,
     strategies_cmd,
     tune_cmd,
 )
 
-COMMANDS = (strategies_cmd, chunk_cmd, lost_cmd, bench_cmd, audit_cmd, tune_cmd, app_cmd)
+COMMANDS = (strategies_cmd, chunk_cmd, lost_cmd, bench_cmd, audit_cmd, tune_cmd, app_cmd,
+            schema_cmd)

@@ -51,8 +51,18 @@ def _check_k(k: int) -> None:
         raise ParameterError(f"k must be a positive integer (got k={k!r}); use k >= 1")
 
 
-def _ranks_array(ranks: Iterable[Rank]) -> np.ndarray:
-    """Ranks as float64 with ``inf`` for ``None`` (never retrieved)."""
+def _ranks_array(ranks: Iterable[Rank] | np.ndarray) -> np.ndarray:
+    """Ranks as float64 with ``inf`` for ``None`` (never retrieved).
+
+    Such an array itself is checked and returned as it is (a reader scoring many metrics on
+    the same ranks converts them once).
+    """
+    if isinstance(ranks, np.ndarray) and ranks.dtype == np.float64:
+        ok = (ranks == math.inf) | ((ranks >= 1) & (ranks == np.floor(ranks)))
+        if not ok.all():
+            bad = ranks[~ok][0]
+            raise ParameterError(f"ranks must be 1-based integers or None (got {bad!r})")
+        return ranks
     out = []
     for r in ranks:
         if r is None:

@@ -24,12 +24,13 @@ import platform
 import time
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import numpy as np
 
 import chunkviz
@@ -52,11 +53,13 @@ from chunkviz.eval.metrics import (
 from chunkviz.eval.results import (
     PAIRWISE_METRICS,
     RANK_METRICS,
+    SCHEMA_VERSION,
     SPAN_METRICS,
     BackendRecord,
     Budget,
     ConfigRecord,
     DatasetRecord,
+    NdcgAll,
     Results,
     Retrieval,
     Sensitivity,
@@ -479,7 +482,7 @@ def sensitivity_stage(
     seed: int,
     margins: Mapping[str, float] | None = None,
     progress: Progress = no_progress,
-) -> Sensitivity:
+) -> Sensitivity[PairwiseResult]:
     """The pairwise tests again under each alternative definition (``SENSITIVITY``).
 
     Same questions, units, resampling, seeds and margins as the main tests: only the
@@ -505,15 +508,17 @@ def sensitivity_stage(
         rows[name] = tuple(found)
         progress("test", len(PAIRWISE_METRICS) + i + 1, len(PAIRWISE_METRICS) + len(SENSITIVITY),
                  f"sensitivity: {name}")
-    return Sensitivity(
+    return Sensitivity[PairwiseResult](
         definitions={name: text for name, (text, _) in SENSITIVITY.items()},
         ranks={name: {lab: tuple(rk.alternative_ranks[name])
                       for lab, rk in zip(labels, ranked, strict=True)}
                for name in RANK_DEFINITIONS},
-        ndcg_k=NDCG_ALL_K,
-        places={lab: tuple(tuple(p) for p in rk.places)
-                for lab, rk in zip(labels, ranked, strict=True)},
-        relevant_counts={ix.config.label: tuple(len(r) for r in ix.relevant) for ix in indexed},
+        ndcg_all=NdcgAll(
+            k=NDCG_ALL_K,
+            places={lab: tuple(tuple(p) for p in rk.places)
+                    for lab, rk in zip(labels, ranked, strict=True)},
+            relevant_counts={ix.config.label: tuple(len(r) for r in ix.relevant)
+                             for ix in indexed}),
         pairwise=rows,
     )
 
@@ -758,20 +763,24 @@ def run_benchmark(
         unique_texts=encoded.unique_texts,
     )
     out = assemble(loaded, indexed, encoded, ranked, scored, pairwise, settings, timings)
-    out = replace(out, sensitivity=sensitivity,
-                  budget=replace(out.budget, pairwise=tuple(at_budget)))
+    out = msgspec.structs.replace(
+        out, sensitivity=sensitivity,
+        budget=msgspec.structs.replace(out.budget, pairwise=tuple(at_budget)))
     report("assemble", 1, 1, "done")
     total = round(time.perf_counter() - started, 3)
-    return replace(out, timings=replace(out.timings, total_seconds=total))
+    return msgspec.structs.replace(
+        out, timings=msgspec.structs.replace(out.timings, total_seconds=total))
 
 
 def backend_record(backend: Backend, measure: Measure) -> BackendRecord:
     """The file's record of ``backend``, with a record per component for a hybrid."""
     parts = backend.components if isinstance(backend, FusedBackend) else ()
-    return BackendRecord(backend.name, backend.model, backend.kind,
-                         measure_name(backend, measure), backend.normalized,
-                         backend.document_prefix, backend.query_prefix, backend.max_input_tokens,
-                         tuple(backend_record(p, measure) for p in parts))
+    return BackendRecord(
+        name=backend.name, model=backend.model, kind=backend.kind,
+        measure=measure_name(backend, measure), normalized=backend.normalized,
+        document_prefix=backend.document_prefix, query_prefix=backend.query_prefix,
+        max_input_tokens=backend.max_input_tokens,
+        components=tuple(backend_record(p, measure) for p in parts))
 
 
 def assemble(
@@ -804,6 +813,7 @@ def assemble(
     measure = measure_name(be, settings["measure"])
     labels = [ix.config.label for ix in indexed]
     return Results(
+        schema_version=SCHEMA_VERSION,
         run_id=run_id(
             dataset=dataset.name, spec=str(settings["spec"]), backend=be.name, model=be.model,
             measure=measure, sample=sample, seed=seed, configs=[ix.config for ix in indexed],
@@ -814,8 +824,9 @@ def assemble(
         ),
         created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         engine=str(settings["engine"]),
-        dataset=DatasetRecord(dataset.name, str(settings["spec"]), len(dataset.documents),
-                              len(questions), sample, seed, len(dataset.dropped)),
+        dataset=DatasetRecord(name=dataset.name, spec=str(settings["spec"]),
+                              documents=len(dataset.documents), questions=len(questions),
+                              sample=sample, seed=seed, dropped=len(dataset.dropped)),
         backend=backend_record(be, settings["measure"]),
         versions=_versions(),
         ks=tuple(settings["ks"]),
@@ -823,8 +834,9 @@ def assemble(
         question_ids=tuple(q.qid for q in questions),
         ranks={lab: tuple(rk.ranks) for lab, rk in zip(labels, ranked, strict=True)},
         metrics=scored.metrics,
-        budget=Budget(int(settings["budget_chars"]), scored.budget_k, scored.budget_metrics,
-                      tokenizer=context_tokenizer(be).name),
+        budget=Budget[PairwiseResult](chars=int(settings["budget_chars"]), k=scored.budget_k,
+                                      metrics=scored.budget_metrics,
+                                      tokenizer=context_tokenizer(be).name),
         pairwise=tuple(pairwise),
         stats=StatsSettings(
             alpha=float(settings["alpha"]), bootstrap=int(settings["bootstrap"]),

@@ -37,10 +37,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Literal
 
+import msgspec
 import numpy as np
 
 from chunkviz.errors import ParameterError
@@ -604,9 +605,11 @@ def tost_paired(
 # ---------------------------------------------------------------------------- pairs
 
 
-@dataclass(frozen=True, slots=True)
-class PairwiseResult:
+class PairwiseResult(msgspec.Struct, frozen=True):
     """The paired comparison of configurations ``a`` and ``b`` on one metric.
+
+    A struct like the results file's records (``chunkviz.eval.results_schema``), so that one
+    ``msgspec.structs.replace`` changes any of them; the file's form is ``PairwiseRow``.
 
     Attributes:
         metric: Metric key (``ndcg@10``).
@@ -687,48 +690,10 @@ class PairwiseResult:
 
     def flipped(self) -> PairwiseResult:
         """The same test oriented as ``b - a``."""
-        return replace(
+        return msgspec.structs.replace(
             self, a=self.b, b=self.a, diff=-self.diff, ci_low=-self.ci_high, ci_high=-self.ci_low,
             eq_ci_low=-self.eq_ci_high, eq_ci_high=-self.eq_ci_low, a_wins=self.b_wins,
             b_wins=self.a_wins,
-        )
-
-    @classmethod
-    def from_dict(cls, row: Mapping[str, Any]) -> PairwiseResult:
-        """A row of a results file's ``pairwise`` table (the inverse of ``as_dict``).
-
-        Rows written before equivalence tests existed read as question-level, untested for
-        equivalence.
-        """
-        unit = str(row.get("unit", "question"))
-        _check_unit(unit)
-        delta = row.get("delta")
-        eq_ci = row.get("eq_ci") or (math.nan, math.nan)
-        wins = row.get("wins") or (None, None)
-        return cls(
-            metric=str(row["metric"]),
-            a=str(row["a"]),
-            b=str(row["b"]),
-            diff=float(row["diff"]),
-            ci_low=float(row["ci_low"]),
-            ci_high=float(row["ci_high"]),
-            p_value=float(row["p_value"]),
-            p_holm=float(row["p_holm"]),
-            significant=bool(row["significant"]),
-            unit="document" if unit == "document" else "question",
-            p_bound=bool(row.get("p_bound", False)),
-            p_holm_bound=bool(row.get("p_holm_bound", False)),
-            delta=None if delta is None else float(delta),
-            p_equiv=float(1.0 if row.get("p_equiv") is None else row["p_equiv"]),
-            p_equiv_holm=float(1.0 if row.get("p_equiv_holm") is None else row["p_equiv_holm"]),
-            equivalent=bool(row.get("equivalent", False)),
-            eq_ci_low=float(eq_ci[0]),
-            eq_ci_high=float(eq_ci[1]),
-            a_wins=None if wins[0] is None else int(wins[0]),
-            b_wins=None if wins[1] is None else int(wins[1]),
-            se=None if row.get("se") is None else float(row["se"]),
-            detectable=None if row.get("detectable") is None else float(row["detectable"]),
-            saturated=bool(row.get("saturated", False)),
         )
 
     def as_dict(self) -> dict[str, object]:

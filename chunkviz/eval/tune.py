@@ -25,6 +25,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+import msgspec
+
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.document import content_id
 from chunkviz.errors import ParameterError
@@ -218,12 +220,12 @@ def questions_source(source: Mapping[str, Any]) -> QuestionsSource:
     """The results file's record of where ``tune``'s questions came from (``source``)."""
     own = int(source.get("own", 0))
     if not source.get("synthetic"):
-        return QuestionsSource("own", own, 0)
+        return QuestionsSource(kind="own", own=own, synthetic=0)
     made = int(source["questions"])
     return QuestionsSource(
-        "both" if own else "synthetic", own, made, str(source["form"]), int(source["seed"]),
-        str(source["note"]), str(source["caveat"]), source.get("validation_rho"),
-        str(source["validation"]))
+        kind="both" if own else "synthetic", own=own, synthetic=made, form=str(source["form"]),
+        seed=int(source["seed"]), note=str(source["note"]), caveat=str(source["caveat"]),
+        validation_rho=source.get("validation_rho"), validation=str(source["validation"]))
 
 
 def label_free_ranking(points: Sequence[TunePoint], choice: Choice,
@@ -358,7 +360,7 @@ def tune(
     data = Dataset(name, (document,), own + made)
     results = run_benchmark(data, grid, be, seed=seed, cache_dir=cache_dir, spec=spec,
                             progress=progress, bootstrap=bootstrap, permutations=permutations)
-    results = replace(results, questions_source=questions_source(source))
+    results = msgspec.structs.replace(results, questions_source=questions_source(source))
     probes = probe_dataset([document], method=DEFAULT_METHOD)
     lost = tuple(lost_table(probes, grid)) if probes.questions else ()
     points = tune_points(results, lost)

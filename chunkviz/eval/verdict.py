@@ -11,8 +11,9 @@ the CLI all go through ``choose``, so they name the same configuration for the s
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+import msgspec
 import numpy as np
 
 from chunkviz.errors import ParameterError
@@ -64,9 +65,9 @@ def retest_margin(rows: Sequence[PairwiseResult], values: dict[str, np.ndarray],
     tests = [tost_paired(values[r.a], values[r.b], delta, alpha=alpha, clusters=clusters)
              for r in rows]
     adjusted = holm([e.p_value for e in tests])
-    return [replace(r, delta=delta, p_equiv=e.p_value, p_equiv_holm=ph, eq_ci_low=e.ci_low,
-                    eq_ci_high=e.ci_high,
-                    **equivalence_fields(values[r.a], values[r.b], e, ph, alpha))
+    return [msgspec.structs.replace(
+                r, delta=delta, p_equiv=e.p_value, p_equiv_holm=ph, eq_ci_low=e.ci_low,
+                eq_ci_high=e.ci_high, **equivalence_fields(values[r.a], values[r.b], e, ph, alpha))
             for r, e, ph in zip(rows, tests, adjusted, strict=True)]
 
 
@@ -87,7 +88,7 @@ def with_margin(results: Results, metric: str, delta: float) -> Results:
     values = {lab: metric_values(name, results.ranks[lab], int(k)) for lab in results.labels}
     rows = [p for p in results.pairwise if p.metric == metric]
     new = iter(retest_margin(rows, values, clusters_of(results), results.stats.alpha, delta))
-    return replace(results, pairwise=tuple(next(new) if p.metric == metric else p
+    return msgspec.structs.replace(results, pairwise=tuple(next(new) if p.metric == metric else p
                                            for p in results.pairwise))
 
 

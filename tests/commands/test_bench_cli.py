@@ -130,16 +130,19 @@ def test_a_bad_margin_is_a_message(capsys):
 
 
 def test_the_report_names_the_conclusions_that_depend_on_a_definition():
-    from dataclasses import replace
     from pathlib import Path
 
+    from msgspec.structs import replace
+
     from chunkviz.commands.bench_cmd import format_report
-    from chunkviz.eval.results import Sensitivity
+    from chunkviz.eval.results import NdcgAll, Sensitivity
 
     data = load_results(Path(__file__).resolve().parents[1] / "fixtures" / "results_small.json")
     flipped = next(r for r in data.pairwise if r.metric == "recall@5" and r.significant)
     rows = tuple(replace(r, significant=False) if r is flipped else r for r in data.pairwise)
-    data = replace(data, sensitivity=Sensitivity({}, {}, 10, {}, {}, {"ties_optimistic": rows}))
+    data = replace(data, sensitivity=Sensitivity(
+        definitions={}, ranks={}, ndcg_all=NdcgAll(k=10, places={}, relevant_counts={}),
+        pairwise={"ties_optimistic": rows}))
     text = format_report(data)
     assert "Inference resamples 15 questions" in text
     assert f"depends on the definitions: {flipped.a} vs {flipped.b}" in text

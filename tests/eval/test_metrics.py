@@ -9,6 +9,7 @@ from chunkviz.errors import ParameterError
 from chunkviz.eval.metrics import (
     budget_k,
     display_name,
+    metric_values,
     mrr_at_k,
     ndcg_at_k,
     recall_at_k,
@@ -148,3 +149,13 @@ def test_ndcg_over_all_relevant_chunks_hand_computed_and_against_ranx():
     places = relevant_places(np.array(scores), rel_sets, 10)
     ours = ndcg_all_at_k(places, [len(r) for r in rel_sets], 10).mean()
     assert ours == pytest.approx(ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), "ndcg@10"))
+
+
+def test_ranks_converted_once_give_the_same_values_and_are_checked_the_same():
+    ranks = [1, None, 3, 12, 2]
+    converted = np.array([math.inf if r is None else r for r in ranks], np.float64)
+    for name in ("recall", "ndcg", "mrr"):
+        assert metric_values(name, converted, 5).tolist() == metric_values(name, ranks, 5).tolist()
+    for bad in (0.0, 1.5, -math.inf, math.nan):
+        with pytest.raises(ParameterError, match="ranks must be 1-based integers"):
+            metric_values("recall", np.array([1.0, bad]), 5)

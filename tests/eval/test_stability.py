@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from msgspec.structs import replace
 from scipy.stats import binomtest
 
 from chunkviz.eval import stability as stab
@@ -54,8 +55,6 @@ def test_stability_counts_every_resample_and_is_seeded(run) -> None:  # type: ig
 
 def test_a_clear_winner_is_stable_and_a_coin_toss_is_not() -> None:
     # Resampling identical values always gives the same data: the same pick every time.
-    from dataclasses import replace
-
     run = tune(load_sample("tech_en"), synthetic=40, configs=tune_grid()[:3], bootstrap=100,
                permutations=200)
     results = run.results

