@@ -32,7 +32,7 @@ from typing import Literal, NamedTuple
 
 from chunkviz.model import Chunk
 from chunkviz.text import Lang, text
-from chunkviz.views.markup import escape_html
+from chunkviz.views.markup import escape_html, needs_escape
 
 PAGE_SIZE = 20_000
 
@@ -215,6 +215,16 @@ def segments(
     Chunks (and parents) must be ordered by start and by end, as every strategy returns them;
     marks may come in any order and overlap each other.
     """
+    return [Segment(*row) for row in _rows(length, chunks, marks, start, end, parents)]
+
+
+_Row = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...],
+             tuple[int, ...]]
+
+
+def _rows(length: int, chunks: Sequence[Chunk], marks: Sequence[Mark], start: int,
+          end: int | None, parents: Sequence[Chunk]) -> list[_Row]:
+    """``segments`` as plain tuples, in ``Segment``'s field order (what the renderer reads)."""
     stop = length if end is None else min(end, length)
     if stop <= start:
         return []
@@ -235,7 +245,7 @@ def segments(
     bounds = sorted(cuts)
 
     active: set[int] = set()
-    out: list[Segment] = []
+    out: list[_Row] = []
     # One sweep instead of a bisection per segment: the chunks covering ``a`` are
     # ``[first, last)``, ends > a and starts <= a, and both only move forward as ``a`` grows.
     starts, ends, hi = layer.starts, layer.ends, layer.hi
@@ -253,14 +263,15 @@ def segments(
         covering = tuple(range(first, last)) if last > first else ()
         # Every start inside the window is a bound, so the chunks starting at ``a`` are the
         # ones the sweep just passed (and that still cover ``a``).
-        starting = tuple(i for i in range(max(passed, first), last) if starts[i] == a)
+        starting = (tuple(i for i in range(max(passed, first), last) if starts[i] == a)
+                    if last > passed else ())
         over: tuple[int, ...] = ()
         over_starting: tuple[int, ...] = ()
         if parents:
             over = upper.covering(a)
             over_starting = tuple(i for i in over if upper.starts[i] == a)
-        out.append(Segment(a, b, covering, tuple(sorted(active)) if active else (), starting,
-                           over, over_starting))
+        out.append((a, b, covering, tuple(sorted(active)) if active else (), starting,
+                    over, over_starting))
     return out
 
 
@@ -294,16 +305,17 @@ def _numbers(indices: Sequence[int]) -> str:
     return ", ".join(f"#{i}" for i in indices)
 
 
-def _segment_title(seg: Segment, marks: Sequence[Mark], labels: Labels) -> str:
-    if not seg.chunks:
+def _segment_title(covering: tuple[int, ...], parents: tuple[int, ...], mark_ids: tuple[int, ...],
+                   marks: Sequence[Mark], labels: Labels) -> str:
+    if not covering:
         parts = [labels.gap]
-    elif len(seg.chunks) == 1:
-        parts = [f"{labels.chunk} #{seg.chunks[0]}"]
+    elif len(covering) == 1:
+        parts = [f"{labels.chunk} #{covering[0]}"]
     else:
-        parts = [f"{labels.chunks} {_numbers(seg.chunks)} ({labels.overlap})"]
-    if seg.parents:
-        parts.append(f"{labels.parent} {_numbers(seg.parents)}")
-    for i in seg.marks:
+        parts = [f"{labels.chunks} {_numbers(covering)} ({labels.overlap})"]
+    if parents:
+        parts.append(f"{labels.parent} {_numbers(parents)}")
+    for i in mark_ids:
         m = marks[i]
         if m.broken:
             parts.append(f"{labels.broken} {_numbers(m.cut_by)}: {m.label}")
@@ -315,15 +327,6 @@ def _segment_title(seg: Segment, marks: Sequence[Mark], labels: Labels) -> str:
         else:
             parts.append(f"{labels.answer}: {m.label}")
     return "\n".join(parts)
-
-
-def _band(chunks: tuple[int, ...]) -> str:
-    depth = len(chunks)
-    if depth == 0:
-        return "gap"
-    if depth == 1:
-        return f"c{chunks[0] % 2}"
-    return f"ov d{min(depth, 4)}"
 
 
 def _cut_marker(at: int, ending: Sequence[int], starting: Sequence[int],
@@ -358,7 +361,7 @@ def render_html(
     """
     words = labels or Labels()
     stop = len(text) if end is None else min(end, len(text))
-    segs = segments(len(text), chunks, marks, start=start, end=stop, parents=parents)
+    rows = _rows(len(text), chunks, marks, start, stop, parents)
     layer = _Layer(chunks, start, stop)
     ends_at: dict[int, list[int]] = {}
     for i in range(layer.lo, layer.hi):
@@ -366,6 +369,8 @@ def render_html(
     end_word = escape_html(words.end)
     titles: dict[tuple[tuple[int, ...], tuple[int, ...]], str] = {}
     out: list[str] = []
+    # Most pages hold nothing to escape: one search of the page spares one per segment.
+    clean = not needs_escape(text, start, stop)
 
     def end_markers(at: int) -> None:
         # A chunk whose successor starts where it ends needs no end marker: the badge says it.
@@ -373,40 +378,42 @@ def render_html(
             if not (i + 1 < len(layer.starts) and layer.starts[i + 1] == at):
                 out.append(f'<span class="ce" title="{end_word} #{i}">#{i}]</span>')
 
-    for seg in segs:
-        a = seg.start
+    # Plain tuples, unpacked: a page has thousands of segments and this loop is the redraw.
+    for a, b, covering, mark_ids, starting, over, over_starting in rows:
         if a > start and a in ends_at:
             end_markers(a)
-        if seg.marks:
-            broken = [marks[i] for i in seg.marks if marks[i].broken and marks[i].start < a]
-            if broken and (a in ends_at or seg.chunk_starts):
-                out.append(_cut_marker(a, ends_at.get(a, ()), seg.chunk_starts, broken, words))
-        for p in seg.parent_starts:
+        if mark_ids:
+            broken = [marks[i] for i in mark_ids if marks[i].broken and marks[i].start < a]
+            if broken and (a in ends_at or starting):
+                out.append(_cut_marker(a, ends_at.get(a, ()), starting, broken, words))
+        for p in over_starting:
             out.append(f'<span class="pn" id="parent-{p}" title="{escape_html(words.parent)}'
                        f' #{p}">{escape_html(words.parent_mark)}#{p}</span>')
-        for i in seg.chunk_starts:
+        for i in starting:
             prefix = chunks[i].prefix
             tip = f' title="{escape_html(prefix)}"' if prefix else ""
             out.append(f'<span class="cn" id="chunk-{i}"{tip}>#{i}</span>')
-        classes = _band(seg.chunks)
-        if seg.parents:
-            classes += " pov" if len(seg.parents) > 1 else f" pa{seg.parents[0] % 2}"
-        if seg.marks:
-            style = (marks[seg.marks[0]].style if len(seg.marks) == 1 else
-                     min((marks[i].style for i in seg.marks), key=_PRECEDENCE.__getitem__))
+        depth = len(covering)
+        classes = ("gap" if depth == 0 else f"c{covering[0] % 2}" if depth == 1
+                   else f"ov d{min(depth, 4)}")
+        if over:
+            classes += " pov" if len(over) > 1 else f" pa{over[0] % 2}"
+        if mark_ids:
+            style = (marks[mark_ids[0]].style if len(mark_ids) == 1 else
+                     min((marks[i].style for i in mark_ids), key=_PRECEDENCE.__getitem__))
             classes += " " + _MARK_CSS[style]
-            title = escape_html(_segment_title(seg, marks, words))
+            title = escape_html(_segment_title(covering, over, mark_ids, marks, words))
         else:
             # Most segments carry no mark: their title depends on the chunks and parents only.
-            cover = (seg.chunks, seg.parents)
+            cover = (covering, over)
             title = titles.get(cover, "")
             if not title:
-                title = titles[cover] = escape_html(_segment_title(seg, marks, words))
-        body = escape_html(text[seg.start : seg.end])
+                title = titles[cover] = escape_html(_segment_title(covering, over, (), marks,
+                                                                   words))
+        body = text[a:b] if clean else escape_html(text[a:b])
         # data-s (the segment's first character) lets a view keep or share a reading position.
-        out.append(f'<span class="{classes}" data-s="{a}" title="{title}">'
-                   f'{body}</span>')
-    if segs:
+        out.append(f'<span class="{classes}" data-s="{a}" title="{title}">{body}</span>')
+    if rows:
         end_markers(stop)
     return "".join(out)
 

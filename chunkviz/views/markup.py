@@ -44,6 +44,11 @@ def escape_markdown(text: str) -> str:
     return _BLOCK_START.sub(r"\1\\\2", unlinked)
 
 
+def needs_escape(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether ``escape_html`` would change ``text[start:end]`` (searched in place, no copy)."""
+    return _HTML_UNSAFE.search(text, start, len(text) if end is None else end) is not None
+
+
 def escape_html(text: str) -> str:
     """``text`` escaped for HTML element content and attribute values (quotes included).
 
