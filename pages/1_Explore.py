@@ -16,6 +16,14 @@ from chunkviz.ui.guard import message_markdown, show_error
 from chunkviz.ui.highlight_view import highlight_view, save_view_button, text_key
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.import_view import chunks_importer
+from chunkviz.ui.jumps import (
+    current_jump,
+    follow_answer,
+    keep_choice,
+    page_default,
+    reopen_tab,
+    request_jump,
+)
 from chunkviz.ui.page_view import page_view
 from chunkviz.ui.pickers import configuration_picker, document_picker, question_editor
 from chunkviz.ui.resources import (
@@ -37,12 +45,11 @@ from chunkviz.views.explore import (
     qa_counts,
     summary,
 )
-from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
+from chunkviz.views.highlight import labels_for, page_bounds, page_count, render_html
 from chunkviz.views.index_size import LEXICAL_LIMIT, index_metric
 from chunkviz.views.qa_table import (
     QA_COLUMNS,
     QA_FILTERS,
-    answer_place,
     near_label,
     near_matches,
     qa_rows,
@@ -127,83 +134,43 @@ tiles[5].metric(tr("explore.over_metric"), "—" if limit is None else f"{len(st
 
 
 # --- Highlight -------------------------------------------------------------------------------
-def _jump_to(index: int | None = None, *, offset: int | None = None) -> None:
-    """Bring chunk ``index`` (or character ``offset``, e.g. an answer's start) into view."""
-    ss["explore_scroll"] = index
-    ss["explore_focus"] = offset
-    # A new request scrolls even to the same place again; other reruns keep the reader's place.
-    ss["explore_jump_request"] = ss.get("explore_jump_request", 0) + 1
-    ss["explore_scroll_pending"] = True
-
-
 def _on_table_select() -> None:
     rows = ss["explore_table"].selection.rows
     if rows:
-        _jump_to(int(rows[0]))
+        request_jump(ss, "explore", int(rows[0]))
 
 
 with view:
     st.markdown(lesson_line(state.lang, qa))
     pages = page_count(len(text))
-    scroll = ss.get("explore_scroll")
-    if scroll is not None and not 0 <= scroll < stats.count:
-        scroll = None
-    focus = ss.get("explore_focus")
-    if focus is not None and not 0 <= focus < len(text):
-        focus = None
-    if ss.pop("explore_scroll_pending", False) and (scroll is not None or focus is not None):
-        # The pagination starts again at the target's page: its state is dropped and its default
-        # moved (writing the widget's key drew Streamlit's "default value and also set through the
-        # Session State API" warning at every jump).
-        ss.pop("explore_page", None)
-        target = focus if focus is not None else result.chunks[scroll or 0].start
-        ss["explore_page_default"] = page_of(target) + 1
+    jump = current_jump(ss, "explore", result.chunks, len(text))
     # The view comes first and its pager and jump box under it (a short screen shows the text).
     view_slot = st.container()
     bar = st.columns([3, 1])
     page = (bar[0].pagination(pages, key="explore_page", max_visible_pages=9,
-                              default=min(ss.get("explore_page_default", 1), pages))
+                              default=page_default(ss, "explore", pages))
             if pages > 1 else 1)
     if stats.count:
         bar[1].number_input(tr("explore.jump"), min_value=0, max_value=stats.count - 1, step=1,
                             key="explore_jump", help=tr("explore.jump_help"),
-                            on_change=lambda: _jump_to(int(ss["explore_jump"])))
+                            on_change=lambda: request_jump(ss, "explore", int(ss["explore_jump"])))
     a, b = page_bounds(len(text), page - 1)
     marks = marks_cached(document, strategy, params, state.backend, a, b)
     markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_for(state.lang),
                          parents=result.parents)
     with view_slot:
-        highlight_view(markup, scroll_to=scroll, focus=focus, key="explore_highlight",
-                       request=ss.get("explore_jump_request", 0), legend=state.lang,
+        highlight_view(markup, scroll_to=jump.scroll, focus=jump.focus, key="explore_highlight",
+                       request=jump.request, legend=state.lang,
                        parents=bool(result.parents), text_id=text_key(text), lead=True)
     if pages > 1:
         st.caption(tr("explore.page_info", a=a, b=b, n=len(text), p=page, pages=pages))
     if document.layout is not None and st.toggle(tr("pdfview.show"), key="explore_pdf_view",
                                                  help=tr("pdfview.show_help")):
-        page_view(document, result, marks, selected=scroll, on_select=_jump_to,
-                  key="explore_pdf")
+        page_view(document, result, marks, selected=jump.scroll,
+                  on_select=lambda i: request_jump(ss, "explore", i), key="explore_pdf")
 
 
 # --- Details -------------------------------------------------------------------------------
-def _follow_qa_selection(rows: list[int], shown: list[int], kind: str) -> None:
-    """Move the highlight to the answer of a newly selected row (a row is not a question index).
-
-    NOTE: read from the table's value during the run, not in an on_select callback, so the
-    handled choice is remembered per filter and AppTest can drive it through session state.
-    """
-    chosen = (kind, shown[rows[0]]) if rows and rows[0] < len(shown) else None
-    if chosen is None:  # cleared: selecting the same row again is a new request
-        ss.pop("explore_qa_followed", None)
-        return
-    if ss.get("explore_qa_followed") == chosen:  # followed already; the reader may have moved on
-        return
-    ss["explore_qa_followed"] = chosen
-    place = answer_place(qa[chosen[1]], result.chunks)
-    if place is not None:
-        _jump_to(place[0], offset=place[1])
-        st.rerun()
-
-
 def _qa_section() -> None:
     if qa:
         st.markdown(tr("explore.qa_counts", contained=counts.contained, broken=counts.broken,
@@ -211,14 +178,10 @@ def _qa_section() -> None:
         key = lang_key("explore_qa_filter", state)
         bind(key, state.qa_filter)
 
-        def keep_a_filter() -> None:
-            # A click on the chosen segment would clear it: the filter stays as it was.
-            if ss[key] not in QA_FILTERS:
-                ss[key] = state.qa_filter
-
         kind = st.segmented_control(tr("explore.qa_filter"), QA_FILTERS, key=key,
                                     format_func=lambda f: tr(f"explore.qa_filter_{f}"),
-                                    help=tr("explore.qa_filter_help"), on_change=keep_a_filter)
+                                    help=tr("explore.qa_filter_help"), on_change=keep_choice,
+                                    args=(ss, key, QA_FILTERS, state.qa_filter))
         state.qa_filter = kind if kind in QA_FILTERS else state.qa_filter
         shown = shown_questions(qa, state.qa_filter)
         # Labels translated once, not once per cell.
@@ -235,7 +198,9 @@ def _qa_section() -> None:
                                  selection_mode="single-row",
                                  column_config=qa_columns(QA_COLUMNS))
             st.caption(tr("explore.qa_select_hint"))
-            _follow_qa_selection(list(event.selection.rows), shown, state.qa_filter)
+            if follow_answer(ss, "explore", state.qa_filter, event.selection.rows, shown, qa,
+                             result.chunks):
+                st.rerun()
         else:
             st.info(tr(f"explore.qa_none_{state.qa_filter}"))
     else:
@@ -303,9 +268,7 @@ def _share_section() -> None:
 SECTIONS = {"qa": _qa_section, "figures": _figures_section, "table": _table_section,
             "export": _export_section, "share": _share_section}
 tab_labels = {name: tr(f"explore.tab_{name}") for name in SECTIONS}
-if ss.get("explore_tab") not in tab_labels.values() and ss.get("explore_tab_id") in tab_labels:
-    # The language changed: keep the same tab open under its translated label.
-    ss["explore_tab"] = tab_labels[ss["explore_tab_id"]]
+reopen_tab(ss, "explore_tab", "explore_tab_id", tab_labels)
 tabs = st.tabs(list(tab_labels.values()), key="explore_tab", on_change="rerun")
 for (name, draw), tab in zip(SECTIONS.items(), tabs, strict=True):
     if tab.open:

@@ -8,6 +8,7 @@ from chunkviz.ui.compare_figures import diff_figure
 from chunkviz.ui.compare_view import Panel, compare_view
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
+from chunkviz.ui.jumps import follow_to_page, valid_page
 from chunkviz.ui.pickers import configuration_picker, document_picker
 from chunkviz.ui.resources import outcome_cached
 from chunkviz.ui.state import app_state
@@ -23,7 +24,13 @@ from chunkviz.views.compare import (
     summary_rows,
 )
 from chunkviz.views.explore import qa_marks
-from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
+from chunkviz.views.highlight import (
+    PANEL_PAGE_SIZE,
+    labels_for,
+    page_bounds,
+    page_count,
+    render_html,
+)
 
 state = app_state()
 ss = st.session_state
@@ -72,28 +79,9 @@ st.dataframe(summary_rows(ready, words=words), hide_index=True, key="compare_sum
              width="stretch")
 
 
-PAGE_SIZE = 4000  # characters per part of the document in the panels
-
-
-def _follow_strip(offset: int | None, pages: int) -> None:
-    """Show the part of the text holding a newly clicked mark of the strip (once per click)."""
-    if offset is None:  # cleared: clicking the same mark again is a new request
-        ss.pop("compare_strip_followed", None)
-        return
-    if ss.get("compare_strip_followed") == offset:
-        return
-    ss["compare_strip_followed"] = offset
-    target = min(page_of(offset, PAGE_SIZE) + 1, pages)
-    if pages > 1 and target != ss.get("compare_page", 1):
-        ss["compare_page"] = target  # before the slider is drawn in this run
-        st.rerun()
-
-
 st.subheader(tr("compare.boundaries"))
-pages = page_count(len(text), PAGE_SIZE)
-if not 1 <= ss.get("compare_page", 1) <= pages:  # a shorter document than before
-    ss.pop("compare_page", None)
-a, b = page_bounds(len(text), ss.get("compare_page", 1) - 1, PAGE_SIZE)
+pages = page_count(len(text), PANEL_PAGE_SIZE)
+a, b = page_bounds(len(text), valid_page(ss, "compare_page", pages) - 1, PANEL_PAGE_SIZE)
 diff: BoundaryDiff | None = None
 pair: tuple[int, int] | None = None
 if len(ready) >= 2:
@@ -122,10 +110,12 @@ if len(ready) >= 2:
                                             lang=state.lang),
                                 key="compare_strip", on_select="rerun", selection_mode="points")
         st.caption(tr("compare.strip_help"))
-        _follow_strip(clicked_boundary(event), pages)
+        if follow_to_page(ss, "compare_strip_followed", "compare_page", clicked_boundary(event),
+                          len(text), PANEL_PAGE_SIZE):
+            st.rerun()
         st.caption(tr("compare.diff_legend"))
 page = st.slider(tr("compare.page"), 1, pages, key="compare_page") if pages > 1 else 1
-a, b = page_bounds(len(text), page - 1, PAGE_SIZE)
+a, b = page_bounds(len(text), page - 1, PANEL_PAGE_SIZE)
 st.caption(tr("compare.boundaries_note", a=a, b=b, n=len(text)))
 st.caption(tr("compare.sync_note"))
 labels = labels_for(state.lang)

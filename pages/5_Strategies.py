@@ -13,6 +13,7 @@ from chunkviz.ui.controls import param_controls
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import tr
+from chunkviz.ui.jumps import chunk_page, pick_cut
 from chunkviz.ui.pickers import document_picker
 from chunkviz.ui.resources import (
     chunk_cached,
@@ -24,7 +25,7 @@ from chunkviz.ui.resources import (
 from chunkviz.ui.state import app_state
 from chunkviz.ui.strategies_figures import clicked_boundary, perplexity_figure, semantic_figure
 from chunkviz.views.compare import config_label
-from chunkviz.views.highlight import Labels, Mark, labels_for, page_bounds, page_of, render_html
+from chunkviz.views.highlight import Labels, Mark, labels_for, page_bounds, render_html
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.parent_expansion import auto_merge, expand_to_parents, hit_rows, rank_children
 
@@ -62,8 +63,7 @@ def _controls(name: str) -> dict[str, Any]:
 def _view(chunks: tuple[Chunk, ...], target: int | None, key: str,
           marks: list[Mark] | None = None, words: Labels | None = None) -> None:
     """The highlight of the page that holds chunk ``target`` (the first page without one)."""
-    page = page_of(chunks[target].start) if target is not None and chunks else 0
-    a, b = page_bounds(len(text), page)
+    a, b = page_bounds(len(text), chunk_page(chunks, target))
     markup = render_html(text, chunks, marks or [], start=a, end=b, labels=words or labels)
     highlight_view(markup, scroll_to=target, key=key)
     st.caption(tr("strategies.view_note", a=a, b=b, n=len(text)))
@@ -72,8 +72,7 @@ def _view(chunks: tuple[Chunk, ...], target: int | None, key: str,
 def _cut_picker(cuts: tuple[int, ...], values: tuple[float, ...], key: str,
                 clicked: int | None) -> int | None:
     """A select box of the cuts; returns the chunk index that starts at the chosen cut."""
-    if clicked is not None and clicked in cuts:
-        ss[key] = cuts.index(clicked) + 1
+    pick_cut(ss, key, cuts, clicked)
     item = {0: tr("strategies.jump_none")}
     item.update({n + 1: tr("strategies.jump_item", n=n + 1, i=c, v=values[c])
                  for n, c in enumerate(cuts)})
