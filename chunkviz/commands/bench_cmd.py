@@ -245,13 +245,13 @@ def format_report(results: Results) -> str:
     ``chunkviz.views.benchmark_tables``), in English.
     """
     from chunkviz.views import dashboard as db
-    from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
+    from chunkviz.views.benchmark_tables import main_table_markdown
     from chunkviz.views.verdict import verdicts
 
     stats = results.stats
     unit, units = db.unit_of(results)
     encode = "col_index_build" if results.backend.kind == "lexical" else "col_encode"
-    lines = [main_table_markdown(db.main_table(results), ENGLISH.__getitem__, encode), "",
+    lines = [main_table_markdown(db.main_table(results), "en", encode), "",
              f"Inference resamples {units:,} {unit}s ({stats.bootstrap} bootstrap resamples, "
              f"{stats.permutations} sign flips per test: p >= {db.floor_text(results)}, printed "
              "as p ≤ … at that floor)."]
