@@ -25,7 +25,8 @@ from chunkviz.model import Chunk
 from chunkviz.views.highlight import PAGE_SIZE, page_count, page_of
 from chunkviz.views.qa_table import answer_place
 
-State = MutableMapping[str, Any]
+# Any keys: st.session_state is a mapping of str | int keys, a test passes a dict[str, Any].
+State = MutableMapping[Any, Any]
 
 
 @dataclass(frozen=True, slots=True)

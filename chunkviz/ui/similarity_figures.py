@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 
 from chunkviz.retrieval.base import Measure
+from chunkviz.text import Lang
+from chunkviz.ui.i18n import tr
 from chunkviz.views.similarity_lesson import Lesson
 
 MEASURE_COLOURS: dict[Measure, str] = {"dot": "#e8590c", "cosine": "#1c7ed6", "l2": "#2f9e44"}
@@ -18,7 +20,7 @@ def _short(text: str, n: int = 40) -> str:
     return flat if len(flat) <= n else flat[:n] + "…"
 
 
-def norm_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str]) -> Any:
+def norm_figure(lesson: Lesson, texts: Sequence[str], lang: Lang) -> Any:
     """Scatter of vector norm against chunk length, one point per chunk."""
     import plotly.graph_objects as go
 
@@ -32,7 +34,7 @@ def norm_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str])
             textposition="top center",
             hovertext=[_short(t) for t in texts],
             marker={"size": 10, "color": "#495057"},
-            name=labels["chunks"],
+            name=tr("similarity.chunks", lang=lang),
         )
     )
     if stats.pearson is not None and len(stats.lengths) >= 2:
@@ -44,13 +46,13 @@ def norm_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str])
                 y=slope * xs + intercept,
                 mode="lines",
                 line={"dash": "dot", "color": "#adb5bd"},
-                name=labels["fit"],
+                name=tr("similarity.fit", lang=lang),
             )
         )
     fig.update_layout(
-        title=labels["title"],
-        xaxis_title=labels["x"],
-        yaxis_title=labels["y"],
+        title=tr("similarity.norm_title", lang=lang),
+        xaxis_title=tr("similarity.norm_x", lang=lang),
+        yaxis_title=tr("similarity.norm_y", lang=lang),
         height=360,
         margin={"t": 50, "b": 40, "l": 50, "r": 10},
         showlegend=False,
@@ -58,7 +60,7 @@ def norm_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str])
     return fig
 
 
-def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], labels: Mapping[str, str]) -> Any:
+def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], lang: Lang) -> Any:
     """Each chunk's rank under the three measures, joined by a line per chunk (a dumbbell)."""
     import plotly.graph_objects as go
 
@@ -93,9 +95,9 @@ def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], labels: Mappin
             )
         )
     fig.update_layout(
-        title=labels["title"],
-        xaxis_title=labels["x"],
-        yaxis_title=labels["y"],
+        title=tr("similarity.rank_title", lang=lang),
+        xaxis_title=tr("similarity.rank_x", lang=lang),
+        yaxis_title=tr("similarity.rank_y", lang=lang),
         yaxis={"autorange": "reversed", "dtick": 1 if n <= 20 else None},
         xaxis={"dtick": 1 if n <= 30 else None},
         height=360,
@@ -105,7 +107,7 @@ def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], labels: Mappin
     return fig
 
 
-def pca_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str]) -> Any:
+def pca_figure(lesson: Lesson, texts: Sequence[str], lang: Lang) -> Any:
     """Chunks (size by length) and the query in the chunks' first two principal components."""
     import plotly.graph_objects as go
 
@@ -122,19 +124,19 @@ def pca_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str]) 
                 textposition="middle center",
                 hovertext=[_short(t) for t in texts],
                 marker={"size": size, "color": "#74c0fc", "line": {"color": "#1c7ed6", "width": 1}},
-                name=labels["chunks"],
+                name=tr("similarity.chunks", lang=lang),
             ),
             go.Scatter(
                 x=[proj.query[0]],
                 y=[proj.query[1]],
                 mode="markers",
                 marker={"size": 16, "symbol": "star", "color": "#c2255c"},
-                name=labels["query"],
+                name=tr("similarity.query_point", lang=lang),
             ),
         ]
     )
     fig.update_layout(
-        title=labels["title"],
+        title=tr("similarity.pca_title", lang=lang),
         xaxis_title=f"PC1 ({proj.explained[0]:.0%})",
         yaxis_title=f"PC2 ({proj.explained[1]:.0%})",
         height=380,
