@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 import streamlit as st
 
 from chunkviz.retrieval.headers import CONTEXT_MODES
-from chunkviz.retrieval.lexical import CharNgramTokenizer
-from chunkviz.text import text as catalogue_text
-from chunkviz.ui.explore_figures import length_figure, token_figure
 from chunkviz.ui.explore_layout import EXPLORE_CSS, METRIC_WIDTH, document_heading
-from chunkviz.ui.explore_tables import chunk_columns, qa_columns
+from chunkviz.ui.explore_sections import ExploreRun, detail_tabs
 from chunkviz.ui.guard import message_markdown, show_error
-from chunkviz.ui.highlight_view import highlight_view, save_view_button, text_key
+from chunkviz.ui.highlight_view import highlight_view, text_key
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.import_view import chunks_importer
-from chunkviz.ui.jumps import (
-    current_jump,
-    follow_answer,
-    keep_choice,
-    page_default,
-    reopen_tab,
-    request_jump,
-)
+from chunkviz.ui.jumps import current_jump, page_default, request_jump
 from chunkviz.ui.page_view import page_view
-from chunkviz.ui.pickers import configuration_picker, document_picker, question_editor
+from chunkviz.ui.pickers import configuration_picker, document_picker
 from chunkviz.ui.resources import (
     chunk_cached,
     doc_tokens_cached,
@@ -36,25 +24,9 @@ from chunkviz.ui.resources import (
     token_counts_cached,
 )
 from chunkviz.ui.state import app_state, bind, lang_key
-from chunkviz.views import codegen, export
-from chunkviz.views.explore import (
-    CHUNK_COLUMNS,
-    chunk_rows,
-    chunk_stats,
-    lesson_line,
-    qa_counts,
-    summary,
-)
+from chunkviz.views.explore import chunk_stats, lesson_line, qa_counts
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, render_html
 from chunkviz.views.index_size import LEXICAL_LIMIT, index_metric
-from chunkviz.views.qa_table import (
-    QA_COLUMNS,
-    QA_FILTERS,
-    near_label,
-    near_matches,
-    qa_rows,
-    shown_questions,
-)
 
 state = app_state()
 ss = st.session_state
@@ -82,8 +54,8 @@ with settings:
     bind(context_key, state.context)
     state.context = st.selectbox(tr("explore.context"), CONTEXT_MODES, key=context_key,
                                  # The language bound now: AppTest formats outside the run.
-                                 format_func=lambda m, lang=state.lang: catalogue_text(
-                                     lang, f"explore.context_{m}"),
+                                 format_func=lambda m, lang=state.lang: tr(
+                                     f"explore.context_{m}", lang=lang),
                                  help=tr("explore.context_help"))
 text = document.text
 if not text:
@@ -134,12 +106,6 @@ tiles[5].metric(tr("explore.over_metric"), "—" if limit is None else f"{len(st
 
 
 # --- Highlight -------------------------------------------------------------------------------
-def _on_table_select() -> None:
-    rows = ss["explore_table"].selection.rows
-    if rows:
-        request_jump(ss, "explore", int(rows[0]))
-
-
 with view:
     st.markdown(lesson_line(state.lang, qa))
     pages = page_count(len(text))
@@ -171,107 +137,5 @@ with view:
 
 
 # --- Details -------------------------------------------------------------------------------
-def _qa_section() -> None:
-    if qa:
-        st.markdown(tr("explore.qa_counts", contained=counts.contained, broken=counts.broken,
-                       found=counts.found, total=counts.total, missing=counts.not_found))
-        key = lang_key("explore_qa_filter", state)
-        bind(key, state.qa_filter)
-
-        kind = st.segmented_control(tr("explore.qa_filter"), QA_FILTERS, key=key,
-                                    format_func=lambda f: tr(f"explore.qa_filter_{f}"),
-                                    help=tr("explore.qa_filter_help"), on_change=keep_choice,
-                                    args=(ss, key, QA_FILTERS, state.qa_filter))
-        state.qa_filter = kind if kind in QA_FILTERS else state.qa_filter
-        shown = shown_questions(qa, state.qa_filter)
-        # Labels translated once, not once per cell.
-        col = {k: tr(f"explore.col_{k}") for k in QA_COLUMNS}
-        status = {k: tr(f"explore.{k.replace(' ', '_')}")
-                  for k in ("contained", "broken", "not found", "ambiguous")}
-        if shown:
-            # One table (and one selection) per filter: row 0 of "broken" is another question.
-            near = near_matches(text, qa, shown)
-            event = st.dataframe(qa_rows(qa, shown, col, status,
-                                         {i: near_label(text, m) for i, m in near.items()}),
-                                 key=f"explore_qa_table_{state.qa_filter}", hide_index=True,
-                                 width="stretch", on_select="rerun",
-                                 selection_mode="single-row",
-                                 column_config=qa_columns(QA_COLUMNS))
-            st.caption(tr("explore.qa_select_hint"))
-            if follow_answer(ss, "explore", state.qa_filter, event.selection.rows, shown, qa,
-                             result.chunks):
-                st.rerun()
-        else:
-            st.info(tr(f"explore.qa_none_{state.qa_filter}"))
-    else:
-        st.info(tr("explore.qa_none"))
-    question_editor(state)
-
-
-def _figures_section() -> None:
-    st.markdown(f"**{tr('explore.stats')}**")
-    note = tr("explore.tokens_note", tokenizer=tokenizer_name, backend=state.backend)
-    if isinstance(backend.tokenizer, CharNgramTokenizer):
-        n = backend.tokenizer.n
-        note += " " + tr("explore.tokens_ngram", tokenizer=tokenizer_name, n=n, less=n - 1)
-    st.caption(note)
-    rows = []
-    for label, values in ((tr("explore.stat_chars"), stats.char_lengths),
-                          (tr("explore.stat_tokens", tokenizer=tokenizer_name),
-                           stats.token_lengths)):
-        s = summary(values or ())
-        if s is not None:
-            rows.append({"": label, tr("explore.stat_min"): s[0],
-                         tr("explore.stat_median"): s[1], tr("explore.stat_max"): s[2]})
-    st.dataframe(rows, hide_index=True)
-    fig_left, fig_right = st.columns(2)
-    fig_left.plotly_chart(length_figure(stats, state.lang), key="explore_fig_chars")
-    fig_right.plotly_chart(token_figure(stats, tokenizer_name, state.lang),
-                           key="explore_fig_tokens")
-
-
-def _table_section() -> None:
-    words = {c: tr(f"explore.chunk_col.{c}") for c in CHUNK_COLUMNS}
-    st.dataframe(chunk_rows(result, tokens, words=words), key="explore_table", hide_index=True,
-                 on_select=_on_table_select, selection_mode="single-row", width="stretch",
-                 column_config=chunk_columns(tokenizer_name, state.backend))
-
-
-def _export_section() -> None:
-    # Every export names the document and the configuration, and gives each chunk's QA status.
-    stem = export.export_stem(result, document)
-    st.caption(tr("explore.export_note"))
-    for col, (kind, data, mime) in zip(st.columns(3), (
-            ("json", export.to_json(result, document, qa), "application/json"),
-            ("jsonl", export.to_jsonl(result, document, qa), "application/jsonl"),
-            ("csv", export.to_csv(result, document, qa), "text/csv")), strict=True):
-        col.download_button(tr(f"explore.export_{kind}"), data, f"{stem}.{kind}", mime,
-                            key=f"explore_dl_{kind}")
-    save_view_button(document, result, qa, lang=state.lang, key="explore_dl_html")
-    st.markdown(f"**{tr('explore.code')}**")
-    snippets = codegen.snippets(strategy, params)
-    for tab, snip in zip(st.tabs([s.library for s in snippets]), snippets, strict=True):
-        with tab:
-            st.caption(tr(f"explore.fidelity_{snip.fidelity}", note=snip.note))
-            st.code(snip.code, language="python")
-
-
-def _share_section() -> None:
-    st.markdown(tr("explore.share_intro"))
-    base = (st.context.url or "").split("?")[0]
-    st.code(f"{base}?{urlencode(state.link())}", language=None)
-    if document.origin != "sample":
-        st.caption(tr("explore.share_own_doc"))
-
-
-# Only the open tab runs (on_change="rerun"), so a slider move pays for one tab, not five.
-SECTIONS = {"qa": _qa_section, "figures": _figures_section, "table": _table_section,
-            "export": _export_section, "share": _share_section}
-tab_labels = {name: tr(f"explore.tab_{name}") for name in SECTIONS}
-reopen_tab(ss, "explore_tab", "explore_tab_id", tab_labels)
-tabs = st.tabs(list(tab_labels.values()), key="explore_tab", on_change="rerun")
-for (name, draw), tab in zip(SECTIONS.items(), tabs, strict=True):
-    if tab.open:
-        ss["explore_tab_id"] = name
-        with tab:
-            draw()
+detail_tabs(ExploreRun(state, document, strategy, params, result, tokens, qa, counts, stats,
+                       backend, tokenizer_name))
