@@ -27,7 +27,8 @@ import streamlit as st
 
 from chunkviz.document import Document
 from chunkviz.model import ChunkingResult
-from chunkviz.text import Lang, text
+from chunkviz.text import Lang
+from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_label
 from chunkviz.views.explore import QAResult, qa_marks
 from chunkviz.views.highlight import STYLE, legend_html
@@ -263,7 +264,6 @@ def highlight_view(
     })
 
 
-
 def save_view_button(
     document: Document,
     result: ChunkingResult,
@@ -282,6 +282,6 @@ def save_view_button(
     def build() -> str:
         return standalone_html(result, qa_marks(qa, result), qa, name=name, lang=lang)
 
-    st.download_button(text(lang, "highlight.save_html"), build,
+    st.download_button(tr("highlight.save_html", lang=lang), build,
                        standalone_filename(name, result.strategy), "text/html", key=key,
-                       help=text(lang, "highlight.save_help"))
+                       help=tr("highlight.save_help", lang=lang))
