@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from chunkviz.retrieval.headers import CONTEXT_MODES
-from chunkviz.ui.explore_layout import EXPLORE_CSS, METRIC_WIDTH, document_heading
-from chunkviz.ui.explore_sections import ExploreRun, detail_tabs
+from chunkviz.ui.explore_layout import EXPLORE_CSS, document_heading
+from chunkviz.ui.explore_sections import ExploreRun, detail_tabs, number_tiles
 from chunkviz.ui.guard import message_markdown, show_error
 from chunkviz.ui.highlight_view import highlight_view, text_key
 from chunkviz.ui.i18n import tr
@@ -26,7 +26,6 @@ from chunkviz.ui.resources import (
 from chunkviz.ui.state import app_state, bind, lang_key
 from chunkviz.views.explore import chunk_stats, lesson_line, qa_counts
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, render_html
-from chunkviz.views.index_size import LEXICAL_LIMIT, index_metric
 
 state = app_state()
 ss = st.session_state
@@ -80,29 +79,12 @@ stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
                     max_input_tokens=backend.max_input_tokens)
 counts = qa_counts(qa)  # answers not found are counted apart, never as broken
 
+run = ExploreRun(state, document, strategy, params, result, tokens, qa, counts, stats, backend,
+                 tokenizer_name)
+
 # --- Numbers -------------------------------------------------------------------------------
-with numbers_slot, st.container(horizontal=True, gap="small", key="explore_numbers"):
-    tiles = [st.container(width=METRIC_WIDTH) for _ in range(6)]
-tiles[0].metric(tr("explore.chunks"), f"{stats.count:,}", help=tr("explore.chunks_help"))
-tiles[1].metric(tr("explore.predicted"),
-                "—" if stats.predicted is None else f"{stats.predicted:,}",
-                help=tr("explore.predicted_help"))
-actual = "—" if stats.actual_factor is None else f"{stats.actual_factor:.3f}"
-tiles[2].metric(tr("explore.cost"),
-                "—" if stats.cost_factor is None else f"{stats.cost_factor:.3f}",
-                help=tr("explore.cost_help", actual=actual))
-index_value, index_help, index_fields = index_metric(
-    index_size_cached(document, strategy, params, state.backend))
-tiles[3].metric(tr("explore.index"), index_value,
-                help=tr(f"explore.index_help_{index_help}", chars=stats.embedded_chars,
-                        backend=state.backend, limit=LEXICAL_LIMIT, **index_fields))
-tiles[4].metric(tr("explore.broken_metric"), f"{counts.broken} / {counts.found}",
-                help=tr("explore.broken_help", missing=counts.not_found))
-limit = backend.max_input_tokens
-tiles[5].metric(tr("explore.over_metric"), "—" if limit is None else f"{len(stats.over_limit)}",
-                help=tr("explore.over_help_windowed" if getattr(backend, "long_inputs", "")
-                        == "windowed" else "explore.over_help", limit=limit) if limit is not None
-                else tr("explore.no_limit", backend=state.backend))
+with numbers_slot:
+    number_tiles(run, index_size_cached(document, strategy, params, state.backend))
 
 
 # --- Highlight -------------------------------------------------------------------------------
@@ -137,5 +119,4 @@ with view:
 
 
 # --- Details -------------------------------------------------------------------------------
-detail_tabs(ExploreRun(state, document, strategy, params, result, tokens, qa, counts, stats,
-                       backend, tokenizer_name))
+detail_tabs(run)

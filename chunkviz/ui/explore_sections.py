@@ -17,6 +17,7 @@ from chunkviz.document import Document
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.lexical import CharNgramTokenizer
 from chunkviz.ui.explore_figures import length_figure, token_figure
+from chunkviz.ui.explore_layout import METRIC_WIDTH
 from chunkviz.ui.explore_tables import chunk_columns, qa_columns
 from chunkviz.ui.highlight_view import save_view_button
 from chunkviz.ui.i18n import tr
@@ -32,6 +33,7 @@ from chunkviz.views.explore import (
     chunk_rows,
     summary,
 )
+from chunkviz.views.index_size import LEXICAL_LIMIT, IndexSize, index_metric
 from chunkviz.views.qa_table import (
     QA_COLUMNS,
     QA_FILTERS,
@@ -59,6 +61,38 @@ class ExploreRun:
     stats: ChunkStats
     backend: Any
     tokenizer_name: str
+
+
+def number_tiles(run: ExploreRun, index_size: IndexSize | None) -> None:
+    """The six key numbers, two to a row beside the settings (``METRIC_WIDTH`` tiles).
+
+    ``index_size`` is ``resources.index_size_cached``'s for the run's configuration.
+    """
+    stats, counts, backend = run.stats, run.counts, run.backend
+    with st.container(horizontal=True, gap="small", key="explore_numbers"):
+        tiles = [st.container(width=METRIC_WIDTH) for _ in range(6)]
+    tiles[0].metric(tr("explore.chunks"), f"{stats.count:,}", help=tr("explore.chunks_help"))
+    tiles[1].metric(tr("explore.predicted"),
+                    "—" if stats.predicted is None else f"{stats.predicted:,}",
+                    help=tr("explore.predicted_help"))
+    actual = "—" if stats.actual_factor is None else f"{stats.actual_factor:.3f}"
+    tiles[2].metric(tr("explore.cost"),
+                    "—" if stats.cost_factor is None else f"{stats.cost_factor:.3f}",
+                    help=tr("explore.cost_help", actual=actual))
+    index_value, index_help, index_fields = index_metric(index_size)
+    fields: dict[str, Any] = {"chars": stats.embedded_chars, "backend": run.state.backend,
+                              "limit": LEXICAL_LIMIT, **index_fields}
+    tiles[3].metric(tr("explore.index"), index_value,
+                    help=tr(f"explore.index_help_{index_help}", **fields))
+    tiles[4].metric(tr("explore.broken_metric"), f"{counts.broken} / {counts.found}",
+                    help=tr("explore.broken_help", missing=counts.not_found))
+    limit = backend.max_input_tokens
+    windowed = getattr(backend, "long_inputs", "") == "windowed"
+    tiles[5].metric(tr("explore.over_metric"),
+                    "—" if limit is None else f"{len(stats.over_limit)}",
+                    help=tr("explore.no_limit", backend=run.state.backend) if limit is None
+                    else tr("explore.over_help_windowed" if windowed else "explore.over_help",
+                            limit=limit))
 
 
 def _on_table_select() -> None:
