@@ -157,7 +157,9 @@ export default function (component) {
     box.dataset.watched = "1";
     let width = box.clientWidth;
     box.addEventListener("scroll", () => {
-      if (box.scrollTop === box.__restored) { return; }
+      // Ours, or the browser's own on a reflow the ResizeObserver is about to restore (scroll
+      // anchoring moves scrollTop while a sidebar folds): the reader's place stays.
+      if (box.scrollTop === box.__restored || box.clientWidth !== width) { return; }
       box.__restored = undefined;
       box.__place = readingPlace(box);
     }, { passive: true });
