@@ -4,26 +4,24 @@ from __future__ import annotations
 
 import streamlit as st
 
-from chunkviz.ui.compare_figures import diff_figure
-from chunkviz.ui.compare_view import Panel, compare_view
+from chunkviz.ui import compare_sections as sections
+from chunkviz.ui.compare_view import compare_view
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
+from chunkviz.ui.jumps import valid_page
 from chunkviz.ui.pickers import configuration_picker, document_picker
 from chunkviz.ui.resources import outcome_cached
 from chunkviz.ui.state import app_state
-from chunkviz.ui.strategies_figures import clicked_boundary
 from chunkviz.views.compare import (
-    BoundaryDiff,
     Outcome,
-    boundary_diff,
     config_label,
     diff_rows,
-    mark_cuts,
+    diff_words,
     rank_rows,
     summary_rows,
+    table_words,
 )
-from chunkviz.views.explore import qa_marks
-from chunkviz.views.highlight import labels_for, page_bounds, page_count, page_of, render_html
+from chunkviz.views.highlight import PANEL_PAGE_SIZE, page_bounds, page_count
 
 state = app_state()
 ss = st.session_state
@@ -60,86 +58,22 @@ for i, col in enumerate(st.columns(n)):
         right.metric(tr("compare.broken"), f"{found.broken} / {len(found.qa)}",
                      help=tr("compare.broken_help"))
 
-# Labels must be unique table columns: number them.
-ready = [Outcome(f"{i + 1}: {o.label}", o.result, o.qa, o.ranks)
-         for i, o in enumerate(outcomes) if o is not None]
-numbers = [i + 1 for i, o in enumerate(outcomes) if o is not None]
-words = {w: tr(f"compare.words.{w}") for w in ("configuration", "strategy", "chunks", "mean chars",
-                                                "broken answers", "questions", "chars in no chunk",
-                                                "question", "answer", "broken", "not found")}
+ready, numbers = sections.numbered(outcomes)
+words = table_words(state.lang)
 st.subheader(tr("compare.summary"), help=tr("compare.summary_help"))
 st.dataframe(summary_rows(ready, words=words), hide_index=True, key="compare_summary",
              width="stretch")
 
-
-PAGE_SIZE = 4000  # characters per part of the document in the panels
-
-
-def _follow_strip(offset: int | None, pages: int) -> None:
-    """Show the part of the text holding a newly clicked mark of the strip (once per click)."""
-    if offset is None:  # cleared: clicking the same mark again is a new request
-        ss.pop("compare_strip_followed", None)
-        return
-    if ss.get("compare_strip_followed") == offset:
-        return
-    ss["compare_strip_followed"] = offset
-    target = min(page_of(offset, PAGE_SIZE) + 1, pages)
-    if pages > 1 and target != ss.get("compare_page", 1):
-        ss["compare_page"] = target  # before the slider is drawn in this run
-        st.rerun()
-
-
 st.subheader(tr("compare.boundaries"))
-pages = page_count(len(text), PAGE_SIZE)
-if not 1 <= ss.get("compare_page", 1) <= pages:  # a shorter document than before
-    ss.pop("compare_page", None)
-a, b = page_bounds(len(text), ss.get("compare_page", 1) - 1, PAGE_SIZE)
-diff: BoundaryDiff | None = None
-pair: tuple[int, int] | None = None
-if len(ready) >= 2:
-    st.markdown(f"**{tr('compare.diff')}**", help=tr("compare.diff_help"))
-    choices = list(range(len(ready)))
-    pick_a, pick_b = st.columns(2)
-    for key, default in (("compare_diff_a", 0), ("compare_diff_b", 1)):
-        if ss.get(key) not in choices:  # fewer configurations than before
-            ss[key] = default
-    first = pick_a.selectbox(tr("compare.diff_a"), choices, key="compare_diff_a",
-                             format_func=lambda i: ready[i].label)
-    second = pick_b.selectbox(tr("compare.diff_b"), choices, key="compare_diff_b",
-                              format_func=lambda i: ready[i].label)
-    if first == second:
-        st.info(tr("compare.diff_same"))
-    else:
-        pair = (first, second)
-        diff = boundary_diff(ready[first], ready[second])
-        # Short labels (they fit a fifth of the page), the whole sentence in the help.
-        for col, (name, value) in zip(st.columns(5), (
-                ("only_a", len(diff.only_a)), ("only_b", len(diff.only_b)),
-                ("shared", len(diff.shared)), ("broken_a", len(diff.broken_only_a)),
-                ("broken_b", len(diff.broken_only_b))), strict=True):
-            col.metric(tr(f"compare.m_{name}"), f"{value:,}", help=tr(f"compare.m_{name}_help"))
-        event = st.plotly_chart(diff_figure(ready[first], ready[second], diff, shown=(a, b),
-                                            lang=state.lang),
-                                key="compare_strip", on_select="rerun", selection_mode="points")
-        st.caption(tr("compare.strip_help"))
-        _follow_strip(clicked_boundary(event), pages)
-        st.caption(tr("compare.diff_legend"))
+pages = page_count(len(text), PANEL_PAGE_SIZE)
+shown = page_bounds(len(text), valid_page(ss, "compare_page", pages) - 1, PANEL_PAGE_SIZE)
+diffed = sections.diff_section(ready, len(text), shown, state.lang)
 page = st.slider(tr("compare.page"), 1, pages, key="compare_page") if pages > 1 else 1
-a, b = page_bounds(len(text), page - 1, PAGE_SIZE)
+a, b = page_bounds(len(text), page - 1, PANEL_PAGE_SIZE)
 st.caption(tr("compare.boundaries_note", a=a, b=b, n=len(text)))
 st.caption(tr("compare.sync_note"))
-labels = labels_for(state.lang)
-panels = []
-for i, found in enumerate(ready):
-    markup = render_html(text, found.result.chunks, qa_marks(list(found.qa), found.result),
-                         start=a, end=b, labels=labels)
-    if diff is not None and pair is not None and i in pair:
-        mine, other = (diff.only_a, diff.only_b) if i == pair[0] else (diff.only_b, diff.only_a)
-        other_number = numbers[pair[1] if i == pair[0] else pair[0]]
-        markup = mark_cuts(markup, mine, other, here_title=tr("compare.cut_here"),
-                           there_title=tr("compare.cut_there", other=other_number))
-    panels.append(Panel(found.label, markup))
-compare_view(panels, start=a, end=b, key="compare_panels")
+compare_view(sections.panels(text, ready, numbers, diffed, (a, b), state.lang), start=a, end=b,
+             key="compare_panels")
 st.subheader(tr("compare.ranks"), help=tr("compare.ranks_help"))
 if document.questions:
     st.dataframe(rank_rows(ready, words), hide_index=True, key="compare_ranks", width="stretch")
@@ -147,11 +81,10 @@ else:
     st.info(tr("compare.no_questions"))
 
 # After the ranks, so the page's first two tables stay the summary and the ranks.
-if diff is not None and pair is not None and document.questions:
+if diffed is not None and document.questions:
     st.markdown(f"**{tr('compare.diff_broken')}**")
-    rows = diff_rows(ready[pair[0]], ready[pair[1]], diff,
-                     {w: tr(f"compare.diff_col_{w.replace(' ', '_')}")
-                      for w in ("question", "answer", "broken in")})
+    (first, second), diff = diffed
+    rows = diff_rows(ready[first], ready[second], diff, diff_words(state.lang))
     if rows:
         st.dataframe(rows, hide_index=True, key="compare_diff_broken", width="stretch")
     else:

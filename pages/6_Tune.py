@@ -7,7 +7,6 @@ import streamlit as st
 from chunkviz.eval.decision import default_margin
 from chunkviz.eval.synthetic import DEFAULT_FORM
 from chunkviz.eval.tune import METRIC, TOP_K, probe_lost
-from chunkviz.text import text
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_picker
@@ -48,7 +47,7 @@ own_n = len(document.questions)
 key = lang_key("tune_source", state)
 bind(key, "both" if own_n else "synthetic")
 source = st.radio(tr("tune.questions"), QUESTION_SOURCES, key=key, horizontal=True,
-                  format_func=lambda s: text(lang, f"tune.q_{s}", n=own_n),
+                  format_func=lambda s: tr(f"tune.q_{s}", n=own_n, lang=lang),
                   help=tr("tune.questions_help"))
 left, right = st.columns(2)
 synthetic = 0

@@ -227,7 +227,7 @@ def format_report(results: Results) -> str:
     """
     # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.eval.metrics import metric_label
-    from chunkviz.views.benchmark_tables import ENGLISH, main_table_markdown
+    from chunkviz.views.benchmark_tables import main_table_markdown
     from chunkviz.views.main_table import main_table
     from chunkviz.views.retests import sensitivity_rows
     from chunkviz.views.sentences import outcome_text, sentences
@@ -243,7 +243,7 @@ def format_report(results: Results) -> str:
     stats = results.stats
     unit, units = unit_of(results)
     encode = "col_index_build" if results.backend.kind == "lexical" else "col_encode"
-    lines = [main_table_markdown(main_table(results), ENGLISH.__getitem__, encode), "",
+    lines = [main_table_markdown(main_table(results), "en", encode), "",
              f"Inference resamples {units:,} {unit}s ({stats.bootstrap} bootstrap resamples, "
              f"{stats.permutations} sign flips per test: p >= {floor_text(results)}, printed "
              "as p ≤ … at that floor)."]

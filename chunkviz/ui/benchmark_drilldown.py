@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import streamlit as st
 
 from chunkviz.datasets import Dataset, load_dataset
 from chunkviz.errors import ChunkvizError
 from chunkviz.eval.results import Results
+from chunkviz.ui.i18n import tr
 from chunkviz.views.drilldown import answer_context, drilldown_rows
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.share_link import explore_query, explore_sample_for
-
-Tr = Callable[[str], str]
 
 
 def _chars(r: tuple[int, int]) -> str:
@@ -35,14 +32,12 @@ def question_texts(results: Results) -> dict[str, str]:
     return {q.qid: q.question for q in dataset.questions}
 
 
-def render(results: Results, qid: str, t: Tr, fmt: Callable[..., str]) -> None:
+def render(results: Results, qid: str) -> None:
     """Draw the drill-down of question ``qid`` of ``results``.
 
     Args:
         results: The results file.
         qid: The question id.
-        t: Translation of a page key.
-        fmt: Translation of a page key with ``str.format`` arguments.
     """
     spec = results.dataset.spec
     question = None
@@ -55,28 +50,30 @@ def render(results: Results, qid: str, t: Tr, fmt: Callable[..., str]) -> None:
         document = dataset.document(question.doc_id)
         sample = explore_sample_for(document.text)
     except (ChunkvizError, KeyError) as e:
-        st.info(fmt("drill_no_dataset", why=escape_markdown(str(e))))
+        st.info(tr("benchmark.drill_no_dataset", why=escape_markdown(str(e))))
     if question is not None:
         span = question.spans[0]
         ctx = answer_context(document.text, span.start, span.end)
-        st.markdown(fmt("drill_question", q=escape_markdown(question.question)))
-        st.markdown(fmt("drill_answer", a=escape_markdown(question.answer), start=span.start,
-                        end=span.end, doc=escape_markdown(question.doc_id)))
+        st.markdown(tr("benchmark.drill_question", q=escape_markdown(question.question)))
+        st.markdown(tr("benchmark.drill_answer", a=escape_markdown(question.answer),
+                       start=span.start, end=span.end, doc=escape_markdown(question.doc_id)))
         # The answer is highlighted with Markdown's own syntax on escaped text (no raw HTML).
         before, answer, after = (escape_markdown(s) for s in (ctx.before, ctx.answer, ctx.after))
         st.markdown(f"> …{before}:orange-background[**{answer}**]{after}…")
     configs = {c.label: c for c in results.configs}
     spans = [(sp.start, sp.end) for sp in question.spans] if question is not None else []
     rows = drilldown_rows(results, qid, question.doc_id if question else "", spans)
-    lines = [f"| {t('col_config')} | {t('col_rank')} | {t('col_holding')} | {t('col_top')} | |",
+    head = " | ".join(tr(f"benchmark.{c}") for c in ("col_config", "col_rank", "col_holding",
+                                                      "col_top"))
+    lines = [f"| {head} | |",
              "| --- | ---: | --- | --- | --- |"]
     for row in rows:
-        shown = t("drill_lost") if row.rank is None else str(row.rank)
+        shown = tr("benchmark.drill_lost") if row.rank is None else str(row.rank)
         if row.containing:
             holding = ", ".join(_chars(r) for r in row.containing[:3])
         elif row.cutting:
-            holding = ":red[" + fmt("drill_cut", chunks=", ".join(_chars(r) for r in row.cutting))
-            holding += "]"
+            cut = ", ".join(_chars(r) for r in row.cutting)
+            holding = ":red[" + tr("benchmark.drill_cut", chunks=cut) + "]"
         else:
             holding = "—"
         top = "—"
@@ -85,9 +82,9 @@ def render(results: Results, qid: str, t: Tr, fmt: Callable[..., str]) -> None:
             top = f"{escape_markdown(row.top[0])} {_chars(row.top[1:])} {mark}"
         config = configs[row.label]
         query = explore_query(config.strategy, config.params, sample)
-        link = f"[{t('drill_open')}](./Explore?{query})"
+        link = f"[{tr('benchmark.drill_open')}](./Explore?{query})"
         lines.append(f"| {escape_markdown(row.label)} | {shown} | {holding} | {top} | {link} |")
-    st.markdown(f"**{t('drill_rank')}**")
+    st.markdown(f"**{tr('benchmark.drill_rank')}**")
     st.markdown("\n".join(lines))
-    st.caption(fmt("drill_sample", sample=escape_markdown(sample)) if sample
-               else t("drill_no_sample"))
+    st.caption(tr("benchmark.drill_sample", sample=escape_markdown(sample)) if sample
+               else tr("benchmark.drill_no_sample"))

@@ -10,7 +10,6 @@ configuration and keeps no per-run state).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 
 import streamlit as st
 
@@ -24,10 +23,9 @@ from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir
 from chunkviz.strategies import all_strategies
 from chunkviz.ui.benchmark_drilldown import cached_dataset
 from chunkviz.ui.guard import show_error
+from chunkviz.ui.i18n import tr
 from chunkviz.views.numbers import parse_ints
 from chunkviz.views.results_dirs import recompute_dir
-
-Tr = Callable[[str], str]
 
 #: Session key through which a finished run selects itself in the run list on the next rerun
 #: (the list's own widget key cannot be written once the widget exists in the current run).
@@ -63,7 +61,7 @@ def _estimate(spec: str, sample: int, seed: int, strategies: tuple[str, ...], si
     return None if found is None else (found.chars, found.missing_chars, found.seconds)
 
 
-def _duration_note(fmt: Callable[..., str], spec: str, sample: int, seed: int,
+def _duration_note(spec: str, sample: int, seed: int,
                    strategies: list[str], sizes: str, overlaps: str, backend: str) -> None:
     """Before a dense run starts: what it will encode and about how long that takes."""
     kinds = {i.name: i.kind for i in list_backends()}
@@ -78,44 +76,47 @@ def _duration_note(fmt: Callable[..., str], spec: str, sample: int, seed: int,
         return
     chars, missing, seconds = found
     if seconds is None:
-        st.caption(fmt("rc_estimate_unknown", chars=chars, missing=missing, backend=backend))
+        st.caption(tr("benchmark.rc_estimate_unknown", chars=chars, missing=missing,
+                      backend=backend))
     else:
-        st.info(fmt("rc_estimate", chars=chars, missing=missing, backend=backend,
+        st.info(tr("benchmark.rc_estimate", chars=chars, missing=missing, backend=backend,
                     minutes=max(1, round(seconds / 60))))
 
 
-def render(t: Tr, fmt: Callable[..., str], backend: str, expanded: bool) -> None:
+def render(backend: str, expanded: bool) -> None:
     """The Recompute form: grid, dataset sample and seed, and the run button.
 
     The run uses ``backend``, the app's one backend (the sidebar's picker).
     """
-    with st.expander(t("rc_title"), expanded=expanded):
-        st.caption(fmt("rc_backend", name=backend))
+    with st.expander(tr("benchmark.rc_title"), expanded=expanded):
+        st.caption(tr("benchmark.rc_backend", name=backend))
         names = [s.name for s in all_strategies()]
-        strategies = st.multiselect(t("rc_strategies"), names, key="bench_rc_strategies",
+        strategies = st.multiselect(tr("benchmark.rc_strategies"), names, key="bench_rc_strategies",
                                     default=[n for n in ("fixed", "paragraph") if n in names])
         left, right = st.columns(2)
-        sizes = left.text_input(t("rc_sizes"), "100, 200, 400, 800", key="bench_rc_sizes")
-        overlaps = right.text_input(t("rc_overlaps"), "0, 20", key="bench_rc_overlaps",
-                                    help=t("rc_overlaps_help"))
-        spec = st.text_input(t("rc_dataset"), "jsquad", key="bench_rc_dataset",
-                             help=t("rc_dataset_help"))
+        sizes = left.text_input(tr("benchmark.rc_sizes"), "100, 200, 400, 800",
+                                key="bench_rc_sizes")
+        overlaps = right.text_input(tr("benchmark.rc_overlaps"), "0, 20", key="bench_rc_overlaps",
+                                    help=tr("benchmark.rc_overlaps_help"))
+        spec = st.text_input(tr("benchmark.rc_dataset"), "jsquad", key="bench_rc_dataset",
+                             help=tr("benchmark.rc_dataset_help"))
         left, right = st.columns(2)
-        sample = left.number_input(t("rc_sample"), min_value=0, value=500, step=50,
-                                   key="bench_rc_sample", help=t("rc_sample_help"))
-        seed = right.number_input(t("rc_seed"), min_value=0, value=0, key="bench_rc_seed")
+        sample = left.number_input(tr("benchmark.rc_sample"), min_value=0, value=500, step=50,
+                                   key="bench_rc_sample", help=tr("benchmark.rc_sample_help"))
+        seed = right.number_input(tr("benchmark.rc_seed"), min_value=0, value=0,
+                                  key="bench_rc_seed")
         try:
             grid = build_grid(strategies, parse_ints(sizes, "sizes"),
                               parse_ints(overlaps, "overlap percents"))
         except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
             show_error(e)
             return
-        st.caption(fmt("rc_grid", n=len(grid), labels=", ".join(c.label for c in grid)))
-        _duration_note(fmt, spec, int(sample), int(seed), strategies, sizes, overlaps, backend)
-        st.caption(t("rc_stay"))
-        if not st.button(t("rc_run"), key="bench_rc_run", type="primary"):
+        st.caption(tr("benchmark.rc_grid", n=len(grid), labels=", ".join(c.label for c in grid)))
+        _duration_note(spec, int(sample), int(seed), strategies, sizes, overlaps, backend)
+        st.caption(tr("benchmark.rc_stay"))
+        if not st.button(tr("benchmark.rc_run"), key="bench_rc_run", type="primary"):
             return
-        bar = st.progress(0.0, text=t("rc_starting"))
+        bar = st.progress(0.0, text=tr("benchmark.rc_starting"))
 
         def progress(stage: Stage, done: int, total: int, message: str) -> None:
             bar.progress(run_fraction(stage, done, total), text=f"{message} ({done}/{total})")
@@ -126,6 +127,6 @@ def render(t: Tr, fmt: Callable[..., str], backend: str, expanded: bool) -> None
         except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
             show_error(e)
             return
-        bar.progress(1.0, text=t("rc_done"))
+        bar.progress(1.0, text=tr("benchmark.rc_done"))
         st.session_state[NEW_RUN_KEY] = path
         st.rerun()

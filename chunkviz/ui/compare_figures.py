@@ -13,12 +13,9 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from chunkviz.text import Lang, text
+from chunkviz.text import Lang
+from chunkviz.ui.i18n import tr
 from chunkviz.views.compare import BoundaryDiff, Outcome
-
-
-def _t(lang: Lang, key: str, **fields: object) -> str:
-    return text(lang, f"compare.{key}", **fields)
 
 
 def _answer_starts(outcome: Outcome, questions: Sequence[int]) -> list[int]:
@@ -37,7 +34,7 @@ def diff_figure(
 
     ``shown`` is the range of characters the panels show (drawn as a band).
     """
-    row_a, row_b = _t(lang, "diff_a"), _t(lang, "diff_b")
+    row_a, row_b = tr("compare.diff_a", lang=lang), tr("compare.diff_b", lang=lang)
     fig = go.Figure()
     groups = (
         ("diff_shared", [*diff.shared, *diff.shared],
@@ -53,17 +50,17 @@ def diff_figure(
     )
     for key, xs, ys, colour, symbol, size in groups:
         fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="markers", name=_t(lang, key), customdata=xs,
+            x=xs, y=ys, mode="markers", name=tr(f"compare.{key}", lang=lang), customdata=xs,
             marker={"color": colour, "symbol": symbol, "size": size,
                     "line": {"width": 2, "color": colour}},
-            hovertemplate="%{x:,}<extra>" + _t(lang, key) + "</extra>",
+            hovertemplate="%{x:,}<extra>" + tr(f"compare.{key}", lang=lang) + "</extra>",
         ))
     fig.add_vrect(x0=shown[0], x1=shown[1], fillcolor="#fde68a", opacity=0.35, line_width=0,
                   layer="below")
     fig.update_layout(
         height=230, margin={"l": 10, "r": 10, "t": 30, "b": 10}, clickmode="event+select",
-        title=_t(lang, "strip_title"), legend={"orientation": "h", "y": -0.45},
-        xaxis={"title": _t(lang, "strip_x"), "range": [0, len(a.result.text)]},
+        title=tr("compare.strip_title", lang=lang), legend={"orientation": "h", "y": -0.45},
+        xaxis={"title": tr("compare.strip_x", lang=lang), "range": [0, len(a.result.text)]},
         yaxis={"categoryorder": "array", "categoryarray": [row_b, row_a]},
     )
     return fig

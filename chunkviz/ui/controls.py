@@ -15,7 +15,8 @@ from typing import Any
 import streamlit as st
 
 from chunkviz.strategies.registry import Param, Strategy
-from chunkviz.text import Lang, has, text
+from chunkviz.text import Lang, has
+from chunkviz.ui.i18n import tr
 from chunkviz.ui.resources import backend_infos
 from chunkviz.ui.state import bind
 from chunkviz.views.param_ranges import (
@@ -34,7 +35,7 @@ def param_key(prefix: str, strategy: str, name: str) -> str:
 
 def _word(lang: Lang, section: str, value: str) -> str:
     key = f"{section}.{value}"
-    return text(lang, key) if has("en", key) else value
+    return tr(key, lang=lang) if has("en", key) else value
 
 
 def param_label(lang: Lang, p: Param, unit: str = "chars", tokenizer: str | None = None) -> str:
@@ -50,25 +51,25 @@ def param_label(lang: Lang, p: Param, unit: str = "chars", tokenizer: str | None
     shown = unit if p.unit == "chars/tokens" else p.unit
     if not shown:
         return name
-    word = (text(lang, "unit.tokens_of", tokenizer=tokenizer) if shown == "tokens" and tokenizer
+    word = (tr("unit.tokens_of", tokenizer=tokenizer, lang=lang) if shown == "tokens" and tokenizer
             else _word(lang, "unit", shown))
-    return text(lang, "param.label", name=name, unit=word)
+    return tr("param.label", name=name, unit=word, lang=lang)
 
 
 def param_help(lang: Lang, spec: Strategy, p: Param) -> str:
     """The parameter's help in ``lang``, with the slider's end when it stops short of the max."""
     key = f"strategy.{spec.name}.help.{p.name}"
     # A strategy outside the registry (a test's, a plug-in's) has only its own English help.
-    help_text = text(lang, key) if has("en", key) else p.help
+    help_text = tr(key, lang=lang) if has("en", key) else p.help
     if p.type in ("int", "float") and p.max is not None and p.max > SLIDER_MAX:
-        help_text += "  \n" + text(lang, "param.slider_cap", cap=SLIDER_MAX, max=f"{p.max:g}")
+        help_text += "  \n" + tr("param.slider_cap", cap=SLIDER_MAX, max=f"{p.max:g}", lang=lang)
     return help_text
 
 
 def strategy_description(lang: Lang, spec: Strategy) -> str:
     """The strategy's one-line description in ``lang``."""
     key = f"strategy.{spec.name}.description"
-    return text(lang, key) if has("en", key) else spec.description
+    return tr(key, lang=lang) if has("en", key) else spec.description
 
 
 def _fallback(p: Param) -> Any:
@@ -122,7 +123,7 @@ def _number(p: Param, key: str, label: str, help_text: str, disabled: bool, lang
             slider_col, typed_col = (st.columns([2, 1], vertical_alignment="bottom") if beside
                                      else (st.container(), st.container()))
             typed = typed_col.number_input(
-                text(lang, "param.typed", name=label), min_value=cast(low),
+                tr("param.typed", name=label, lang=lang), min_value=cast(low),
                 max_value=cast(high), step=1, key=typed_key(key), disabled=disabled,
                 label_visibility="collapsed")
         else:
@@ -252,8 +253,8 @@ def param_controls(
         with cols[i % len(cols)]:
             enabled = True
             if p.optional:
-                enabled = st.checkbox(text(lang, "param.use", name=label), key=key + "__on",
-                                      help=text(lang, "param.use_help", name=label))
+                enabled = st.checkbox(tr("param.use", name=label, lang=lang), key=key + "__on",
+                                      help=tr("param.use_help", name=label, lang=lang))
             if p.type in ("int", "float"):
                 bounds = (control_range(spec.params, settled, p.name, SLIDER_MAX) if _slid(p)
                           else (p.min, p.max))

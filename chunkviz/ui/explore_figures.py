@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from chunkviz.text import Lang, text
+from chunkviz.text import Lang
+from chunkviz.ui.i18n import tr
 from chunkviz.views.explore import ChunkStats
-
-
-def _t(lang: Lang, key: str, **fields: object) -> str:
-    return text(lang, f"explore_fig.{key}", **fields)
 
 
 def _layout(fig: go.Figure, title: str, ytitle: str, lang: Lang) -> go.Figure:
     fig.update_layout(
-        title=title, xaxis_title=_t(lang, "chunk"), yaxis_title=ytitle, bargap=0.05,
-        margin={"l": 10, "r": 10, "t": 40, "b": 10}, height=320, showlegend=True,
+        title=title,
+        xaxis_title=tr("explore_fig.chunk", lang=lang),
+        yaxis_title=ytitle,
+        bargap=0.05,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        height=320,
+        showlegend=True,
         legend={"orientation": "h", "y": -0.25},
     )
     return fig
@@ -23,9 +25,20 @@ def _layout(fig: go.Figure, title: str, ytitle: str, lang: Lang) -> go.Figure:
 
 def length_figure(stats: ChunkStats, lang: Lang) -> go.Figure:
     """Length of every chunk in characters, by chunk index."""
-    fig = go.Figure(go.Bar(x=list(range(stats.count)), y=list(stats.char_lengths),
-                           marker_color="#2563eb", name=_t(lang, "length_chars")))
-    return _layout(fig, _t(lang, "chars_title"), _t(lang, "length_chars"), lang)
+    fig = go.Figure(
+        go.Bar(
+            x=list(range(stats.count)),
+            y=list(stats.char_lengths),
+            marker_color="#2563eb",
+            name=tr("explore_fig.length_chars", lang=lang),
+        )
+    )
+    return _layout(
+        fig,
+        tr("explore_fig.chars_title", lang=lang),
+        tr("explore_fig.length_chars", lang=lang),
+        lang,
+    )
 
 
 def token_figure(stats: ChunkStats, tokenizer: str, lang: Lang) -> go.Figure:
@@ -34,13 +47,30 @@ def token_figure(stats: ChunkStats, tokenizer: str, lang: Lang) -> go.Figure:
     tokens = list(stats.token_lengths or ())
     over = set(stats.over_limit)
     ok = [i for i in range(len(tokens)) if i not in over]
-    fig.add_bar(x=ok, y=[tokens[i] for i in ok], marker_color="#0891b2", name=_t(lang, "ok"))
+    fig.add_bar(
+        x=ok,
+        y=[tokens[i] for i in ok],
+        marker_color="#0891b2",
+        name=tr("explore_fig.ok", lang=lang),
+    )
     if over:
-        fig.add_bar(x=sorted(over), y=[tokens[i] for i in sorted(over)],
-                    marker_color="#dc2626", name=_t(lang, "over"))
+        fig.add_bar(
+            x=sorted(over),
+            y=[tokens[i] for i in sorted(over)],
+            marker_color="#dc2626",
+            name=tr("explore_fig.over", lang=lang),
+        )
     if stats.max_input_tokens is not None:
-        fig.add_hline(y=stats.max_input_tokens, line_dash="dash", line_color="#dc2626",
-                      annotation_text=_t(lang, "limit", limit=stats.max_input_tokens))
+        fig.add_hline(
+            y=stats.max_input_tokens,
+            line_dash="dash",
+            line_color="#dc2626",
+            annotation_text=tr("explore_fig.limit", limit=stats.max_input_tokens, lang=lang),
+        )
     fig.update_layout(barmode="overlay")
-    return _layout(fig, _t(lang, "tokens_title", tokenizer=tokenizer), _t(lang, "length_tokens"),
-                   lang)
+    return _layout(
+        fig,
+        tr("explore_fig.tokens_title", tokenizer=tokenizer, lang=lang),
+        tr("explore_fig.length_tokens", lang=lang),
+        lang,
+    )

@@ -9,7 +9,7 @@ in a wrapping row) and the highlight follows them.
 
 from __future__ import annotations
 
-from chunkviz.text import text
+from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_label
 from chunkviz.ui.state import AppState
 from chunkviz.views.markup import escape_markdown
@@ -33,6 +33,6 @@ EXPLORE_CSS = """<style>
 def document_heading(state: AppState) -> str:
     """The document expander's label: which document is open, its size and its questions."""
     doc = state.document
-    return text(state.lang, "lesson.document_heading",
-                name=escape_markdown(document_label(state.lang, doc)), chars=len(doc.text),
-                questions=len(doc.questions))
+    return tr("lesson.document_heading",
+              name=escape_markdown(document_label(state.lang, doc)), chars=len(doc.text),
+              questions=len(doc.questions), lang=state.lang)

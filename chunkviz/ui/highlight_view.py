@@ -4,10 +4,12 @@ The markup comes from ``chunkviz.views.highlight.render_html``, which escapes ev
 document text; the JavaScript only places that markup in the component's shadow root, keeps the
 reader's place and scrolls the view's own box when asked.
 
-The reader's place is kept on the client: before new markup replaces the old, the script notes
-the character at the top of the box (the ``data-s`` of the first visible text span plus the
+The reader's place is kept on the client: when the reader (or a jump) scrolls the box, the script
+notes the character at the top of the box (the ``data-s`` of the first visible text span plus the
 position inside it, in code points as Python counts them) and how far below the top it sits;
-after, it finds the span that now holds that character and scrolls it back to the same height.
+after new markup replaces the old, it finds the span that now holds that character and scrolls it
+back to the same height. The place is not re-read after that restoring scroll, so a run of
+reruns keeps the reader's own character at the top instead of drifting to the line's start.
 Offsets do not change with the configuration, so the same character stays at the top whatever
 the chunks are. A new page (its first ``data-s`` differs) starts at the top.
 
@@ -25,7 +27,8 @@ import streamlit as st
 
 from chunkviz.document import Document
 from chunkviz.model import ChunkingResult
-from chunkviz.text import Lang, text
+from chunkviz.text import Lang
+from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_label
 from chunkviz.views.explore import QAResult, qa_marks
 from chunkviz.views.highlight import STYLE, legend_html
@@ -109,6 +112,16 @@ function restore(box, place) {
   return true;
 }
 
+// Restore `place` and remember the scroll position it gave: the scroll event that follows is
+// ours, so it must not re-read the place. Re-reading after every rerun let the anchor drift to
+// the first character of the top line, a few characters earlier each time, until the reader's
+// character wrapped onto the next line.
+function keepPlace(box, place) {
+  if (!restore(box, place)) { return false; }
+  box.__restored = box.scrollTop;
+  return true;
+}
+
 function bringIntoView(box, element) {
   const boxRect = box.getBoundingClientRect();
   const rect = element.getBoundingClientRect();
@@ -137,24 +150,23 @@ export default function (component) {
     legend.dataset.version = String(data.legend_version);
   }
   if (!box.dataset.watched) {
-    // The reader's place survives a change of width (a sidebar folding, a rotated phone): the
-    // text reflows, so the same scrollTop would show other lines.
-    // A sidebar folds with a transition, so the width changes over several frames: the place
-    // is the reader's (or a jump's), never one re-read after our own restoring scroll.
+    // The reader's place (box.__place) is read when the reader (or a jump) scrolls, never after
+    // our own restoring scroll; it survives a change of width (a sidebar folding, a rotated
+    // phone: the text reflows, so the same scrollTop would show other lines) and new markup.
+    // A sidebar folds with a transition, so the width changes over several frames.
     box.dataset.watched = "1";
-    let place = null;
     let width = box.clientWidth;
-    let ours = false;
     box.addEventListener("scroll", () => {
-      if (ours) { ours = false; return; }
-      place = readingPlace(box);
+      // Ours, or the browser's own on a reflow the ResizeObserver is about to restore (scroll
+      // anchoring moves scrollTop while a sidebar folds): the reader's place stays.
+      if (box.scrollTop === box.__restored || box.clientWidth !== width) { return; }
+      box.__restored = undefined;
+      box.__place = readingPlace(box);
     }, { passive: true });
     new ResizeObserver(() => {
-      if (!place || box.clientWidth === width) { return; }
+      if (!box.__place || box.clientWidth === width) { return; }
       width = box.clientWidth;
-      const before = box.scrollTop;
-      restore(box, place);
-      ours = box.scrollTop !== before;
+      keepPlace(box, box.__place);
     }).observe(box);
   }
   const request = JSON.stringify([data.scroll_to, data.focus, data.request]);
@@ -164,13 +176,16 @@ export default function (component) {
   if (box.dataset.version !== String(data.version)) {
     // Another document (data.text_id) starts at the top; the same one keeps the reader's place.
     const same = box.dataset.version && box.dataset.textId === String(data.text_id);
-    const place = same ? readingPlace(box) : null;
+    const place = same ? (box.__place || readingPlace(box)) : null;
     box.dataset.textId = String(data.text_id);
     // data.html is built by chunkviz.views.highlight.render_html: every piece of user text in it is
     // HTML-escaped on the server, so it contains only the markup chunkviz writes.
     box.innerHTML = data.html;
     box.dataset.version = String(data.version);
-    if (!restore(box, place)) {
+    if (!keepPlace(box, place)) {
+      // Another page or document: the place read from now on is the new one's.
+      box.__place = null;
+      box.__restored = undefined;
       box.scrollTop = 0;
       // A fresh view leads with the lesson: the first answer no chunk holds whole (red).
       const first = data.lead ? box.querySelector(".broken") : null;
@@ -251,7 +266,6 @@ def highlight_view(
     })
 
 
-
 def save_view_button(
     document: Document,
     result: ChunkingResult,
@@ -270,6 +284,6 @@ def save_view_button(
     def build() -> str:
         return standalone_html(result, qa_marks(qa, result), qa, name=name, lang=lang)
 
-    st.download_button(text(lang, "highlight.save_html"), build,
+    st.download_button(tr("highlight.save_html", lang=lang), build,
                        standalone_filename(name, result.strategy), "text/html", key=key,
-                       help=text(lang, "highlight.save_help"))
+                       help=tr("highlight.save_help", lang=lang))

@@ -13,8 +13,9 @@ import streamlit as st
 
 from chunkviz.eval.align import AlignmentReport
 from chunkviz.eval.imported import IMPORTED, ImportedChunking, check_chunk_file, import_chunks
-from chunkviz.text import Lang, text
+from chunkviz.text import Lang
 from chunkviz.ui.guard import show_error
+from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import imported_option
 from chunkviz.ui.state import AppState
 from chunkviz.views.markup import escape_markdown
@@ -31,11 +32,11 @@ def _clip(s: str) -> str:
 def report_summary(lang: Lang, chunking: ImportedChunking) -> str:
     """The alignment report in one paragraph (Markdown-safe: the file name is escaped)."""
     r = chunking.report
-    return text(lang, "import.summary", name=escape_markdown(chunking.name),
-                total=len(r.chunks), format=r.format, aligned=r.aligned_count,
-                as_is=sum(1 for c in r.chunks if c.as_is), not_as_is=len(r.not_as_is),
-                wrong=len(r.wrong_claims), gaps=len(r.gaps), chars=r.uncovered_chars,
-                chunks=len(chunking.result.chunks))
+    return tr("import.summary", name=escape_markdown(chunking.name),
+              total=len(r.chunks), format=r.format, aligned=r.aligned_count,
+              as_is=sum(1 for c in r.chunks if c.as_is), not_as_is=len(r.not_as_is),
+              wrong=len(r.wrong_claims), gaps=len(r.gaps), chars=r.uncovered_chars,
+              chunks=len(chunking.result.chunks), lang=lang)
 
 
 def report_rows(lang: Lang, report: AlignmentReport) -> list[dict[str, Any]]:
@@ -44,27 +45,57 @@ def report_rows(lang: Lang, report: AlignmentReport) -> list[dict[str, Any]]:
     Chunks not found as-is, wrong claimed starts, chunks inside the previous one (left out of
     the chunking), and text no chunk holds.
     """
-    def t(key: str) -> str:
-        return text(lang, f"import.{key}")
-
-    col = {k: t(f"col_{k}") for k in ("problem", "chunk", "claimed", "start", "end", "text")}
+    col = {
+        k: tr(f"import.col_{k}", lang=lang)
+        for k in ("problem", "chunk", "claimed", "start", "end", "text")
+    }
     rows: list[dict[str, Any]] = []
     for c in report.not_as_is:
-        rows.append({col["problem"]: t(f"match_{c.match}"), col["chunk"]: c.index,
-                     col["claimed"]: c.claimed_start, col["start"]: c.start,
-                     col["end"]: c.end, col["text"]: ""})
+        rows.append(
+            {
+                col["problem"]: tr(f"import.match_{c.match}", lang=lang),
+                col["chunk"]: c.index,
+                col["claimed"]: c.claimed_start,
+                col["start"]: c.start,
+                col["end"]: c.end,
+                col["text"]: "",
+            }
+        )
     for c in report.wrong_claims:
-        rows.append({col["problem"]: t("wrong_claim"), col["chunk"]: c.index,
-                     col["claimed"]: c.claimed_start, col["start"]: c.start,
-                     col["end"]: c.end, col["text"]: ""})
+        rows.append(
+            {
+                col["problem"]: tr("import.wrong_claim", lang=lang),
+                col["chunk"]: c.index,
+                col["claimed"]: c.claimed_start,
+                col["start"]: c.start,
+                col["end"]: c.end,
+                col["text"]: "",
+            }
+        )
     by_index = {c.index: c for c in report.chunks}
     for i in report.nested:
         c = by_index[i]
-        rows.append({col["problem"]: t("nested"), col["chunk"]: i, col["claimed"]: c.claimed_start,
-                     col["start"]: c.start, col["end"]: c.end, col["text"]: ""})
+        rows.append(
+            {
+                col["problem"]: tr("import.nested", lang=lang),
+                col["chunk"]: i,
+                col["claimed"]: c.claimed_start,
+                col["start"]: c.start,
+                col["end"]: c.end,
+                col["text"]: "",
+            }
+        )
     for g in report.gaps:
-        rows.append({col["problem"]: t("gap"), col["chunk"]: None, col["claimed"]: None,
-                     col["start"]: g.start, col["end"]: g.end, col["text"]: _clip(g.text)})
+        rows.append(
+            {
+                col["problem"]: tr("import.gap", lang=lang),
+                col["chunk"]: None,
+                col["claimed"]: None,
+                col["start"]: g.start,
+                col["end"]: g.end,
+                col["text"]: _clip(g.text),
+            }
+        )
     return rows
 
 
@@ -72,8 +103,12 @@ def chunks_importer(state: AppState, *, prefix: str) -> None:
     """The upload of a chunk file and the report of each chunking imported for this document."""
     lang = state.lang
     document = state.document
-    upload = st.file_uploader(text(lang, "import.upload"), type=["json", "jsonl"],
-                              key=f"{prefix}chunks_upload", help=text(lang, "import.upload_help"))
+    upload = st.file_uploader(
+        tr("import.upload", lang=lang),
+        type=["json", "jsonl"],
+        key=f"{prefix}chunks_upload",
+        help=tr("import.upload_help", lang=lang),
+    )
     seen = f"{prefix}chunks_file"
     wanted = upload.file_id if upload is not None else None
     if upload is not None and st.session_state.get(seen) != wanted:
@@ -96,7 +131,8 @@ def chunks_importer(state: AppState, *, prefix: str) -> None:
         st.markdown(report_summary(lang, chunking))
         rows = report_rows(lang, chunking.report)
         if rows:
-            st.dataframe(rows, hide_index=True, key=f"{prefix}import_{chunking.id}",
-                         width="stretch")
+            st.dataframe(
+                rows, hide_index=True, key=f"{prefix}import_{chunking.id}", width="stretch"
+            )
     if state.imported and not state.imported_for(document):
-        st.caption(text(lang, "import.other_document"))
+        st.caption(tr("import.other_document", lang=lang))

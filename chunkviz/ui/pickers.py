@@ -21,9 +21,10 @@ from chunkviz.extract import DOCUMENT_TYPES, extract
 from chunkviz.retrieval.backends import DEFAULT_BACKEND, BackendInfo
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
-from chunkviz.text import LANGUAGES, Lang, has, text
+from chunkviz.text import LANGUAGES, Lang, has
 from chunkviz.ui.controls import param_controls, strategy_description, typed_key, widget_key
 from chunkviz.ui.guard import show_error
+from chunkviz.ui.i18n import tr
 from chunkviz.ui.resources import backend_infos, load_backend
 from chunkviz.ui.state import (
     DEFAULT_STRATEGY,
@@ -44,15 +45,15 @@ SOURCES: tuple[Source, ...] = get_args(Source)
 def backend_label(lang: Lang, info: BackendInfo) -> str:
     """A backend's name in ``lang``; a model the user named keeps its own label."""
     key = f"backend.{info.name}"
-    return text(lang, key) if has("en", key) else info.label
+    return tr(key, lang=lang) if has("en", key) else info.label
 
 
 def backend_picker(state: AppState) -> None:
     """The retrieval backend (one select box; the sidebar draws it) and what is unavailable."""
     lang = state.lang
     infos = backend_infos()
-    labels = {i.name: text(lang, "backend.option", label=backend_label(lang, i),
-                           kind=text(lang, f"sidebar.kind_{i.kind}"))
+    labels = {i.name: tr("backend.option", label=backend_label(lang, i),
+                         kind=tr(f"sidebar.kind_{i.kind}", lang=lang), lang=lang)
               for i in infos if i.available}
     if state.backend not in labels:
         # A backend that vanished (uninstalled, or named by an old session) falls back to the
@@ -60,12 +61,12 @@ def backend_picker(state: AppState) -> None:
         state.backend = DEFAULT_BACKEND if DEFAULT_BACKEND in labels else next(iter(labels))
     key = lang_key("backend", state)
     bind(key, state.backend)
-    state.backend = st.selectbox(text(lang, "sidebar.backend"), list(labels), key=key,
+    state.backend = st.selectbox(tr("sidebar.backend", lang=lang), list(labels), key=key,
                                  format_func=labels.__getitem__,
-                                 help=text(lang, "sidebar.backend_help"))
+                                 help=tr("sidebar.backend_help", lang=lang))
     missing = [i for i in infos if not i.available]
     if missing:
-        with st.expander(text(lang, "sidebar.unavailable", n=len(missing))):
+        with st.expander(tr("sidebar.unavailable", n=len(missing), lang=lang)):
             for info in missing:
                 st.markdown(f"**{escape_markdown(backend_label(lang, info))}**")
                 st.caption(info.reason)
@@ -84,9 +85,9 @@ def _tokenizer_name(state: AppState) -> str | None:
 def document_label(lang: Lang, document: Document) -> str:
     """What to call the document on a page (a sample's title in ``lang``; never an id)."""
     if document.origin == "sample":
-        return text(lang, f"sample.{document.doc_id}")
+        return tr(f"sample.{document.doc_id}", lang=lang)
     if document.origin == "paste":
-        return text(lang, "document.pasted")
+        return tr("document.pasted", lang=lang)
     return document.title or document.doc_id
 
 
@@ -138,31 +139,31 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
     lang = state.lang
     key = lang_key(f"{prefix}doc_source", state)
     bind(key, state.source)
-    state.source = st.radio(text(lang, "document.source"), SOURCES, key=key, horizontal=True,
-                            format_func=lambda s: text(lang, f"document.src_{s}"),
-                            help=text(lang, "document.source_help"))
+    state.source = st.radio(tr("document.source", lang=lang), SOURCES, key=key, horizontal=True,
+                            format_func=lambda s: tr(f"document.src_{s}", lang=lang),
+                            help=tr("document.source_help", lang=lang))
     if state.source == "sample":
         key = lang_key(f"{prefix}doc_sample", state)
         bind(key, state.sample)
-        state.sample = st.selectbox(text(lang, "document.sample"), sample_names(), key=key,
-                                    format_func=lambda n: text(lang, f"sample.{n}"),
-                                    help=text(lang, "document.sample_help"))
+        state.sample = st.selectbox(tr("document.sample", lang=lang), sample_names(), key=key,
+                                    format_func=lambda n: tr(f"sample.{n}", lang=lang),
+                                    help=tr("document.sample_help", lang=lang))
         use_document(state, load_sample(state.sample))
     elif state.source == "paste":
         bind(f"{prefix}doc_paste", state.pasted)
-        state.pasted = st.text_area(text(lang, "document.paste"), key=f"{prefix}doc_paste",
+        state.pasted = st.text_area(tr("document.paste", lang=lang), key=f"{prefix}doc_paste",
                                     height=180,
-                                    help=text(lang, "document.paste_help"))
+                                    help=tr("document.paste_help", lang=lang))
         use_document(state, Document(content_id(state.pasted), "", state.pasted, origin="paste"))
     else:
-        upload = st.file_uploader(text(lang, "document.upload"), type=list(DOCUMENT_TYPES),
+        upload = st.file_uploader(tr("document.upload", lang=lang), type=list(DOCUMENT_TYPES),
                                   key=f"{prefix}doc_upload",
-                                  help=text(lang, "document.upload_help"))
-        keep = st.checkbox(text(lang, "document.keep_terminal"), key=f"{prefix}keep_terminal",
-                           help=text(lang, "document.keep_terminal_help"))
-        furniture = st.checkbox(text(lang, "document.keep_furniture"),
+                                  help=tr("document.upload_help", lang=lang))
+        keep = st.checkbox(tr("document.keep_terminal", lang=lang), key=f"{prefix}keep_terminal",
+                           help=tr("document.keep_terminal_help", lang=lang))
+        furniture = st.checkbox(tr("document.keep_furniture", lang=lang),
                                 key=f"{prefix}keep_furniture",
-                                help=text(lang, "document.keep_furniture_help"))
+                                help=tr("document.keep_furniture_help", lang=lang))
         doc = state.document
         # Streamlit's upload id only says whether this upload was read already; the document's
         # id comes from its text (content_id), so the same file gives the same id every time.
@@ -184,20 +185,20 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
                                              extracted.text, origin="upload",
                                              layout=extracted.layout))
         elif upload is None and doc.origin == "upload":
-            st.caption(text(lang, "document.upload_kept", name=escape_markdown(doc.title)))
+            st.caption(tr("document.upload_kept", name=escape_markdown(doc.title), lang=lang))
         removed = st.session_state.get(f"{prefix}terminal_removed")
         if removed and state.document.origin == "upload":
-            st.caption(text(lang, "document.terminal_removed", n=removed))
+            st.caption(tr("document.terminal_removed", n=removed, lang=lang))
         pdf_read = st.session_state.get(f"{prefix}pdf_read")
         if pdf_read and state.document.layout is not None:
             pages, compat, lines, empty = pdf_read
-            st.caption(text(lang, "document.pdf_read", pages=pages, compat=compat,
-                            furniture=lines))
+            st.caption(tr("document.pdf_read", pages=pages, compat=compat,
+                          furniture=lines, lang=lang))
             if empty:
-                st.warning(text(lang, "document.pdf_no_text", n=empty, pages=pages))
+                st.warning(tr("document.pdf_no_text", n=empty, pages=pages, lang=lang))
     doc = state.document
-    st.caption(text(lang, "document.info", name=escape_markdown(document_label(lang, doc)),
-                    chars=len(doc.text), questions=len(doc.questions)))
+    st.caption(tr("document.info", name=escape_markdown(document_label(lang, doc)),
+                  chars=len(doc.text), questions=len(doc.questions), lang=lang))
     publish_link(state)
     return doc
 
@@ -207,19 +208,19 @@ def question_editor(state: AppState) -> None:
     lang = state.lang
     left, right = st.columns(2)
     with left, st.form("qa_add", clear_on_submit=True):
-        st.markdown(f"**{text(lang, 'explore.qa_add')}**")
-        question = st.text_input(text(lang, "explore.question"), key="qa_new_question")
-        answer = st.text_input(text(lang, "explore.answer"), key="qa_new_answer")
-        if st.form_submit_button(text(lang, "explore.add")):
+        st.markdown(f"**{tr('explore.qa_add', lang=lang)}**")
+        question = st.text_input(tr("explore.question", lang=lang), key="qa_new_question")
+        answer = st.text_input(tr("explore.answer", lang=lang), key="qa_new_answer")
+        if st.form_submit_button(tr("explore.add", lang=lang)):
             if question.strip() and answer.strip():
                 add_pairs(state, [{"question": question, "answer": answer}])
                 st.rerun()
             else:
-                st.error(text(lang, "explore.qa_need_both"))
+                st.error(tr("explore.qa_need_both", lang=lang))
     with right:
-        qa_file = st.file_uploader(text(lang, "explore.qa_upload"),
+        qa_file = st.file_uploader(tr("explore.qa_upload", lang=lang),
                                    type=["csv", "tsv", "json", "jsonl"], key="qa_upload",
-                                   help=text(lang, "explore.qa_upload_help"))
+                                   help=tr("explore.qa_upload_help", lang=lang))
         if qa_file is not None and st.session_state.get("qa_file") != qa_file.file_id:
             try:
                 pairs = parse_qa_pairs(qa_file.getvalue(), name=qa_file.name)
@@ -231,13 +232,14 @@ def question_editor(state: AppState) -> None:
                                   for p in pairs])
                 added = state.document.questions[len(state.document.questions) - len(pairs):]
                 missing = sum(1 for q in added if not q.spans)
-                st.session_state["qa_loaded"] = text(lang, "explore.qa_loaded", n=len(pairs),
-                                                     name=escape_markdown(qa_file.name),
-                                                     found=len(pairs) - missing, missing=missing)
+                st.session_state["qa_loaded"] = tr("explore.qa_loaded", n=len(pairs),
+                                                   name=escape_markdown(qa_file.name),
+                                                   found=len(pairs) - missing, missing=missing,
+                                                   lang=lang)
                 st.rerun()
         if st.session_state.get("qa_loaded"):
             st.success(st.session_state.pop("qa_loaded"))
-        if state.document.questions and st.button(text(lang, "explore.qa_clear"),
+        if state.document.questions and st.button(tr("explore.qa_clear", lang=lang),
                                                   key="qa_clear"):
             clear_pairs(state)
             st.rerun()
@@ -265,12 +267,12 @@ def strategy_picker(
 
     def label(n: str) -> str:
         if n in extra:
-            return text(lang, "import.option", name=extra[n])
-        return text(lang, "config.strategy_option", name=n,
-                    description=strategy_description(lang, get_strategy(n)))
+            return tr("import.option", name=extra[n], lang=lang)
+        return tr("config.strategy_option", name=n,
+                  description=strategy_description(lang, get_strategy(n)), lang=lang)
 
-    return str(st.selectbox(text(lang, "config.strategy"), names, key=key, format_func=label,
-                            help=text(lang, "config.strategy_help")))
+    return str(st.selectbox(tr("config.strategy", lang=lang), names, key=key, format_func=label,
+                            help=tr("config.strategy_help", lang=lang)))
 
 
 def imported_option(ident: str) -> str:
@@ -294,8 +296,9 @@ def _imported_configuration(
     if option in offered:
         return option, offered
     old = state.imported.get(str(params.get("id", "")))
-    st.caption(text(state.lang, "import.not_this_document",
-                    name=escape_markdown(old.name if old else str(params.get("name", "")))))
+    st.caption(tr("import.not_this_document",
+                  name=escape_markdown(old.name if old else str(params.get("name", ""))),
+                  lang=state.lang))
     return DEFAULT_STRATEGY, offered
 
 
@@ -328,8 +331,8 @@ def configuration_picker(
     if picked in offered:
         ident = picked.removeprefix(f"{IMPORTED}:")
         strategy, chosen = IMPORTED, {"id": ident, "name": offered[picked]}
-        st.caption(text(lang, "import.chunks",
-                        n=len(state.imported[ident].result.chunks)))
+        st.caption(tr("import.chunks",
+                      n=len(state.imported[ident].result.chunks), lang=lang))
     else:
         values: Mapping[str, Any] = params if picked == strategy else {}
         if picked != strategy and strategy != IMPORTED:
@@ -385,5 +388,5 @@ def _parameters(
         chosen = param_controls(get_strategy(strategy), values, prefix=f"{prefix}p_", lang=lang,
                                 columns=columns, tokenizer=_tokenizer_name(state))
         if not chosen:
-            st.caption(text(lang, "config.no_params"))
+            st.caption(tr("config.no_params", lang=lang))
     return chosen

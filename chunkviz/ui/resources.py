@@ -113,7 +113,7 @@ def imported_chunking(
 
 def chunk_cached(
     document: Document, strategy: str, params: Mapping[str, Any], backend: str,
-    imported: Imported = NO_IMPORTS,
+    imported: Imported,
 ) -> ChunkingResult:
     """``chunk_document`` through the cache (a ChunkvizError is raised, never cached).
 
@@ -141,7 +141,7 @@ def _token_counts(
 
 def token_counts_cached(
     document: Document, strategy: str, params: Mapping[str, Any], backend: str,
-    context: str = "none", imported: Imported = NO_IMPORTS,
+    context: str, imported: Imported,
 ) -> tuple[int, ...]:
     """Tokens of every chunk as the backend reads it, header included.
 
@@ -175,7 +175,7 @@ def _qa(
 
 def qa_cached(
     document: Document, strategy: str, params: Mapping[str, Any], backend: str,
-    imported: Imported = NO_IMPORTS,
+    imported: Imported,
 ) -> QAReport:
     """Every question's status under one configuration (``assess_qa``; read-only columns).
 
@@ -198,7 +198,7 @@ def _marks(
 
 def marks_cached(
     document: Document, strategy: str, params: Mapping[str, Any], backend: str, start: int,
-    end: int, imported: Imported = NO_IMPORTS,
+    end: int, imported: Imported,
 ) -> tuple[Mark, ...]:
     """The answer marks of one page ``[start, end)`` of the highlight (``qa_marks``).
 
@@ -220,7 +220,7 @@ def _index_size(
 
 def index_size_cached(
     document: Document, strategy: str, params: Mapping[str, Any], backend: str,
-    imported: Imported = NO_IMPORTS,
+    imported: Imported,
 ) -> IndexSize | None:
     """The index size of one configuration under ``backend`` (a lexical one builds its index)."""
     return _index_size(document_key(document), strategy, param_items(params), backend, document,
@@ -238,7 +238,7 @@ def _outcome(
 
 def outcome_cached(
     label: str, document: Document, strategy: str, params: Mapping[str, Any], backend: str,
-    imported: Imported = NO_IMPORTS,
+    imported: Imported,
 ) -> Outcome:
     """``chunkviz.views.compare.outcome``: counts, lost answers and ranks under the backend."""
     return _outcome(document_key(document), strategy, param_items(params), backend, label,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from chunkviz.text import LANGUAGES, as_lang, text
+from chunkviz.text import LANGUAGES, as_lang
+from chunkviz.ui.i18n import tr
 from chunkviz.ui.narrow import fold_sidebar_when_narrow
 from chunkviz.ui.pickers import backend_picker
 from chunkviz.ui.state import STATE_KEY, AppState, bind, publish_link
@@ -23,9 +24,9 @@ def render_sidebar(state: AppState) -> None:
     """Draw the shared controls; their values live in the app state."""
     bind(LANG_KEY, state.lang)
     with st.sidebar:
-        st.radio(text(state.lang, "sidebar.language"), options=list(LANGUAGES),
+        st.radio(tr("sidebar.language", lang=state.lang), options=list(LANGUAGES),
                  format_func=LANGUAGES.__getitem__, key=LANG_KEY, horizontal=True,
-                 on_change=_on_lang, help=text(state.lang, "sidebar.language_help"))
+                 on_change=_on_lang, help=tr("sidebar.language_help", lang=state.lang))
         backend_picker(state)
         fold_sidebar_when_narrow()
     publish_link(state)

@@ -9,6 +9,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from chunkviz.retrieval.base import Measure
+from chunkviz.text import Lang
+from chunkviz.ui.i18n import tr
 from chunkviz.views.similarity_lesson import Lesson
 
 MEASURE_COLOURS: dict[Measure, str] = {"dot": "#e8590c", "cosine": "#1c7ed6", "l2": "#2f9e44"}
@@ -19,7 +21,7 @@ def _short(text: str, n: int = 40) -> str:
     return flat if len(flat) <= n else flat[:n] + "…"
 
 
-def norm_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str]) -> Any:
+def norm_figure(lesson: Lesson, texts: Sequence[str], lang: Lang) -> Any:
     """Scatter of vector norm against chunk length, one point per chunk."""
     stats = lesson.stats
     fig = go.Figure(
@@ -31,7 +33,7 @@ def norm_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str])
             textposition="top center",
             hovertext=[_short(t) for t in texts],
             marker={"size": 10, "color": "#495057"},
-            name=labels["chunks"],
+            name=tr("similarity.chunks", lang=lang),
         )
     )
     if stats.pearson is not None and len(stats.lengths) >= 2:
@@ -43,13 +45,13 @@ def norm_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str])
                 y=slope * xs + intercept,
                 mode="lines",
                 line={"dash": "dot", "color": "#adb5bd"},
-                name=labels["fit"],
+                name=tr("similarity.fit", lang=lang),
             )
         )
     fig.update_layout(
-        title=labels["title"],
-        xaxis_title=labels["x"],
-        yaxis_title=labels["y"],
+        title=tr("similarity.norm_title", lang=lang),
+        xaxis_title=tr("similarity.norm_x", lang=lang),
+        yaxis_title=tr("similarity.norm_y", lang=lang),
         height=360,
         margin={"t": 50, "b": 40, "l": 50, "r": 10},
         showlegend=False,
@@ -57,7 +59,7 @@ def norm_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str])
     return fig
 
 
-def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], labels: Mapping[str, str]) -> Any:
+def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], lang: Lang) -> Any:
     """Each chunk's rank under the three measures, joined by a line per chunk (a dumbbell)."""
     n = len(lesson.spread)
     chunks = np.arange(n)  # numbered from 0, as on every page
@@ -90,9 +92,9 @@ def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], labels: Mappin
             )
         )
     fig.update_layout(
-        title=labels["title"],
-        xaxis_title=labels["x"],
-        yaxis_title=labels["y"],
+        title=tr("similarity.rank_title", lang=lang),
+        xaxis_title=tr("similarity.rank_x", lang=lang),
+        yaxis_title=tr("similarity.rank_y", lang=lang),
         yaxis={"autorange": "reversed", "dtick": 1 if n <= 20 else None},
         xaxis={"dtick": 1 if n <= 30 else None},
         height=360,
@@ -102,7 +104,7 @@ def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], labels: Mappin
     return fig
 
 
-def pca_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str]) -> Any:
+def pca_figure(lesson: Lesson, texts: Sequence[str], lang: Lang) -> Any:
     """Chunks (size by length) and the query in the chunks' first two principal components."""
     proj = lesson.projection
     lengths = lesson.stats.lengths
@@ -117,19 +119,19 @@ def pca_figure(lesson: Lesson, texts: Sequence[str], labels: Mapping[str, str]) 
                 textposition="middle center",
                 hovertext=[_short(t) for t in texts],
                 marker={"size": size, "color": "#74c0fc", "line": {"color": "#1c7ed6", "width": 1}},
-                name=labels["chunks"],
+                name=tr("similarity.chunks", lang=lang),
             ),
             go.Scatter(
                 x=[proj.query[0]],
                 y=[proj.query[1]],
                 mode="markers",
                 marker={"size": 16, "symbol": "star", "color": "#c2255c"},
-                name=labels["query"],
+                name=tr("similarity.query_point", lang=lang),
             ),
         ]
     )
     fig.update_layout(
-        title=labels["title"],
+        title=tr("similarity.pca_title", lang=lang),
         xaxis_title=f"PC1 ({proj.explained[0]:.0%})",
         yaxis_title=f"PC2 ({proj.explained[1]:.0%})",
         height=380,

@@ -13,14 +13,11 @@ import plotly.graph_objects as go
 
 from chunkviz.strategies.perplexity import PerplexityCurve
 from chunkviz.strategies.semantic import SemanticCurve
-from chunkviz.text import Lang, text
+from chunkviz.text import Lang
+from chunkviz.ui.i18n import tr
 
 #: Right margin (px) of the perplexity chart: its second axis (PPL, log) draws ticks there.
 PPL_AXIS_MARGIN = 70
-
-
-def _t(lang: Lang, key: str, **fields: object) -> str:
-    return text(lang, f"strategies_fig.{key}", **fields)
 
 
 def _markers(
@@ -34,19 +31,31 @@ def _markers(
         ("suppressed", list(suppressed), "#f59e0b", "circle-open"),
     )
     for key, idx, colour, symbol in groups:
-        fig.add_trace(go.Scatter(
-            x=idx, y=[ys[i] for i in idx], mode="markers", name=_t(lang, key),
-            marker={"color": colour, "size": 11, "symbol": symbol,
-                    "line": {"width": 2, "color": colour}},
-            customdata=idx,
-        ))
+        fig.add_trace(
+            go.Scatter(
+                x=idx,
+                y=[ys[i] for i in idx],
+                mode="markers",
+                name=tr(f"strategies_fig.{key}", lang=lang),
+                marker={
+                    "color": colour,
+                    "size": 11,
+                    "symbol": symbol,
+                    "line": {"width": 2, "color": colour},
+                },
+                customdata=idx,
+            )
+        )
 
 
 def _layout(fig: go.Figure, title: str, ytitle: str, lang: Lang) -> go.Figure:
     fig.update_layout(
-        title=title, xaxis_title=_t(lang, "boundary"), yaxis={"title": ytitle, "automargin": True},
+        title=title,
+        xaxis_title=tr("strategies_fig.boundary", lang=lang),
+        yaxis={"title": ytitle, "automargin": True},
         height=360,
-        margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h", "y": -0.3},
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        legend={"orientation": "h", "y": -0.3},
         clickmode="event+select",
     )
     return fig
@@ -56,41 +65,86 @@ def semantic_figure(curve: SemanticCurve, percentile: float, lang: Lang) -> go.F
     """``s_i`` by boundary, the percentile threshold line, and the cuts."""
     sims = list(curve.similarities)
     fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=list(range(len(sims))), y=sims, mode="lines+markers", name=_t(lang, "curve_sim"),
-        line={"color": "#2563eb"}, marker={"size": 5}, customdata=list(range(len(sims))),
-    ))
+    fig.add_trace(
+        go.Scatter(
+            x=list(range(len(sims))),
+            y=sims,
+            mode="lines+markers",
+            name=tr("strategies_fig.curve_sim", lang=lang),
+            line={"color": "#2563eb"},
+            marker={"size": 5},
+            customdata=list(range(len(sims))),
+        )
+    )
     if curve.threshold is not None:
-        fig.add_hline(y=curve.threshold, line={"dash": "dash", "color": "#dc2626"},
-                      annotation_text=_t(lang, "threshold", p=percentile, t=curve.threshold))
+        fig.add_hline(
+            y=curve.threshold,
+            line={"dash": "dash", "color": "#dc2626"},
+            annotation_text=tr(
+                "strategies_fig.threshold", p=percentile, t=curve.threshold, lang=lang
+            ),
+        )
     _markers(fig, sims, curve.cuts, curve.forced, curve.suppressed, lang)
-    return _layout(fig, _t(lang, "sem_title", embedder=curve.embedder),
-                   _t(lang, "similarity"), lang)
+    return _layout(
+        fig,
+        tr("strategies_fig.sem_title", embedder=curve.embedder, lang=lang),
+        tr("strategies_fig.similarity", lang=lang),
+        lang,
+    )
 
 
 def perplexity_figure(curve: PerplexityCurve, lang: Lang) -> go.Figure:
     """``|Δ ln PPL|`` by boundary with the threshold and cuts; perplexities on a second axis."""
     changes = [0.0 if c != c else c for c in curve.changes]  # NaN (no prediction) drawn at 0
     fig = go.Figure()
-    fig.add_trace(go.Bar(
-        x=list(range(len(changes))), y=changes, name=_t(lang, "change"),
-        marker={"color": "#93c5fd"}, customdata=list(range(len(changes))),
-    ))
-    fig.add_trace(go.Scatter(
-        x=list(range(len(changes))), y=list(curve.perplexities[1:]), name=_t(lang, "ppl"),
-        mode="lines", line={"color": "#7c3aed", "width": 1}, yaxis="y2",
-    ))
+    fig.add_trace(
+        go.Bar(
+            x=list(range(len(changes))),
+            y=changes,
+            name=tr("strategies_fig.change", lang=lang),
+            marker={"color": "#93c5fd"},
+            customdata=list(range(len(changes))),
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=list(range(len(changes))),
+            y=list(curve.perplexities[1:]),
+            name=tr("strategies_fig.ppl", lang=lang),
+            mode="lines",
+            line={"color": "#7c3aed", "width": 1},
+            yaxis="y2",
+        )
+    )
     # The threshold's label sits at the left end: the right edge belongs to the PPL axis.
-    fig.add_hline(y=curve.threshold, line={"dash": "dash", "color": "#dc2626"},
-                  annotation_text=_t(lang, "ppl_threshold", t=curve.threshold),
-                  annotation_position="top left")
+    fig.add_hline(
+        y=curve.threshold,
+        line={"dash": "dash", "color": "#dc2626"},
+        annotation_text=tr("strategies_fig.ppl_threshold", t=curve.threshold, lang=lang),
+        annotation_position="top left",
+    )
     _markers(fig, changes, curve.cuts, curve.forced, curve.suppressed, lang)
-    fig.update_layout(yaxis2={"title": "PPL", "overlaying": "y", "side": "right",
-                              "type": "log", "showgrid": False, "automargin": True,
-                              # Its own round ticks (2, 5, 10, 20, 50, 100, ...), not ticks
-                              # synced to the bars' axis, which came out as 148.821, 70.7384.
-                              "tickmode": "linear", "dtick": "D2", "tickformat": "~s"})
-    _layout(fig, _t(lang, "ppl_title", model=curve.model), _t(lang, "change"), lang)
+    fig.update_layout(
+        yaxis2={
+            "title": "PPL",
+            "overlaying": "y",
+            "side": "right",
+            "type": "log",
+            "showgrid": False,
+            "automargin": True,
+            # Its own round ticks (2, 5, 10, 20, 50, 100, ...), not ticks
+            # synced to the bars' axis, which came out as 148.821, 70.7384.
+            "tickmode": "linear",
+            "dtick": "D2",
+            "tickformat": "~s",
+        }
+    )
+    _layout(
+        fig,
+        tr("strategies_fig.ppl_title", model=curve.model, lang=lang),
+        tr("strategies_fig.change", lang=lang),
+        lang,
+    )
     # NOTE: with the common 10 px right margin the PPL ticks ("1k", "200") were cut to one
     # digit; room for four characters and the axis title, and automargin for longer ones.
     fig.update_layout(margin={"r": PPL_AXIS_MARGIN})

@@ -15,7 +15,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from chunkviz.eval.decision import Choice
-from chunkviz.text import Lang, text
+from chunkviz.text import Lang
+from chunkviz.ui.i18n import tr
 from chunkviz.views.verdict import (
     OUTCOME_COLOURS,
     chart_points,
@@ -60,22 +61,22 @@ def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang)
                          "color": OUTCOME_COLOURS[outcome], "thickness": 1.5},
                 customdata=[[p.label, word, f"{p.low:+.3f} – {p.high:+.3f}", p.k,
                              detectable_text(p.detectable)] for p in group],
-                hovertemplate=text(lang, "verdict.chart_hover"),
+                hovertemplate=tr("verdict.chart_hover", lang=lang),
                 name=word, legendgroup=outcome, showlegend=outcome not in seen,
             ), row=1, col=col)
             seen.add(outcome)
         fig.update_xaxes(type="log", range=_log_range(lo, hi),
-                         title_text=text(lang, "verdict.chart_x"), row=1, col=col)
+                         title_text=tr("verdict.chart_x", lang=lang), row=1, col=col)
     first = choices[0]
     margin = median_detectable(first)
-    note = text(lang, "verdict.chart_band", delta=first.delta)
+    note = tr("verdict.chart_band", delta=first.delta, lang=lang)
     if margin is not None:
-        note += " · " + text(lang, "verdict.chart_detectable", margin=margin)
-    fig.update_yaxes(title_text=text(lang, "verdict.chart_y", name=metric_name(first.metric)),
+        note += " · " + tr("verdict.chart_detectable", margin=margin, lang=lang)
+    fig.update_yaxes(title_text=tr("verdict.chart_y", name=metric_name(first.metric), lang=lang),
                      row=1, col=1)
     fig.update_layout(height=380, margin={"l": 10, "r": 10, "t": 60, "b": 10},
                       legend={"orientation": "h", "y": -0.22},
-                      title={"text": f"{text(lang, 'verdict.chart_title')}<br>"
+                      title={"text": f"{tr('verdict.chart_title', lang=lang)}<br>"
                                      f"<sup>{note}</sup>", "font": {"size": 15}})
     return fig
 

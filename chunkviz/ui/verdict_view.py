@@ -17,7 +17,8 @@ from chunkviz.errors import ChunkvizError
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import Estimate
 from chunkviz.eval.verdict import document_means
-from chunkviz.text import Lang, text
+from chunkviz.text import Lang
+from chunkviz.ui.i18n import tr
 from chunkviz.ui.verdict_figure import verdict_figure
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.verdict import Said, basis_text, verdicts
@@ -41,9 +42,9 @@ def cached_verdicts(path: Path, results: Results, metric: str, delta: float, bud
 
 def budget_input(results: Results, lang: Lang) -> int:
     """The context budget control (characters; default: the file's own budget)."""
-    return int(st.number_input(text(lang, "verdict.budget"), min_value=100, max_value=100_000,
+    return int(st.number_input(tr("verdict.budget", lang=lang), min_value=100, max_value=100_000,
                                step=250, value=results.budget.chars, key=BUDGET_KEY,
-                               help=text(lang, "verdict.budget_help")))
+                               help=tr("verdict.budget_help", lang=lang)))
 
 
 def render(runs: Sequence[tuple[Path, Results]], metric: str, delta: float, budget: int,
@@ -67,9 +68,9 @@ def render(runs: Sequence[tuple[Path, Results]], metric: str, delta: float, budg
         st.markdown(f"**{backend}** — {escape_markdown(at_k.sentence)}")
         st.markdown(f"**{backend}** — {escape_markdown(at_budget.sentence)}")
     first = runs[0][1]
-    st.caption(text(lang, "verdict.caption",
-                    tokenizer=escape_markdown(first.budget.tokenizer or "—"),
-                    unit=text(lang, f"benchmark.unit_{first.stats.unit}")))
+    st.caption(tr("verdict.caption",
+                  tokenizer=escape_markdown(first.budget.tokenizer or "—"),
+                  unit=tr(f"benchmark.unit_{first.stats.unit}", lang=lang), lang=lang))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -86,7 +87,7 @@ def weight_rows(results: Results, metric: str, lang: Lang) -> list[dict[str, str
     def cell(e: Estimate) -> str:
         return f"{e.mean:.3f} [{e.ci_low:.3f}, {e.ci_high:.3f}]"
 
-    return [{text(lang, "verdict.col_config"): lab,
-             text(lang, "verdict.col_by_question"): cell(results.metrics[lab][metric]),
-             text(lang, "verdict.col_by_document"): cell(by_doc[lab])}
+    return [{tr("verdict.col_config", lang=lang): lab,
+             tr("verdict.col_by_question", lang=lang): cell(results.metrics[lab][metric]),
+             tr("verdict.col_by_document", lang=lang): cell(by_doc[lab])}
             for lab in results.labels]

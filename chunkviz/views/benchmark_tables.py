@@ -1,16 +1,16 @@
 """Markdown tables of a benchmark run: the Benchmark page and ``chunkviz bench`` print the same.
 
-Pure string building from the dashboard's ``chunkviz.views`` values, so tests can read them. Column
-names come from a translation function (the page's catalogue); ``ENGLISH`` is the command line's.
+Pure string building from the ``chunkviz.views`` values of a run, so tests can read them. Column
+names come from the catalogue in the reader's language (the command line's is English).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.stats import Replication
-from chunkviz.text import Lang
+from chunkviz.text import Lang, text
 from chunkviz.views.main_table import Cell, TableRow
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.numbers import format_bytes
@@ -18,20 +18,6 @@ from chunkviz.views.retests import SensitivityRow
 from chunkviz.views.run_list import RunSummary
 from chunkviz.views.sentences import outcome_text
 from chunkviz.views.significance import Matrix
-
-Tr = Callable[[str], str]
-
-#: Column names for the command line (the page passes its own translated ones).
-ENGLISH: dict[str, str] = {
-    "col_config": "Configuration",
-    "col_chunks": "Chunks",
-    "col_index": "Index size",
-    "col_encode": "Encode time",
-    "col_index_build": "Index build",
-    "col_lost": "Lost before retrieval",
-    "predicted": "formula:",
-    "row_minus_col": "row − column",
-}
 
 #: Wide Markdown tables scroll inside their own box instead of widening the page: at 390 px the
 #: main table needs about 700 px, and the page itself must not scroll sideways. The page hands
@@ -56,6 +42,10 @@ def cell_text(cell: Cell) -> str:
     return f"{mean} [{cell.ci_low:.3f},\u00a0{cell.ci_high:.3f}]"
 
 
+def _headers(lang: Lang, *keys: str) -> list[str]:
+    return [text(lang, f"benchmark.{key}") for key in keys]
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int = 1) -> str:
     align = ["---" if i < right_from else "---:" for i in range(len(header))]
     lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
@@ -63,7 +53,8 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int
     return "\n".join(lines)
 
 
-def main_table_markdown(rows: Sequence[TableRow], t: Tr, encode_key: str = "col_encode") -> str:
+def main_table_markdown(rows: Sequence[TableRow], lang: Lang,
+                        encode_key: str = "col_encode") -> str:
     """The main table.
 
     Metrics with 95% CIs (a clear best in bold, a tied top group marked), chunks, index size,
@@ -71,13 +62,13 @@ def main_table_markdown(rows: Sequence[TableRow], t: Tr, encode_key: str = "col_
     questions lost before retrieval.
     """
     metrics = list(rows[0].cells) if rows else []
-    header = [t("col_config"), *(f"{metric_label(m)} [95% CI]" for m in metrics),
-              t("col_chunks"), t("col_index"), t(encode_key), t("col_lost")]
+    first, *rest = _headers(lang, "col_config", "col_chunks", "col_index", encode_key, "col_lost")
+    header = [first, *(f"{metric_label(m)} [95% CI]" for m in metrics), *rest]
     body = []
     for r in rows:
         chunks = f"{r.chunks:,}"
         if r.predicted_chunks is not None and r.predicted_chunks != r.chunks:
-            chunks += f" ({t('predicted')} {r.predicted_chunks:,})"
+            chunks += f" ({text(lang, 'benchmark.predicted')} {r.predicted_chunks:,})"
         body.append([
             escape_markdown(r.label),
             *(cell_text(r.cells[m]) for m in metrics),
@@ -89,13 +80,13 @@ def main_table_markdown(rows: Sequence[TableRow], t: Tr, encode_key: str = "col_
     return _table(header, body)
 
 
-def matrix_markdown(matrix: Matrix, t: Tr) -> str:
+def matrix_markdown(matrix: Matrix, lang: Lang) -> str:
     """Row-minus-column differences.
 
     ✓ marks a difference that survives the Holm correction, ≡ a pair equivalent within ±δ (and
     not significantly different), n.s. neither.
     """
-    header = [t("row_minus_col"), *(escape_markdown(lab) for lab in matrix.labels)]
+    header = [*_headers(lang, "row_minus_col"), *(escape_markdown(lab) for lab in matrix.labels)]
     body = []
     for lab, cells in zip(matrix.labels, matrix.cells, strict=True):
         row = [escape_markdown(lab)]
@@ -112,52 +103,53 @@ def matrix_markdown(matrix: Matrix, t: Tr) -> str:
     return _table(header, body)
 
 
-def runs_records(runs: Sequence[RunSummary], t: Tr) -> list[dict[str, object]]:
+def runs_records(runs: Sequence[RunSummary], lang: Lang) -> list[dict[str, object]]:
     """The run list as records for a dataframe."""
     return [
         {
-            t("col_file"): r.path.name,
-            t("col_folder"): str(r.path.parent),
-            t("col_backend"): r.backend,
-            t("col_model"): r.model,
-            t("col_dataset"): r.dataset,
-            t("col_sample"): t("all") if r.sample == 0 else str(r.sample),
-            t("col_seed"): r.seed,
-            t("col_questions"): r.questions,
-            t("col_configs"): r.configs,
-            t("col_date"): r.created,
+            text(lang, "benchmark.col_file"): r.path.name,
+            text(lang, "benchmark.col_folder"): str(r.path.parent),
+            text(lang, "benchmark.col_backend"): r.backend,
+            text(lang, "benchmark.col_model"): r.model,
+            text(lang, "benchmark.col_dataset"): r.dataset,
+            text(lang, "benchmark.col_sample"): (text(lang, "benchmark.all") if r.sample == 0
+                                                 else str(r.sample)),
+            text(lang, "benchmark.col_seed"): r.seed,
+            text(lang, "benchmark.col_questions"): r.questions,
+            text(lang, "benchmark.col_configs"): r.configs,
+            text(lang, "benchmark.col_date"): r.created,
         }
         for r in runs
     ]
 
 
-def sensitivity_markdown(rows: Sequence[SensitivityRow], names: Sequence[str], t: Tr,
+def sensitivity_markdown(rows: Sequence[SensitivityRow], names: Sequence[str],
                          lang: Lang) -> str:
     """Pairs whose outcome depends on a definition: the main outcome, then one per definition.
 
     A cell is bold where the definition changes the outcome.
     """
-    header = [t("col_pair"), t("col_main"), *(t(f"def_{n}") for n in names)]
+    header = _headers(lang, "col_pair", "col_main", *(f"def_{n}" for n in names))
     body = []
     for r in rows:
         cells = [escape_markdown(f"{r.a} vs {r.b}"),
                  escape_markdown(outcome_text(r.main, r.a, r.b, r.delta, lang))]
         for n in names:
             o = r.under.get(n)
-            text = "—" if o is None else escape_markdown(outcome_text(o, r.a, r.b, r.delta, lang))
-            cells.append(f"**{text}**" if o is not None and o != r.main else text)
+            shown = "—" if o is None else escape_markdown(outcome_text(o, r.a, r.b, r.delta, lang))
+            cells.append(f"**{shown}**" if o is not None and o != r.main else shown)
         body.append(cells)
     return _table(header, body, right_from=len(header))
 
 
-def replication_markdown(reps: Sequence[Replication], t: Tr, lang: Lang) -> str:
+def replication_markdown(reps: Sequence[Replication], lang: Lang) -> str:
     """Every pair with a conclusion on either question set: both outcomes and whether it holds."""
-    header = [t("col_pair"), t("col_this"), t("col_other"), t("col_holds")]
+    header = _headers(lang, "col_pair", "col_this", "col_other", "col_holds")
     body = [
         [escape_markdown(f"{r.a} vs {r.b}"),
          escape_markdown(outcome_text(r.first, r.a, r.b, None, lang)),
          escape_markdown(outcome_text(r.second, r.a, r.b, None, lang)),
-         t(f"rep_{r.status}")]
+         text(lang, f"benchmark.rep_{r.status}")]
         for r in reps if r.status != "neither"
     ]
     return _table(header, body, right_from=len(header))

@@ -24,6 +24,7 @@ from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.backends import score
 from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.ranking import best_relevant_ranks
+from chunkviz.text import Lang, text
 from chunkviz.views.explore import QAResult, assess_qa
 from chunkviz.views.markup import escape_html
 
@@ -119,6 +120,22 @@ def outcome(
     if backend is None:
         return Outcome(label, result, qa, tuple(None for _ in qa))
     return Outcome(label, result, qa, question_ranks(result, qa, backend, measure=measure))
+
+
+#: The column and status words of the tables below, as the catalogues name them.
+WORDS = ("configuration", "strategy", "chunks", "mean chars", "broken answers", "questions",
+         "chars in no chunk", "question", "answer", "broken", "not found")
+
+
+def table_words(lang: Lang) -> dict[str, str]:
+    """``words`` for ``summary_rows`` and ``rank_rows`` in ``lang``."""
+    return {w: text(lang, f"compare.words.{w}") for w in WORDS}
+
+
+def diff_words(lang: Lang) -> dict[str, str]:
+    """``words`` for ``diff_rows`` in ``lang``."""
+    return {w: text(lang, f"compare.diff_col_{w.replace(' ', '_')}")
+            for w in ("question", "answer", "broken in")}
 
 
 def _relabel(row: dict[str, Any], words: Mapping[str, str]) -> dict[str, Any]:

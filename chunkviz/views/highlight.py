@@ -34,7 +34,10 @@ from chunkviz.model import Chunk
 from chunkviz.text import Lang, text
 from chunkviz.views.markup import escape_html, needs_escape
 
+#: Characters per page of Explore's view (and of Strategies').
 PAGE_SIZE = 20_000
+#: Characters per page of Compare's panels: up to four sit side by side, each a fifth of a page.
+PANEL_PAGE_SIZE = PAGE_SIZE // 5
 
 # The view's colours and marks: one stylesheet for the page component, Compare and saved HTML.
 STYLE = """

@@ -39,6 +39,15 @@ def lesson_backends(available: Collection[str]) -> list[str]:
     return [name for name in LESSON_BACKENDS if name in available]
 
 
+def lesson_choices(backend: Any, available: Collection[str]) -> list[str] | None:
+    """None when ``backend`` serves the lesson itself; else the backends to offer instead.
+
+    A backend without vectors the lesson can compare (BM25) is replaced by one of the
+    ``LESSON_BACKENDS`` among the ``available`` names, chosen by the reader.
+    """
+    return None if has_vectors(backend) else lesson_backends(available)
+
+
 #: Shown when no document was loaded on the Explore page: paragraphs of very different lengths,
 #: so that norms have something to follow. The long one mentions 休暇 and 申請 in passing, so
 #: under raw TF-IDF the default query ranks it first by dot product, while cosine ranks the short

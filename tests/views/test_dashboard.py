@@ -379,16 +379,16 @@ def test_format_bytes():
 
 
 def test_markdown_cells_bold_only_a_clear_best(bm25):
-    table = main_table_markdown(main_table(bm25), lambda key: key)
+    table = main_table_markdown(main_table(bm25), "en")
     assert "**" not in table  # no clear best in this file
     assert "1.000 ▲ [1.000,\u00a01.000]" in table
-    table = main_table_markdown(main_table(_clear(bm25, "paragraph")), lambda key: key)
+    table = main_table_markdown(main_table(_clear(bm25, "paragraph")), "en")
     assert table.count("**") == 2 * 3  # one bold mean per metric column
     assert "**1.000** [1.000,\u00a01.000]" in table
     cell = Cell(0.5, 0.25, 0.75, best=False)
     assert cell_text(cell) == "0.500 [0.250,\u00a00.750]"  # no break inside the interval
-    assert main_table_markdown(main_table(bm25), lambda key: key,
-                               encode_key="col_index_build").count("col_index_build") == 1
+    assert main_table_markdown(main_table(bm25), "en",
+                               encode_key="col_index_build").count("Index build") == 1
 
 
 def test_question_labels_lead_with_the_text():
@@ -472,7 +472,7 @@ def test_sensitivity_rows_list_only_pairs_whose_outcome_changes(bm25):
     from chunkviz.views.benchmark_tables import sensitivity_markdown
 
     table = sensitivity_markdown((row,), ("ties_optimistic", "relevance_any_answer"),
-                                 lambda key: key, "en")
+                                 "en")
     assert "**inconclusive**" in table  # the changed cell is bold
     assert table.count("**") == 2
 

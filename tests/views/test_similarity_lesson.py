@@ -4,8 +4,10 @@ import numpy as np
 import pytest
 
 from chunkviz.errors import ParameterError
+from chunkviz.retrieval.backends import get_backend
 from chunkviz.views.similarity_lesson import (
     DEFAULT_TEXT,
+    lesson_choices,
     measure_ranks,
     most_moved,
     norm_stats,
@@ -131,3 +133,10 @@ def test_pca_2d_sparse_route_matches_numpy_svd():
     assert proj.chunks == pytest.approx(centred @ axes.T, abs=1e-8)
     assert proj.query == pytest.approx((query - docs.mean(axis=0)) @ axes.T, abs=1e-8)
     assert proj.explained == pytest.approx(s[:2] ** 2 / (s**2).sum())
+
+
+def test_a_backend_without_vectors_offers_the_lesson_backends_available():
+    assert lesson_choices(get_backend("tfidf"), {"tfidf", "bm25"}) is None  # raw TF-IDF vectors
+    # BM25 has no vectors: the available lesson backends, in the lesson's order.
+    assert lesson_choices(get_backend("bm25"), {"use-m3", "bm25", "tfidf"}) == ["tfidf", "use-m3"]
+    assert lesson_choices(get_backend("bm25"), {"bm25"}) == []

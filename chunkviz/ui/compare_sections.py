@@ -1,0 +1,85 @@
+"""The Compare page's boundary sections: the pair to diff, its numbers and strip, the panels.
+
+The pair is two configurations by position among those that ran; the strip's click moves the
+panels to the part of the text it shows (``chunkviz.ui.jumps.follow_to_page``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from chunkviz.text import Lang
+from chunkviz.ui.compare_figures import diff_figure
+from chunkviz.ui.compare_view import Panel
+from chunkviz.ui.i18n import tr
+from chunkviz.ui.jumps import follow_to_page, keep_choice
+from chunkviz.ui.strategies_figures import clicked_boundary
+from chunkviz.views.compare import BoundaryDiff, Outcome, boundary_diff, mark_cuts
+from chunkviz.views.explore import qa_marks
+from chunkviz.views.highlight import PANEL_PAGE_SIZE, labels_for, render_html
+
+Pair = tuple[int, int]
+
+
+def numbered(outcomes: Sequence[Outcome | None]) -> tuple[list[Outcome], list[int]]:
+    """The outcomes that ran, labelled with their number (table columns must be unique)."""
+    ready = [Outcome(f"{i + 1}: {o.label}", o.result, o.qa, o.ranks)
+             for i, o in enumerate(outcomes) if o is not None]
+    return ready, [i + 1 for i, o in enumerate(outcomes) if o is not None]
+
+
+def diff_section(ready: Sequence[Outcome], length: int, shown: tuple[int, int],
+                 lang: Lang) -> tuple[Pair, BoundaryDiff] | None:
+    """Pick two configurations and draw their boundary numbers and strip; None: no pair."""
+    if len(ready) < 2:
+        return None
+    st.markdown(f"**{tr('compare.diff')}**", help=tr("compare.diff_help"))
+    choices = list(range(len(ready)))
+    pick_a, pick_b = st.columns(2)
+    for key, default in (("compare_diff_a", 0), ("compare_diff_b", 1)):
+        keep_choice(st.session_state, key, choices, default)  # fewer configurations than before
+    first = pick_a.selectbox(tr("compare.diff_a"), choices, key="compare_diff_a",
+                             format_func=lambda i: ready[i].label)
+    second = pick_b.selectbox(tr("compare.diff_b"), choices, key="compare_diff_b",
+                              format_func=lambda i: ready[i].label)
+    if first == second:
+        st.info(tr("compare.diff_same"))
+        return None
+    diff = boundary_diff(ready[first], ready[second])
+    # Short labels (they fit a fifth of the page), the whole sentence in the help.
+    for col, (name, value) in zip(st.columns(5), (
+            ("only_a", len(diff.only_a)), ("only_b", len(diff.only_b)),
+            ("shared", len(diff.shared)), ("broken_a", len(diff.broken_only_a)),
+            ("broken_b", len(diff.broken_only_b))), strict=True):
+        col.metric(tr(f"compare.m_{name}"), f"{value:,}", help=tr(f"compare.m_{name}_help"))
+    event = st.plotly_chart(diff_figure(ready[first], ready[second], diff, shown=shown,
+                                        lang=lang),
+                            key="compare_strip", on_select="rerun", selection_mode="points")
+    st.caption(tr("compare.strip_help"))
+    if follow_to_page(st.session_state, "compare_strip_followed", "compare_page",
+                      clicked_boundary(event), length, PANEL_PAGE_SIZE):
+        st.rerun()
+    st.caption(tr("compare.diff_legend"))
+    return (first, second), diff
+
+
+def panels(text: str, ready: Sequence[Outcome], numbers: Sequence[int],
+           diffed: tuple[Pair, BoundaryDiff] | None, shown: tuple[int, int],
+           lang: Lang) -> list[Panel]:
+    """One highlighted panel per configuration; the pair's panels mark their own cuts."""
+    a, b = shown
+    labels = labels_for(lang)
+    out = []
+    for i, found in enumerate(ready):
+        markup = render_html(text, found.result.chunks, qa_marks(list(found.qa), found.result),
+                             start=a, end=b, labels=labels)
+        if diffed is not None and i in diffed[0]:
+            (one, two), diff = diffed
+            mine, other = (diff.only_a, diff.only_b) if i == one else (diff.only_b, diff.only_a)
+            markup = mark_cuts(markup, mine, other, here_title=tr("compare.cut_here"),
+                               there_title=tr("compare.cut_there",
+                                              other=numbers[two if i == one else one]))
+        out.append(Panel(found.label, markup))
+    return out
