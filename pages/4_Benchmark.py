@@ -8,6 +8,7 @@ from chunkviz.errors import ChunkvizError
 from chunkviz.eval.decision import default_margin
 from chunkviz.eval.tune import provenance_lines
 from chunkviz.text import text
+from chunkviz.text.messages import backend_text
 from chunkviz.ui import bench_link, verdict_view
 from chunkviz.ui import benchmark_context as context_view
 from chunkviz.ui import benchmark_data as data
@@ -97,7 +98,8 @@ else:
     lexical = results.backend.kind == "lexical"
     st.markdown(tables.main_table_markdown(rows, t, encode_key="col_index_build" if lexical
                                            else "col_encode"))
-    st.caption(fmt("main_caption", n=run.questions, backend=escape_markdown(str(run.backend)),
+    st.caption(fmt("main_caption", n=run.questions,
+                   backend=escape_markdown(backend_text(lang, run.backend)),
                    model=escape_markdown(str(run.model)), resamples=results.stats.bootstrap,
                    unit=unit_word))
     st.caption(t("encode_caption_lexical" if lexical else "encode_caption_dense"))
@@ -151,7 +153,7 @@ else:
             twin_paths = {str(p.path): p for p in twins}
             twin_path = st.selectbox(
                 t("rep_other"), list(twin_paths), key="bench_replication",
-                format_func=lambda p: f"{twin_paths[p].run_id} — {twin_paths[p].spec}",
+                format_func=lambda p: run_label(lang, twin_paths[p]),
             )
             try:
                 reps = db.replication(results, data.load_path(twin_paths[twin_path].path), metric)
@@ -199,7 +201,7 @@ else:
         partner_paths = {str(p.path): p for p in partners}
         other_path = st.selectbox(
             t("backends_other"), list(partner_paths), key="bench_partner",
-            format_func=lambda p: f"{partner_paths[p].backend} — {partner_paths[p].run_id}",
+            format_func=lambda p: run_label(lang, partner_paths[p]),
         )
         other = data.load_path(partner_paths[other_path].path)
         for col, metric in zip(st.columns(2), ("recall@5", "ndcg@10"), strict=True):

@@ -9,6 +9,7 @@ import streamlit as st
 
 from chunkviz.model import Chunk
 from chunkviz.strategies import get_strategy
+from chunkviz.text.messages import backend_text, language_model_text
 from chunkviz.ui.controls import param_controls
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
@@ -47,8 +48,9 @@ try:
 except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
     show_error(exc)
 else:
-    st.metric(tr("strategies.chunks"), f"{len(current.chunks):,}",
-              help=tr("config.current", label=escape_markdown(config_label(strategy, params))))
+    st.metric(tr("strategies.chunks_current"), f"{len(current.chunks):,}",
+              help=tr("strategies.chunks_current_help",
+                      label=escape_markdown(config_label(strategy, params))))
 
 
 def _controls(name: str) -> dict[str, Any]:
@@ -87,7 +89,7 @@ def _cut_metrics(curve: Any, *extra: tuple[str, str]) -> None:
              (tr("strategies.cuts"), f"{len(curve.cuts) - len(curve.forced):,}"),
              (tr("strategies.forced"), f"{len(curve.forced):,}"),
              (tr("strategies.suppressed"), f"{len(curve.suppressed):,}"),
-             (tr("strategies.chunks"), f"{len(curve.spans):,}")]
+             (tr("strategies.chunks_here"), f"{len(curve.spans):,}")]
     for col, (label, value) in zip(st.columns(len(shown)), shown, strict=True):
         col.metric(label, value)
 
@@ -106,9 +108,13 @@ with tab_sem:
     else:
         _cut_metrics(curve, (tr("strategies.threshold"),
                              "—" if curve.threshold is None else f"{curve.threshold:.3f}"))
-        event = st.plotly_chart(semantic_figure(curve, float(sem["percentile"]), state.lang),
+        event = st.plotly_chart(semantic_figure(curve, float(sem["percentile"]), state.lang,
+                                                str(sem["model"])),
                                 key="strategies_sem_chart", on_select="rerun",
                                 selection_mode="points")
+        with st.expander(tr("strategies.model_details")):
+            st.caption(tr("strategies.model_details_sem", model=escape_markdown(curve.embedder),
+                          backend=escape_markdown(backend_text(state.lang, str(sem["model"])))))
         target = _cut_picker(curve.cuts, curve.similarities, "strategies_sem_jump",
                              clicked_boundary(event))
         _view(tuple(Chunk(s, e) for s, e in curve.spans), target, "strategies_sem_view")
@@ -121,10 +127,14 @@ with tab_ppl:
     except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
         show_error(exc)
     else:
-        st.info(tr("strategies.lm_in_use", name=escape_markdown(pcurve.model)))
+        lm_words = language_model_text(state.lang, str(ppl["lm"]), int(ppl["order"]))
+        st.info(tr("strategies.lm_in_use", name=escape_markdown(lm_words)))
         _cut_metrics(pcurve)
-        event = st.plotly_chart(perplexity_figure(pcurve, state.lang), key="strategies_ppl_chart",
+        event = st.plotly_chart(perplexity_figure(pcurve, state.lang, lm_words),
+                                key="strategies_ppl_chart",
                                 on_select="rerun", selection_mode="points")
+        with st.expander(tr("strategies.model_details")):
+            st.caption(tr("strategies.model_details_ppl", model=escape_markdown(pcurve.model)))
         changes = tuple(0.0 if c != c else c for c in pcurve.changes)
         target = _cut_picker(pcurve.cuts, changes, "strategies_ppl_jump",
                              clicked_boundary(event))

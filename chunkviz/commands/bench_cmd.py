@@ -254,7 +254,7 @@ def format_report(results: Results) -> str:
     lines = [main_table_markdown(db.main_table(results), ENGLISH.__getitem__, encode), "",
              f"Inference resamples {units:,} {unit}s ({stats.bootstrap} bootstrap resamples, "
              f"{stats.permutations} sign flips per test: p >= {db.floor_text(results)}, printed "
-             "as p ≤ … at that floor)."]
+             f"as p ≤ {db.floor_text(results)} at that floor)."]
     for key in db.pairwise_metrics(results):
         comps = db.comparisons(results, key)
         outcomes = [c.outcome for c in comps]

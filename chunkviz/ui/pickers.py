@@ -21,7 +21,8 @@ from chunkviz.extract import DOCUMENT_TYPES, extract
 from chunkviz.retrieval.backends import DEFAULT_BACKEND, BackendInfo
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
-from chunkviz.text import LANGUAGES, Lang, has, text
+from chunkviz.text import LANGUAGES, Lang, text
+from chunkviz.text.messages import backend_text
 from chunkviz.ui.controls import param_controls, strategy_description, typed_key, widget_key
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.resources import backend_infos, load_backend
@@ -43,8 +44,8 @@ SOURCES: tuple[Source, ...] = get_args(Source)
 # --- backend ---------------------------------------------------------------------------------
 def backend_label(lang: Lang, info: BackendInfo) -> str:
     """A backend's name in ``lang``; a model the user named keeps its own label."""
-    key = f"backend.{info.name}"
-    return text(lang, key) if has("en", key) else info.label
+    named = backend_text(lang, info.name)
+    return info.label if named == info.name else named
 
 
 def backend_picker(state: AppState) -> None:

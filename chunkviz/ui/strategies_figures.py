@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from chunkviz.strategies.perplexity import PerplexityCurve
 from chunkviz.strategies.semantic import SemanticCurve
 from chunkviz.text import Lang, text
+from chunkviz.text.messages import backend_text
 
 #: Right margin (px) of the perplexity chart: its second axis (PPL, log) draws ticks there.
 PPL_AXIS_MARGIN = 70
@@ -52,8 +53,13 @@ def _layout(fig: go.Figure, title: str, ytitle: str, lang: Lang) -> go.Figure:
     return fig
 
 
-def semantic_figure(curve: SemanticCurve, percentile: float, lang: Lang) -> go.Figure:
-    """``s_i`` by boundary, the percentile threshold line, and the cuts."""
+def semantic_figure(curve: SemanticCurve, percentile: float, lang: Lang,
+                    backend: str) -> go.Figure:
+    """``s_i`` by boundary, the percentile threshold line, and the cuts.
+
+    The title names the sentence vectors' ``backend`` in words; the model as recorded
+    (``curve.embedder``) belongs in the page's details expander, not in a title.
+    """
     sims = list(curve.similarities)
     fig = go.Figure()
     fig.add_trace(go.Scatter(
@@ -64,12 +70,15 @@ def semantic_figure(curve: SemanticCurve, percentile: float, lang: Lang) -> go.F
         fig.add_hline(y=curve.threshold, line={"dash": "dash", "color": "#dc2626"},
                       annotation_text=_t(lang, "threshold", p=percentile, t=curve.threshold))
     _markers(fig, sims, curve.cuts, curve.forced, curve.suppressed, lang)
-    return _layout(fig, _t(lang, "sem_title", embedder=curve.embedder),
+    return _layout(fig, _t(lang, "sem_title", embedder=backend_text(lang, backend)),
                    _t(lang, "similarity"), lang)
 
 
-def perplexity_figure(curve: PerplexityCurve, lang: Lang) -> go.Figure:
-    """``|Δ ln PPL|`` by boundary with the threshold and cuts; perplexities on a second axis."""
+def perplexity_figure(curve: PerplexityCurve, lang: Lang, model: str) -> go.Figure:
+    """``|Δ ln PPL|`` by boundary with the threshold and cuts; perplexities on a second axis.
+
+    ``model`` is the language model in the reader's words (``language_model_text``).
+    """
     changes = [0.0 if c != c else c for c in curve.changes]  # NaN (no prediction) drawn at 0
     fig = go.Figure()
     fig.add_trace(go.Bar(
@@ -90,7 +99,7 @@ def perplexity_figure(curve: PerplexityCurve, lang: Lang) -> go.Figure:
                               # Its own round ticks (2, 5, 10, 20, 50, 100, ...), not ticks
                               # synced to the bars' axis, which came out as 148.821, 70.7384.
                               "tickmode": "linear", "dtick": "D2", "tickformat": "~s"})
-    _layout(fig, _t(lang, "ppl_title", model=curve.model), _t(lang, "change"), lang)
+    _layout(fig, _t(lang, "ppl_title", model=model), _t(lang, "change"), lang)
     # NOTE: with the common 10 px right margin the PPL ticks ("1k", "200") were cut to one
     # digit; room for four characters and the axis title, and automargin for longer ones.
     fig.update_layout(margin={"r": PPL_AXIS_MARGIN})

@@ -31,6 +31,7 @@ ENGLISH: dict[str, str] = {
     "col_index": "Index size",
     "col_encode": "Encode time",
     "col_index_build": "Index build",
+    "encode_none": "— (cached)",
     "col_lost": "Lost before retrieval",
     "predicted": "formula:",
     "row_minus_col": "row − column",
@@ -45,6 +46,19 @@ RESPONSIVE_TABLES_CSS = (
 )
 
 TIED_MARK = "▲"
+
+
+def encode_time_text(seconds: float, t: Tr) -> str:
+    """An encode time as a reader should take it: seconds, or that nothing was encoded.
+
+    The runner charges a configuration only for texts it encoded itself (``encode_stage``): a
+    configuration whose vectors all came from the embedding cache, or from a configuration
+    before it, is charged exactly 0. That is "nothing was encoded", not "encoding is free", so
+    it reads ``— (cached)``; a real time below the printed precision reads ``< 0.01 s``.
+    """
+    if seconds <= 0:
+        return t("encode_none")
+    return "< 0.01 s" if seconds < 0.005 else f"{seconds:.2f} s"
 
 
 def cell_text(cell: Cell) -> str:
@@ -86,7 +100,7 @@ def main_table_markdown(rows: Sequence[TableRow], t: Tr, encode_key: str = "col_
             *(cell_text(r.cells[m]) for m in metrics),
             chunks,
             format_bytes(r.index_bytes),
-            f"{r.encode_seconds:.2f} s",
+            encode_time_text(r.encode_seconds, t),
             f"{r.broken:,} / {r.questions:,} ({r.broken_share:.1%})",
         ])
     return _table(header, body)

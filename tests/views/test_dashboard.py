@@ -20,7 +20,12 @@ from chunkviz.eval.spans import analyze_spans
 from chunkviz.eval.stats import PairwiseResult
 from chunkviz.eval.verdict import budget_view, choose
 from chunkviz.views import dashboard as db
-from chunkviz.views.benchmark_tables import cell_text, main_table_markdown
+from chunkviz.views.benchmark_tables import (
+    ENGLISH,
+    cell_text,
+    encode_time_text,
+    main_table_markdown,
+)
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.share_link import from_query
 from chunkviz.views.verdict import choice_sentence, verdicts
@@ -376,6 +381,17 @@ def test_markdown_cells_bold_only_a_clear_best(bm25):
     assert cell_text(cell) == "0.500 [0.250,\u00a00.750]"  # no break inside the interval
     assert main_table_markdown(db.main_table(bm25), lambda key: key,
                                encode_key="col_index_build").count("col_index_build") == 1
+
+
+def test_a_configuration_that_encoded_nothing_reads_cached_not_zero_seconds(bm25):
+    # The shipped use-m3 run came wholly from the embedding cache: every configuration was
+    # charged 0 s, which the table printed as "0.00 s" as if encoding were free.
+    cached = replace(bm25, configs=tuple(replace(c, encode_seconds=0.0) for c in bm25.configs))
+    table = main_table_markdown(db.main_table(cached), ENGLISH.__getitem__)
+    assert "0.00 s" not in table
+    assert table.count("— (cached)") == len(bm25.configs)
+    assert encode_time_text(0.0041, ENGLISH.__getitem__) == "< 0.01 s"
+    assert encode_time_text(1.234, ENGLISH.__getitem__) == "1.23 s"
 
 
 def test_question_labels_lead_with_the_text():
