@@ -24,7 +24,7 @@ from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.text import LANGUAGES, Lang, text
 from chunkviz.text.messages import backend_text
 from chunkviz.ui.controls import param_controls, strategy_description, typed_key, widget_key
-from chunkviz.ui.guard import show_error
+from chunkviz.ui.guard import message_markdown, show_error
 from chunkviz.ui.resources import backend_infos, load_backend
 from chunkviz.ui.state import (
     DEFAULT_STRATEGY,
@@ -69,7 +69,7 @@ def backend_picker(state: AppState) -> None:
         with st.expander(text(lang, "sidebar.unavailable", n=len(missing))):
             for info in missing:
                 st.markdown(f"**{escape_markdown(backend_label(lang, info))}**")
-                st.caption(info.reason)
+                st.caption(message_markdown(info.reason))
 
 
 def _tokenizer_name(state: AppState) -> str | None:
