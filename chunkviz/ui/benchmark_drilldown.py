@@ -9,6 +9,7 @@ import streamlit as st
 from chunkviz.datasets import Dataset, load_dataset
 from chunkviz.errors import ChunkvizError
 from chunkviz.eval.results import Results
+from chunkviz.ui.guard import user_message
 from chunkviz.views import dashboard as db
 from chunkviz.views.markup import escape_markdown
 
@@ -54,7 +55,7 @@ def render(results: Results, qid: str, t: Tr, fmt: Callable[..., str]) -> None:
         document = dataset.document(question.doc_id)
         sample = db.explore_sample_for(document.text)
     except (ChunkvizError, KeyError) as e:
-        st.info(fmt("drill_no_dataset", why=escape_markdown(str(e))))
+        st.info(fmt("drill_no_dataset", why=user_message(e)))
     if question is not None:
         span = question.spans[0]
         ctx = db.answer_context(document.text, span.start, span.end)
