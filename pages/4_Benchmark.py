@@ -148,7 +148,7 @@ else:
         st.subheader(t("rep"))
         twins = db.replication_partners(runs, run)
         if not twins:
-            st.info(fmt("rep_none", backend=run.backend))
+            st.info(fmt("rep_none", backend=backend_text(lang, run.backend)))
         else:
             twin_paths = {str(p.path): p for p in twins}
             twin_path = st.selectbox(

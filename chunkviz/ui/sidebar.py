@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from chunkviz.text import LANGUAGES, as_lang, text
+from chunkviz.ui.chrome import app_css
 from chunkviz.ui.narrow import fold_sidebar_when_narrow
 from chunkviz.ui.pickers import backend_picker
 from chunkviz.ui.state import STATE_KEY, AppState, bind, publish_link
@@ -28,4 +29,5 @@ def render_sidebar(state: AppState) -> None:
                  on_change=_on_lang, help=text(state.lang, "sidebar.language_help"))
         backend_picker(state)
         fold_sidebar_when_narrow()
+        app_css()
     publish_link(state)
