@@ -289,6 +289,11 @@ def _export_section() -> None:
         with tab:
             st.caption(tr(f"explore.fidelity_{snip.fidelity}", note=snip.note))
             st.code(snip.code, language="python")
+            save = codegen.import_back_code(snip)
+            if save is not None:  # the library's own chunks, imported back into every view
+                st.info(tr("explore.import_back", library=snip.library,
+                           file=codegen.IMPORT_FILE, heading=tr("import.heading")))
+                st.code(save, language="python")
 
 
 def _share_section() -> None:

@@ -218,6 +218,30 @@ _BUILDERS: dict[str, Callable[[Library, Mapping[str, Any]], Snippet]] = {
 }
 
 
+#: The file ``import_back_code`` writes (Explore's import reads JSON lists of strings or nodes).
+IMPORT_FILE = "chunks.json"
+
+
+def import_back_code(snip: Snippet) -> str | None:
+    """Lines to run after ``snip`` that save the library's own chunks for Explore's import.
+
+    A ``closest`` snippet cannot carry a recommendation into the library (its chunks differ);
+    importing the chunks it really makes puts them in every view instead. None where there is
+    nothing to import back: chunkviz itself, a library with the same chunks, or no splitter.
+    """
+    if snip.library == "chunkviz" or snip.fidelity != "closest":
+        return None
+    last = snip.code.rstrip().splitlines()[-1]
+    # LlamaIndex nodes carry their own offsets (start_char_idx); the others are lists of text.
+    items = ("[{'text': n.text, 'start_char_idx': n.start_char_idx} for n in nodes]"
+             if last.startswith("nodes =") else "chunks")
+    return (
+        "import json\n\n"
+        f"with open({IMPORT_FILE!r}, 'w', encoding='utf-8') as f:\n"
+        f"    json.dump({items}, f, ensure_ascii=False)"
+    )
+
+
 def snippet(strategy: str, params: Mapping[str, Any], library: Library) -> Snippet:
     """Code that chunks ``text`` like chunkviz's ``strategy`` with ``params`` in ``library``."""
     if library == "chunkviz":

@@ -31,3 +31,33 @@ def test_benchmark_captions_show_the_p_floor_and_name_the_backend_in_words(monke
     assert "reads p ≤ 0." in captions
     assert "BM25, character bigrams" in captions
     assert "k1=" not in captions  # the model's repr lives in the list of result files
+
+
+def test_a_closest_export_suggests_importing_the_librarys_own_chunks():
+    at = page("1_Explore.py", timeout=90, strategy="recursive")
+    at.session_state["explore_tab"] = "Export"
+    at.run()
+    assert not at.exception
+    infos = [i.value for i in at.info if "makes other chunks than these" in i.value]
+    assert len(infos) == 2  # langchain and chonkie: closest; llamaindex has no recursive
+    assert any("**langchain makes other chunks" in i for i in infos)
+    assert all("Import chunks from another library" in i for i in infos)
+    codes = [c.value for c in at.code if "json.dump(chunks" in c.value]
+    assert len(codes) == 2
+
+
+def test_the_import_back_steps_read_in_japanese():
+    at = page("1_Explore.py", timeout=90, strategy="recursive", lang="ja")
+    at.session_state["explore_tab"] = "エクスポート"
+    at.run()
+    assert not at.exception
+    infos = [i.value for i in at.info if "別のチャンクを作ります" in i.value]
+    assert len(infos) == 2
+    assert all("他のライブラリのチャンクを取り込む" in i for i in infos)
+
+
+def test_an_equivalent_export_suggests_nothing():
+    at = page("1_Explore.py", timeout=90)  # fixed 400/0: LangChain and chonkie are equivalent
+    at.session_state["explore_tab"] = "Export"
+    at.run()
+    assert not any("makes other chunks" in i.value for i in at.info)
