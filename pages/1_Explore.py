@@ -287,7 +287,8 @@ def _export_section() -> None:
     snippets = codegen.snippets(strategy, params)
     for tab, snip in zip(st.tabs([s.library for s in snippets]), snippets, strict=True):
         with tab:
-            st.caption(tr(f"explore.fidelity_{snip.fidelity}", note=snip.note))
+            st.caption(tr(f"explore.fidelity_{snip.fidelity}",
+                          note=codegen.note_text(state.lang, snip)))
             st.code(snip.code, language="python")
             save = codegen.import_back_code(snip)
             if save is not None:  # the library's own chunks, imported back into every view

@@ -107,3 +107,29 @@ def test_exact_and_equivalent_snippets_need_nothing_imported_back():
     params = {"size": 200, "overlap": 40, "unit": "chars"}
     for snip in snippets("fixed", params):
         assert import_back_code(snip) is None  # chunkviz exact, the peers equivalent
+
+
+def test_every_note_has_its_words_in_both_languages():
+    from chunkviz.views.codegen import note_text
+
+    for spec in all_strategies():
+        for snip in snippets(spec.name, spec.defaults()):
+            if not snip.note:
+                continue
+            assert note_text("en", snip) == snip.note  # the catalogue says what the code says
+            assert note_text("ja", snip) != snip.note, snip
+
+
+def test_langchain_markdown_documents_are_saved_as_their_texts(tmp_path, monkeypatch):
+    from chunkviz.eval.imported import import_chunks
+    from chunkviz.strategies import get_strategy
+    from chunkviz.views.codegen import IMPORT_FILE, import_back_code
+
+    snip = snippet("markdown", get_strategy("markdown").defaults(), "langchain")
+    save = import_back_code(snip)
+    assert save is not None
+    text = load_sample("policy_ja").text
+    monkeypatch.chdir(tmp_path)
+    exec(snip.code + "\n" + save, {"text": text})  # noqa: S102 - our own generated code
+    imported = import_chunks((tmp_path / IMPORT_FILE).read_bytes(), IMPORT_FILE, text)
+    assert len(imported.result.chunks) > 1
