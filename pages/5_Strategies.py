@@ -134,7 +134,8 @@ with tab_ppl:
                                 key="strategies_ppl_chart",
                                 on_select="rerun", selection_mode="points")
         with st.expander(tr("strategies.model_details")):
-            st.caption(tr("strategies.model_details_ppl", model=escape_markdown(pcurve.model)))
+            # The lm value as the strategy takes it (char-ngram, hf:<model>): a value, not words.
+            st.caption(tr("strategies.model_details_ppl", model=escape_markdown(str(ppl["lm"]))))
         changes = tuple(0.0 if c != c else c for c in pcurve.changes)
         target = _cut_picker(pcurve.cuts, changes, "strategies_ppl_jump",
                              clicked_boundary(event))

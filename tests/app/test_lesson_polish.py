@@ -61,3 +61,20 @@ def test_an_equivalent_export_suggests_nothing():
     at.session_state["explore_tab"] = "Export"
     at.run()
     assert not any("makes other chunks" in i.value for i in at.info)
+
+
+def test_the_verdict_chart_ticks_are_round_numbers_written_in_full(monkeypatch, tmp_path):
+    import json
+
+    monkeypatch.setenv(RESULTS_DIRS_ENV, str(FIXTURES))
+    monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path))
+    at = page("4_Benchmark.py", timeout=120)
+    assert not at.exception
+    layout = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]
+    for axis in ("xaxis", "xaxis2"):
+        ticks = layout[axis]["ticktext"]
+        assert ticks, axis
+        # Plotly's own log ticks printed "4 5 … 9 1000 2 3": a lone digit meant thousands.
+        values = [int(t.replace(",", "")) for t in ticks]
+        assert values == layout[axis]["tickvals"]
+        assert all(v >= 10 for v in values)  # characters sent: never a lone digit
