@@ -36,6 +36,7 @@ from chunkviz.eval.stats import (
 from chunkviz.eval.verdict import with_margin as with_margin
 from chunkviz.strategies import get_strategy
 from chunkviz.text import text
+from chunkviz.text.messages import backend_text
 
 Lang = Literal["en", "ja"]
 
@@ -708,8 +709,9 @@ def backend_sentence(cmp: BackendComparison, lang: Lang) -> str:
 
     head = text(lang, "dashboard.backend_same" if cmp.same_best else "dashboard.backend_changes")
     return text(lang, "dashboard.backend", name=metric_label(cmp.metric), head=head,
-                backend_a=cmp.backend_a, best_a=sep.join(cmp.best_a), clear_a=clear(cmp.clear_a),
-                backend_b=cmp.backend_b, best_b=sep.join(cmp.best_b), clear_b=clear(cmp.clear_b))
+                backend_a=backend_text(lang, cmp.backend_a), best_a=sep.join(cmp.best_a),
+                clear_a=clear(cmp.clear_a), backend_b=backend_text(lang, cmp.backend_b),
+                best_b=sep.join(cmp.best_b), clear_b=clear(cmp.clear_b))
 
 
 def backend_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[RunSummary]:

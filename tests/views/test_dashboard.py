@@ -256,6 +256,9 @@ def test_compare_backends_sees_the_best_change_on_ndcg(bm25, dense):
     assert cmp.clear_a is False
     assert "changes with the retriever" in db.backend_sentence(cmp, "en")
     assert "変わる" in db.backend_sentence(cmp, "ja")
+    # Backends named in words, not by their registry ids.
+    assert "BM25, character bigrams" in db.backend_sentence(cmp, "en")
+    assert "BM25・文字バイグラム" in db.backend_sentence(cmp, "ja")
     places = {r.label: (r.place_a, r.place_b) for r in cmp.rows}
     assert places == {"fixed-100-0": (3, 3), "fixed-200-40": (2, 1), "paragraph": (1, 2)}
 
