@@ -110,7 +110,9 @@ def extract(
         ext = PurePath(filename).suffix.lower().lstrip(".")
         raise InputTextError(
             f"cannot read {filename!r}: files of type .{ext or '(none)'} are not supported; "
-            f"upload one of {', '.join('.' + t for t in DOCUMENT_TYPES)}"
+            f"upload one of {', '.join('.' + t for t in DOCUMENT_TYPES)}",
+            code="unsupported_type", params={"file": filename, "ext": ext or "(none)",
+                                             "types": ["." + t for t in DOCUMENT_TYPES]},
         )
     check_bytes(len(data), filename)
     if kind in ("txt", "md"):
@@ -127,7 +129,8 @@ def extract(
         if not pdf.text.strip():  # every line was a running header, footer or page number
             raise InputTextError(
                 f"{filename} has no text besides its running headers, footers and page numbers; "
-                "keep them (keep_furniture, --keep-furniture) or upload another file"
+                "keep them (keep_furniture, --keep-furniture) or upload another file",
+                code="pdf_only_furniture", params={"file": filename},
             )
         return ExtractedText(pdf.text, layout=pdf.layout, compat_ideographs=pdf.compat_ideographs,
                              furniture=pdf.furniture, pages=pdf.pages,
@@ -139,7 +142,8 @@ def extract(
     if not text.strip():
         raise InputTextError(
             f"{filename} contains no extractable text (a scanned PDF or an empty document?); "
-            "paste the text or upload a text-based file"
+            "paste the text or upload a text-based file",
+            code="no_text", params={"file": filename},
         )
     return ExtractedText(text)
 
@@ -195,13 +199,16 @@ def _check_docx_parts(data: bytes, filename: str) -> None:
     except (BadZipFile, ValueError, OSError) as exc:
         raise InputTextError(
             f"cannot read {filename} as a Word document ({type(exc).__name__}); save it as .docx "
-            "(not .doc) or paste its text"
+            "(not .doc) or paste its text",
+            code="docx_damaged", params={"file": filename, "reason": type(exc).__name__},
         ) from None
     if unpacked > MAX_DOCX_XML_BYTES:
         raise InputTextError(
             f"{filename} unpacks to {unpacked / 1e6:.0f} MB of XML; Word documents that unpack "
             f"to up to {MAX_DOCX_XML_BYTES / 1e6:.0f} MB are accepted (MAX_DOCX_XML_BYTES); "
-            "split the document or paste a part of its text"
+            "split the document or paste a part of its text",
+            code="docx_too_large", params={"file": filename, "mb": f"{unpacked / 1e6:.0f}",
+                                           "max": f"{MAX_DOCX_XML_BYTES / 1e6:.0f}"},
         )
 
 
@@ -233,7 +240,8 @@ def _docx_text(data: bytes, filename: str) -> str:
     except damaged as exc:
         raise InputTextError(
             f"cannot read {filename} as a Word document ({type(exc).__name__}); save it as .docx "
-            "(not .doc) or paste its text"
+            "(not .doc) or paste its text",
+            code="docx_damaged", params={"file": filename, "reason": type(exc).__name__},
         ) from None
     return "\n\n".join(blocks)
 

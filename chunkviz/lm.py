@@ -197,7 +197,8 @@ class TransformersLM:
             raise ModelUnavailableError(
                 f"causal language model {model!r} is not available offline (lm='hf:{model}'); "
                 "put it in a local folder and pass its path, or download it once with "
-                f"huggingface-cli download {model}; the offline default is lm='char-ngram'"
+                f"huggingface-cli download {model}; the offline default is lm='char-ngram'",
+                code="lm_unavailable", params={"model": model},
             ) from exc
         self._model.eval()  # type: ignore[no-untyped-call]
         self.max_length = max_length

@@ -65,7 +65,8 @@ def check_chars(count: int, name: str) -> None:
     if count > MAX_CHARS:
         raise InputTextError(
             f"{name} holds more than {MAX_CHARS:,} characters of text (the limit on extracted "
-            "characters, MAX_CHARS); split the document or upload a part of it"
+            "characters, MAX_CHARS); split the document or upload a part of it",
+            code="too_many_chars", params={"file": name, "max": MAX_CHARS},
         )
 
 
@@ -197,7 +198,9 @@ def _check_size(size: int, name: str, max_bytes: int, error: type[ChunkvizError]
     if size > max_bytes:
         raise error(
             f"{neutral_bidi(name)} is {size / 1e6:.1f} MB; files up to {max_bytes / _MIB:g} MiB "
-            "are accepted; split the file or use a part of it"
+            "are accepted; split the file or use a part of it",
+            code="too_large", params={"file": neutral_bidi(name), "mb": f"{size / 1e6:.1f}",
+                                      "max_mib": f"{max_bytes / _MIB:g}"},
         )
 
 
@@ -268,7 +271,8 @@ def loads_json(
         except (ValueError, RecursionError) as exc:  # the checks above make both unlikely
             problem = str(exc) if isinstance(exc, json.JSONDecodeError) else (
                 "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0])
-    raise error(f"{neutral_bidi(name)} is not valid {what} ({problem}); {fix}")
+    raise error(f"{neutral_bidi(name)} is not valid {what} ({problem}); {fix}", code="bad_json",
+                params={"file": neutral_bidi(name), "what": what, "problem": problem, "fix": fix})
 
 
 def read_json_file(
@@ -286,7 +290,7 @@ def read_json_file(
     try:
         text = decode_bytes(data, name=p.name)
     except InputTextError as exc:
-        raise error(str(exc)) from None
+        raise error(str(exc), code=exc.code, params=exc.params) from None
     return loads_json(text, p.name, fix=fix, error=error)
 
 
@@ -335,7 +339,9 @@ def _strict(data: bytes, encoding: str, name: str, label: str) -> str:
     except UnicodeDecodeError as exc:
         raise InputTextError(
             f"{name} starts with a {label} byte-order mark but is not valid {label} "
-            f"(byte {exc.start}: {exc.reason}); save it again as UTF-8"
+            f"(byte {exc.start}: {exc.reason}); save it again as UTF-8",
+            code="bad_bom", params={"file": name, "label": label, "byte": exc.start,
+                                    "reason": exc.reason},
         ) from None
 
 
@@ -352,7 +358,8 @@ def _decode(data: bytes, name: str) -> str:
     if _looks_binary(data):
         raise InputTextError(
             f"{name} looks like a binary file (it contains NUL or control bytes), not text; "
-            "give a .txt, .md, .html, .pdf or .docx file, or paste the text"
+            "give a .txt, .md, .html, .pdf or .docx file, or paste the text",
+            code="binary_file", params={"file": name},
         )
     try:
         text = data.decode("utf-8")
@@ -381,6 +388,7 @@ def _decode(data: bytes, name: str) -> str:
         best = from_bytes(data).best()
     if best is None:
         raise InputTextError(
-            f"cannot detect the text encoding of {name}; save it as UTF-8 and try again"
+            f"cannot detect the text encoding of {name}; save it as UTF-8 and try again",
+            code="no_encoding", params={"file": name},
         )
     return str(best)

@@ -7,6 +7,7 @@ import streamlit as st
 from chunkviz.eval.decision import default_margin
 from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.verdict import with_margin
+from chunkviz.text.messages import backend_text
 from chunkviz.ui import bench_link, verdict_view
 from chunkviz.ui import benchmark_context as context_view
 from chunkviz.ui import benchmark_data as data
@@ -92,7 +93,7 @@ else:
     st.markdown(tables.main_table_markdown(rows, lang, encode_key="col_index_build" if lexical
                                            else "col_encode"))
     st.caption(tr("benchmark.main_caption", n=run.questions,
-                  backend=escape_markdown(str(run.backend)),
+                  backend=escape_markdown(backend_text(lang, run.backend)),
                   model=escape_markdown(str(run.model)), resamples=results.stats.bootstrap,
                   unit=unit_word))
     st.caption(tr("benchmark.encode_caption_lexical" if lexical

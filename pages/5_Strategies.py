@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from chunkviz.text.messages import backend_text, language_model_text
 from chunkviz.ui import strategies_view as view
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
@@ -38,8 +39,9 @@ try:
 except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
     show_error(exc)
 else:
-    st.metric(tr("strategies.chunks"), f"{len(current.chunks):,}",
-              help=tr("config.current", label=escape_markdown(config_label(strategy, params))))
+    st.metric(tr("strategies.chunks_current"), f"{len(current.chunks):,}",
+              help=tr("strategies.chunks_current_help",
+                      label=escape_markdown(config_label(strategy, params))))
 
 
 backend = load_backend(state.backend)
@@ -56,9 +58,13 @@ with tab_sem:
     else:
         view.cut_metrics(curve, (tr("strategies.threshold"),
                              "—" if curve.threshold is None else f"{curve.threshold:.3f}"))
-        event = st.plotly_chart(semantic_figure(curve, float(sem["percentile"]), state.lang),
+        event = st.plotly_chart(semantic_figure(curve, float(sem["percentile"]), state.lang,
+                                                str(sem["model"])),
                                 key="strategies_sem_chart", on_select="rerun",
                                 selection_mode="points")
+        with st.expander(tr("strategies.model_details")):
+            st.caption(tr("strategies.model_details_sem", model=escape_markdown(curve.embedder),
+                          backend=escape_markdown(backend_text(state.lang, str(sem["model"])))))
         target = view.cut_picker(curve.cuts, curve.similarities, "strategies_sem_jump",
                                  clicked_boundary(event))
         view.curve_view(text, curve, target, "strategies_sem_view", state)
@@ -71,10 +77,15 @@ with tab_ppl:
     except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
         show_error(exc)
     else:
-        st.info(tr("strategies.lm_in_use", name=escape_markdown(pcurve.model)))
+        lm_words = language_model_text(state.lang, str(ppl["lm"]), int(ppl["order"]))
+        st.info(tr("strategies.lm_in_use", name=escape_markdown(lm_words)))
         view.cut_metrics(pcurve)
-        event = st.plotly_chart(perplexity_figure(pcurve, state.lang), key="strategies_ppl_chart",
-                                on_select="rerun", selection_mode="points")
+        event = st.plotly_chart(perplexity_figure(pcurve, state.lang, lm_words),
+                                key="strategies_ppl_chart", on_select="rerun",
+                                selection_mode="points")
+        with st.expander(tr("strategies.model_details")):
+            # The lm value as the strategy takes it (char-ngram, hf:<model>): a value, not words.
+            st.caption(tr("strategies.model_details_ppl", model=escape_markdown(str(ppl["lm"]))))
         changes = tuple(0.0 if c != c else c for c in pcurve.changes)
         target = view.cut_picker(pcurve.cuts, changes, "strategies_ppl_jump",
                                  clicked_boundary(event))

@@ -21,6 +21,7 @@ from chunkviz.ui.tune_view import (
     grid_configs,
     grid_label,
     open_in_explore,
+    point_columns,
     point_rows,
     recommendation_lines,
     recommended,
@@ -121,7 +122,8 @@ fig_left.plotly_chart(front_figure(result.points, "index_bytes", lang), key="tun
 fig_right.plotly_chart(front_figure(result.points, "context_chars", lang),
                        key="tune_fig_context")
 st.caption(" ".join(lines))
-st.dataframe(point_rows(lang, result), hide_index=True, key="tune_table", width="stretch")
+st.dataframe(point_rows(lang, result), hide_index=True, key="tune_table", width="stretch",
+             column_config=point_columns(lang, result))
 
 pick_col, open_col = st.columns([3, 1])
 points = [p.label for p in result.points]

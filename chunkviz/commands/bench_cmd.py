@@ -246,7 +246,7 @@ def format_report(results: Results) -> str:
     lines = [main_table_markdown(main_table(results), "en", encode), "",
              f"Inference resamples {units:,} {unit}s ({stats.bootstrap} bootstrap resamples, "
              f"{stats.permutations} sign flips per test: p >= {floor_text(results)}, printed "
-             "as p ≤ … at that floor)."]
+             f"as p ≤ {floor_text(results)} at that floor)."]
     for key in pairwise_metrics(results):
         comps = comparisons(results, key)
         outcomes = [c.outcome for c in comps]

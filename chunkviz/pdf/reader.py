@@ -69,18 +69,22 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
         except pdfium.PdfiumError as exc:
             if getattr(exc, "err_code", None) == pdfium.raw.FPDF_ERR_PASSWORD:
                 raise InputTextError(
-                    f"{filename} is an encrypted PDF; remove the password and upload it again"
+                    f"{filename} is an encrypted PDF; remove the password and upload it again",
+                    code="pdf_encrypted", params={"file": filename},
                 ) from None
             raise InputTextError(
                 f"cannot read {filename} as a PDF ({exc}); check that the file is a complete, "
-                "valid PDF (re-export or print it to PDF), or paste its text"
+                "valid PDF (re-export or print it to PDF), or paste its text",
+                code="pdf_damaged", params={"file": filename, "reason": str(exc)},
             ) from None
         try:
             count = len(pdf)
             if count > MAX_PDF_PAGES:
                 raise InputTextError(
                     f"{filename} has {count:,} pages; PDFs of up to {MAX_PDF_PAGES:,} pages are "
-                    "read (MAX_PDF_PAGES); split it into parts and upload one"
+                    "read (MAX_PDF_PAGES); split it into parts and upload one",
+                    code="pdf_pages", params={"file": filename, "pages": count,
+                                              "max": MAX_PDF_PAGES},
                 )
             pages = []
             total = 0
@@ -94,7 +98,8 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
     if pages and empty == len(pages):
         raise InputTextError(
             f"{filename} has no text layer on any of its {len(pages)} pages (a scanned PDF?); "
-            "run OCR on it (for example ocrmypdf) or paste its text"
+            "run OCR on it (for example ocrmypdf) or paste its text",
+            code="pdf_scanned", params={"file": filename, "pages": len(pages)},
         )
     folded, compat = fold_compat("".join(p.text for p in pages))
     pos = 0

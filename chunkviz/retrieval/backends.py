@@ -15,7 +15,7 @@ import importlib.util
 from collections.abc import Callable
 from functools import lru_cache
 
-from chunkviz.errors import MissingDependencyError, ParameterError
+from chunkviz.errors import Message, MissingDependencyError, ParameterError
 from chunkviz.retrieval.base import Backend, BackendInfo, BackendKind, Measure
 from chunkviz.retrieval.dense import (
     MINILM_ALIAS,
@@ -112,8 +112,9 @@ def is_registered(name: str) -> bool:
 def _fixed_info(name: str) -> BackendInfo:
     label, kind, _loader, (module, requirement) = _FIXED[name]
     if importlib.util.find_spec(module) is None:
-        return BackendInfo(name, label, kind, False, f"{requirement} is not installed; run "
-                           f'pip install "{requirement}"')
+        return BackendInfo(name, label, kind, False, Message(
+            f'{requirement} is not installed; run pip install "{requirement}"', "not_installed",
+            {"requirement": requirement}))
     return BackendInfo(name, label, kind, True)
 
 
@@ -128,7 +129,9 @@ def _hybrid_info(name: str) -> BackendInfo:
     for part in (lexical, dense):
         info = _fixed_info(part) if part in _FIXED else None
         if info is not None and not info.available:
-            return BackendInfo(name, label, "hybrid", False, f"{part}: {info.reason}")
+            return BackendInfo(name, label, "hybrid", False, Message(
+                f"{part}: {info.reason}", "part_unavailable",
+                {"part": part, "reason": info.reason}))
     return BackendInfo(name, label, "hybrid", True)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from chunkviz.errors import MissingDependencyError, ModelUnavailableError
+from chunkviz.errors import Message, MissingDependencyError, ModelUnavailableError
 from chunkviz.retrieval.base import BackendKind, Measure
 from chunkviz.retrieval.threads import default_threads
 from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece, without_surrogates
@@ -168,8 +168,11 @@ def _in_hf_cache(repo_id: str) -> bool:
     return False
 
 
-def model_status(model: str) -> tuple[bool, str]:
-    """Whether ``model`` (hub name or local path) loads offline, and if not, how to get it."""
+def model_status(model: str) -> tuple[bool, Message]:
+    """Whether ``model`` (hub name or local path) loads offline, and if not, how to get it.
+
+    The reason is a ``Message``: the sidebar shows it in the reader's language.
+    """
     if importlib.util.find_spec("sentence_transformers") is None:
         return False, _st_missing_message()
     target = resolve_model(model)
@@ -180,22 +183,25 @@ def model_status(model: str) -> tuple[bool, str]:
                                  or (path / "modules.json").is_file())
     except (OSError, RuntimeError) as exc:  # a name too long for a path, ~nobody expanded
         shown = target if len(target) <= 60 else target[:57] + "..."
-        return False, (
-            f"model={shown!r} is neither a model folder nor a model name "
-            f"({getattr(exc, 'strerror', None) or type(exc).__name__}); give st:<hub name> "
-            "or st:<path to a model folder>"
+        why = getattr(exc, "strerror", None) or type(exc).__name__
+        return False, Message(
+            f"model={shown!r} is neither a model folder nor a model name ({why}); give "
+            "st:<hub name> or st:<path to a model folder>",
+            "st_bad_name", {"model": shown, "reason": why},
         )
     if is_dir:
         if has_config:
-            return True, ""
-        return False, (
+            return True, Message("")
+        return False, Message(
             f"folder {target} has no config.json or modules.json; point st:<path> at a "
-            "sentence-transformers model folder"
+            "sentence-transformers model folder", "st_no_config", {"folder": target},
         )
     if _looks_like_path(target):
-        return False, f"folder {target} does not exist; give st:<path> an existing model folder"
+        return False, Message(
+            f"folder {target} does not exist; give st:<path> an existing model folder",
+            "st_no_folder", {"folder": target})
     if _in_hf_cache(target):
-        return True, ""
+        return True, Message("")
     return False, _how_to_get(target)
 
 
@@ -203,19 +209,19 @@ def _looks_like_path(model: str) -> bool:
     return model.startswith(("/", "./", "../", "~")) or os.sep + os.sep in model
 
 
-def _st_missing_message() -> str:
-    return (
+def _st_missing_message() -> Message:
+    return Message(
         "sentence-transformers is not installed; run pip install \"chunkviz[models]\" "
-        "(it pins torch==2.13.0, a CPU build)"
+        "(it pins torch==2.13.0, a CPU build)", "st_not_installed",
     )
 
 
-def _how_to_get(model: str) -> str:
-    return (
+def _how_to_get(model: str) -> Message:
+    return Message(
         f"model {model!r} is not in the Hugging Face cache and chunkviz downloads nothing at run "
         "time; fetch it once while online with python -c \"from sentence_transformers import "
         f"SentenceTransformer; SentenceTransformer('{model}')\" (or huggingface-cli download "
-        f"{model}), or pass a local folder as st:/path/to/model"
+        f"{model}), or pass a local folder as st:/path/to/model", "st_not_cached", {"model": model},
     )
 
 
@@ -240,8 +246,8 @@ class SentenceTransformerBackend:
         ok, reason = model_status(model)
         if not ok:
             if importlib.util.find_spec("sentence_transformers") is None:
-                raise MissingDependencyError(reason)
-            raise ModelUnavailableError(reason)
+                raise MissingDependencyError(reason, code=reason.code, params=reason.params)
+            raise ModelUnavailableError(reason, code=reason.code, params=reason.params)
         # Optional (chunkviz[models]; loads torch), checked just above.
         from sentence_transformers import SentenceTransformer
 

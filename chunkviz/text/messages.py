@@ -37,6 +37,24 @@ def value_text(lang: Lang, value: Any) -> str:
     return shown if len(shown) <= VALUE_LIMIT else shown[: VALUE_LIMIT - 1] + "…"
 
 
+def backend_text(lang: Lang, name: str) -> str:
+    """A retrieval backend named in words (``BM25, character bigrams``), not by its model repr.
+
+    A backend the catalogues do not name (a model the user gave, ``st:<path>``) keeps its name.
+    """
+    key = f"backend.{name}"
+    return text(lang, key) if has("en", key) else name
+
+
+def language_model_text(lang: Lang, lm: str, order: int) -> str:
+    """The perplexity splitter's language model in words (``lm`` as the strategy takes it)."""
+    from chunkviz.lm import CHAR_NGRAM, HF_PREFIX
+
+    if lm == CHAR_NGRAM:
+        return text(lang, "strategies.lm_char_ngram", order=order)
+    return text(lang, "strategies.lm_transformers", model=lm.removeprefix(HF_PREFIX))
+
+
 def _fields(lang: Lang, params: Mapping[str, Any]) -> dict[str, str]:
     return {name: value_text(lang, value) for name, value in params.items()}
 

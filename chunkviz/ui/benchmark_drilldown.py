@@ -7,6 +7,7 @@ import streamlit as st
 from chunkviz.datasets import Dataset, load_dataset
 from chunkviz.errors import ChunkvizError
 from chunkviz.eval.results import Results
+from chunkviz.ui.guard import user_message
 from chunkviz.ui.i18n import tr
 from chunkviz.views.drilldown import answer_context, drilldown_rows
 from chunkviz.views.markup import escape_markdown
@@ -50,7 +51,7 @@ def render(results: Results, qid: str) -> None:
         document = dataset.document(question.doc_id)
         sample = explore_sample_for(document.text)
     except (ChunkvizError, KeyError) as e:
-        st.info(tr("benchmark.drill_no_dataset", why=escape_markdown(str(e))))
+        st.info(tr("benchmark.drill_no_dataset", why=user_message(e)))
     if question is not None:
         span = question.spans[0]
         ctx = answer_context(document.text, span.start, span.end)

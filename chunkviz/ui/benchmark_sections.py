@@ -14,6 +14,7 @@ from chunkviz.errors import ChunkvizError
 from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.results import Results
 from chunkviz.text import Lang
+from chunkviz.text.messages import backend_text
 from chunkviz.ui import bench_link
 from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_drilldown as drilldown
@@ -23,7 +24,7 @@ from chunkviz.ui.i18n import tr
 from chunkviz.ui.state import AppState
 from chunkviz.views import benchmark_tables as tables
 from chunkviz.views.backend_comparison import compare_backends
-from chunkviz.views.bench_link import VIEWS, BenchView
+from chunkviz.views.bench_link import VIEWS, BenchView, run_label
 from chunkviz.views.curves import CURVE_METRICS, RetrievalRule, curves, mode_rows
 from chunkviz.views.drilldown import question_label
 from chunkviz.views.main_table import TableRow
@@ -72,10 +73,10 @@ def robustness(results: Results, runs: Sequence[RunSummary], run: RunSummary,
     st.subheader(tr("benchmark.rep"))
     twins = {str(p.path): p for p in replication_partners(runs, run)}
     if not twins:
-        st.info(tr("benchmark.rep_none", backend=run.backend))
+        st.info(tr("benchmark.rep_none", backend=backend_text(lang, run.backend)))
         return
     twin = st.selectbox(tr("benchmark.rep_other"), list(twins), key="bench_replication",
-                        format_func=lambda p: f"{twins[p].run_id} — {twins[p].spec}")
+                        format_func=lambda p: run_label(lang, twins[p]))
     try:
         reps = replication(results, data.load_path(twins[twin].path), metric)
     except ChunkvizError as e:
@@ -134,7 +135,7 @@ def backends(results: Results, runs: Sequence[RunSummary], run: RunSummary,
         return
     other_path = st.selectbox(
         tr("benchmark.backends_other"), list(partners), key="bench_partner",
-        format_func=lambda p: f"{partners[p].backend} — {partners[p].run_id}")
+        format_func=lambda p: run_label(lang, partners[p]))
     other = data.load_path(partners[other_path].path)
     for col, metric in zip(st.columns(2), ("recall@5", "ndcg@10"), strict=True):
         try:

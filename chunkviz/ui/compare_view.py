@@ -49,6 +49,11 @@ _CSS = STYLE + """
   text-overflow: ellipsis; font: 600 0.85rem/1.75rem system-ui, sans-serif; color: #1f2328;
 }
 .cmp-panel { height: 65vh; max-height: none; box-sizing: border-box; }
+/* A phone: side by side, each panel was ~170 px (7 kanji a line); stacked, each is readable. */
+@media (max-width: 640px) {
+  .cmp-grid { grid-template-columns: minmax(0, 1fr); }
+  .cmp-panel { height: 45vh; }
+}
 .bd {
   display: inline-block; width: 0; height: 1.3em; vertical-align: -0.3em; margin: 0 1px;
 }

@@ -190,8 +190,14 @@ def export_section(run: ExploreRun) -> None:
     snippets = codegen.snippets(run.strategy, run.params)
     for tab, snip in zip(st.tabs([s.library for s in snippets]), snippets, strict=True):
         with tab:
-            st.caption(tr(f"explore.fidelity_{snip.fidelity}", note=snip.note))
+            st.caption(tr(f"explore.fidelity_{snip.fidelity}",
+                          note=codegen.note_text(run.state.lang, snip)))
             st.code(snip.code, language="python")
+            save = codegen.import_back_code(snip)
+            if save is not None:  # the library's own chunks, imported back into every view
+                st.info(tr("explore.import_back", library=snip.library,
+                           file=codegen.IMPORT_FILE, heading=tr("import.heading")))
+                st.code(save, language="python")
 
 
 def share_section(run: ExploreRun) -> None:

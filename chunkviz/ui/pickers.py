@@ -21,9 +21,10 @@ from chunkviz.extract import DOCUMENT_TYPES, extract
 from chunkviz.retrieval.backends import DEFAULT_BACKEND, BackendInfo
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
-from chunkviz.text import LANGUAGES, Lang, has
+from chunkviz.text import LANGUAGES, Lang
+from chunkviz.text.messages import backend_text
 from chunkviz.ui.controls import param_controls, strategy_description, typed_key, widget_key
-from chunkviz.ui.guard import show_error
+from chunkviz.ui.guard import message_markdown, show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.resources import backend_infos, load_backend
 from chunkviz.ui.state import (
@@ -44,8 +45,8 @@ SOURCES: tuple[Source, ...] = get_args(Source)
 # --- backend ---------------------------------------------------------------------------------
 def backend_label(lang: Lang, info: BackendInfo) -> str:
     """A backend's name in ``lang``; a model the user named keeps its own label."""
-    key = f"backend.{info.name}"
-    return tr(key, lang=lang) if has("en", key) else info.label
+    named = backend_text(lang, info.name)
+    return info.label if named == info.name else named
 
 
 def backend_picker(state: AppState) -> None:
@@ -69,7 +70,7 @@ def backend_picker(state: AppState) -> None:
         with st.expander(tr("sidebar.unavailable", n=len(missing), lang=lang)):
             for info in missing:
                 st.markdown(f"**{escape_markdown(backend_label(lang, info))}**")
-                st.caption(info.reason)
+                st.caption(message_markdown(info.reason))
 
 
 def _tokenizer_name(state: AppState) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from chunkviz.text import LANGUAGES, as_lang
+from chunkviz.ui.chrome import app_css
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.narrow import fold_sidebar_when_narrow
 from chunkviz.ui.pickers import backend_picker
@@ -29,4 +30,5 @@ def render_sidebar(state: AppState) -> None:
                  on_change=_on_lang, help=tr("sidebar.language_help", lang=state.lang))
         backend_picker(state)
         fold_sidebar_when_narrow()
+        app_css()
     publish_link(state)

@@ -45,11 +45,12 @@ Source = Literal["sample", "paste", "upload"]
 Configuration = tuple[str, dict[str, Any]]
 
 DEFAULT_STRATEGY = "fixed"
-# Compare's extra configurations beside the current one: separators, topics, small-to-big.
+# Compare's extra configurations beside the current one: separators, topics, the document's own
+# paragraphs. Each cuts the default sample elsewhere (parent_child's children were recursive 200's).
 COMPARE_DEFAULTS: tuple[Configuration, ...] = (
     ("recursive", {"size": 200, "overlap": 0}),
     ("semantic", {"max_size": 400}),
-    ("parent_child", {"child_size": 200}),
+    ("paragraph", {}),
 )
 
 

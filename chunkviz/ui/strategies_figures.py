@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from chunkviz.strategies.perplexity import PerplexityCurve
 from chunkviz.strategies.semantic import SemanticCurve
 from chunkviz.text import Lang
+from chunkviz.text.messages import backend_text
 from chunkviz.ui.i18n import tr
 
 #: Right margin (px) of the perplexity chart: its second axis (PPL, log) draws ticks there.
@@ -61,8 +62,13 @@ def _layout(fig: go.Figure, title: str, ytitle: str, lang: Lang) -> go.Figure:
     return fig
 
 
-def semantic_figure(curve: SemanticCurve, percentile: float, lang: Lang) -> go.Figure:
-    """``s_i`` by boundary, the percentile threshold line, and the cuts."""
+def semantic_figure(curve: SemanticCurve, percentile: float, lang: Lang,
+                    backend: str) -> go.Figure:
+    """``s_i`` by boundary, the percentile threshold line, and the cuts.
+
+    The title names the sentence vectors' ``backend`` in words; the model as recorded
+    (``curve.embedder``) belongs in the page's details expander, not in a title.
+    """
     sims = list(curve.similarities)
     fig = go.Figure()
     fig.add_trace(
@@ -87,14 +93,17 @@ def semantic_figure(curve: SemanticCurve, percentile: float, lang: Lang) -> go.F
     _markers(fig, sims, curve.cuts, curve.forced, curve.suppressed, lang)
     return _layout(
         fig,
-        tr("strategies_fig.sem_title", embedder=curve.embedder, lang=lang),
+        tr("strategies_fig.sem_title", embedder=backend_text(lang, backend), lang=lang),
         tr("strategies_fig.similarity", lang=lang),
         lang,
     )
 
 
-def perplexity_figure(curve: PerplexityCurve, lang: Lang) -> go.Figure:
-    """``|Δ ln PPL|`` by boundary with the threshold and cuts; perplexities on a second axis."""
+def perplexity_figure(curve: PerplexityCurve, lang: Lang, model: str) -> go.Figure:
+    """``|Δ ln PPL|`` by boundary with the threshold and cuts; perplexities on a second axis.
+
+    ``model`` is the language model in the reader's words (``language_model_text``).
+    """
     changes = [0.0 if c != c else c for c in curve.changes]  # NaN (no prediction) drawn at 0
     fig = go.Figure()
     fig.add_trace(
@@ -141,7 +150,7 @@ def perplexity_figure(curve: PerplexityCurve, lang: Lang) -> go.Figure:
     )
     _layout(
         fig,
-        tr("strategies_fig.ppl_title", model=curve.model, lang=lang),
+        tr("strategies_fig.ppl_title", model=model, lang=lang),
         tr("strategies_fig.change", lang=lang),
         lang,
     )

@@ -59,7 +59,7 @@ def cut_metrics(curve: Any, *extra: tuple[str, str]) -> None:
              (tr("strategies.cuts"), f"{len(curve.cuts) - len(curve.forced):,}"),
              (tr("strategies.forced"), f"{len(curve.forced):,}"),
              (tr("strategies.suppressed"), f"{len(curve.suppressed):,}"),
-             (tr("strategies.chunks"), f"{len(curve.spans):,}")]
+             (tr("strategies.chunks_here"), f"{len(curve.spans):,}")]
     for col, (label, value) in zip(st.columns(len(shown)), shown, strict=True):
         col.metric(label, value)
 

@@ -7,6 +7,7 @@ every setting, so a rerun (a widget moved, the page reopened) never recomputes i
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -29,9 +30,11 @@ from chunkviz.eval.tune import (
     with_margin,
 )
 from chunkviz.text import Lang, text
+from chunkviz.ui.benchmark_figures import log_ticks
 from chunkviz.ui.resources import document_key, load_backend
 from chunkviz.ui.state import AppState
 from chunkviz.views.markup import escape_markdown
+from chunkviz.views.numbers import format_bytes
 from chunkviz.views.tune_report import decision_lines, provenance_lines, reason_text
 from chunkviz.views.verdict import detectable_text, outcome_word
 
@@ -170,7 +173,13 @@ def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figu
     fig.update_layout(title=text(lang, title), xaxis_title=text(lang, axis),
                       yaxis_title=text(lang, "tune.axis_quality"), height=380,
                       margin={"l": 10, "r": 10, "t": 50, "b": 10}, showlegend=False)
-    fig.update_xaxes(type="log")
+    # Round 1-2-5 ticks written in full: plotly's own log ticks read "1000 … 2" (2 for 2,000).
+    xs = [float(getattr(p, cost)) for p in points if getattr(p, cost) > 0] or [1.0]
+    low, high = min(xs) / 1.3, max(xs) * 1.3
+    ticks = log_ticks(low, high)
+    shown = format_bytes if cost == "index_bytes" else "{:,}".format
+    fig.update_xaxes(type="log", range=[math.log10(low), math.log10(high)], tickvals=ticks,
+                     ticktext=[shown(t) for t in ticks])
     return fig
 
 
@@ -196,6 +205,12 @@ def point_rows(lang: Lang, result: TuneResult) -> list[dict[str, Any]]:
             t("col_cut"): f"{p.probes_cut}/{result.probes}",
             t("col_front"): ", ".join(fronts[c] for c in p.front) or "—"})
     return rows
+
+
+def point_columns(lang: Lang, result: TuneResult) -> dict[str, Any]:
+    """``column_config`` of the points table: what a key phrase is and how cuts are counted."""
+    return {text(lang, "tune.col_cut"): st.column_config.TextColumn(
+        text(lang, "tune.col_cut"), help=text(lang, "tune.col_cut_help", total=result.probes))}
 
 
 def open_in_explore(state: AppState, label: str) -> None:

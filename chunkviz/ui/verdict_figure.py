@@ -16,6 +16,7 @@ from plotly.subplots import make_subplots
 
 from chunkviz.eval.decision import Choice
 from chunkviz.text import Lang
+from chunkviz.ui.benchmark_figures import log_ticks
 from chunkviz.ui.i18n import tr
 from chunkviz.views.verdict import (
     OUTCOME_COLOURS,
@@ -65,7 +66,11 @@ def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang)
                 name=word, legendgroup=outcome, showlegend=outcome not in seen,
             ), row=1, col=col)
             seen.add(outcome)
-        fig.update_xaxes(type="log", range=_log_range(lo, hi),
+        span = _log_range(lo, hi)
+        # Round ticks written in full: plotly's own read "4 5 … 9 1000 2 3" (2 for 2,000).
+        ticks = log_ticks(10 ** span[0], 10 ** span[1])
+        fig.update_xaxes(type="log", range=span, tickvals=ticks,
+                         ticktext=[f"{t:,}" for t in ticks],
                          title_text=tr("verdict.chart_x", lang=lang), row=1, col=col)
     first = choices[0]
     margin = median_detectable(first)

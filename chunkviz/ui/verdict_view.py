@@ -18,6 +18,8 @@ from chunkviz.eval.results import Results
 from chunkviz.eval.stats import Estimate
 from chunkviz.eval.verdict import document_means
 from chunkviz.text import Lang
+from chunkviz.text.messages import backend_text
+from chunkviz.ui.guard import user_message
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.verdict_figure import verdict_figure
 from chunkviz.views.markup import escape_markdown
@@ -57,14 +59,14 @@ def render(runs: Sequence[tuple[Path, Results]], metric: str, delta: float, budg
         try:
             at_k, at_budget = cached_verdicts(path, results, metric, delta, budget, lang)
         except ChunkvizError as e:
-            st.error(escape_markdown(str(e)))
+            st.error(user_message(e))
             continue
         if i == 0:
             titles = [basis_text(lang, at_k.choice, budget),
                       basis_text(lang, at_budget.choice, budget)]
             st.plotly_chart(verdict_figure([at_k.choice, at_budget.choice], titles, lang),
                             key="bench_fig_verdict")
-        backend = escape_markdown(results.backend.name)
+        backend = escape_markdown(backend_text(lang, results.backend.name))
         st.markdown(f"**{backend}** — {escape_markdown(at_k.sentence)}")
         st.markdown(f"**{backend}** — {escape_markdown(at_budget.sentence)}")
     first = runs[0][1]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from chunkviz.errors import Message
 from chunkviz.text import Lang, has, text
+from chunkviz.text.messages import backend_text
 from chunkviz.views.run_list import RunSummary
 from chunkviz.views.share_link import PAGE_KEYS
 
@@ -101,7 +102,6 @@ def run_label(lang: Lang, run: RunSummary) -> str:
     """A run in words: dataset, backend, questions and date (``JSQuAD · BM25 … · 500 q``)."""
     dataset = (text(lang, f"bench_link.dataset_{run.dataset}")
                if has("en", f"bench_link.dataset_{run.dataset}") else run.dataset)
-    backend = (text(lang, f"backend.{run.backend}") if has("en", f"backend.{run.backend}")
-               else run.backend)
+    backend = backend_text(lang, run.backend)
     return text(lang, "bench_link.run_label", dataset=dataset, backend=backend,
                 questions=run.questions, date=run.created[:10])

@@ -30,6 +30,19 @@ RESPONSIVE_TABLES_CSS = (
 TIED_MARK = "▲"
 
 
+def encode_time_text(seconds: float, lang: Lang) -> str:
+    """An encode time as a reader should take it: seconds, or that nothing was encoded.
+
+    The runner charges a configuration only for texts it encoded itself (``encode_stage``): a
+    configuration whose vectors all came from the embedding cache, or from a configuration
+    before it, is charged exactly 0. That is "nothing was encoded", not "encoding is free", so
+    it reads ``— (cached)``; a real time below the printed precision reads ``< 0.01 s``.
+    """
+    if seconds <= 0:
+        return text(lang, "benchmark.encode_none")
+    return "< 0.01 s" if seconds < 0.005 else f"{seconds:.2f} s"
+
+
 def cell_text(cell: Cell) -> str:
     """``0.917 [0.826, 1.000]``: bold for a clear best, ``▲`` for the tied group at the top."""
     mean = f"{cell.mean:.3f}"
@@ -74,7 +87,7 @@ def main_table_markdown(rows: Sequence[TableRow], lang: Lang,
             *(cell_text(r.cells[m]) for m in metrics),
             chunks,
             format_bytes(r.index_bytes),
-            f"{r.encode_seconds:.2f} s",
+            encode_time_text(r.encode_seconds, lang),
             f"{r.broken:,} / {r.questions:,} ({r.broken_share:.1%})",
         ])
     return _table(header, body)

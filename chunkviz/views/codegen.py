@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from chunkviz.eval.imported import IMPORTED
+from chunkviz.text import Lang, has, text
 
 Library = Literal["chunkviz", "langchain", "llamaindex", "chonkie"]
 Fidelity = Literal["exact", "equivalent", "closest", "none"]
@@ -28,12 +29,15 @@ class Snippet:
         fidelity: ``exact``/``equivalent`` (same chunks), ``closest`` or ``none``.
         code: Python source (a comment when there is no equivalent).
         note: One line on what differs, in English.
+        note_id: The note's catalogue key (``codegen_note.<id>``), so a page shows it in the
+            reader's language; ``none`` notes name the library instead (``codegen_note.none``).
     """
 
     library: Library
     fidelity: Fidelity
     code: str
     note: str = ""
+    note_id: str = ""
 
 
 def _kwargs(params: Mapping[str, Any]) -> str:
@@ -58,10 +62,14 @@ def _chunkviz(strategy: str, params: Mapping[str, Any]) -> Snippet:
     return Snippet("chunkviz", "exact", code)
 
 
+#: How each library spells its own name.
+NAMES: dict[Library, str] = {"chunkviz": "chunkviz", "langchain": "LangChain",
+                             "llamaindex": "LlamaIndex", "chonkie": "chonkie"}
+
+
 def _none(library: Library, strategy: str) -> Snippet:
-    names = {"langchain": "LangChain", "llamaindex": "LlamaIndex", "chonkie": "chonkie"}
-    code = f"# {names[library]} has no splitter equivalent to chunkviz's {strategy!r} strategy."
-    return Snippet(library, "none", code, f"No {names[library]} equivalent.")
+    code = f"# {NAMES[library]} has no splitter equivalent to chunkviz's {strategy!r} strategy."
+    return Snippet(library, "none", code, f"No {NAMES[library]} equivalent.", "none")
 
 
 def _size_overlap(params: Mapping[str, Any]) -> tuple[int, int]:
@@ -79,6 +87,7 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
                 f"splitter = TokenTextSplitter(chunk_size={size}, chunk_overlap={overlap})\n"
                 "chunks = splitter.split_text(text)",
                 "Counts tiktoken tokens, not the tokens of chunkviz's active model.",
+                note_id="lc_tokens",
             )
         return Snippet(
             library, "equivalent",
@@ -88,6 +97,7 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
             "strip_whitespace=False\n)\n"
             "chunks = splitter.split_text(text)",
             "Same windows: an empty separator splits into characters and merges them back.",
+            note_id="lc_chars",
         )
     if library == "chonkie":
         if tokens:
@@ -98,6 +108,7 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
                 f"chunk_overlap={overlap})\n"
                 "chunks = [c.text for c in chunker.chunk(text)]",
                 "Same windowing, but over the tokenizer you name, not chunkviz's active model.",
+                note_id="chonkie_tokens",
             )
         return Snippet(
             library, "equivalent",
@@ -106,6 +117,7 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
             f"chunk_overlap={overlap})\n"
             "chunks = [c.text for c in chunker.chunk(text)]",
             "Same windows: chonkie's character tokenizer makes tokens of single characters.",
+            note_id="chonkie_chars",
         )
     if tokens:
         return Snippet(
@@ -114,6 +126,7 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
             f"splitter = TokenTextSplitter(chunk_size={size}, chunk_overlap={overlap})\n"
             "chunks = splitter.split_text(text)",
             "Splits at word separators first and counts tiktoken tokens.",
+            note_id="li_tokens",
         )
     return Snippet(
         library, "none",
@@ -122,6 +135,7 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
         "# from llama_index.core.node_parser import TokenTextSplitter\n"
         f"# splitter = TokenTextSplitter(chunk_size={size}, chunk_overlap={overlap})",
         "No character-window splitter in LlamaIndex.",
+        note_id="li_no_window",
     )
 
 
@@ -135,6 +149,7 @@ def _paragraph(library: Library, params: Mapping[str, Any]) -> Snippet:
             'splitter = CharacterTextSplitter(separator="\\n\\n", chunk_size=1, chunk_overlap=0)\n'
             "chunks = splitter.split_text(text)",
             "Splits at blank lines only (chunkviz falls back to line breaks when there are none).",
+            note_id="lc_paragraph",
         )
     return _none(library, "paragraph")
 
@@ -152,6 +167,7 @@ def _recursive(library: Library, params: Mapping[str, Any]) -> Snippet:
             "    strip_whitespace=False,\n)\n"
             "chunks = splitter.split_text(text)",
             "Same idea; merge and overlap rules differ in detail.",
+            note_id="lc_recursive",
         )
     if library == "chonkie":
         return Snippet(
@@ -160,6 +176,7 @@ def _recursive(library: Library, params: Mapping[str, Any]) -> Snippet:
             f'chunker = RecursiveChunker(tokenizer="character", chunk_size={size})\n'
             "chunks = [c.text for c in chunker.chunk(text)]",
             "chonkie's recursive chunker has no overlap and its own separator rules.",
+            note_id="chonkie_recursive",
         )
     return _none(library, "recursive")
 
@@ -175,6 +192,7 @@ def _sentence(library: Library, params: Mapping[str, Any]) -> Snippet:
             '                          delim=["。", "！", "？", ". ", "! ", "? ", "\\n"])\n'
             "chunks = [c.text for c in chunker.chunk(text)]",
             "Packs sentences up to chunk_size; its overlap counts characters, not sentences.",
+            note_id="chonkie_sentence",
         )
     if library == "llamaindex":
         return Snippet(
@@ -183,6 +201,7 @@ def _sentence(library: Library, params: Mapping[str, Any]) -> Snippet:
             f"splitter = SentenceSplitter(chunk_size={size}, chunk_overlap={overlap})\n"
             "chunks = splitter.split_text(text)",
             "Counts tiktoken tokens and uses its own sentence rules.",
+            note_id="li_sentence",
         )
     return _none(library, "sentence")
 
@@ -197,6 +216,7 @@ def _markdown(library: Library, params: Mapping[str, Any]) -> Snippet:
             "    strip_headers=False,\n)\n"
             "docs = splitter.split_text(text)  # headings go to metadata, not a prefix",
             "Heading path is kept as metadata rather than a breadcrumb prefix.",
+            note_id="lc_markdown",
         )
     if library == "llamaindex":
         return Snippet(
@@ -205,6 +225,7 @@ def _markdown(library: Library, params: Mapping[str, Any]) -> Snippet:
             "from llama_index.core.node_parser import MarkdownNodeParser\n\n"
             "nodes = MarkdownNodeParser().get_nodes_from_documents([Document(text=text)])",
             "Splits at every heading; the heading path goes to metadata.",
+            note_id="li_markdown",
         )
     return _none(library, "markdown")
 
@@ -216,6 +237,38 @@ _BUILDERS: dict[str, Callable[[Library, Mapping[str, Any]], Snippet]] = {
     "sentence": _sentence,
     "markdown": _markdown,
 }
+
+
+#: The file ``import_back_code`` writes (Explore's import reads JSON lists of strings or nodes).
+IMPORT_FILE = "chunks.json"
+
+
+def import_back_code(snip: Snippet) -> str | None:
+    """Lines to run after ``snip`` that save the library's own chunks for Explore's import.
+
+    A ``closest`` snippet cannot carry a recommendation into the library (its chunks differ);
+    importing the chunks it really makes puts them in every view instead. None where there is
+    nothing to import back: chunkviz itself, a library with the same chunks, or no splitter.
+    """
+    if snip.library == "chunkviz" or snip.fidelity != "closest":
+        return None
+    last = snip.code.rstrip().splitlines()[-1]
+    # LlamaIndex nodes carry their own offsets (start_char_idx); LangChain Documents their
+    # text; the other snippets end with a list of texts.
+    items = {"nodes": "[{'text': n.text, 'start_char_idx': n.start_char_idx} for n in nodes]",
+             "docs": "[d.page_content for d in docs]"}.get(last.split(" =")[0], "chunks")
+    return (
+        "import json\n\n"
+        f"with open({IMPORT_FILE!r}, 'w', encoding='utf-8') as f:\n"
+        f"    json.dump({items}, f, ensure_ascii=False)"
+    )
+
+
+def note_text(lang: Lang, snip: Snippet) -> str:
+    """The snippet's note in ``lang`` (its English ``note`` when it has no catalogue key)."""
+    key = f"codegen_note.{snip.note_id}"
+    return text(lang, key, library=NAMES[snip.library]) if snip.note_id and has("en", key) \
+        else snip.note
 
 
 def snippet(strategy: str, params: Mapping[str, Any], library: Library) -> Snippet:

@@ -13,6 +13,7 @@ from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import PairwiseResult, format_p
 from chunkviz.text import Lang, text
+from chunkviz.text.messages import backend_text
 from chunkviz.views.backend_comparison import BackendComparison
 from chunkviz.views.significance import comparisons
 
@@ -97,5 +98,6 @@ def backend_sentence(cmp: BackendComparison, lang: Lang) -> str:
 
     head = text(lang, "dashboard.backend_same" if cmp.same_best else "dashboard.backend_changes")
     return text(lang, "dashboard.backend", name=metric_label(cmp.metric), head=head,
-                backend_a=cmp.backend_a, best_a=sep.join(cmp.best_a), clear_a=clear(cmp.clear_a),
-                backend_b=cmp.backend_b, best_b=sep.join(cmp.best_b), clear_b=clear(cmp.clear_b))
+                backend_a=backend_text(lang, cmp.backend_a), best_a=sep.join(cmp.best_a),
+                clear_a=clear(cmp.clear_a), backend_b=backend_text(lang, cmp.backend_b),
+                best_b=sep.join(cmp.best_b), clear_b=clear(cmp.clear_b))

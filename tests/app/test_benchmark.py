@@ -49,6 +49,11 @@ def _table(md: str) -> list[list[str]]:
     return [[c.strip() for c in line.strip("|").split(" | ")] for line in lines[2:]]
 
 
+# The verdict's sentences begin with the backend in words (escaped Markdown, as shown).
+BM25 = "BM25, character bigrams (no weights)"
+USE_M3 = "Universal Sentence Encoder multilingual v3 (bundled, offline)"
+
+
 def _plotly_spec(at: AppTest, index: int) -> dict:
     return json.loads(at.get("plotly_chart")[index].proto.spec)
 
@@ -92,15 +97,15 @@ def test_no_bold_without_a_clear_winner_and_the_tied_group_is_marked(page):
 
 def test_the_verdict_comes_first(page):
     first = page.markdown[1].value  # right after the intro
-    assert first.startswith("**bm25** — Recall@5 at Equal k\\: 5 chunks each")
+    assert first.startswith(f"**{BM25}** — Recall@5 at Equal k\\: 5 chunks each")
     # paragraph has the top mean, but 15 questions cannot separate it from fixed-200-40, which
     # sends more context: the unmeasured quality is not traded for cost.
     assert "the best is fixed-200-40" in first
     assert "paragraph scores highest (1.000), but these questions cannot separate it" in first
     assert page.markdown[2].value.startswith(
-        "**bm25** — Recall@budget at Equal context budget\\: "
+        f"**{BM25}** — Recall@budget at Equal context budget\\: "
         f"{SMALL['budget']['chars']:,} characters each")
-    assert any(m.value.startswith("**use-m3** — Recall@5") for m in page.markdown)
+    assert any(m.value.startswith(f"**{USE_M3}** — Recall@5") for m in page.markdown)
 
 
 def test_the_first_screen_prices_context_never_chunk_counts_and_leads_with_the_chart(page):
@@ -122,7 +127,7 @@ def test_the_first_screen_prices_context_never_chunk_counts_and_leads_with_the_c
     page.number_input(key="bench_budget").set_value(500).run()
     assert not page.exception
     assert page.markdown[2].value.startswith(
-        "**bm25** — Recall@budget at Equal context budget\\: 500 characters each")
+        f"**{BM25}** — Recall@budget at Equal context budget\\: 500 characters each")
 
 
 @pytest.mark.parametrize("metric", METRICS)

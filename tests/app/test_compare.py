@@ -34,14 +34,24 @@ def test_current_configuration_beside_another_with_counts_and_ranks():
     assert (ranks[first] == "broken").sum() == broken
 
 
-def test_four_configurations_include_semantic_and_parent_child():
+def test_four_default_configurations_are_four_different_chunkings():
     at = _page()
     at.slider(key="compare_n").set_value(4).run()
     assert not at.exception
     assert not at.error
     assert len(_chunk_counts(at)) == 4
     strategies = list(at.dataframe[0].value["strategy"])
-    assert strategies == ["fixed", "recursive", "semantic", "parent_child"]
+    assert strategies == ["fixed", "recursive", "semantic", "paragraph"]
+    # Distinct in what they cut, not only in name: parent_child's children, the old fourth
+    # default, were recursive 200's chunks again. No two share even a third of their cuts.
+    from chunkviz.document import chunk_document
+
+    state = app_state(at)
+    configs = [state.configuration(), *state.compare]
+    cuts = [{c.end for c in chunk_document(state.document, s, p).chunks} for s, p in configs]
+    for i, a in enumerate(cuts):
+        for b in cuts[i + 1:]:
+            assert len(a & b) / len(a | b) < 1 / 3
 
 
 def test_the_first_configuration_is_the_apps_current_one():

@@ -334,7 +334,7 @@ def test_upload_a_shift_jis_document_then_qa_pairs_as_csv():
     table = _qa_table(at)
     assert list(table["answer"]) == ["午前9時", "日曜日"]
     assert list(table["occurrences"]) == [20, 0]
-    assert table.iloc[1]["status"] == "⚠️ not found"
+    assert table.iloc[1]["status"] == "⚠ not found"
     result = chunkviz.chunk(expected_text, "fixed", size=30)
     from chunkviz.document import locate_questions
     from chunkviz.views.explore import assess_qa

@@ -111,7 +111,7 @@ def test_the_ambiguous_filter_and_a_row_bring_that_answer_itself_into_view():
     assert ambiguous
     table = _table(at).value
     assert list(table["question"]) == [sample.questions[i].question for i in ambiguous]
-    assert set(table["ambiguous"]) == {"❓ which copy is a guess"}
+    assert set(table["ambiguous"]) == {"? which copy is a guess"}
     at.session_state["explore_qa_table_ambiguous"] = {"selection": {"rows": [0], "columns": []}}
     at.run()
     assert not at.exception

@@ -144,3 +144,42 @@ def test_an_imported_chunking_becomes_the_current_configuration():
     assert state.configuration() == ("imported", {"id": ident, "name": "mine.json"})
     assert at.selectbox(key="explore_strategy_en").value == f"imported:{ident}"
     assert next(m.value for m in at.metric if m.label == "Chunks") == f"{len(pieces)}"
+
+
+# Files a user may upload, each refused with one message (PDF, QA file, document).
+_BAD_UPLOADS = {
+    "doc_upload": [("blob.txt", b"\x00\x01\x02" * 100, "text/plain"),
+                   ("broken.pdf", b"%PDF-1.7\n garbage", "application/pdf")],
+    "qa_upload": [("pairs.csv", "q,a\n質問,答え\n".encode(), "text/csv"),
+                  ("pairs.json", b'{"x": 1}', "application/json")],
+}
+
+
+@pytest.mark.parametrize(("where", "upload"), [
+    (where, upload) for where, uploads in _BAD_UPLOADS.items() for upload in uploads])
+def test_a_refused_upload_reads_in_japanese_without_a_python_repr(where, upload):
+    at = page("1_Explore.py", timeout=90, lang="ja")
+    if where == "doc_upload":
+        at.radio(key="explore_doc_source_ja").set_value("upload").run()
+        at.file_uploader(key="explore_doc_upload").upload(*upload).run()
+    else:
+        at.file_uploader(key="qa_upload").upload(*upload).run()
+    assert not at.exception
+    (error,) = [e.value for e in at.error]
+    assert upload[0].replace(".", "\\.") in error or upload[0] in error  # names the file
+    assert not REPR.search(error), error
+    assert not re.search(r"\b(is|not|the|give|cannot|has|no)\b", error), error
+
+
+def test_unavailable_backends_are_explained_in_japanese():
+    # The sidebar's expander of backends that cannot load (ruri-v3 is not cached here).
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lang"] = "ja"
+    at.run()
+    assert not at.exception
+    shown = [c.value for c in at.sidebar.caption if "ruri-v3-130m" in c.value]
+    assert shown, [c.value for c in at.sidebar.caption]
+    for caption in shown:
+        assert "Hugging Face のキャッシュにな" in caption
+        assert not REPR.search(caption), caption
+        assert not re.search(r"\b(is|not|the|and|give|folder)\b", caption), caption

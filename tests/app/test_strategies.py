@@ -80,7 +80,34 @@ def test_perplexity_picture_names_the_language_model_and_counts_the_cuts():
     # The curve's chunks are the strategy's chunks.
     import chunkviz
 
-    assert _metrics(at)["Chunks"][2] == f"{len(chunkviz.chunk(TEXT, 'perplexity')):,}"
+    assert _metrics(at)["Chunks by this splitter"][1] == (
+        f"{len(chunkviz.chunk(TEXT, 'perplexity')):,}")
+
+
+def test_the_current_configurations_chunks_are_told_apart_from_each_splitters():
+    at = _page()
+    metrics = _metrics(at)
+    # Explore's configuration (fixed 400/0 by default) and the splitters' own counts.
+    current = app_state(at).configuration()
+    import chunkviz
+
+    assert metrics["Chunks of the current configuration"] == [
+        f"{len(chunkviz.chunk(TEXT, current[0], **current[1]).chunks):,}"]
+    assert len(metrics["Chunks by this splitter"]) == 2
+    assert "Chunks" not in metrics
+
+
+def test_japanese_strategies_page_names_its_models_in_japanese():
+    at = page("5_Strategies.py", lang="ja")
+    assert not at.exception
+    (info,) = [i.value for i in at.info if "言語モデル" in i.value]
+    assert "文字 3-gram" in info
+    assert "Kneser-Ney" in info  # a name, kept
+    assert "reads the document" not in info
+    # The model as recorded sits in a details expander, not in a chart title.
+    assert any(e.label == "モデルの詳細" for e in at.expander)
+    titles = [c.proto.spec for c in at.get("plotly_chart")]
+    assert not any("hash16384" in spec for spec in titles)
 
 
 def test_a_missing_transformers_model_is_a_clear_error():

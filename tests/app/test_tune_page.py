@@ -44,6 +44,13 @@ def test_the_recommendation_shown_is_tunes_and_synthetic_figures_say_so():
     assert f"of {expected.stability.resamples} resamples of the questions" in captions + warnings
     assert ("Fallback, without labels" in warnings) == (expected.fallback is not None)
     assert len(at.get("plotly_chart")) == 3  # the verdict's chart and the two fronts
+    # "key phrases cut 0/705" explains itself: what a key phrase is and how it is counted.
+    import json
+
+    columns = json.loads(at.dataframe[-1].proto.columns)
+    cut = columns["key phrases cut"]
+    assert "no chunk of the configuration holds it whole" in cut["help"]
+    assert f"({expected.probes:,} here)" in cut["help"]
     # A rerun keeps the result without running again.
     at.run()
     assert metric(at, "Recommended configuration") == expected.pick

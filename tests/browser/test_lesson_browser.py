@@ -136,8 +136,16 @@ def _selected(page, label: str) -> str:  # type: ignore[no-untyped-def]
 
 
 def _screen_text(page) -> list[str]:  # type: ignore[no-untyped-def]
+    """The page's texts once they stop changing (a rerun redraws its widgets' labels late)."""
     main = page.locator("[data-testid='stMain'] [data-testid='stMarkdownContainer']")
-    return [t for t in main.all_inner_texts() if t.strip()]
+    before: list[str] | None = None
+    for _ in range(60):
+        now = [t for t in main.all_inner_texts() if t.strip()]
+        if now == before:
+            return now
+        before = now
+        page.wait_for_timeout(500)
+    return before or []
 
 
 def test_a_benchmark_link_opens_on_the_senders_run_metric_and_numbers(browser, app_url):

@@ -21,7 +21,7 @@ from chunkviz.eval.spans import analyze_spans
 from chunkviz.eval.stats import PairwiseResult
 from chunkviz.eval.verdict import budget_view, choose, with_margin
 from chunkviz.views.backend_comparison import compare_backends
-from chunkviz.views.benchmark_tables import cell_text, main_table_markdown
+from chunkviz.views.benchmark_tables import cell_text, encode_time_text, main_table_markdown
 from chunkviz.views.curves import CURVE_METRICS, curve, curves, mode_rows
 from chunkviz.views.drilldown import answer_context, drilldown_rows, question_label
 from chunkviz.views.main_table import Cell, best_labels, main_table
@@ -267,6 +267,9 @@ def test_compare_backends_sees_the_best_change_on_ndcg(bm25, dense):
     assert cmp.clear_a is False
     assert "changes with the retriever" in backend_sentence(cmp, "en")
     assert "変わる" in backend_sentence(cmp, "ja")
+    # Backends named in words, not by their registry ids.
+    assert "BM25, character bigrams" in backend_sentence(cmp, "en")
+    assert "BM25・文字バイグラム" in backend_sentence(cmp, "ja")
     places = {r.label: (r.place_a, r.place_b) for r in cmp.rows}
     assert places == {"fixed-100-0": (3, 3), "fixed-200-40": (2, 1), "paragraph": (1, 2)}
 
@@ -389,6 +392,17 @@ def test_markdown_cells_bold_only_a_clear_best(bm25):
     assert cell_text(cell) == "0.500 [0.250,\u00a00.750]"  # no break inside the interval
     assert main_table_markdown(main_table(bm25), "en",
                                encode_key="col_index_build").count("Index build") == 1
+
+
+def test_a_configuration_that_encoded_nothing_reads_cached_not_zero_seconds(bm25):
+    # The shipped use-m3 run came wholly from the embedding cache: every configuration was
+    # charged 0 s, which the table printed as "0.00 s" as if encoding were free.
+    cached = replace(bm25, configs=tuple(replace(c, encode_seconds=0.0) for c in bm25.configs))
+    table = main_table_markdown(main_table(cached), "en")
+    assert "0.00 s" not in table
+    assert table.count("— (cached)") == len(bm25.configs)
+    assert encode_time_text(0.0041, "en") == "< 0.01 s"
+    assert encode_time_text(1.234, "en") == "1.23 s"
 
 
 def test_question_labels_lead_with_the_text():

@@ -39,3 +39,32 @@ def test_a_backend_that_cannot_say_gives_none():
     result = chunkviz.chunk(TEXT, "fixed", size=100, overlap=0)
     assert index_size(result, object()) is None
     assert index_metric(None) == ("—", "none", {"vectors": 0, "dims": 0})
+
+
+class _Dense:
+    kind = "dense"
+    name = "fake-dense"
+    model = "fake"
+    dims = 384
+    max_input_tokens = 512
+    tokenizer = None
+    document_prefix = query_prefix = ""
+
+
+def test_a_hybrid_index_is_its_lexical_index_plus_its_dense_vectors():
+    from chunkviz.retrieval.hybrid import HybridBackend
+
+    result = chunkviz.chunk(TEXT, "fixed", size=100, overlap=0)
+    n = len(result.chunks)
+    bm25 = get_backend("bm25")
+    lexical = bm25.build_index(result.chunk_texts())
+    size = index_size(result, HybridBackend(bm25, _Dense()))  # type: ignore[arg-type]
+    assert size is not None
+    assert size.nbytes == lexical.nbytes + n * 384 * 4
+    value, variant, fields = index_metric(size)
+    assert (value, variant) == (format_bytes(lexical.nbytes + n * 384 * 4), "hybrid")
+    assert fields == {"vectors": n, "dims": 384, "terms": lexical.dims}
+    # Over the lexical limit the BM25 half is not built: said so, not a partial sum.
+    skipped = index_size(result, HybridBackend(bm25, _Dense()),  # type: ignore[arg-type]
+                         lexical_limit=10)
+    assert index_metric(skipped)[:2] == ("—", "hybrid_skipped")

@@ -1,0 +1,23 @@
+"""The Benchmark's lost-questions bar: counts that stay readable above their bars."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from chunkviz.eval.results import load_results
+from chunkviz.ui.benchmark_figures import lost_bar
+from chunkviz.views.main_table import main_table
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def test_lost_bar_prints_counts_at_a_fixed_size_with_head_room():
+    rows = main_table(load_results(FIXTURES / "results_small.json"))
+    fig = lost_bar(rows, "lost", "questions")
+    bar = fig.data[0]
+    assert list(bar.text) == [f"{r.broken:,}" for r in rows]
+    # Outside text is neither shrunk to the bar's width nor clipped by the plot area.
+    assert bar.constraintext == "none"
+    assert bar.textfont.size >= 11
+    assert bar.cliponaxis is False
+    assert fig.layout.yaxis.range[1] >= 1.15 * max(1, *(r.broken for r in rows))
