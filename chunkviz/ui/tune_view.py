@@ -29,8 +29,9 @@ from chunkviz.eval.tune import (
     tune,
     with_margin,
 )
-from chunkviz.text import Lang, text
+from chunkviz.text import Lang
 from chunkviz.ui.benchmark_figures import log_ticks
+from chunkviz.ui.i18n import tr
 from chunkviz.ui.resources import document_key, load_backend
 from chunkviz.ui.state import AppState
 from chunkviz.views.markup import escape_markdown
@@ -75,7 +76,7 @@ def grid_configs(labels: Sequence[str], document: Document | None = None,
 def grid_label(lang: Lang, label: str, imported: Sequence[ImportedChunking]) -> str:
     """How the grid's multiselect shows a configuration: an import by its file's name."""
     names = {imported_label(c): c.name for c in imported}
-    return text(lang, "import.option", name=names[label]) if label in names else label
+    return tr("import.option", name=names[label], lang=lang) if label in names else label
 
 
 def run_key(document: Document, settings: TuneSettings) -> tuple[Any, ...]:
@@ -95,7 +96,7 @@ def run_tune(document: Document, settings: TuneSettings, lang: Lang,
 
     ``imported``: the chunkings imported for ``document`` (their labels may be in the grid).
     """
-    bar = st.progress(0.0, text=text(lang, "tune.starting"))
+    bar = st.progress(0.0, text=tr("tune.starting", lang=lang))
 
     def progress(stage: Stage, done: int, total: int, message: str) -> None:
         bar.progress(run_fraction(stage, done, total), text=f"{message} ({done}/{total})")
@@ -105,7 +106,7 @@ def run_tune(document: Document, settings: TuneSettings, lang: Lang,
                   configs=grid_configs(settings.configs, document, imported),
                   backend=load_backend(settings.backend),
                   seed=settings.seed, progress=progress)
-    bar.progress(1.0, text=text(lang, "tune.done"))
+    bar.progress(1.0, text=tr("tune.done", lang=lang))
     # One run is kept per session (the latest); results are values, shared read-only.
     st.session_state[RESULTS_KEY] = {run_key(document, settings): result}
     return result
@@ -115,8 +116,8 @@ def form_label(lang: Lang, form: Form, backend: str) -> str:
     """A form with its JSQuAD validation figure for ``backend``."""
     rho = VALIDATION.get(form, {}).get(backend)
     if rho is None:
-        return text(lang, "tune.form_option_none", form=form)
-    return text(lang, "tune.form_option", form=form, rho=f"{rho:.2f}")
+        return tr("tune.form_option_none", form=form, lang=lang)
+    return tr("tune.form_option", form=form, rho=f"{rho:.2f}", lang=lang)
 
 
 def validation_lines(lang: Lang, result: TuneResult) -> list[str]:
@@ -146,7 +147,7 @@ def recommendation_lines(lang: Lang, result: TuneResult) -> tuple[str, str]:
     rec = result.recommendation
     rule = "saturated" if rec.saturated else rec.rule
     return (escape_markdown(reason_text(lang, result)),
-            escape_markdown(text(lang, f"tune.rec.rule_{rule}", delta=f"{rec.delta:g}")))
+            escape_markdown(tr(f"tune.rec.rule_{rule}", delta=f"{rec.delta:g}", lang=lang)))
 
 
 def decision_notes(lang: Lang, result: TuneResult) -> tuple[list[str], bool]:
@@ -167,11 +168,11 @@ def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figu
                    name="", hovertemplate="%{text}<br>%{x:,.0f}<br>%{y:.3f}<extra></extra>"),
         go.Scatter(x=[float(getattr(p, cost)) for p in front], y=[p.quality for p in front],
                    text=[p.label for p in front], mode="lines+markers+text",
-                   textposition="top center", name=text(lang, "tune.on_front"),
+                   textposition="top center", name=tr("tune.on_front", lang=lang),
                    hoverinfo="skip"),
     ])
-    fig.update_layout(title=text(lang, title), xaxis_title=text(lang, axis),
-                      yaxis_title=text(lang, "tune.axis_quality"), height=380,
+    fig.update_layout(title=tr(title, lang=lang), xaxis_title=tr(axis, lang=lang),
+                      yaxis_title=tr("tune.axis_quality", lang=lang), height=380,
                       margin={"l": 10, "r": 10, "t": 50, "b": 10}, showlegend=False)
     # Round 1-2-5 ticks written in full: plotly's own log ticks read "1000 … 2" (2 for 2,000).
     xs = [float(getattr(p, cost)) for p in points if getattr(p, cost) > 0] or [1.0]
@@ -185,32 +186,34 @@ def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figu
 
 def point_rows(lang: Lang, result: TuneResult) -> list[dict[str, Any]]:
     """The table of points, with translated column names and each one's comparison with the best."""
-    def t(key: str) -> str:
-        return text(lang, f"tune.{key}")
-
+    col = {k: tr(f"tune.col_{k}", lang=lang) for k in (
+        "config", "quality", "ci", "versus", "diff", "detectable", "chunks", "context", "tokens",
+        "bytes", "cut", "front")}
     versus = {v.label: v for v in result.recommendation.versus}
-    fronts = {"index_bytes": t("axis_size"), "context_chars": t("axis_context")}
+    fronts = {"index_bytes": tr("tune.axis_size", lang=lang),
+              "context_chars": tr("tune.axis_context", lang=lang)}
     rows = []
     for p in result.points:
         v = versus.get(p.label)
         rows.append({
-            t("col_config"): p.label, t("col_quality"): round(p.quality, 3),
-            t("col_ci"): f"{p.ci_low:.3f}–{p.ci_high:.3f}",
-            t("col_versus"): outcome_word(lang, "best" if v is None else v.outcome),
-            t("col_diff"): ("—" if v is None
-                            else f"{v.diff:+.3f} ({v.ci_low:+.3f}–{v.ci_high:+.3f})"),
-            t("col_detectable"): "—" if v is None else detectable_text(v.detectable),
-            t("col_chunks"): p.chunks, t("col_context"): round(p.context_chars),
-            t("col_tokens"): round(p.context_tokens), t("col_bytes"): p.index_bytes,
-            t("col_cut"): f"{p.probes_cut}/{result.probes}",
-            t("col_front"): ", ".join(fronts[c] for c in p.front) or "—"})
+            col["config"]: p.label, col["quality"]: round(p.quality, 3),
+            col["ci"]: f"{p.ci_low:.3f}–{p.ci_high:.3f}",
+            col["versus"]: outcome_word(lang, "best" if v is None else v.outcome),
+            col["diff"]: ("—" if v is None
+                          else f"{v.diff:+.3f} ({v.ci_low:+.3f}–{v.ci_high:+.3f})"),
+            col["detectable"]: "—" if v is None else detectable_text(v.detectable),
+            col["chunks"]: p.chunks, col["context"]: round(p.context_chars),
+            col["tokens"]: round(p.context_tokens), col["bytes"]: p.index_bytes,
+            col["cut"]: f"{p.probes_cut}/{result.probes}",
+            col["front"]: ", ".join(fronts[c] for c in p.front) or "—"})
     return rows
 
 
 def point_columns(lang: Lang, result: TuneResult) -> dict[str, Any]:
     """``column_config`` of the points table: what a key phrase is and how cuts are counted."""
-    return {text(lang, "tune.col_cut"): st.column_config.TextColumn(
-        text(lang, "tune.col_cut"), help=text(lang, "tune.col_cut_help", total=result.probes))}
+    name = tr("tune.col_cut", lang=lang)
+    return {name: st.column_config.TextColumn(
+        name, help=tr("tune.col_cut_help", total=result.probes, lang=lang))}
 
 
 def open_in_explore(state: AppState, label: str) -> None:
