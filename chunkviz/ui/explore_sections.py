@@ -23,6 +23,7 @@ from chunkviz.ui.highlight_view import save_view_button
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.jumps import follow_answer, keep_choice, reopen_tab, request_jump
 from chunkviz.ui.pickers import question_editor
+from chunkviz.ui.resources import qa_table_cached
 from chunkviz.ui.state import AppState, bind, lang_key
 from chunkviz.views import codegen, export
 from chunkviz.views.explore import (
@@ -37,10 +38,6 @@ from chunkviz.views.index_size import LEXICAL_LIMIT, IndexSize, index_metric
 from chunkviz.views.qa_table import (
     QA_COLUMNS,
     QA_FILTERS,
-    near_label,
-    near_matches,
-    qa_rows,
-    shown_questions,
 )
 
 ss = st.session_state
@@ -103,7 +100,7 @@ def _on_table_select() -> None:
 
 def qa_section(run: ExploreRun) -> None:
     """The questions' status table; a selected row brings its answer into view."""
-    state, qa, counts, text = run.state, run.qa, run.counts, run.document.text
+    state, qa, counts = run.state, run.qa, run.counts
     if qa:
         st.markdown(tr("explore.qa_counts", contained=counts.contained, broken=counts.broken,
                        found=counts.found, total=counts.total, missing=counts.not_found))
@@ -115,17 +112,15 @@ def qa_section(run: ExploreRun) -> None:
                                     help=tr("explore.qa_filter_help"), on_change=keep_choice,
                                     args=(ss, key, QA_FILTERS, state.qa_filter))
         state.qa_filter = kind if kind in QA_FILTERS else state.qa_filter
-        shown = shown_questions(qa, state.qa_filter)
         # Labels translated once, not once per cell.
         col = {k: tr(f"explore.col_{k}") for k in QA_COLUMNS}
         status = {k: tr(f"explore.{k.replace(' ', '_')}")
                   for k in ("contained", "broken", "not found", "ambiguous")}
+        shown, table = qa_table_cached(run.document, run.strategy, run.params, state.backend,
+                                       state.imported, state.qa_filter, col, status)
         if shown:
             # One table (and one selection) per filter: row 0 of "broken" is another question.
-            near = near_matches(text, qa, shown)
-            event = st.dataframe(qa_rows(qa, shown, col, status,
-                                         {i: near_label(text, m) for i, m in near.items()}),
-                                 key=f"explore_qa_table_{state.qa_filter}", hide_index=True,
+            event = st.dataframe(table, key=f"explore_qa_table_{state.qa_filter}", hide_index=True,
                                  width="stretch", on_select="rerun",
                                  selection_mode="single-row",
                                  column_config=qa_columns(QA_COLUMNS))
