@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from chunkviz.text.messages import backend_text
 from chunkviz.ui import compare_sections as sections
 from chunkviz.ui.compare_view import compare_view
 from chunkviz.ui.guard import show_error
@@ -26,7 +27,7 @@ from chunkviz.views.highlight import PANEL_PAGE_SIZE, page_bounds, page_count
 state = app_state()
 ss = st.session_state
 st.title(tr("compare.title"))
-st.caption(tr("compare.intro", backend=state.backend))
+st.caption(tr("compare.intro", backend=backend_text(state.lang, state.backend)))
 
 with st.expander(tr("document.heading")):
     document = document_picker(state, prefix="compare_")
@@ -45,7 +46,8 @@ for i, col in enumerate(st.columns(n)):
             expander=tr("compare.parameters"))
         try:
             with st.spinner(tr("lesson.busy_ranking", n=len(document.questions),
-                               backend=state.backend), show_time=True):
+                               backend=backend_text(state.lang, state.backend)),
+                            show_time=True):
                 found = outcome_cached(config_label(strategy, params), document, strategy,
                                        params, state.backend, state.imported)
         except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown

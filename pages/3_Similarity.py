@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from chunkviz.text.messages import backend_text
 from chunkviz.ui import similarity_view as view
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
@@ -73,7 +74,7 @@ def _real_section() -> None:
         return
     st.caption(tr("similarity.config", label=escape_markdown(config_label(strategy, params)),
                   n=len(result.chunks)))
-    st.caption(tr("similarity.embedder", backend=backend_name))
+    st.caption(tr("similarity.embedder", backend=backend_text(state.lang, backend_name)))
     st.metric(tr("similarity.n_chunks"), len(result.chunks))
     first = document.questions[0].question if document.questions else ""
     query_text = st.text_input(tr("similarity.query_text"), value=first, key="sim_query_text")
@@ -87,7 +88,8 @@ def _real_section() -> None:
         return
     texts = result.chunk_texts()
     try:
-        with st.spinner(tr("lesson.busy_embedding", n=len(texts), backend=backend_name),
+        with st.spinner(tr("lesson.busy_embedding", n=len(texts),
+                           backend=backend_text(state.lang, backend_name)),
                         show_time=True):
             lesson = lesson_cached(backend, backend.name, backend.model,
                                    tuple(result.embed_texts()),

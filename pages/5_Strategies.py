@@ -97,7 +97,8 @@ with tab_pc:
     st.session_state.setdefault("strategies_pc_query", first)
     q1, q2, q3, q4 = st.columns([3, 1, 1, 1])
     query = q1.text_input(tr("strategies.query"), key="strategies_pc_query",
-                          help=tr("strategies.query_help", backend=state.backend))
+                          help=tr("strategies.query_help",
+                                  backend=backend_text(state.lang, state.backend)))
     k = q2.slider(tr("strategies.k"), 1, 20, 5, key="strategies_pc_k")
     expansion_kind = q3.radio(tr("strategies.expansion"), ("small", "merge"),
                               key=f"strategies_pc_exp_{state.lang}",

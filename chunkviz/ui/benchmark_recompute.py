@@ -21,9 +21,10 @@ from chunkviz.eval.results import check_cache_writable, check_writable, save_res
 from chunkviz.retrieval.backends import get_backend, list_backends
 from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir
 from chunkviz.strategies import all_strategies
+from chunkviz.text.messages import backend_text
 from chunkviz.ui.benchmark_drilldown import cached_dataset
 from chunkviz.ui.guard import show_error
-from chunkviz.ui.i18n import tr
+from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.views.numbers import parse_ints
 from chunkviz.views.results_dirs import recompute_dir
 
@@ -77,9 +78,10 @@ def _duration_note(spec: str, sample: int, seed: int,
     chars, missing, seconds = found
     if seconds is None:
         st.caption(tr("benchmark.rc_estimate_unknown", chars=chars, missing=missing,
-                      backend=backend))
+                      backend=backend_text(current_lang(), backend)))
     else:
-        st.info(tr("benchmark.rc_estimate", chars=chars, missing=missing, backend=backend,
+        st.info(tr("benchmark.rc_estimate", chars=chars, missing=missing,
+                   backend=backend_text(current_lang(), backend),
                     minutes=max(1, round(seconds / 60))))
 
 

@@ -16,6 +16,7 @@ import streamlit as st
 from chunkviz.document import Document
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.lexical import CharNgramTokenizer
+from chunkviz.text.messages import backend_text
 from chunkviz.ui.explore_figures import length_figure, token_figure
 from chunkviz.ui.explore_layout import METRIC_WIDTH
 from chunkviz.ui.explore_tables import chunk_columns, qa_columns
@@ -66,6 +67,7 @@ def number_tiles(run: ExploreRun, index_size: IndexSize | None) -> None:
     ``index_size`` is ``resources.index_size_cached``'s for the run's configuration.
     """
     stats, counts, backend = run.stats, run.counts, run.backend
+    named = backend_text(run.state.lang, run.state.backend)  # in words, not its registry id
     with st.container(horizontal=True, gap="small", key="explore_numbers"):
         tiles = [st.container(width=METRIC_WIDTH) for _ in range(6)]
     tiles[0].metric(tr("explore.chunks"), f"{stats.count:,}", help=tr("explore.chunks_help"))
@@ -77,7 +79,7 @@ def number_tiles(run: ExploreRun, index_size: IndexSize | None) -> None:
                     "—" if stats.cost_factor is None else f"{stats.cost_factor:.3f}",
                     help=tr("explore.cost_help", actual=actual))
     index_value, index_help, index_fields = index_metric(index_size)
-    fields: dict[str, Any] = {"chars": stats.embedded_chars, "backend": run.state.backend,
+    fields: dict[str, Any] = {"chars": stats.embedded_chars, "backend": named,
                               "limit": LEXICAL_LIMIT, **index_fields}
     tiles[3].metric(tr("explore.index"), index_value,
                     help=tr(f"explore.index_help_{index_help}", **fields))
@@ -87,7 +89,7 @@ def number_tiles(run: ExploreRun, index_size: IndexSize | None) -> None:
     windowed = getattr(backend, "long_inputs", "") == "windowed"
     tiles[5].metric(tr("explore.over_metric"),
                     "—" if limit is None else f"{len(stats.over_limit)}",
-                    help=tr("explore.no_limit", backend=run.state.backend) if limit is None
+                    help=tr("explore.no_limit", backend=named) if limit is None
                     else tr("explore.over_help_windowed" if windowed else "explore.over_help",
                             limit=limit))
 
@@ -139,7 +141,8 @@ def figures_section(run: ExploreRun) -> None:
     """Chunk lengths in characters and tokens: a summary table and two histograms."""
     state, stats, tokenizer_name = run.state, run.stats, run.tokenizer_name
     st.markdown(f"**{tr('explore.stats')}**")
-    note = tr("explore.tokens_note", tokenizer=tokenizer_name, backend=state.backend)
+    note = tr("explore.tokens_note", tokenizer=tokenizer_name,
+              backend=backend_text(state.lang, state.backend))
     if isinstance(run.backend.tokenizer, CharNgramTokenizer):
         n = run.backend.tokenizer.n
         note += " " + tr("explore.tokens_ngram", tokenizer=tokenizer_name, n=n, less=n - 1)

