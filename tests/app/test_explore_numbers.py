@@ -59,7 +59,9 @@ def test_tokens_name_their_tokenizer_in_the_label_table_and_note():
     at.session_state["explore_tab"] = "Figures"
     at.run()
     notes = " ".join(c.value for c in at.caption)
-    assert "counted by char-2gram, the tokenizer of the retrieval backend BM25, character bigrams" in notes
+    # The backend named in words, not by its registry id.
+    assert ("counted by char-2gram, the tokenizer of the retrieval backend "
+            "BM25, character bigrams") in notes
     assert "a chunk of c characters has c − 1 of them" in notes
     text = load_sample("jsquad_tsuyu").text
     result = chunkviz.chunk(text, "fixed", size=400, overlap=0, unit="tokens",
