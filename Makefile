@@ -11,6 +11,8 @@ STAMP := $(VENV)/.installed
 $(STAMP): requirements.txt requirements-dev.txt requirements-bench.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -r requirements-dev.txt
+	# Commit subjects of at most 72 characters (.githooks/commit-msg); no-op outside a checkout.
+	-git config core.hooksPath .githooks 2>/dev/null
 	touch $(STAMP)
 
 run: $(STAMP)
