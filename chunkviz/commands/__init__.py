@@ -7,9 +7,10 @@ from chunkviz.commands import (
     chunk_cmd,
     lost_cmd,
     schema_cmd,
+    shapes_cmd,
     strategies_cmd,
     tune_cmd,
 )
 
 COMMANDS = (strategies_cmd, chunk_cmd, lost_cmd, bench_cmd, audit_cmd, tune_cmd, app_cmd,
-            schema_cmd)
+            schema_cmd, shapes_cmd)
