@@ -241,13 +241,14 @@ def hostile_rows(quick: bool) -> list[dict[str, object]]:
     rows.append({"case": f"align {20_000 // scale:,} chunks to {1_000_000 // scale:,} chars",
                  "t_n": times[0], "t_4n": times[1], "ratio": times[1] / times[0],
                  "limit_s": ALIGN_LIMIT_S})
-    times = []
-    for n in (50_000 // scale, 200_000 // scale):
-        doc = Document("d", "d", _prose(n))
-        times.append(cpu_time(lambda d=doc: synthetic_questions(d, "context"), 0.0))
-    rows.append({"case": f"synthetic context questions, {200_000 // scale:,} chars",
-                 "t_n": times[0], "t_4n": times[1], "ratio": times[1] / times[0],
-                 "limit_s": SYNTHETIC_LIMIT_S})
+    for form in ("context", "shaped"):  # shaped: the default form
+        times = []
+        for n in (50_000 // scale, 200_000 // scale):
+            doc = Document("d", "d", _prose(n))
+            times.append(cpu_time(lambda d=doc, f=form: synthetic_questions(d, f), 0.0))
+        rows.append({"case": f"synthetic {form} questions, {200_000 // scale:,} chars",
+                     "t_n": times[0], "t_4n": times[1], "ratio": times[1] / times[0],
+                     "limit_s": SYNTHETIC_LIMIT_S})
     return rows
 
 

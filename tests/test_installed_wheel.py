@@ -93,6 +93,20 @@ def test_the_installed_dashboard_lists_the_shipped_results(installed):
     assert int(count) == len(list((ROOT / "chunkviz" / "results").glob("jsquad-*.json"))) > 0
 
 
+def test_the_installed_package_makes_shaped_questions_from_its_shipped_shapes(installed):
+    code = ("import chunkviz.eval.question_shapes as q, chunkviz.eval.synthetic as s;"
+            "from chunkviz.datasets.base import Document;"
+            "print(q.__file__); print(sum(map(len, q.shipped_shapes().values())));"
+            "print(len(s.synthetic_questions(Document('d', 'd', '梅雨前線は六月に北上する。"
+            "寒帯ジェット気流が南下すると梅雨前線が停滞する。'), 'shaped')))")
+    out = installed.run(sys.executable, "-c", code)
+    assert out.returncode == 0, out.stderr
+    where, shapes, questions = out.stdout.split()
+    assert Path(where).is_relative_to(installed.site)
+    assert int(shapes) == 3973
+    assert int(questions) > 0
+
+
 def test_chunkviz_app_runs_the_shipped_entrypoint(installed):
     out = installed.run(str(installed.site / "bin" / "chunkviz"), "app", "--help")
     assert out.returncode == 0, out.stderr

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
 
 from chunkviz.datasets.base import Document
 from chunkviz.errors import ModelUnavailableError, ParameterError
+from chunkviz.eval import synthetic
 from chunkviz.eval.probes import extract_probes
 from chunkviz.eval.synthetic import (
     CAVEATS,
@@ -19,6 +21,7 @@ from chunkviz.eval.synthetic import (
     synthetic_record,
 )
 from chunkviz.lm import get_language_model
+from tests.strategies import texts
 
 TEXT = (
     "梅雨前線は六月に北上する。寒帯ジェット気流が南下すると梅雨前線が停滞し、九州で大雨になる。"
@@ -150,3 +153,65 @@ def test_calibrated_form_uses_spaces_and_english_question_words_for_latin_text()
     assert questions
     assert all(q.question.endswith((" what?", " when?")) and "の" not in q.question
                for q in questions)
+
+
+def _shaped_with(monkeypatch: pytest.MonkeyPatch, *shapes: tuple[tuple[int, float, int], ...],
+                 text: str = TEXT) -> dict[str, str]:
+    monkeypatch.setattr(synthetic, "shapes_for", lambda doc_id: shapes)
+    return {q.answer: q.question for q in synthetic_questions(Document("d", "doc", text), "shaped")}
+
+
+def test_shaped_pieces_land_where_the_real_question_had_its_words(monkeypatch) -> None:
+    # Right after the answer, grown to the whole kanji word it cuts into: が南 -> が南下.
+    assert _shaped_with(monkeypatch, ((0, 0.0, 2),))["寒帯ジェット気流"] == "が南下は何？"
+    # Ending right before the answer, grown back to the word: 庁は -> 気象庁は.
+    assert _shaped_with(monkeypatch, ((0, -1.0, 2),))["1989年10月"] == "気象庁ははいつ？"
+    # At the start of the previous sentence, then 5 characters after the answer.
+    assert _shaped_with(monkeypatch, ((-1, 0.0, 3), (0, 5.0, 2)))["寒帯ジェット気流"] == (
+        "梅雨前線 と梅雨前線は何？")
+
+
+def test_shaped_pieces_never_hold_the_answer(monkeypatch) -> None:
+    # A piece that would reach into the answer is cut at it, or dropped.
+    questions = _shaped_with(monkeypatch, ((0, -1.0, 40), (0, 0.0, 40), (1, 0.0, 40)))
+    for answer, question in questions.items():
+        assert answer not in question
+    # The last sentence has no next one: a shape's far sentences wrap around the document.
+    assert questions["1989年10月"] == (
+        "気象庁は に新しい予報を始めた。 梅雨前線は六月に北上する。はいつ？")
+
+
+def test_shaped_questions_are_the_documents_words_in_a_real_questions_layout() -> None:
+    doc = Document("d", "doc", TEXT * 3 + "台風は八月に沖縄へ接近し、那覇で強風が吹いた。")
+    questions = synthetic_questions(doc, "shaped", seed=1)
+    assert questions
+    probes = [doc.text[p.start : p.end] for p in extract_probes(doc.text)]
+    for q in questions:
+        assert q.answer not in q.question
+        assert probes.count(q.answer) == 1
+        pieces = q.question.removesuffix("は何？").removesuffix("はいつ？").split(" ")
+        assert all(piece in doc.text for piece in pieces)
+    assert questions == synthetic_questions(doc, "shaped", seed=1)
+    assert [q.question for q in questions] != [
+        q.question for q in synthetic_questions(doc, "shaped", seed=2)]
+
+
+def test_shaped_form_uses_english_question_words_for_latin_text() -> None:
+    text = ("The Orbit Queue stores Kafka offsets. Operators restart the Broker Service nightly. "
+            "The Metrics Exporter reads Prometheus targets.")
+    questions = synthetic_questions(Document("e", "en", text), "shaped")
+    assert questions
+    assert all(q.question.endswith((" what?", " when?")) for q in questions)
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts)
+def test_shaped_questions_hold_on_any_text(text: str) -> None:
+    doc = Document("h", "doc", text)
+    questions = synthetic_questions(doc, "shaped")
+    assert questions == synthetic_questions(doc, "shaped")
+    for q in questions:
+        (span,) = q.spans
+        assert text[span.start : span.end] == q.answer
+        assert q.answer not in q.question
+        assert q.qid.startswith("synthetic:shaped:h:")

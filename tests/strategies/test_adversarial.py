@@ -310,7 +310,7 @@ class _CountingProbe:
         return self._start
 
 
-@pytest.mark.parametrize("form", ["context", "keywords", "template"])
+@pytest.mark.parametrize("form", ["context", "keywords", "template", "shaped"])
 def test_synthetic_questions_look_at_a_bounded_neighbourhood_of_each_probe(form):
     from chunkviz.datasets.base import Document
     from chunkviz.eval.synthetic import synthetic_questions
@@ -324,7 +324,10 @@ def test_synthetic_questions_look_at_a_bounded_neighbourhood_of_each_probe(form)
     assert _CountingProbe.reads <= 400 * n  # n * n = 2,250,000 before
     if form != "context":  # one sentence: no neighbour to draw context terms from
         assert len(questions) == n
+    if form in ("keywords", "template"):
         assert questions[0].question.startswith("W0001 W0002 W0003")
+    if form == "shaped":  # pieces grow to whole words, never beyond a bounded reach
+        assert all(len(q.question) <= 200 for q in questions)
 
 
 @pytest.fixture
