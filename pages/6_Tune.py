@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from chunkviz.eval.decision import default_margin
-from chunkviz.eval.synthetic import DEFAULT_FORM
+from chunkviz.eval.synthetic import DEFAULT_FORM, DEFAULT_QUESTIONS
 from chunkviz.eval.tune import METRIC, TOP_K, probe_lost
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
@@ -54,7 +54,8 @@ left, right = st.columns(2)
 synthetic = 0
 form = DEFAULT_FORM
 if source != "own":
-    synthetic = int(left.number_input(tr("tune.count"), min_value=0, max_value=2000, value=200,
+    synthetic = int(left.number_input(tr("tune.count"), min_value=0, max_value=2000,
+                                      value=DEFAULT_QUESTIONS,
                                       step=50, key="tune_count", help=tr("tune.count_help")))
     form = right.selectbox(tr("tune.form"), PAGE_FORMS, key="tune_form",
                            format_func=lambda f: form_label(lang, f, state.backend),

@@ -15,7 +15,7 @@ from typing import Any
 
 from chunkviz.commands.options import SEED, integer, real
 from chunkviz.errors import ParameterError
-from chunkviz.eval.synthetic import DEFAULT_FORM, FORMS
+from chunkviz.eval.synthetic import DEFAULT_FORM, DEFAULT_QUESTIONS, FORMS
 
 
 def add_parser(sub: Any) -> None:
@@ -32,8 +32,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("doc", help="the document (a text file)")
     p.add_argument("--qa", default=None, help="your question/answer pairs (CSV or JSON)")
     p.add_argument("--synthetic", type=integer(0, 100_000), default=None, metavar="N",
-                   help="synthetic questions to add (default 200 without --qa, else 0; 0 "
-                   "without --qa counts only the key phrases each configuration cuts)")
+                   help=f"synthetic questions to add (default {DEFAULT_QUESTIONS} without --qa, "
+                   "else 0; 0 without --qa counts only the key phrases each configuration cuts)")
     p.add_argument("--form", choices=FORMS, default=DEFAULT_FORM,
                    help=f"synthetic question form (default {DEFAULT_FORM}; lm needs --lm)")
     p.add_argument("--lm", default=None, metavar="hf:PATH",
@@ -69,7 +69,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     check_cache_writable(None, get_backend(args.backend).kind)
     document = document_from_file(args.doc)
     questions = qa_questions(args.qa, document) if args.qa else ()
-    synthetic = args.synthetic if args.synthetic is not None else (0 if args.qa else 200)
+    default = 0 if args.qa else DEFAULT_QUESTIONS
+    synthetic = args.synthetic if args.synthetic is not None else default
     writer = None
     if args.form == "lm":
         if not args.lm:

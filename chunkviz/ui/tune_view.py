@@ -44,7 +44,7 @@ QuestionSource = Literal["own", "synthetic", "both"]
 QUESTION_SOURCES: tuple[QuestionSource, ...] = ("own", "synthetic", "both")
 #: Forms the page offers (``lm`` needs a local model the page cannot load).
 PAGE_FORMS: tuple[Form, ...] = (
-    "calibrated", "context", "keywords", "template", "inverse", "cloze"
+    "shaped", "calibrated", "context", "keywords", "template", "inverse", "cloze"
 )
 
 
