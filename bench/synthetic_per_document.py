@@ -8,6 +8,9 @@ as the document's real questions do. For every JSQuAD validation article with at
   and by the real questions' Recall@5 (ties get average ranks; an article whose real or
   synthetic Recall@5 is the same for every configuration has no ranking and is counted apart);
 - ``bias``: mean synthetic minus mean real Recall@5 over the grid (the calibration of difficulty);
+- ``mean-profile rho``: rho between the grid's mean synthetic and mean real Recall@5 over the
+  articles (does the form rank the configurations like real questions on average? A form
+  whose questions favour one kind of chunking shows it here);
 - with ``--pick``: the configuration Tune recommends from the synthetic questions alone
   (``chunkviz.eval.tune.tune``, the same rule as the page and the CLI), its **regret** (the real
   best's Recall@5 minus the pick's) and, on the held-out half of each article's real questions
@@ -21,7 +24,7 @@ All figures use the benchmark's definitions (``analyze_spans`` containment, pess
 writes the per-article figures.
 
     python bench/synthetic_per_document.py --pick                 # default form, bm25, seed 0
-    python bench/synthetic_per_document.py --forms calibrated,context,cloze
+    python bench/synthetic_per_document.py --forms shaped,calibrated,context,cloze
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from chunkviz.datasets.base import Document, Question  # noqa: E402
 from chunkviz.eval.grid import chunk_config, tune_grid  # noqa: E402
 from chunkviz.eval.spans import analyze_spans  # noqa: E402
 from chunkviz.eval.stats import spearman_rho  # noqa: E402
-from chunkviz.eval.synthetic import DEFAULT_FORM, synthetic_dataset  # noqa: E402
+from chunkviz.eval.synthetic import DEFAULT_FORM, DEFAULT_QUESTIONS, synthetic_dataset  # noqa: E402
 from chunkviz.eval.tune import tune  # noqa: E402
 from chunkviz.retrieval.backends import get_backend  # noqa: E402
 from chunkviz.retrieval.index import build_index, prepare_queries  # noqa: E402
@@ -106,6 +109,7 @@ def article_figures(article: Article, real: Sequence[Question], forms: Sequence[
             "rho": spearman_rho(syn, real_recall) if len(made) else float("nan"),
             "bias": float(syn.mean() - real_recall.mean()),
             "saturated_configs": int(np.count_nonzero(syn >= 0.995)),
+            "recall@5": syn.round(4).tolist(),
         }
         if pick and made:
             result = tune(doc, synthetic=n, form=form, seed=seed)  # type: ignore[arg-type]
@@ -127,6 +131,15 @@ def article_figures(article: Article, real: Sequence[Question], forms: Sequence[
     return row
 
 
+def document_blind_rhos(rows: Sequence[dict[str, Any]]) -> np.ndarray:
+    """Per article, rho of a ranking that looks at no document: the other articles' mean real
+    Recall@5 per configuration. A synthetic form must beat it to say something about *this*
+    document rather than about Wikipedia articles in general."""
+    real = np.array([list(r["real_recall@5"].values()) for r in rows])
+    return np.array([spearman_rho((real.sum(axis=0) - real[i]) / (len(rows) - 1), real[i])
+                     for i in range(len(rows))])
+
+
 def summary(rows: Sequence[dict[str, Any]], form: str) -> dict[str, Any]:
     figs = [r["forms"][form] for r in rows]
     rhos = np.array([f["rho"] for f in figs], dtype=float)
@@ -139,6 +152,10 @@ def summary(rows: Sequence[dict[str, Any]], form: str) -> dict[str, Any]:
         "min_rho": float(ranked.min()) if ranked.size else float("nan"),
         "mean_bias": float(np.mean([f["bias"] for f in figs])),
         "median_saturated": float(np.median([f["saturated_configs"] for f in figs])),
+        # Does the form rank the grid like the real questions on average over the articles?
+        "mean_profile_rho": spearman_rho(
+            np.mean([f["recall@5"] for f in figs], axis=0),
+            np.mean([list(r["real_recall@5"].values()) for r in rows], axis=0)),
     }
     if all("pick" in f for f in figs):
         out.update({
@@ -158,19 +175,27 @@ def markdown(report: dict[str, Any]) -> str:
         f"per article, seed {report['seed']}. Real questions' split-half rho (the ceiling): "
         f"median {report['real_split_half_median_rho']:.2f}.",
         "",
-        "| form | median rho | min rho | mean bias | saturated (median) | mean regret | "
-        "max regret | held-out: pick | fixed-400-80 | fixed-800-160 |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| form | median rho | min rho | mean-profile rho | mean bias | saturated (median) | "
+        "mean regret | max regret | held-out: pick | fixed-400-80 | fixed-800-160 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for s in report["summary"]:
         def f(key: str, fmt: str = "{:.3f}", s: dict[str, Any] = s) -> str:
             return fmt.format(s[key]) if key in s else "–"
         lines.append(
             f"| {s['form']} | {f('median_rho', '{:.2f}')} | {f('min_rho', '{:.2f}')} | "
+            f"{f('mean_profile_rho', '{:.2f}')} | "
             f"{f('mean_bias', '{:+.3f}')} | {f('median_saturated', '{:.0f}')} | "
             f"{f('mean_regret', '{:.4f}')} | {f('max_regret')} | {f('heldout_pick', '{:.4f}')} | "
             f"{f('heldout_fixed-400-80', '{:.4f}')} | {f('heldout_fixed-800-160', '{:.4f}')} |"
         )
+    lines += [
+        "",
+        "Reference with no synthetic questions, blind to the document: each article's grid "
+        "ranked by the other articles' mean real Recall@5: median rho "
+        f"{report['document_blind_median_rho']:.2f} (lowest "
+        f"{report['document_blind_min_rho']:.2f}).",
+    ]
     return "\n".join(lines)
 
 
@@ -178,7 +203,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--forms", default=DEFAULT_FORM)
     parser.add_argument("--backend", default="bm25")
-    parser.add_argument("--n", type=int, default=200, help="synthetic questions per article")
+    parser.add_argument("--n", type=int, default=DEFAULT_QUESTIONS,
+                        help="synthetic questions per article")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--min-questions", type=int, default=20)
     parser.add_argument("--pick", action="store_true",
@@ -199,10 +225,13 @@ def main() -> None:
         print(f"  {doc.doc_id}: " + ", ".join(
             f"{f} rho={rows[-1]['forms'][f]['rho']:.2f}" for f in forms), file=sys.stderr)
     split = np.array([r["real_split_half_rho"] for r in rows], dtype=float)
+    blind = document_blind_rhos(rows)
     report = {
         "backend": args.backend, "n": args.n, "seed": args.seed,
         "min_questions": args.min_questions, "articles": len(rows),
         "real_split_half_median_rho": float(np.nanmedian(split)),
+        "document_blind_median_rho": float(np.nanmedian(blind)),
+        "document_blind_min_rho": float(np.nanmin(blind)),
         "summary": [summary(rows, f) for f in forms], "rows": rows,
         "seconds": round(time.perf_counter() - t0, 1),
     }

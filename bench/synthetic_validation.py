@@ -19,8 +19,9 @@ benchmark's containment and pessimistic ties). Printed:
 
 Acceptance (issue 22): median rho >= 0.85, mean regret <= 0.010, held-out pick >= fixed-400-80.
 
-    python bench/synthetic_validation.py                 # bm25, 200 questions, seed 0
+    python bench/synthetic_validation.py                 # bm25, 600 questions, seed 0
     python bench/synthetic_validation.py --json figures.json
+    python bench/synthetic_validation.py --seeds 0,1,2,3,4   # and the median rho for 5 seeds
 """
 
 from __future__ import annotations
@@ -40,10 +41,15 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent))
 sys.path.insert(0, str(BENCH))
 
-from synthetic_per_document import DEFAULTS, Article, article_figures  # noqa: E402
+from synthetic_per_document import (  # noqa: E402
+    DEFAULTS,
+    Article,
+    article_figures,
+    document_blind_rhos,
+)
 
 from chunkviz.datasets import load_dataset  # noqa: E402
-from chunkviz.eval.synthetic import DEFAULT_FORM  # noqa: E402
+from chunkviz.eval.synthetic import DEFAULT_FORM, DEFAULT_QUESTIONS  # noqa: E402
 from chunkviz.retrieval.backends import get_backend  # noqa: E402
 
 TARGETS = {"median_rho": 0.85, "mean_regret": 0.010}
@@ -57,9 +63,23 @@ def figures(rows: list[dict[str, Any]], form: str) -> dict[str, Any]:
     split = np.array([r["real_split_half_rho"] for r in rows], dtype=float)
     regret = np.array([f["regret"] for f in figs])
     stability = [f["stability"] for f in figs if f["stability"] is not None]
+    blind = document_blind_rhos(rows)
+    sizes = np.array([r["real_questions"] for r in rows])
+    by_size = []
+    for low, high in ((20, 50), (50, 100), (100, None)):
+        keep = (sizes >= low) & (sizes < (high or np.inf))
+        by_size.append({
+            "questions": f"{low}-{high - 1}" if high else f"{low}+",
+            "articles": int(keep.sum()),
+            "median_rho": float(np.nanmedian(rhos[keep])),
+            "blind_median_rho": float(np.nanmedian(blind[keep])),
+            "split_half": float(np.nanmedian(split[keep])),
+        })
     return {
+        "by_size": by_size,
         "articles": len(rows),
         "ranked": int(ranked.size),
+        "document_blind_median_rho": float(np.nanmedian(blind)),
         "median_rho": float(np.median(ranked)),
         "min_rho": float(ranked.min()),
         "real_split_half_median_rho": float(np.nanmedian(split)),
@@ -87,6 +107,12 @@ def markdown(report: dict[str, Any]) -> str:
         f"| median per-article ρ (synthetic vs real Recall@5, 16 configurations) | "
         f"{f['median_rho']:.2f} | ≥ {TARGETS['median_rho']:.2f} |",
         f"| minimum per-article ρ | {f['min_rho']:.2f} | |",
+        *([f"| median per-article ρ by seed ({', '.join(map(str, report['seeds']))}) | "
+           f"{', '.join(f'{x:.2f}' for x in report['median_rho_by_seed'])} (mean "
+           f"{np.mean(report['median_rho_by_seed']):.3f}) | |"]
+          if len(report["seeds"]) > 1 else []),
+        f"| reference blind to the document: other articles' mean real Recall@5 (median ρ) | "
+        f"{f['document_blind_median_rho']:.2f} | |",
         f"| real questions' split-half ρ (median; the ceiling) | "
         f"{f['real_split_half_median_rho']:.2f} | |",
         f"| mean regret of Tune's pick (real Recall@5) | {f['mean_regret']:.4f} | "
@@ -102,6 +128,14 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         "Picks: " + ", ".join(f"{k} {v}" for k, v in f["picks"].items()) + ".",
         "",
+        "By the number of real questions per article (median ρ at seed "
+        f"{report['seed']}):",
+        "",
+        "| real questions | articles | synthetic | blind to the document | split-half |",
+        "|---|---:|---:|---:|---:|",
+        *(f"| {b['questions']} | {b['articles']} | {b['median_rho']:.2f} | "
+          f"{b['blind_median_rho']:.2f} | {b['split_half']:.2f} |" for b in f["by_size"]),
+        "",
         "Acceptance: median ρ "
         + ("met" if f["median_rho"] >= TARGETS["median_rho"] else "NOT met")
         + "; mean regret "
@@ -116,8 +150,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--backend", default="bm25")
     parser.add_argument("--form", default=DEFAULT_FORM)
-    parser.add_argument("--n", type=int, default=200, help="synthetic questions per article")
+    parser.add_argument("--n", type=int, default=DEFAULT_QUESTIONS,
+                        help="synthetic questions per article")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seeds", default=None,
+                        help="also report the median rho for these seeds, e.g. 0,1,2,3,4 "
+                             "(the table's other figures are --seed's)")
     parser.add_argument("--min-questions", type=int, default=20)
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args()
@@ -125,18 +163,28 @@ def main() -> None:
     load = os.getloadavg()
     data = load_dataset("jsquad")
     backend = get_backend(args.backend)
+    seeds = [args.seed] if args.seeds is None else [int(s) for s in args.seeds.split(",")]
     rows = []
     for doc in data.documents:
         real = [q for q in data.questions if q.doc_id == doc.doc_id]
         if len(real) < args.min_questions:
             continue
-        rows.append(article_figures(Article(doc, backend), real, [args.form], n=args.n,
-                                    seed=args.seed, pick=True))
+        article = Article(doc, backend)
+        rows.append(article_figures(article, real, [args.form], n=args.n, seed=args.seed,
+                                    pick=True))
+        for seed in seeds:
+            if seed != args.seed:
+                other = article_figures(article, real, [args.form], n=args.n, seed=seed,
+                                        pick=False)
+                rows[-1].setdefault("rho_by_seed", {})[seed] = other["forms"][args.form]["rho"]
         fig = rows[-1]["forms"][args.form]
         print(f"  {doc.doc_id}: rho={fig['rho']:.2f} pick={fig['pick']} "
               f"regret={fig['regret']:.3f} fallback={fig['fallback']}", file=sys.stderr,
               flush=True)
+    by_seed = [float(np.nanmedian([r["forms"][args.form]["rho"] if s == args.seed
+                                   else r["rho_by_seed"][s] for r in rows])) for s in seeds]
     report = {"backend": args.backend, "form": args.form, "n": args.n, "seed": args.seed,
+              "seeds": seeds, "median_rho_by_seed": by_seed,
               "min_questions": args.min_questions, "figures": figures(rows, args.form),
               "rows": rows, "seconds": round(time.perf_counter() - t0, 1)}
     print(markdown(report))

@@ -1,12 +1,12 @@
 """CPU time of ``chunkviz tune`` on a 30,000-character document with BM25 (issue 22).
 
-The document is made from the vendored JSQuAD validation split: its articles in file order,
-joined by blank lines, cut at 30,000 characters (the same bytes on every run). Each round runs
-``python -m chunkviz tune DOC --quiet`` (200 synthetic questions of the default form, the tune
-grid's 16 configurations, every statistic) in a fresh interpreter and keeps its CPU time
-(user + system, ``os.wait4``) and wall time; as the reference measured in the same run, the
-interpreter start and the CLI's imports alone (``python -m chunkviz tune --help``). CPU time is
-the figure: on a shared machine wall time includes the waits for a core. Target: at most 10 s.
+The document is made from the vendored JSQuAD validation split: its articles in file order, joined
+by blank lines, cut at 30,000 characters (the same bytes on every run). Each round runs ``python -m
+chunkviz tune DOC --quiet`` (the default number of synthetic questions of the default form, the tune
+grid's 16 configurations, every statistic) in a fresh interpreter and keeps its CPU time (user +
+system, ``os.wait4``) and wall time; as the reference measured in the same run, the interpreter
+start and the CLI's imports alone (``python -m chunkviz tune --help``). CPU time is the figure: on a
+shared machine wall time includes the waits for a core. Target: at most 10 s.
 
     python bench/tune_cpu.py               # 3 rounds
     python bench/tune_cpu.py --rounds 5 --chars 30000
@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from chunkviz.datasets import load_dataset  # noqa: E402
+from chunkviz.eval.synthetic import DEFAULT_FORM, DEFAULT_QUESTIONS  # noqa: E402
 
 TARGET_CPU_SECONDS = 10.0
 
@@ -73,7 +74,8 @@ def main() -> None:
         wall = statistics.median(r[1] for r in rows)
         print(f"| {name} | {cpu:.1f} | {wall:.1f} |")
     cpu = statistics.median(r[0] for r in runs["tune"])
-    print(f"\n{args.chars:,} characters, BM25, 200 synthetic questions; load average "
+    print(f"\n{args.chars:,} characters, BM25, {DEFAULT_QUESTIONS} {DEFAULT_FORM} synthetic "
+          f"questions; load average "
           f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start, "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end. "
           f"Target: <= {TARGET_CPU_SECONDS:g} CPU s: "
