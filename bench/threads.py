@@ -17,8 +17,12 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-from chunkviz.retrieval.threads import available_cores
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's chunkviz, installed or not
+
+from chunkviz.retrieval.threads import available_cores  # noqa: E402
 
 CHILD = """
 import json, sys, time
@@ -46,7 +50,9 @@ def _spin(stop: float) -> None:
 
 
 def measure(name: str, threads: int, chunks: int, repeat: int) -> dict[str, float]:
-    env = {**os.environ, "OMP_NUM_THREADS": str(threads)}
+    # The child imports this checkout's chunkviz too, from any working directory.
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "OMP_NUM_THREADS": str(threads), "PYTHONPATH": path}
     out = subprocess.run([sys.executable, "-c", CHILD, name, str(threads), str(chunks),
                           str(repeat)], capture_output=True, text=True, env=env, check=True)
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
