@@ -13,6 +13,7 @@ from chunkviz.ui import benchmark_context as context_view
 from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_recompute as recompute
 from chunkviz.ui import benchmark_sections as sections
+from chunkviz.ui.guard import message_markdown
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.state import app_state
 from chunkviz.views import benchmark_tables as tables
@@ -34,7 +35,7 @@ link_notes = st.container()
 found = data.discover()
 for path, why in found.skipped:
     st.warning(tr("benchmark.skipped", path=escape_markdown(str(path)),
-                  why=escape_markdown(str(why))))
+                  why=message_markdown(why)))
 runs = list(found.runs)
 if not runs:
     dirs = ", ".join(f"`{d}`" for d in data.results_dirs_now())

@@ -28,7 +28,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from chunkviz.errors import ResultsFileError
+from chunkviz.errors import Message, ResultsFileError
 from chunkviz.eval.grid import Config
 from chunkviz.eval.results_checks import (
     MEAN_TOLERANCE,
@@ -91,7 +91,30 @@ class _Header(msgspec.Struct):
     schema_version: Any = None
 
 
+def _coded(exc: ResultsFileError) -> ResultsFileError:
+    """``exc`` with a catalogue code, so that a page words it in the reader's language.
+
+    The problem itself (a field path and its rule, English like the schema) stays as written;
+    the frame and the fix come from the catalogue. An error that already has a code keeps it.
+    """
+    if exc.code is not None:
+        return exc
+    text, suffix = str(exc), f"; {FIX}"
+    if text.endswith(suffix):
+        return ResultsFileError(text, code="results_file",
+                                params={"problem": text[: -len(suffix)]})
+    return exc
+
+
 def results_from_json(text: str | bytes, where: str = "results") -> Results:
+    """Decode, type and check a results file's text (``_results_from_json``), errors coded."""
+    try:
+        return _results_from_json(text, where)
+    except ResultsFileError as exc:
+        raise _coded(exc) from None
+
+
+def _results_from_json(text: str | bytes, where: str = "results") -> Results:
     """Decode, type and check a results file's text.
 
     Raises:
@@ -131,6 +154,13 @@ def results_from_dict(data: Any, where: str = "results") -> Results:
         ResultsFileError: As ``results_from_json``.
     """
     try:
+        return _results_from_dict(data, where)
+    except ResultsFileError as exc:
+        raise _coded(exc) from None
+
+
+def _results_from_dict(data: Any, where: str) -> Results:
+    try:
         header = msgspec.convert(data, _Header)
     except msgspec.ValidationError:
         header = _Header()  # not an object
@@ -148,12 +178,16 @@ def _check_header(header: _Header, where: str) -> None:
     if header.schema != SCHEMA:
         raise ResultsFileError(
             f"{where}: not a chunkviz benchmark results file (schema must be {SCHEMA!r}); "
-            "produce one with python -m chunkviz bench")
+            "produce one with python -m chunkviz bench",
+            code="results_not_ours", params={"where": where, "schema": SCHEMA})
     if header.schema_version not in READABLE_VERSIONS:
+        readable = ", ".join(map(str, READABLE_VERSIONS))
         raise ResultsFileError(
             f"{where}: schema_version={header.schema_version!r} but this chunkviz reads versions "
-            f"{', '.join(map(str, READABLE_VERSIONS))}; rerun python -m chunkviz bench to "
-            "regenerate it")
+            f"{readable}; rerun python -m chunkviz bench to regenerate it",
+            code="results_version",
+            params={"where": where, "version": repr(header.schema_version),
+                    "readable": readable})
 
 
 def _checked(data: ResultsFile, where: str) -> Results:
@@ -509,7 +543,8 @@ def load_results(path: str | Path) -> Results:
     """
     p = Path(path)
     if not p.exists():
-        raise ResultsFileError(f"results file {p} does not exist")
+        raise ResultsFileError(f"results file {p} does not exist", code="results_missing",
+                               params={"path": str(p)})
     raw = read_file_bytes(p, error=ResultsFileError)
     return results_from_json(raw, f"results file {p}")
 
@@ -526,7 +561,7 @@ class Listed:
 
     path: Path
     results: Results | None
-    error: str
+    error: Message
 
 
 def list_results(dirs: Iterable[str | Path]) -> list[Listed]:
@@ -541,7 +576,7 @@ def list_results(dirs: Iterable[str | Path]) -> list[Listed]:
             continue
         for path in sorted(folder.glob("*.json")):
             try:
-                out.append(Listed(path, load_results(path), ""))
+                out.append(Listed(path, load_results(path), Message("")))
             except ResultsFileError as exc:
-                out.append(Listed(path, None, str(exc)))
+                out.append(Listed(path, None, exc.message))
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -360,3 +361,33 @@ def test_document_weighted_means_stand_beside_question_weighted_ones(page):
     first = SMALL["metrics"][SMALL["configs"][0]["label"]]["recall@5"]
     assert frame["per question"][0].startswith(f"{first['mean']:.3f}")
     assert any("Document-weighted: every document counts once" in c.value for c in page.caption)
+
+
+@pytest.mark.parametrize(
+    ("content", "english", "japanese"),
+    [
+        ('{"schema": "chunkviz.benchmark", "schema_version": 3, "configs": 7}',
+         "see docs/results-schema.md", "結果ファイルの中身が規則に合いません"),
+        ('{"schema": "other"}', "not a chunkviz benchmark results file",
+         "chunkviz のベンチマーク結果ファイルではありません"),
+        ('{"schema": "chunkviz.benchmark", "schema_version": 99}', "this chunkviz reads versions",
+         "この chunkviz が読めるのはバージョン"),
+    ],
+)
+def test_a_skipped_file_is_told_in_the_readers_language(monkeypatch, tmp_path, content,
+                                                          english, japanese):
+    from chunkviz.ui.state import STATE_KEY, AppState
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "broken.json").write_text(content, encoding="utf-8")
+    monkeypatch.setenv(RESULTS_DIRS_ENV, f"{FIXTURES}{os.pathsep}{folder}")
+    monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path))
+    for lang, expected, other in (("en", english, japanese), ("ja", japanese, english)):
+        at = AppTest.from_file(PAGE, default_timeout=120)
+        at.session_state[STATE_KEY] = AppState(lang=lang)
+        at.run()
+        assert not at.exception
+        (notice,) = [w.value for w in at.warning if "broken.json" in w.value]
+        assert expected in notice
+        assert other not in notice
