@@ -10,6 +10,9 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from pathlib import Path
+
+from chunkviz.eval.results import check_writable
 
 #: Largest seed: what numpy's legacy generators accept.
 MAX_SEED = 2**32 - 1
@@ -85,3 +88,13 @@ def check_delta(value: float, name: str) -> float:
 
 SEED = integer(0, MAX_SEED)
 RESAMPLES = integer(1, MAX_RESAMPLES, "the default is enough for two-digit p-values")
+
+
+def print_or_write(text: str, out: Path | None) -> int:
+    """Print ``text``, or write it to ``out`` (a generated file's ``--out``); the exit status."""
+    if out is None:
+        print(text, end="")
+        return 0
+    check_writable(out.parent, "--out")
+    out.write_text(text, encoding="utf-8")
+    return 0

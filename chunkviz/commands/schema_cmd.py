@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from chunkviz.eval.results import check_writable
+from chunkviz.commands.options import print_or_write
 from chunkviz.eval.results_schema import results_json_schema
 
 
@@ -35,10 +35,4 @@ def schema_text() -> str:
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Print the schema, or write it to ``--out``."""
-    text = schema_text()
-    if args.out is None:
-        print(text, end="")
-        return 0
-    check_writable(args.out.parent, "--out")
-    args.out.write_text(text, encoding="utf-8")
-    return 0
+    return print_or_write(schema_text(), args.out)

@@ -11,9 +11,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from chunkviz.commands.options import print_or_write
 from chunkviz.datasets import load_dataset
 from chunkviz.eval.question_shapes import dataset_shapes, shapes_json
-from chunkviz.eval.results import check_writable
 
 
 def add_parser(sub: Any) -> None:
@@ -36,10 +36,4 @@ def shapes_text() -> str:
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Print the shapes, or write them to ``--out``."""
-    text = shapes_text()
-    if args.out is None:
-        print(text, end="")
-        return 0
-    check_writable(args.out.parent, "--out")
-    args.out.write_text(text, encoding="utf-8")
-    return 0
+    return print_or_write(shapes_text(), args.out)
