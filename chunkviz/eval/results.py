@@ -101,8 +101,10 @@ def _coded(exc: ResultsFileError) -> ResultsFileError:
         return exc
     text, suffix = str(exc), f"; {FIX}"
     if text.endswith(suffix):
+        # A Message (no code) is shown whole; a plain value would be cut at VALUE_LIMIT, and the
+        # problem's own values are bounded where it was written.
         return ResultsFileError(text, code="results_file",
-                                params={"problem": text[: -len(suffix)]})
+                                params={"problem": Message(text[: -len(suffix)])})
     return exc
 
 
@@ -179,14 +181,14 @@ def _check_header(header: _Header, where: str) -> None:
         raise ResultsFileError(
             f"{where}: not a chunkviz benchmark results file (schema must be {SCHEMA!r}); "
             "produce one with python -m chunkviz bench",
-            code="results_not_ours", params={"where": where, "schema": SCHEMA})
+            code="results_not_ours", params={"where": Message(where), "schema": SCHEMA})
     if header.schema_version not in READABLE_VERSIONS:
         readable = ", ".join(map(str, READABLE_VERSIONS))
         raise ResultsFileError(
             f"{where}: schema_version={header.schema_version!r} but this chunkviz reads versions "
             f"{readable}; rerun python -m chunkviz bench to regenerate it",
             code="results_version",
-            params={"where": where, "version": repr(header.schema_version),
+            params={"where": Message(where), "version": repr(header.schema_version),
                     "readable": readable})
 
 
@@ -544,7 +546,7 @@ def load_results(path: str | Path) -> Results:
     p = Path(path)
     if not p.exists():
         raise ResultsFileError(f"results file {p} does not exist", code="results_missing",
-                               params={"path": str(p)})
+                               params={"path": Message(str(p))})
     raw = read_file_bytes(p, error=ResultsFileError)
     return results_from_json(raw, f"results file {p}")
 
