@@ -91,32 +91,19 @@ class _Header(msgspec.Struct):
     schema_version: Any = None
 
 
-def _coded(exc: ResultsFileError) -> ResultsFileError:
-    """``exc`` with a catalogue code, so that a page words it in the reader's language.
+def _unreadable(problem: str) -> ResultsFileError:
+    """A results file that breaks a rule: ``problem``, then the one fix (``FIX``).
 
-    The problem itself (a field path and its rule, English like the schema) stays as written;
-    the frame and the fix come from the catalogue. An error that already has a code keeps it.
+    The catalogue code lets a page word the frame and the fix in the reader's language; the
+    problem itself (a field path and its rule, English like the schema) stays as written. It is
+    a Message so that it is shown whole (a plain value is cut at ``VALUE_LIMIT``); the values in
+    it are bounded where it is worded.
     """
-    if exc.code is not None:
-        return exc
-    text, suffix = str(exc), f"; {FIX}"
-    if text.endswith(suffix):
-        # A Message (no code) is shown whole; a plain value would be cut at VALUE_LIMIT, and the
-        # problem's own values are bounded where it was written.
-        return ResultsFileError(text, code="results_file",
-                                params={"problem": Message(text[: -len(suffix)])})
-    return exc
+    return ResultsFileError(f"{problem}; {FIX}", code="results_file",
+                            params={"problem": Message(problem)})
 
 
 def results_from_json(text: str | bytes, where: str = "results") -> Results:
-    """Decode, type and check a results file's text (``_results_from_json``), errors coded."""
-    try:
-        return _results_from_json(text, where)
-    except ResultsFileError as exc:
-        raise _coded(exc) from None
-
-
-def _results_from_json(text: str | bytes, where: str = "results") -> Results:
     """Decode, type and check a results file's text.
 
     Raises:
@@ -126,8 +113,8 @@ def _results_from_json(text: str | bytes, where: str = "results") -> Results:
     """
     raw = text.encode("utf-8") if isinstance(text, str) else text
     if len(raw) > MAX_BYTES:  # before any work: a hostile file is refused unread
-        raise ResultsFileError(f"{where} has {len(raw):,} bytes; at most {MAX_BYTES:,} are "
-                               f"accepted (MAX_BYTES); {FIX}")
+        raise _unreadable(f"{where} has {len(raw):,} bytes; at most {MAX_BYTES:,} are "
+                          "accepted (MAX_BYTES)")
     raw = raw.removeprefix(_UTF8_BOM)
     try:
         header = msgspec.json.decode(raw, type=_Header)
@@ -136,7 +123,7 @@ def _results_from_json(text: str | bytes, where: str = "results") -> Results:
     except msgspec.DecodeError:
         raise _not_json(raw, where) from None
     except RecursionError:
-        raise ResultsFileError(f"{where} is nested too deeply; {FIX}") from None
+        raise _unreadable(f"{where} is nested too deeply") from None
     _check_header(header, where)
     try:
         data = msgspec.json.decode(raw, type=ResultsFile)
@@ -145,7 +132,7 @@ def _results_from_json(text: str | bytes, where: str = "results") -> Results:
     except msgspec.DecodeError:
         raise _not_json(raw, where) from None
     except RecursionError:
-        raise ResultsFileError(f"{where} is nested too deeply; {FIX}") from None
+        raise _unreadable(f"{where} is nested too deeply") from None
     return _checked(data, where)
 
 
@@ -156,13 +143,6 @@ def results_from_dict(data: Any, where: str = "results") -> Results:
         ResultsFileError: As ``results_from_json``.
     """
     try:
-        return _results_from_dict(data, where)
-    except ResultsFileError as exc:
-        raise _coded(exc) from None
-
-
-def _results_from_dict(data: Any, where: str) -> Results:
-    try:
         header = msgspec.convert(data, _Header)
     except msgspec.ValidationError:
         header = _Header()  # not an object
@@ -172,7 +152,7 @@ def _results_from_dict(data: Any, where: str) -> Results:
     except msgspec.ValidationError as exc:
         raise _field_error(exc, lambda: copy.deepcopy(data), where) from None
     except RecursionError:
-        raise ResultsFileError(f"{where} is nested too deeply; {FIX}") from None
+        raise _unreadable(f"{where} is nested too deeply") from None
     return _checked(decoded, where)
 
 
@@ -196,7 +176,7 @@ def _checked(data: ResultsFile, where: str) -> Results:
     try:
         check_results(data)
     except ResultsFileError as exc:
-        raise ResultsFileError(f"{where}: {exc}; {FIX}") from None
+        raise _unreadable(f"{where}: {exc}") from None
     return from_file(data)
 
 
@@ -205,12 +185,12 @@ def _not_json(raw: bytes, where: str) -> ResultsFileError:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return ResultsFileError(f"{where} cannot be read as JSON ({exc}); {FIX}")
+        return _unreadable(f"{where} cannot be read as JSON ({exc})")
     try:
         loads_json(text, where, error=ResultsFileError, parse_constant=_reject_constant, fix=FIX)
     except ResultsFileError as exc:
         return exc
-    return ResultsFileError(f"{where} is not valid JSON; {FIX}")
+    return _unreadable(f"{where} is not valid JSON")
 
 
 class _Digits:
@@ -266,7 +246,7 @@ def _field_error(exc: msgspec.ValidationError, parse: Any, where: str) -> Result
     missing = re.match(r"Object missing required field `(.+)`", rule)
     if missing:
         name = f"{field}.{missing.group(1)}" if path else missing.group(1)
-        return ResultsFileError(f"{where}: {name} is missing; {FIX}")
+        return _unreadable(f"{where}: {name} is missing")
     if rule.startswith("Invalid enum value"):
         allowed = _schema_at(steps).get("enum") if steps else None
         rule = (f"Expected one of {', '.join(map(str, allowed))}" if allowed
@@ -277,7 +257,7 @@ def _field_error(exc: msgspec.ValidationError, parse: Any, where: str) -> Result
         _TYPES.get(w, w) for w in t.group(1).split(" | ")), rule)
     words = re.sub(r", got .*$", "", words)
     words = words.replace("Expected ", "must be ", 1)
-    return ResultsFileError(f"{where}: {field} {words}{shown}; {FIX}")
+    return _unreadable(f"{where}: {field} {words}{shown}")
 
 
 #: Largest file whose mapping keys are looked for, and how many decodes that may take.
