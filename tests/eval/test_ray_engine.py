@@ -160,10 +160,12 @@ def test_interrupted_ray_run_keeps_the_cache_and_writes_no_file(engine, subset, 
     assert len(texts) > BATCH
     out, cache_dir = tmp_path / "out", tmp_path / "cache"
     real_call = bench_cmd._Bar.__call__
+    landed = []
 
     def interrupt(self, stage, done, total, message):
         real_call(self, stage, done, total, message)
         if stage == "encode" and "chunks" in message and done < total:
+            landed.append(done)
             raise KeyboardInterrupt  # Ctrl-C after the first batch of chunks landed
 
     monkeypatch.setattr(bench_cmd._Bar, "__call__", interrupt)
@@ -182,7 +184,10 @@ def test_interrupted_ray_run_keeps_the_cache_and_writes_no_file(engine, subset, 
             assert z["vectors"].shape[0] == z["keys"].shape[0]
     be = get_backend("use-m3")
     left = EmbeddingCache(cache_dir).missing(be, texts, "document")
-    assert len(left) == len(texts) - BATCH  # exactly the batch before the interruption landed
+    # Exactly the batch reported before the interruption landed. The actors finish batches in
+    # any order, so that is the full first batch or the short last one.
+    assert landed in ([BATCH], [len(texts) % BATCH])
+    assert len(texts) - len(left) == landed[0]
     # The interruption stopped the actor pool: the actors give their CPUs back.
     deadline = time.monotonic() + 60
     while ray.available_resources().get("CPU", 0.0) < 2.0 and time.monotonic() < deadline:
