@@ -6,9 +6,9 @@ sentence-aligned chunk leaves out, or far away (a topic word, a word that points
 ``shaped`` synthetic questions (``chunkviz.eval.synthetic``) copy these layouts from people's
 questions onto new answers, so that they are hard for the same reasons real questions are.
 
-A shape is one real question's layout, a tuple of pieces ``(sentences, place, length)``; a piece
-is a longest run of the question's characters (two or more) that occurs in the document, taken
-at its occurrence nearest the answer:
+A shape is one real question's layout, a tuple of pieces ``(sentences, place, length,
+paragraph)``; a piece is a longest run of the question's characters (two or more) that occurs in
+the document, taken at its occurrence nearest the answer:
 
 - ``sentences == 0``: in the answer's sentence; ``place`` counts the characters between the
   piece and the answer: ``-(gap + 1)`` when the piece ends ``gap`` characters before the answer,
@@ -16,7 +16,11 @@ at its occurrence nearest the answer:
   end);
 - ``sentences != 0``: that many sentences before (negative) or after the answer's; ``place`` is
   where in that sentence the piece starts, as a share of the room it leaves (0: at the start,
-  1: at the end).
+  1: at the end);
+- ``paragraph``: whether the piece lies in the answer's paragraph. JSQuAD's writers saw one
+  paragraph: a piece inside it is a word they took from it, a piece outside it is mostly a
+  short run their own words share with the rest of the article by chance (half are two
+  characters long).
 
 Shapes hold lengths and distances only, never the questions' words. ``SHAPES_FILE`` holds those
 of JSQuAD's validation questions (CC BY-SA 4.0, vendored in ``chunkviz/data/jsquad``), made by
@@ -36,8 +40,9 @@ from chunkviz.datasets.base import Dataset, Question
 from chunkviz.errors import DatasetError
 from chunkviz.paths import package_path
 from chunkviz.segment import sentence_spans
+from chunkviz.strategies.paragraph import natural_paragraphs
 
-Piece = tuple[int, float, int]
+Piece = tuple[int, float, int, bool]
 Shape = tuple[Piece, ...]
 #: The longest piece looked for: a question rarely copies more of the document in one run.
 MAX_PIECE = 40
@@ -64,10 +69,12 @@ def _nearest(text: str, piece: str, start: int, end: int) -> int:
 
 
 def question_shape(
-    text: str, sentences: Sequence[tuple[int, int]], question: str, answer: str,
-    start: int, end: int,
+    text: str, sentences: Sequence[tuple[int, int]], paragraph_starts: Sequence[int],
+    question: str, answer: str, start: int, end: int,
 ) -> Shape:
     """The layout of ``question`` (answered by ``text[start:end]``) over ``text``'s sentences.
+
+    ``paragraph_starts`` are the starts of the document's paragraphs (``natural_paragraphs``).
 
     Linear in the question times the document: each piece grows one character at a time while it
     still occurs (a substring of a present string is present), and its nearest occurrence is one
@@ -75,6 +82,7 @@ def question_shape(
     """
     starts = [s for s, _ in sentences]
     home = max(0, bisect_right(starts, start) - 1)
+    paragraph = bisect_right(paragraph_starts, start)
     pieces: list[Piece] = []
     i = 0
     while i < len(question) - 1:
@@ -95,7 +103,8 @@ def question_shape(
         else:
             s, e = sentences[j]
             place = round(max(0.0, min(1.0, (at - s) / max(1, e - s - length))), 2)
-        pieces.append((j - home, place, length))
+        pieces.append((j - home, place, length,
+                       j == home or bisect_right(paragraph_starts, at) == paragraph))
         i += length
     return tuple(pieces)
 
@@ -111,9 +120,10 @@ def dataset_shapes(data: Dataset) -> dict[str, list[Shape]]:
         if not questions:
             continue
         sentences = sentence_spans(doc.text)
+        paragraphs = [s for s, _ in natural_paragraphs(doc.text, doc.paragraph_starts or None)]
         out[doc.doc_id] = [
-            question_shape(doc.text, sentences, q.question, q.answer, q.spans[0].start,
-                           q.spans[0].end)
+            question_shape(doc.text, sentences, paragraphs, q.question, q.answer,
+                           q.spans[0].start, q.spans[0].end)
             for q in questions if q.spans
         ]
     return out
@@ -128,12 +138,13 @@ def shapes_json(shapes: Mapping[str, Sequence[Shape]]) -> str:
 
 
 def _piece(raw: Any, where: str) -> Piece:
-    if (not isinstance(raw, list) or len(raw) != 3 or not isinstance(raw[0], int)
+    if (not isinstance(raw, list) or len(raw) != 4 or not isinstance(raw[0], int)
             or not isinstance(raw[1], int | float) or not isinstance(raw[2], int)
-            or raw[2] < 2):
-        raise DatasetError(f"{where}: a piece must be [sentences, place, length >= 2] "
-                           f"(got {raw!r}); regenerate it with python -m chunkviz shapes")
-    return (raw[0], float(raw[1]), raw[2])
+            or raw[2] < 2 or not isinstance(raw[3], bool)):
+        raise DatasetError(f"{where}: a piece must be [sentences, place, length >= 2, "
+                           f"in the answer's paragraph: true or false] (got {raw!r}); "
+                           "regenerate it with python -m chunkviz shapes")
+    return (raw[0], float(raw[1]), raw[2], raw[3])
 
 
 @lru_cache(maxsize=1)

@@ -55,6 +55,19 @@ def _spans_from_starts(text: str, starts: Sequence[int]) -> Iterator[tuple[int, 
             yield s, e
 
 
+def natural_paragraphs(
+    text: str, paragraph_starts: Sequence[int] | None = None
+) -> list[tuple[int, int]]:
+    """The paragraphs ``paragraph`` keeps whole: at ``paragraph_starts`` if given, else blank lines.
+
+    Raises:
+        ParameterError: ``paragraph_starts`` are not increasing offsets into ``text``.
+    """
+    if paragraph_starts is not None:
+        return list(_spans_from_starts(text, paragraph_starts))
+    return list(paragraph_spans(text))
+
+
 def paragraph_split(
     text: str,
     *,
@@ -78,10 +91,7 @@ def paragraph_split(
         The chunking; whitespace between paragraphs is not part of any chunk.
     """
     params = {"max_size": max_size, "unit": unit}
-    if paragraph_starts is not None:
-        spans = list(_spans_from_starts(text, paragraph_starts))
-    else:
-        spans = list(paragraph_spans(text))
+    spans = natural_paragraphs(text, paragraph_starts)
     if max_size is not None:
         measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
         spans = [

@@ -155,30 +155,53 @@ def test_calibrated_form_uses_spaces_and_english_question_words_for_latin_text()
                for q in questions)
 
 
-def _shaped_with(monkeypatch: pytest.MonkeyPatch, *shapes: tuple[tuple[int, float, int], ...],
-                 text: str = TEXT) -> dict[str, str]:
+def _shaped_with(monkeypatch: pytest.MonkeyPatch,
+                 *shapes: tuple[tuple[int, float, int, bool], ...], text: str = TEXT,
+                 paragraph_starts: tuple[int, ...] = ()) -> dict[str, str]:
     monkeypatch.setattr(synthetic, "shapes_for", lambda doc_id: shapes)
-    return {q.answer: q.question for q in synthetic_questions(Document("d", "doc", text), "shaped")}
+    doc = Document("d", "doc", text, paragraph_starts=paragraph_starts)
+    return {q.answer: q.question for q in synthetic_questions(doc, "shaped")}
 
 
 def test_shaped_pieces_land_where_the_real_question_had_its_words(monkeypatch) -> None:
     # Right after the answer, grown to the whole kanji word it cuts into: が南 -> が南下.
-    assert _shaped_with(monkeypatch, ((0, 0.0, 2),))["寒帯ジェット気流"] == "が南下は何？"
+    assert _shaped_with(monkeypatch, ((0, 0.0, 2, True),))["寒帯ジェット気流"] == "が南下は何？"
     # Ending right before the answer, grown back to the word: 庁は -> 気象庁は.
-    assert _shaped_with(monkeypatch, ((0, -1.0, 2),))["1989年10月"] == "気象庁ははいつ？"
+    assert _shaped_with(monkeypatch, ((0, -1.0, 2, True),))["1989年10月"] == "気象庁ははいつ？"
     # At the start of the previous sentence, then 5 characters after the answer.
-    assert _shaped_with(monkeypatch, ((-1, 0.0, 3), (0, 5.0, 2)))["寒帯ジェット気流"] == (
+    pieces = ((-1, 0.0, 3, True), (0, 5.0, 2, True))
+    assert _shaped_with(monkeypatch, pieces)["寒帯ジェット気流"] == (
         "梅雨前線 と梅雨前線は何？")
 
 
 def test_shaped_pieces_never_hold_the_answer(monkeypatch) -> None:
     # A piece that would reach into the answer is cut at it, or dropped.
-    questions = _shaped_with(monkeypatch, ((0, -1.0, 40), (0, 0.0, 40), (1, 0.0, 40)))
+    questions = _shaped_with(
+        monkeypatch, ((0, -1.0, 40, True), (0, 0.0, 40, True), (1, 0.0, 40, True)))
     for answer, question in questions.items():
         assert answer not in question
     # The last sentence has no next one: a shape's far sentences wrap around the document.
     assert questions["1989年10月"] == (
         "気象庁は に新しい予報を始めた。 梅雨前線は六月に北上する。はいつ？")
+
+
+def test_shaped_pieces_keep_to_the_answers_paragraph_as_the_real_one_did(monkeypatch) -> None:
+    second = "台風は八月に沖縄へ接近し、那覇で強風が吹いた。"
+    text = TEXT + second
+    starts = (0, len(TEXT))  # two paragraphs: TEXT's three sentences, then one more
+    # The sentence after the answer's, inside its paragraph: the paragraph's first sentence
+    # (its sentences wrap around), grown to a whole word: 梅雨前 -> 梅雨前線.
+    inside = _shaped_with(monkeypatch, ((1, 0.0, 3, True),), text=text,
+                          paragraph_starts=starts)
+    assert inside["1989年10月"] == "梅雨前線はいつ？"
+    # The same piece outside the paragraph: the next paragraph's sentence, its length kept.
+    outside = _shaped_with(monkeypatch, ((1, 0.0, 3, False),), text=text,
+                           paragraph_starts=starts)
+    assert outside["1989年10月"] == "台風ははいつ？"
+    # A run outside the paragraph is not grown: 寒帯ジ stays, where inside it is 寒帯ジェット.
+    assert _shaped_with(monkeypatch, ((-1, 0.0, 3, False),))["1989年10月"] == "寒帯ジはいつ？"
+    assert _shaped_with(monkeypatch, ((-1, 0.0, 3, True),))["1989年10月"] == (
+        "寒帯ジェットはいつ？")
 
 
 def test_shaped_questions_are_the_documents_words_in_a_real_questions_layout() -> None:
