@@ -58,7 +58,11 @@ _UNIT = (
     r")"
 )
 _NUMBER = re.compile(rf"(?:{_NUM}{_UNIT}{{0,3}})+")
-_JA_RUN = re.compile(r"[\u4e00-\u9fff\u3005\u30a1-\u30fa\u30fc]+")
+#: The characters of kanji and katakana runs (regex class bodies): probes are made of them, and
+#: shaped questions grow their words to whole runs of them (``script_of``).
+KANJI = "\u4e00-\u9fff\u3005"
+KATAKANA = "\u30a1-\u30fa\u30fc"
+_JA_RUN = re.compile(f"[{KANJI}{KATAKANA}]+")
 _LATIN_WORD = r"[A-Za-zＡ-Ｚａ-ｚ][A-Za-z0-9Ａ-Ｚａ-ｚ０-９&'\-]*"
 _LATIN_RUN = re.compile(rf"{_LATIN_WORD}(?: {_LATIN_WORD})*")
 _WORD = re.compile(_LATIN_WORD)
@@ -69,8 +73,8 @@ _OPENERS = frozenset(
 _QUOTED = re.compile(
     r"「([^「」\n]+)」|『([^『』\n]+)』|“([^“”\n]+)”|\"([^\"\n]+)\"|‘([^‘’\n]+)’"
 )
-_KATAKANA = re.compile(r"[\u30a1-\u30fa\u30fc]+")
-_KANJI = re.compile(r"[\u4e00-\u9fff\u3005]+")
+_KATAKANA = re.compile(f"[{KATAKANA}]+")
+_KANJI = re.compile(f"[{KANJI}]+")
 _TABLE_RULE = re.compile(r"^[\s|:\-+]+$")
 
 
@@ -81,6 +85,20 @@ class Probe:
     start: int
     end: int
     kind: ProbeKind
+
+
+def script_of(c: str) -> str:
+    """The run the character ``c`` belongs to: ``kanji``, ``katakana``, ``word`` or ``""``.
+
+    ``word``: other letters and digits; ``""``: hiragana, punctuation, spaces (no run to grow).
+    """
+    if _KATAKANA.fullmatch(c):
+        return "katakana"
+    if _KANJI.fullmatch(c):
+        return "kanji"
+    if "\u3040" <= c <= "\u309f":
+        return ""
+    return "word" if c.isalnum() else ""
 
 
 def _ja_kind(s: str) -> ProbeKind:

@@ -68,7 +68,14 @@ from typing import Any, Literal
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.datasets.sampling import sample_questions
 from chunkviz.errors import ParameterError
-from chunkviz.eval.probes import DEFAULT_METHOD, Method, Probe, extract_probes, mostly_latin
+from chunkviz.eval.probes import (
+    DEFAULT_METHOD,
+    Method,
+    Probe,
+    extract_probes,
+    mostly_latin,
+    script_of,
+)
 from chunkviz.eval.question_shapes import Piece, Shape, shapes_for
 from chunkviz.model import Span
 from chunkviz.segment import sentence_spans
@@ -253,27 +260,15 @@ def _calibrated_form(
 _SNAP = 8
 
 
-def _script(c: str) -> str:
-    """The run class a piece is snapped to: kanji, katakana, other letters and digits, or none."""
-    o = ord(c)
-    if 0x30A0 <= o <= 0x30FF:
-        return "katakana"
-    if 0x4E00 <= o <= 0x9FFF or c in "々〆ヶ":
-        return "kanji"
-    if 0x3040 <= o <= 0x309F:
-        return ""
-    return "word" if c.isalnum() else ""
-
-
 def _snap(text: str, x: int, y: int, lo: int, hi: int) -> tuple[int, int]:
     """``[x, y)`` widened, within ``[lo, hi)``, to whole runs of the script its ends cut into."""
-    kind = _script(text[x])
+    kind = script_of(text[x])
     stop = max(lo, x - _SNAP)
-    while kind and x > stop and _script(text[x - 1]) == kind:
+    while kind and x > stop and script_of(text[x - 1]) == kind:
         x -= 1
-    kind = _script(text[y - 1])
+    kind = script_of(text[y - 1])
     stop = min(hi, y + _SNAP)
-    while kind and y < stop and _script(text[y]) == kind:
+    while kind and y < stop and script_of(text[y]) == kind:
         y += 1
     return x, y
 

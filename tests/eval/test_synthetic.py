@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from chunkviz.datasets.base import Document
 from chunkviz.errors import ModelUnavailableError, ParameterError
 from chunkviz.eval import synthetic
-from chunkviz.eval.probes import extract_probes
+from chunkviz.eval.probes import extract_probes, script_of
 from chunkviz.eval.synthetic import (
     CAVEATS,
     FORMS,
@@ -202,6 +202,18 @@ def test_shaped_pieces_keep_to_the_answers_paragraph_as_the_real_one_did(monkeyp
     assert _shaped_with(monkeypatch, ((-1, 0.0, 3, False),))["1989年10月"] == "寒帯ジはいつ？"
     assert _shaped_with(monkeypatch, ((-1, 0.0, 3, True),))["1989年10月"] == (
         "寒帯ジェットはいつ？")
+
+
+def test_shaped_words_grow_over_the_runs_probes_are_made_of() -> None:
+    # One definition of a kanji or katakana run: a probe of that kind is one run of script_of.
+    text = TEXT + "ジョン・スミスは々木〆切のヶ月前にヴァイオリンを弾いた。"
+    kinds: dict[str, set[str]] = {}
+    for p in extract_probes(text):
+        if p.kind in ("kanji", "katakana"):
+            kinds.setdefault(p.kind, set()).update(script_of(c) for c in text[p.start : p.end])
+    assert kinds == {"kanji": {"kanji"}, "katakana": {"katakana"}}
+    assert script_of("・") == script_of("の") == script_of("。") == ""
+    assert script_of("A") == script_of("7") == "word"
 
 
 def test_shaped_questions_are_the_documents_words_in_a_real_questions_layout() -> None:
