@@ -93,7 +93,7 @@ KEYWORDS = 3
 DEFAULT_FORM: Form = "shaped"
 #: How many synthetic questions Tune asks by default (the CLI and the page): on JSQuAD's validation
 #: split 400 ranked the tune grid closer to the real questions than 200 or 600 (median rho over
-#: seeds 0-4: 0.871 against 0.854 and 0.862; docs/benchmarks.md), and Tune on 30,000 characters
+#: seeds 0-4: 0.867 against 0.854 and 0.862; docs/benchmarks.md), and Tune on 30,000 characters
 #: takes 7.9 of its 10 CPU s (600: 9.6, too near the bound on a busy machine).
 DEFAULT_QUESTIONS = 400
 #: ``calibrated``'s difficulty, calibrated on JSQuAD's validation split (docs/benchmarks.md): the
