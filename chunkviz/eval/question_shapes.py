@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from chunkviz.datasets.base import Dataset, Question
+from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.errors import DatasetError
 from chunkviz.paths import package_path
 from chunkviz.segment import sentence_spans
@@ -68,13 +68,22 @@ def _nearest(text: str, piece: str, start: int, end: int) -> int:
     return after
 
 
+def paragraph_starts(document: Document) -> list[int]:
+    """Where ``document``'s paragraphs start: the ``paragraph`` strategy's paragraphs.
+
+    A shape's ``paragraph`` flag is recorded and applied over these, so the JSQuAD questions and
+    the shaped questions made from them speak of the same paragraphs.
+    """
+    return [s for s, _ in natural_paragraphs(document.text, document.paragraph_starts or None)]
+
+
 def question_shape(
     text: str, sentences: Sequence[tuple[int, int]], paragraph_starts: Sequence[int],
     question: str, answer: str, start: int, end: int,
 ) -> Shape:
     """The layout of ``question`` (answered by ``text[start:end]``) over ``text``'s sentences.
 
-    ``paragraph_starts`` are the starts of the document's paragraphs (``natural_paragraphs``).
+    ``paragraph_starts`` are the starts of the document's paragraphs (``paragraph_starts``).
 
     Linear in the question times the document: each piece grows one character at a time while it
     still occurs (a substring of a present string is present), and its nearest occurrence is one
@@ -120,7 +129,7 @@ def dataset_shapes(data: Dataset) -> dict[str, list[Shape]]:
         if not questions:
             continue
         sentences = sentence_spans(doc.text)
-        paragraphs = [s for s, _ in natural_paragraphs(doc.text, doc.paragraph_starts or None)]
+        paragraphs = paragraph_starts(doc)
         out[doc.doc_id] = [
             question_shape(doc.text, sentences, paragraphs, q.question, q.answer,
                            q.spans[0].start, q.spans[0].end)

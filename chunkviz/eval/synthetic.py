@@ -62,7 +62,8 @@ import hashlib
 import random
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import groupby
 from typing import Any, Literal
 
 from chunkviz.datasets.base import Dataset, Document, Question
@@ -76,10 +77,9 @@ from chunkviz.eval.probes import (
     mostly_latin,
     script_of,
 )
-from chunkviz.eval.question_shapes import Piece, Shape, shapes_for
+from chunkviz.eval.question_shapes import Piece, Shape, paragraph_starts, shapes_for
 from chunkviz.model import Span
 from chunkviz.segment import sentence_spans
-from chunkviz.strategies.paragraph import natural_paragraphs
 
 Form = Literal[
     "cloze", "keywords", "template", "inverse", "context", "calibrated", "shaped", "lm"
@@ -208,6 +208,24 @@ def _rng(seed: int, doc_id: str, p: Probe) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
+def _asked(text: str, groups: Sequence[_Group], surfaces: Counter[str]
+           ) -> Iterator[tuple[int, int, Probe]]:
+    """``(sentence, place in its group, probe)`` of each answer a question is made for.
+
+    Those are the probes whose surface occurs once among the key terms (``surfaces``), so the
+    answer's place is not ambiguous.
+    """
+    for i, group in enumerate(groups):
+        for j, p in enumerate(group.probes):
+            if surfaces[text[p.start : p.end]] == 1:
+                yield i, j, p
+
+
+def _question_end(lang: str, p: Probe) -> str:
+    """The question word that ends a question about ``p`` (``いつ`` / ``when`` for a number)."""
+    return _QUESTION_ENDS[(lang, "number" if p.kind == "number" else "other")]
+
+
 def _calibrated_form(
     document: Document, groups: Sequence[_Group], seed: int
 ) -> list[tuple[Probe, str]]:
@@ -223,34 +241,30 @@ def _calibrated_form(
     lang = "en" if mostly_latin(text) else "ja"
     join = " " if lang == "en" else "の"
     out: list[tuple[Probe, str]] = []
-    for i, group in enumerate(groups):
-        own = group.probes
-        for j, p in enumerate(own):
-            answer = text[p.start : p.end]
-            if surfaces[answer] > 1:
-                continue
-            near_own = own[max(0, j - _NEIGHBOURS) : j] + own[j + 1 : j + 1 + _NEIGHBOURS]
-            terms = [
-                t for t in dict.fromkeys(
-                    text[q.start : q.end] for q in near_own if q.end <= p.start or q.start >= p.end)
-                if answer not in t and t not in answer
-            ]
-            if not terms:
-                continue
-            rng = _rng(seed, document.doc_id, p)
-            kept = [t for t in terms if rng.random() < CALIBRATED_KEEP] or [rng.choice(terms)]
-            kept = kept[:CALIBRATED_TERMS]
-            if rng.random() < CALIBRATED_NEIGHBOUR:
-                k = i + rng.choice((-1, 1))
-                near = groups[k].probes[:_NEIGHBOURS] if 0 <= k < len(groups) else []
-                other = [text[q.start : q.end] for q in near if answer not in text[q.start : q.end]]
-                if other:
-                    kept.append(rng.choice(other))
-            if rng.random() < CALIBRATED_TOPIC and topic and topic != answer and topic not in kept:
-                kept.insert(0, topic)
-            rng.shuffle(kept)
-            end = _QUESTION_ENDS[(lang, "number" if p.kind == "number" else "other")]
-            out.append((p, join.join(kept) + end))
+    for i, j, p in _asked(text, groups, surfaces):
+        own = groups[i].probes
+        answer = text[p.start : p.end]
+        near_own = own[max(0, j - _NEIGHBOURS) : j] + own[j + 1 : j + 1 + _NEIGHBOURS]
+        terms = [
+            t for t in dict.fromkeys(
+                text[q.start : q.end] for q in near_own if q.end <= p.start or q.start >= p.end)
+            if answer not in t and t not in answer
+        ]
+        if not terms:
+            continue
+        rng = _rng(seed, document.doc_id, p)
+        kept = [t for t in terms if rng.random() < CALIBRATED_KEEP] or [rng.choice(terms)]
+        kept = kept[:CALIBRATED_TERMS]
+        if rng.random() < CALIBRATED_NEIGHBOUR:
+            k = i + rng.choice((-1, 1))
+            near = groups[k].probes[:_NEIGHBOURS] if 0 <= k < len(groups) else []
+            other = [text[q.start : q.end] for q in near if answer not in text[q.start : q.end]]
+            if other:
+                kept.append(rng.choice(other))
+        if rng.random() < CALIBRATED_TOPIC and topic and topic != answer and topic not in kept:
+            kept.insert(0, topic)
+        rng.shuffle(kept)
+        out.append((p, join.join(kept) + _question_end(lang, p)))
     out.sort(key=lambda pq: (pq[0].start, pq[0].end))
     return out
 
@@ -313,15 +327,12 @@ def _shaped_piece(
 
 def _paragraph_ranges(document: Document, sentences: Sequence[tuple[int, int]]
                       ) -> list[tuple[int, int]]:
-    """For each sentence, the range of sentence indices of its paragraph (as ``paragraph``'s)."""
-    starts = [s for s, _ in natural_paragraphs(document.text, document.paragraph_starts or None)]
-    of = [bisect_right(starts, s) for s, _ in sentences]
+    """For each sentence, the range of sentence indices of its paragraph (``paragraph_starts``)."""
+    starts = paragraph_starts(document)
     ranges: list[tuple[int, int]] = []
-    first = 0
-    for i in range(1, len(of) + 1):
-        if i == len(of) or of[i] != of[first]:
-            ranges += [(first, i)] * (i - first)
-            first = i
+    for _, run in groupby(bisect_right(starts, s) for s, _ in sentences):
+        n = len(list(run))
+        ranges += [(len(ranges), len(ranges) + n)] * n
     return ranges
 
 
@@ -346,20 +357,16 @@ def _shaped_form(
     surfaces = Counter(text[p.start : p.end] for g in groups for p in g.probes)
     lang = "en" if mostly_latin(text) else "ja"
     out: list[tuple[Probe, str]] = []
-    for home, group in enumerate(groups):
-        for p in group.probes:
-            answer = text[p.start : p.end]
-            if surfaces[answer] > 1:
-                continue
-            shape = shapes[_rng(seed, document.doc_id, p).randrange(len(shapes))]
-            parts = []
-            for piece in shape:
-                span = _shaped_piece(text, sentences, home, paragraphs[home], p, piece)
-                if span is not None and answer not in text[span[0] : span[1]]:
-                    parts.append(text[span[0] : span[1]])
-            if parts:
-                end = _QUESTION_ENDS[(lang, "number" if p.kind == "number" else "other")]
-                out.append((p, " ".join(parts) + end))
+    for home, _, p in _asked(text, groups, surfaces):
+        answer = text[p.start : p.end]
+        shape = shapes[_rng(seed, document.doc_id, p).randrange(len(shapes))]
+        parts = []
+        for piece in shape:
+            span = _shaped_piece(text, sentences, home, paragraphs[home], p, piece)
+            if span is not None and answer not in text[span[0] : span[1]]:
+                parts.append(text[span[0] : span[1]])
+        if parts:
+            out.append((p, " ".join(parts) + _question_end(lang, p)))
     out.sort(key=lambda pq: (pq[0].start, pq[0].end))
     return out
 
