@@ -138,18 +138,20 @@ def test_calibrated_form_asks_with_other_terms_and_a_question_word() -> None:
     assert set(terms) <= {"南下", "梅雨前線", "停滞", "九州", "大雨", "北上", "気象庁", "予報"}
 
 
-def test_calibrated_form_is_reproducible_by_seed_and_varies_with_it() -> None:
+@pytest.mark.parametrize("form", ["calibrated", "shaped"])
+def test_seeded_forms_are_reproducible_by_seed_and_vary_with_it(form) -> None:
     doc = Document("d", "doc", TEXT * 3 + "台風は八月に沖縄へ接近し、那覇で強風が吹いた。")
-    a = synthetic_questions(doc, "calibrated", seed=1)
-    assert a == synthetic_questions(doc, "calibrated", seed=1)
-    assert [q.question for q in a] != [
-        q.question for q in synthetic_questions(doc, "calibrated", seed=2)]
+    a = synthetic_questions(doc, form, seed=1)
+    assert a
+    assert a == synthetic_questions(doc, form, seed=1)
+    assert [q.question for q in a] != [q.question for q in synthetic_questions(doc, form, seed=2)]
 
 
-def test_calibrated_form_uses_spaces_and_english_question_words_for_latin_text() -> None:
+@pytest.mark.parametrize("form", ["calibrated", "shaped"])
+def test_seeded_forms_use_spaces_and_english_question_words_for_latin_text(form) -> None:
     text = ("The Orbit Queue stores Kafka offsets. Operators restart the Broker Service nightly. "
             "The Metrics Exporter reads Prometheus targets.")
-    questions = synthetic_questions(Document("e", "en", text), "calibrated")
+    questions = synthetic_questions(Document("e", "en", text), form)
     assert questions
     assert all(q.question.endswith((" what?", " when?")) and "の" not in q.question
                for q in questions)
@@ -226,17 +228,6 @@ def test_shaped_questions_are_the_documents_words_in_a_real_questions_layout() -
         assert probes.count(q.answer) == 1
         pieces = q.question.removesuffix("は何？").removesuffix("はいつ？").split(" ")
         assert all(piece in doc.text for piece in pieces)
-    assert questions == synthetic_questions(doc, "shaped", seed=1)
-    assert [q.question for q in questions] != [
-        q.question for q in synthetic_questions(doc, "shaped", seed=2)]
-
-
-def test_shaped_form_uses_english_question_words_for_latin_text() -> None:
-    text = ("The Orbit Queue stores Kafka offsets. Operators restart the Broker Service nightly. "
-            "The Metrics Exporter reads Prometheus targets.")
-    questions = synthetic_questions(Document("e", "en", text), "shaped")
-    assert questions
-    assert all(q.question.endswith((" what?", " when?")) for q in questions)
 
 
 @settings(max_examples=150, deadline=None)
