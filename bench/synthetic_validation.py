@@ -19,7 +19,7 @@ benchmark's containment and pessimistic ties). Printed:
 
 Acceptance (issue 22): median rho >= 0.85, mean regret <= 0.010, held-out pick >= fixed-400-80.
 
-    python bench/synthetic_validation.py                 # bm25, 600 questions, seed 0
+    python bench/synthetic_validation.py                 # bm25, 400 questions, seed 0
     python bench/synthetic_validation.py --json figures.json
     python bench/synthetic_validation.py --seeds 0,1,2,3,4   # and the median rho for 5 seeds
 """
