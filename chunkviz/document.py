@@ -42,6 +42,10 @@ class Question:
         alternatives: Spans of the question's other annotated answers (SQuAD/JSQuAD
             ``answers[1:]`` that lie in the document); used only by the benchmark's sensitivity
             definition "any annotated answer".
+        question_type: The kind of question as the dataset labels it (JaQuAD's
+            ``question_type``, e.g. ``Multiple sentence reasoning``); empty when not labelled.
+        answer_type: The kind of answer as the dataset labels it (JaQuAD's ``answer_type`` of
+            the first answer, e.g. ``Date/Time``); empty when not labelled.
     """
 
     qid: str
@@ -50,6 +54,8 @@ class Question:
     answer: str
     spans: tuple[Span, ...]
     alternatives: tuple[Span, ...] = ()
+    question_type: str = ""
+    answer_type: str = ""
 
 
 @dataclass(frozen=True, slots=True)

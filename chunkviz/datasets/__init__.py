@@ -1,9 +1,12 @@
-"""Question sets with answers as spans of documents (JSQuAD long documents, SQuAD, user QA).
+"""Question sets with answers as spans of documents (JSQuAD/JaQuAD long documents, SQuAD, user QA).
 
 ``load_dataset(spec)`` understands:
 
 - ``jsquad``: the vendored JSQuAD v1.3 validation split as the seed study's 59 long documents;
 - ``jsquad:PATH``: any file in JSQuAD's format, built the same way;
+- ``jaquad``: the vendored JaQuAD validation split as 101 long documents, each question with its
+  question type and answer type (see ``chunkviz.datasets.jaquad``);
+- ``jaquad:PATH``: any file in JaQuAD's format, or a folder of such files, built the same way;
 - ``squad:PATH``: any SQuAD-format file, one document per paragraph context, any language;
 - ``hf:NAME[:SPLIT]``: a Hugging Face hub dataset in SQuAD's columns (``context``, ``question``,
   ``answers``), loaded with ``datasets`` (split ``validation`` by default); needs the network
@@ -19,14 +22,21 @@ from __future__ import annotations
 
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.datasets.hub import load_hub
+from chunkviz.datasets.jaquad import load_jaquad
 from chunkviz.datasets.jsquad import load_jsquad
 from chunkviz.datasets.qa_pairs import load_qa_dataset
 from chunkviz.datasets.squad import load_squad
 from chunkviz.errors import DatasetError
 
-__all__ = ["Dataset", "Document", "Question", "load_dataset"]
+__all__ = ["BUNDLED", "Dataset", "Document", "Question", "load_dataset"]
 
-SPEC_HELP = "jsquad, jsquad:PATH, squad:PATH, qa:PAIRS:DOCUMENT, hf:NAME[:SPLIT] or hf:json:PATH"
+SPEC_HELP = (
+    "jsquad, jsquad:PATH, jaquad, jaquad:PATH, squad:PATH, qa:PAIRS:DOCUMENT, hf:NAME[:SPLIT] or "
+    "hf:json:PATH"
+)
+
+#: The bundled corpora ``load_dataset`` reads with no path, in the order pages list them.
+BUNDLED = ("jsquad", "jaquad")
 
 
 def load_dataset(spec: str) -> Dataset:
@@ -41,6 +51,8 @@ def load_dataset(spec: str) -> Dataset:
     kind = kind.strip().lower()
     if kind == "jsquad":
         return load_jsquad(rest if sep else None)
+    if kind == "jaquad":
+        return load_jaquad(rest if sep else None)
     if sep and not rest:
         raise DatasetError(f"dataset {spec!r} names no file after {kind + ':'!r}; use {SPEC_HELP}")
     if kind == "squad" and sep:
