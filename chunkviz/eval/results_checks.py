@@ -19,9 +19,9 @@ import numpy as np
 
 from chunkviz.errors import ResultsFileError
 from chunkviz.eval.decision import is_equivalent
-from chunkviz.eval.metrics import METRIC_NAMES, metric_values, parse_metric_key
+from chunkviz.eval.metrics import METRIC_NAMES, budget_values, parse_metric_key
 from chunkviz.eval.results_schema import (
-    SCHEMA_VERSION,
+    TOKENS_VERSION,
     BackendRecord,
     ConfigRecord,
     Estimates,
@@ -72,11 +72,11 @@ def check_results(data: ResultsFile) -> None:
     _check_metrics(data.metrics, labels, ranks)
     _check_budget(data, labels, ranks)
     _check_pairwise(data.pairwise, labels, data.metrics, data.stats.alpha, "pairwise")
-    if data.schema_version == SCHEMA_VERSION:
+    if data.schema_version >= TOKENS_VERSION:
         lacking = [c.label for c in data.configs if c.mean_chunk_tokens is None]
         if lacking:
             raise ResultsFileError(f"configs entry {lacking[0]} lacks mean_chunk_tokens "
-                                   f"(required from schema version {SCHEMA_VERSION})")
+                                   f"(required from schema version {TOKENS_VERSION})")
     _check_retrieval(data.retrieval, data.configs, n, data.dataset.documents)
     if data.question_docs and len(data.question_docs) != n:
         raise ResultsFileError(f"question_docs has {len(data.question_docs)} ids for {n} "
@@ -135,8 +135,8 @@ def _check_estimate(e: Estimate, where: str) -> None:
                                f"{e.ci_high})")
 
 
-def _check_mean(where: str, stored: float, ranks: np.ndarray, name: str, k: int) -> None:
-    expected = float(metric_values(name, ranks, k).mean())
+def _check_mean(where: str, stored: float, ranks: np.ndarray, name: str, k: float) -> None:
+    expected = float(budget_values(name, ranks, k).mean())
     if abs(stored - expected) > MEAN_TOLERANCE:
         raise ResultsFileError(f"{where}.mean is {stored} but the ranks give {expected}")
 
@@ -174,9 +174,9 @@ def _check_budget(data: ResultsFile, labels: Sequence[str], ranks: RankArrays) -
             _check_mean(where, est.mean, ranks[lab], name, budget.k[lab])
         if "recall@budget" not in row:
             raise ResultsFileError(f"budget.metrics.{lab}.recall@budget is missing")
-    if data.schema_version == SCHEMA_VERSION and not budget.tokenizer:
+    if data.schema_version >= TOKENS_VERSION and not budget.tokenizer:
         raise ResultsFileError(f"budget.tokenizer is missing (required from schema version "
-                               f"{SCHEMA_VERSION})")
+                               f"{TOKENS_VERSION})")
     _check_pairwise(budget.pairwise, labels, budget.metrics, data.stats.alpha, "budget.pairwise")
 
 

@@ -31,23 +31,32 @@ from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from chunkviz.eval.decision import Outcome
 from chunkviz.eval.grid import Config
-from chunkviz.eval.metrics import metric_values, parse_metric_key
+from chunkviz.eval.metrics import budget_values, parse_metric_key
 from chunkviz.eval.stats import Estimate, PairwiseResult, Unit
 from chunkviz.retrieval.headers import CONTEXT_MODES
 
 SCHEMA = "chunkviz.benchmark"
-SCHEMA_VERSION: Literal[3] = 3
+SCHEMA_VERSION: Literal[4] = 4
 #: Versions this chunkviz reads. Version 2 lacks the paired tests at the equal budget, each
 #: pair's standard error, detectable margin and saturation, and the chunks' mean tokens: those
 #: read as absent (the page computes the budget's tests from the ranks, and says where a
-#: detectable margin is unknown).
-READABLE_VERSIONS = (2, 3)
-SchemaVersion = Literal[2, 3]
+#: detectable margin is unknown). Versions 2 and 3 filled the budget with a whole number of
+#: chunks (``round(budget / mean chunk length)``); from version 4 ``budget.k`` is fractional
+#: (``metrics.budget_k``), so their budget sections are recomputed from the ranks when read.
+READABLE_VERSIONS = (2, 3, 4)
+SchemaVersion = Literal[2, 3, 4]
+#: The first version that records tokens (``mean_chunk_tokens``, ``budget.tokenizer``) and the
+#: paired tests at the budget.
+TOKENS_VERSION = 3
+#: The first version whose budget section uses the fractional k of ``metrics.budget_k``.
+FRACTIONAL_BUDGET_VERSION = 4
 
 # The bounds, named once.
 Count = Annotated[int, Meta(ge=0)]
 Positive = Annotated[int, Meta(ge=1)]
 Seconds = Annotated[float, Meta(ge=0)]
+#: A fractional number of chunks (``budget.k``).
+ChunkCount = Annotated[float, Meta(gt=0)]
 NonNegative = Annotated[float, Meta(ge=0)]
 Probability = Annotated[float, Meta(ge=0, le=1)]
 Difference = Annotated[float, Meta(ge=-1, le=1)]
@@ -226,7 +235,8 @@ class Budget(Struct, Generic[P], omit_defaults=True, frozen=True, kw_only=True):
     """
 
     chars: Positive
-    k: Mapping[str, Positive]
+    #: Chunks that fill the budget, fractional from schema version 4 (``metrics.budget_k``).
+    k: Mapping[str, ChunkCount]
     metrics: Estimates
     pairwise: tuple[P, ...] = ()
     tokenizer: str = ""
@@ -338,7 +348,7 @@ class BenchmarkRun(Struct, Generic[P], omit_defaults=True, tag_field="schema", t
                 return c
         raise KeyError(label)
 
-    def metric_k(self, label: str, key: str) -> int:
+    def metric_k(self, label: str, key: str) -> float:
         """The cut-off of a metric key for a configuration (``budget`` reads ``budget.k``)."""
         _name, k = parse_metric_key(key)
         return self.budget.k[label] if k == "budget" else int(k)
@@ -346,7 +356,7 @@ class BenchmarkRun(Struct, Generic[P], omit_defaults=True, tag_field="schema", t
     def recompute(self, label: str, key: str) -> float:
         """Mean of a rank metric (``ndcg@10``, ``recall@budget``) recomputed from the ranks."""
         name, _k = parse_metric_key(key)
-        return float(metric_values(name, self.ranks[label], self.metric_k(label, key)).mean())
+        return float(budget_values(name, self.ranks[label], self.metric_k(label, key)).mean())
 
 
 #: A run as the code uses it: the pairwise rows computed.

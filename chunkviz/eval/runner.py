@@ -50,6 +50,7 @@ from chunkviz.eval.metrics import (
     parse_metric_key,
     span_scores,
 )
+from chunkviz.eval.metrics import budget_values as budget_metric_values
 from chunkviz.eval.results import (
     PAIRWISE_METRICS,
     RANK_METRICS,
@@ -242,7 +243,7 @@ class Scored:
     """
 
     metrics: dict[str, dict[str, Estimate]]
-    budget_k: dict[str, int]
+    budget_k: dict[str, float]
     budget_metrics: dict[str, dict[str, Estimate]]
     per_question: dict[str, dict[str, np.ndarray]]
     resampling: Resampling
@@ -556,7 +557,7 @@ def score_stage(
                                  bootstrap, seed)
     metrics: dict[str, dict[str, Estimate]] = {}
     per_question: dict[str, dict[str, np.ndarray]] = {m: {} for m in PAIRWISE_METRICS}
-    budget_ks: dict[str, int] = {}
+    budget_ks: dict[str, float] = {}
     budget_metrics: dict[str, dict[str, Estimate]] = {}
     budget_values: dict[str, dict[str, np.ndarray]] = {m: {} for m in BUDGET_PAIRWISE}
     for ci, (ix, rk) in enumerate(zip(indexed, ranked, strict=True)):
@@ -575,7 +576,7 @@ def score_stage(
         budget_ks[label] = kb
         budget_metrics[label] = {}
         for key in BUDGET_PAIRWISE:
-            values = metric_values(parse_metric_key(key)[0], rk.ranks, kb)
+            values = budget_metric_values(parse_metric_key(key)[0], rk.ranks, kb)
             budget_values[key][label] = values
             budget_metrics[label][key] = _estimate(values, resampling)
         progress("score", ci + 1, len(indexed), f"{label}: metrics")

@@ -112,14 +112,14 @@ def mode_bar(rows: Sequence[ModeRow], title: str, y_title: str) -> go.Figure:
     fig = go.Figure(go.Bar(
         x=[r.label for r in rows],
         y=[r.mean for r in rows],
-        text=[f"k={r.k} · {r.chars:,.0f} chars" for r in rows],
+        text=[f"k={r.k:.3g} · {r.chars:,.0f} chars" for r in rows],
         textposition="none",
         hovertemplate="%{x}<br>%{text}<br>Recall %{y:.3f}<extra></extra>",
         error_y=error,
     ))
     # k and the characters it retrieves go under each bar, where they stay readable.
     fig.update_xaxes(tickmode="array", tickvals=[r.label for r in rows],
-                     ticktext=[f"{r.label}<br>k={r.k} · {r.chars:,.0f} ch" for r in rows])
+                     ticktext=[f"{r.label}<br>k={r.k:.3g} · {r.chars:,.0f} ch" for r in rows])
     fig.update_yaxes(range=[0, 1.05])
     return _layout(fig, title, "", y_title)
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from chunkviz.eval.metrics import METRIC_NAMES, MetricName, metric_values
+from chunkviz.eval.metrics import METRIC_NAMES, MetricName, budget_values, metric_values
 from chunkviz.eval.results import Results
 
 #: Metrics drawn against k (the curves), computed from the ranks.
@@ -38,7 +38,7 @@ class ModeRow:
 
     Attributes:
         label: Configuration label.
-        k: Chunks retrieved per question.
+        k: Chunks retrieved per question (fractional at a budget: ``metrics.budget_k``).
         chars: Characters that k chunks of mean length hand to the generator.
         mean: Recall@k.
         ci_low: Lower 95% bound (None when the file gives no interval for it).
@@ -46,7 +46,7 @@ class ModeRow:
     """
 
     label: str
-    k: int
+    k: float
     chars: float
     mean: float
     ci_low: float | None
@@ -71,7 +71,7 @@ def mode_rows(results: Results, mode: RetrievalRule, k: int = 5) -> tuple[ModeRo
         else:
             kk = k
             interval = results.metrics[lab].get(f"recall@{k}")
-        mean = curve(results.ranks[lab], "recall", [kk])[0]
+        mean = float(budget_values("recall", results.ranks[lab], kk).mean())
         lo = None if interval is None else interval.ci_low
         hi = None if interval is None else interval.ci_high
         rows.append(ModeRow(lab, kk, kk * c.mean_chunk_chars, mean, lo, hi))

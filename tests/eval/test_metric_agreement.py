@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from chunkviz.document import Question
-from chunkviz.eval.metrics import metric_values, parse_metric_key
+from chunkviz.eval.metrics import budget_values, metric_values, parse_metric_key
 from chunkviz.eval.results import RANK_METRICS, Results, load_results
 from chunkviz.eval.runner import shipped_results_dir
 from chunkviz.model import Chunk, ChunkingResult, Span
@@ -31,8 +31,9 @@ FILES = [FIXTURES / "results_small.json", FIXTURES / "results_small_dense.json",
 def _recompute(results: Results, label: str, key: str) -> float:
     """The mean straight from the ranks, by the metric module."""
     name, k = parse_metric_key(key)
-    kk = results.budget.k[label] if k == "budget" else int(k)
-    return float(metric_values(name, results.ranks[label], kk).mean())
+    if k == "budget":
+        return float(budget_values(name, results.ranks[label], results.budget.k[label]).mean())
+    return float(metric_values(name, results.ranks[label], int(k)).mean())
 
 
 @pytest.fixture(scope="module", params=FILES, ids=lambda p: p.name)

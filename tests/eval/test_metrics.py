@@ -97,10 +97,28 @@ def test_budget_k_half_the_size_twice_the_k():
     assert budget_k(400, 2000) == 5
     assert budget_k(200, 2000) == 10
     assert budget_k(100, 2000) == 20
-    assert budget_k(5000, 2000) == 1
+    assert budget_k(5000, 2000) == pytest.approx(0.4)  # a part of one chunk
+    assert budget_k(383, 1000) == pytest.approx(1000 / 383)  # never rounded up to 3
     assert budget_k(100, 2000, k_max=7) == 7
     with pytest.raises(ParameterError, match="budget_chars"):
         budget_k(100, 0)
+
+
+def test_the_partial_last_chunk_counts_by_the_share_of_it_sent():
+    from chunkviz.eval.metrics import budget_values
+
+    ranks = [1, 2, 3, None]
+    assert budget_values("recall", ranks, 2.0).tolist() == [1.0, 1.0, 0.0, 0.0]
+    assert budget_values("recall", ranks, 2.25).tolist() == [1.0, 1.0, 0.25, 0.0]
+    assert budget_values("recall", ranks, 0.5).tolist() == [0.5, 0.0, 0.0, 0.0]
+    mrr = budget_values("mrr", ranks, 2.5).tolist()
+    assert mrr == pytest.approx([1.0, 0.5, 0.5 / 3, 0.0])
+    # Whole k: the rank metric itself; an array of ranks gives the same values as a list.
+    assert budget_values("ndcg", ranks, 3.0).tolist() == metric_values("ndcg", ranks, 3).tolist()
+    arr = np.array([1.0, 2.0, 3.0, np.inf])
+    assert budget_values("recall", arr, 2.25).tolist() == [1.0, 1.0, 0.25, 0.0]
+    with pytest.raises(ParameterError, match="k must be positive"):
+        budget_values("recall", ranks, 0.0)
 
 
 @pytest.mark.slow
