@@ -6,6 +6,7 @@ from chunkviz.commands import (
     bench_cmd,
     chunk_cmd,
     lost_cmd,
+    prior_cmd,
     schema_cmd,
     shapes_cmd,
     strategies_cmd,
@@ -13,4 +14,4 @@ from chunkviz.commands import (
 )
 
 COMMANDS = (strategies_cmd, chunk_cmd, lost_cmd, bench_cmd, audit_cmd, tune_cmd, app_cmd,
-            schema_cmd, shapes_cmd)
+            schema_cmd, shapes_cmd, prior_cmd)

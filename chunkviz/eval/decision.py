@@ -29,13 +29,17 @@ needed margin can only be larger: this is a lower bound).
 At an equal context budget every configuration sends about the same, so there the index size
 decides. Never the number of chunks.
 
-**The recommendation** (``recommend``): the cheapest configuration shown equivalent to the best;
-when none is, the best itself, followed by the cheaper alternatives, each with its saving and its
-loss with its interval. A configuration whose interval of the difference lies below zero is never
-headlined. *The best* is taken among the highest mean and the configurations the questions cannot
-separate from it (saturated or inconclusive, interval not below zero): the one cutting the fewest
-answers (or probe spans, ``Option.cut``), then at equal k the one sending the most context, then
-the highest mean -- quality that could not be measured is never traded for cost.
+**The recommendation** (``recommend``) is made at a context budget (``basis="budget"``: every
+configuration retrieves the chunks that fill the budget); equal k is shown beside it but, since
+more context always wins there, it never decides. A configuration that cannot be retrieved at
+the budget (``retrievable``: its chunks are whole documents, or its median chunk is longer than
+the budget) is never recommended. Among the rest, *the best* is taken among the highest mean
+and the configurations the questions cannot separate from it (saturated or inconclusive,
+interval not below zero) by ``preference``: the document-blind prior, then answers cut, then
+index size, then context -- never more context. The pick is then the cheapest
+configuration shown equivalent to the best, else the best itself, followed by the cheaper
+alternatives, each with its saving and its loss with its interval. A configuration whose
+interval of the difference lies below zero is never headlined.
 """
 
 from __future__ import annotations
@@ -50,10 +54,7 @@ import numpy as np
 from chunkviz.errors import ParameterError
 
 Outcome = Literal["a_better", "b_better", "equivalent", "inconclusive", "saturated"]
-OUTCOMES: tuple[Outcome, ...] = ("a_better", "b_better", "equivalent", "inconclusive",
-                                 "saturated")
 Basis = Literal["equal_k", "budget"]
-BASES: tuple[Basis, ...] = ("equal_k", "budget")
 Rule = Literal["equivalent", "best"]
 
 #: Default equivalence margins, in the metric's own units (see ``default_margin``).
@@ -216,19 +217,20 @@ class Cost:
     """What a configuration costs at ``k`` retrieved chunks.
 
     Attributes:
-        k: Chunks retrieved (at most the index's chunks).
+        k: Chunks retrieved (at most the index's chunks; fractional at a budget, whose last
+            chunk is sent in part: ``metrics.budget_k``).
         chars: Characters of context handed to a generator: ``k * mean chunk length``.
         tokens: The same in tokens of the backend's tokenizer (None: not recorded).
         index_bytes: Size of the index.
     """
 
-    k: int
+    k: float
     chars: float
     tokens: float | None
     index_bytes: int
 
 
-def context_cost(*, k: int, chunks: int, mean_chunk_chars: float,
+def context_cost(*, k: float, chunks: int, mean_chunk_chars: float,
                  mean_chunk_tokens: float | None, index_bytes: int) -> Cost:
     """The cost of retrieving ``k`` chunks (never more than the index holds)."""
     kk = max(0, min(k, chunks))
@@ -275,6 +277,28 @@ class Compared(Protocol):
     def detectable(self) -> float | None: ...  # noqa: D102
 
 
+#: The context budget a recommendation is made at unless the user sets another: the seed
+#: study's five chunks of 400 characters.
+DEFAULT_BUDGET_CHARS = 2000
+#: Smallest and largest context budgets a decision is made at, in characters (the pages' inputs
+#: and the command line share them; a results file's budget outside them is clamped on a page).
+MIN_BUDGET_CHARS = 100
+MAX_BUDGET_CHARS = 100_000
+
+
+def retrievable(*, chunks: int, documents: int, median_chunk_chars: float,
+                budget_chars: int) -> bool:
+    """Whether a configuration's chunks can be retrieved at all at a context budget.
+
+    Not when its chunks are whole documents (at most one chunk per document: retrieving one
+    sends the document itself, so its recall measures nothing but cutting), nor when its median
+    chunk is longer than the budget (most of its chunks could never be sent whole). Such a
+    configuration is shown as "not retrieval at this budget" and never recommended: a document
+    without a blank line is one ``paragraph`` chunk whose Recall@k is 1 by construction.
+    """
+    return chunks > documents and median_chunk_chars <= budget_chars
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """A configuration as the recommendation sees it.
@@ -286,7 +310,10 @@ class Option:
         ci_high: Upper bound.
         cost: What it costs under the basis.
         cut: Share of answers (or, in Tune, of the document's probe spans) that no chunk holds
-            whole; it breaks ties at the top before cost does.
+            whole.
+        eligible: Whether it can be retrieved at the budget (``retrievable``).
+        prior: Its document-blind prior: the mean real score at the budget over the bundled
+            corpora (``chunkviz.eval.prior``); None without one.
     """
 
     label: str
@@ -295,6 +322,25 @@ class Option:
     ci_high: float
     cost: Cost
     cut: float = 0.0
+    eligible: bool = True
+    prior: float | None = None
+
+
+def preference(option: Option) -> tuple[float, float, float, float]:
+    """The one tie-break among configurations the questions cannot separate: smaller is better.
+
+    1. The higher document-blind prior: each configuration's mean real score at the budget over
+       the bundled corpora's documents. When a document's own questions cannot separate two
+       configurations, what real questions on other documents showed is the best evidence
+       left; on held-out halves of JSQuAD and JaQuAD documents this tie-break never scored
+       below any always-X fixed configuration at 1,000, 2,000 or 4,000 characters
+       (``bench/verdict_holdout.py``, docs/benchmarks.md), where "the most context" lost.
+    2. Fewer answers (or, in Tune, key phrases) cut: what no retriever can recover.
+    3. The smaller index: fewer bytes to store and chunks to embed.
+    4. Less context: a tie is never broken towards sending more.
+    """
+    prior = option.prior if option.prior is not None else 0.0
+    return (-prior, option.cut, float(option.cost.index_bytes), option.cost.chars)
 
 
 _FLIP: Mapping[Outcome, Outcome] = {"a_better": "b_better", "b_better": "a_better",
@@ -309,7 +355,8 @@ class Versus:
     Attributes:
         label: The configuration.
         diff: Its mean minus the best's.
-        ci_low: Lower bound of the 95% interval of ``diff``.
+        ci_low: Lower bound of the 95% interval of ``diff`` (not adjusted for the other pairs;
+            ``outcome`` is Holm-corrected over every pair).
         ci_high: Upper bound.
         outcome: ``a_better`` (better than the best), ``b_better`` (worse), ``equivalent``,
             ``inconclusive`` or ``saturated``.
@@ -340,14 +387,17 @@ class Choice:
         basis: ``equal_k`` or ``budget``.
         metric: The metric key judged.
         delta: The equivalence margin.
-        best: The configuration with the highest mean (ties: the cheapest).
+        best: The configuration the rule names best: of the highest mean and those the
+            questions cannot separate from it, the first by ``preference``.
         pick: The recommended configuration.
         rule: ``equivalent`` (a cheaper configuration shown equivalent to the best) or ``best``.
         options: Every configuration, cheapest first.
         versus: Every other configuration against the best, cheapest first.
-        alternatives: Of ``versus``, those cheaper than ``pick`` (what one would give up).
-        top: The configuration with the highest mean (``best`` unless the questions cannot
-            separate it from a configuration that cuts fewer answers or sends more context).
+        alternatives: Of ``versus``, eligible and cheaper than ``pick`` (what one would give
+            up).
+        top: The eligible configuration with the highest mean.
+        ineligible: Configurations that cannot be retrieved at the budget (never picked).
+        prior_pick: The eligible configuration with the highest prior ("" without a prior).
     """
 
     basis: Basis
@@ -360,10 +410,16 @@ class Choice:
     versus: tuple[Versus, ...]
     alternatives: tuple[Versus, ...]
     top: str = ""
+    ineligible: tuple[str, ...] = ()
+    prior_pick: str = ""
 
     def option(self, label: str) -> Option:
         """The option called ``label``."""
         return next(o for o in self.options if o.label == label)
+
+    def versus_of(self, label: str) -> Versus | None:
+        """``label`` against the best (None for the best itself)."""
+        return next((v for v in self.versus if v.label == label), None)
 
     @property
     def saturated(self) -> bool:
@@ -373,6 +429,17 @@ class Choice:
     def count(self, outcome: Outcome) -> int:
         """How many comparisons with the best have ``outcome``."""
         return sum(1 for v in self.versus if v.outcome == outcome)
+
+    @property
+    def driver(self) -> Literal["prior", "questions", "none"]:
+        """What named the pick: the prior (the pick is the prior's), the questions, or no prior.
+
+        ``questions`` means the questions showed the prior's pick worse than the best, or a
+        configuration better than it, so the document's own evidence overruled the average.
+        """
+        if not self.prior_pick:
+            return "none"
+        return "prior" if self.pick == self.prior_pick else "questions"
 
 
 def recommend(
@@ -386,7 +453,7 @@ def recommend(
     """The cheapest configuration shown equivalent to the best; else the best, alternatives priced.
 
     Args:
-        options: The configurations with their means and costs.
+        options: The configurations with their means, costs, eligibility and priors.
         pairs: Paired comparisons covering every configuration against the best (any
             orientation; more pairs may be given).
         basis: What the costs were measured under.
@@ -394,47 +461,54 @@ def recommend(
         delta: The equivalence margin the pairs were tested at.
 
     Returns:
-        The choice; ``pick`` is never a configuration whose interval says it is worse.
+        The choice; ``pick`` is never an ineligible configuration nor one whose interval says
+        it is worse.
 
     Raises:
-        ParameterError: No options, or a configuration without a comparison with the best.
+        ParameterError: No options, none eligible, or a configuration without a comparison
+            with the best.
     """
     if not options:
         raise ParameterError("no configurations to recommend from; give a grid")
+    eligible = [o for o in options if o.eligible]
+    if not eligible:
+        raise ParameterError(
+            "no configuration can be retrieved at this context budget (every one's chunks are "
+            "whole documents or longer than the budget); raise the budget or add smaller "
+            "windows to the grid")
     order = {o.label: i for i, o in enumerate(options)}
 
     def key(o: Option) -> tuple[float, float, int]:
         return (*cost_key(o.cost, basis), order[o.label])
 
-    top = min(options, key=lambda o: (-o.mean, o.cut, *key(o)))
+    top = min(eligible, key=lambda o: (-o.mean, *preference(o), order[o.label]))
     against_top = _versus(options, pairs, top, basis)
-    # NOTE: the questions cannot tell the top from a saturated or inconclusive configuration,
-    # so the best among them is not the noisiest mean: it is the one cutting the fewest answers
-    # (or key phrases), then the one sending the most context at equal k (quality that could
-    # not be measured is not traded for cost), then the highest mean. On held-out JSQuAD
-    # questions the highest mean of a few questions, or the least context on a tie, lost to a
-    # fixed default (bench/verdict_holdout.py).
-    group = [top] + [o for o in options if o.label in against_top
+    # NOTE: the questions cannot tell the top from these, so the noisiest mean must not decide:
+    # the one rule (``preference``) does, and never by sending more context.
+    group = [top] + [o for o in eligible if o.label in against_top
                      and against_top[o.label].outcome in ("saturated", "inconclusive")
                      and not against_top[o.label].worse_by_interval]
-    richer = -1.0 if basis == "equal_k" else 0.0
-    best = min(group, key=lambda o: (o.cut, richer * o.cost.chars, -o.mean, *key(o)))
+    best = min(group, key=lambda o: (*preference(o), order[o.label]))
     found = against_top if best is top else _versus(options, pairs, best, basis)
     missing = [o.label for o in options if o.label != best.label and o.label not in found]
     if missing:
         raise ParameterError(f"no comparison of {', '.join(missing)} with the best, "
                              f"{best.label}; test every configuration against it")
     ranked = sorted(options, key=key)
-    eligible = [best] + [o for o in ranked if o.label != best.label
-                         and found[o.label].outcome == "equivalent"
-                         and not found[o.label].worse_by_interval]
-    pick = min(eligible, key=key)
+    candidates = [best] + [o for o in ranked if o.label != best.label and o.eligible
+                           and found[o.label].outcome == "equivalent"
+                           and not found[o.label].worse_by_interval]
+    pick = min(candidates, key=key)
     versus = tuple(found[o.label] for o in ranked if o.label != best.label)
     cheaper = tuple(v for v in versus if key(next(o for o in options if o.label == v.label))
-                    < key(pick))
+                    < key(pick) and next(o for o in options if o.label == v.label).eligible)
+    with_prior = [o for o in eligible if o.prior is not None]
+    prior_pick = (min(with_prior, key=lambda o: (*preference(o), order[o.label])).label
+                  if with_prior else "")
     return Choice(basis, metric, delta, best.label, pick.label,
                   "best" if pick.label == best.label else "equivalent", tuple(ranked), versus,
-                  cheaper, top.label)
+                  cheaper, top.label, tuple(o.label for o in ranked if not o.eligible),
+                  prior_pick)
 
 
 def _versus(options: Sequence[Option], pairs: Sequence[Compared], best: Option,

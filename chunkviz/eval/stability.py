@@ -27,14 +27,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 import numpy as np
 
 from chunkviz.errors import ParameterError
-from chunkviz.eval.decision import Choice, Option, Outcome, min_discordant, recommend
-from chunkviz.eval.metrics import metric_values, parse_metric_key
+from chunkviz.eval.decision import Choice, Outcome, min_discordant, recommend
+from chunkviz.eval.metrics import budget_values, parse_metric_key
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import Clusters, Resampling
 
@@ -115,9 +115,13 @@ def pick_stability(results: Results, choice: Choice, *, cut: Mapping[str, float]
                    resamples: int = RESAMPLES, seed: int = 0) -> Stability | None:
     """How often ``choice.pick`` stays the pick over bootstrap resamples of the questions.
 
+    The per-question values are the choice's metric at its cut-off, or at the run's budget
+    (``recall@budget``: a fractional k gives the last, partial chunk a share of a hit, so the
+    values are not only 0 and 1; the tests below take the squared differences, not their count).
+
     Args:
         results: The run whose questions are resampled (its per-question ranks).
-        choice: Its recommendation at equal k (``verdict.choose``) on a binary metric.
+        choice: Its recommendation (``verdict.choose``) on recall at k or at the run's budget.
         cut: The shares of probe spans each configuration cuts (``tune.recommend``'s ties);
             default: the options' own.
         resamples: Bootstrap resamples.
@@ -127,22 +131,23 @@ def pick_stability(results: Results, choice: Choice, *, cut: Mapping[str, float]
         The stability, or None with fewer than two questions (nothing to resample).
 
     Raises:
-        ParameterError: A metric that is not 0/1 per question, or fewer than one resample.
+        ParameterError: A metric that is not recall, or fewer than one resample.
     """
     if resamples < 1:
         raise ParameterError(f"resamples must be at least 1 (got resamples={resamples})")
     from scipy.special import stdtr, stdtrit
 
-    name, k = parse_metric_key(choice.metric)
+    name, _k = parse_metric_key(choice.metric)
+    if name != "recall":
+        raise ParameterError(
+            f"pick stability needs recall per question (got {choice.metric}); use recall@k"
+        )
     labels = list(results.labels)
-    hits = np.stack([metric_values(name, results.ranks[lab], int(k)) for lab in labels])
+    hits = np.stack([budget_values(name, results.ranks[lab], results.metric_k(lab, choice.metric))
+                     for lab in labels])
     n = hits.shape[1]
     if n < 2 or len(labels) < 2:
         return None
-    if not np.all((hits == 0.0) | (hits == 1.0)):
-        raise ParameterError(
-            f"pick stability needs a 0/1 metric per question (got {choice.metric}); use recall@k"
-        )
     alpha, delta, df = results.stats.alpha, choice.delta, n - 1
     counts = Resampling.draw(Clusters.questions(n), resamples, seed).counts  # (B, n)
     means = counts @ hits.T / n  # (B, configs)
@@ -151,9 +156,9 @@ def pick_stability(results: Results, choice: Choice, *, cut: Mapping[str, float]
                                                          strict=True))
     d = hits[ia] - hits[ib]  # (pairs, n)
     plus, minus = counts @ (d > 0).T, counts @ (d < 0).T  # (B, pairs)
-    discordant = plus + minus
-    dbar = (plus - minus) / n
-    se = np.sqrt(n / (n - 1) * np.maximum(discordant - n * dbar**2, 0.0)) / n
+    squares = counts @ (d**2).T
+    dbar = counts @ d.T / n
+    se = np.sqrt(n / (n - 1) * np.maximum(squares - n * dbar**2, 0.0)) / n
     significant = _holm_rows(sign_test_p(plus, minus)) < alpha
     live = se > 0
     safe = np.where(live, se, 1.0)
@@ -170,8 +175,8 @@ def pick_stability(results: Results, choice: Choice, *, cut: Mapping[str, float]
     shares = dict(cut) if cut is not None else {o.label: o.cut for o in choice.options}
     picked: Counter[str] = Counter()
     for r in range(resamples):
-        options = [Option(lab, float(means[r, c]), base[lab].ci_low, base[lab].ci_high,
-                          base[lab].cost, shares.get(lab, 0.0)) for c, lab in enumerate(labels)]
+        options = [replace(base[lab], mean=float(means[r, c]), cut=shares.get(lab, 0.0))
+                   for c, lab in enumerate(labels)]
         pairs = []
         for j, (a, b) in enumerate(zip(ia.tolist(), ib.tolist(), strict=True)):
             outcome: Outcome

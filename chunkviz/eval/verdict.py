@@ -17,9 +17,10 @@ import msgspec
 import numpy as np
 
 from chunkviz.errors import ParameterError
-from chunkviz.eval.decision import Basis, Choice, Option, context_cost, recommend
-from chunkviz.eval.metrics import budget_k, metric_values, parse_metric_key
+from chunkviz.eval.decision import Basis, Choice, Option, context_cost, recommend, retrievable
+from chunkviz.eval.metrics import budget_k, budget_values, metric_values, parse_metric_key
 from chunkviz.eval.results import Results
+from chunkviz.eval.results_schema import FRACTIONAL_BUDGET_VERSION
 from chunkviz.eval.stats import (
     Clusters,
     Estimate,
@@ -102,7 +103,7 @@ class BudgetView:
     Attributes:
         chars: The budget in characters.
         metric: ``<measure>@budget``.
-        k: Label -> chunks retrieved to fill it.
+        k: Label -> chunks that fill it (fractional: ``metrics.budget_k``).
         estimates: Label -> mean and 95% interval at that k.
         pairwise: Every pair's paired tests at the budget.
         stored: Whether the tests are the file's own (else recomputed from the ranks).
@@ -110,7 +111,7 @@ class BudgetView:
 
     chars: int
     metric: str
-    k: dict[str, int]
+    k: dict[str, float]
     estimates: dict[str, Estimate]
     pairwise: tuple[PairwiseResult, ...]
     stored: bool
@@ -120,8 +121,9 @@ def budget_view(results: Results, measure: str, chars: int, delta: float) -> Bud
     """The paired tests of ``measure`` at a budget of ``chars`` characters, every pair.
 
     At the file's own budget the file's tests are used (retested at ``delta`` when it differs
-    from theirs); at another budget, or in a file of schema version 2, they are computed from the
-    ranks exactly as the runner computes them (same units, resampling, permutations, seed).
+    from theirs); at another budget, or in a file written before the budget's k was fractional
+    (schema versions 2 and 3), they are computed from the ranks exactly as the runner computes
+    them (same units, resampling, permutations, seed).
 
     Raises:
         ParameterError: A budget below 1 character or a non-positive ``delta``.
@@ -131,9 +133,10 @@ def budget_view(results: Results, measure: str, chars: int, delta: float) -> Bud
     key = f"{measure}@budget"
     ks = {c.label: budget_k(c.mean_chunk_chars, chars, k_max=max(1, c.chunks))
           for c in results.configs}
-    values = {lab: metric_values(measure, results.ranks[lab], ks[lab])
+    values = {lab: budget_values(measure, results.ranks[lab], ks[lab])
               for lab in results.labels}
-    stored = [p for p in results.budget.pairwise if p.metric == key]
+    stored = ([p for p in results.budget.pairwise if p.metric == key]
+              if results.schema_version >= FRACTIONAL_BUDGET_VERSION else [])
     resampling = resampling_of(results)
     alpha = results.stats.alpha
     if chars == results.budget.chars and stored:
@@ -151,15 +154,34 @@ def budget_view(results: Results, measure: str, chars: int, delta: float) -> Bud
 # ---------------------------------------------------------------------------- the choice
 
 
+def eligibility(results: Results, budget_chars: int) -> dict[str, bool]:
+    """Whether each configuration can be retrieved at the budget (``decision.retrievable``).
+
+    The median chunk length comes from the file's chunk offsets.
+    """
+    documents = max(1, results.dataset.documents)
+    out = {}
+    for c in results.configs:
+        lengths = [end - start for _doc, start, end in results.retrieval.chunk_offsets[c.label]]
+        median = float(np.median(lengths)) if lengths else 0.0
+        out[c.label] = retrievable(chunks=c.chunks, documents=documents,
+                                   median_chunk_chars=median, budget_chars=budget_chars)
+    return out
+
+
 def choose(results: Results, metric: str, basis: Basis, delta: float,
-           budget_chars: int | None = None, cut: Mapping[str, float] | None = None) -> Choice:
+           budget_chars: int | None = None, cut: Mapping[str, float] | None = None,
+           prior: Mapping[str, float] | None = None) -> Choice:
     """The recommendation of ``results`` on ``metric`` at equal k or at an equal budget.
 
     At equal k every configuration retrieves ``k`` chunks (the metric's own cut-off) and costs
     ``k`` times its mean chunk length; at the budget each retrieves the chunks that fill
-    ``budget_chars`` (default: the file's budget). The equal-k pairs are retested at ``delta``
-    when the file's margin differs. ``cut`` (default: each configuration's share of questions
-    lost before retrieval) breaks ties at the top (``decision.recommend``).
+    ``budget_chars`` (default: the file's budget; ``metric``'s measure is judged there). The
+    equal-k pairs are retested at ``delta`` when the file's margin differs. On both bases a
+    configuration that cannot be retrieved at the budget is not eligible (``eligibility``).
+    ``cut`` (default: each configuration's share of questions lost before retrieval) and
+    ``prior`` (the document-blind prior's means, ``chunkviz.eval.prior``) break ties at the top
+    (``decision.preference``).
 
     Raises:
         ParameterError: ``metric`` is not a pairwise-tested rank metric of the file.
@@ -168,16 +190,20 @@ def choose(results: Results, metric: str, basis: Basis, delta: float,
     by_label = {c.label: c for c in results.configs}
     n = max(1, len(results.question_ids))
     shares = dict(cut) if cut is not None else {c.label: c.broken / n for c in results.configs}
+    chars = budget_chars or results.budget.chars
+    eligible = eligibility(results, chars)
+    priors = dict(prior or {})
 
-    def cost(label: str, kk: int):  # type: ignore[no-untyped-def]
+    def option(label: str, kk: float, e: Estimate) -> Option:
         c = by_label[label]
-        return context_cost(k=kk, chunks=c.chunks, mean_chunk_chars=c.mean_chunk_chars,
+        cost = context_cost(k=kk, chunks=c.chunks, mean_chunk_chars=c.mean_chunk_chars,
                             mean_chunk_tokens=c.mean_chunk_tokens, index_bytes=c.index_bytes)
+        return Option(label, e.mean, e.ci_low, e.ci_high, cost, shares.get(label, 0.0),
+                      eligible[label], priors.get(label))
 
     if basis == "budget":
-        view = budget_view(results, name, budget_chars or results.budget.chars, delta)
-        options = [Option(lab, e.mean, e.ci_low, e.ci_high, cost(lab, view.k[lab]),
-                          shares.get(lab, 0.0)) for lab, e in view.estimates.items()]
+        view = budget_view(results, name, chars, delta)
+        options = [option(lab, view.k[lab], e) for lab, e in view.estimates.items()]
         return recommend(options, view.pairwise, basis=basis, metric=view.metric, delta=delta)
     rows = [p for p in results.pairwise if p.metric == metric]
     if not rows or not k.isdigit():
@@ -186,10 +212,7 @@ def choose(results: Results, metric: str, basis: Basis, delta: float,
                              f"of {', '.join(tested) or 'none'}")
     if any(p.delta != delta for p in rows):
         rows = [p for p in with_margin(results, metric, delta).pairwise if p.metric == metric]
-    options = [Option(lab, results.metrics[lab][metric].mean, results.metrics[lab][metric].ci_low,
-                      results.metrics[lab][metric].ci_high, cost(lab, int(k)),
-                      shares.get(lab, 0.0))
-               for lab in results.labels]
+    options = [option(lab, int(k), results.metrics[lab][metric]) for lab in results.labels]
     return recommend(options, rows, basis=basis, metric=metric, delta=delta)
 
 

@@ -16,7 +16,9 @@ from chunkviz.eval.decision import (
     is_saturated,
     min_discordant,
     outcome,
+    preference,
     recommend,
+    retrievable,
     units_needed,
 )
 from chunkviz.eval.stats import pairwise_tests, tost_paired
@@ -107,3 +109,78 @@ def test_at_an_equal_budget_the_index_size_orders_costs() -> None:
     pairs = [_Pair("a", "b", 0.0, -0.001, 0.001, "equivalent")]
     choice = recommend(options, pairs, basis="budget", metric="recall@budget", delta=0.01)
     assert choice.pick == "a"  # 10 characters less context does not decide at equal budget
+
+
+# ---------------------------------------------------------------------------- at the budget
+
+
+def _at_budget(label: str, mean: float, *, prior: float | None = None, cut: float = 0.0,
+               index_bytes: int = 100, chars: float = 2000.0, eligible: bool = True) -> Option:
+    return Option(label, mean, mean - 0.01, mean + 0.01, Cost(5, chars, None, index_bytes), cut,
+                  eligible, prior)
+
+
+def _tied(labels: list[str], outcome: str = "saturated") -> list[_Pair]:
+    return [_Pair(a, b, 0.0, -0.01, 0.01, outcome) for i, a in enumerate(labels)
+            for b in labels[i + 1:]]
+
+
+def test_what_the_questions_cannot_separate_goes_to_the_prior_never_to_more_context() -> None:
+    options = [_at_budget("big", 1.0, prior=0.95, chars=2400),
+               _at_budget("avg", 0.99, prior=0.97, chars=1900),
+               _at_budget("small", 0.98, prior=0.96, chars=2000)]
+    choice = recommend(options, _tied(["big", "avg", "small"]), basis="budget",
+                       metric="recall@budget", delta=0.01)
+    assert (choice.top, choice.best, choice.pick) == ("big", "avg", "avg")
+    assert choice.prior_pick == "avg"
+    assert choice.driver == "prior"
+
+
+def test_without_a_prior_ties_go_to_fewer_cut_then_the_smaller_index_then_less_context() -> None:
+    cut = [_at_budget("a", 1.0, cut=0.2), _at_budget("b", 0.99, cut=0.1)]
+    assert recommend(cut, _tied(["a", "b"]), basis="budget", metric="recall@budget",
+                     delta=0.01).pick == "b"
+    size = [_at_budget("a", 1.0, index_bytes=900), _at_budget("b", 0.99, index_bytes=300)]
+    assert recommend(size, _tied(["a", "b"]), basis="budget", metric="recall@budget",
+                     delta=0.01).pick == "b"
+    context = [_at_budget("a", 1.0, chars=2400), _at_budget("b", 0.99, chars=1600)]
+    choice = recommend(context, _tied(["a", "b"], "inconclusive"), basis="equal_k",
+                       metric="recall@5", delta=0.01)
+    assert choice.pick == "b"  # at equal k too: a tie never goes to more context
+    assert choice.driver == "none"
+
+
+def test_questions_that_show_the_prior_pick_worse_overrule_the_prior() -> None:
+    options = [_at_budget("avg", 0.90, prior=0.99), _at_budget("mine", 0.99, prior=0.95)]
+    pairs = [_Pair("avg", "mine", -0.09, -0.12, -0.06, "b_better")]
+    choice = recommend(options, pairs, basis="budget", metric="recall@budget", delta=0.01)
+    assert (choice.pick, choice.prior_pick, choice.driver) == ("mine", "avg", "questions")
+    assert choice.versus_of("avg") is not None
+    assert choice.versus_of("avg").outcome == "b_better"  # type: ignore[union-attr]
+    assert choice.versus_of("mine") is None
+
+
+def test_a_configuration_that_cannot_be_retrieved_is_never_picked() -> None:
+    options = [_at_budget("whole", 1.0, prior=0.999, eligible=False),
+               _at_budget("fixed", 0.97, prior=0.98)]
+    choice = recommend(options, _tied(["whole", "fixed"]), basis="budget",
+                       metric="recall@budget", delta=0.01)
+    assert (choice.top, choice.pick, choice.prior_pick) == ("fixed", "fixed", "fixed")
+    assert choice.ineligible == ("whole",)
+    assert all(v.label != "whole" for v in choice.alternatives)
+    with pytest.raises(ParameterError, match="no configuration can be retrieved"):
+        recommend([options[0]], [], basis="budget", metric="recall@budget", delta=0.01)
+
+
+def test_retrievable_refuses_whole_documents_and_chunks_longer_than_the_budget() -> None:
+    assert retrievable(chunks=12, documents=1, median_chunk_chars=380, budget_chars=2000)
+    assert not retrievable(chunks=1, documents=1, median_chunk_chars=300, budget_chars=2000)
+    assert not retrievable(chunks=59, documents=59, median_chunk_chars=300, budget_chars=2000)
+    assert not retrievable(chunks=40, documents=1, median_chunk_chars=2001, budget_chars=2000)
+    assert retrievable(chunks=40, documents=1, median_chunk_chars=2000, budget_chars=2000)
+
+
+def test_preference_orders_prior_then_cut_then_index_then_context() -> None:
+    base = _at_budget("x", 0.9, prior=0.9, cut=0.1, index_bytes=500, chars=2000)
+    assert preference(base) == (-0.9, 0.1, 500.0, 2000.0)
+    assert preference(_at_budget("y", 0.9)) == (-0.0, 0.0, 100.0, 2000.0)

@@ -1,4 +1,4 @@
-"""The pick's stability over resamples of the questions, and Tune's label-free fallback."""
+"""The pick's stability over resamples of the questions, at the budget and at equal k."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from scipy.stats import binomtest
 from chunkviz.eval import stability as stab
 from chunkviz.eval.grid import tune_grid
 from chunkviz.eval.stats import holm, paired_permutation_test
-from chunkviz.eval.tune import decide, label_free_ranking, tune
+from chunkviz.eval.tune import decide, tune
 from chunkviz.samples import load_sample
 from chunkviz.views.tune_report import decision_lines, format_tune
 
@@ -60,58 +60,46 @@ def test_a_clear_winner_is_stable_and_a_coin_toss_is_not() -> None:
     results = run.results
     first = results.labels[0]
     same = replace(results, ranks={lab: results.ranks[first] for lab in results.labels})
-    rec, s, _ = decide(same, run.points, run.probes)
+    _rec, _at_k, s = decide(same, run.points, run.probes)
     assert s is not None
     assert s.share == 1.0
     assert s.stable
 
 
-def test_an_unstable_pick_falls_back_and_says_so(run, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_stability_reads_the_fractional_budget_values(run) -> None:  # type: ignore[no-untyped-def]
+    # At the budget the last chunk counts by the share of it sent: values between 0 and 1.
+    rec = run.recommendation
+    assert rec.basis == "budget"
+    ks = [run.results.budget.k[lab] for lab in run.results.labels]
+    assert any(k != int(k) for k in ks)
+    s = stab.pick_stability(run.results, rec, seed=0)
+    assert s is not None
+    assert s.pick == rec.pick
+
+
+def test_an_unstable_pick_says_so(run, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(stab, "STABLE_SHARE", 1.01)  # no pick can reach it
-    rec, s, fallback = decide(run.results, run.points, run.probes)
+    rec, at_k, s = decide(run.results, run.points, run.probes)
     assert s is not None
     assert not s.stable
-    assert fallback is not None
-    assert fallback.reason == ("saturated" if rec.saturated else "unstable")
-    assert fallback.ranking == label_free_ranking(run.points, rec, run.results.budget.chars)
     from dataclasses import replace
 
-    fell = replace(run, recommendation=rec, stability=s, fallback=fallback)
-    assert fell.pick == fallback.pick
-    out = format_tune(fell)
-    assert f"Recommended: {fallback.pick}\n" in out
-    assert "Fallback, without labels:" in out
+    shaky = replace(run, recommendation=rec, at_k=at_k, stability=s)
+    assert shaky.pick == rec.pick
+    out = format_tune(shaky)
+    assert f"Recommended at {run.budget:,} characters: {rec.pick}\n" in out
     assert "Unstable: " in out
-    ja = " ".join(decision_lines("ja", fell))
+    ja = " ".join(decision_lines("ja", shaky))
     assert "不安定" in ja
-    assert "ラベルなしの代替手順" in ja
 
 
-def test_the_label_free_ranking_keeps_what_the_questions_did_not_show_worse(run) -> None:  # type: ignore[no-untyped-def]
-    rec = run.recommendation
-    budget = run.results.budget.chars
-    ranking = label_free_ranking(run.points, rec, budget)
-    worse = {v.label for v in rec.versus if v.outcome == "b_better" or v.worse_by_interval}
-    assert rec.best in ranking
-    assert set(ranking) == {p.label for p in run.points} - worse
-    by = {p.label: p for p in run.points}
-    cuts = [by[label].probes_cut for label in ranking]
-    assert cuts == sorted(cuts)
-    # Among equal cuts: those within the budget first, the most context first among them.
-    for x, y in zip(ranking, ranking[1:], strict=False):
-        px, py = by[x], by[y]
-        if px.probes_cut == py.probes_cut and py.context_chars <= budget:
-            assert px.context_chars <= budget
-            assert px.context_chars >= py.context_chars
-
-
-def test_stability_needs_a_binary_metric(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_stability_needs_recall(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from dataclasses import replace
 
     from chunkviz.errors import ParameterError
 
     mrr = replace(run.recommendation, metric="mrr@10")
-    with pytest.raises(ParameterError, match="0/1 metric"):
+    with pytest.raises(ParameterError, match="needs recall"):
         stab.pick_stability(run.results, mrr)
     with pytest.raises(ParameterError, match="resamples must be at least 1"):
         stab.pick_stability(run.results, run.recommendation, resamples=0)
