@@ -67,6 +67,7 @@ else:
     metric = None
     if sig_metrics:
         st.subheader(tr("benchmark.verdict"))
+        answer = st.container()
         pick_col, margin_col, budget_col = st.columns(3)
         bench_link.seed_choice(state, "metric", sig_metrics, "bench_sig_metric")
         metric = pick_col.selectbox(tr("benchmark.verdict_metric"), sig_metrics,
@@ -76,12 +77,14 @@ else:
         delta = margin_col.number_input(
             tr("benchmark.margin"), min_value=0.001, max_value=0.5, step=0.005, format="%.3f",
             key=f"bench_margin_{metric}", help=tr("benchmark.margin_help"))
+        bench_link.seed_budget(state, verdict_view.BUDGET_KEY,
+                               verdict_view.default_budget(results))
         with budget_col:
-            budget = verdict_view.budget_input(results, lang)
+            budget = verdict_view.budget_input(lang)
         partners = [(p.path, data.load_path(p.path)) for p in backend_partners(runs, run)]
         verdict_view.render([(run.path, results)] + [
             (path, res) for path, res in partners if metric in pairwise_metrics(res)],
-            metric, float(delta), budget, lang)
+            metric, float(delta), budget, lang, top=answer)
         if delta != margin_of(results, metric):
             results = with_margin(results, metric, delta)
         st.caption(tr("benchmark.verdict_caption", unit=unit_word,
@@ -114,7 +117,8 @@ else:
         # Naive vs contextual headers (runs made with bench --context none,headings).
         context_view.render(results, metric)
         sections.robustness(results, runs, run, metric, lang)
-    sections.plots(results, rows, state, run, metric, delta if metric is not None else None)
+    sections.plots(results, rows, state, run, metric, delta if metric is not None else None,
+                   budget if metric is not None else None)
     sections.backends(results, runs, run, lang)
     sections.drill(results)
 

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from chunkviz.eval.decision import default_margin
+from chunkviz.eval.decision import (
+    DEFAULT_BUDGET_CHARS,
+    MAX_BUDGET_CHARS,
+    MIN_BUDGET_CHARS,
+    default_margin,
+)
 from chunkviz.eval.synthetic import DEFAULT_FORM, DEFAULT_QUESTIONS
-from chunkviz.eval.tune import METRIC, TOP_K, probe_lost
+from chunkviz.eval.tune import METRIC, probe_lost
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_picker
@@ -20,6 +25,7 @@ from chunkviz.ui.tune_view import (
     front_figure,
     grid_configs,
     grid_label,
+    headline,
     open_in_explore,
     point_columns,
     point_rows,
@@ -32,6 +38,7 @@ from chunkviz.ui.tune_view import (
 )
 from chunkviz.ui.verdict_figure import verdict_figure
 from chunkviz.views.markup import escape_markdown
+from chunkviz.views.verdict import basis_text
 
 state = app_state()
 lang = state.lang
@@ -65,6 +72,9 @@ labels = [c.label for c in tune_configs(document, imported)]
 chosen = st.multiselect(tr("tune.grid"), labels, default=labels, key="tune_grid",
                         format_func=lambda c: grid_label(lang, c, imported),
                         help=tr("tune.grid_help"))
+budget = int(st.number_input(tr("decision.budget"), min_value=MIN_BUDGET_CHARS,
+                             max_value=MAX_BUDGET_CHARS, value=DEFAULT_BUDGET_CHARS, step=250,
+                             key="tune_budget", help=tr("decision.budget_help")))
 st.caption(tr("tune.backend", backend=escape_markdown(state.backend)))
 if not chosen:
     st.info(tr("tune.no_grid"))
@@ -83,7 +93,7 @@ if not uses_own and not synthetic:
     st.caption(tr("tune.probe_note"))
     st.stop()
 
-settings = TuneSettings(uses_own, synthetic, form, tuple(chosen), state.backend)
+settings = TuneSettings(uses_own, synthetic, form, tuple(chosen), state.backend, budget=budget)
 result = stored(document, settings)
 if st.button(tr("tune.run"), key="tune_run", type="primary"):
     try:
@@ -94,25 +104,26 @@ if st.button(tr("tune.run"), key="tune_run", type="primary"):
 if result is None:
     st.stop()
 
+answer = st.container()
 delta = st.number_input(tr("tune.rec.margin"), min_value=0.001, max_value=0.5, step=0.005,
                         format="%.3f", value=default_margin(METRIC), key="tune_margin",
                         help=tr("tune.rec.margin_help"))
 result = recommended(document, settings, result, float(delta))
 rec = result.recommendation
+with answer:
+    headline(lang, result)
 reason, rule = recommendation_lines(lang, result)
 lines = validation_lines(lang, result)
 if result.source.get("synthetic"):
     st.warning("\n\n".join(lines))
 else:
     st.caption(lines[0])
-m1, m2 = st.columns(2)
-m1.metric(tr("tune.recommended"), result.pick)
-m2.metric(tr("tune.best"), rec.best)
-st.plotly_chart(verdict_figure([rec], [tr("verdict.basis_equal_k", k=TOP_K)], lang),
-                key="tune_fig_verdict")
+choices = [rec] if result.at_k is None else [rec, result.at_k]
+titles = [basis_text(lang, c, result.budget) for c in choices]
+st.plotly_chart(verdict_figure(choices, titles, lang), key="tune_fig_verdict")
 st.success(f"**{tr('tune.why')}:** {reason}")
-notes, fell_back = decision_notes(lang, result)
-if fell_back:
+notes, unstable = decision_notes(lang, result)
+if unstable:
     st.warning("\n\n".join(notes))
 elif notes:
     st.caption(" ".join(notes))

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from chunkviz.commands.options import RESAMPLES, SEED, check_delta, integer, real
 from chunkviz.errors import ParameterError, shown
+from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS, MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 from chunkviz.eval.engine import Engine, LocalEngine, Stage, run_fraction
 from chunkviz.eval.grid import parse_grid, with_context
 
@@ -68,6 +69,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--margin", action="append", default=[], metavar="METRIC=DELTA",
                    help="equivalence margin in the metric's units, e.g. recall@5=0.02 "
                    "(repeatable; default 0.01 for Recall, nDCG and MRR)")
+    p.add_argument("--budget", type=integer(MIN_BUDGET_CHARS, MAX_BUDGET_CHARS,
+                                            fix=f"try {DEFAULT_BUDGET_CHARS}"),
+                   default=DEFAULT_BUDGET_CHARS, metavar="CHARS",
+                   help="the reader's context budget in characters, where the verdict is made "
+                   f"(default {DEFAULT_BUDGET_CHARS:,}); equal k is reported beside it")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     r = p.add_argument_group("engine", "where chunking and encoding run (docs/scaling.md)")
     r.add_argument("--engine", choices=("local", "ray"), default="local",
@@ -205,7 +211,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
                 dataset, configs, backend, measure=args.measure, cache_dir=args.cache_dir,
                 progress=bar, spec=args.dataset, sample=args.sample, seed=args.seed,
                 bootstrap=args.bootstrap, permutations=args.permutations, unit=args.unit,
-                margins=margins, engine=engine,
+                margins=margins, engine=engine, budget_chars=args.budget,
             )
     finally:
         bar.close()
@@ -238,7 +244,7 @@ def format_report(results: Results) -> str:
         pairwise_metrics,
         unit_of,
     )
-    from chunkviz.views.verdict import verdicts
+    from chunkviz.views.verdict import pick_line, verdicts
 
     stats = results.stats
     unit, units = unit_of(results)
@@ -260,8 +266,10 @@ def format_report(results: Results) -> str:
             "saturated."
         )
         if delta is not None:
-            lines.extend(f"  - {said.sentence.strip()}"
-                         for said in verdicts("en", results, key, delta))
+            # The budget decides; equal k is the second view.
+            at_k, at_budget = verdicts("en", results, key, delta)
+            lines += [f"  - {pick_line('en', at_budget.choice, results.budget.chars)}",
+                      f"  - {at_budget.sentence.strip()}", f"  - {at_k.sentence.strip()}"]
         for row in sensitivity_rows(results, key):
             changes = "; ".join(
                 f"{name}: {outcome_text(row.under[name], row.a, row.b, row.delta, 'en')}"

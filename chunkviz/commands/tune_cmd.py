@@ -15,6 +15,7 @@ from typing import Any
 
 from chunkviz.commands.options import SEED, integer, real
 from chunkviz.errors import ParameterError
+from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS, MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 from chunkviz.eval.synthetic import DEFAULT_FORM, DEFAULT_QUESTIONS, FORMS
 
 
@@ -45,6 +46,12 @@ def add_parser(sub: Any) -> None:
                    help="equivalence margin of the recommendation, in Recall@5 (default 0.01, "
                    "the Benchmark page's): the cheapest configuration equivalent to the best "
                    "within +-DELTA is recommended, else the cheapest not significantly worse")
+    p.add_argument("--budget", type=integer(MIN_BUDGET_CHARS, MAX_BUDGET_CHARS,
+                                            fix=f"try {DEFAULT_BUDGET_CHARS}"),
+                   default=DEFAULT_BUDGET_CHARS, metavar="CHARS",
+                   help="the reader's context budget in characters, where the recommendation "
+                   f"is made (default {DEFAULT_BUDGET_CHARS:,}: the seed study's 5 x 400); "
+                   "equal k is shown beside it")
     p.add_argument("--backend", default="bm25", help="bm25 (default), tfidf, use-m3, st:<model>")
     p.add_argument("--seed", type=SEED, default=0, help="seed of the questions and statistics")
     p.add_argument("--out", default=None, help="also write the results file into this folder")
@@ -110,7 +117,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
 
         result = tune(document, questions=questions, synthetic=synthetic, form=args.form,
                       configs=grid, backend=args.backend, seed=args.seed, progress=progress,
-                      writer=writer, margin=args.margin)
+                      writer=writer, margin=args.margin, budget=args.budget)
     print(format_tune(result))
     if args.out:
         path = save_results(result.results, args.out)

@@ -1,4 +1,4 @@
-"""Tune: from one document to a recommended configuration, with or without labels.
+"""Tune: from one document to a recommended configuration, at the reader's context budget.
 
 ``tune`` runs the project's one benchmark runner (``chunkviz.eval.runner.run_benchmark``) on a
 single document over a grid (``tune_grid``: 16 configurations by default), with the user's own
@@ -6,15 +6,17 @@ question/answer pairs, synthetic questions (``chunkviz.eval.synthetic``), or bot
 probe spans each configuration cuts (``chunkviz.eval.probes``, through ``chunkviz.eval.lost``);
 draws the Pareto front of quality against index size and against context at top-k; and names a
 recommendation through the one decision rule (``chunkviz.eval.verdict.choose`` ->
-``chunkviz.eval.decision.recommend``), exactly as the Benchmark page does for any results file:
-the configuration sending the least context among those shown equivalent to the best on
-``METRIC``, else the best itself with the cheaper alternatives priced. Comparisons the questions
-cannot separate are *saturated*, never equivalent.
+``chunkviz.eval.decision.recommend``) **at a context budget** (default 2,000 characters): every
+configuration retrieves the chunks that fill the budget, a configuration that cannot be retrieved
+there (its chunk is the document, or its median chunk is longer than the budget) is never
+picked, and what the questions cannot separate goes to the document-blind prior
+(``chunkviz.eval.prior``: the mean real score at the budget over the bundled corpora), then to
+fewer key phrases cut, then to the smaller index -- never to more context. The same decision at
+equal k (``TOP_K``) is kept beside it as a second view; it never decides.
 
-The recommendation comes with its stability over resamples of the questions
-(``chunkviz.eval.stability``); when the questions cannot separate the configurations
-(saturated) or the pick is unstable, Tune falls back to a label-free ranking (key phrases cut,
-then context: ``label_free_ranking``) and says so. Everything here is values; the words are
+The recommendation says what drove it (``Choice.driver``: the prior, or the document's own
+questions overruling it) and comes with its stability over resamples of the questions
+(``chunkviz.eval.stability``). Everything here is values; the words are
 ``chunkviz.views.tune_report``'s (the page in its language, the CLI in English).
 """
 
@@ -30,11 +32,18 @@ import msgspec
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.document import content_id
 from chunkviz.errors import ParameterError
-from chunkviz.eval.decision import Choice, context_cost, default_margin
+from chunkviz.eval.decision import (
+    DEFAULT_BUDGET_CHARS,
+    MAX_BUDGET_CHARS,
+    MIN_BUDGET_CHARS,
+    Choice,
+    context_cost,
+    default_margin,
+)
 from chunkviz.eval.engine import Progress
 from chunkviz.eval.grid import Config, tune_grid
 from chunkviz.eval.lost import LostRow, lost_table
-from chunkviz.eval.metrics import display_name
+from chunkviz.eval.prior import prior_means, shipped_prior
 from chunkviz.eval.probes import DEFAULT_METHOD, probe_dataset
 from chunkviz.eval.results import QuestionsSource, Results
 from chunkviz.eval.runner import run_benchmark
@@ -49,8 +58,9 @@ from chunkviz.eval.verdict import choose
 from chunkviz.retrieval.backends import get_backend
 from chunkviz.retrieval.base import Backend
 
+#: The metric the decision reads: its measure at the budget decides, at ``TOP_K`` it is the
+#: second view.
 METRIC = "recall@5"
-METRIC_NAME = display_name(METRIC)
 TOP_K = 5
 Cost = Literal["index_bytes", "context_chars"]
 COSTS: tuple[Cost, ...] = ("index_bytes", "context_chars")
@@ -93,32 +103,6 @@ class TunePoint:
         return self.chunks <= TOP_K
 
 
-FallbackReason = Literal["saturated", "unstable"]
-
-
-@dataclass(frozen=True, slots=True)
-class Fallback:
-    """What Tune recommends when its questions cannot be trusted to rank the configurations.
-
-    Attributes:
-        reason: ``saturated`` (every comparison with the best is saturated, by the decision
-            rule) or ``unstable`` (the rule's pick stays the pick in fewer than half the
-            resamples of the questions, ``chunkviz.eval.stability``).
-        ranking: The configurations the questions did not show worse than the best, ranked
-            without labels (``label_free_ranking``); the first is the pick.
-        budget_chars: The context budget the ranking fills.
-    """
-
-    reason: FallbackReason
-    ranking: tuple[str, ...]
-    budget_chars: int
-
-    @property
-    def pick(self) -> str:
-        """The first of the ranking."""
-        return self.ranking[0]
-
-
 @dataclass(frozen=True)
 class TuneResult:
     """Everything ``tune`` computed.
@@ -128,15 +112,19 @@ class TuneResult:
         results: The benchmark results (the runner's typed results file; its dataset name and
             spec say when the questions are synthetic).
         source: Whose questions they are: the synthetic record (``synthetic_record``: note,
-            caveat, JSQuAD validation) plus ``label`` and ``own``, or the user's pairs.
+            caveat) plus ``label`` and ``own``, or the user's pairs.
         points: One per configuration, in grid order.
-        recommendation: The decision at equal k (``TOP_K``) on ``METRIC``.
+        recommendation: The decision at the context budget (``budget``).
         probes: Probe spans counted.
         lost: The probe lost counts per configuration.
-        stability: How often the decision rule's pick stays the pick over resamples of the
+        stability: How often the decision's pick stays the pick over resamples of the
             questions (None with fewer than two questions).
-        fallback: The label-free ranking used instead of the rule's pick, when the questions
-            cannot separate the configurations or the pick is unstable (else None).
+        at_k: The same decision at equal k (``TOP_K``): a second view that never decides.
+        budget: The context budget in characters.
+        prior_backend: The backend whose ranks the prior holds ("" without a prior).
+        asked: Synthetic questions asked for.
+        made: Synthetic questions made (fewer than asked when the document has fewer key
+            phrases a question can be asked about: every one is then used).
     """
 
     document: Document
@@ -147,12 +135,16 @@ class TuneResult:
     probes: int
     lost: tuple[LostRow, ...] = field(default=())
     stability: Stability | None = None
-    fallback: Fallback | None = None
+    at_k: Choice | None = None
+    budget: int = DEFAULT_BUDGET_CHARS
+    prior_backend: str = ""
+    asked: int = 0
+    made: int = 0
 
     @property
     def pick(self) -> str:
-        """The configuration recommended: the fallback's when there is one, else the rule's."""
-        return self.fallback.pick if self.fallback is not None else self.recommendation.pick
+        """The configuration recommended (at the budget)."""
+        return self.recommendation.pick
 
 
 def pareto_front(points: Sequence[TunePoint], cost: Cost) -> list[str]:
@@ -189,14 +181,27 @@ def tune_points(results: Results, lost: Sequence[LostRow]) -> tuple[TunePoint, .
     )
 
 
-def recommend(results: Results, margin: float | None = None,
-              points: Sequence[TunePoint] = (), probes: int = 0) -> Choice:
-    """The decision on ``METRIC`` at equal k (``chunkviz.eval.verdict.choose``).
+def check_budget(budget: int) -> int:
+    """The budget if Tune accepts it.
 
-    Ties at the top go to the configuration cutting the fewest probe spans (key phrases of the
-    document, label-free), then to the least context: with few questions every configuration
-    often finds every answer, and the smallest windows then lose the answers they cut on other
-    questions (``bench/verdict_holdout.py``).
+    Raises:
+        ParameterError: A budget outside ``MIN_BUDGET_CHARS``..``MAX_BUDGET_CHARS``.
+    """
+    if not MIN_BUDGET_CHARS <= budget <= MAX_BUDGET_CHARS:
+        raise ParameterError(
+            f"budget must be from {MIN_BUDGET_CHARS:,} to {MAX_BUDGET_CHARS:,} characters (got "
+            f"budget={budget:,}); try {DEFAULT_BUDGET_CHARS:,}, the seed study's 5 x 400")
+    return budget
+
+
+def recommend(results: Results, margin: float | None = None,
+              points: Sequence[TunePoint] = (), probes: int = 0, *,
+              budget: int | None = None) -> tuple[Choice, Choice]:
+    """The decision at the context budget and, beside it, at equal k (``verdict.choose``).
+
+    Ties the questions cannot break go to the document-blind prior (``chunkviz.eval.prior``),
+    then to the configuration cutting the fewest probe spans (key phrases of the document,
+    label-free), then to the smaller index (``decision.preference``).
 
     Args:
         results: The tune run's results file.
@@ -205,6 +210,7 @@ def recommend(results: Results, margin: float | None = None,
         points: The configurations' points (their probe cuts break ties).
         probes: How many probe spans the document has (0: none; ties then go to the fewest
             questions lost).
+        budget: The context budget (default: the run's).
 
     Raises:
         ParameterError: A margin that is not positive.
@@ -212,8 +218,11 @@ def recommend(results: Results, margin: float | None = None,
     delta = default_margin(METRIC) if margin is None else float(margin)
     if not delta > 0:
         raise ParameterError(f"margin must be positive (got margin={margin!r}); try 0.01")
+    chars = budget or results.budget.chars
     cut = ({p.label: p.probes_cut / probes for p in points} if probes and points else None)
-    return choose(results, METRIC, "equal_k", delta, cut=cut)
+    prior = prior_means(chars)
+    return (choose(results, METRIC, "budget", delta, chars, cut=cut, prior=prior),
+            choose(results, METRIC, "equal_k", delta, chars, cut=cut, prior=prior))
 
 
 def questions_source(source: Mapping[str, Any]) -> QuestionsSource:
@@ -228,59 +237,25 @@ def questions_source(source: Mapping[str, Any]) -> QuestionsSource:
         validation_rho=source.get("validation_rho"), validation=str(source["validation"]))
 
 
-def label_free_ranking(points: Sequence[TunePoint], choice: Choice,
-                       budget_chars: int) -> tuple[str, ...]:
-    """The configurations not shown worse than the best, ranked without labels.
-
-    What a document measures with no question at all: the key phrases each configuration cuts
-    (lost before retrieval, fewest first: on JSQuAD they ranked configurations exactly as the
-    real answers' losses), then the context sent at top-``TOP_K``: the most that fits
-    ``budget_chars`` (quality the questions could not measure is not traded for cost, the
-    decision rule's tie-break, within the context a generator is given), then, beyond the
-    budget, the least. The questions still rule out what they showed worse (the difference
-    significant, or its interval below zero).
-    """
-    versus = {v.label: v for v in choice.versus}
-    order = {p.label: i for i, p in enumerate(points)}
-
-    def shown_worse(label: str) -> bool:
-        v = versus.get(label)
-        return v is not None and (v.outcome == "b_better" or v.worse_by_interval)
-
-    def key(p: TunePoint) -> tuple[float, ...]:
-        within = p.context_chars <= budget_chars
-        return (p.probes_cut, 0 if within else 1, -p.context_chars if within else p.context_chars,
-                p.index_bytes, order[p.label])
-
-    return tuple(p.label for p in sorted((p for p in points if not shown_worse(p.label)), key=key))
-
-
 def decide(results: Results, points: Sequence[TunePoint], probes: int,
-           margin: float | None = None) -> tuple[Choice, Stability | None, Fallback | None]:
-    """The rule's recommendation, its stability, and the label-free fallback when one is due.
-
-    The fallback replaces the rule's pick when every comparison with the best is saturated
-    (``Choice.saturated``) or when the pick stays the pick in fewer than half of
-    ``stability.RESAMPLES`` resamples of the questions (seeded by the run's seed).
+           margin: float | None = None, budget: int | None = None
+           ) -> tuple[Choice, Choice, Stability | None]:
+    """The decision at the budget, at equal k, and the budget pick's stability.
 
     Raises:
         ParameterError: A margin that is not positive.
     """
-    rec = recommend(results, margin, points, probes)
-    stability = pick_stability(results, rec, seed=results.stats.seed)
-    reason: FallbackReason | None = (
-        "saturated" if rec.saturated
-        else "unstable" if stability is not None and not stability.stable else None)
-    if reason is None:
-        return rec, stability, None
-    budget = results.budget.chars
-    return rec, stability, Fallback(reason, label_free_ranking(points, rec, budget), budget)
+    rec, at_k = recommend(results, margin, points, probes, budget=budget)
+    cut = ({p.label: p.probes_cut / probes for p in points} if probes and points else None)
+    stability = pick_stability(results, rec, cut=cut, seed=results.stats.seed)
+    return rec, at_k, stability
 
 
 def with_margin(result: TuneResult, margin: float) -> TuneResult:
     """``result`` recommended again under the equivalence margin ``margin`` (no rerun)."""
-    rec, stability, fallback = decide(result.results, result.points, result.probes, margin)
-    return replace(result, recommendation=rec, stability=stability, fallback=fallback)
+    rec, at_k, stability = decide(result.results, result.points, result.probes, margin,
+                                  result.budget)
+    return replace(result, recommendation=rec, at_k=at_k, stability=stability)
 
 
 def tune(
@@ -298,8 +273,9 @@ def tune(
     permutations: int = 5000,
     writer: Any = None,
     margin: float | None = None,
+    budget: int = DEFAULT_BUDGET_CHARS,
 ) -> TuneResult:
-    """Benchmark ``configs`` on ``document`` and recommend one.
+    """Benchmark ``configs`` on ``document`` and recommend one at a context budget.
 
     Args:
         document: The document.
@@ -320,18 +296,22 @@ def tune(
             (``chunkviz.lm.get_language_model("hf:<path>")``).
         margin: The equivalence margin of the recommendation (default: the Benchmark page's,
             ``default_margin(METRIC)``).
+        budget: The reader's context budget in characters (default 2,000: the seed study's
+            five chunks of 400).
 
     Returns:
         The results, points, recommendation and probe counts.
 
     Raises:
         ParameterError: No questions at all (no pairs and ``synthetic`` 0, or a document with
-            nothing to ask about), a negative ``synthetic`` or a margin that is not positive.
+            nothing to ask about), a negative ``synthetic``, a margin that is not positive or a
+            budget out of range.
     """
     if synthetic < 0:
         raise ParameterError(f"synthetic must be 0 or positive (got synthetic={synthetic})")
     if margin is not None and not margin > 0:
         raise ParameterError(f"margin must be positive (got margin={margin!r}); try 0.01")
+    check_budget(budget)
     grid = tuple(configs) if configs is not None else tune_grid()
     own = tuple(q for q in questions if q.doc_id == document.doc_id)
     made: tuple[Question, ...] = ()
@@ -359,14 +339,17 @@ def tune(
         name, spec = title, f"tune:{title}:own-{len(own)}"
     data = Dataset(name, (document,), own + made)
     results = run_benchmark(data, grid, be, seed=seed, cache_dir=cache_dir, spec=spec,
-                            progress=progress, bootstrap=bootstrap, permutations=permutations)
+                            progress=progress, bootstrap=bootstrap, permutations=permutations,
+                            budget_chars=budget)
     results = msgspec.structs.replace(results, questions_source=questions_source(source))
     probes = probe_dataset([document], method=DEFAULT_METHOD)
     lost = tuple(lost_table(probes, grid)) if probes.questions else ()
     points = tune_points(results, lost)
-    rec, stability, fallback = decide(results, points, len(probes.questions), margin)
+    rec, at_k, stability = decide(results, points, len(probes.questions), margin, budget)
+    prior = shipped_prior()
     return TuneResult(document, results, source, points, rec, len(probes.questions), lost,
-                      stability, fallback)
+                      stability, at_k, budget, prior.backend if prior is not None else "",
+                      synthetic, len(made))
 
 
 def probe_lost(document: Document, configs: Sequence[Config] | None = None

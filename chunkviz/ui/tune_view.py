@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from chunkviz.document import Document
+from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS
 from chunkviz.eval.engine import Stage, run_fraction
 from chunkviz.eval.grid import Config, tune_grid
 from chunkviz.eval.imported import IMPORTED, ImportedChunking, imported_config, imported_label
@@ -36,7 +37,14 @@ from chunkviz.ui.resources import document_key, load_backend
 from chunkviz.ui.state import AppState
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.numbers import format_bytes
-from chunkviz.views.tune_report import decision_lines, provenance_lines, reason_text
+from chunkviz.views.tune_report import (
+    decision_lines,
+    evidence_lines,
+    headline_lines,
+    provenance_lines,
+    questions_line,
+    reason_text,
+)
 from chunkviz.views.verdict import detectable_text, outcome_word
 
 RESULTS_KEY = "tune_results"
@@ -58,6 +66,7 @@ class TuneSettings:
     configs: tuple[str, ...]
     backend: str
     seed: int = 0
+    budget: int = DEFAULT_BUDGET_CHARS
 
 
 def tune_configs(document: Document, imported: Sequence[ImportedChunking] = ()) -> list[Config]:
@@ -105,7 +114,7 @@ def run_tune(document: Document, settings: TuneSettings, lang: Lang,
                   synthetic=settings.synthetic, form=settings.form,
                   configs=grid_configs(settings.configs, document, imported),
                   backend=load_backend(settings.backend),
-                  seed=settings.seed, progress=progress)
+                  seed=settings.seed, progress=progress, budget=settings.budget)
     bar.progress(1.0, text=tr("tune.done", lang=lang))
     # One run is kept per session (the latest); results are values, shared read-only.
     st.session_state[RESULTS_KEY] = {run_key(document, settings): result}
@@ -151,9 +160,29 @@ def recommendation_lines(lang: Lang, result: TuneResult) -> tuple[str, str]:
 
 
 def decision_notes(lang: Lang, result: TuneResult) -> tuple[list[str], bool]:
-    """The pick's stability and any fallback, Markdown-safe, and whether Tune fell back."""
-    return ([escape_markdown(line) for line in decision_lines(lang, result)],
-            result.fallback is not None)
+    """The evidence (what drove the pick, the held-out figure), stability and the second view.
+
+    Markdown-safe; the flag says whether the pick is unstable (shown as a warning).
+    """
+    unstable = result.stability is not None and not result.stability.stable
+    lines = [*evidence_lines(lang, result), *decision_lines(lang, result)]
+    asked = questions_line(lang, result)
+    if asked:
+        lines.append(asked)
+    return [escape_markdown(line) for line in lines], unstable
+
+
+def headline(lang: Lang, result: TuneResult) -> None:
+    """The answer before any number: the tile(s), the verdict line, the banners."""
+    rec = result.recommendation
+    tiles = st.columns(2 if rec.best != rec.pick else 1)
+    tiles[0].metric(tr("decision.tile", budget=result.budget, lang=lang), rec.pick)
+    if rec.best != rec.pick:
+        tiles[1].metric(tr("decision.tile_best", budget=result.budget, lang=lang), rec.best)
+    lines = headline_lines(lang, result)
+    st.markdown(f"**{escape_markdown(lines[0])}**")
+    for line in lines[1:]:
+        st.info(escape_markdown(line))
 
 
 def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figure:

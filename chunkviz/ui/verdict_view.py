@@ -12,8 +12,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from chunkviz.errors import ChunkvizError
+from chunkviz.eval.decision import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS, Choice
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import Estimate
 from chunkviz.eval.verdict import document_means
@@ -23,7 +25,15 @@ from chunkviz.ui.guard import user_message
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.verdict_figure import verdict_figure
 from chunkviz.views.markup import escape_markdown
-from chunkviz.views.verdict import Said, basis_text, verdicts
+from chunkviz.views.verdict import (
+    Said,
+    basis_text,
+    ineligible_line,
+    margin_note,
+    pick_line,
+    saturation_banner,
+    verdicts,
+)
 
 #: Session-state keys of the first screen's settings (values, never labels).
 BUDGET_KEY = "bench_budget"
@@ -42,16 +52,42 @@ def cached_verdicts(path: Path, results: Results, metric: str, delta: float, bud
     return _verdicts(str(path), path.stat().st_mtime_ns, results, metric, delta, budget, lang)
 
 
-def budget_input(results: Results, lang: Lang) -> int:
-    """The context budget control (characters; default: the file's own budget)."""
-    return int(st.number_input(tr("verdict.budget", lang=lang), min_value=100, max_value=100_000,
-                               step=250, value=results.budget.chars, key=BUDGET_KEY,
-                               help=tr("verdict.budget_help", lang=lang)))
+def default_budget(results: Results) -> int:
+    """The budget the page opens at: the file's own, within what the input accepts."""
+    return min(max(results.budget.chars, MIN_BUDGET_CHARS), MAX_BUDGET_CHARS)
+
+
+def budget_input(lang: Lang, key: str = BUDGET_KEY) -> int:
+    """The context budget control (characters); its state is seeded (``bench_link``) first."""
+    return int(st.number_input(tr("decision.budget", lang=lang), min_value=MIN_BUDGET_CHARS,
+                               max_value=MAX_BUDGET_CHARS, step=250, key=key,
+                               help=tr("decision.budget_help", lang=lang)))
+
+
+def headline(at_budget: Choice, budget: int, questions: int, lang: Lang, *,
+             units: int, unit: str) -> None:
+    """The first screen's answer, before any number: the tile(s), the verdict line, banners.
+
+    One tile when the pick is the best; a second one names the best when a cheaper
+    configuration shown equivalent to it is recommended.
+    """
+    tiles = st.columns(2 if at_budget.best != at_budget.pick else 1)
+    tiles[0].metric(tr("decision.tile", budget=budget, lang=lang), at_budget.pick)
+    if at_budget.best != at_budget.pick:
+        tiles[1].metric(tr("decision.tile_best", budget=budget, lang=lang), at_budget.best)
+    st.markdown(f"**{escape_markdown(pick_line(lang, at_budget, budget))}**")
+    banner = saturation_banner(lang, at_budget, questions)
+    if banner:
+        st.info(escape_markdown(banner))
+    for line in (ineligible_line(lang, at_budget, budget),
+                 margin_note(lang, at_budget, units, unit)):
+        if line:
+            st.caption(escape_markdown(line))
 
 
 def render(runs: Sequence[tuple[Path, Results]], metric: str, delta: float, budget: int,
-           lang: Lang) -> None:
-    """The chart of the first run at equal k and equal budget, then every run's sentences.
+           lang: Lang, top: DeltaGenerator | None = None) -> None:
+    """The first run's answer at the budget (in ``top``), its chart beside equal k, sentences.
 
     ``runs``: the run shown first, then the same questions under other backends.
     """
@@ -62,13 +98,17 @@ def render(runs: Sequence[tuple[Path, Results]], metric: str, delta: float, budg
             st.error(user_message(e))
             continue
         if i == 0:
-            titles = [basis_text(lang, at_k.choice, budget),
-                      basis_text(lang, at_budget.choice, budget)]
-            st.plotly_chart(verdict_figure([at_k.choice, at_budget.choice], titles, lang),
+            with top if top is not None else st.container():
+                headline(at_budget.choice, budget, len(results.question_ids), lang,
+                         units=results.stats.units or len(results.question_ids),
+                         unit=results.stats.unit)
+            titles = [basis_text(lang, at_budget.choice, budget),
+                      basis_text(lang, at_k.choice, budget)]
+            st.plotly_chart(verdict_figure([at_budget.choice, at_k.choice], titles, lang),
                             key="bench_fig_verdict")
         backend = escape_markdown(backend_text(lang, results.backend.name))
-        st.markdown(f"**{backend}** — {escape_markdown(at_k.sentence)}")
         st.markdown(f"**{backend}** — {escape_markdown(at_budget.sentence)}")
+        st.markdown(f"**{backend}** — {escape_markdown(at_k.sentence)}")
     first = runs[0][1]
     st.caption(tr("verdict.caption",
                   tokenizer=escape_markdown(first.budget.tokenizer or "—"),

@@ -1,8 +1,8 @@
 """Tune's results in words: the CLI's report and the lines the page shows beside them.
 
-``chunkviz.eval.tune`` computes (the run, the points, the decision, its stability and the
-label-free fallback); this module only says it, through the text catalogues
-(``chunkviz.text``): the page in its language, the CLI (``python -m chunkviz tune``,
+``chunkviz.eval.tune`` computes (the run, the points, the decision at the context budget, its
+second view at equal k and the pick's stability); this module only says it, through the text
+catalogues (``chunkviz.text``): the page in its language, the CLI (``python -m chunkviz tune``,
 ``format_tune``) in English, so both state the same recommendation for the same inputs.
 Synthetic questions are labelled as such everywhere, with their form and seed.
 """
@@ -12,37 +12,92 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from chunkviz.eval.lost import LostRow
+from chunkviz.eval.prior import CORPUS_NAMES, PRIOR_BACKEND, holdout_figure, shipped_prior
 from chunkviz.eval.probes import VALIDATION_NOTE as PROBE_VALIDATION
 from chunkviz.eval.probes import lost_sentence
 from chunkviz.eval.results import QuestionsSource
 from chunkviz.eval.stability import STABLE_SHARE
-from chunkviz.eval.synthetic import VALIDATION_ARTICLES, VALIDATION_MIN
 from chunkviz.eval.tune import METRIC, TOP_K, TuneResult, pareto_front, questions_source
 from chunkviz.text import Lang, text
-from chunkviz.views.verdict import choice_sentence, detectable_text, outcome_word
+from chunkviz.views.verdict import (
+    choice_sentence,
+    detectable_text,
+    driver_line,
+    ineligible_line,
+    margin_note,
+    metric_name,
+    outcome_word,
+    pick_line,
+    saturation_banner,
+)
 
 
 def reason_text(lang: Lang, result: TuneResult) -> str:
     """The recommendation's reason in ``lang`` (``chunkviz.views.verdict.choice_sentence``)."""
     results = result.results
-    return choice_sentence(lang, result.recommendation, budget_chars=results.budget.chars,
+    return choice_sentence(lang, result.recommendation, budget_chars=result.budget,
                            questions=len(results.question_ids), unit=results.stats.unit,
                            units=results.stats.units or len(results.question_ids)).strip()
 
 
-def validation_text(lang: Lang, source: QuestionsSource, backend: str) -> str:
-    """How well the kind of questions used ranks configurations (JSQuAD validation), in ``lang``.
+def headline_lines(lang: Lang, result: TuneResult) -> list[str]:
+    """What is said before any number: the pick at the budget, saturation, ineligibility."""
+    rec = result.recommendation
+    lines = [pick_line(lang, rec, result.budget)]
+    for line in (saturation_banner(lang, rec, len(result.results.question_ids)),
+                 ineligible_line(lang, rec, result.budget)):
+        if line:
+            lines.append(line)
+    return lines
 
-    With synthetic questions the figure is the form's; the user's own pairs need none.
+
+def evidence_lines(lang: Lang, result: TuneResult) -> list[str]:
+    """What drove the pick, the margin's reach, the prior's backend and the held-out figure."""
+    rec = result.recommendation
+    prior = shipped_prior()
+    lines = []
+    driver = driver_line(lang, rec, result.budget, prior.documents if prior else 0)
+    lines.append(driver if driver else text(lang, "decision.no_prior"))
+    units = result.results.stats.units or len(result.results.question_ids)
+    note = margin_note(lang, rec, units, result.results.stats.unit)
+    if note:
+        lines.append(note)
+    if prior is not None and result.results.backend.name != PRIOR_BACKEND:
+        lines.append(text(lang, "decision.prior_backend", backend=result.results.backend.name))
+    lines.append(holdout_text(lang, result))
+    return lines
+
+
+def holdout_text(lang: Lang, result: TuneResult) -> str:
+    """The held-out figure of the decision at this budget for documents of this size."""
+    fig = holdout_figure(result.budget, len(result.document.text))
+    if fig is None:
+        return text(lang, "decision.holdout_none")
+    return text(lang, "decision.holdout", documents=fig.documents,
+                corpora=" + ".join(CORPUS_NAMES.get(c, c) for c in fig.corpora),
+                size=text(lang, f"decision.size_{fig.size}"), zero=fig.zero, prior=fig.prior,
+                fixed=fig.fixed, name=metric_name(result.recommendation.metric),
+                budget=fig.budget)
+
+
+def questions_line(lang: Lang, result: TuneResult) -> str | None:
+    """How many synthetic questions were made, and why fewer than asked (None: none asked)."""
+    if not result.asked:
+        return None
+    key = "decision.asked" if result.made < result.asked else "decision.asked_all"
+    return text(lang, key, asked=result.asked, made=result.made)
+
+
+def validation_text(lang: Lang, source: QuestionsSource, backend: str) -> str:
+    """How far the kind of questions used can be trusted, in ``lang``.
+
+    The user's own pairs are counted; synthetic questions point to the held-out check of the
+    decision they feed (``bench/verdict_holdout.py``), not to a correlation measured on the
+    split they were shaped on.
     """
     if not source.is_synthetic:
         return text(lang, "tune.validation_own", n=source.own)
-    if source.validation_rho is None:
-        return text(lang, "tune.validation_none", form=source.form, backend=backend)
-    low = VALIDATION_MIN.get(source.form, {}).get(backend)
-    return text(lang, "tune.validation", form=source.form, rho=f"{source.validation_rho:.2f}",
-                low="–" if low is None else f"{low:.2f}", articles=VALIDATION_ARTICLES,
-                backend=backend)
+    return text(lang, "tune.validation_holdout", form=source.form, backend=backend)
 
 
 def provenance_lines(lang: Lang, source: QuestionsSource | None, backend: str) -> list[str]:
@@ -76,28 +131,36 @@ def format_probe_lost(total: int, rows: Sequence[LostRow]) -> str:
 
 
 def format_tune(result: TuneResult) -> str:
-    """The table, both Pareto fronts and the recommendation, as plain text.
+    """The recommendation first, then the table, both Pareto fronts and the evidence, as text.
 
-    Each configuration's row says how it compares with the best (``worse``, ``inconclusive``,
-    ``saturated``...), with the interval of the difference and its detectable margin.
+    Each configuration's row says how it compares with the best at the budget (``worse``,
+    ``inconclusive``, ``saturated``...), with the interval of the difference and its detectable
+    margin, and whether it can be retrieved at the budget at all.
     """
     source = result.source
     rec = result.recommendation
     versus = {v.label: v for v in rec.versus}
-    lines = []
+    lines = [*headline_lines("en", result)]
     if source.get("synthetic"):
-        lines += [f"# {source['note']}", f"# {source['caveat']}", f"# {source['validation']}"]
-    header = ("config", METRIC, "95% CI", "vs best", "difference CI", "detectable", "chunks",
-              f"ctx chars@{TOP_K}", f"ctx tokens@{TOP_K}", "index bytes", "probes cut", "front")
+        lines += [f"# {source['note']}", f"# {source['caveat']}"]
+        asked = questions_line("en", result)
+        if asked:
+            lines.append(f"# {asked}")
+    budget = f"@{result.budget:,}ch"
+    header = ("config", f"recall{budget}", "95% CI", "vs best", "difference CI", "detectable",
+              f"k{budget}", METRIC, "chunks", f"ctx chars@{TOP_K}", "index bytes", "probes cut",
+              "front")
     body = []
     for p in result.points:
         v = versus.get(p.label)
+        o = rec.option(p.label)
         body.append((
-            p.label, f"{p.quality:.3f}", f"{p.ci_low:.3f}-{p.ci_high:.3f}",
-            outcome_word("en", "best" if v is None else v.outcome),
+            p.label, f"{o.mean:.3f}", f"{o.ci_low:.3f}-{o.ci_high:.3f}",
+            "not retrieval" if not o.eligible
+            else outcome_word("en", "best" if v is None else v.outcome),
             "-" if v is None else f"{v.ci_low:+.3f} to {v.ci_high:+.3f}",
-            "-" if v is None else detectable_text(v.detectable), str(p.chunks),
-            f"{p.context_chars:,.0f}", f"{p.context_tokens:,.0f}", f"{p.index_bytes:,}",
+            "-" if v is None else detectable_text(v.detectable), f"{o.cost.k:.1f}",
+            f"{p.quality:.3f}", str(p.chunks), f"{p.context_chars:,.0f}", f"{p.index_bytes:,}",
             f"{p.probes_cut}/{result.probes}",
             ",".join("size" if c == "index_bytes" else "context" for c in p.front) or "-"))
     widths = [max(len(r[i]) for r in (header, *body)) for i in range(len(header))]
@@ -115,9 +178,8 @@ def format_tune(result: TuneResult) -> str:
     for cost, name in (("index_bytes", "index size"), ("context_chars", "context characters")):
         front = pareto_front(result.points, cost)  # type: ignore[arg-type]
         lines.append(f"Pareto front ({METRIC} vs {name}): {' < '.join(front)}")
-    # The pick is the fallback's when Tune fell back; the rule's reason stays, with the
-    # stability and the fallback's own lines after it.
-    lines += [f"Recommended: {result.pick}", f"Why: {reason_text('en', result)}",
+    lines += [f"Recommended at {result.budget:,} characters: {result.pick}",
+              f"Why: {reason_text('en', result)}", *evidence_lines("en", result),
               *decision_lines("en", result),
               validation_text("en", questions_source(source), result.results.backend.name)]
     cut = {row.config: row.broken for row in result.lost}
@@ -128,10 +190,10 @@ def format_tune(result: TuneResult) -> str:
 
 
 def decision_lines(lang: Lang, result: TuneResult) -> list[str]:
-    """How far the pick can be trusted and, when Tune fell back, what it did instead.
+    """How far the pick can be trusted, and the second view at equal k.
 
-    The pick's stability over resamples of the questions; then, for a fallback, why (saturated
-    or unstable), the label-free ranking it used and the rule's pick it set aside.
+    The pick's stability over resamples of the questions (an unstable pick is said to be so);
+    then what the same rule would name at equal k, which never decides.
     """
     lines = []
     stab = result.stability
@@ -140,12 +202,9 @@ def decision_lines(lang: Lang, result: TuneResult) -> list[str]:
         lines.append(text(lang, key, pick=stab.pick, share=f"{stab.share:.0%}",
                           resamples=stab.resamples, seed=stab.seed,
                           threshold=f"{STABLE_SHARE:.0%}"))
-    fb = result.fallback
-    if fb is not None:
-        if fb.reason == "saturated":
-            lines.append(text(lang, "tune.fallback.saturated"))
-        lines.append(text(lang, "tune.fallback.ranked", k=TOP_K, budget=f"{fb.budget_chars:,}",
-                          ranking=" > ".join(fb.ranking), pick=fb.pick))
-        if result.recommendation.pick != fb.pick:
-            lines.append(text(lang, "tune.fallback.rule_pick", pick=result.recommendation.pick))
+    at_k = result.at_k
+    if at_k is not None:
+        best = at_k.option(at_k.best)
+        lines.append(text(lang, "decision.at_k_line", k=TOP_K, best=best.label,
+                          name=metric_name(at_k.metric), mean=best.mean))
     return lines

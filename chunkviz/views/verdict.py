@@ -140,7 +140,7 @@ class ChartPoint:
 
     label: str
     x: float
-    k: int
+    k: float
     diff: float
     low: float
     high: float
@@ -165,6 +165,69 @@ def chart_points(choice: Choice) -> tuple[ChartPoint, ...]:
 def detectable_text(value: float | None) -> str:
     """``±0.023`` or ``—`` when unknown."""
     return "—" if value is None or not math.isfinite(value) else f"±{value:.3f}"
+
+
+def pick_line(lang: Lang, choice: Choice, budget_chars: int) -> str:
+    """The one-line verdict: the pick at the budget and its score there."""
+    pick = choice.option(choice.pick)
+    name = metric_name(choice.metric)
+    if choice.basis == "budget":
+        return text(lang, "decision.pick_line", pick=pick.label, budget=budget_chars,
+                    name=name, mean=pick.mean)
+    return text(lang, "decision.pick_line_k", pick=pick.label, k=pick.cost.k, name=name,
+                mean=pick.mean)
+
+
+def saturation_banner(lang: Lang, choice: Choice, questions: int) -> str | None:
+    """``These 212 questions cannot separate 13 of 15 configurations from the best`` (or None).
+
+    Said before any number: where the questions cannot separate, the numbers do not rank.
+    """
+    saturated = choice.count("saturated")
+    if not saturated:
+        return None
+    return text(lang, "decision.saturated_banner", n=questions, saturated=saturated,
+                total=len(choice.versus), best=choice.best)
+
+
+def ineligible_line(lang: Lang, choice: Choice, budget_chars: int) -> str | None:
+    """The configurations that are not retrieval at this budget (None when every one is)."""
+    if not choice.ineligible:
+        return None
+    return text(lang, "decision.ineligible", labels=text(lang, "verdict.sep").join(
+        choice.ineligible), budget=budget_chars)
+
+
+def driver_line(lang: Lang, choice: Choice, budget_chars: int, documents: int) -> str | None:
+    """What drove the pick: the prior (the document behaves like the average) or the questions.
+
+    None without a prior. The interval named is the comparison's own 95% interval, unadjusted;
+    the outcome beside it is Holm-corrected over every pair (said in the sentence).
+    """
+    name = metric_name(choice.metric)
+    if choice.driver == "none":
+        return None
+    if choice.driver == "prior":
+        return text(lang, "decision.driver_prior", pick=choice.pick, name=name,
+                    budget=budget_chars, documents=documents)
+    prior_pick = choice.prior_pick
+    v = choice.versus_of(prior_pick) if choice.best == choice.pick else None
+    if v is not None and v.outcome == "b_better":
+        return text(lang, "decision.driver_worse", pick=choice.pick, prior=prior_pick, name=name,
+                    diff=v.diff, low=v.ci_low, high=v.ci_high,
+                    outcome=outcome_word(lang, v.outcome))
+    return text(lang, "decision.driver_questions", pick=choice.pick, prior=prior_pick,
+                name=name)
+
+
+def margin_note(lang: Lang, choice: Choice, units: int, unit: str) -> str | None:
+    """When delta is below what the data can detect: say so beside the pick, with the fix."""
+    margin = median_detectable(choice)
+    if margin is None or margin <= choice.delta:
+        return None
+    return text(lang, "decision.margin_note", delta=choice.delta, margin=margin,
+                needed=units_needed(units, margin, choice.delta),
+                unit=text(lang, f"verdict.unit_{unit}"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from chunkviz.views.results_dirs import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
+from tests.app.helpers import metric as tile
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "4_Benchmark.py")
 FIXTURES = ROOT / "tests" / "fixtures"
-SMALL = json.loads((FIXTURES / "results_small.json").read_text(encoding="utf-8"))
+FIXTURE = FIXTURES / "results_small.json"
+SMALL = json.loads(FIXTURE.read_text(encoding="utf-8"))
 METRICS = ("recall@5", "ndcg@10", "mrr@10")
 
 
@@ -97,15 +99,24 @@ def test_no_bold_without_a_clear_winner_and_the_tied_group_is_marked(page):
 
 
 def test_the_verdict_comes_first(page):
+    from chunkviz.eval.results import load_results
+    from chunkviz.eval.verdict import choose
+
+    results = load_results(FIXTURE)
+    at_budget = choose(results, "recall@5", "budget", 0.01)
+    at_k = choose(results, "recall@5", "equal_k", 0.01)
+    chars = SMALL["budget"]["chars"]
+    # The tile and the one-line verdict at the budget, before any number.
+    assert tile(page, f"Recommended at {chars:,} characters") == at_budget.pick
     first = page.markdown[1].value  # right after the intro
-    assert first.startswith(f"**{BM25}** — Recall@5 at Equal k\\: 5 chunks each")
-    # paragraph has the top mean, but 15 questions cannot separate it from fixed-200-40, which
-    # sends more context: the unmeasured quality is not traded for cost.
-    assert "the best is fixed-200-40" in first
-    assert "paragraph scores highest (1.000), but these questions cannot separate it" in first
-    assert page.markdown[2].value.startswith(
-        f"**{BM25}** — Recall@budget at Equal context budget\\: "
-        f"{SMALL['budget']['chars']:,} characters each")
+    assert first.startswith(f"**Recommended at {chars:,} characters of context\\: "
+                            f"{at_budget.pick}")
+    budget_line = page.markdown[2].value
+    assert budget_line.startswith(f"**{BM25}** — Recall@budget at Equal context budget\\: "
+                                  f"{chars:,} characters each")
+    # Equal k is the second view; its best is the rule's, never the one sending more context.
+    assert page.markdown[3].value.startswith(f"**{BM25}** — Recall@5 at Equal k\\: 5 chunks each")
+    assert f"the best is {at_k.best}" in page.markdown[3].value
     assert any(m.value.startswith(f"**{USE_M3}** — Recall@5") for m in page.markdown)
 
 
@@ -117,7 +128,7 @@ def test_the_first_screen_prices_context_never_chunk_counts_and_leads_with_the_c
     assert "xaxis2" in chart["layout"]  # equal k beside equal budget
     names = {t["name"] for t in chart["data"]}
     assert "best" in names
-    first_screen = " ".join(m.value for m in page.markdown[1:5])
+    first_screen = " ".join(m.value for m in page.markdown[1:6])
     assert "characters" in first_screen
     assert "sending" in first_screen
     assert "fewest chunks" not in first_screen
@@ -129,6 +140,7 @@ def test_the_first_screen_prices_context_never_chunk_counts_and_leads_with_the_c
     assert not page.exception
     assert page.markdown[2].value.startswith(
         f"**{BM25}** — Recall@budget at Equal context budget\\: 500 characters each")
+    assert page.markdown[1].value.startswith("**Recommended at 500 characters of context")
 
 
 @pytest.mark.parametrize("metric", METRICS)

@@ -46,7 +46,7 @@ def test_pareto_front_keeps_only_undominated_points() -> None:
 
 
 SIX = ("梅雨は六月に始まる。台風は九月に多い。桜は四月に咲く。紅葉は十一月に見頃になる。"
-       "雪は一月に積もる。花火は八月に上がる。")
+       "雪は一月に積もる。花火は八月に上がる。" + "これは説明のための文である。" * 15)
 SIX_QA = [{"question": q, "answer": a} for q, a in (
     ("梅雨はいつ始まる？", "六月"), ("台風はいつ多い？", "九月"), ("桜はいつ咲く？", "四月"),
     ("紅葉の見頃は？", "十一月"), ("雪はいつ積もる？", "一月"), ("花火はいつ上がる？", "八月"))]
@@ -54,9 +54,9 @@ SIX_QA = [{"question": q, "answer": a} for q, a in (
 
 def test_tune_on_six_questions_every_configuration_finds_says_saturated(
         tmp_path: Path, capsys) -> None:
-    # Six sentences, six pairs: every configuration puts every answer at rank 1, so the
-    # paired differences are all zero. A TOST on zero variance gives p = 0; the decision rule
-    # must call that saturated, never equivalent.
+    # Six pairs on a short document: every configuration finds every answer, so the paired
+    # differences are all zero. A TOST on zero variance gives p = 0; the decision rule must
+    # call that saturated, never equivalent.
     doc_path = tmp_path / "six.txt"
     doc_path.write_text(SIX, encoding="utf-8")
     qa = tmp_path / "six.qa.json"
@@ -65,26 +65,59 @@ def test_tune_on_six_questions_every_configuration_finds_says_saturated(
     result = tune(doc, questions=qa_questions(qa, doc), cache_dir=tmp_path / "c")
     assert all(p.quality == 1.0 for p in result.points)
     rec = result.recommendation
+    assert rec.basis == "budget"
     assert rec.saturated
     assert rec.count("saturated") == len(result.points) - 1
     assert rec.count("equivalent") == 0
+    # Windows of 400 characters and more, and the paragraph, hold the whole document in one
+    # chunk: not retrieval, never recommended.
+    assert {"fixed-400-0", "fixed-800-0", "paragraph"} <= set(rec.ineligible)
+    assert rec.pick not in rec.ineligible
     assert main(["tune", str(doc_path), "--qa", str(qa), "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "saturated" in out
     assert "equivalent" not in out.lower()
-    # Saturated: Tune says so and falls back to the label-free ranking, which here (every
-    # configuration within the context budget) names what the rule's tie-break names.
-    assert result.fallback is not None
-    assert result.fallback.reason == "saturated"
-    assert f"Recommended: {result.pick}\n" in out
-    assert "Saturated: these questions cannot separate any configuration" in out
-    assert "Fallback, without labels:" in out
-    # Named for cutting the fewest key phrases, then for the most context: quality the
-    # questions could not measure is not traded for cost.
-    order = {p.label: i for i, p in enumerate(result.points)}
-    expected = min(result.points, key=lambda p: (p.probes_cut, -p.context_chars, p.context_chars,
-                                                 p.index_bytes, order[p.label]))
-    assert rec.pick == expected.label == result.pick
+    assert f"Recommended at 2,000 characters: {result.pick}\n" in out
+    assert out.index("cannot separate") < out.index("config ")  # before any number
+    assert "Not retrieval at 2,000 characters: " in out
+    # The tie goes to the document-blind prior, and the report says so.
+    assert rec.driver == "prior"
+    assert rec.pick == rec.prior_pick
+    assert "Your document behaves like the average" in out
+
+
+def test_a_document_without_line_breaks_never_gets_itself_back(tmp_path: Path) -> None:
+    # One line, no blank line: ``paragraph`` is the whole document as one chunk, whose recall
+    # is 1 by construction; it must never be recommended, at any budget.
+    sample = (SAMPLES / "policy_ja.md").read_text(encoding="utf-8")
+    text = "".join(sample.split())
+    doc_path = tmp_path / "one_line.txt"
+    doc_path.write_text(text, encoding="utf-8")
+    doc = document_from_file(doc_path)
+    assert "\n" not in doc.text
+    for budget in (1000, 2000, 4000):
+        result = tune(doc, synthetic=60, cache_dir=tmp_path / "c", budget=budget,
+                      bootstrap=200, permutations=1000)
+        rec = result.recommendation
+        assert "paragraph" in rec.ineligible
+        assert rec.pick != "paragraph"
+        assert rec.option(rec.pick).eligible
+        whole = [p.label for p in result.points if p.chunks <= 1]
+        assert rec.pick not in whole
+
+
+def test_a_document_every_configuration_keeps_whole_is_refused_clearly(tmp_path: Path) -> None:
+    doc_path = tmp_path / "tiny.txt"
+    doc_path.write_text("梅雨は六月に始まる。台風は九月に多い。", encoding="utf-8")
+    doc = document_from_file(doc_path)
+    with pytest.raises(ParameterError, match="no configuration can be retrieved"):
+        tune(doc, questions=qa_questions_from(tmp_path, doc), cache_dir=tmp_path / "c")
+
+
+def qa_questions_from(tmp_path: Path, doc):  # type: ignore[no-untyped-def]
+    qa = tmp_path / "tiny.qa.json"
+    qa.write_text(json.dumps(SIX_QA[:2], ensure_ascii=False), encoding="utf-8")
+    return qa_questions(qa, doc)
 
 
 def test_a_one_chunk_configuration_is_not_said_to_score_1_by_construction(
@@ -116,16 +149,23 @@ def test_recommend_reads_the_results_file_and_its_margin(tmp_path: Path) -> None
                   cache_dir=tmp_path)
     rec = result.recommendation
     assert rec.delta == 0.01
-    assert rec.basis == "equal_k"
-    assert rec.option(rec.pick).cost.k == 5
-    wide = recommend(result.results, 0.3)
+    assert rec.basis == "budget"
+    assert result.at_k is not None
+    assert result.at_k.basis == "equal_k"
+    assert result.at_k.option(result.at_k.pick).cost.k == 5
+    # At the budget every configuration sends the budget's characters (the last chunk in part).
+    for o in rec.options:
+        point = next(p for p in result.points if p.label == o.label)
+        assert o.cost.chars == pytest.approx(min(2000.0, point.chunks * o.cost.chars / o.cost.k))
+    wide, _at_k = recommend(result.results, 0.3)
     assert wide.delta == 0.3
     assert {v.label for v in wide.versus} == {p.label for p in result.points} - {wide.best}
     # Never a headline whose interval of the difference lies below zero.
     assert not any(v.label == wide.pick and v.worse_by_interval for v in wide.versus)
     with pytest.raises(ParameterError, match="margin must be positive"):
         recommend(result.results, 0)
-    assert "Recall@5 at Equal k: 5 chunks each" in reason_text("en", result)
+    assert "Recall@budget at Equal context budget: 2,000 characters each" in reason_text(
+        "en", result)
     assert "最良" in reason_text("ja", result)
 
 
@@ -142,11 +182,20 @@ def test_tune_on_a_built_in_sample_with_synthetic_questions(tmp_path: Path) -> N
     assert [p.label for p in result.points] == [c.label for c in grid]
     assert result.recommendation.pick in [p.label for p in result.points]
     assert result.probes > 100
+    assert (result.asked, result.made) == (60, 60)
     text = format_tune(result)
-    assert text.startswith("# synthetic questions")
-    assert f"Recommended: {result.pick}" in text
+    assert text.startswith(f"Recommended at 2,000 characters of context: {result.pick}")
+    assert "# synthetic questions" in text
+    assert "# 60 synthetic questions made, as asked." in text
+    assert f"Recommended at 2,000 characters: {result.pick}" in text
     assert "key phrases in your document" in text
-    assert "rho = 1.00" in text
+    assert "Held out (bench/verdict_holdout.py): on " in text
+    assert "median Spearman rho" not in text  # the held-out figure, not the tuning split's rho
+    few = tune(doc, synthetic=5000, configs=grid, bootstrap=100, permutations=200,
+               cache_dir=tmp_path)
+    assert few.made < few.asked == 5000
+    assert (f"{few.made:,} of the 5,000 synthetic questions asked were made: this document has "
+            f"only {few.made:,} key phrases") in format_tune(few)
     with pytest.raises(ParameterError, match="no questions to evaluate"):
         tune(doc, configs=grid)
 
@@ -162,7 +211,7 @@ def test_cli_tune_prints_the_core_recommendation(tmp_path: Path, capsys) -> None
     assert main(["tune", str(doc_path), "--qa", str(qa), "--synthetic", "30", "--quiet",
                  "--out", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
-    assert f"Recommended: {expected.pick}\n" in out
+    assert f"Recommended at 2,000 characters: {expected.pick}\n" in out
     assert f"Why: {reason_text('en', expected)}\n" in out
     saved = load_results(next((tmp_path / "out").glob("*.json")))
     own = len(qa_questions(qa, doc))
