@@ -16,7 +16,14 @@ from chunkviz.errors import Message
 from chunkviz.ui.guard import message_markdown
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.state import AppState
-from chunkviz.views.bench_link import BenchView, read_choice, read_delta, read_run, to_query
+from chunkviz.views.bench_link import (
+    BenchView,
+    read_budget,
+    read_choice,
+    read_delta,
+    read_run,
+    to_query,
+)
 from chunkviz.views.run_list import RunSummary
 
 _PENDING = "bench_link_pending"
@@ -76,6 +83,18 @@ def seed_delta(state: AppState, key: str, default: float) -> None:
     pending = _pending(state)
     value, problem = read_delta(pending)
     pending.pop("delta", None)
+    _note(problem)
+    if value is not None:
+        st.session_state[key] = value
+    else:
+        st.session_state.setdefault(key, default)
+
+
+def seed_budget(state: AppState, key: str, default: int) -> None:
+    """Start the budget input ``key`` at the link's budget, else (none there) at ``default``."""
+    pending = _pending(state)
+    value, problem = read_budget(pending)
+    pending.pop("budget", None)
     _note(problem)
     if value is not None:
         st.session_state[key] = value

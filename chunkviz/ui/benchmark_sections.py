@@ -87,10 +87,11 @@ def robustness(results: Results, runs: Sequence[RunSummary], run: RunSummary,
 
 
 def plots(results: Results, rows: Sequence[TableRow], state: AppState, run: RunSummary,
-          metric: str | None, delta: float | None) -> None:
+          metric: str | None, delta: float | None, budget: int | None = None) -> None:
     """Quality against chunk count, lost answers, recall curves and equal k against budget.
 
-    The view chosen here goes into the page's shareable link with the run, metric and δ.
+    The view chosen here goes into the page's shareable link with the run, metric, δ and the
+    context budget.
     """
     st.subheader(tr("benchmark.plots"))
     left, right = st.columns(2)
@@ -116,7 +117,8 @@ def plots(results: Results, rows: Sequence[TableRow], state: AppState, run: RunS
                     format_func=labels_mode.__getitem__, horizontal=True)
     # The link carries what the sender sees: run, metric, δ and view (values, not labels).
     bench_link.publish(BenchView(run=run.run_id, metric=metric,
-                                 delta=delta if metric is not None else None, view=mode))
+                                 delta=delta if metric is not None else None, view=mode,
+                                 budget=budget))
     title = (tr("benchmark.mode_title_k", k=5) if mode == "equal_k"
              else tr("benchmark.mode_title_budget", chars=chars))
     st.plotly_chart(figs.mode_bar(mode_rows(results, mode), title, "Recall"),

@@ -29,49 +29,47 @@ from chunkviz.views.verdict import (
 
 
 def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang) -> go.Figure:
-    """The first screen's chart: one panel per choice (equal k, equal budget)."""
-    fig = make_subplots(rows=1, cols=len(choices), subplot_titles=list(titles),
-                        shared_yaxes=True, horizontal_spacing=0.06)
+    """The first screen's chart: one panel per choice (the budget first, equal k beside it).
+
+    Labels are in the hover, never printed on the points: at a budget every configuration
+    sends about the same context, so printed labels overprinted each other. The
+    band, the margin lines and zero are added after the traces: plotly drops a shape added to
+    a subplot that has no trace yet (``NOTES.md``), and a test counts them.
+    """
+    cols = len(choices)
+    fig = make_subplots(rows=1, cols=cols, subplot_titles=list(titles), shared_yaxes=True,
+                        horizontal_spacing=0.06)
     seen: set[str] = set()
     for col, choice in enumerate(choices, start=1):
         points = chart_points(choice)
-        xs = [p.x for p in points]
-        lo, hi = min(xs), max(xs)
-        band = dict(row=1, col=col)
-        fig.add_hrect(y0=-choice.delta, y1=choice.delta, fillcolor="#2ca02c", opacity=0.12,
-                      line_width=0, **band)
-        margin = median_detectable(choice)
-        if margin is not None:
-            for y in (-margin, margin):
-                fig.add_hline(y=y, line_dash="dash", line_color="#555", line_width=1, **band)
-        fig.add_hline(y=0, line_color="#1f77b4", line_width=1, **band)
         for outcome in OUTCOME_COLOURS:
             group = [p for p in points if p.outcome == outcome]
             if not group:
                 continue
             word = outcome_word(lang, outcome)
             fig.add_trace(go.Scatter(
-                x=[p.x for p in group], y=[p.diff for p in group], mode="markers+text",
-                text=[p.label for p in group], textposition="top center",
-                textfont={"size": 10},
+                x=[p.x for p in group], y=[p.diff for p in group], mode="markers",
                 marker={"size": 11, "color": OUTCOME_COLOURS[outcome],
                         "symbol": "star" if outcome == "best" else "circle"},
                 error_y={"type": "data", "symmetric": False,
                          "array": [p.high - p.diff for p in group],
                          "arrayminus": [p.diff - p.low for p in group],
                          "color": OUTCOME_COLOURS[outcome], "thickness": 1.5},
-                customdata=[[p.label, word, f"{p.low:+.3f} – {p.high:+.3f}", p.k,
+                customdata=[[p.label, word, f"{p.low:+.3f} – {p.high:+.3f}", f"{p.k:.1f}",
                              detectable_text(p.detectable)] for p in group],
                 hovertemplate=tr("verdict.chart_hover", lang=lang),
                 name=word, legendgroup=outcome, showlegend=outcome not in seen,
             ), row=1, col=col)
             seen.add(outcome)
-        span = _log_range(lo, hi)
+        xs = [p.x for p in points]
+        span = _log_range(min(xs), max(xs))
         # Round ticks written in full: plotly's own read "4 5 … 9 1000 2 3" (2 for 2,000).
         ticks = log_ticks(10 ** span[0], 10 ** span[1])
         fig.update_xaxes(type="log", range=span, tickvals=ticks,
                          ticktext=[f"{t:,}" for t in ticks],
                          title_text=tr("verdict.chart_x", lang=lang), row=1, col=col)
+    for col, choice in enumerate(choices, start=1):
+        _add_band(fig, choice, col)
     first = choices[0]
     margin = median_detectable(first)
     note = tr("verdict.chart_band", delta=first.delta, lang=lang)
@@ -84,6 +82,18 @@ def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang)
                       title={"text": f"{tr('verdict.chart_title', lang=lang)}<br>"
                                      f"<sup>{note}</sup>", "font": {"size": 15}})
     return fig
+
+
+def _add_band(fig: go.Figure, choice: Choice, col: int) -> None:
+    """The ±δ band, the detectable margin's two lines and zero on panel ``col``."""
+    band = {"row": 1, "col": col}
+    fig.add_hrect(y0=-choice.delta, y1=choice.delta, fillcolor="#2ca02c", opacity=0.12,
+                  line_width=0, **band)
+    margin = median_detectable(choice)
+    if margin is not None:
+        for y in (-margin, margin):
+            fig.add_hline(y=y, line_dash="dash", line_color="#555", line_width=1, **band)
+    fig.add_hline(y=0, line_color="#1f77b4", line_width=1, **band)
 
 
 def _log_range(lo: float, hi: float) -> list[float]:

@@ -1,10 +1,11 @@
-"""What a Benchmark link carries besides the configuration: the run, the metric, δ and the view.
+"""What a Benchmark link carries besides the configuration: run, metric, δ, budget and view.
 
 A stakeholder's link must open on the sender's screen, so the page's choices travel as values:
-``?run=jsquad-use-m3-all-s0-479bd650&metric=ndcg@10&delta=0.02&view=budget``. The run is named
-by its ``run_id`` (stable across machines; a path is not), the metric by its key, δ as a number
-and the view (``VIEWS``) by its id. Reading a link checks each value against what this page can
-show and reports the others as ``Message`` s, rendered in the reader's language.
+``?run=jsquad-use-m3-all-s0-479bd650&metric=ndcg@10&delta=0.02&budget=1500&view=budget``. The
+run is named by its ``run_id`` (stable across machines; a path is not), the metric by its key,
+δ and the context budget (characters) as numbers and the view (``VIEWS``) by its id. Reading a
+link checks each value against what this page can show and reports the others as ``Message`` s,
+rendered in the reader's language.
 
 Also here: a run's name in words for pickers (dataset, backend, questions, date), never its id.
 """
@@ -16,6 +17,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from chunkviz.errors import Message
+from chunkviz.eval.decision import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 from chunkviz.text import Lang, has, text
 from chunkviz.text.messages import backend_text
 from chunkviz.views.run_list import RunSummary
@@ -37,6 +39,7 @@ class BenchView:
     metric: str | None = None
     delta: float | None = None
     view: str | None = None
+    budget: int | None = None
 
 
 def to_query(view: BenchView) -> dict[str, str]:
@@ -50,6 +53,8 @@ def to_query(view: BenchView) -> dict[str, str]:
         out["delta"] = f"{view.delta:g}"
     if view.view is not None:
         out["view"] = view.view
+    if view.budget is not None:
+        out["budget"] = str(view.budget)
     return out
 
 
@@ -96,6 +101,20 @@ def read_delta(query: Mapping[str, str]) -> tuple[float | None, Message | None]:
         return number, None
     return None, Message(f"delta={value} in the link is not a margin from {low:g} to {high:g}",
                          "bench_link_delta", {"value": value, "min": low, "max": high})
+
+
+def read_budget(query: Mapping[str, str]) -> tuple[int | None, Message | None]:
+    """The link's context budget if it is a whole number of characters the page accepts."""
+    value = query.get("budget")
+    if value is None:
+        return None, None
+    low, high = MIN_BUDGET_CHARS, MAX_BUDGET_CHARS
+    number = int(value) if value.isdigit() and len(value) <= 7 else -1
+    if low <= number <= high:
+        return number, None
+    return None, Message(f"budget={value[:40]} in the link is not a context budget from {low:,} "
+                         f"to {high:,} characters", "bench_link_budget",
+                         {"value": value[:40], "min": low, "max": high})
 
 
 def run_label(lang: Lang, run: RunSummary) -> str:

@@ -22,7 +22,7 @@ from chunkviz.views.param_ranges import SLIDER_MAX, broken_relations
 
 #: A page's own keys (the Benchmark page's run, metric, δ and view), read by that page
 #: (``chunkviz.views.bench_link``).
-PAGE_KEYS = ("run", "metric", "delta", "view")
+PAGE_KEYS = ("run", "metric", "delta", "view", "budget")
 RESERVED = ("strategy", "sample", "lang", "backend", *PAGE_KEYS)
 
 
