@@ -366,4 +366,5 @@ def budget_values(name: str, ranks: Iterable[Rank], k: float) -> np.ndarray:
     if frac == 0.0:
         return low
     high = metric_values(name, rank_list, whole + 1)
-    return low + frac * (high - low)
+    out: np.ndarray = low + frac * (high - low)
+    return out

@@ -35,7 +35,7 @@ from chunkviz.eval.metrics import budget_values as metric_budget_values
 from chunkviz.eval.spans import analyze_spans
 from chunkviz.retrieval.base import Backend
 
-PRIOR_SCHEMA = "chunkviz.prior"
+PRIOR_SCHEMA: Literal["chunkviz.prior"] = "chunkviz.prior"
 PRIOR_VERSION = 1
 #: The backend whose ranks the shipped prior holds.
 PRIOR_BACKEND = "bm25"

@@ -73,7 +73,7 @@ def test_tune_records_synthetic_form_and_seed_and_its_sentences_say_so(tmp_path)
     lines = provenance_lines("en", source, "bm25")
     assert lines[0].startswith("Synthetic questions: 30 cloze questions (seed 3)")
     assert "favour lexical retrieval" in lines[1]
-    assert "Spearman ρ" in lines[2]
+    assert "held-out real questions of JSQuAD and JaQuAD" in lines[2]
     assert provenance_lines("ja", source, "bm25")[0].startswith("合成質問")
     assert provenance_lines("en", None, "bm25") == []
     own = provenance_lines("en", QuestionsSource(kind="own", own=5, synthetic=0), "bm25")

@@ -64,7 +64,7 @@ DAMAGES = [
     (_set(f"metrics.{FIRST}.map@5", {"mean": 0, "ci_low": 0, "ci_high": 0}),
      "not a known metric"),
     (_set("metrics", {}), "metrics must have one entry per configuration"),
-    (_set(f"budget.k.{FIRST}", 0), f"budget.k.{FIRST} must be an integer >= 1 (got 0)"),
+    (_set(f"budget.k.{FIRST}", 0), f"budget.k.{FIRST} must be a number > 0.0 (got 0)"),
     (_set("pairwise.0.a", "nope"), "pairwise[0].a names no configuration"),
     (_set("pairwise.0.diff", 0.9), "pairwise[0].diff is 0.9 but the means give"),
     (_set("pairwise.0.p_holm", 2), "pairwise[0].p_holm must be a number <= 1.0 (got 2)"),
