@@ -13,6 +13,7 @@ from chunkviz.ui import benchmark_context as context_view
 from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_recompute as recompute
 from chunkviz.ui import benchmark_sections as sections
+from chunkviz.ui import benchmark_types as types_view
 from chunkviz.ui.guard import message_markdown
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.state import app_state
@@ -114,6 +115,8 @@ else:
         # Naive vs contextual headers (runs made with bench --context none,headings).
         context_view.render(results, metric)
         sections.robustness(results, runs, run, metric, lang)
+        # Which kinds of question each configuration loses (runs whose questions carry types).
+        types_view.render(results, run.path, metric, float(delta), lang)
     sections.plots(results, rows, state, run, metric, delta if metric is not None else None)
     sections.backends(results, runs, run, lang)
     sections.drill(results)
