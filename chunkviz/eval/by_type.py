@@ -130,6 +130,30 @@ def metric_by_type(results: Results, metric: str, kind: TypeKind) -> tuple[TypeM
     return tuple(out)
 
 
+def _pairs(results: Results, metric: str, values: Mapping[str, np.ndarray], mask: np.ndarray,
+           resampling: Resampling, margin: float | None) -> list[PairwiseResult]:
+    delta = margin if margin is not None else results.stats.margins.get(metric)
+    return pairwise_tests({lab: v[mask] for lab, v in values.items()}, metric=metric,
+                          alpha=results.stats.alpha, permutations=results.stats.permutations,
+                          seed=results.stats.seed, resampling=resampling, margin=delta)
+
+
+def retest_pairs(results: Results, metric: str,
+                 margin: float | None = None) -> tuple[PairwiseResult, ...]:
+    """Every pair of the file tested on any rank metric, as the runner tests its own metrics.
+
+    The same units, seed, bootstrap, permutations and Holm correction over the pairs as the
+    file's ``pairwise`` rows (for a metric the file tested, the rows come out identical), so a
+    metric the runner did not test (``recall@1``) can be compared with those it did.
+
+    Raises:
+        ParameterError: An unknown metric.
+    """
+    mask = np.ones(len(results.question_ids), dtype=bool)
+    return tuple(_pairs(results, metric, _values(results, metric), mask,
+                        _subset(results, mask), margin))
+
+
 @dataclass(frozen=True, slots=True)
 class TypeComparison:
     """One pair on one type's questions; ``result``'s Holm values run across the types.
@@ -169,16 +193,13 @@ def compare_by_type(results: Results, metric: str, kind: TypeKind,
     labels = np.asarray(question_labels(results, kind), dtype=object)
     values = _values(results, metric)
     alpha = results.stats.alpha
-    delta = margin if margin is not None else results.stats.margins.get(metric)
     raw: list[tuple[str, int, np.ndarray, Resampling, list[PairwiseResult]]] = []
     for name, n in type_counts(results, kind):
         if n < MIN_QUESTIONS:
             continue
         mask = labels == name
         resampling = _subset(results, mask)
-        rows = pairwise_tests({lab: v[mask] for lab, v in values.items()}, metric=metric,
-                              alpha=alpha, permutations=results.stats.permutations,
-                              seed=results.stats.seed, resampling=resampling, margin=delta)
+        rows = _pairs(results, metric, values, mask, resampling, margin)
         raw.append((name, n, mask, resampling, rows))
     floor = permutation_floor(results.stats.permutations)
     out: ByType = {}

@@ -15,6 +15,7 @@ from chunkviz.eval.by_type import (
     has_types,
     losses_by_type,
     metric_by_type,
+    retest_pairs,
     type_counts,
 )
 from chunkviz.eval.metrics import metric_values
@@ -86,6 +87,16 @@ def test_one_type_reproduces_the_files_own_tests(jaquad):
         assert (got.diff, got.ci_low, got.ci_high, got.p_value, got.a_wins, got.b_wins) == (
             want.diff, want.ci_low, want.ci_high, want.p_value, want.a_wins, want.b_wins)
         assert got.p_holm == got.p_value  # Holm over one type changes nothing
+
+
+def test_retesting_a_metric_the_file_tested_gives_its_rows(jaquad):
+    assert retest_pairs(jaquad, "mrr@10") == tuple(
+        p for p in jaquad.pairwise if p.metric == "mrr@10")
+    assert retest_pairs(jaquad, "recall@budget") == tuple(
+        p for p in jaquad.budget.pairwise if p.metric == "recall@budget")
+    recall_1 = retest_pairs(jaquad, "recall@1")
+    assert len(recall_1) == 28
+    assert {p.metric for p in recall_1} == {"recall@1"}
 
 
 def test_holm_runs_across_the_types_of_each_pair(jaquad, by_question_type):
