@@ -35,36 +35,39 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def _type_cell(lang: Lang, value: str) -> str:
+    """A type label for a Markdown cell (escaped)."""
     return escape_markdown(type_text(lang, value))
 
 
+def _type_header(lang: Lang, rows: Sequence[TypeMetric]) -> list[str]:
+    return [text(lang, "by_type.col_config"),
+            *(text(lang, "by_type.col_type_n", type=_type_cell(lang, r.type), n=r.questions)
+              for r in rows)]
+
+
 def metric_markdown(rows: Sequence[TypeMetric], labels: Sequence[str], lang: Lang) -> str:
-    """Types as rows, configurations as columns: mean [95% CI]; the row's best in bold."""
-    header = [text(lang, "by_type.col_type"), text(lang, "by_type.col_questions"),
-              *(escape_markdown(lab) for lab in labels)]
+    """Configurations as rows, types as columns: mean [95% CI]; each type's best in bold."""
+    best = {r.type: max(e.mean for e in r.estimates.values()) for r in rows if r.estimates}
     body = []
-    for row in rows:
-        cells = [_type_cell(lang, row.type), f"{row.questions:,}"]
-        if not row.estimates:
-            cells += [text(lang, "by_type.too_few")] * len(labels)
-        else:
-            best = max(row.estimates[lab].mean for lab in labels)
-            for lab in labels:
-                e = row.estimates[lab]
-                mean = f"**{e.mean:.3f}**" if e.mean == best else f"{e.mean:.3f}"
-                cells.append(f"{mean} [{e.ci_low:.3f},\u00a0{e.ci_high:.3f}]")
+    for lab in labels:
+        cells = [escape_markdown(lab)]
+        for r in rows:
+            if not r.estimates:
+                cells.append(text(lang, "by_type.too_few"))
+                continue
+            e = r.estimates[lab]
+            mean = f"**{e.mean:.3f}**" if e.mean == best[r.type] else f"{e.mean:.3f}"
+            cells.append(f"{mean} [{e.ci_low:.3f},\u00a0{e.ci_high:.3f}]")
         body.append(cells)
-    return _table(header, body)
+    return _table(_type_header(lang, rows), body)
 
 
 def lost_markdown(rows: Sequence[TypeMetric], labels: Sequence[str], lang: Lang) -> str:
     """Answers of each type no chunk holds whole, per configuration (count and share)."""
-    header = [text(lang, "by_type.col_type"), text(lang, "by_type.col_questions"),
-              *(escape_markdown(lab) for lab in labels)]
-    body = [[_type_cell(lang, row.type), f"{row.questions:,}",
-             *(f"{row.lost[lab]:,} ({row.lost[lab] / row.questions:.1%})" for lab in labels)]
-            for row in rows]
-    return _table(header, body)
+    body = [[escape_markdown(lab),
+             *(f"{r.lost[lab]:,} ({r.lost[lab] / r.questions:.1%})" for r in rows)]
+            for lab in labels]
+    return _table(_type_header(lang, rows), body)
 
 
 def comparison_markdown(items: Sequence[TypeComparison], lang: Lang) -> str:

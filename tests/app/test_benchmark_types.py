@@ -45,11 +45,13 @@ def test_a_jaquad_run_shows_each_type_and_what_a_configuration_loses(monkeypatch
     assert "By question type" in [h.value for h in at.subheader]
     results = load_results(_shipped("jaquad"))
     metric = at.selectbox(key="bench_sig_metric").value
-    table, lost = _markdown_starting(at, "| Type | Questions | fixed-100-0")
+    table, lost = _markdown_starting(at, "| Configuration | Lexical variation (world knowledge)")
     for name in set(results.question_types):
-        assert f"| {type_text('en', name)} |" in table
+        assert f"| {type_text('en', name)} (" in table.splitlines()[0]
+    assert len(table.splitlines()) == 2 + len(results.labels)
     # Lost before retrieval by type: fixed-100-0 cut 56 of 829 multiple-sentence answers.
-    assert "| Multiple-sentence reasoning | 829 | 56 (6.8%) |" in lost
+    assert "| Multiple-sentence reasoning (829) |" in lost.splitlines()[0]
+    assert lost.splitlines()[2].startswith("| fixed-100-0 | 33 (3.5%) | 49 (5.5%) | 56 (6.8%) |")
     # The default configuration is the one with the lowest mean over the types: fixed-100-0.
     assert at.selectbox(key="bench_type_config").value == "fixed-100-0"
     losses = losses_by_type(results, metric, "question", "fixed-100-0",
@@ -68,9 +70,9 @@ def test_answer_types_and_another_pair_redraw_the_tables(monkeypatch, tmp_path):
     at = _page(monkeypatch, tmp_path, "jaquad")
     at.radio(key="bench_type_kind").set_value("answer").run()
     assert not at.exception
-    table, _lost = _markdown_starting(at, "| Type | Questions | fixed-100-0")
-    assert "| Date/time |" in table
-    assert "too few" in table.split("| Manner |")[1].splitlines()[0]  # 17 questions
+    table, _lost = _markdown_starting(at, "| Configuration | Object (1,968)")
+    assert "| Date/time (698) |" in table
+    assert table.splitlines()[-1].endswith("| too few |")  # Manner: 17 questions
     at.selectbox(key="bench_type_pair").set_value("fixed-400-0 vs fixed-400-80").run()
     assert not at.exception
     (pair,) = _markdown_starting(at, "| Type | Questions | Difference [95% CI]")
