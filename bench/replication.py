@@ -17,7 +17,7 @@ and 20% overlap against none at each size. "Saturation hides" lists pairs one co
 and the other cannot, at Recall@5. "Metrics that separate" counts, per corpus, the pairs each
 metric separates (Recall@1 and Recall@5, MRR@10, nDCG@10, Recall@budget, MRR@budget; Recall@1 is
 tested from the ranks exactly as the runner tests its own metrics,
-``chunkviz.eval.by_type.retest_pairs``) and names the headline metric: the one that separates
+``chunkviz.eval.separation``) and names the headline metric: the one that separates
 the most pairs.
 
     python bench/replication.py                                  # print Markdown
@@ -36,18 +36,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from chunkviz.eval.by_type import metric_by_type, retest_pairs  # noqa: E402
+from chunkviz.eval.by_type import metric_by_type  # noqa: E402
 from chunkviz.eval.metrics import metric_label  # noqa: E402
 from chunkviz.eval.results import Results, load_results  # noqa: E402
 from chunkviz.eval.runner import shipped_results_dir  # noqa: E402
+from chunkviz.eval.separation import SEPARATING, headline, separation  # noqa: E402
+from chunkviz.eval.separation import tests_of as tests  # noqa: E402
 from chunkviz.eval.stats import PairwiseResult, Replication, replicate  # noqa: E402
 from chunkviz.views import by_type as by_type_views  # noqa: E402
 
 START = "<!-- replication:start (python bench/replication.py --write docs/benchmarks.md) -->"
 END = "<!-- replication:end -->"
 
-#: Metrics counted under "metrics that separate", equal k first, then the budget's.
-SEPARATING = ("recall@1", "recall@5", "mrr@10", "ndcg@10", "recall@budget", "mrr@budget")
 STATUSES = ("holds", "reverses", "differs", "one only", "neither")
 
 
@@ -62,12 +62,6 @@ def seed_pairs(labels: Sequence[str]) -> list[tuple[str, str, str]]:
             if none in labels:
                 out.append(("overlap vs none", lab, none))
     return out
-
-
-def tests(results: Results, metric: str) -> tuple[PairwiseResult, ...]:
-    """The file's own tests of ``metric`` (equal k or budget), else retested from the ranks."""
-    own = [p for p in (*results.pairwise, *results.budget.pairwise) if p.metric == metric]
-    return tuple(own) if own else retest_pairs(results, metric)
 
 
 def status(rep: Replication) -> str:
@@ -127,23 +121,6 @@ def pair_rows(js: Results, ja: Results, pairs: Sequence[tuple[str, str, str]], e
     return rows
 
 
-def separation(results: Results) -> list[tuple[str, Counter[str]]]:
-    """Per metric of ``SEPARATING``: how many pairs are each outcome."""
-    out = []
-    for metric in SEPARATING:
-        counts: Counter[str] = Counter()
-        for p in tests(results, metric):
-            o = p.outcome
-            counts["separated" if o in ("a_better", "b_better") else o] += 1
-        out.append((metric, counts))
-    return out
-
-
-def headline(counts: Sequence[tuple[str, Counter[str]]]) -> str:
-    """The metric separating the most pairs (the first in ``SEPARATING`` order on a tie)."""
-    return max(counts, key=lambda mc: (mc[1]["separated"], -SEPARATING.index(mc[0])))[0]
-
-
 def hidden(js: Results, ja: Results, metric: str) -> tuple[list[str], list[str]]:
     """Pairs one corpus separates on ``metric`` and the other cannot (JSQuAD-only, JaQuAD-only)."""
     js_only, ja_only = [], []
@@ -195,18 +172,16 @@ def backend_section(js: Results, ja: Results, equal_k: str, budget: str) -> str:
             "equivalent / inconclusive / saturated):", ""]
     sep = {"JSQuAD": separation(js), "JaQuAD": separation(ja)}
     rows = [[metric_label(metric), *(
-        "{separated} / {equivalent} / {inconclusive} / {saturated}".format_map(
-            {k: dict(sep[d])[metric][k] for k in ("separated", "equivalent", "inconclusive",
-                                                  "saturated")}) for d in sep)]
-            for metric in SEPARATING]
+        f"{s.separated} / {s.equivalent} / {s.inconclusive} / {s.saturated}"
+        for s in (sep[d][i] for d in sep))] for i, metric in enumerate(SEPARATING)]
     out += [table(["metric", "JSQuAD", "JaQuAD"], rows), ""]
     for corpus, counts in sep.items():
         best = headline(counts)
-        n = dict(counts)[best]["separated"]
-        tied = [metric_label(m) for m, c in counts if m != best and c["separated"] == n]
-        r5 = dict(counts)["recall@5"]["separated"]
-        out.append(f"- {corpus}: headline metric **{metric_label(best)}**: it separates {n} of "
-                   f"{len(tests(js, best))} pairs, the most of any metric"
+        tied = [metric_label(s.metric) for s in counts
+                if s.metric != best.metric and s.separated == best.separated]
+        r5 = next(s.separated for s in counts if s.metric == "recall@5")
+        out.append(f"- {corpus}: headline metric **{metric_label(best.metric)}**: it separates "
+                   f"{best.separated} of {best.pairs} pairs, the most of any metric"
                    + (f" (tied with {', '.join(tied)}; the first in the list wins)" if tied
                       else "")
                    + f"; Recall@5 separates {r5}.")

@@ -9,8 +9,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from chunkviz.eval.by_type import compare_by_type, losses_by_type
+from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.results import load_results
 from chunkviz.eval.runner import shipped_results_dir
+from chunkviz.eval.separation import headline, separation
 from chunkviz.ui.state import STATE_KEY, AppState
 from chunkviz.views.by_type import type_text
 from chunkviz.views.results_dirs import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
@@ -64,6 +66,20 @@ def test_a_jaquad_run_shows_each_type_and_what_a_configuration_loses(monkeypatch
     pair = _markdown_starting(at, "| Type | Questions | Difference [95% CI]")
     assert len(pair) == 1
     assert len(pair[0].splitlines()) == 2 + 5  # header, rule, the five question types
+
+
+def test_the_page_names_the_metric_that_separates_most_and_why(monkeypatch, tmp_path):
+    at = _page(monkeypatch, tmp_path, "jaquad")
+    assert "Which metrics separate the configurations?" in [h.value for h in at.subheader]
+    counts = separation(load_results(_shipped("jaquad")))
+    best = headline(counts)
+    (why,) = [m.value for m in at.markdown if m.value.startswith("Headline metric")]
+    assert f"**{metric_label(best.metric)}**" in why
+    assert f"({best.separated} of 28)" in why
+    r5 = next(s for s in counts if s.metric == "recall@5")
+    assert f"Recall@5 separates only {r5.separated} of 28" in why
+    (table,) = [m.value for m in at.markdown if m.value.startswith("| Metric | Pairs separated")]
+    assert len(table.splitlines()) == 2 + len(counts)
 
 
 def test_answer_types_and_another_pair_redraw_the_tables(monkeypatch, tmp_path):
