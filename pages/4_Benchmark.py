@@ -13,6 +13,8 @@ from chunkviz.ui import benchmark_context as context_view
 from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_recompute as recompute
 from chunkviz.ui import benchmark_sections as sections
+from chunkviz.ui import benchmark_separation as separation_view
+from chunkviz.ui import benchmark_types as types_view
 from chunkviz.ui.guard import message_markdown
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.state import app_state
@@ -113,10 +115,14 @@ else:
         st.caption(tr("verdict.weights_caption"))
 
     sections.significance(results, metric, unit_word, lang)
+    # Where Recall@5 saturates: the metric that separates the most pairs, and why.
+    separation_view.render(run.path)
     if metric is not None:
         # Naive vs contextual headers (runs made with bench --context none,headings).
         context_view.render(results, metric)
         sections.robustness(results, runs, run, metric, lang)
+        # Which kinds of question each configuration loses (runs whose questions carry types).
+        types_view.render(results, run.path, metric, float(delta), lang)
     sections.plots(results, rows, state, run, metric, delta if metric is not None else None,
                    budget if metric is not None else None)
     sections.backends(results, runs, run, lang)

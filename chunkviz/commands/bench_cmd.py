@@ -19,6 +19,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
 from chunkviz.commands.options import RESAMPLES, SEED, check_delta, integer, real
+from chunkviz.datasets import SPEC_HELP
 from chunkviz.errors import ParameterError, shown
 from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS, MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 from chunkviz.eval.engine import Engine, LocalEngine, Stage, run_fraction
@@ -37,7 +38,7 @@ def add_parser(sub: Any) -> None:
         "question, and write metrics with confidence intervals and Holm-corrected paired tests.",
     )
     p.add_argument("--dataset", default="jsquad",
-                   help="dataset spec: jsquad, squad:PATH, qa:PAIRS:DOCUMENT, hf:NAME[:SPLIT]")
+                   help=f"dataset spec: {SPEC_HELP}")
     p.add_argument("--backend", default="bm25",
                    help="bm25 (default), tfidf, use-m3, e5-small, hybrid (BM25 + e5-small by "
                    "reciprocal rank fusion), hybrid:<lexical>+<dense> or st:<model name or path>")

@@ -15,7 +15,7 @@ from chunkviz.commands.options import SEED, integer
 from chunkviz.datasets import SPEC_HELP, load_dataset
 from chunkviz.datasets.sampling import sample_questions
 from chunkviz.eval.grid import default_grid
-from chunkviz.eval.lost import format_lost_table, lost_table
+from chunkviz.eval.lost import format_lost_by_type, format_lost_table, lost_by_type, lost_table
 
 #: The study's sample size; used by default when the dataset has more questions.
 DEFAULT_SAMPLE = 500
@@ -38,6 +38,9 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--seed", type=SEED, default=0, help="seed of the sample (default 0)")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--by-type", choices=("question", "answer"), default=None,
+                   help="also count the lost questions per question or answer type (datasets "
+                   "that label them: jaquad)")
     p.set_defaults(run=run)
 
 
@@ -57,11 +60,19 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         file=sys.stderr, disable=None,
     ) as bar:
         rows = lost_table(dataset, configs, progress=bar.update)
+    by_type = lost_by_type(dataset, rows, args.by_type) if args.by_type else []
     if args.format == "json":
-        print(json.dumps([r.as_dict() for r in rows], ensure_ascii=False, indent=2))
+        out: Any = [r.as_dict() for r in rows]
+        if args.by_type:
+            out = {"configs": out, "by_type": [
+                {"type": t, "questions": n, "broken": counts} for t, n, counts in by_type]}
+        print(json.dumps(out, ensure_ascii=False, indent=2))
         return 0
     print(f"# dataset {dataset.name}: {len(dataset.documents)} documents")
     for note in dataset.notes:
         print(f"# {note}")
     print(format_lost_table(rows))
+    if args.by_type:
+        print(f"\n# lost by {args.by_type} type")
+        print(format_lost_by_type(by_type) or f"# no question carries a {args.by_type} type")
     return 0

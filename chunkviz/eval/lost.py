@@ -7,12 +7,14 @@ answer. Counting needs no model, only the chunkings and the spans.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from chunkviz.cost import predicted_chunk_count
 from chunkviz.datasets.base import Dataset, Question
+from chunkviz.errors import ParameterError
 from chunkviz.eval.grid import Config, chunk_config
 from chunkviz.eval.spans import analyze_spans
 
@@ -131,3 +133,42 @@ def format_lost_table(rows: Sequence[LostRow]) -> str:
                                                                           strict=True)]
         lines.append("  ".join(cells))
     return "\n".join(lines)
+
+
+def lost_by_type(dataset: Dataset, rows: Sequence[LostRow],
+                 kind: str = "question") -> list[tuple[str, int, dict[str, int]]]:
+    """Broken questions per type (JaQuAD's question or answer types), per configuration.
+
+    Args:
+        dataset: The dataset the rows counted (its questions carry the types).
+        rows: ``lost_table``'s rows.
+        kind: ``question`` (``Question.question_type``) or ``answer`` (``answer_type``).
+
+    Returns:
+        ``(type, questions of that type, {config: broken})``, most questions first; empty when
+        no question is labelled.
+
+    Raises:
+        ParameterError: An unknown ``kind``.
+    """
+    if kind not in ("question", "answer"):
+        raise ParameterError(f"kind must be question or answer (got kind={kind!r})")
+    of = {q.qid: q.question_type if kind == "question" else q.answer_type
+          for q in dataset.questions}
+    sizes = Counter(t for t in of.values() if t)
+    return [(t, n, {r.config: sum(1 for qid in r.broken_ids if of.get(qid) == t) for r in rows})
+            for t, n in sorted(sizes.items(), key=lambda item: (-item[1], item[0]))]
+
+
+def format_lost_by_type(table: Sequence[tuple[str, int, dict[str, int]]]) -> str:
+    """``lost_by_type`` as an aligned plain-text table: a row per type, a column per config."""
+    if not table:
+        return ""
+    configs = list(table[0][2])
+    header = ("type", "questions", *configs)
+    body = [(t, str(n), *(f"{c[k]} ({100 * c[k] / n:.1f}%)" for k in configs))
+            for t, n, c in table]
+    widths = [max(len(row[i]) for row in (header, *body)) for i in range(len(header))]
+    return "\n".join("  ".join([row[0].ljust(widths[0]),
+                                *(c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True))])
+                     for row in (header, *body))

@@ -81,6 +81,11 @@ def check_results(data: ResultsFile) -> None:
     if data.question_docs and len(data.question_docs) != n:
         raise ResultsFileError(f"question_docs has {len(data.question_docs)} ids for {n} "
                                "questions; it must have one per question")
+    for name in ("question_types", "answer_types"):
+        labels_of = getattr(data, name)
+        if labels_of and len(labels_of) != n:
+            raise ResultsFileError(f"{name} has {len(labels_of)} entries for {n} questions; it "
+                                   "must have one per question (or be absent)")
     if data.stats.unit == "document" and not data.question_docs:
         raise ResultsFileError("stats.unit is 'document' but question_docs is missing")
     if data.sensitivity is not None:

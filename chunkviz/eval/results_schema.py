@@ -328,6 +328,10 @@ class BenchmarkRun(Struct, Generic[P], omit_defaults=True, tag_field="schema", t
     retrieval: Retrieval
     #: Per question, its document id (the clusters of document-level inference).
     question_docs: tuple[Name, ...] = ()
+    #: Per question, its type and its answer's type as the dataset labels them (JaQuAD); empty
+    #: (and not written) when the dataset labels none, "" for an unlabelled question.
+    question_types: tuple[str, ...] = ()
+    answer_types: tuple[str, ...] = ()
     questions_source: QuestionsSource | None = None
     sensitivity: Sensitivity[P] | None = None
     timings: Timings

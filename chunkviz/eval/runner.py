@@ -23,7 +23,7 @@ import math
 import platform
 import time
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -528,6 +528,12 @@ def _estimate(values: np.ndarray, resampling: Resampling) -> Estimate:
     return bootstrap_ci(values, resampling=resampling)
 
 
+def _labels(values: Iterable[str]) -> tuple[str, ...]:
+    """Per-question labels as the file holds them: empty when no question has one."""
+    out = tuple(values)
+    return out if any(out) else ()
+
+
 def default_unit(doc_ids: Sequence[str]) -> Unit:
     """``document`` when the questions come from at least two documents, else ``question``.
 
@@ -850,6 +856,8 @@ def assemble(
             margins=dict(settings["margins"]),
         ),
         question_docs=tuple(q.doc_id for q in questions),
+        question_types=_labels(q.question_type for q in questions),
+        answer_types=_labels(q.answer_type for q in questions),
         retrieval=Retrieval(
             span_k=SPAN_K,
             document_ids=tuple(d.doc_id for d in dataset.documents),

@@ -185,6 +185,18 @@ def test_document_level_inference_needs_each_questions_document(v3):
     _refused(data, "question_docs has 3 ids for")
 
 
+def test_question_types_need_one_entry_per_question(v3):
+    n = len(v3["question_ids"])
+    data = copy.deepcopy(v3)
+    data["question_types"] = ["Logical reasoning"] * n
+    data["answer_types"] = [""] * n  # an unlabelled question's type is the empty string
+    assert results_from_dict(data).question_types == ("Logical reasoning",) * n
+    for name in ("question_types", "answer_types"):
+        data = copy.deepcopy(v3)
+        data[name] = ["Object"] * (n - 1)
+        _refused(data, f"{name} has {n - 1} entries for {n} questions")
+
+
 def test_sensitivity_entries_name_every_configuration(v3):
     data = copy.deepcopy(v3)
     first = v3["configs"][0]["label"]
