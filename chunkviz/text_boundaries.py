@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -296,23 +297,36 @@ class WordCuts:
         return len(self.inside) / len(self.cuts) if self.cuts else 0.0
 
 
-def word_cuts(result: ChunkingResult, level: Level = "word") -> WordCuts:
-    """The cuts ``result`` makes and those that fall inside a ``level`` unit (a word).
+def cut_offsets(length: int, starts: Iterable[int], ends: Iterable[int]) -> Any:
+    """Every distinct chunk start and end strictly inside a text of ``length``: an int64 array.
 
-    A cut is a chunk start or end other than the text's own start and end; a cut shared by two
-    chunks (one ends where the next starts) counts once.
+    The text's own start and end are cut by every chunking and are not counted; a cut shared by
+    two chunks (one ends where the next starts) counts once.
+    """
+    offsets = np.unique(np.concatenate((np.fromiter(starts, dtype=np.int64),
+                                        np.fromiter(ends, dtype=np.int64))))
+    return offsets[(offsets > 0) & (offsets < length)]
+
+
+def word_cut_counts(
+    text: str, starts: Iterable[int], ends: Iterable[int], level: Level = "word"
+) -> tuple[int, int]:
+    """``(cuts, cuts inside a word)`` of chunks with these offsets (``word_cuts``'s numbers)."""
+    offsets = cut_offsets(len(text), starts, ends)
+    if not offsets.size:
+        return 0, 0
+    return int(offsets.size), int(text_boundaries(text, level).inside(offsets).sum())
+
+
+def word_cuts(result: ChunkingResult, level: Level = "word") -> WordCuts:
+    """The cuts ``result`` makes (``cut_offsets``) and those that fall inside a ``level`` unit.
 
     Raises:
         ParameterError: An unknown level.
     """
     check_level(level)
-    n = len(result.text)
     columns = result.columns
-    offsets = np.unique(np.concatenate((
-        np.fromiter(columns.starts, dtype=np.int64, count=len(columns)),
-        np.fromiter(columns.ends, dtype=np.int64, count=len(columns)),
-    )))
-    offsets = offsets[(offsets > 0) & (offsets < n)]
+    offsets = cut_offsets(len(result.text), columns.starts, columns.ends)
     if not offsets.size:
         return WordCuts(level, (), (), ())
     bounds = text_boundaries(result.text, level)

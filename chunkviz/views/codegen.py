@@ -278,7 +278,13 @@ def snippet(strategy: str, params: Mapping[str, Any], library: Library) -> Snipp
     builder = _BUILDERS.get(strategy)
     if builder is None:
         return _none(library, strategy)
-    return builder(library, params)
+    snap = params.get("snap", "none")
+    made = builder(library, {k: v for k, v in params.items() if k not in ("snap", "max_shift")})
+    if snap != "none" and made.fidelity in ("exact", "equivalent"):
+        # No peer moves a window's cuts to word boundaries: its chunks are the unsnapped ones.
+        return Snippet(library, "closest", made.code,
+                       "Cuts where the window lands: no snapping to word boundaries.", "no_snap")
+    return made
 
 
 def snippets(strategy: str, params: Mapping[str, Any]) -> list[Snippet]:
