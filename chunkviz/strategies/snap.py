@@ -14,8 +14,8 @@ it (inside a word).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 from chunkviz.strategies.common import MAX_SIZE
 from chunkviz.strategies.registry import Param
@@ -31,6 +31,18 @@ MAX_SHIFT = Param(
     "max_shift", "int", 10, min=0, max=MAX_SIZE, unit="chars/tokens",
     help="Furthest a snapped cut may move, in the unit of size.",
 )
+
+
+def active_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` without ``snap`` and ``max_shift`` when snapping is off.
+
+    The one rule for what a configuration says about snapping: a chunking's own ``params``,
+    a shared link and generated code name them only when ``snap`` is on, so configurations and
+    links made before the option existed keep their exact form.
+    """
+    if params.get("snap", "none") != "none":
+        return dict(params)
+    return {k: v for k, v in params.items() if k not in ("snap", "max_shift")}
 
 
 class _Allowed:

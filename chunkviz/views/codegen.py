@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from chunkviz.eval.imported import IMPORTED
+from chunkviz.strategies.snap import active_params
 from chunkviz.text import Lang, has, text
 
 Library = Literal["chunkviz", "langchain", "llamaindex", "chonkie"]
@@ -53,7 +54,7 @@ def _chunkviz(strategy: str, params: Mapping[str, Any]) -> Snippet:
             "result = report.result()  # the aligned offsets, as on this page"
         )
         return Snippet("chunkviz", "exact", code)
-    args = _kwargs(params)
+    args = _kwargs(active_params(params))
     code = (
         "import chunkviz\n\n"
         f"result = chunkviz.chunk(text, {strategy!r}{', ' + args if args else ''})\n"

@@ -24,6 +24,7 @@ from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.backends import score
 from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.ranking import best_relevant_ranks
+from chunkviz.strategies.snap import active_params
 from chunkviz.text import Lang, text
 from chunkviz.text_boundaries import cut_offsets as cut_offsets_of
 from chunkviz.text_boundaries import word_cuts
@@ -208,7 +209,7 @@ def config_label(strategy: str, params: Mapping[str, Any]) -> str:
     """
     if strategy == IMPORTED:
         return f"{IMPORTED}: {params.get('name', params.get('id', ''))}"
-    shown = " ".join(f"{k}={v}" for k, v in params.items() if v is not None)
+    shown = " ".join(f"{k}={v}" for k, v in active_params(params).items() if v is not None)
     return f"{strategy} {shown}".strip()
 
 

@@ -90,3 +90,17 @@ def test_snapped_configurations_have_labels_of_their_own():
     assert parse_label(label).params == {"size": 400, "overlap": 80, "snap": "phrase"}
     shifted = config_label("recursive", {"size": 200, "snap": "word", "max_shift": 20})
     assert shifted == "recursive-200-0-max_shift=20-snap=word"
+
+
+def test_links_and_code_name_snap_only_when_it_is_on():
+    from chunkviz.strategies.snap import active_params
+    from chunkviz.views.codegen import snippet
+    from chunkviz.views.share_link import to_query
+
+    off = {"size": 100, "overlap": 0, "unit": "chars", "snap": "none", "max_shift": 10}
+    assert active_params(off) == {"size": 100, "overlap": 0, "unit": "chars"}
+    assert "snap" not in to_query("fixed", off, None)
+    assert "snap" not in snippet("fixed", off, "chunkviz").code
+    on = {**off, "snap": "word"}
+    assert to_query("fixed", on, None)["snap"] == "word"
+    assert to_query("fixed", on, None)["max_shift"] == "10"
