@@ -330,6 +330,8 @@ def word_cuts(result: ChunkingResult, level: Level = "word") -> WordCuts:
     if not offsets.size:
         return WordCuts(level, (), (), ())
     bounds = text_boundaries(result.text, level)
-    inside = offsets[bounds.inside(offsets)].tolist()
-    return WordCuts(level, tuple(offsets.tolist()), tuple(inside),
-                    tuple(bounds.word_at(p) for p in inside))
+    inside = offsets[bounds.inside(offsets)]
+    after = np.searchsorted(bounds.positions, inside, side="right")  # the word's end boundary
+    words = zip(bounds.positions[after - 1].tolist(), bounds.positions[after].tolist(),
+                strict=True)
+    return WordCuts(level, tuple(offsets.tolist()), tuple(inside.tolist()), tuple(words))
