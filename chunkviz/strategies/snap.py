@@ -17,7 +17,6 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from chunkviz.strategies.common import MAX_SIZE
 from chunkviz.strategies.registry import Param
 from chunkviz.text_boundaries import Boundaries
 
@@ -28,7 +27,7 @@ SNAP = Param(
     help="Move each cut to the nearest word or phrase boundary (BudouX) within max_shift.",
 )
 MAX_SHIFT = Param(
-    "max_shift", "int", 10, min=0, max=MAX_SIZE, unit="chars/tokens",
+    "max_shift", "int", 10, min=0, max=1_000, unit="chars/tokens",
     help="Furthest a snapped cut may move, in the unit of size.",
 )
 
