@@ -13,6 +13,7 @@ decision rule's verdict (equivalent within ±0.01, better, worse, inconclusive).
     PYTHONPATH=. python bench/snap.py --dataset jsquad:PATH # any JSQuAD-format file
     PYTHONPATH=. python bench/snap.py --snap phrase --max-shift 20 --sample 1000
     PYTHONPATH=. python bench/snap.py --speed   # boundaries vs budoux.Parser.parse, same run
+    PYTHONPATH=. python bench/snap.py --mecab   # BudouX words vs MeCab (fugashi + unidic-lite)
 
 The Markdown table goes to standard output (docs/benchmarks.md, "Snapping cuts to word
 boundaries").
@@ -86,6 +87,62 @@ def speed() -> None:
         print(f"| {name} | {len(text):,} | {ours:.3f} | {theirs:.3f} | {theirs / ours:.1f}x |")
 
 
+def mecab_boundaries(text: str) -> set[int]:
+    """Offsets between two MeCab tokens (fugashi + unidic-lite), line by line."""
+    import fugashi  # the reference, where installed (requirements-dev)
+
+    tagger = fugashi.Tagger()
+    out: set[int] = set()
+    start = 0
+    for line in text.splitlines(keepends=True):
+        pos = 0
+        for word in tagger(line):
+            k = line.find(word.surface, pos)  # MeCab drops whitespace: read on from pos
+            if k < 0:
+                continue
+            out.update((start + k, start + k + len(word.surface)))
+            pos = k + len(word.surface)
+        start += len(line)
+    return out
+
+
+def mecab(dataset_spec: str) -> None:
+    """BudouX's word boundaries against MeCab's, and the cuts inside a word of each."""
+    from chunkviz import chunk
+    from chunkviz.text_boundaries import text_boundaries, word_cut_counts
+
+    agree = ours_only = theirs_only = 0
+    cut_rows: dict[str, list[int]] = {}
+    for document in load_dataset(dataset_spec).documents:
+        text = document.text
+        theirs = mecab_boundaries(text)
+        ours = set(text_boundaries(text, "word").positions.tolist())
+        # Positions MeCab can judge: between two non-space characters.
+        judged = {p for p in range(1, len(text)) if not text[p - 1].isspace()
+                  and not text[p].isspace()}
+        agree += len(ours & theirs & judged)
+        ours_only += len((ours - theirs) & judged)
+        theirs_only += len((theirs - ours) & judged)
+        for size, overlap in ((400, 80), (200, 0)):
+            r = chunk(text, "fixed", size=size, overlap=overlap)
+            cols = r.columns
+            cuts, inside = word_cut_counts(text, cols.starts, cols.ends)
+            in_mecab = sum(1 for p in set(cols.starts) | set(cols.ends)
+                           if 0 < p < len(text) and p not in theirs)
+            row = cut_rows.setdefault(f"fixed {size}/{overlap}", [0, 0, 0])
+            row[0] += cuts
+            row[1] += inside
+            row[2] += in_mecab
+    precision = agree / (agree + ours_only)
+    recall = agree / (agree + theirs_only)
+    print(f"BudouX word boundaries vs MeCab/unidic-lite: precision {precision:.3f}, recall "
+          f"{recall:.3f}, F1 {2 * precision * recall / (precision + recall):.3f}")
+    print("| windows | cuts | inside a BudouX word | inside a MeCab word |")
+    print("|---|---|---|---|")
+    for name, (cuts, inside, in_mecab) in cut_rows.items():
+        print(f"| {name} | {cuts:,} | {inside / cuts:.1%} | {in_mecab / cuts:.1%} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", default="jsquad", help="dataset spec (jsquad, jsquad:PATH)")
@@ -96,9 +153,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--permutations", type=int, default=5000)
     parser.add_argument("--bootstrap", type=int, default=2000)
     parser.add_argument("--speed", action="store_true", help="boundaries vs BudouX's parser")
+    parser.add_argument("--mecab", action="store_true", help="BudouX words vs MeCab's")
     args = parser.parse_args(argv)
     if args.speed:
         speed()
+        return 0
+    if args.mecab:
+        mecab(args.dataset)
         return 0
     snaps = [s.strip() for s in args.snap.split(",") if s.strip()]
     groups = _configs(snaps, args.max_shift)
