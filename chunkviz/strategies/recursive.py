@@ -56,7 +56,7 @@ from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, resolve_tokeni
 from chunkviz.strategies.packing import Bounds
 from chunkviz.strategies.registry import Strategy, register
 from chunkviz.strategies.snap import MAX_SHIFT, SNAP, Snap
-from chunkviz.text_boundaries import Boundaries, code_points, text_boundaries
+from chunkviz.text_boundaries import Level, code_points, text_boundaries
 from chunkviz.tokenizers import Tokenizer, token_boundaries
 
 
@@ -235,23 +235,22 @@ class BoundaryLevel(Separator):
 
     A word longer than ``max_shift`` characters is cut between its characters right away, so a
     chunk end moves back by fewer than ``max_shift`` characters from where the character level
-    would have cut; shorter words stay whole.
+    would have cut; shorter words stay whole. The boundaries are computed only when a piece
+    reaches this level (most texts never need it: sentences and commas fit first).
 
     Attributes:
-        boundaries: The text's boundaries (``chunkviz.text_boundaries``).
+        level: ``word`` or ``phrase`` (``chunkviz.text_boundaries``).
         max_shift: Longest word kept whole, in characters.
     """
 
-    boundaries: Boundaries | None = None
+    level: Level = "word"
     max_shift: int = 0
 
     def cut_array(
         self, text: str, start: int, end: int, absent: set[str] | None = None
     ) -> list[int] | Any:
         """Boundaries in ``(start, end]`` plus every offset inside a word over ``max_shift``."""
-        if self.boundaries is None:
-            return []
-        positions = self.boundaries.positions
+        positions = text_boundaries(text, self.level).positions
         lo = int(np.searchsorted(positions, start, side="right"))
         hi = int(np.searchsorted(positions, end, side="right"))
         cuts = np.concatenate((positions[lo:hi], [end])).astype(np.int64)
@@ -268,12 +267,11 @@ class BoundaryLevel(Separator):
         return cuts.tolist() if end - start < _VECTOR_MIN else cuts
 
 
-def snap_separators(text: str, snap: Snap, max_shift: int) -> tuple[Separator, ...]:
+def snap_separators(snap: Snap, max_shift: int) -> tuple[Separator, ...]:
     """The default levels, with a word or phrase level before single characters (``snap``)."""
     if snap == "none":
         return DEFAULT_SEPARATORS
-    level = BoundaryLevel(snap, (), boundaries=text_boundaries(text, snap), max_shift=max_shift)
-    return (*DEFAULT_SEPARATORS, level)
+    return (*DEFAULT_SEPARATORS, BoundaryLevel(snap, (), level=snap, max_shift=max_shift))
 
 
 class Ruler:
@@ -593,7 +591,7 @@ def recursive_split(
     measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
     starts, ends = recursive_columns(text, 0, len(text), size=size, overlap=overlap,
                                      measure=measure,
-                                     separators=snap_separators(text, snap, max_shift))
+                                     separators=snap_separators(snap, max_shift))
     return ChunkingResult(text, ChunkSequence(starts, ends), "recursive", params)
 
 
