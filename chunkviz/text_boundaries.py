@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -128,30 +129,40 @@ def _pack(key: str, length: int) -> int:
     return packed
 
 
-def budoux_breaks(text: str, level: Level) -> Any:
-    """Where BudouX's model breaks ``text``: a bool array, entry ``i - 1`` for offset ``i``.
+def _padded(text: str) -> Any:
+    # The code points with three pad values on either side (features look 3 characters away).
+    padded = np.full(len(text) + 6, _PAD, dtype=np.int64)
+    padded[3:len(text) + 3] = code_points(text)
+    return padded
 
-    Exactly the breaks of ``budoux.Parser(model).parse(text)`` (offsets 1 .. len(text) - 1),
-    computed in linear time (see the module docstring).
-    """
+
+def _budoux_at(padded: Any, offsets: Any, level: Level) -> Any:
+    """Whether BudouX's model breaks before each of ``offsets`` (``_padded`` text codes)."""
     model = _load_model(level)
-    n = len(text)
-    if n < 2:
-        return np.zeros(0, dtype=bool)
-    padded = np.full(n + 6, _PAD, dtype=np.int64)
-    padded[3:n + 3] = code_points(text)
-    positions = np.arange(1, n, dtype=np.int64) + 3  # offsets 1 .. n-1 in the padded array
-    score = np.zeros(n - 1, dtype=np.int64)
+    positions = offsets + 3
+    score = np.zeros(positions.size, dtype=np.int64)
     for table in model.tables:
         if not table.keys.size:
             continue
-        key = np.zeros(n - 1, dtype=np.int64)
+        key = np.zeros(positions.size, dtype=np.int64)
         for k in range(table.length):
             key = (key << _BITS) | padded[positions + table.offset + k]
         at = np.searchsorted(table.keys, key)
         at[at == table.keys.size] = 0
         score += np.where(table.keys[at] == key, table.scores[at], 0)
     return 2 * score > model.total
+
+
+def budoux_breaks(text: str, level: Level) -> Any:
+    """Where BudouX's model breaks ``text``: a bool array, entry ``i - 1`` for offset ``i``.
+
+    Exactly the breaks of ``budoux.Parser(model).parse(text)`` (offsets 1 .. len(text) - 1),
+    computed in linear time (see the module docstring).
+    """
+    n = len(text)
+    if n < 2:
+        return np.zeros(0, dtype=bool)
+    return _budoux_at(_padded(text), np.arange(1, n, dtype=np.int64), level)
 
 
 # Character classes, per distinct code point (a text has few distinct characters).
@@ -253,21 +264,68 @@ def text_boundaries(text: str, level: Level = "word") -> Boundaries:
     if n < 2:
         positions = np.arange(0, n + 1, dtype=np.int64) if n else np.zeros(1, dtype=np.int64)
     else:
-        cls = _classes(code_points(text))
-        a, b = cls[:-1], cls[1:]
-        glue = ((b & _EXTEND) != 0) | ((a & _JOINER) != 0) | ((b & _JOINER) != 0)
-        glue |= ((a & _HIGH) != 0) & ((b & _LOW) != 0)
-        glue |= ((a & _REGIONAL) != 0) & ((b & _REGIONAL) != 0)
-        both_words = ((a & _WORD) != 0) & ((b & _WORD) != 0)
-        japanese = ((a | b) & _JAPANESE) != 0
-        inner = both_words & ~japanese
-        decided = both_words & japanese & ~glue
-        breaks = ~glue & ~inner
-        if decided.any():
-            breaks &= ~decided | budoux_breaks(text, level)
-        positions = np.concatenate(([0], np.flatnonzero(breaks) + 1, [n])).astype(np.int64)
+        inner = np.flatnonzero(boundary_mask(text, np.arange(1, n, dtype=np.int64), level)) + 1
+        positions = np.concatenate(([0], inner, [n])).astype(np.int64)
     positions.setflags(write=False)
     return Boundaries(level, n, positions)
+
+
+def boundary_mask(text: str, offsets: Any, level: Level = "word") -> Any:
+    """Whether each offset (strictly inside ``text``) is a ``level`` boundary: a bool array.
+
+    The rules of the module docstring, decided from the characters around each offset only, so
+    checking a chunking's cuts costs O(cuts), not O(len(text)).
+    """
+    at = np.asarray(offsets, dtype=np.int64)
+    if not at.size:
+        return np.zeros(0, dtype=bool)
+    codes = code_points(text)
+    cls = _classes(np.concatenate((codes[at - 1], codes[at])))
+    a, b = cls[:at.size], cls[at.size:]
+    glue = ((b & _EXTEND) != 0) | ((a & _JOINER) != 0) | ((b & _JOINER) != 0)
+    glue |= ((a & _HIGH) != 0) & ((b & _LOW) != 0)
+    glue |= ((a & _REGIONAL) != 0) & ((b & _REGIONAL) != 0)
+    both_words = ((a & _WORD) != 0) & ((b & _WORD) != 0)
+    japanese = ((a | b) & _JAPANESE) != 0
+    decided = both_words & japanese & ~glue
+    breaks = ~glue & ~(both_words & ~japanese)
+    if decided.any():
+        padded = np.full(codes.size + 6, _PAD, dtype=np.int64)
+        padded[3:codes.size + 3] = codes
+        breaks[decided] = _budoux_at(padded, at[decided], level)
+    return breaks
+
+
+#: How far either side of a cut ``word_cuts`` looks for the ends of the word it cuts.
+WORD_REACH = 32
+
+
+def _words_around(text: str, cuts: Any, level: Level) -> list[tuple[int, int]]:
+    """``(start, end)`` of the word around each cut, looking ``WORD_REACH`` characters away.
+
+    A word longer than that is shown clipped to the reach. With many cuts (a window of a few
+    characters) the whole text's boundaries are cheaper, and are used instead.
+    """
+    n = len(text)
+    if cuts.size * (2 * WORD_REACH) >= n:
+        positions = text_boundaries(text, level).positions
+        after = np.searchsorted(positions, cuts, side="right")
+        return list(zip(positions[after - 1].tolist(), positions[after].tolist(), strict=True))
+    steps = np.arange(-WORD_REACH + 1, WORD_REACH, dtype=np.int64)
+    around = cuts[:, None] + steps[None, :]
+    valid = (around > 0) & (around < n)
+    marks = np.zeros(around.shape, dtype=bool)
+    marks[valid] = boundary_mask(text, around[valid], level)
+    marks[~valid] = True  # the text's own ends are boundaries
+    middle = WORD_REACH - 1  # the column of the cut itself
+    # The nearest boundary column on each side (a side with none: its far edge, clipped).
+    left = marks[:, :middle][:, ::-1]
+    before = np.where(left.any(axis=1), middle - 1 - left.argmax(axis=1), 0)
+    right = marks[:, middle + 1:]
+    after = np.where(right.any(axis=1), middle + 1 + right.argmax(axis=1), 2 * middle)
+    starts = np.maximum(cuts - middle + before, 0)
+    ends = np.minimum(cuts - middle + after, n)
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,13 +336,11 @@ class WordCuts:
         level: ``word`` or ``phrase``: the boundaries the cuts were checked against.
         cuts: Every distinct chunk start and end strictly inside the text, increasing.
         inside: The cuts that fall inside a word, increasing.
-        words: ``(start, end)`` of the word each of ``inside`` cuts, in the same order.
     """
 
     level: Level
     cuts: tuple[int, ...]
     inside: tuple[int, ...]
-    words: tuple[tuple[int, int], ...]
 
     @property
     def count(self) -> int:
@@ -295,6 +351,21 @@ class WordCuts:
     def share(self) -> float:
         """Cuts inside a word as a share of all cuts (0.0 when there is no cut)."""
         return len(self.inside) / len(self.cuts) if self.cuts else 0.0
+
+    def words(
+        self, text: str, start: int = 0, end: int | None = None
+    ) -> dict[int, tuple[int, int]]:
+        """``(start, end)`` of the word each cut inside ``[start, end]`` falls in, by cut.
+
+        Only the cuts asked about are looked at (a page of the highlight, not the document).
+        ``text`` must be the chunked text.
+        """
+        stop = len(text) if end is None else end
+        lo, hi = bisect_left(self.inside, start), bisect_right(self.inside, stop)
+        picked = np.array(self.inside[lo:hi], dtype=np.int64)
+        if not picked.size:
+            return {}
+        return dict(zip(picked.tolist(), _words_around(text, picked, self.level), strict=True))
 
 
 def cut_offsets(length: int, starts: Iterable[int], ends: Iterable[int]) -> Any:
@@ -315,7 +386,7 @@ def word_cut_counts(
     offsets = cut_offsets(len(text), starts, ends)
     if not offsets.size:
         return 0, 0
-    return int(offsets.size), int(text_boundaries(text, level).inside(offsets).sum())
+    return int(offsets.size), int((~boundary_mask(text, offsets, level)).sum())
 
 
 def word_cuts(result: ChunkingResult, level: Level = "word") -> WordCuts:
@@ -328,10 +399,6 @@ def word_cuts(result: ChunkingResult, level: Level = "word") -> WordCuts:
     columns = result.columns
     offsets = cut_offsets(len(result.text), columns.starts, columns.ends)
     if not offsets.size:
-        return WordCuts(level, (), (), ())
-    bounds = text_boundaries(result.text, level)
-    inside = offsets[bounds.inside(offsets)]
-    after = np.searchsorted(bounds.positions, inside, side="right")  # the word's end boundary
-    words = zip(bounds.positions[after - 1].tolist(), bounds.positions[after].tolist(),
-                strict=True)
-    return WordCuts(level, tuple(offsets.tolist()), tuple(inside.tolist()), tuple(words))
+        return WordCuts(level, (), ())
+    inside = offsets[~boundary_mask(result.text, offsets, level)]
+    return WordCuts(level, tuple(offsets.tolist()), tuple(inside.tolist()))

@@ -106,7 +106,8 @@ with view:
     a, b = page_bounds(len(text), page - 1)
     marks = marks_cached(document, strategy, params, state.backend, a, b, state.imported)
     markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_for(state.lang),
-                         parents=result.parents, word_cuts=words_at_cuts(text, stats.word_cuts))
+                         parents=result.parents,
+                         word_cuts=words_at_cuts(text, stats.word_cuts, a, b))
     with view_slot:
         highlight_view(markup, scroll_to=jump.scroll, focus=jump.focus, key="explore_highlight",
                        request=jump.request, legend=state.lang,

@@ -85,7 +85,8 @@ def test_word_cuts_counts_each_cut_once_and_names_the_word():
     cuts = word_cuts(inside)
     assert cuts.cuts == (3, 5)
     assert cuts.inside == (5,)
-    assert cuts.words == ((4, 7),)
+    assert cuts.words(text) == {5: (4, 7)}
+    assert cuts.words(text, 0, 4) == {}
     assert cuts.share == 0.5
 
 
@@ -108,3 +109,29 @@ def test_a_run_of_one_character_is_segmented_in_one_pass():
     b = text_boundaries("あ" * 200_000, "phrase")
     assert b.positions[0] == 0
     assert b.positions[-1] == 200_000
+
+
+@given(text=texts)
+@example(text="\udbff\udc00か\u3099🇯🇵e\u0301")
+def test_the_mask_at_any_offsets_agrees_with_the_whole_text(text):
+    from chunkviz.text_boundaries import boundary_mask
+
+    for level in ("word", "phrase"):
+        whole = set(text_boundaries(text, level).positions.tolist())  # type: ignore[arg-type]
+        inner = list(range(1, len(text)))
+        mask = boundary_mask(text, inner, level).tolist()  # type: ignore[arg-type]
+        assert [p for p, m in zip(inner, mask, strict=True) if m] == sorted(whole - {0, len(text)})
+
+
+def test_words_found_near_a_cut_match_the_whole_texts_words():
+    # Few cuts in a long text: word_cuts looks around each cut instead of segmenting it all.
+    text = JA * 60
+    result = chunkviz.chunk(text, "fixed", size=700)
+    cuts = word_cuts(result)
+    assert cuts.inside
+    assert len(cuts.inside) * 64 < len(text)  # the local path
+    positions = text_boundaries(text, "word").positions.tolist()
+    for cut, (a, b) in cuts.words(text).items():
+        after = next(p for p in positions if p > cut)
+        before = max(p for p in positions if p < cut)
+        assert (a, b) == (before, after)

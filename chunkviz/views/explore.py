@@ -454,11 +454,15 @@ def chunk_stats(
     )
 
 
-def words_at_cuts(source: str, cuts: WordCuts | None) -> dict[int, str]:
-    """Each cut inside a word, with the word it cuts (the highlight's hover text)."""
+def words_at_cuts(source: str, cuts: WordCuts | None, start: int = 0,
+                  end: int | None = None) -> dict[int, str]:
+    """Each cut inside a word in ``[start, end]``, with the word it cuts (the hover text).
+
+    Only the page shown is looked at, so a long document costs what its page costs.
+    """
     if cuts is None:
         return {}
-    return {at: source[a:b] for at, (a, b) in zip(cuts.inside, cuts.words, strict=True)}
+    return {at: source[a:b] for at, (a, b) in cuts.words(source, start, end).items()}
 
 
 def document_tokens(text: str, tokenizer: Tokenizer) -> int:

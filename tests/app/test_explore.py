@@ -550,7 +550,8 @@ def test_cuts_inside_words_are_counted_marked_and_snapped_away():
     assert cuts.count > 0
     assert _metric(at, "Cuts inside words") == f"{cuts.count:,} / {len(cuts.cuts):,}"
     markup = _highlight(at)["html"]
-    first, (a, b) = cuts.inside[0], cuts.words[0]
+    first = cuts.inside[0]
+    a, b = cuts.words(text)[first]
     index = cuts.cuts.index(first) + 1  # chunk that starts at the first cut inside a word
     assert (f'<span class="cn wc" id="chunk-{index}" title="cut inside the word: '
             f'{html.escape(text[a:b])}">') in markup

@@ -39,7 +39,7 @@ def test_the_jsquad_sample_shows_its_cuts_inside_words(app_url, page):
     assert {b["outline"] for b in marked} == {"dashed"}
     assert {b["outline"] for b in plain} == {"none"}
     assert marked[0]["colour"] != plain[0]["colour"]
-    a, b = cuts.words[0]
+    a, b = cuts.words(text)[cuts.inside[0]]
     assert marked[0]["title"] == f"cut inside the word: {text[a:b]}"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "explore-word-cuts.png"))
