@@ -663,8 +663,7 @@ def mean_chunk_tokens(loaded: Loaded, indexed: Sequence[Indexed]) -> list[float]
 def word_cut_totals(loaded: Loaded, indexed: Sequence[Indexed]) -> list[tuple[int, int]]:
     """Per configuration, ``(cuts, cuts inside a word)`` summed over the documents.
 
-    Documents are the outer loop, so each document's word boundaries are computed once
-    (``chunkviz.text_boundaries`` caches the last few texts).
+    Each cut is judged from the characters around it (``word_cut_counts``): O(cuts).
     """
     by_document: list[dict[int, tuple[list[int], list[int]]]] = []
     for ix in indexed:
