@@ -24,7 +24,7 @@ from chunkviz.ui.resources import (
     token_counts_cached,
 )
 from chunkviz.ui.state import app_state, bind, lang_key
-from chunkviz.views.explore import chunk_stats, lesson_line, qa_counts
+from chunkviz.views.explore import chunk_stats, lesson_line, qa_counts, words_at_cuts
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, render_html
 
 state = app_state()
@@ -106,7 +106,8 @@ with view:
     a, b = page_bounds(len(text), page - 1)
     marks = marks_cached(document, strategy, params, state.backend, a, b, state.imported)
     markup = render_html(text, result.chunks, marks, start=a, end=b, labels=labels_for(state.lang),
-                         parents=result.parents)
+                         parents=result.parents,
+                         word_cuts=words_at_cuts(text, stats.word_cuts, a, b))
     with view_slot:
         highlight_view(markup, scroll_to=jump.scroll, focus=jump.focus, key="explore_highlight",
                        request=jump.request, legend=state.lang,

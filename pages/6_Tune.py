@@ -21,6 +21,7 @@ from chunkviz.ui.tune_view import (
     QUESTION_SOURCES,
     TuneSettings,
     decision_notes,
+    default_labels,
     form_label,
     front_figure,
     grid_configs,
@@ -68,8 +69,9 @@ if source != "own":
                            format_func=lambda f: form_label(lang, f, state.backend),
                            help=tr("tune.form_help"))
 imported = state.imported_for(document)
-labels = [c.label for c in tune_configs(document, imported)]
-chosen = st.multiselect(tr("tune.grid"), labels, default=labels, key="tune_grid",
+offered = tune_configs(document, imported)
+labels = [c.label for c in offered]
+chosen = st.multiselect(tr("tune.grid"), labels, default=default_labels(offered), key="tune_grid",
                         format_func=lambda c: grid_label(lang, c, imported),
                         help=tr("tune.grid_help"))
 budget = int(st.number_input(tr("decision.budget"), min_value=MIN_BUDGET_CHARS,

@@ -224,6 +224,17 @@ def paragraph_grid() -> tuple[Config, ...]:
     return (make_config("paragraph"),)
 
 
+def snapped(configs: Sequence[Config], snap: str = "phrase") -> tuple[Config, ...]:
+    """The configurations of ``configs`` that can snap (fixed, recursive), snapped to ``snap``.
+
+    Tune offers these beside ``tune_grid()`` without selecting them: the default grid, the
+    shipped results and the prior stay as they are.
+    """
+    return tuple(make_config(c.strategy, {**c.params, "snap": snap}) for c in configs
+                 if "snap" in {p.name for p in get_strategy(c.strategy).params}
+                 and c.params.get("snap", "none") == "none")
+
+
 def tune_grid() -> tuple[Config, ...]:
     """The ``tune`` grid: 16 configurations.
 
@@ -275,12 +286,14 @@ def chunk_config(config: Config, document: Document) -> ChunkingResult:
 
 
 def build_grid(strategies: Sequence[str], sizes: Sequence[int],
-               overlap_percents: Sequence[int]) -> tuple[Config, ...]:
+               overlap_percents: Sequence[int],
+               snaps: Sequence[str] = ("none",)) -> tuple[Config, ...]:
     """Configurations for Recompute.
 
     Each strategy with a required size runs over ``sizes`` x ``overlap_percents`` (overlap =
     size x percent / 100, rounded down); every other strategy (no size, or an optional size cap)
-    runs once with its defaults.
+    runs once with its defaults. A strategy with a ``snap`` parameter (fixed, recursive) runs
+    once more per level of ``snaps`` other than ``none`` (``fixed-400-80-snap=phrase``).
 
     Raises:
         ParameterError: Nothing to run, or a size/overlap the strategy's schema rejects.
@@ -309,7 +322,9 @@ def build_grid(strategies: Sequence[str], sizes: Sequence[int],
                 params: dict[str, Any] = {size_param.name: size}
                 if "overlap" in names:
                     params["overlap"] = size * pct // 100
-                configs.append(make_config(name, params))
+                for snap in snaps if "snap" in names else ("none",):
+                    snapped = params if snap == "none" else {**params, "snap": snap}
+                    configs.append(make_config(name, snapped))
     return _first_wins(configs)
 
 

@@ -114,6 +114,10 @@ class ConfigRecord(Struct, omit_defaults=True, frozen=True, kw_only=True):
     mean_chunk_tokens: NonNegative | None = None
     #: A pattern rather than ``ContextMode``: ``Config.context`` is a plain string.
     context: Annotated[str, Meta(pattern=f"^({'|'.join(CONTEXT_MODES)})$")] = "none"
+    #: Distinct chunk starts and ends inside the documents, summed (issue 38); None: not counted.
+    cuts: Count | None = None
+    #: Of ``cuts``, those inside a word (``chunkviz.text_boundaries.word_cut_counts``).
+    words_cut: Count | None = None
 
     @property
     def config(self) -> Config:

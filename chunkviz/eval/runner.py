@@ -93,6 +93,7 @@ from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir, default_
 from chunkviz.retrieval.headers import contextual_texts
 from chunkviz.retrieval.index import FusedBackend, Index, LexicalBackend, vector_backends
 from chunkviz.retrieval.ranking import best_relevant_ranks, rank_batch
+from chunkviz.text_boundaries import word_cut_counts
 from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece, token_boundaries
 
 KS = tuple(range(1, 21))
@@ -666,6 +667,29 @@ def mean_chunk_tokens(loaded: Loaded, indexed: Sequence[Indexed]) -> list[float]
     return out
 
 
+def word_cut_totals(loaded: Loaded, indexed: Sequence[Indexed]) -> list[tuple[int, int]]:
+    """Per configuration, ``(cuts, cuts inside a word)`` summed over the documents.
+
+    Each cut is judged from the characters around it (``word_cut_counts``): O(cuts).
+    """
+    by_document: list[dict[int, tuple[list[int], list[int]]]] = []
+    for ix in indexed:
+        offsets: dict[int, tuple[list[int], list[int]]] = {}
+        for d, s, e in ix.offsets:
+            starts, ends = offsets.setdefault(d, ([], []))
+            starts.append(s)
+            ends.append(e)
+        by_document.append(offsets)
+    totals = [[0, 0] for _ in indexed]
+    for d, document in enumerate(loaded.dataset.documents):
+        for ci, offsets in enumerate(by_document):
+            if d in offsets:
+                cuts, inside = word_cut_counts(document.text, *offsets[d])
+                totals[ci][0] += cuts
+                totals[ci][1] += inside
+    return [(a, b) for a, b in totals]
+
+
 def _mean_chunk_chars(ix: Indexed) -> float:
     lengths = [e - s for _, s, e in ix.offsets]
     return round(float(np.mean(lengths)) if lengths else 0.0, 4)
@@ -803,6 +827,7 @@ def assemble(
     """The typed results from every stage's output."""
     be, dataset, questions = loaded.backend, loaded.dataset, loaded.questions
     tokens = mean_chunk_tokens(loaded, indexed)
+    cut_counts = word_cut_totals(loaded, indexed)
     configs = tuple(
         ConfigRecord(
             label=ix.config.label, strategy=ix.config.strategy, params=ix.config.params,
@@ -813,6 +838,7 @@ def assemble(
             mean_chunk_chars=_mean_chunk_chars(ix), over_limit=sum(over_limit(be, ix.texts)),
             mean_chunk_tokens=tokens[ci],
             context=ix.config.context,
+            cuts=cut_counts[ci][0], words_cut=cut_counts[ci][1],
         )
         for ci, (ix, rk, index) in enumerate(zip(indexed, ranked, encoded.indexes, strict=True))
     )

@@ -55,6 +55,8 @@ from chunkviz.segment import (
 from chunkviz.strategies.common import OVERLAP, SIZE, UNIT, Unit, resolve_tokenizer
 from chunkviz.strategies.packing import Bounds
 from chunkviz.strategies.registry import Strategy, register
+from chunkviz.strategies.snap import MAX_SHIFT, SNAP, Snap
+from chunkviz.text_boundaries import Level, code_points, text_boundaries
 from chunkviz.tokenizers import Tokenizer, token_boundaries
 
 
@@ -106,7 +108,7 @@ class Separator:
             ends = None
             if literal and end - first >= _VECTOR_MIN:
                 if codes is None:
-                    codes = _code_points(text, start, end)
+                    codes = code_points(text, start, end)
                 if literal in self.single:
                     ends = _single_char_cuts(text, start, end, codes, literal, pattern,
                                              self.followers, self.leaders)
@@ -134,15 +136,6 @@ _match_end = re.Match.end  # mapped over finditer: no Python-level loop per matc
 # Ranges shorter than this use the regex alone (numpy's fixed costs do not pay off: measured
 # slower on the one 36,000-character JSQuAD article, faster on the 20 MB text).
 _VECTOR_MIN = 200_000
-
-
-def _code_points(text: str, start: int, end: int) -> Any:
-    """``text[start:end]`` as a numpy array of code points (lone surrogates kept)."""
-    if end <= start:
-        return np.zeros(0, dtype=np.uint32)
-    # A numpy string scalar stores UCS-4, so viewing it as uint32 gives the code points; this
-    # is several times faster than encoding to UTF-32.
-    return np.array(text[start:end]).reshape(1).view(np.uint32)
 
 
 def _single_char_cuts(
@@ -234,6 +227,51 @@ DEFAULT_SEPARATORS: tuple[Separator, ...] = (
 
 #: Index of the comma level in DEFAULT_SEPARATORS (sentence falls back from here).
 CLAUSE_LEVEL = 3
+
+
+@dataclass(frozen=True, slots=True)
+class BoundaryLevel(Separator):
+    """A level that cuts at word or phrase boundaries (``snap``), before single characters.
+
+    A word longer than ``max_shift`` characters is cut between its characters right away, so a
+    chunk end moves back by fewer than ``max_shift`` characters from where the character level
+    would have cut; shorter words stay whole. The boundaries are computed only when a piece
+    reaches this level (most texts never need it: sentences and commas fit first).
+
+    Attributes:
+        level: ``word`` or ``phrase`` (``chunkviz.text_boundaries``).
+        max_shift: Longest word kept whole, in characters.
+    """
+
+    level: Level = "word"
+    max_shift: int = 0
+
+    def cut_array(
+        self, text: str, start: int, end: int, absent: set[str] | None = None
+    ) -> list[int] | Any:
+        """Boundaries in ``(start, end]`` plus every offset inside a word over ``max_shift``."""
+        positions = text_boundaries(text, self.level).positions
+        lo = int(np.searchsorted(positions, start, side="right"))
+        hi = int(np.searchsorted(positions, end, side="right"))
+        cuts = np.concatenate((positions[lo:hi], [end])).astype(np.int64)
+        lengths = np.diff(cuts, prepend=start)
+        long_words = np.flatnonzero(lengths > self.max_shift)
+        if long_words.size:
+            pieces = [cuts]
+            for i in long_words.tolist():
+                word_end = int(cuts[i])
+                pieces.append(np.arange(word_end - int(lengths[i]) + 1, word_end, dtype=np.int64))
+            cuts = np.concatenate(pieces)
+            cuts.sort(kind="stable")
+        cuts = cuts[np.concatenate(([True], cuts[1:] != cuts[:-1]))]
+        return cuts.tolist() if end - start < _VECTOR_MIN else cuts
+
+
+def snap_separators(snap: Snap, max_shift: int) -> tuple[Separator, ...]:
+    """The default levels, with a word or phrase level before single characters (``snap``)."""
+    if snap == "none":
+        return DEFAULT_SEPARATORS
+    return (*DEFAULT_SEPARATORS, BoundaryLevel(snap, (), level=snap, max_shift=max_shift))
 
 
 class Ruler:
@@ -495,6 +533,7 @@ def recursive_columns(
     overlap: int,
     measure: Ruler,
     level: int = 0,
+    separators: Sequence[Separator] = DEFAULT_SEPARATORS,
 ) -> tuple[list[int], list[int]]:
     """Recursive chunks of ``text[start:end]``: chunk starts and chunk ends, two lists.
 
@@ -506,12 +545,13 @@ def recursive_columns(
         overlap: Largest size of whole trailing pieces repeated in the next chunk.
         measure: How sizes are counted.
         level: The separator level to begin at (``CLAUSE_LEVEL`` inside a sentence).
+        separators: The levels, coarsest first (``snap_separators`` adds a word level).
     """
     if end <= start:
         return [], []
     if measure.cost(start, end) <= size:
         return [start], [end]
-    ends = piece_ends(text, start, end, size, measure, level=level)
+    ends = piece_ends(text, start, end, size, measure, separators, level=level)
     starts: Any
     if isinstance(ends, list):
         starts = [start, *ends[:-1]]
@@ -526,6 +566,8 @@ def recursive_split(
     size: int,
     overlap: int = 0,
     unit: Unit = "chars",
+    snap: Snap = "none",
+    max_shift: int = 10,
     tokenizer: Tokenizer | None = None,
 ) -> ChunkingResult:
     """Split at the coarsest separators that make pieces fit, then pack pieces up to ``size``.
@@ -535,15 +577,21 @@ def recursive_split(
         size: Largest chunk size in ``unit``.
         overlap: Largest size of whole trailing pieces repeated at the start of the next chunk.
         unit: ``chars`` (code points) or ``tokens`` of ``tokenizer``.
+        snap: ``none``, or ``word``/``phrase``: cut a run without separators at word or phrase
+            boundaries (``BoundaryLevel``) before cutting between characters.
+        max_shift: Longest word kept whole, in characters (``BoundaryLevel``).
         tokenizer: Tokenizer for ``unit="tokens"``; the bundled SentencePiece model by default.
 
     Returns:
         Chunks that tile the text (overlapping by at most ``overlap``).
     """
-    params = {"size": size, "overlap": overlap, "unit": unit}
+    params: dict[str, object] = {"size": size, "overlap": overlap, "unit": unit}
+    if snap != "none":
+        params.update(snap=snap, max_shift=max_shift)  # recorded only when on (see fixed)
     measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
     starts, ends = recursive_columns(text, 0, len(text), size=size, overlap=overlap,
-                                     measure=measure)
+                                     measure=measure,
+                                     separators=snap_separators(snap, max_shift))
     return ChunkingResult(text, ChunkSequence(starts, ends), "recursive", params)
 
 
@@ -568,7 +616,7 @@ register(
         name="recursive",
         description="Split at blank lines, then lines, sentence ends (。！？ . ! ?), 、 and "
         "commas, spaces and characters, as far as needed; pack pieces up to size.",
-        params=(SIZE, OVERLAP, UNIT),
+        params=(SIZE, OVERLAP, UNIT, SNAP, MAX_SHIFT),
         gaps="none",
         fn=recursive_split,
         size_param="size",

@@ -35,7 +35,7 @@ NEW_RUN_KEY = "bench_new_run"
 
 def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes: str,
                  overlaps: str, backend_name: str,
-                 progress: Progress) -> str:
+                 progress: Progress, snaps: tuple[str, ...] = ("none",)) -> str:
     """Run the benchmark and save the results file; returns its path.
 
     Raises:
@@ -44,7 +44,7 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
     out = check_writable(recompute_dir(os.environ))  # before any work, not after the run
     check_cache_writable(None, get_backend(backend_name).kind)
     configs = build_grid(strategies, parse_ints(sizes, "sizes"),
-                         parse_ints(overlaps, "overlap percents"))
+                         parse_ints(overlaps, "overlap percents"), snaps)
     results = benchmark.run_benchmark(cached_dataset(spec), configs, get_backend(backend_name),
                                       progress=progress, spec=spec, sample=sample, seed=seed)
     path = save_results(results, out)
@@ -53,23 +53,25 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _estimate(spec: str, sample: int, seed: int, strategies: tuple[str, ...], sizes: str,
-              overlaps: str, backend_name: str) -> tuple[int, int, float | None] | None:
+              overlaps: str, backend_name: str,
+              snaps: tuple[str, ...] = ("none",)) -> tuple[int, int, float | None] | None:
     """``(chars, missing chars, seconds)`` of the run's encoding (None: lexical backend)."""
     configs = build_grid(list(strategies), parse_ints(sizes, "sizes"),
-                         parse_ints(overlaps, "overlap percents"))
+                         parse_ints(overlaps, "overlap percents"), snaps)
     found = encode_estimate(cached_dataset(spec), configs, get_backend(backend_name),
                             EmbeddingCache(default_cache_dir()), sample=sample, seed=seed)
     return None if found is None else (found.chars, found.missing_chars, found.seconds)
 
 
 def _duration_note(spec: str, sample: int, seed: int,
-                   strategies: list[str], sizes: str, overlaps: str, backend: str) -> None:
+                   strategies: list[str], sizes: str, overlaps: str, backend: str,
+                   snaps: tuple[str, ...] = ("none",)) -> None:
     """Before a dense run starts: what it will encode and about how long that takes."""
     kinds = {i.name: i.kind for i in list_backends()}
     if kinds.get(backend, "dense") == "lexical":
         return  # BM25 and TF-IDF index in seconds: nothing to announce
     try:
-        found = _estimate(spec, sample, seed, tuple(strategies), sizes, overlaps, backend)
+        found = _estimate(spec, sample, seed, tuple(strategies), sizes, overlaps, backend, snaps)
     except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
         show_error(e)
         return
@@ -100,6 +102,12 @@ def render(backend: str, expanded: bool) -> None:
                                 key="bench_rc_sizes")
         overlaps = right.text_input(tr("benchmark.rc_overlaps"), "0, 20", key="bench_rc_overlaps",
                                     help=tr("benchmark.rc_overlaps_help"))
+        # Snapped windows run as configurations of their own, beside the unsnapped ones.
+        lang = current_lang()
+        snaps = tuple(st.multiselect(
+            tr("benchmark.rc_snaps"), ["none", "word", "phrase"], default=["none"],
+            key=f"bench_rc_snaps_{lang}", help=tr("benchmark.rc_snaps_help"),
+            format_func=lambda v: tr(f"choice.{v}", lang=lang))) or ("none",)
         spec = st.text_input(tr("benchmark.rc_dataset"), "jsquad", key="bench_rc_dataset",
                              help=tr("benchmark.rc_dataset_help"))
         left, right = st.columns(2)
@@ -109,12 +117,12 @@ def render(backend: str, expanded: bool) -> None:
                                   key="bench_rc_seed")
         try:
             grid = build_grid(strategies, parse_ints(sizes, "sizes"),
-                              parse_ints(overlaps, "overlap percents"))
+                              parse_ints(overlaps, "overlap percents"), snaps)
         except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
             show_error(e)
             return
         st.caption(tr("benchmark.rc_grid", n=len(grid), labels=", ".join(c.label for c in grid)))
-        _duration_note(spec, int(sample), int(seed), strategies, sizes, overlaps, backend)
+        _duration_note(spec, int(sample), int(seed), strategies, sizes, overlaps, backend, snaps)
         st.caption(tr("benchmark.rc_stay"))
         if not st.button(tr("benchmark.rc_run"), key="bench_rc_run", type="primary"):
             return
@@ -125,7 +133,7 @@ def render(backend: str, expanded: bool) -> None:
 
         try:
             path = run_and_save(spec, int(sample), int(seed), strategies, sizes, overlaps,
-                                backend, progress)
+                                backend, progress, snaps)
         except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
             show_error(e)
             return

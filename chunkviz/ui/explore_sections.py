@@ -62,14 +62,14 @@ class ExploreRun:
 
 
 def number_tiles(run: ExploreRun, index_size: IndexSize | None) -> None:
-    """The six key numbers, two to a row beside the settings (``METRIC_WIDTH`` tiles).
+    """The seven key numbers, two to a row beside the settings (``METRIC_WIDTH`` tiles).
 
     ``index_size`` is ``resources.index_size_cached``'s for the run's configuration.
     """
     stats, counts, backend = run.stats, run.counts, run.backend
     named = backend_text(run.state.lang, run.state.backend)  # in words, not its registry id
     with st.container(horizontal=True, gap="small", key="explore_numbers"):
-        tiles = [st.container(width=METRIC_WIDTH) for _ in range(6)]
+        tiles = [st.container(width=METRIC_WIDTH) for _ in range(7)]
     tiles[0].metric(tr("explore.chunks"), f"{stats.count:,}", help=tr("explore.chunks_help"))
     tiles[1].metric(tr("explore.predicted"),
                     "—" if stats.predicted is None else f"{stats.predicted:,}",
@@ -92,6 +92,10 @@ def number_tiles(run: ExploreRun, index_size: IndexSize | None) -> None:
                     help=tr("explore.no_limit", backend=named) if limit is None
                     else tr("explore.over_help_windowed" if windowed else "explore.over_help",
                             limit=limit))
+    cuts = stats.word_cuts
+    tiles[6].metric(tr("explore.word_cuts"),
+                    "—" if cuts is None else f"{cuts.count:,} / {len(cuts.cuts):,}",
+                    help=tr("explore.word_cuts_help"))
 
 
 def _on_table_select() -> None:
@@ -173,14 +177,14 @@ def table_section(run: ExploreRun) -> None:
 
 def export_section(run: ExploreRun) -> None:
     """Downloads (JSON, JSONL, CSV, standalone HTML) and code for other libraries."""
-    result, document, qa = run.result, run.document, run.qa
+    result, document, qa, cuts = run.result, run.document, run.qa, run.stats.word_cuts
     # Every export names the document and the configuration, and gives each chunk's QA status.
     stem = export.export_stem(result, document)
     st.caption(tr("explore.export_note"))
     for col, (kind, data, mime) in zip(st.columns(3), (
-            ("json", export.to_json(result, document, qa), "application/json"),
-            ("jsonl", export.to_jsonl(result, document, qa), "application/jsonl"),
-            ("csv", export.to_csv(result, document, qa), "text/csv")), strict=True):
+            ("json", export.to_json(result, document, qa, cuts), "application/json"),
+            ("jsonl", export.to_jsonl(result, document, qa, cuts), "application/jsonl"),
+            ("csv", export.to_csv(result, document, qa, cuts), "text/csv")), strict=True):
         col.download_button(tr(f"explore.export_{kind}"), data, f"{stem}.{kind}", mime,
                             key=f"explore_dl_{kind}")
     save_view_button(document, result, qa, lang=run.state.lang, key="explore_dl_html")

@@ -18,7 +18,7 @@ import streamlit as st
 from chunkviz.document import Document
 from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS
 from chunkviz.eval.engine import Stage, run_fraction
-from chunkviz.eval.grid import Config, tune_grid
+from chunkviz.eval.grid import Config, snapped, tune_grid
 from chunkviz.eval.imported import IMPORTED, ImportedChunking, imported_config, imported_label
 from chunkviz.eval.synthetic import VALIDATION, Form
 from chunkviz.eval.tune import (
@@ -69,16 +69,32 @@ class TuneSettings:
     budget: int = DEFAULT_BUDGET_CHARS
 
 
+def offered_grid() -> tuple[Config, ...]:
+    """The strategies' configurations the page offers: the tune grid, then its snapped twins.
+
+    The snapped ones (``snapped``: fixed and recursive snapped to phrase boundaries) are offered
+    but not selected by default (``default_labels``), so the default run stays ``tune_grid()``.
+    """
+    grid = tune_grid()
+    return (*grid, *snapped(grid))
+
+
 def tune_configs(document: Document, imported: Sequence[ImportedChunking] = ()) -> list[Config]:
-    """The grid the page offers: the default tune grid, then the chunkings imported for it."""
-    return [*tune_grid(), *(imported_config(c, document.doc_id) for c in imported)]
+    """The grid the page offers: the tune grid, its snapped twins, then the imported chunkings."""
+    return [*offered_grid(), *(imported_config(c, document.doc_id) for c in imported)]
+
+
+def default_labels(offered: Sequence[Config]) -> list[str]:
+    """The offered labels selected at first: all but the snapped twins."""
+    extra = {c.label for c in snapped(tune_grid())}
+    return [c.label for c in offered if c.label not in extra]
 
 
 def grid_configs(labels: Sequence[str], document: Document | None = None,
                  imported: Sequence[ImportedChunking] = ()) -> list[Config]:
     """The offered configurations named by ``labels``, in grid order."""
     wanted = set(labels)
-    offered = tune_configs(document, imported) if document is not None else tune_grid()
+    offered = tune_configs(document, imported) if document is not None else offered_grid()
     return [c for c in offered if c.label in wanted]
 
 
@@ -252,7 +268,7 @@ def open_in_explore(state: AppState, label: str) -> None:
         state.strategy = IMPORTED
         state.set_params(IMPORTED, {"id": imported[label].id, "name": imported[label].name})
         st.switch_page("pages/1_Explore.py")
-    config = next(c for c in tune_grid() if c.label == label)
+    config = next(c for c in offered_grid() if c.label == label)
     state.strategy = config.strategy
     state.set_params(config.strategy, {**state.params_of(config.strategy), **config.params})
     st.switch_page("pages/1_Explore.py")

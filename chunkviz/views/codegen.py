@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from chunkviz.eval.imported import IMPORTED
+from chunkviz.strategies.snap import active_params
 from chunkviz.text import Lang, has, text
 
 Library = Literal["chunkviz", "langchain", "llamaindex", "chonkie"]
@@ -53,7 +54,7 @@ def _chunkviz(strategy: str, params: Mapping[str, Any]) -> Snippet:
             "result = report.result()  # the aligned offsets, as on this page"
         )
         return Snippet("chunkviz", "exact", code)
-    args = _kwargs(params)
+    args = _kwargs(active_params(params))
     code = (
         "import chunkviz\n\n"
         f"result = chunkviz.chunk(text, {strategy!r}{', ' + args if args else ''})\n"
@@ -278,7 +279,13 @@ def snippet(strategy: str, params: Mapping[str, Any], library: Library) -> Snipp
     builder = _BUILDERS.get(strategy)
     if builder is None:
         return _none(library, strategy)
-    return builder(library, params)
+    snap = params.get("snap", "none")
+    made = builder(library, {k: v for k, v in params.items() if k not in ("snap", "max_shift")})
+    if snap != "none" and made.fidelity in ("exact", "equivalent"):
+        # No peer moves a window's cuts to word boundaries: its chunks are the unsnapped ones.
+        return Snippet(library, "closest", made.code,
+                       "Cuts where the window lands: no snapping to word boundaries.", "no_snap")
+    return made
 
 
 def snippets(strategy: str, params: Mapping[str, Any]) -> list[Snippet]:

@@ -24,7 +24,10 @@ from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.backends import score
 from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.ranking import best_relevant_ranks
+from chunkviz.strategies.snap import active_params
 from chunkviz.text import Lang, text
+from chunkviz.text_boundaries import cut_offsets as cut_offsets_of
+from chunkviz.text_boundaries import word_cuts
 from chunkviz.views.explore import QAResult, assess_qa
 from chunkviz.views.markup import escape_html
 
@@ -58,6 +61,11 @@ class Outcome:
         """Mean chunk length in characters (0 without chunks)."""
         lengths = [c.length for c in self.result.chunks]
         return float(np.mean(lengths)) if lengths else 0.0
+
+    @property
+    def words_cut(self) -> int:
+        """Cuts inside a word (``chunkviz.text_boundaries.word_cuts``)."""
+        return word_cuts(self.result).count
 
     @property
     def broken(self) -> int:
@@ -124,7 +132,7 @@ def outcome(
 
 #: The column and status words of the tables below, as the catalogues name them.
 WORDS = ("configuration", "strategy", "chunks", "mean chars", "broken answers", "questions",
-         "chars in no chunk", "question", "answer", "broken", "not found")
+         "chars in no chunk", "cuts inside words", "question", "answer", "broken", "not found")
 
 
 def table_words(lang: Lang) -> dict[str, str]:
@@ -161,6 +169,7 @@ def summary_rows(
             "broken answers": o.broken,
             "questions": len(o.qa),
             "chars in no chunk": o.lost_chars,
+            "cuts inside words": o.words_cut,
         }
         for k in ks:
             value = o.recall_at(k)
@@ -200,7 +209,7 @@ def config_label(strategy: str, params: Mapping[str, Any]) -> str:
     """
     if strategy == IMPORTED:
         return f"{IMPORTED}: {params.get('name', params.get('id', ''))}"
-    shown = " ".join(f"{k}={v}" for k, v in params.items() if v is not None)
+    shown = " ".join(f"{k}={v}" for k, v in active_params(params).items() if v is not None)
     return f"{strategy} {shown}".strip()
 
 
@@ -213,13 +222,8 @@ def cut_offsets(result: ChunkingResult) -> frozenset[int]:
     the next are two cuts around the gap. The document's own edges (0 and its length) are cut
     by every chunking and are not counted.
     """
-    length = len(result.text)
-    return frozenset(
-        offset
-        for chunk in result.chunks
-        for offset in (chunk.start, chunk.end)
-        if 0 < offset < length
-    )
+    columns = result.columns
+    return frozenset(cut_offsets_of(len(result.text), columns.starts, columns.ends).tolist())
 
 
 @dataclass(frozen=True, slots=True)

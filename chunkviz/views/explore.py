@@ -20,6 +20,7 @@ from chunkviz.eval.spans import SpanStatus, chunk_ranges, cut_and_held
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.headers import contextual_texts
 from chunkviz.text import Lang, text
+from chunkviz.text_boundaries import WordCuts, word_cuts
 from chunkviz.tokenizers import Tokenizer, count_tokens, token_boundaries
 from chunkviz.views.highlight import Mark
 
@@ -350,6 +351,7 @@ class ChunkStats:
             unit, or None when the strategy has no size.
         cost_factor: 1 / (1 - overlap/size), or None without size and overlap.
         embedded_chars: Characters embedded in total (prefixes included).
+        word_cuts: The cuts and those inside a word (``chunkviz.text_boundaries.word_cuts``).
     """
 
     count: int
@@ -362,6 +364,7 @@ class ChunkStats:
     predicted: int | None
     cost_factor: float | None
     embedded_chars: int
+    word_cuts: WordCuts | None = None
 
     @property
     def actual_factor(self) -> float | None:
@@ -447,7 +450,19 @@ def chunk_stats(
         predicted=predicted,
         cost_factor=factor,
         embedded_chars=embedded,
+        word_cuts=word_cuts(result),
     )
+
+
+def words_at_cuts(source: str, cuts: WordCuts | None, start: int = 0,
+                  end: int | None = None) -> dict[int, str]:
+    """Each cut inside a word in ``[start, end]``, with the word it cuts (the hover text).
+
+    Only the page shown is looked at, so a long document costs what its page costs.
+    """
+    if cuts is None:
+        return {}
+    return {at: source[a:b] for at, (a, b) in cuts.words(source, start, end).items()}
 
 
 def document_tokens(text: str, tokenizer: Tokenizer) -> int:

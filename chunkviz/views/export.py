@@ -27,6 +27,7 @@ from chunkviz.model import ChunkingResult
 
 if TYPE_CHECKING:
     from chunkviz.document import Document
+    from chunkviz.text_boundaries import WordCuts
     from chunkviz.views.explore import QAResult
 
 #: First characters that make a spreadsheet read a cell as a formula (OWASP's list).
@@ -34,18 +35,24 @@ FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 CSV_FIELDS = ("index", "start", "end", "length", "text", "prefix", "parent")
 #: Columns a CSV export of a document's chunking adds: where the chunks come from, their QA.
 CONTEXT_FIELDS = ("document", "strategy", "params", "answers_contained", "answers_broken")
+#: Columns added when the export is given the chunking's cuts inside words (issue 38).
+WORD_CUT_FIELDS = ("start_in_word", "end_in_word")
 
 
 def chunk_records(
-    result: ChunkingResult, qa: Sequence[QAResult] | None = None
+    result: ChunkingResult, qa: Sequence[QAResult] | None = None,
+    word_cuts: WordCuts | None = None,
 ) -> list[dict[str, Any]]:
     """One record per chunk: ``index``, ``start``, ``end``, ``length``, ``text``.
 
     ``prefix`` and ``parent`` are added only when the chunk has them. With ``qa`` (the
     question report of this chunking), each record also lists the question ids whose answer the
     chunk holds whole (``answers_contained``) and the broken ones whose answer it cuts
-    (``answers_broken``).
+    (``answers_broken``). With ``word_cuts`` (``chunkviz.text_boundaries.word_cuts`` of this
+    chunking), each record says whether its start and its end fall inside a word
+    (``start_in_word``, ``end_in_word``).
     """
+    inside = frozenset(word_cuts.inside) if word_cuts is not None else None
     contained: dict[int, list[str]] = {}
     cut: dict[int, list[str]] = {}
     for r in qa or ():
@@ -71,6 +78,9 @@ def chunk_records(
         if qa is not None:
             record["answers_contained"] = contained.get(i, [])
             record["answers_broken"] = cut.get(i, [])
+        if inside is not None:
+            record["start_in_word"] = c.start in inside
+            record["end_in_word"] = c.end in inside
         records.append(record)
     return records
 
@@ -122,18 +132,23 @@ def to_json(
     result: ChunkingResult,
     document: Document | None = None,
     qa: Sequence[QAResult] | None = None,
+    word_cuts: WordCuts | None = None,
 ) -> str:
     """The chunking as a JSON document: strategy, params and the chunk records.
 
     With ``document`` it starts with the document's description (``document_info``); with
-    ``qa`` it ends with the questions and their status, and each chunk carries its QA status.
+    ``qa`` it ends with the questions and their status, and each chunk carries its QA status;
+    with ``word_cuts``, ``word_cuts`` counts the cuts and those inside a word.
     """
     payload: dict[str, Any] = {}
     if document is not None:
         payload["document"] = document_info(document)
     payload["strategy"] = result.strategy
     payload["params"] = dict(result.params)
-    payload["chunks"] = chunk_records(result, qa)
+    if word_cuts is not None:
+        payload["word_cuts"] = {"level": word_cuts.level, "cuts": len(word_cuts.cuts),
+                                "inside_words": word_cuts.count}
+    payload["chunks"] = chunk_records(result, qa, word_cuts)
     if qa is not None:
         payload["questions"] = question_records(qa)
     return json.dumps(payload, ensure_ascii=False, indent=2)
@@ -150,11 +165,12 @@ def to_jsonl(
     result: ChunkingResult,
     document: Document | None = None,
     qa: Sequence[QAResult] | None = None,
+    word_cuts: WordCuts | None = None,
 ) -> str:
     """One JSON chunk record per line; each line names its document and configuration if given."""
     context = _context(result, document)
     return "".join(json.dumps({**context, **r}, ensure_ascii=False) + "\n"
-                   for r in chunk_records(result, qa))
+                   for r in chunk_records(result, qa, word_cuts))
 
 
 def csv_cell(value: Any) -> Any:
@@ -185,6 +201,7 @@ def to_csv(
     result: ChunkingResult,
     document: Document | None = None,
     qa: Sequence[QAResult] | None = None,
+    word_cuts: WordCuts | None = None,
 ) -> str:
     """The chunk records as CSV (index, start, end, length, text, prefix, parent).
 
@@ -195,13 +212,15 @@ def to_csv(
     if context:
         context["params"] = json.dumps(context["params"], ensure_ascii=False, sort_keys=True)
     rows = []
-    for record in chunk_records(result, qa):
+    for record in chunk_records(result, qa, word_cuts):
         row = {**context, **record}
         for field in ("answers_contained", "answers_broken"):
             if field in row:
                 row[field] = " ".join(row[field])
         rows.append(row)
     fields = (*CSV_FIELDS, *CONTEXT_FIELDS) if context or qa is not None else CSV_FIELDS
+    if word_cuts is not None:
+        fields = (*fields, *WORD_CUT_FIELDS)
     buffer = io.StringIO()
     write_csv(buffer, rows, fields)
     return buffer.getvalue()

@@ -26,7 +26,7 @@ never becomes one giant DOM.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -75,6 +75,8 @@ STYLE = """
 .cn { background: #334155; color: #ffffff; }
 .cn.target { background: #7c3aed; box-shadow: 0 0 0 3px #c4b5fd; }
 .ce { background: #e2e8f0; color: #334155; }
+/* A cut inside a word (issue 38): the badge turns dashed red, the word in its title. */
+.cn.wc, .ce.wc { background: #fee2e2; color: #991b1b; outline: 2px dashed #b91c1c; }
 .pn { background: #ede9fe; color: #5b21b6; border: 1px solid #7c3aed; }
 .cut {
   position: relative; background: #ffffff; color: #991b1b; border: 1px solid #991b1b;
@@ -297,6 +299,7 @@ class Labels:
     end: str = "end of chunk"
     parent: str = "parent"
     parent_mark: str = "P"
+    word_cut: str = "cut inside the word"
 
 
 def labels_for(lang: Lang) -> Labels:
@@ -353,6 +356,7 @@ def render_html(
     end: int | None = None,
     labels: Labels | None = None,
     parents: Sequence[Chunk] = (),
+    word_cuts: Mapping[int, str] | None = None,
 ) -> str:
     """HTML of ``text[start:end]`` with chunk bands, overlap depth, chunk numbers and answer marks.
 
@@ -360,9 +364,16 @@ def render_html(
     number badges carry ``id="chunk-<i>"`` so a view can scroll to a chunk, and every text span
     (and only a text span) carries ``data-s``, the offset of its first character, so a view can
     find a character. ``parents`` (a hierarchical chunking's ``result.parents``) are drawn above
-    the chunks.
+    the chunks. ``word_cuts`` maps each cut that falls inside a word to that word
+    (``chunkviz.views.explore.words_at_cuts``): the chunk's start badge or end marker there is
+    drawn dashed red (class ``wc``) and names the word in its title.
     """
     words = labels or Labels()
+    inside = word_cuts or {}
+
+    def word_note(at: int) -> str:
+        return f"\n{words.word_cut}: {inside[at]}" if at in inside else ""
+
     stop = len(text) if end is None else min(end, len(text))
     rows = _rows(len(text), chunks, marks, start, stop, parents)
     layer = _Layer(chunks, start, stop)
@@ -379,7 +390,9 @@ def render_html(
         # A chunk whose successor starts where it ends needs no end marker: the badge says it.
         for i in ends_at.get(at, ()):
             if not (i + 1 < len(layer.starts) and layer.starts[i + 1] == at):
-                out.append(f'<span class="ce" title="{end_word} #{i}">#{i}]</span>')
+                wc = " wc" if at in inside else ""
+                tip = end_word + escape_html(f" #{i}{word_note(at)}")
+                out.append(f'<span class="ce{wc}" title="{tip}">#{i}]</span>')
 
     # Plain tuples, unpacked: a page has thousands of segments and this loop is the redraw.
     for a, b, covering, mark_ids, starting, over, over_starting in rows:
@@ -394,6 +407,10 @@ def render_html(
                        f' #{p}">{escape_html(words.parent_mark)}#{p}</span>')
         for i in starting:
             prefix = chunks[i].prefix
+            if a in inside:
+                note = escape_html(f"{prefix}{word_note(a)}".strip("\n"))
+                out.append(f'<span class="cn wc" id="chunk-{i}" title="{note}">#{i}</span>')
+                continue
             tip = f' title="{escape_html(prefix)}"' if prefix else ""
             out.append(f'<span class="cn" id="chunk-{i}"{tip}>#{i}</span>')
         depth = len(covering)
@@ -436,6 +453,7 @@ _LEGEND: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("cut_copy", (("c0 cutcopy", "Aa"),)),
     ("broken", (("broken", "Aa"),)),
     ("cut", (("cut", "✂#n|#m"),)),
+    ("word_cut", (("cn wc", "#n"),)),
 )
 _PARENT_LEGEND = ("parent", (("pa0", "Aa"), ("pa1", "Aa"), ("pn", "P#k")))
 

@@ -17,6 +17,7 @@ from chunkviz.errors import ChunkvizError, Message, shown
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.strategies.registry import Param, Strategy
+from chunkviz.strategies.snap import active_params
 from chunkviz.text import LANGUAGES, Lang
 from chunkviz.views.param_ranges import SLIDER_MAX, broken_relations
 
@@ -66,6 +67,7 @@ def to_query(
     """Query parameters for a configuration (only the schema's parameters are written)."""
     spec = get_strategy(strategy)
     query = {"strategy": strategy}
+    params = active_params(params)  # snap's parameters only when it is on
     for p in spec.params:
         if p.name in params:
             query[p.name] = _text(params[p.name])

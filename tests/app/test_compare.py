@@ -61,7 +61,8 @@ def test_the_first_configuration_is_the_apps_current_one():
     assert _chunk_counts(at)[0] == "49"  # 梅雨's own paragraphs, passed by chunk_document
     at.slider(key="compare_1_p_recursive_size").set_value(300).run()
     assert app_state(at).compare[0] == ("recursive", {"size": 300, "overlap": 0,
-                                                      "unit": "chars"})
+                                                      "unit": "chars", "snap": "none",
+                                                      "max_shift": 10})
     at.selectbox(key="compare_0_strategy_en").set_value("fixed").run()
     assert app_state(at).strategy == "fixed"
 

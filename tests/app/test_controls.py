@@ -2,6 +2,9 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
+#: The snap controls of fixed and recursive (issue 38), at their defaults.
+SNAP_OFF = {"snap": "none", "max_shift": 10}
+
 
 def _controls_page() -> None:
     import streamlit as st
@@ -115,14 +118,14 @@ def test_overlap_offers_only_values_below_size_and_size_only_values_above_overla
     assert at.slider(key=OVERLAP).max == 436
     assert at.number_input(key=f"{OVERLAP}__typed").max == 436
     at.slider(key=OVERLAP).set_value(436).run()
-    assert at.session_state["chosen"] == {"size": 437, "overlap": 436, "unit": "chars"}
+    assert at.session_state["chosen"] == {"size": 437, "overlap": 436, "unit": "chars", **SNAP_OFF}
     # Size cannot go down to the overlap now; its range starts above it.
     assert at.slider(key=SIZE).min == 437
     assert at.number_input(key=f"{SIZE}__typed").min == 437
     # Lowering the overlap frees the size again; nothing changed on its own.
     at.number_input(key=f"{OVERLAP}__typed").set_value(36).run()
     assert at.slider(key=SIZE).min == 37
-    assert at.session_state["chosen"] == {"size": 437, "overlap": 36, "unit": "chars"}
+    assert at.session_state["chosen"] == {"size": 437, "overlap": 36, "unit": "chars", **SNAP_OFF}
     assert not at.exception
 
 
@@ -132,7 +135,7 @@ def test_two_changes_that_break_the_relation_put_the_bounded_one_back():
     at.slider(key=OVERLAP).set_value(300)
     at.slider(key=SIZE).set_value(200).run()
     assert not at.exception
-    assert at.session_state["chosen"] == {"size": 200, "overlap": 0, "unit": "chars"}
+    assert at.session_state["chosen"] == {"size": 200, "overlap": 0, "unit": "chars", **SNAP_OFF}
     assert at.slider(key=OVERLAP).value == 0
     assert at.slider(key=OVERLAP).max == 199
 
@@ -144,7 +147,7 @@ def test_size_one_leaves_overlap_one_value_shown_by_the_typed_input_alone():
     # A slider needs two ends; overlap's only valid value is 0.
     assert not [s for s in at.slider if s.key == OVERLAP]
     assert at.number_input(key=f"{OVERLAP}__typed").max == 0
-    assert at.session_state["chosen"] == {"size": 1, "overlap": 0, "unit": "chars"}
+    assert at.session_state["chosen"] == {"size": 1, "overlap": 0, "unit": "chars", **SNAP_OFF}
     at.number_input(key=f"{SIZE}__typed").set_value(50).run()
     assert at.slider(key=OVERLAP).max == 49
     assert at.slider(key=OVERLAP).value == 0

@@ -537,3 +537,26 @@ def test_a_focus_offset_opens_its_page_and_is_handed_to_the_view():
     data = _highlight(at)
     assert (data["focus"], data["request"]) == (25_000, 7)
     assert 'data-s="20000"' in data["html"]
+
+
+def test_cuts_inside_words_are_counted_marked_and_snapped_away():
+    # issue 38: fixed 400/0 on the JSQuAD sample cuts inside words; the count is word_cuts'
+    # and each such chunk number is drawn dashed red with the word in its title.
+    from chunkviz.text_boundaries import word_cuts
+
+    at = _page()
+    text = load_sample("jsquad_tsuyu").text
+    cuts = word_cuts(chunkviz.chunk(text, "fixed", size=400, overlap=0))
+    assert cuts.count > 0
+    assert _metric(at, "Cuts inside words") == f"{cuts.count:,} / {len(cuts.cuts):,}"
+    markup = _highlight(at)["html"]
+    first = cuts.inside[0]
+    a, b = cuts.words(text)[first]
+    index = cuts.cuts.index(first) + 1  # chunk that starts at the first cut inside a word
+    assert (f'<span class="cn wc" id="chunk-{index}" title="cut inside the word: '
+            f'{html.escape(text[a:b])}">') in markup
+    at.radio(key="explore_p_fixed_snap_en").set_value("word").run()
+    assert not at.exception
+    snapped = word_cuts(chunkviz.chunk(text, "fixed", size=400, overlap=0, snap="word"))
+    assert snapped.count < cuts.count
+    assert _metric(at, "Cuts inside words") == f"{snapped.count:,} / {len(snapped.cuts):,}"

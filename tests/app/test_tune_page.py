@@ -197,3 +197,15 @@ def test_the_same_file_uploaded_twice_gives_the_clis_recommendation_both_times(t
         at = at.button(key="tune_run").click().run()  # the default grid, as the CLI runs it
         assert not at.exception
         assert f"{REC}: {metric(at, REC)}" == label
+
+
+def test_snapped_twins_are_offered_but_not_selected():
+    # issue 38: the grid offers fixed/recursive snapped to phrases; the default run is unchanged.
+    from chunkviz.eval.grid import snapped, tune_grid
+
+    at = page("6_Tune.py", timeout=300, sample="tech_en", backend="bm25")
+    assert not at.exception
+    grid = at.multiselect(key="tune_grid")
+    twins = [c.label for c in snapped(tune_grid())]
+    assert set(twins) <= set(grid.options)
+    assert grid.value == [c.label for c in tune_grid()]

@@ -97,6 +97,15 @@ def test_chunk_counts_and_prediction(results):
     assert para.broken == 0
 
 
+def test_cuts_inside_words_are_counted_per_configuration(results):
+    # issue 38: fixed-20-0 cuts each document every 20 characters, paragraph only between
+    # paragraphs (each document has two: one cut at a sentence end).
+    fixed, para = results.config("fixed-20-0"), results.config("paragraph")
+    assert fixed.cuts == sum(-(-len(t) // 20) - 1 for t in (TEXT_A, TEXT_B))
+    assert 0 < fixed.words_cut <= fixed.cuts
+    assert (para.cuts, para.words_cut) == (2, 0)
+
+
 def test_broken_answers_have_null_ranks(results):
     for cfg in results.configs:
         ranks = results.ranks[cfg.label]

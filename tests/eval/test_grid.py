@@ -95,3 +95,22 @@ def test_label_round_trip(strategy, size, percent):
     config = make_config(strategy, {"size": size, "overlap": size * percent // 100})
     assert parse_label(config.label) == config
     assert build_grid([strategy], [size], [percent]) == (config,)
+
+
+def test_snapped_windows_join_the_recompute_grid_as_configurations_of_their_own():
+    # issue 38: fixed and recursive get a snapped twin per level; paragraph has no snap.
+    grid = build_grid(["fixed", "recursive", "paragraph"], [400], [20], ("none", "phrase"))
+    assert [c.label for c in grid] == [
+        "fixed-400-80", "fixed-400-80-snap=phrase", "recursive-400-80",
+        "recursive-400-80-snap=phrase", "paragraph"]
+    assert build_grid(["fixed"], [400], [20]) == (fixed_config(400, 80),)
+
+
+def test_snapped_twins_leave_the_default_grids_alone():
+    from chunkviz.eval.grid import snapped
+
+    twins = snapped(tune_grid())
+    assert twins
+    assert all(c.params["snap"] == "phrase" and c.label.endswith("-snap=phrase") for c in twins)
+    assert not {c.label for c in twins} & {c.label for c in tune_grid()}
+    assert all("snap" not in c.params for c in (*tune_grid(), *default_grid()))

@@ -13,7 +13,7 @@ def test_validated_settings_are_returned_as_fresh_dicts():
     first = spec.validate({"size": 400, "overlap": 80})
     first["size"] = -1  # a caller editing its copy must not reach the next caller
     assert spec.validate({"size": 400, "overlap": 80}) == {
-        "size": 400, "overlap": 80, "unit": "chars"
+        "size": 400, "overlap": 80, "unit": "chars", "snap": "none", "max_shift": 10
     }
 
 

@@ -5,7 +5,7 @@ import pytest
 import chunkviz
 from chunkviz.samples import load_sample
 from chunkviz.strategies import all_strategies
-from chunkviz.views.codegen import LIBRARIES, snippet, snippets
+from chunkviz.views.codegen import LIBRARIES, note_text, snippet, snippets
 
 
 def _run(code: str, text: str) -> list[str]:
@@ -133,3 +133,15 @@ def test_langchain_markdown_documents_are_saved_as_their_texts(tmp_path, monkeyp
     exec(snip.code + "\n" + save, {"text": text})  # noqa: S102 - our own generated code
     imported = import_chunks((tmp_path / IMPORT_FILE).read_bytes(), IMPORT_FILE, text)
     assert len(imported.result.chunks) > 1
+
+
+def test_a_snapped_window_is_only_the_closest_in_other_libraries():
+    # issue 38: no peer snaps cuts to word boundaries, so its chunks are the unsnapped ones.
+    snaps = snippets("fixed", {"size": 400, "overlap": 80, "unit": "chars",
+                                       "snap": "word", "max_shift": 10})
+    assert snaps[0].fidelity == "exact"
+    assert "snap='word'" in snaps[0].code
+    langchain = next(s for s in snaps if s.library == "langchain")
+    assert langchain.fidelity == "closest"
+    assert "snap" not in langchain.code
+    assert note_text("ja", langchain) != langchain.note

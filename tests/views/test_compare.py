@@ -14,6 +14,7 @@ from chunkviz.views.compare import (
     outcome,
     rank_rows,
     summary_rows,
+    table_words,
 )
 from chunkviz.views.highlight import render_html
 
@@ -129,3 +130,13 @@ def test_mark_cuts_puts_a_marker_before_each_cut_and_keeps_the_text():
             '<span class="bd bd-there" role="img" aria-label="other" title="other"></span>'
             '<span class="c1" data-s="6" title="chunk #1">de</span>') in marked
     assert mark_cuts(markup, [], [], here_title="", there_title="") == markup
+
+
+def test_summary_counts_cuts_inside_words():
+    # issue 38: fixed windows cut inside 北海道 and 気象現象; snapped ones do not.
+    text = "梅雨は、北海道と小笠原諸島を除く日本でみられる気象現象である。" * 4
+    plain = outcome("f", chunkviz.chunk(text, "fixed", size=15), [], None)
+    snapped = outcome("s", chunkviz.chunk(text, "fixed", size=15, snap="word"), [], None)
+    rows = summary_rows([plain, snapped], words=table_words("ja"))
+    assert rows[0]["単語内の切れ目"] == plain.words_cut > 0
+    assert rows[1]["単語内の切れ目"] == 0

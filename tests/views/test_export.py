@@ -81,3 +81,19 @@ def test_the_file_name_stem_keeps_only_safe_characters():
     document, result, _qa = _chunking(size=5, name="../私の 文書?.txt")
     assert export.export_stem(result, document) == "chunks-私の_文書_.txt-fixed"
     assert export.export_stem(result) == "chunks-fixed"
+
+
+def test_exports_say_which_chunk_edges_fall_inside_a_word():
+    # issue 38: 梅雨は北海道 cut at 4 falls inside 北海道.
+    from chunkviz.text_boundaries import word_cuts
+
+    result = chunkviz.chunk("梅雨は北海道", "fixed", size=4)
+    cuts = word_cuts(result)
+    assert cuts.inside == (4,)
+    payload = json.loads(export.to_json(result, word_cuts=cuts))
+    assert payload["word_cuts"] == {"level": "word", "cuts": 1, "inside_words": 1}
+    assert [(r["start_in_word"], r["end_in_word"]) for r in payload["chunks"]] == [
+        (False, True), (True, False)]
+    rows = list(csv.DictReader(io.StringIO(export.to_csv(result, word_cuts=cuts))))
+    assert [r["end_in_word"] for r in rows] == ["True", "False"]
+    assert "word_cuts" not in json.loads(export.to_json(result))

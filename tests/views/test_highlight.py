@@ -253,3 +253,18 @@ def test_renderings_with_marks_and_parents_hold_exactly_the_text(text, size, ove
     markup = render_html(text, result.chunks, marks, parents=parents)
     assert _visible_text(markup) == text
     assert markup.count('class="cn"') == len(result.chunks)
+
+
+def test_a_cut_inside_a_word_is_drawn_apart_and_names_the_word():
+    # issue 38: chunks of 梅雨は北海道 cut at 4 (inside 北海道) and at 3 (a clean cut).
+    chunks = [Chunk(0, 4), Chunk(4, 6)]
+    markup = render_html("梅雨は北海道", chunks, word_cuts={4: "北海道"})
+    wc = '<span class="cn wc" id="chunk-1" title="cut inside the word: 北海道">#1</span>'
+    assert wc in markup
+    assert '<span class="cn" id="chunk-0">#0</span>' in markup
+    clean = render_html("梅雨は北海道", [Chunk(0, 3), Chunk(3, 6)])
+    assert " wc" not in clean
+    # Where a chunk ends inside a word and the next does not start there, the end marker says so.
+    overlapping = render_html("梅雨は北海道", [Chunk(0, 4), Chunk(2, 6)], word_cuts={4: "北海道"})
+    assert 'class="ce wc" title="end of chunk #0\ncut inside the word: 北海道">#0]' in overlapping
+    assert ".cn.wc" in STYLE
