@@ -52,9 +52,14 @@ _NO_END = set("「『（［｛〔〈《【〘〖‘“([{")
 
 
 def is_cjk(ch: str) -> bool:
-    """Whether ``ch`` is written without spaces around it (CJK, kana, fullwidth forms)."""
+    """Whether ``ch`` is written without spaces around it (CJK, kana, fullwidth forms).
+
+    Hangul is not: Korean puts spaces between words, as Latin does.
+    """
     o = ord(ch)
-    return o >= 0x2E80 and not (0xFE70 <= o <= 0xFEFF) and not (0x1F000 <= o <= 0x1FAFF)
+    return (o >= 0x2E80 and not (0xFE70 <= o <= 0xFEFF) and not (0x1F000 <= o <= 0x1FAFF)
+            and not (0xAC00 <= o <= 0xD7FF) and not (0x3130 <= o <= 0x318F)
+            and not (0xA960 <= o <= 0xA97F))
 
 
 @dataclass(slots=True)
@@ -86,6 +91,7 @@ class PageChars:
         boxes: ``(len(text), 4)`` float32: x0, top, x1, bottom, top-down.
         newline: Indices of ``text`` before which the PDF library saw a line end.
         sizes: Font size of each character in points (None: its box height stands in).
+        unmapped: Glyphs the PDF gives no code point for (left out of ``text``).
 
     Spaces in ``text`` (the library's own, between words) have boxes too but never make a
     line's extent.
@@ -97,6 +103,7 @@ class PageChars:
     boxes: np.ndarray
     newline: frozenset[int] = field(default_factory=frozenset)
     sizes: np.ndarray | None = None
+    unmapped: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +135,10 @@ def page_lines(page_no: int, page: PageChars) -> list[Line]:
     heights = boxes[:, 3] - boxes[:, 1]
     sizes = page.sizes if page.sizes is not None else heights
     mid = (boxes[:, 1] + boxes[:, 3]) / 2
-    h = np.maximum(np.maximum(heights[1:], heights[:-1]), 1.0)
+    # NOTE: a glyph's box can be far smaller than its font ("・" is a dot in a full-width cell):
+    # measured by its box alone, the gap after "党員・" looked like a gutter and cut the line.
+    scale = np.maximum(heights, sizes)
+    h = np.maximum(np.maximum(scale[1:], scale[:-1]), 1.0)
     cut = ((np.abs(mid[1:] - mid[:-1]) > 0.6 * h) | (boxes[1:, 0] < boxes[:-1, 0] - 2 * h)
            | (boxes[1:, 0] - boxes[:-1, 2] > 3 * h))  # a gutter: the next column's line
     starts = sorted({0, *(int(i) + 1 for i in np.flatnonzero(cut)), *page.newline} - {n})
@@ -253,30 +263,49 @@ def assemble(pages: Sequence[PageChars], *, keep_furniture: bool = False) -> Ass
 
 
 def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
-    """The line's characters with a space wherever Latin words stand apart, and their sources.
+    """The line's characters with a space wherever words stand apart, and their sources.
 
-    Spaces are decided here from the gaps (the library's generated spaces are left out): a gap
-    wider than a quarter of the font size between two characters that are not both CJK.
+    Spaces are decided here. Between two characters that are not CJK (Latin, Hangul): the PDF's
+    own or PDFium's generated space, or a gap wider than a quarter of the font size. Next to a
+    CJK character only the PDF's or PDFium's space counts: a full-width glyph's box can be much
+    narrower than its cell ("・", "。"), so the gap between boxes says nothing there. Between two
+    CJK characters a space about one character wide is an ideographic space (U+3000, one per
+    em), a narrower one a real ASCII space ("東京 大阪").
     """
     chars: list[str] = []
     src: list[int] = []
-    x0 = page.boxes[ln.start : ln.end, 0].tolist()
-    x1 = page.boxes[ln.start : ln.end, 2].tolist()
+    box = page.boxes[ln.start : ln.end]
+    x0 = box[:, 0].tolist()
+    x1 = box[:, 2].tolist()
+    visible = [k for k, ch in enumerate(ln.text) if not ch.isspace()]
+    # One em: the usual height of the line's glyph cells (PDFium's loose boxes are cells).
+    em = float(np.median(box[visible, 3] - box[visible, 1])) if visible else ln.size
     last = -1
-    spaced = False
+    space = -1  # the PDF's (or PDFium's) space since the last character, if any
     for k, ch in enumerate(ln.text):
         if ch.isspace():
-            spaced = True
+            if space < 0 or ch == "\u3000":
+                space = k
             continue
         if last >= 0:
-            apart = spaced or x0[k] - x1[last] > 0.25 * ln.size
-            if apart and not (is_cjk(ln.text[last]) and is_cjk(ch)):
+            prev = ln.text[last]
+            gap = x0[k] - x1[last]
+            if space >= 0 and ln.text[space] == "\u3000":
+                chars.append("\u3000")  # the PDF's own ideographic space
+                src.append(base + ln.start + space)
+            elif is_cjk(prev) and is_cjk(ch):
+                if space >= 0:
+                    wide = gap >= 0.75 * em > 0
+                    run = max(1, min(4, round(gap / em))) if wide else 1
+                    chars.extend("\u3000" * run if wide else " ")
+                    src.extend([-1] * run)
+            elif space >= 0 or (not (is_cjk(prev) or is_cjk(ch)) and gap > 0.25 * ln.size):
                 chars.append(" ")
                 src.append(-1)
         chars.append(ch)
         src.append(base + ln.start + k)
         last = k
-        spaced = False
+        space = -1
     return "".join(chars), np.asarray(src, np.int64)
 
 

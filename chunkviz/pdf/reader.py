@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -106,8 +106,7 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
     if compat:
         refolded = []
         for p in pages:
-            refolded.append(PageChars(p.width, p.height, folded[pos : pos + len(p.text)], p.boxes,
-                                      p.newline, p.sizes))
+            refolded.append(replace(p, text=folded[pos : pos + len(p.text)]))
             pos += len(p.text)
         pages = refolded
     assembled = assemble(pages, keep_furniture=keep_furniture)
@@ -134,12 +133,25 @@ def _page_chars(pdf: object, index: int) -> PageChars:
             newline: set[int] = set()
             rect = raw.FS_RECTF()
             pending_break = False
+            unmapped = 0
+            low = False  # the unit at i is the low half of a pair already read
             for i in range(n):
+                if low:
+                    low = False
+                    continue
                 code = raw.FPDFText_GetUnicode(handle, i)
                 if code in (0x0A, 0x0D):
                     pending_break = True
                     continue
+                if 0xD800 <= code <= 0xDBFF and i + 1 < n:
+                    # NOTE: PDFium gives a character outside the BMP (CJK Extension B, emoji,
+                    # mathematical letters) as two UTF-16 units, one index each: join them.
+                    second = raw.FPDFText_GetUnicode(handle, i + 1)
+                    if 0xDC00 <= second <= 0xDFFF:
+                        code = 0x10000 + ((code - 0xD800) << 10) + (second - 0xDC00)
+                        low = True
                 if code in (0xFFFE, 0xFFFF, 0) or 0xD800 <= code <= 0xDFFF:
+                    unmapped += 1  # a glyph without a code point (a font without a Unicode map)
                     continue
                 if code == 0x02:  # PDFium's mark for a hyphen that ends a line
                     code = 0x2D
@@ -160,4 +172,4 @@ def _page_chars(pdf: object, index: int) -> PageChars:
         page.close()
     k = len(chars)
     return PageChars(float(width), float(height), "".join(chars), boxes[:k].copy(),
-                     frozenset(newline), sizes[:k].copy())
+                     frozenset(newline), sizes[:k].copy(), unmapped)
