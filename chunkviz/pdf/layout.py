@@ -35,6 +35,7 @@ import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -77,6 +78,7 @@ class Line:
     text: str
     column: int = 0  # 0 single or spanning, 1 left, 2 right
     furniture: bool = False
+    ruby: Line | None = None  # for a reading (furigana): the line of its base
     need: float = 0.0  # width its first word or character needs at the end of the line before
 
 
@@ -106,6 +108,14 @@ class PageChars:
     unmapped: int = 0
 
 
+class Ruby(NamedTuple):
+    """A reading (furigana) left out of the text: its base is ``text[start:end]``."""
+
+    start: int
+    end: int
+    reading: str
+
+
 @dataclass(frozen=True, slots=True)
 class Assembled:
     """The text of the pages and where each of its characters came from.
@@ -117,6 +127,9 @@ class Assembled:
         line: For each character, its line's number (-1 for inserted breaks).
         furniture: Lines left out as running headers, footers or page numbers.
         paragraphs: Paragraph count.
+        vertical: Pages (0-based) whose text is mostly set in vertical lines.
+        ruby: Readings (furigana) left out of the text, each with the text offsets of its
+            base.
     """
 
     text: str
@@ -124,6 +137,8 @@ class Assembled:
     line: np.ndarray
     furniture: int
     paragraphs: int
+    vertical: tuple[int, ...] = ()
+    ruby: tuple[Ruby, ...] = ()
 
 
 def page_lines(page_no: int, page: PageChars) -> list[Line]:
@@ -139,7 +154,14 @@ def page_lines(page_no: int, page: PageChars) -> list[Line]:
     # measured by its box alone, the gap after "党員・" looked like a gutter and cut the line.
     scale = np.maximum(heights, sizes)
     h = np.maximum(np.maximum(scale[1:], scale[:-1]), 1.0)
-    cut = ((np.abs(mid[1:] - mid[:-1]) > 0.6 * h) | (boxes[1:, 0] < boxes[:-1, 0] - 2 * h)
+    # Another baseline is measured by the smaller of the two: ruby half the size of its base
+    # sits closer above it than a line of the base's size would.
+    # (A space, PDFium's generated one with its 1-point font, takes its neighbour's.)
+    spaces = np.array([ch.isspace() for ch in text], bool)
+    solid = np.where(spaces, np.inf, scale)
+    low = np.minimum(solid[1:], solid[:-1])
+    low = np.maximum(np.where(np.isinf(low), h, low), 1.0)
+    cut = ((np.abs(mid[1:] - mid[:-1]) > 0.6 * low) | (boxes[1:, 0] < boxes[:-1, 0] - 2 * h)
            | (boxes[1:, 0] - boxes[:-1, 2] > 3 * h))  # a gutter: the next column's line
     starts = sorted({0, *(int(i) + 1 for i in np.flatnonzero(cut)), *page.newline} - {n})
     visible = np.array([not ch.isspace() for ch in text], bool)
@@ -153,6 +175,47 @@ def page_lines(page_no: int, page: PageChars) -> list[Line]:
                           float(seg[:, 1].min()), float(seg[:, 3].max()),
                           float(np.median(sizes[a:b][keep])), text[a:b]))
     return lines
+
+
+_KANA = re.compile(r"^[\u3041-\u309f\u30a0-\u30ff]+$")
+
+
+def mark_ruby(lines: Sequence[Line]) -> None:
+    """Flag readings (ruby, furigana): kana at most 0.7 times the size of the line they sit on.
+
+    A reading sits just above its base (beside it in vertical text, above once the page is
+    turned), over some of the base line; ``Line.ruby`` is set to the base's line.
+    """
+    for r in lines:
+        if not _KANA.match("".join(r.text.split())):
+            continue
+        for b in lines:
+            if (b is not r and r.size <= 0.7 * b.size and r.x0 < b.x1 and r.x1 > b.x0
+                    and r.bottom < b.top + 0.3 * b.size
+                    and b.top - r.bottom < 0.5 * b.size and b.ruby is None):
+                r.ruby = b
+                break
+
+
+def _readings(per_page: Sequence[list[Line]], pages: Sequence[PageChars], offsets: np.ndarray,
+              source: np.ndarray) -> tuple[Ruby, ...]:
+    """Each reading left out, with the text offsets of the base characters below it."""
+    where = np.full(int(offsets[-1]), -1, np.int64)
+    real = source >= 0
+    where[source[real]] = np.flatnonzero(real)
+    out = []
+    for lines in per_page:
+        for r in lines:
+            b = r.ruby
+            if b is None:
+                continue
+            base = int(offsets[b.page])
+            box = pages[b.page].boxes
+            under = [where[base + k] for k in range(b.start, b.end)
+                     if box[k, 2] > r.x0 and box[k, 0] < r.x1 and where[base + k] >= 0]
+            if under:
+                out.append(Ruby(int(min(under)), int(max(under)) + 1, "".join(r.text.split())))
+    return tuple(sorted(out))
 
 
 def _furniture_key(line: Line) -> str:
@@ -175,10 +238,18 @@ def mark_furniture(pages: Sequence[list[Line]], heights: Sequence[float]) -> Non
                 ln.furniture = True
 
 
-def order_columns(lines: list[Line], width: float) -> list[Line]:
-    """``lines`` in reading order: top to bottom, a two-column band left column first."""
+def order_columns(lines: list[Line], width: float, *, usual: float | None = None
+                  ) -> list[Line]:
+    """``lines`` in reading order: top to bottom, a two-column band left column first.
+
+    ``usual`` is the gutter the document's other pages have: a page too short to show its
+    own (the end of an article, a short second tier) is read by it if no line crosses it.
+    """
     body = sorted(lines, key=lambda ln: (ln.top, ln.x0))
     gutter = _gutter(body, width)
+    if gutter is None and usual is not None and not any(
+            ln.x0 < usual < ln.x1 for ln in body):
+        gutter = usual
     if gutter is None:
         return body
     out: list[Line] = []
@@ -217,19 +288,129 @@ def _gutter(lines: Sequence[Line], width: float) -> float | None:
     return x
 
 
+def vertical_chars(page: PageChars) -> np.ndarray:
+    """Which of the page's characters are set in vertical lines (縦書き).
+
+    A character is when it is in a run of three or more that step down the page, one cell at a
+    time, at the same horizontal position; one in no run of either direction (the last one or
+    two of a column, a short reading) goes with its neighbours, or where they disagree with
+    most of the page. A space goes with the character before it.
+    """
+    n = len(page.text)
+    out = np.zeros(n, bool)
+    vis = np.array([i for i, ch in enumerate(page.text) if not ch.isspace()], np.int64)
+    if len(vis) < 3:
+        return out
+    b = page.boxes[vis]
+    xc, yc = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
+    cell = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
+    s = np.maximum(np.maximum(cell[1:], cell[:-1]), 1.0)
+    dx, dy = xc[1:] - xc[:-1], yc[1:] - yc[:-1]
+    down = (np.abs(dx) < 0.45 * s) & (dy > 0.3 * s) & (dy < 2.5 * s)
+    right = (np.abs(dy) < 0.45 * s) & (dx > 0.3 * s) & (dx < 2.5 * s)
+
+    def runs(step: np.ndarray) -> np.ndarray:
+        pair = step & (np.r_[False, step[:-1]] | np.r_[step[1:], False])
+        member = np.zeros(len(vis), bool)
+        member[:-1] |= pair
+        member[1:] |= pair
+        return member
+
+    vert, horiz = runs(down), runs(right)
+    if not vert.any():
+        return out
+    decided = vert | horiz
+    most = bool(vert.sum() > horiz.sum())
+    for i in np.flatnonzero(~decided):
+        before = np.flatnonzero(decided[:i])
+        after = np.flatnonzero(decided[i + 1 :])
+        sides = {bool(vert[before[-1]]) if len(before) else None,
+                 bool(vert[i + 1 + after[0]]) if len(after) else None} - {None}
+        vert[i] = sides.pop() if len(sides) == 1 else most
+    out[vis] = vert
+    # Spaces and line ends between characters go with the character before them.
+    idx = np.zeros(n, np.int64)
+    idx[vis] = vis
+    np.maximum.accumulate(idx, out=idx)
+    return out[idx]
+
+
+def by_direction(pages: Sequence[PageChars]
+                 ) -> tuple[list[PageChars], np.ndarray, tuple[int, ...]]:
+    """Each page's vertical lines as a page of their own, turned so that they read as rows.
+
+    A page with vertical lines (``vertical_chars``) becomes two: its horizontal characters
+    (running heads, page numbers, a horizontal title), then its vertical ones with their boxes
+    turned a quarter turn clockwise: a column read top to bottom becomes a row read left to
+    right, and columns read right to left become rows read top to bottom (tiers, 段, become
+    columns). The rules for rows then read them. PDFium's line ends on such a page (it sees
+    one after every character of vertical text, and of a running head beside it) are dropped:
+    the boxes say where a line ends.
+
+    Returns:
+        The pages to read, for each of their characters its index in ``pages``' characters
+        laid end to end, and the pages (of ``pages``) mostly set vertically.
+    """
+    out: list[PageChars] = []
+    real: list[np.ndarray] = []
+    vertical: list[int] = []
+    base = 0
+    for p, page in enumerate(pages):
+        n = len(page.text)
+        flags = vertical_chars(page)
+        if not flags.any():
+            out.append(page)
+            real.append(np.arange(base, base + n, dtype=np.int64))
+            base += n
+            continue
+        visible = np.array([not ch.isspace() for ch in page.text], bool)
+        if flags[visible].sum() * 2 > visible.sum():
+            vertical.append(p)
+        for turned in (False, True):
+            # NOTE: PDFium generates spaces from horizontal gaps; in vertical lines they fall
+            # between a sideways digit and the next character ("5 月"): only boxes count there.
+            idx = np.flatnonzero(flags & visible if turned else ~flags)
+            if not len(idx) and turned:
+                continue
+            text = "".join(page.text[i] for i in idx)
+            boxes = page.boxes[idx]
+            sizes = page.sizes[idx] if page.sizes is not None else None
+            if turned:
+                x0, top, x1, bottom = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+                boxes = np.stack([top, page.width - x1, bottom, page.width - x0], axis=1)
+                newline: set[int] = set()
+                out.append(PageChars(page.height, page.width, text,
+                                     boxes.astype(np.float32), frozenset(newline), sizes))
+            else:
+                newline = {j for j, i in enumerate(idx) if j and i - idx[j - 1] > 1}
+                out.append(PageChars(page.width, page.height, text, boxes,
+                                     frozenset(newline), sizes, page.unmapped))
+            real.append(idx + base)
+        base += n
+    merged = np.concatenate(real) if real else np.zeros(0, np.int64)
+    return out, merged, tuple(vertical)
+
+
 def assemble(pages: Sequence[PageChars], *, keep_furniture: bool = False) -> Assembled:
     """The text of ``pages`` read by layout (see the module docstring)."""
+    pages, real, vertical = by_direction(pages)
     per_page = [page_lines(p, page) for p, page in enumerate(pages)]
+    for lines in per_page:
+        mark_ruby(lines)
     mark_furniture(per_page, [p.height for p in pages])
     offsets = np.cumsum([0] + [len(p.text) for p in pages])
     ordered: list[Line] = []
-    furniture = 0
-    for p, lines in enumerate(per_page):
-        furniture += sum(1 for ln in lines if ln.furniture)
-        kept = [ln for ln in lines if keep_furniture or not ln.furniture]
-        ordered += order_columns(kept, pages[p].width)
+    furniture = sum(1 for lines in per_page for ln in lines if ln.furniture)
+    kept = [[ln for ln in lines if (keep_furniture or not ln.furniture) and not ln.ruby]
+            for lines in per_page]
+    found = Counter(g for p, lines in enumerate(kept) if (g := _gutter(
+        sorted(lines, key=lambda ln: (ln.top, ln.x0)), pages[p].width)) is not None)
+    usual = found.most_common(1)[0][0] if found and found.most_common(1)[0][1] >= 2 else None
+    for p, lines in enumerate(kept):
+        ordered += order_columns(lines, pages[p].width, usual=usual)
     if not ordered:
-        return Assembled("", np.zeros(0, np.int64), np.zeros(0, np.int32), furniture, 0)
+        return Assembled("", np.zeros(0, np.int64), np.zeros(0, np.int32), furniture, 0,
+                         vertical)
     for ln in ordered:
         ln.need = _first_unit(ln, pages[ln.page].text, pages[ln.page].boxes)
     rights = _right_edges(ordered)
@@ -258,8 +439,11 @@ def assemble(pages: Sequence[PageChars], *, keep_furniture: bool = False) -> Ass
         text_parts.append(body)
         source_parts.append(src)
         line_parts.append(np.where(src >= 0, n, -1).astype(np.int32))  # a joining space: -1
-    return Assembled("".join(text_parts), np.concatenate(source_parts),
-                     np.concatenate(line_parts), furniture, paragraphs)
+    source = np.concatenate(source_parts)
+    ruby = _readings(per_page, pages, offsets, source)
+    source = np.where(source >= 0, real[np.maximum(source, 0)], -1)
+    return Assembled("".join(text_parts), source, np.concatenate(line_parts), furniture,
+                     paragraphs, vertical, ruby)
 
 
 def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
@@ -278,8 +462,10 @@ def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
     x0 = box[:, 0].tolist()
     x1 = box[:, 2].tolist()
     visible = [k for k, ch in enumerate(ln.text) if not ch.isspace()]
-    # One em: the usual height of the line's glyph cells (PDFium's loose boxes are cells).
-    em = float(np.median(box[visible, 3] - box[visible, 1])) if visible else ln.size
+    # One em: the height of the line's glyph cells (PDFium's loose boxes are cells; some
+    # glyphs', "。" and "・" in Chromium's PDFs, are only as large as the glyph).
+    tallest = float(np.max(box[visible, 3] - box[visible, 1])) if visible else 0.0
+    em = max(tallest, 0.75 * ln.size)
     last = -1
     space = -1  # the PDF's (or PDFium's) space since the last character, if any
     for k, ch in enumerate(ln.text):
@@ -295,6 +481,9 @@ def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
                 src.append(base + ln.start + space)
             elif is_cjk(prev) and is_cjk(ch):
                 if space >= 0:
+                    # A glyph narrower than its cell ("・") is taken as centred in a cell of
+                    # one em, so the gap is the one between cells.
+                    gap = _cell(x0[k], x1[k], em)[0] - _cell(x0[last], x1[last], em)[1]
                     wide = gap >= 0.75 * em > 0
                     run = max(1, min(4, round(gap / em))) if wide else 1
                     chars.extend("\u3000" * run if wide else " ")
@@ -307,6 +496,14 @@ def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
         last = k
         space = -1
     return "".join(chars), np.asarray(src, np.int64)
+
+
+def _cell(x0: float, x1: float, em: float) -> tuple[float, float]:
+    """A full-width glyph's cell: its box, or one em around its centre where it is narrower."""
+    if x1 - x0 >= 0.6 * em:
+        return x0, x1
+    centre = (x0 + x1) / 2
+    return centre - em / 2, centre + em / 2
 
 
 def _right_edges(lines: Sequence[Line]) -> dict[int, float]:
@@ -379,8 +576,11 @@ def _separator(a: Line, b: Line, after: Line | None, rights: dict[int, float], p
     if a.furniture or b.furniture:
         return "\n\n"
     size = max(a.size, b.size)
-    if a.page == b.page and b.x0 > a.x1 and abs(b.top - a.top) < 0.3 * size:
-        return " "  # the rest of the same row after a wide gap (a table's cells, code)
+    if a.page == b.page and b.x0 > a.x1 - 0.1 * size and abs(b.top - a.top) < 0.3 * size:
+        # The rest of the same row: after a wide gap (a table's cells, code), or a line that
+        # other text drawn in between had cut (a heading's characters between a paragraph's).
+        last, first = a.text.rstrip()[-1:] or " ", b.text.lstrip()[:1] or " "
+        return "" if b.x0 - a.x1 < 0.8 * size and is_cjk(last) and is_cjk(first) else " "
     if abs(a.size - b.size) > 0.15 * size:
         return "\n\n"
     same_flow = a.page == b.page and a.column == b.column and b.top > a.top

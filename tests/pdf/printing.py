@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
@@ -150,3 +150,64 @@ def print_with(browser: object, markup: str, path: Path) -> Path:
     finally:
         page.close()
     return path
+
+
+def vertical_html(parts: Sequence[str], *, tiers: int = 1, per_page: int = 1_000,
+                  markup: Callable[[str], str] = html.escape) -> str:
+    """An HTML page of ``parts`` set vertically (``writing-mode: vertical-rl``), as 縦書き.
+
+    Chromium does not paginate vertical text across printed pages, so the parts are laid out
+    a page at a time: whole parts, up to ``per_page`` characters a page, in one or more tiers
+    (段, a ``column-count`` in vertical writing) of balanced height. ``markup`` turns a part's
+    text into HTML (``<ruby>`` readings, for instance).
+    """
+    pages: list[list[str]] = [[]]
+    size = 0
+    for part in parts:
+        if pages[-1] and size + len(part) > per_page:
+            pages.append([])
+            size = 0
+        pages[-1].append(part)
+        size += len(part)
+    body = []
+    for page in pages:
+        inner = "".join(f"<h2>{markup(b)}</h2>" if len(b) < 40 and "。" not in b
+                        else f"<p>{markup(b)}</p>" for b in page)
+        body.append(f"<div class='page'>{inner}</div>")
+    tiered = f"column-count:{tiers};column-gap:3em;" if tiers > 1 else ""
+    return ("<html><head><meta charset='utf-8'><style>"
+            "body{margin:0;font-family:'Noto Sans CJK JP';font-size:11pt}"
+            ".page{writing-mode:vertical-rl;height:240mm;width:170mm;overflow:hidden;"
+            f"break-after:page;{tiered}}}"
+            "p{margin:0 0 0 1em;text-indent:1em}h2{font-size:15pt;margin:0 0 0 1em}"
+            "</style></head><body>" + "".join(body) + "</body></html>")
+
+
+def ruby_markup(text: str) -> str:
+    """``text`` as HTML with a ``<ruby>`` reading (hiragana, from MeCab) on every kanji word."""
+    out = []
+    for word in _tagger()(text):
+        out.append(html.escape(word.white_space))  # the whitespace before the word
+        kana = getattr(word.feature, "kana", None)
+        if kana and any("\u4e00" <= ch <= "\u9fff" for ch in word.surface):
+            reading = "".join(chr(ord(ch) - 0x60) if "ァ" <= ch <= "ヶ" else ch for ch in kana)
+            out.append(f"<ruby>{html.escape(word.surface)}<rt>{html.escape(reading)}</rt></ruby>")
+        else:
+            out.append(html.escape(word.surface))
+    return "".join(out)
+
+
+def readings(markup: str) -> list[str]:
+    """The ``<rt>`` readings of ``markup``, in order."""
+    return [html.unescape(r) for r in re.findall(r"<rt>(.*?)</rt>", markup)]
+
+
+_TAGGERS: list[object] = []
+
+
+def _tagger() -> Callable[[str], list[object]]:
+    import fugashi  # requirements-dev: MeCab with unidic-lite
+
+    if not _TAGGERS:
+        _TAGGERS.append(fugashi.Tagger())
+    return _TAGGERS[0]  # type: ignore[return-value]

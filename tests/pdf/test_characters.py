@@ -1,8 +1,8 @@
 """Every character of a PDF kept: pairs outside the BMP, ideographic spaces, spacing by script.
 
-Fast tests lay out one line the way PDFium reports Chromium's print (full-width cells, narrow
-glyph boxes for "・", generated spaces where the printer left a gap); the slow one prints a page
-with Chromium and reads it back.
+Fast tests lay out one line the way PDFium reports Chromium's print (full-width cells, a
+narrow glyph box for "・", generated spaces where the printer left a gap); the slow one prints
+a page with Chromium and reads it back.
 """
 
 from __future__ import annotations
@@ -39,10 +39,10 @@ def _width(ch: str) -> float:
 
 
 def _line(text: str) -> PageChars:
-    """``text`` printed on one line as PDFium reports it.
+    """``text`` printed on one line mid-page (no page number band) as PDFium reports it.
 
     A space is PDFium's generated one (a point in the gap); U+3000 is such a space in a gap
-    of one em; "・" and "。" have narrow glyph boxes in their full-width cells.
+    of one em; "・" has a narrow glyph box centred in its full-width cell.
     """
     chars: list[str] = []
     boxes: list[tuple[float, float, float, float]] = []
@@ -51,14 +51,14 @@ def _line(text: str) -> PageChars:
         if ch in " \u3000":
             gap = EM if ch == "\u3000" else 3.0
             chars.append(" ")
-            boxes.append((x + gap / 2, 108.0, x + gap / 2, 108.0))
+            boxes.append((x + gap / 2, 408.0, x + gap / 2, 408.0))
             x += gap
             continue
         w = _width(ch)
-        if ch in "・。":
-            boxes.append((x + 4.0, 103.0, x + 6.4, 105.4))
+        if ch == "・":
+            boxes.append((x + 4.0, 403.0, x + 6.4, 405.4))
         else:
-            boxes.append((x, 100.0, x + w, 111.0))
+            boxes.append((x, 400.0, x + w, 411.0))
         chars.append(ch)
         x += w
     return PageChars(595, 842, "".join(chars), np.array(boxes, np.float32),
@@ -91,6 +91,9 @@ def _mixed(draw: st.DrawFn) -> str:
 
 @given(_mixed())
 @example("党員・・・を集める")
+@example("、 。")
+@example("。 。")
+@example("・ ・\u3000・")
 @example("レスター・B・ピアソン")
 @example("第１\u3000基本診療料の施設基準等")
 @example("東京 大阪 名古屋")
@@ -103,7 +106,7 @@ def test_a_printed_line_reads_back_character_for_character(text):
 def test_a_real_ideographic_space_in_the_pdf_keeps_its_box():
     page = _line("第１基本")
     chars = page.text[:2] + "\u3000" + page.text[2:]
-    boxes = np.insert(page.boxes, 2, (79.0, 100.0, 90.0, 111.0), axis=0)
+    boxes = np.insert(page.boxes, 2, (79.0, 400.0, 90.0, 411.0), axis=0)
     got = assemble([PageChars(595, 842, chars, boxes)])
     assert got.text == "第１\u3000基本"
     assert got.source.tolist() == [0, 1, 2, 3, 4]
