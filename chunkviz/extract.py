@@ -37,6 +37,7 @@ from chunkviz.textio import (
 
 if TYPE_CHECKING:
     from chunkviz.pdf.pages import PageLayout
+    from chunkviz.pdf.quality import ReadQuality
 
 DOCUMENT_TYPES = ("txt", "md", "html", "htm", "pdf", "docx")
 #: Largest unpacked size of a .docx's main document part (XML), checked before it is parsed:
@@ -58,6 +59,8 @@ class ExtractedText:
         furniture: Running header, footer and page-number lines left out of a PDF.
         pages: Pages of a PDF (0 for other formats).
         pages_without_text: Pages of a PDF with no text layer (scanned).
+        quality: For a PDF, how well it could be read (unmapped glyphs, vertical and rotated
+            pages, readings left out); None for other formats.
     """
 
     text: str
@@ -67,6 +70,7 @@ class ExtractedText:
     furniture: int = 0
     pages: int = 0
     pages_without_text: int = 0
+    quality: ReadQuality | None = None
 
 
 def document_kind(filename: str) -> str | None:
@@ -133,7 +137,7 @@ def extract(
             )
         return ExtractedText(pdf.text, layout=pdf.layout, compat_ideographs=pdf.compat_ideographs,
                              furniture=pdf.furniture, pages=pdf.pages,
-                             pages_without_text=pdf.pages_without_text)
+                             pages_without_text=pdf.pages_without_text, quality=pdf.quality)
     else:
         text = _docx_text(data, filename)
     text = text.replace("\r\n", "\n").replace("\r", "\n")

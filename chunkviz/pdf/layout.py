@@ -94,6 +94,7 @@ class PageChars:
         newline: Indices of ``text`` before which the PDF library saw a line end.
         sizes: Font size of each character in points (None: its box height stands in).
         unmapped: Glyphs the PDF gives no code point for (left out of ``text``).
+        rotation: The page's ``/Rotate`` (degrees clockwise); the boxes are already upright.
 
     Spaces in ``text`` (the library's own, between words) have boxes too but never make a
     line's extent.
@@ -106,6 +107,7 @@ class PageChars:
     newline: frozenset[int] = field(default_factory=frozenset)
     sizes: np.ndarray | None = None
     unmapped: int = 0
+    rotation: int = 0
 
 
 class Ruby(NamedTuple):

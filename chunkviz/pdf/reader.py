@@ -20,8 +20,9 @@ import numpy as np
 
 from chunkviz.errors import InputTextError
 from chunkviz.pdf.compat import fold_compat
-from chunkviz.pdf.layout import PageChars, assemble
+from chunkviz.pdf.layout import PageChars, Ruby, assemble
 from chunkviz.pdf.pages import PageLayout
+from chunkviz.pdf.quality import ReadQuality, read_quality
 from chunkviz.textio import check_chars
 
 #: Most pages read: a longer PDF is refused with the advice to split it.
@@ -42,6 +43,9 @@ class PdfText:
         pages: Pages in the file.
         pages_without_text: Pages with no text layer (scanned pages).
         paragraphs: Paragraphs found.
+        quality: How well it could be read (unmapped glyphs, vertical and rotated pages,
+            readings left out).
+        ruby: Readings (furigana) left out, each with its base's text offsets.
     """
 
     text: str
@@ -51,6 +55,8 @@ class PdfText:
     pages: int
     pages_without_text: int
     paragraphs: int
+    quality: ReadQuality | None = None
+    ruby: tuple[Ruby, ...] = ()
 
 
 def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> PdfText:
@@ -110,9 +116,11 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
             pos += len(p.text)
         pages = refolded
     assembled = assemble(pages, keep_furniture=keep_furniture)
-    layout = PageLayout.build(data, pages, assembled.source, assembled.line)
+    quality = read_quality(pages, vertical=assembled.vertical, ruby=len(assembled.ruby))
+    layout = PageLayout.build(data, pages, assembled.source, assembled.line, quality=quality,
+                              ruby=assembled.ruby)
     return PdfText(assembled.text, layout, compat, 0 if keep_furniture else assembled.furniture,
-                   len(pages), empty, assembled.paragraphs)
+                   len(pages), empty, assembled.paragraphs, quality, assembled.ruby)
 
 
 def _page_chars(pdf: object, index: int) -> PageChars:
@@ -122,7 +130,8 @@ def _page_chars(pdf: object, index: int) -> PageChars:
 
     page = pdf[index]  # type: ignore[index]
     try:
-        width, height = page.get_size()
+        width, height = page.get_size()  # as shown: a quarter-turned page's are swapped
+        rotation = page.get_rotation() % 360
         textpage = page.get_textpage()
         try:
             handle = textpage.raw
@@ -162,8 +171,8 @@ def _page_chars(pdf: object, index: int) -> PageChars:
                     pending_break = False
                 chars.append(chr(code))
                 sizes[k] = raw.FPDFText_GetFontSize(handle, i)
-                # PDF space is bottom-up; the layout works top-down, as the rendered image does.
-                boxes[k] = (rect.left, height - rect.top, rect.right, height - rect.bottom)
+                boxes[k] = _upright(rect.left, rect.bottom, rect.right, rect.top, rotation,
+                                    width, height)
         finally:
             textpage.close()
     except pdfium.PdfiumError:
@@ -172,4 +181,21 @@ def _page_chars(pdf: object, index: int) -> PageChars:
         page.close()
     k = len(chars)
     return PageChars(float(width), float(height), "".join(chars), boxes[:k].copy(),
-                     frozenset(newline), sizes[:k].copy(), unmapped)
+                     frozenset(newline), sizes[:k].copy(), unmapped, rotation)
+
+
+def _upright(left: float, bottom: float, right: float, top: float, rotation: int,
+             width: float, height: float) -> tuple[float, float, float, float]:
+    """A box in PDF space (bottom-up, before ``/Rotate``) as shown: x0, top, x1, bottom.
+
+    The layout works top-down, as the rendered image does, on the page turned as its
+    ``/Rotate`` says (``width`` and ``height`` are the page's as shown): a landscape page
+    stored as a portrait one turned a quarter is read upright, not one letter per line.
+    """
+    if rotation == 90:
+        return bottom, left, top, right
+    if rotation == 180:
+        return width - right, bottom, width - left, top
+    if rotation == 270:
+        return width - top, height - right, width - bottom, height - left
+    return left, height - top, right, height - bottom

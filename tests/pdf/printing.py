@@ -70,14 +70,15 @@ def _print_all(pages: Mapping[str, str], folder: Path) -> dict[str, Path]:
 
 def simple_pdf(pages: Sequence[Sequence[str | tuple[float, str]]], *, header: str = "",
                size: float = 11.0, numbers: bool = True, width: float = 595.0,
-               height: float = 842.0) -> bytes:
+               height: float = 842.0, rotate: int = 0) -> bytes:
     """A PDF drawn line by line in Helvetica (ASCII text), fast to make in any test.
 
     Each page is a list of lines from the top: a string starts at the left margin, an
     ``(x, text)`` pair at ``x`` points (a second column), an empty string is a blank line (a
     paragraph gap); a line given as ``(x, text)`` right after another at the same height... is
     not supported: one line per row. ``header`` is printed at the top of every page and, with
-    ``numbers``, "n / N" at the bottom.
+    ``numbers``, "n / N" at the bottom. With ``rotate=90`` each page of ``width`` by ``height``
+    (as shown) is stored as a portrait page with ``/Rotate 90``, its text drawn turned.
     """
     count = len(pages)
     streams = []
@@ -93,14 +94,17 @@ def simple_pdf(pages: Sequence[Sequence[str | tuple[float, str]]], *, header: st
             if body:
                 ops.append(_show(x, y, body, size))
             y -= size * 1.4
+        if rotate == 90:  # drawn on a portrait page turned a quarter, upright when shown
+            ops = [f"q 0 1 -1 0 {height:g} 0 cm", *ops, "Q"]
         streams.append("\n".join(ops).encode("latin-1"))
     objects: list[bytes] = [b"", b"", b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
     kids = []
     for stream in streams:
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Contents %d 0 R "
-                       b"/Resources << /Font << /F1 3 0 R >> >> >>"
-                       % (width, height, len(objects)))
+        media = (height, width) if rotate == 90 else (width, height)
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Rotate %d "
+                       b"/Contents %d 0 R /Resources << /Font << /F1 3 0 R >> >> >>"
+                       % (*media, rotate, len(objects)))
         kids.append(len(objects))
     objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
     objects[1] = (b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids)

@@ -89,8 +89,19 @@ def test_the_printed_text_comes_back_in_reading_order(printed, index, kind):
     # No reading in the text: what the text has that the printed text has not holds none.
     extra = "".join(text[b1:b2] for op, _, _, b1, b2 in matcher.get_opcodes() if op != "equal")
     assert [r for r in printed_readings if len(r) >= 2 and r in extra] == []
+    assert got.quality is not None
     if printed_readings:
         assert len(printed_readings) >= 100
+        assert got.layout is not None
+        ruby = got.layout.ruby
+        assert got.quality.ruby == len(ruby)
+        # Every reading is kept, in order (readings of neighbouring words touch: one run).
+        assert "".join(r.reading for r in ruby) == "".join(printed_readings)
+        # Each run is kept with its base: the first article's 梅雨 with つゆ.
+        bases = {(got.text[r.start : r.end], r.reading) for r in ruby}
+        assert index != 0 or ("梅雨", "つゆ") in bases
+    vertical = kind != "ruby"
+    assert got.quality.vertical_pages == (tuple(range(1, got.pages + 1)) if vertical else ())
     # The running header and the page numbers were printed beside vertical text: left out.
     assert "チャンキング戦略" not in got.text
     assert got.furniture == 2 * got.pages
