@@ -290,16 +290,21 @@ def _gutter(lines: Sequence[Line], width: float) -> float | None:
     return x
 
 
-def vertical_chars(page: PageChars) -> np.ndarray:
-    """Which of the page's characters are set in vertical lines (縦書き).
+#: Directions of a line: rows (left to right), down (vertical text, 縦書き, or text turned a
+#: quarter clockwise), up (text turned a quarter counter-clockwise, read bottom to top).
+ROWS, DOWN, UP = 0, 1, 2
 
-    A character is when it is in a run of three or more that step down the page, one cell at a
-    time, at the same horizontal position; one in no run of either direction (the last one or
-    two of a column, a short reading) goes with its neighbours, or where they disagree with
-    most of the page. A space goes with the character before it.
+
+def directions(page: PageChars) -> np.ndarray:
+    """The direction (``ROWS``, ``DOWN``, ``UP``) of the line each character is set in.
+
+    A character is in a column when it is in a run of three or more that step down (or up) the
+    page at the same horizontal position, one cell or letter at a time; one in no run (the last
+    one or two of a column, a short reading) goes with its neighbours, or where they disagree
+    with most of the page. A space goes with the character before it.
     """
     n = len(page.text)
-    out = np.zeros(n, bool)
+    out = np.zeros(n, np.int8)
     vis = np.array([i for i, ch in enumerate(page.text) if not ch.isspace()], np.int64)
     if len(vis) < 3:
         return out
@@ -308,8 +313,9 @@ def vertical_chars(page: PageChars) -> np.ndarray:
     cell = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
     s = np.maximum(np.maximum(cell[1:], cell[:-1]), 1.0)
     dx, dy = xc[1:] - xc[:-1], yc[1:] - yc[:-1]
-    down = (np.abs(dx) < 0.45 * s) & (dy > 0.3 * s) & (dy < 2.5 * s)
-    right = (np.abs(dy) < 0.45 * s) & (dx > 0.3 * s) & (dx < 2.5 * s)
+    still, moves = np.abs(dx) < 0.45 * s, (np.abs(dy) > 0.15 * s) & (np.abs(dy) < 2.5 * s)
+    steps = {DOWN: still & moves & (dy > 0), UP: still & moves & (dy < 0),
+             ROWS: (np.abs(dy) < 0.45 * s) & (dx > 0.15 * s) & (dx < 2.5 * s)}
 
     def runs(step: np.ndarray) -> np.ndarray:
         pair = step & (np.r_[False, step[:-1]] | np.r_[step[1:], False])
@@ -318,18 +324,21 @@ def vertical_chars(page: PageChars) -> np.ndarray:
         member[1:] |= pair
         return member
 
-    vert, horiz = runs(down), runs(right)
-    if not vert.any():
+    member = {d: runs(step) for d, step in steps.items()}
+    if not (member[DOWN].any() or member[UP].any()):
         return out
-    decided = vert | horiz
-    most = bool(vert.sum() > horiz.sum())
-    for i in np.flatnonzero(~decided):
-        before = np.flatnonzero(decided[:i])
-        after = np.flatnonzero(decided[i + 1 :])
-        sides = {bool(vert[before[-1]]) if len(before) else None,
-                 bool(vert[i + 1 + after[0]]) if len(after) else None} - {None}
-        vert[i] = sides.pop() if len(sides) == 1 else most
-    out[vis] = vert
+    found = np.full(len(vis), -1, np.int8)
+    for d in (ROWS, UP, DOWN):  # a character in two runs (a corner) goes with the column
+        found[member[d]] = d
+    counts = np.bincount(found[found >= 0], minlength=3)
+    most = int(np.argmax(counts))
+    for i in np.flatnonzero(found < 0):
+        before = np.flatnonzero(found[:i] >= 0)
+        after = np.flatnonzero(found[i + 1 :] >= 0)
+        sides = ({int(found[before[-1]])} if len(before) else set()) | (
+            {int(found[i + 1 + after[0]])} if len(after) else set())
+        found[i] = sides.pop() if len(sides) == 1 else most
+    out[vis] = found
     # Spaces and line ends between characters go with the character before them.
     idx = np.zeros(n, np.int64)
     idx[vis] = vis
@@ -339,19 +348,21 @@ def vertical_chars(page: PageChars) -> np.ndarray:
 
 def by_direction(pages: Sequence[PageChars]
                  ) -> tuple[list[PageChars], np.ndarray, tuple[int, ...]]:
-    """Each page's vertical lines as a page of their own, turned so that they read as rows.
+    """Each page's columns as a page of their own, turned so that they read as rows.
 
-    A page with vertical lines (``vertical_chars``) becomes two: its horizontal characters
-    (running heads, page numbers, a horizontal title), then its vertical ones with their boxes
-    turned a quarter turn clockwise: a column read top to bottom becomes a row read left to
-    right, and columns read right to left become rows read top to bottom (tiers, 段, become
-    columns). The rules for rows then read them. PDFium's line ends on such a page (it sees
-    one after every character of vertical text, and of a running head beside it) are dropped:
-    the boxes say where a line ends.
+    A page with columns (``directions``) becomes up to three: its rows (running heads, page
+    numbers, a horizontal title), then its ``DOWN`` characters turned a quarter clockwise (a
+    column read top to bottom becomes a row read left to right, columns read right to left
+    become rows read top to bottom, tiers, 段, become columns), then its ``UP`` characters
+    turned a quarter counter-clockwise (a table turned on a portrait page). The rules for rows
+    then read them. PDFium's line ends on such a page (it sees one after every character of
+    vertical text, and of a running head beside it) are dropped: the boxes say where a line
+    ends.
 
     Returns:
         The pages to read, for each of their characters its index in ``pages``' characters
-        laid end to end, and the pages (of ``pages``) mostly set vertically.
+        laid end to end, and the pages (of ``pages``) mostly set in ``DOWN`` columns
+        (vertical text).
     """
     out: list[PageChars] = []
     real: list[np.ndarray] = []
@@ -359,34 +370,36 @@ def by_direction(pages: Sequence[PageChars]
     base = 0
     for p, page in enumerate(pages):
         n = len(page.text)
-        flags = vertical_chars(page)
+        flags = directions(page)
         if not flags.any():
             out.append(page)
             real.append(np.arange(base, base + n, dtype=np.int64))
             base += n
             continue
         visible = np.array([not ch.isspace() for ch in page.text], bool)
-        if flags[visible].sum() * 2 > visible.sum():
+        if (flags[visible] == DOWN).sum() * 2 > visible.sum():
             vertical.append(p)
-        for turned in (False, True):
+        for d in (ROWS, DOWN, UP):
             # NOTE: PDFium generates spaces from horizontal gaps; in vertical lines they fall
             # between a sideways digit and the next character ("5 月"): only boxes count there.
-            idx = np.flatnonzero(flags & visible if turned else ~flags)
-            if not len(idx) and turned:
+            idx = np.flatnonzero((flags == d) & (visible | (d == ROWS)))
+            if not len(idx) and d != ROWS:
                 continue
             text = "".join(page.text[i] for i in idx)
             boxes = page.boxes[idx]
             sizes = page.sizes[idx] if page.sizes is not None else None
-            if turned:
-                x0, top, x1, bottom = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+            x0, top, x1, bottom = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+            if d == DOWN:
                 boxes = np.stack([top, page.width - x1, bottom, page.width - x0], axis=1)
-                newline: set[int] = set()
-                out.append(PageChars(page.height, page.width, text,
-                                     boxes.astype(np.float32), frozenset(newline), sizes))
+            elif d == UP:
+                boxes = np.stack([page.height - bottom, x0, page.height - top, x1], axis=1)
+            if d == ROWS:
+                newline = frozenset(j for j, i in enumerate(idx) if j and i - idx[j - 1] > 1)
+                out.append(PageChars(page.width, page.height, text, boxes, newline, sizes,
+                                     page.unmapped))
             else:
-                newline = {j for j, i in enumerate(idx) if j and i - idx[j - 1] > 1}
-                out.append(PageChars(page.width, page.height, text, boxes,
-                                     frozenset(newline), sizes, page.unmapped))
+                out.append(PageChars(page.height, page.width, text, boxes.astype(np.float32),
+                                     frozenset(), sizes))
             real.append(idx + base)
         base += n
     merged = np.concatenate(real) if real else np.zeros(0, np.int64)

@@ -70,7 +70,7 @@ def _print_all(pages: Mapping[str, str], folder: Path) -> dict[str, Path]:
 
 def simple_pdf(pages: Sequence[Sequence[str | tuple[float, str]]], *, header: str = "",
                size: float = 11.0, numbers: bool = True, width: float = 595.0,
-               height: float = 842.0, rotate: int = 0) -> bytes:
+               height: float = 842.0, rotate: int = 0, sideways: bool = False) -> bytes:
     """A PDF drawn line by line in Helvetica (ASCII text), fast to make in any test.
 
     Each page is a list of lines from the top: a string starts at the left margin, an
@@ -78,7 +78,9 @@ def simple_pdf(pages: Sequence[Sequence[str | tuple[float, str]]], *, header: st
     paragraph gap); a line given as ``(x, text)`` right after another at the same height... is
     not supported: one line per row. ``header`` is printed at the top of every page and, with
     ``numbers``, "n / N" at the bottom. With ``rotate=90`` each page of ``width`` by ``height``
-    (as shown) is stored as a portrait page with ``/Rotate 90``, its text drawn turned.
+    (as shown) is stored as a portrait page with ``/Rotate 90``, its text drawn turned; with
+    ``sideways`` too, the ``/Rotate`` is left out: the text is shown turned a quarter
+    counter-clockwise (read bottom to top), as a landscape table printed on a portrait page.
     """
     count = len(pages)
     streams = []
@@ -104,7 +106,7 @@ def simple_pdf(pages: Sequence[Sequence[str | tuple[float, str]]], *, header: st
         media = (height, width) if rotate == 90 else (width, height)
         objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Rotate %d "
                        b"/Contents %d 0 R /Resources << /Font << /F1 3 0 R >> >> >>"
-                       % (*media, rotate, len(objects)))
+                       % (*media, 0 if sideways else rotate, len(objects)))
         kids.append(len(objects))
     objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
     objects[1] = (b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids)

@@ -33,6 +33,16 @@ def test_a_turned_page_reads_upright_as_the_same_text(rotate):
     assert box.top < 100
 
 
+def test_text_turned_sideways_on_a_portrait_page_reads_bottom_to_top_as_rows():
+    pages = [LINES, ["The second page is a short one."]]
+    got = extract(simple_pdf(pages, header="Settings", width=842, height=595, rotate=90,
+                             sideways=True), "sideways.pdf")
+    assert got.text == extract(simple_pdf(pages, header="Settings", width=842, height=595),
+                               "plain.pdf").text
+    assert got.quality is not None
+    assert got.quality.rotated_pages == got.quality.vertical_pages == ()
+
+
 def _page(text: str, unmapped: int = 0, rotation: int = 0) -> PageChars:
     boxes = np.array([(10.0 * i, 100.0, 10.0 * i + 9, 111.0) for i in range(len(text))],
                      np.float32)
