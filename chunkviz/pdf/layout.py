@@ -10,9 +10,10 @@ The rules, each measured on the page rather than assumed:
 - A line is a run of characters between the library's line ends, also cut where the next
   character jumps back leftwards, to another baseline or across a gutter (three font sizes).
 - Running headers, footers and page numbers are lines in the top or bottom band of the page
-  whose text, digits aside, recurs on at least half of the pages (and on two or more); a lone
-  page number in those bands is one too. They are left out and counted (``keep_furniture``
-  keeps them, each as its own paragraph).
+  whose text, digits aside, recurs on at least half of the pages (and on two or more), or on
+  three or more pages each at most two after the one before (heads that alternate between odd
+  and even pages or change per chapter); a lone page number in those bands is one too. They
+  are left out and counted (``keep_furniture`` keeps them, each as its own paragraph).
 - Two columns: a vertical gutter near the middle of the page that no line crosses, with lines
   on both sides; the left column is read before the right, lines spanning both cut the page
   into bands.
@@ -26,6 +27,7 @@ The rules, each measured on the page rather than assumed:
   and is followed by one that starts back at the left).
 - A paragraph that seems to end at the foot of a page or column (its last line stops short)
   ends there: what follows on the next page starts a new one.
+- A line that starts with a bullet ("•", "・", "※", "- ") starts a line of its own.
 """
 
 from __future__ import annotations
@@ -224,20 +226,40 @@ def _furniture_key(line: Line) -> str:
     return re.sub(r"\d+", "#", "".join(line.text.split()))
 
 
-def mark_furniture(pages: Sequence[list[Line]], heights: Sequence[float]) -> None:
-    """Flag running headers, footers and page numbers (``Line.furniture``) across ``pages``."""
+def mark_furniture(pages: Sequence[list[Line]], heights: Sequence[float],
+                   numbers: Sequence[int] | None = None) -> None:
+    """Flag running headers, footers and page numbers (``Line.furniture``) across ``pages``.
+
+    A line in the top or bottom band is one when its text, digits aside, recurs on half of the
+    pages (two or more), or on three or more pages each at most two pages after the one before:
+    running heads that alternate between odd and even pages, or change with each chapter.
+    ``numbers`` gives each of ``pages`` its page in the file (a page read in two directions is
+    two of ``pages``).
+    """
+    numbers = list(range(len(pages))) if numbers is None else list(numbers)
     in_band: list[list[Line]] = []
     for lines, h in zip(pages, heights, strict=True):
         in_band.append([ln for ln in lines if ln.top < BAND * h or ln.bottom > (1 - BAND) * h])
-    counts: Counter[str] = Counter()
-    for band in in_band:
-        counts.update({_furniture_key(ln) for ln in band})
-    with_text = sum(1 for lines in pages if lines)
+    seen: dict[str, set[int]] = {}
+    for band, number in zip(in_band, numbers, strict=True):
+        for ln in band:
+            seen.setdefault(_furniture_key(ln), set()).add(number)
+    with_text = len({number for lines, number in zip(pages, numbers, strict=True) if lines})
     need = max(2, (with_text + 1) // 2)
+    running = {key for key, on in seen.items() if len(on) >= need or _run(sorted(on)) >= 3}
     for band in in_band:
         for ln in band:
-            if counts[_furniture_key(ln)] >= need or _PAGE_NUMBER.match(ln.text.strip()):
+            if _furniture_key(ln) in running or _PAGE_NUMBER.match(ln.text.strip()):
                 ln.furniture = True
+
+
+def _run(pages: Sequence[int]) -> int:
+    """The longest run of ``pages`` (sorted) each at most two after the one before."""
+    best = length = 0
+    for k, page in enumerate(pages):
+        length = length + 1 if k and page - pages[k - 1] <= 2 else 1
+        best = max(best, length)
+    return best
 
 
 def order_columns(lines: list[Line], width: float, *, usual: float | None = None
@@ -347,7 +369,7 @@ def directions(page: PageChars) -> np.ndarray:
 
 
 def by_direction(pages: Sequence[PageChars]
-                 ) -> tuple[list[PageChars], np.ndarray, tuple[int, ...]]:
+                 ) -> tuple[list[PageChars], np.ndarray, tuple[int, ...], list[int]]:
     """Each page's columns as a page of their own, turned so that they read as rows.
 
     A page with columns (``directions``) becomes up to three: its rows (running heads, page
@@ -361,17 +383,19 @@ def by_direction(pages: Sequence[PageChars]
 
     Returns:
         The pages to read, for each of their characters its index in ``pages``' characters
-        laid end to end, and the pages (of ``pages``) mostly set in ``DOWN`` columns
-        (vertical text).
+        laid end to end, the pages (of ``pages``) mostly set in ``DOWN`` columns (vertical
+        text), and for each page to read the page of ``pages`` it comes from.
     """
     out: list[PageChars] = []
     real: list[np.ndarray] = []
     vertical: list[int] = []
+    origin: list[int] = []
     base = 0
     for p, page in enumerate(pages):
         n = len(page.text)
         flags = directions(page)
         if not flags.any():
+            origin.append(p)
             out.append(page)
             real.append(np.arange(base, base + n, dtype=np.int64))
             base += n
@@ -401,18 +425,19 @@ def by_direction(pages: Sequence[PageChars]
                 out.append(PageChars(page.height, page.width, text, boxes.astype(np.float32),
                                      frozenset(), sizes))
             real.append(idx + base)
+            origin.append(p)
         base += n
     merged = np.concatenate(real) if real else np.zeros(0, np.int64)
-    return out, merged, tuple(vertical)
+    return out, merged, tuple(vertical), origin
 
 
 def assemble(pages: Sequence[PageChars], *, keep_furniture: bool = False) -> Assembled:
     """The text of ``pages`` read by layout (see the module docstring)."""
-    pages, real, vertical = by_direction(pages)
+    pages, real, vertical, origin = by_direction(pages)
     per_page = [page_lines(p, page) for p, page in enumerate(pages)]
     for lines in per_page:
         mark_ruby(lines)
-    mark_furniture(per_page, [p.height for p in pages])
+    mark_furniture(per_page, [p.height for p in pages], origin)
     offsets = np.cumsum([0] + [len(p.text) for p in pages])
     ordered: list[Line] = []
     furniture = sum(1 for lines in per_page for ln in lines if ln.furniture)
@@ -602,6 +627,8 @@ def _separator(a: Line, b: Line, after: Line | None, rights: dict[int, float], p
     if same_flow and b.top - a.bottom > (pitch + 0.4) * size:
         return "\n\n"
     stripped, first = a.text.rstrip(), b.text.lstrip()[:1]
+    if _is_bullet(b.text.lstrip()):
+        return "\n"  # a list item starts its own line, whatever the line before reached
     # A hyphen between letters at a line end, a lowercase letter next: the printer hyphenated.
     if stripped[-2:-1].isalpha() and stripped.endswith("-") and first.islower():
         return "-"
@@ -616,6 +643,16 @@ def _separator(a: Line, b: Line, after: Line | None, rights: dict[int, float], p
     if is_cjk(last) or is_cjk(first):
         return ""
     return " "
+
+
+#: Marks that start a list item. "・" and "※" may not start a wrapped line (kinsoku), so a
+#: line starting with one starts an item; "-", "*" and "–" do when a space follows.
+_BULLETS = set("•◦▪▫■□●○◆◇▶►▸・※")
+
+
+def _is_bullet(text: str) -> bool:
+    return bool(text) and (text[0] in _BULLETS or (text[:1] in ("-", "*", "–")
+                                                   and text[1:2] == " "))
 
 
 def _indented(a: Line, b: Line, after: Line | None, rights: dict[int, float], size: float

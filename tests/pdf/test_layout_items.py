@@ -1,0 +1,42 @@
+"""Running heads that change per chapter or alternate, and list items (fast: no browser)."""
+
+from __future__ import annotations
+
+from chunkviz.extract import extract
+from tests.pdf.printing import simple_pdf
+
+BODY = ["Each chapter of this handbook explains one part of the queue and how an operator",
+        "changes it safely; the examples use the default settings of a fresh install."]
+
+
+def _with_heads(heads: list[str]) -> bytes:
+    """Pages of ``BODY`` with ``heads[i]`` at the top of page i (none where empty)."""
+    return simple_pdf([[(56.0, h) if h else "", "", "", "", *BODY, f"Page {n} ends here."]
+                       for n, h in enumerate(heads, start=1)])
+
+
+def test_running_heads_that_change_per_chapter_or_alternate_are_left_out():
+    # Twelve pages: the book's title on odd pages, the chapter's on even ones, two chapters.
+    heads = ["Orbit Queue Handbook" if n % 2 else f"Chapter {1 + (n - 1) // 6} Retention"
+             for n in range(1, 13)]
+    got = extract(_with_heads(heads), "book.pdf")
+    assert not [h for h in set(heads) if h in got.text]
+    assert got.furniture == 12 + 12  # a head and a page number on each page
+    assert got.text.count("Each chapter of this handbook") == 12
+
+
+def test_a_line_at_the_top_of_a_few_pages_far_apart_is_text():
+    heads = ["Appendix A" if n in (1, 5, 9) else "" for n in range(1, 13)]
+    got = extract(_with_heads(heads), "appendix.pdf")
+    assert got.text.count("Appendix A") == 3
+
+
+def test_a_line_that_starts_with_a_bullet_starts_its_own_line():
+    lines = ["The operator checks three settings before a release, and writes each one down",
+             "- retention of seven days",
+             "- compaction on",
+             "* the name of the owner",
+             "and then starts the release."]
+    text = extract(simple_pdf([lines], numbers=False), "list.pdf").text
+    assert ("down\n- retention of seven days\n- compaction on\n* the name of the owner\n"
+            "and then starts") in text
