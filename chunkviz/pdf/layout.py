@@ -14,9 +14,9 @@ The rules, each measured on the page rather than assumed:
   three or more pages each at most two after the one before (heads that alternate between odd
   and even pages or change per chapter); a lone page number in those bands is one too. They
   are left out and counted (``keep_furniture`` keeps them, each as its own paragraph).
-- Two columns: a vertical gutter near the middle of the page that no line crosses, with lines
+- Columns: a vertical gutter near the middle of the page that no line crosses, with lines
   on both sides; the left column is read before the right, lines spanning both cut the page
-  into bands.
+  into bands. Each side is split again at a gutter of its own (three or more columns).
 - A printed line that reached the column's right edge (the next line's first word, or first
   character with its kinsoku neighbour, would not have fitted) was wrapped by the printer: it
   is joined to the next with nothing between CJK characters, a space between Latin words, and a
@@ -78,7 +78,7 @@ class Line:
     bottom: float
     size: float
     text: str
-    column: int = 0  # 0 single or spanning, 1 left, 2 right
+    column: int = 0  # 0 single or spanning, else 1, 2, ... from the left
     furniture: bool = False
     ruby: Line | None = None  # for a reading (furigana): the line of its base
     need: float = 0.0  # width its first word or character needs at the end of the line before
@@ -281,24 +281,51 @@ def order_columns(lines: list[Line], width: float, *, usual: float | None = None
     right: list[Line] = []
     for ln in body:
         if ln.x1 <= gutter:
-            ln.column = 1
             left.append(ln)
         elif ln.x0 >= gutter:
-            ln.column = 2
             right.append(ln)
         else:  # spans the gutter: a title or a figure caption across both columns
-            out += left + right
+            out += _columns(left, right)
             left, right = [], []
             out.append(ln)
-    return out + left + right
+    return out + _columns(left, right)
 
 
-def _gutter(lines: Sequence[Line], width: float) -> float | None:
+def _columns(left: list[Line], right: list[Line]) -> list[Line]:
+    """The lines of a band left and right of its gutter, column by column, left to right.
+
+    Each side is split again where it has a gutter of its own (three or more columns), and
+    each column is numbered from the left (``Line.column``, 1 first).
+    """
+    columns = _split(left) + _split(right)
+    out: list[Line] = []
+    for number, column in enumerate(columns, start=1):
+        for ln in column:
+            ln.column = number
+        out += column
+    return out
+
+
+def _split(lines: list[Line]) -> list[list[Line]]:
+    """``lines`` as columns, left to right: split at a gutter no line crosses, recursively."""
+    body = sorted(lines, key=lambda ln: (ln.top, ln.x0))
+    if not body:
+        return []
+    lo, hi = min(ln.x0 for ln in body), max(ln.x1 for ln in body)
+    gutter = _gutter(body, hi - lo, lo)
+    if gutter is None or any(ln.x0 < gutter < ln.x1 for ln in body):
+        return [body]
+    return (_split([ln for ln in body if ln.x1 <= gutter])
+            + _split([ln for ln in body if ln.x0 >= gutter]))
+
+
+def _gutter(lines: Sequence[Line], width: float, start: float = 0.0) -> float | None:
+    """A gutter in the middle 40% of ``[start, start + width]`` that few lines cross."""
     if len(lines) < 6:
         return None
     best: tuple[int, float] | None = None
     for k in range(30, 71):
-        x = width * k / 100
+        x = start + width * k / 100
         crossing = sum(1 for ln in lines if ln.x0 < x < ln.x1)
         if best is None or crossing < best[0]:
             best = (crossing, x)
@@ -555,7 +582,7 @@ def _right_edges(lines: Sequence[Line]) -> dict[int, float]:
         key = (ln.page, ln.column)
         per[key] = max(per.get(key, 0.0), ln.x1)
     out: dict[int, float] = {}
-    for column in (0, 1, 2):
+    for column in sorted({c for _, c in per}):
         values = [v for (_, c), v in per.items() if c == column]
         if values:
             out[column] = float(statistics.median(values))

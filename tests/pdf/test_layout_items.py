@@ -40,3 +40,23 @@ def test_a_line_that_starts_with_a_bullet_starts_its_own_line():
     text = extract(simple_pdf([lines], numbers=False), "list.pdf").text
     assert ("down\n- retention of seven days\n- compaction on\n* the name of the owner\n"
             "and then starts") in text
+
+
+def test_three_columns_are_read_one_after_another_left_to_right():
+    import re
+
+    import numpy as np
+
+    from chunkviz.pdf.layout import PageChars, assemble
+
+    # Drawn row by row across the three columns, as some PDF writers do.
+    chars, boxes = [], []
+    for i in range(8):
+        for x, words in ((40.0, f"left {i} of one"), (230.0, f"mid {i} of two"),
+                         (420.0, f"right {i} of three")):
+            for k, ch in enumerate(words):
+                chars.append(ch)
+                boxes.append((x + 6 * k, 100 + 15 * i, x + 6 * k + 5, 111 + 15 * i))
+    text = assemble([PageChars(595, 842, "".join(chars), np.array(boxes, np.float32))]).text
+    order = re.findall(r"(left|mid|right) (\d)", text)
+    assert order == [(c, str(i)) for c in ("left", "mid", "right") for i in range(8)]
