@@ -521,7 +521,8 @@ def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
     CJK character only the PDF's or PDFium's space counts: a full-width glyph's box can be much
     narrower than its cell ("・", "。"), so the gap between boxes says nothing there. Between two
     CJK characters a space about one character wide is an ideographic space (U+3000, one per
-    em), a narrower one a real ASCII space ("東京 大阪").
+    em), a narrower one a real ASCII space ("東京 大阪"). Letter-spaced capitals are one word
+    (``_letter_spaced``).
     """
     chars: list[str] = []
     src: list[int] = []
@@ -533,6 +534,7 @@ def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
     # glyphs', "。" and "・" in Chromium's PDFs, are only as large as the glyph).
     tallest = float(np.max(box[visible, 3] - box[visible, 1])) if visible else 0.0
     em = max(tallest, 0.75 * ln.size)
+    spaced_out = _letter_spaced(ln.text, visible, x0, x1, em)
     last = -1
     space = -1  # the PDF's (or PDFium's) space since the last character, if any
     for k, ch in enumerate(ln.text):
@@ -555,6 +557,8 @@ def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
                     run = max(1, min(4, round(gap / em))) if wide else 1
                     chars.extend("\u3000" * run if wide else " ")
                     src.extend([-1] * run)
+            elif k in spaced_out:
+                pass  # letter spacing inside a word: "C H A P T E R" is "CHAPTER"
             elif space >= 0 or (not (is_cjk(prev) or is_cjk(ch)) and gap > 0.25 * ln.size):
                 chars.append(" ")
                 src.append(-1)
@@ -563,6 +567,40 @@ def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
         last = k
         space = -1
     return "".join(chars), np.asarray(src, np.int64)
+
+
+def _letter_spaced(text: str, visible: list[int], x0: list[float], x1: list[float],
+                   em: float) -> set[int]:
+    """Characters of ``text`` set apart from the one before only by letter spacing.
+
+    Six or more capitals (Latin, Greek, Cyrillic) in a row, each standing apart from the next
+    ("C H A P T E R  O N E"), whose usual gap is under half an em: that gap is letter spacing,
+    and a gap more than 1.6 times it is a word space and stays one. Letters of a word set
+    normally touch, so ordinary text makes such a run only with six one-capital words in a
+    row, which are read as one word (geometry cannot tell them apart).
+    """
+    out: set[int] = set()
+    run: list[int] = []
+
+    def close() -> None:
+        if len(run) >= 6:
+            gaps = [x0[b] - x1[a] for a, b in zip(run, run[1:], strict=False)]
+            usual = statistics.median(gaps)
+            if usual < 0.5 * em:
+                out.update(b for b, g in zip(run[1:], gaps, strict=True) if g <= 1.6 * usual)
+        run.clear()
+
+    for a, b in zip(visible, visible[1:], strict=False):
+        # Latin, Greek and Cyrillic letters only: a Hangul syllable is often a word alone.
+        if (x0[b] - x1[a] > 0.12 * em and text[a].isupper() and text[b].isupper()
+                and ord(text[a]) < 0x530 and ord(text[b]) < 0x530):
+            if not run:
+                run.append(a)
+            run.append(b)
+        else:
+            close()
+    close()
+    return out
 
 
 def _cell(x0: float, x1: float, em: float) -> tuple[float, float]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import example, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from chunkviz.extract import extract
@@ -92,6 +92,7 @@ def _mixed(draw: st.DrawFn) -> str:
 @given(_mixed())
 @example("党員・・・を集める")
 @example("、 。")
+@example("국 국 국 국")
 @example("。 。")
 @example("・ ・\u3000・")
 @example("レスター・B・ピアソン")
@@ -100,6 +101,9 @@ def _mixed(draw: st.DrawFn) -> str:
 @example("한국어 문장은 띄어쓰기를 합니다")
 @example("葛飾区の𠮷野家で𩸽と𝜀")
 def test_a_printed_line_reads_back_character_for_character(text):
+    # Six one-capital words in a row look like letter-spaced capitals ("C H A P T E R"): read
+    # as one word by design (chunkviz.pdf.layout._letter_spaced).
+    assume(not re.search(r"(?:[A-Z] ){5}[A-Z]", text))
     assert assemble([_line(text)]).text == text
 
 

@@ -60,3 +60,28 @@ def test_three_columns_are_read_one_after_another_left_to_right():
     text = assemble([PageChars(595, 842, "".join(chars), np.array(boxes, np.float32))]).text
     order = re.findall(r"(left|mid|right) (\d)", text)
     assert order == [(c, str(i)) for c in ("left", "mid", "right") for i in range(8)]
+
+
+def test_letter_spaced_capitals_read_as_words():
+    import numpy as np
+
+    from chunkviz.pdf.layout import PageChars, assemble
+
+    def spaced(words: list[str], x: float, y: float) -> tuple[list[str], list[tuple]]:
+        chars, boxes = [], []
+        for word in words:
+            for ch in word:
+                chars.append(ch)
+                boxes.append((x, y, x + 7, y + 11))
+                x += 7 + 4  # letter spacing: 4 points after every letter
+            x += 4  # and a word space on top of it
+        return chars, boxes
+
+    chars, boxes = spaced(["CHAPTER", "ONE"], 56, 300)
+    # "C H A P T E R" is a word; five one-capital words are five words.
+    more, more_boxes = spaced(["Q", "A", "B", "C", "D"], 56, 330)
+    page = PageChars(595, 842, "".join(chars + more), np.array(boxes + more_boxes, np.float32),
+                     sizes=np.full(len(chars) + len(more), 11.0, np.float32))
+    text = assemble([page]).text
+    assert text.startswith("CHAPTER ONE")
+    assert text.endswith("Q A B C D")
