@@ -72,3 +72,13 @@ def test_a_clean_pdf_has_a_clean_note():
     assert got.quality.vertical_pages == got.quality.rotated_pages == ()
     assert got.layout is not None
     assert got.layout.quality == got.quality
+
+
+def test_the_cli_prints_the_reading_note(tmp_path, capsys):
+    from chunkviz.cli import main
+
+    (tmp_path / "landscape.pdf").write_bytes(
+        simple_pdf([LINES], width=842, height=595, rotate=90, numbers=False))
+    assert main(["chunk", str(tmp_path / "landscape.pdf"), "--format", "json"]) == 0
+    assert ("Reading note: 0 vertical pages read as columns, 1 rotated pages turned upright"
+            in capsys.readouterr().err)
