@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -82,3 +84,16 @@ def test_the_cli_prints_the_reading_note(tmp_path, capsys):
     assert main(["chunk", str(tmp_path / "landscape.pdf"), "--format", "json"]) == 0
     assert ("Reading note: 0 vertical pages read as columns, 1 rotated pages turned upright"
             in capsys.readouterr().err)
+
+
+def test_the_page_view_numbers_each_chunk_at_its_first_box():
+    import chunkviz
+    from chunkviz.views.page_view import page_shapes, page_svg
+
+    got = extract(simple_pdf([LINES, ["The second page is a short one."]]), "numbered.pdf")
+    assert got.layout is not None
+    result = chunkviz.chunk(got.text, "fixed", size=60, overlap=0)
+    svg = page_svg(page_shapes(got.layout, result.chunks, [], 0))
+    on_page = sorted({int(n) for n in re.findall(r'data-chunk="(\d+)"', svg)})
+    assert re.findall(r'class="pv-num"[^>]*>#(\d+)</text>', svg) == [str(n) for n in on_page]
+    assert len(on_page) >= 3
