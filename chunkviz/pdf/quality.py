@@ -35,8 +35,10 @@ class ReadQuality:
 
     Attributes:
         glyphs: Glyphs on the pages, with and without a code point (spaces aside).
-        unmapped: Glyphs with no code point (left out of the text).
-        unusable: Glyphs read as private-use or control characters (kept in the text).
+        unmapped: Glyphs with no code point or a control character for one (left out of the
+            text).
+        unusable: Glyphs read as private-use characters (kept in the text: some fonts put
+            real characters there, gaiji).
         vertical_pages: Pages (1-based) mostly set in vertical lines, read as columns.
         rotated_pages: Pages (1-based) with a ``/Rotate``, read turned upright.
         ruby: Readings (ruby, furigana) left out of the text, in runs (the readings of

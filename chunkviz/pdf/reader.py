@@ -159,11 +159,14 @@ def _page_chars(pdf: object, index: int) -> PageChars:
                     if 0xDC00 <= second <= 0xDFFF:
                         code = 0x10000 + ((code - 0xD800) << 10) + (second - 0xDC00)
                         low = True
-                if code in (0xFFFE, 0xFFFF, 0) or 0xD800 <= code <= 0xDFFF:
-                    unmapped += 1  # a glyph without a code point (a font without a Unicode map)
-                    continue
                 if code == 0x02:  # PDFium's mark for a hyphen that ends a line
                     code = 0x2D
+                if (code in (0xFFFE, 0xFFFF) or 0xD800 <= code <= 0xDFFF
+                        or (code < 0x20 and code != 0x09) or 0x7F <= code < 0xA0):
+                    # A glyph without a code point: a font without a Unicode map gives none,
+                    # or a control character (a glyph id read as a code). Counted, not text.
+                    unmapped += 1
+                    continue
                 raw.FPDFText_GetLooseCharBox(handle, i, ctypes.byref(rect))
                 k = len(chars)
                 if pending_break:

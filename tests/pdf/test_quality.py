@@ -97,3 +97,14 @@ def test_the_page_view_numbers_each_chunk_at_its_first_box():
     on_page = sorted({int(n) for n in re.findall(r'data-chunk="(\d+)"', svg)})
     assert re.findall(r'class="pv-num"[^>]*>#(\d+)</text>', svg) == [str(n) for n in on_page]
     assert len(on_page) >= 3
+
+
+def test_control_characters_for_glyphs_are_counted_not_kept_and_the_page_is_named():
+    # Codes 3-8 of a font with no glyph names there: PDFium reads them as control characters.
+    lines = ["Readable words then \x03\x04\x05\x06\x07\x08 glyphs without a map."]
+    got = extract(simple_pdf([LINES, lines], numbers=False), "controls.pdf")
+    assert "Readable words then glyphs without a map." in got.text
+    assert not [ch for ch in got.text if ord(ch) < 0x20 and ch != "\n"]
+    assert got.quality is not None
+    assert got.quality.unmapped == 6
+    assert got.quality.warn_pages == (2,)
