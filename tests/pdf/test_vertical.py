@@ -102,6 +102,15 @@ def test_the_printed_text_comes_back_in_reading_order(printed, index, kind):
         assert index != 0 or ("梅雨", "つゆ") in bases
     vertical = kind != "ruby"
     assert got.quality.vertical_pages == (tuple(range(1, got.pages + 1)) if vertical else ())
+    # The page view draws a chunk on its printed lines: columns, taller than wide, right to
+    # left, in vertical text.
+    assert got.layout is not None
+    boxes = got.layout.boxes_of(0, 300)
+    assert len(boxes) >= 5
+    if vertical:
+        columns = [b for b in boxes if b.bottom - b.top > 3 * (b.x1 - b.x0)]
+        assert len(columns) >= 4
+        assert [b.x0 for b in columns] == sorted((b.x0 for b in columns), reverse=True)
     # The running header and the page numbers were printed beside vertical text: left out.
     assert "チャンキング戦略" not in got.text
     assert got.furniture == 2 * got.pages
