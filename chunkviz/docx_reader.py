@@ -100,7 +100,8 @@ class _Reader:
         default_factory=dict)  # id -> (name, (numId, ilvl) or None, basedOn)
     abstract: dict[str, dict[int, _Level]] = field(default_factory=dict)
     nums: dict[str, tuple[str, dict[int, int]]] = field(default_factory=dict)
-    counters: dict[str, dict[int, int]] = field(default_factory=dict)
+    counters: dict[str, dict[int, int]] = field(default_factory=dict)  # per abstract list
+    restarted: set[str] = field(default_factory=set)  # lists whose start override was used
     notes: dict[str, dict[str, Any]] = field(default_factory=dict)  # kind -> id -> element
     numbers: dict[tuple[str, str], int] = field(default_factory=dict)
 
@@ -208,16 +209,23 @@ class _Reader:
             return ""
         abstract_id, starts = self.nums[num_id]
         levels = self.abstract.get(abstract_id, {})
-        counts = self.counters.setdefault(num_id, {})
+        # NOTE: Word counts a list per abstract definition: lists (w:num) sharing one go on
+        # counting, except where one restarts it (a start override, on its first item).
+        counts = self.counters.setdefault(abstract_id, {})
+        if starts and num_id not in self.restarted:
+            self.restarted.add(num_id)
+            for deeper in [k for k in counts if k >= min(starts)]:
+                del counts[deeper]
+            counts.update({k: start - 1 for k, start in starts.items()})
         level = levels.get(ilvl, _Level())
-        counts[ilvl] = counts.get(ilvl, starts.get(ilvl, level.start) - 1) + 1
+        counts[ilvl] = counts.get(ilvl, level.start - 1) + 1
         for deeper in [k for k in counts if k > ilvl]:
             del counts[deeper]  # a higher level's next item restarts the levels below it
 
         def value(match: re.Match[str]) -> str:
             k = int(match.group(1)) - 1
             lv = levels.get(k, _Level())
-            n = counts.get(k, starts.get(k, lv.start))
+            n = counts.get(k, lv.start)
             return _format_number(n, lv.fmt)
 
         if level.fmt == "bullet":
@@ -282,7 +290,7 @@ class _Reader:
                 out.append("-")
             elif tag == _w("sym"):
                 code = int(child.get(_w("char"), "0"), 16)
-                out.append(chr(code - 0xF000 if code >= 0xF020 else code) if code else "")
+                out.append(chr(code) if code else "")  # a Symbol-font code stays private use
             elif tag == _w("txbxContent"):
                 boxes.append(child)
             elif tag in (_m("oMath"), _m("oMathPara")):

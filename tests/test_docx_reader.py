@@ -198,3 +198,25 @@ def test_a_docx_without_a_body_is_damaged():
             dst.writestr(item, data)
     with pytest.raises(InputTextError, match="cannot read nobody.docx as a Word document"):
         extract_text(out.getvalue(), "nobody.docx")
+
+
+def test_lists_sharing_a_definition_go_on_counting_unless_one_restarts():
+    import docx
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    numbering = document.part.numbering_part.element
+    numbering.insert(0, parse_xml(NUMBERING))
+    numbering.append(parse_xml(NUM))
+    # Two more lists on the same definition: 91 goes on, 92 restarts at 1 (Word's "Restart").
+    numbering.append(parse_xml(NUM.replace('w:numId="90"', 'w:numId="91"')))
+    numbering.append(parse_xml(
+        f'<w:num {NS} w:numId="92"><w:abstractNumId w:val="90"/><w:lvlOverride w:ilvl="0">'
+        '<w:startOverride w:val="1"/></w:lvlOverride></w:num>'))
+    body = document.element.body
+    for num, text in (("90", "目的"), ("90", "定義"), ("91", "適用"), ("92", "附則")):
+        body[-1].addprevious(parse_xml(_numbered(text, 0).replace('w:val="90"', f'w:val="{num}"')))
+    buffer = io.BytesIO()
+    document.save(buffer)
+    assert extract_text(buffer.getvalue(), "lists.docx").split("\n\n") == [
+        "第1条 目的", "第2条 定義", "第3条 適用", "第1条 附則"]
