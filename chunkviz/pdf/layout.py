@@ -26,7 +26,8 @@ The rules, each measured on the page rather than assumed:
   apart by space, also at a first-line indent (a line that is indented, runs to the right edge
   and is followed by one that starts back at the left).
 - A paragraph that seems to end at the foot of a page or column (its last line stops short)
-  ends there: what follows on the next page starts a new one.
+  ends there: what follows on the next page starts a new one. So does one on a page whose text
+  stops three lines above the document's usual bottom (a slide).
 - A line that starts with a bullet ("•", "・", "※", "- ") starts a line of its own.
 """
 
@@ -483,6 +484,7 @@ def assemble(pages: Sequence[PageChars], *, keep_furniture: bool = False) -> Ass
     rights = _right_edges(ordered)
     pitch = _pitch(ordered)
     indents = not _spaced(ordered, pitch)
+    early = _ended_early(ordered)
     text_parts: list[str] = []
     source_parts: list[np.ndarray] = []
     line_parts: list[np.ndarray] = []
@@ -492,6 +494,8 @@ def assemble(pages: Sequence[PageChars], *, keep_furniture: bool = False) -> Ass
             prev = ordered[n - 1]
             sep = _separator(prev, ln, ordered[n + 1] if n + 1 < len(ordered) else None,
                              rights, pitch, indents=indents)
+            if prev.page != ln.page and prev.page in early and sep in ("", " ", "-"):
+                sep = "\n\n"  # the page ended early: its last paragraph (a slide's) ended
             if sep == "\n\n":
                 paragraphs += 1
             if sep == "-":  # a line-end hyphen between letters: drop it
@@ -511,6 +515,24 @@ def assemble(pages: Sequence[PageChars], *, keep_furniture: bool = False) -> Ass
     source = np.where(source >= 0, real[np.maximum(source, 0)], -1)
     return Assembled("".join(text_parts), source, np.concatenate(line_parts), furniture,
                      paragraphs, vertical, ruby)
+
+
+def _ended_early(lines: Sequence[Line]) -> set[int]:
+    """Pages whose text stops well above where the document's pages usually end.
+
+    A page's text usually runs to the same bottom margin; one that stops three lines short of
+    it (a slide, the end of a chapter) ends its last paragraph there, even when that paragraph's
+    last line reached the right edge, so a slide's title is not joined to the slide before.
+    """
+    bottom: dict[int, float] = {}
+    size: dict[int, float] = {}
+    for ln in lines:
+        if ln.bottom >= bottom.get(ln.page, -1.0):
+            bottom[ln.page], size[ln.page] = ln.bottom, ln.size
+    if len(bottom) < 3:
+        return set()
+    usual = float(statistics.median(bottom.values()))
+    return {p for p, b in bottom.items() if b < usual - 3 * size[p]}
 
 
 def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:

@@ -85,3 +85,12 @@ def test_letter_spaced_capitals_read_as_words():
     text = assemble([page]).text
     assert text.startswith("CHAPTER ONE")
     assert text.endswith("Q A B C D")
+
+
+def test_a_slide_title_is_not_joined_to_the_last_line_of_the_slide_before():
+    point = "A point that runs across the whole width of the slide and reaches its right edge"
+    slides = [["Quarterly review", point],
+              ["Retention settings", point, *[f"Detail {i} of the setting." for i in range(20)]],
+              ["Next steps", point, *[f"Step {i} to take." for i in range(20)]]]
+    text = extract(simple_pdf(slides, width=842, height=595, numbers=False), "slides.pdf").text
+    assert f"{point}\n\nRetention settings" in text
