@@ -18,7 +18,6 @@ paragraphs are read, stopping at ``MAX_CHARS``. Text files lose their terminal f
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
@@ -38,6 +37,7 @@ from chunkviz.textio import (
 
 if TYPE_CHECKING:
     from chunkviz.pdf.pages import PageLayout
+    from chunkviz.pdf.quality import ReadQuality
 
 DOCUMENT_TYPES = ("txt", "md", "html", "htm", "pdf", "docx")
 #: Largest unpacked size of a .docx's main document part (XML), checked before it is parsed:
@@ -59,6 +59,8 @@ class ExtractedText:
         furniture: Running header, footer and page-number lines left out of a PDF.
         pages: Pages of a PDF (0 for other formats).
         pages_without_text: Pages of a PDF with no text layer (scanned).
+        quality: For a PDF, how well it could be read (unmapped glyphs, vertical and rotated
+            pages, readings left out); None for other formats.
     """
 
     text: str
@@ -68,6 +70,7 @@ class ExtractedText:
     furniture: int = 0
     pages: int = 0
     pages_without_text: int = 0
+    quality: ReadQuality | None = None
 
 
 def document_kind(filename: str) -> str | None:
@@ -134,7 +137,7 @@ def extract(
             )
         return ExtractedText(pdf.text, layout=pdf.layout, compat_ideographs=pdf.compat_ideographs,
                              furniture=pdf.furniture, pages=pdf.pages,
-                             pages_without_text=pdf.pages_without_text)
+                             pages_without_text=pdf.pages_without_text, quality=pdf.quality)
     else:
         text = _docx_text(data, filename)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -213,28 +216,16 @@ def _check_docx_parts(data: bytes, filename: str) -> None:
 
 
 def _docx_text(data: bytes, filename: str) -> str:
-    # Optional (chunkviz[app]): only .docx input needs python-docx and lxml.
-    import docx
-    from docx.table import Table
+    # Optional (chunkviz[app]): only .docx input needs lxml (it comes with python-docx).
     from lxml import etree
+
+    from chunkviz.docx_reader import docx_text
 
     _check_docx_parts(data, filename)
     damaged = (BadZipFile, ValueError, KeyError, OSError, etree.LxmlError, RecursionError)
     try:
-        document = docx.Document(io.BytesIO(data))
-        blocks: list[str] = []
-        count = 0
-        for item in document.iter_inner_content():  # paragraphs and tables in document order
-            if isinstance(item, Table):
-                found = [_markdown_table([[cell.text for cell in row.cells] for row in item.rows])]
-            else:
-                found = [_heading_prefix(item.style.name if item.style is not None else "")
-                         + item.text]
-            for block in found:
-                if block.strip():
-                    blocks.append(block)
-                    count += len(block) + 2
-                    check_chars(count, filename)  # merged cells repeat: count what is built
+        with ZipFile(io.BytesIO(data)) as archive:
+            return docx_text(archive, filename)
     except InputTextError:
         raise
     except damaged as exc:
@@ -243,35 +234,3 @@ def _docx_text(data: bytes, filename: str) -> str:
             "(not .doc) or paste its text",
             code="docx_damaged", params={"file": filename, "reason": type(exc).__name__},
         ) from None
-    return "\n\n".join(blocks)
-
-
-_HEADING_STYLE = re.compile(r"^(?:heading|見出し)\s*([1-6])$", re.IGNORECASE)
-
-
-def _heading_prefix(style: str | None) -> str:
-    """``"## "`` for a paragraph in style Heading 2 (or 見出し 2, Title is 1), else ``""``.
-
-    Word marks headings by paragraph style; as Markdown headings they give the ``markdown``
-    strategy its sections and breadcrumbs.
-    """
-    name = (style or "").strip()
-    if name.lower() == "title":
-        return "# "
-    m = _HEADING_STYLE.match(name)
-    return "#" * int(m.group(1)) + " " if m else ""
-
-
-def _markdown_table(rows: list[list[str]]) -> str:
-    """A Word table as a Markdown table: the first row is its header, cells on one line each."""
-    if not rows:
-        return ""
-
-    def cell(value: str) -> str:
-        return " ".join(value.split()).replace("|", "\\|")
-
-    width = max(len(r) for r in rows)
-    lines = ["| " + " | ".join(cell(c) for c in r + [""] * (width - len(r))) + " |"
-             for r in rows]
-    lines.insert(1, "|" + " --- |" * width)
-    return "\n".join(lines)

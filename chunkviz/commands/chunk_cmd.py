@@ -85,6 +85,12 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
             print(f"{document.pages_without_text} of {document.pages} pages have no text layer "
                   "(scanned?); run OCR on the PDF (for example ocrmypdf) to read them",
                   file=sys.stderr)
+        if document.quality is not None:  # the same note as the app's upload shows
+            from chunkviz.text.messages import read_quality_text
+
+            for line in read_quality_text("en", document.quality):
+                if line:
+                    print(line, file=sys.stderr)
     if document.terminal_sequences:
         print(f"removed {document.terminal_sequences} terminal formatting sequences (ANSI "
               "escapes, backspace overstrikes); --keep-terminal-formatting keeps them",

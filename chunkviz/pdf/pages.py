@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 if TYPE_CHECKING:
-    from chunkviz.pdf.layout import PageChars
+    from chunkviz.pdf.layout import PageChars, Ruby
+    from chunkviz.pdf.quality import ReadQuality
 
 
 class Box(NamedTuple):
@@ -40,6 +41,8 @@ class PageLayout:
             character before it).
         line: int32 per text offset: its printed line, -1 for what the reader inserted.
         boxes: float32 ``(len(text), 4)``: x0, top, x1, bottom (zeros where ``line`` is -1).
+        quality: How well the PDF could be read (None where not measured).
+        ruby: Readings (furigana) left out of the text, each with its base's offsets.
     """
 
     pdf: bytes
@@ -47,10 +50,13 @@ class PageLayout:
     page: np.ndarray
     line: np.ndarray
     boxes: np.ndarray
+    quality: ReadQuality | None = None
+    ruby: tuple[Ruby, ...] = ()
 
     @classmethod
     def build(cls, pdf: bytes, pages: Sequence[PageChars], source: np.ndarray,
-              line: np.ndarray) -> PageLayout:
+              line: np.ndarray, *, quality: ReadQuality | None = None,
+              ruby: tuple[Ruby, ...] = ()) -> PageLayout:
         """The layout of a text whose character ``i`` came from source character ``source[i]``.
 
         ``source`` indexes the pages' characters laid end to end; -1 marks an inserted one.
@@ -70,7 +76,7 @@ class PageLayout:
         page = np.where(real, page, page[idx])
         page[page < 0] = 0
         return cls(pdf, tuple((p.width, p.height) for p in pages), page.astype(np.int32),
-                   line.astype(np.int32), boxes)
+                   line.astype(np.int32), boxes, quality, ruby)
 
     @property
     def page_count(self) -> int:

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from chunkviz.errors import InputTextError
 from chunkviz.pdf.compat import fold_compat
-from chunkviz.pdf.layout import PageChars, assemble
+from chunkviz.pdf.layout import PageChars, Ruby, assemble
 from chunkviz.pdf.pages import PageLayout
+from chunkviz.pdf.quality import ReadQuality, read_quality
 from chunkviz.textio import check_chars
 
 #: Most pages read: a longer PDF is refused with the advice to split it.
@@ -42,6 +43,9 @@ class PdfText:
         pages: Pages in the file.
         pages_without_text: Pages with no text layer (scanned pages).
         paragraphs: Paragraphs found.
+        quality: How well it could be read (unmapped glyphs, vertical and rotated pages,
+            readings left out).
+        ruby: Readings (furigana) left out, each with its base's text offsets.
     """
 
     text: str
@@ -51,6 +55,8 @@ class PdfText:
     pages: int
     pages_without_text: int
     paragraphs: int
+    quality: ReadQuality | None = None
+    ruby: tuple[Ruby, ...] = ()
 
 
 def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> PdfText:
@@ -106,14 +112,15 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
     if compat:
         refolded = []
         for p in pages:
-            refolded.append(PageChars(p.width, p.height, folded[pos : pos + len(p.text)], p.boxes,
-                                      p.newline, p.sizes))
+            refolded.append(replace(p, text=folded[pos : pos + len(p.text)]))
             pos += len(p.text)
         pages = refolded
     assembled = assemble(pages, keep_furniture=keep_furniture)
-    layout = PageLayout.build(data, pages, assembled.source, assembled.line)
+    quality = read_quality(pages, vertical=assembled.vertical, ruby=len(assembled.ruby))
+    layout = PageLayout.build(data, pages, assembled.source, assembled.line, quality=quality,
+                              ruby=assembled.ruby)
     return PdfText(assembled.text, layout, compat, 0 if keep_furniture else assembled.furniture,
-                   len(pages), empty, assembled.paragraphs)
+                   len(pages), empty, assembled.paragraphs, quality, assembled.ruby)
 
 
 def _page_chars(pdf: object, index: int) -> PageChars:
@@ -123,7 +130,8 @@ def _page_chars(pdf: object, index: int) -> PageChars:
 
     page = pdf[index]  # type: ignore[index]
     try:
-        width, height = page.get_size()
+        width, height = page.get_size()  # as shown: a quarter-turned page's are swapped
+        rotation = page.get_rotation() % 360
         textpage = page.get_textpage()
         try:
             handle = textpage.raw
@@ -134,15 +142,31 @@ def _page_chars(pdf: object, index: int) -> PageChars:
             newline: set[int] = set()
             rect = raw.FS_RECTF()
             pending_break = False
+            unmapped = 0
+            low = False  # the unit at i is the low half of a pair already read
             for i in range(n):
+                if low:
+                    low = False
+                    continue
                 code = raw.FPDFText_GetUnicode(handle, i)
                 if code in (0x0A, 0x0D):
                     pending_break = True
                     continue
-                if code in (0xFFFE, 0xFFFF, 0) or 0xD800 <= code <= 0xDFFF:
-                    continue
+                if 0xD800 <= code <= 0xDBFF and i + 1 < n:
+                    # NOTE: PDFium gives a character outside the BMP (CJK Extension B, emoji,
+                    # mathematical letters) as two UTF-16 units, one index each: join them.
+                    second = raw.FPDFText_GetUnicode(handle, i + 1)
+                    if 0xDC00 <= second <= 0xDFFF:
+                        code = 0x10000 + ((code - 0xD800) << 10) + (second - 0xDC00)
+                        low = True
                 if code == 0x02:  # PDFium's mark for a hyphen that ends a line
                     code = 0x2D
+                if (code in (0xFFFE, 0xFFFF) or 0xD800 <= code <= 0xDFFF
+                        or (code < 0x20 and code != 0x09) or 0x7F <= code < 0xA0):
+                    # A glyph without a code point: a font without a Unicode map gives none,
+                    # or a control character (a glyph id read as a code). Counted, not text.
+                    unmapped += 1
+                    continue
                 raw.FPDFText_GetLooseCharBox(handle, i, ctypes.byref(rect))
                 k = len(chars)
                 if pending_break:
@@ -150,8 +174,8 @@ def _page_chars(pdf: object, index: int) -> PageChars:
                     pending_break = False
                 chars.append(chr(code))
                 sizes[k] = raw.FPDFText_GetFontSize(handle, i)
-                # PDF space is bottom-up; the layout works top-down, as the rendered image does.
-                boxes[k] = (rect.left, height - rect.top, rect.right, height - rect.bottom)
+                boxes[k] = _upright(rect.left, rect.bottom, rect.right, rect.top, rotation,
+                                    width, height)
         finally:
             textpage.close()
     except pdfium.PdfiumError:
@@ -160,4 +184,21 @@ def _page_chars(pdf: object, index: int) -> PageChars:
         page.close()
     k = len(chars)
     return PageChars(float(width), float(height), "".join(chars), boxes[:k].copy(),
-                     frozenset(newline), sizes[:k].copy())
+                     frozenset(newline), sizes[:k].copy(), unmapped, rotation)
+
+
+def _upright(left: float, bottom: float, right: float, top: float, rotation: int,
+             width: float, height: float) -> tuple[float, float, float, float]:
+    """A box in PDF space (bottom-up, before ``/Rotate``) as shown: x0, top, x1, bottom.
+
+    The layout works top-down, as the rendered image does, on the page turned as its
+    ``/Rotate`` says (``width`` and ``height`` are the page's as shown): a landscape page
+    stored as a portrait one turned a quarter is read upright, not one letter per line.
+    """
+    if rotation == 90:
+        return bottom, left, top, right
+    if rotation == 180:
+        return width - right, bottom, width - left, top
+    if rotation == 270:
+        return width - top, height - right, width - bottom, height - left
+    return left, height - top, right, height - bottom

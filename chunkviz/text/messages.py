@@ -11,10 +11,13 @@ adding its key to the catalogues.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunkviz.errors import ChunkvizError, Message
 from chunkviz.text import Lang, has, text
+
+if TYPE_CHECKING:
+    from chunkviz.pdf.quality import ReadQuality
 
 #: Longest value shown inside a message (a link may carry anything).
 VALUE_LIMIT = 60
@@ -73,3 +76,19 @@ def error_text(lang: Lang, exc: BaseException) -> str:
     if isinstance(exc, ChunkvizError):
         return render(lang, exc.message)
     return str(exc)
+
+
+def read_quality_text(lang: Lang, quality: ReadQuality) -> tuple[str, str | None]:
+    """The note on how well a PDF was read, and a warning naming the pages read badly (or None).
+
+    Shown on upload (and kept with the document, ``PageLayout.quality``).
+    """
+    from chunkviz.pdf.quality import UNMAPPED_WARNING
+
+    note = text(lang, "document.pdf_quality", vertical=len(quality.vertical_pages),
+                rotated=len(quality.rotated_pages), ruby=quality.ruby,
+                unmapped=quality.unmapped_share)
+    if not quality.warn_pages:
+        return note, None
+    pages = value_text(lang, [str(p) for p in quality.warn_pages])
+    return note, text(lang, "document.pdf_unmapped", pages=pages, share=UNMAPPED_WARNING)

@@ -22,7 +22,7 @@ from chunkviz.retrieval.backends import DEFAULT_BACKEND, BackendInfo
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.text import LANGUAGES, Lang
-from chunkviz.text.messages import backend_text
+from chunkviz.text.messages import backend_text, read_quality_text
 from chunkviz.ui.controls import param_controls, strategy_description, typed_key, widget_key
 from chunkviz.ui.guard import message_markdown, show_error
 from chunkviz.ui.i18n import tr
@@ -197,6 +197,13 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
                           furniture=lines, lang=lang))
             if empty:
                 st.warning(tr("document.pdf_no_text", n=empty, pages=pages, lang=lang))
+        layout = state.document.layout
+        if state.document.origin == "upload" and layout is not None and layout.quality:
+            # Kept with the document: the same note wherever the document is shown.
+            note, warning = read_quality_text(lang, layout.quality)
+            st.caption(note)
+            if warning:
+                st.warning(warning)
     doc = state.document
     st.caption(tr("document.info", name=escape_markdown(document_label(lang, doc)),
                   chars=len(doc.text), questions=len(doc.questions), lang=lang))

@@ -105,7 +105,8 @@ def page_svg(shapes: PageShapes, selected: int | None = None) -> str:
     """The overlay of ``shapes`` as SVG in a 0..1000 box (scaled over the page image).
 
     Each chunk box carries ``data-chunk`` (clicks select the chunk); the selected chunk is
-    outlined. Broken answers are red with a bar and a ``✂#i|#j`` label at each cut.
+    outlined, and each chunk's number is written at its first box on the page. Broken answers
+    are red with a bar and a ``✂#i|#j`` label at each cut.
     """
     sx, sy = 1000, 1000 * shapes.height / shapes.width
     out = [f'<svg class="pv-svg" viewBox="0 0 {sx} {sy:.1f}" preserveAspectRatio="none" '
@@ -117,6 +118,14 @@ def page_svg(shapes: PageShapes, selected: int | None = None) -> str:
             f'y="{r.y * sy:.1f}" width="{r.w * sx:.1f}" height="{r.h * sy:.1f}" '
             f'fill="{CHUNK_FILL[r.chunk % 2]}" fill-opacity="{CHUNK_OPACITY}">'
             f"<title>#{r.chunk}</title></rect>")
+    # Each chunk's number at its first box on the page, so boxes read without hovering.
+    first: dict[int, Rect] = {}
+    for r in shapes.chunks:
+        first.setdefault(r.chunk, r)
+    for chunk, r in first.items():
+        out.append(f'<text class="pv-num" x="{r.x * sx + 1:.1f}" y="{r.y * sy + 13:.1f}" '
+                   f'font-size="14" font-weight="700" fill="#1f2328" fill-opacity="0.8" '
+                   f'pointer-events="none">#{chunk}</text>')
     for r in shapes.broken:
         out.append(f'<rect class="pv-broken" x="{r.x * sx:.1f}" y="{r.y * sy:.1f}" '
                    f'width="{r.w * sx:.1f}" height="{r.h * sy:.1f}" fill="{BROKEN}" '
