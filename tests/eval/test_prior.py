@@ -80,12 +80,13 @@ def test_a_damaged_prior_file_names_itself_and_the_fix(prior: Prior) -> None:
 
 
 def test_the_held_out_figure_is_the_nearest_budget_of_the_document_size() -> None:
-    assert size_of(4_999) == "small"
-    assert size_of(5_000) == "medium"
-    assert size_of(15_000) == "large"
+    assert size_of(3_999) == "small"
+    assert size_of(4_000) == "medium"
+    assert size_of(8_000) == "large"
     figures = holdout_figures()
     assert {f.budget for f in figures} == {1000, 2000, 4000}
     fig = holdout_figure(2500, 20_000)
+    assert all(f.documents >= 20 for f in figures)
     assert fig is not None
     assert (fig.budget, fig.size) == (2000, "large")
     assert holdout_figure(3500, 20_000).budget == 4000  # type: ignore[union-attr]
