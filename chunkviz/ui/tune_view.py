@@ -35,12 +35,12 @@ from chunkviz.ui.benchmark_figures import log_ticks
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.resources import document_key, load_backend
 from chunkviz.ui.state import AppState
+from chunkviz.ui.verdict_view import headline as verdict_headline
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.numbers import format_bytes
 from chunkviz.views.tune_report import (
     decision_lines,
     evidence_lines,
-    headline_lines,
     provenance_lines,
     questions_line,
     reason_text,
@@ -189,16 +189,11 @@ def decision_notes(lang: Lang, result: TuneResult) -> tuple[list[str], bool]:
 
 
 def headline(lang: Lang, result: TuneResult) -> None:
-    """The answer before any number: the tile(s), the verdict line, the banners."""
-    rec = result.recommendation
-    tiles = st.columns(2 if rec.best != rec.pick else 1)
-    tiles[0].metric(tr("decision.tile", budget=result.budget, lang=lang), rec.pick)
-    if rec.best != rec.pick:
-        tiles[1].metric(tr("decision.tile_best", budget=result.budget, lang=lang), rec.best)
-    lines = headline_lines(lang, result)
-    st.markdown(f"**{escape_markdown(lines[0])}**")
-    for line in lines[1:]:
-        st.info(escape_markdown(line))
+    """The answer before any number, drawn as the Benchmark page draws its own."""
+    results = result.results
+    verdict_headline(result.recommendation, result.budget, len(results.question_ids), lang,
+                     units=results.stats.units or len(results.question_ids),
+                     unit=results.stats.unit)
 
 
 def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figure:

@@ -41,27 +41,28 @@ def reason_text(lang: Lang, result: TuneResult) -> str:
 
 
 def headline_lines(lang: Lang, result: TuneResult) -> list[str]:
-    """What is said before any number: the pick at the budget, saturation, ineligibility."""
+    """What is said before any number: the pick, saturation, ineligibility, the margin's reach.
+
+    The CLI's first lines; the pages draw the same values (``chunkviz.ui.verdict_view``).
+    """
     rec = result.recommendation
+    units = result.results.stats.units or len(result.results.question_ids)
     lines = [pick_line(lang, rec, result.budget)]
     for line in (saturation_banner(lang, rec, len(result.results.question_ids)),
-                 ineligible_line(lang, rec, result.budget)):
+                 ineligible_line(lang, rec, result.budget),
+                 margin_note(lang, rec, units, result.results.stats.unit)):
         if line:
             lines.append(line)
     return lines
 
 
 def evidence_lines(lang: Lang, result: TuneResult) -> list[str]:
-    """What drove the pick, the margin's reach, the prior's backend and the held-out figure."""
+    """What drove the pick, the prior's backend and the held-out figure."""
     rec = result.recommendation
     prior = shipped_prior()
     lines = []
     driver = driver_line(lang, rec, result.budget, prior.documents if prior else 0)
     lines.append(driver if driver else text(lang, "decision.no_prior"))
-    units = result.results.stats.units or len(result.results.question_ids)
-    note = margin_note(lang, rec, units, result.results.stats.unit)
-    if note:
-        lines.append(note)
     if prior is not None and result.results.backend.name != PRIOR_BACKEND:
         lines.append(text(lang, "decision.prior_backend", backend=result.results.backend.name))
     lines.append(holdout_text(lang, result))

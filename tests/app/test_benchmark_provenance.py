@@ -34,7 +34,7 @@ def test_a_synthetic_run_is_captioned_with_form_seed_and_the_lexical_caveat(monk
     label = escape_markdown("Synthetic questions: 30 cloze questions (seed 5)")
     assert any(c.startswith(label) for c in captions)
     assert any("favour lexical retrieval" in c for c in captions)
-    assert any("Spearman ρ" in c for c in captions)
+    assert any("held-out real questions of JSQuAD and JaQuAD" in c for c in captions)
 
 
 def test_the_caption_is_japanese_on_a_japanese_page(monkeypatch, tmp_path):

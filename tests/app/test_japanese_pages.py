@@ -79,7 +79,7 @@ def test_no_english_on_the_japanese_tune_page_with_a_recommendation():
     at.multiselect(key="tune_grid").set_value(["fixed-200-0", "fixed-400-80", "paragraph"]).run()
     at.button(key="tune_run").click().run()
     assert not at.exception
-    assert any(m.label == "推奨設定" for m in at.metric)
+    assert any(m.label == "2,000 文字での推奨" for m in at.metric)
     reason = at.success[0].value
     assert "最良は" in reason
     assert any("規則：" in c.value for c in at.caption)

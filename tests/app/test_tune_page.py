@@ -35,7 +35,7 @@ def test_the_recommendation_shown_is_tunes_and_synthetic_figures_say_so():
     else:
         assert len(at.metric) == 1  # one tile when the pick is the best
     # The answer comes first: the tile and the verdict line before the chart and the tables.
-    assert any(f"Recommended at 2,000 characters of context: {expected.pick}" in str(m.value)
+    assert any(f"Recommended at 2,000 characters of context\\: {expected.pick}" in str(m.value)
                for m in at.markdown)
     shown = " ".join(str(s.value) for s in at.success)
     # A saturated decision names the best and says the questions cannot separate them.
