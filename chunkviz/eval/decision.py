@@ -8,10 +8,12 @@ rules, never sentences: ``chunkviz.views.verdict`` turns them into words through
 
 **Saturated.** Questions that every configuration answers cannot separate configurations. A
 comparison is *saturated* when its paired differences carry no information: every difference is
-zero, their standard error is zero, or both sides sit at the ceiling, i.e. the questions that
-either side misses (a value below the metric's maximum 1) are fewer than ``min_discordant(alpha)``
--- the fewest discordant questions on which even a one-sided exact sign test could reject at
-``alpha`` -- so no test of these questions could ever tell the two apart. A saturated comparison is
+zero, their standard error is zero, or both sides sit at the ceiling, i.e. the misses of the two
+sides added up (questions with a value below the metric's maximum 1, counted once per side that
+misses them) are fewer than ``min_discordant(alpha)`` -- the fewest discordant questions on which
+even a one-sided exact sign test could reject at ``alpha``. A discordant question is missed by
+exactly one side, so there are at most that many of them, and no test of these questions could
+ever tell the two apart. A saturated comparison is
 never "equivalent": a TOST on zero variance returns p = 0 and would call anything equivalent.
 
 **Detectable margin.** For a comparison with paired standard error ``se`` on ``G`` units, the
@@ -134,6 +136,8 @@ def is_saturated(a: np.ndarray, b: np.ndarray, se: float, alpha: float) -> bool:
     d = a - b
     if d.size == 0 or not np.any(d) or se == 0.0:
         return True
+    # The sum bounds the discordant questions from above (a question both sides miss counts
+    # twice but is not discordant), so below the sign test's minimum nothing can separate them.
     misses = int(np.count_nonzero(a < 1.0)) + int(np.count_nonzero(b < 1.0))
     return misses < min_discordant(alpha)
 
