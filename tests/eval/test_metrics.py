@@ -106,7 +106,7 @@ def test_budget_k_half_the_size_twice_the_k():
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning")
 def test_cross_check_against_ranx():
-    import ranx  # a test requirement (requirements-dev.txt)
+    import ranx  # a test requirement (the dev extra, in requirements.lock)
     rng = np.random.default_rng(7)
     n_q, n_d = 40, 30
     qrels, run, ranks = {}, {}, []
