@@ -186,16 +186,16 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     """
     # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.datasets import load_dataset
-    from chunkviz.eval.results import check_cache_writable, check_writable, save_results
+    from chunkviz.eval.preflight import preflight
+    from chunkviz.eval.results import check_writable, save_results
     from chunkviz.eval.runner import default_results_dir, run_benchmark
-    from chunkviz.retrieval.backends import get_backend
 
     out = check_writable(args.out or default_results_dir())
     configs = with_context(parse_grid(args.grid), args.context.split(","))
     margins = parse_margins(args.margin)
     engine = make_engine(args)
-    backend = get_backend(args.backend)
-    check_cache_writable(args.cache_dir, backend.kind)
+    # Backend, context tokenizer and embedding cache, before the dataset is read.
+    backend = preflight(args.backend, cache_dir=args.cache_dir).backend
     dataset = load_dataset(args.dataset)
     bar = _Bar(args.quiet)
     try:

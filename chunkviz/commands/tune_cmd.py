@@ -56,17 +56,13 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Read, tune, print."""
     # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.eval.grid import tune_grid
-    from chunkviz.eval.results import check_writable, save_results
+    from chunkviz.eval.preflight import preflight
+    from chunkviz.eval.results import save_results
     from chunkviz.eval.tune import document_from_file, probe_lost, qa_questions, tune
     from chunkviz.views.tune_report import format_probe_lost, format_tune
 
-    if args.out:
-        check_writable(args.out)
-    # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
-    from chunkviz.eval.results import check_cache_writable
-    from chunkviz.retrieval.backends import get_backend
-
-    check_cache_writable(None, get_backend(args.backend).kind)
+    # Backend, context tokenizer, embedding cache and results folder, before any work.
+    backend = preflight(args.backend, out_dir=args.out).backend
     document = document_from_file(args.doc)
     questions = qa_questions(args.qa, document) if args.qa else ()
     default = 0 if args.qa else DEFAULT_QUESTIONS
@@ -109,7 +105,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
             bar.refresh()
 
         result = tune(document, questions=questions, synthetic=synthetic, form=args.form,
-                      configs=grid, backend=args.backend, seed=args.seed, progress=progress,
+                      configs=grid, backend=backend, seed=args.seed, progress=progress,
                       writer=writer, margin=args.margin)
     print(format_tune(result))
     if args.out:

@@ -265,6 +265,9 @@ def load_stage(
     """
     progress("load", 0, 1, "loading")
     be = get_backend(backend) if isinstance(backend, str) else backend
+    # Preflight (chunkviz.eval.preflight): the context-token count needs this tokenizer at the
+    # end of the run; load it now, so a missing package stops the run before any chunking.
+    context_tokenizer(be)
     doc_pos = {d.doc_id: i for i, d in enumerate(dataset.documents)}
     sampled = sample_questions(dataset, sample, seed).questions
     questions = tuple(q for q in sampled if q.doc_id in doc_pos)
