@@ -69,6 +69,10 @@ def add_parser(sub: Any) -> None:
                    help="equivalence margin in the metric's units, e.g. recall@5=0.02 "
                    "(repeatable; default 0.01 for Recall, nDCG and MRR)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default: the main table and the sentences) or json: the results "
+                   "file itself on standard output (docs/results-schema.json); the path written "
+                   "goes to standard error")
     r = p.add_argument_group("engine", "where chunking and encoding run (docs/scaling.md)")
     r.add_argument("--engine", choices=("local", "ray"), default="local",
                    help="local (default: this process) or ray (Ray Data stages; needs "
@@ -210,6 +214,12 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     finally:
         bar.close()
     path = save_results(results, out)
+    if args.format == "json":
+        from chunkviz.eval.results import results_to_json
+
+        print(results_to_json(results))
+        print(f"wrote {path}", file=sys.stderr)
+        return 0
     print(format_report(results))
     print(f"wrote {path}")
     return 0

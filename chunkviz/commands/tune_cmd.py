@@ -49,6 +49,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=SEED, default=0, help="seed of the questions and statistics")
     p.add_argument("--out", default=None, help="also write the results file into this folder")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default) or json: one chunkviz.tune document on standard output "
+                   "(its JSON Schema: docs/cli-schema.json)")
     p.set_defaults(run=run)
 
 
@@ -89,6 +92,10 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
                                  document.text)
         print(format_report(chunking.report, limit=5), file=sys.stderr)
         grid.append(imported_config(chunking, document.doc_id))
+    if not questions and not synthetic and args.format == "json":
+        raise ParameterError(
+            "--format json reports a recommendation, which needs questions: add --qa FILE or "
+            "--synthetic N (N > 0)")
     if not questions and not synthetic:
         # No questions at all: lost before retrieval is all that can be counted.
         print(format_probe_lost(*probe_lost(document, grid)))
@@ -107,7 +114,12 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         result = tune(document, questions=questions, synthetic=synthetic, form=args.form,
                       configs=grid, backend=backend, seed=args.seed, progress=progress,
                       writer=writer, margin=args.margin)
-    print(format_tune(result))
+    if args.format == "json":
+        from chunkviz.outputs import to_json, tune_report
+
+        print(to_json(tune_report(result)))
+    else:
+        print(format_tune(result))
     if args.out:
         path = save_results(result.results, args.out)
         print(f"results: {path}", file=sys.stderr)

