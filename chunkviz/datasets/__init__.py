@@ -12,7 +12,9 @@
   answers are located in the DOCUMENT file (not-found and repeated answers are listed in
   ``Dataset.notes``; see ``chunkviz.datasets.qa_pairs``);
 - ``hf:json:PATH`` (also ``hf:csv:PATH``, ``hf:parquet:PATH``): a local file in SQuAD's columns
-  read through ``datasets``'s own loader of that format (works offline).
+  read through ``datasets``'s own loader of that format (works offline);
+- ``mtcb:FOLDER``: a dataset of chonkie's MTCB (``corpus/`` and ``questions/``, parquet or JSON
+  Lines; see ``chunkviz.datasets.mtcb``), or one that ``chunkviz export`` wrote.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from chunkviz.errors import DatasetError
 
 __all__ = ["Dataset", "Document", "Question", "load_dataset"]
 
-SPEC_HELP = "jsquad, jsquad:PATH, squad:PATH, qa:PAIRS:DOCUMENT, hf:NAME[:SPLIT] or hf:json:PATH"
+SPEC_HELP = ("jsquad, jsquad:PATH, squad:PATH, qa:PAIRS:DOCUMENT, hf:NAME[:SPLIT], hf:json:PATH "
+             "or mtcb:FOLDER")
 
 
 def load_dataset(spec: str) -> Dataset:
@@ -54,4 +57,8 @@ def load_dataset(spec: str) -> Dataset:
         return load_qa_dataset(pairs, [document])
     if kind == "hf" and sep:
         return load_hub(rest)
+    if kind == "mtcb" and sep:
+        from chunkviz.datasets.mtcb import read_mtcb
+
+        return read_mtcb(rest)
     raise DatasetError(f"unknown dataset {spec!r}; use {SPEC_HELP}")
