@@ -1,10 +1,15 @@
-"""The JSON documents of ``--format json``, declared once as structs; their schema is generated.
+"""The JSON documents of ``--format json``, declared as structs; their schema is generated.
 
 ``chunkviz bench --format json`` writes the results file itself (``chunkviz.benchmark``,
 ``docs/results-schema.json``); ``chunkviz tune --format json`` writes a ``TuneReport``
 (``chunkviz.tune``): the pick, why, and every configuration's quality and costs, with the run id
-of the results behind it. ``docs/cli-schema.json`` is ``cli_json_schema()`` (a test keeps the two
-equal, and validates the commands' output against it): regenerate it with
+of the results behind it. ``chunk``, ``audit`` and ``lost`` keep the documents they wrote before
+(Explore's export, ``align.report_dict``, ``LostRow.as_dict``), described here by
+``ChunkExport``, ``AuditReport`` and ``LostRowOut``; unknown fields are refused, so a field added
+to one of them without its struct fails the schema test.
+
+``docs/cli-schema.json`` is ``cli_json_schema()`` (a test keeps the two equal, and validates each
+command's output against it): regenerate it with
 ``python -m chunkviz schema --cli --out docs/cli-schema.json``.
 """
 
@@ -15,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from chunkviz.eval.align import Match
 from chunkviz.eval.results_schema import ResultsFile
 
 if TYPE_CHECKING:
@@ -104,6 +110,107 @@ class TuneReport(Struct, frozen=True, kw_only=True, tag_field="schema", tag=TUNE
     run_id: str
 
 
+class ExportedDocument(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What an Explore export says about its document (``views.export.document_info``)."""
+
+    name: str
+    id: str
+    origin: str
+    chars: Count
+    questions: Count
+
+
+class ChunkRecord(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One chunk: its offsets into the text, its length in code points and its text."""
+
+    index: Count
+    start: Count
+    end: Count
+    length: Count
+    text: str
+    #: Context embedded with the chunk that is not part of its offsets (a heading breadcrumb).
+    prefix: str = ""
+    #: The parent chunk's index, for hierarchical strategies.
+    parent: Count | None = None
+    #: With questions: the ids whose answer the chunk holds whole, and those it cuts.
+    answers_contained: tuple[str, ...] = ()
+    answers_broken: tuple[str, ...] = ()
+
+
+class QuestionRecord(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A question of an Explore export, with the chunks that hold or cut its answer."""
+
+    id: str
+    question: str
+    answer: str
+    status: str
+    in_chunks: tuple[Count, ...]
+    cut_by_chunks: tuple[Count, ...]
+
+
+class ChunkExport(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``chunkviz chunk --format json`` (and Explore's JSON download): a chunking."""
+
+    strategy: str
+    params: dict[str, Any]
+    chunks: tuple[ChunkRecord, ...]
+    document: ExportedDocument | None = None
+    questions: tuple[QuestionRecord, ...] = ()
+
+
+class NotAsIs(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A chunk whose text is not in the document as it is (``match`` says how it aligned)."""
+
+    index: Count
+    match: Match
+    start: Count | None
+    end: Count | None
+    matched_chars: Count
+
+
+class WrongClaim(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A chunk whose claimed start index is not where its text is."""
+
+    index: Count
+    claimed_start: int
+    start: Count | None
+
+
+class Uncovered(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Text of the document that no chunk holds."""
+
+    start: Count
+    end: Count
+    text: str
+
+
+class AuditReport(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``chunkviz audit --format json``: another library's chunks aligned to the document."""
+
+    format: str
+    chunks: Count
+    aligned: Count
+    not_as_is: tuple[NotAsIs, ...]
+    wrong_claims: tuple[WrongClaim, ...]
+    uncovered: tuple[Uncovered, ...]
+    nested: tuple[Count, ...]
+    unsearched: Count
+    #: ``[start, end]`` per chunk; ``[null, null]`` for a chunk that could not be aligned.
+    offsets: tuple[tuple[Count | None, Count | None], ...]
+
+
+class LostRowOut(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One configuration of ``chunkviz lost --format json`` (a list of these)."""
+
+    config: str
+    chunks: Count
+    predicted_chunks: Count | None
+    questions: Count
+    broken: Count
+    share: Share
+    broken_ids: tuple[str, ...]
+
+
 def tune_report(result: TuneResult) -> TuneReport:
     """The JSON document of a tune run (``chunkviz.tune``)."""
     rec = result.recommendation
@@ -140,18 +247,29 @@ def to_json(document: TuneReport) -> str:
     return msgspec.json.format(msgspec.json.encode(document), indent=2).decode("utf-8")
 
 
-def cli_json_schema() -> dict[str, Any]:
-    """The JSON Schema of every ``--format json`` document that carries a ``schema`` tag.
+#: The document each command's ``--format json`` writes.
+COMMAND_DOCUMENTS: dict[str, Any] = {
+    "bench": ResultsFile,
+    "tune": TuneReport,
+    "chunk": ChunkExport,
+    "audit": AuditReport,
+    "lost": list[LostRowOut],
+}
 
-    ``$defs`` holds each document's type; the top level accepts any one of them (their
-    ``schema`` field tells them apart: ``chunkviz.benchmark`` for ``bench``, ``chunkviz.tune``
-    for ``tune``).
+
+def cli_json_schema() -> dict[str, Any]:
+    """The JSON Schema of every ``--format json`` document.
+
+    ``$defs`` holds the types; ``x-commands`` maps each command to its document's schema, and
+    the top level accepts any one of them (``bench``'s and ``tune``'s carry a ``schema`` tag:
+    ``chunkviz.benchmark``, ``chunkviz.tune``).
     """
-    (bench, tune), defs = msgspec.json.schema_components((ResultsFile, TuneReport),
-                                                          ref_template="#/$defs/{name}")
+    schemas, defs = msgspec.json.schema_components(tuple(COMMAND_DOCUMENTS.values()),
+                                                   ref_template="#/$defs/{name}")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "chunkviz --format json documents",
-        "anyOf": [bench, tune],
+        "anyOf": schemas,
+        "x-commands": dict(zip(COMMAND_DOCUMENTS, schemas, strict=True)),
         "$defs": defs,
     }
