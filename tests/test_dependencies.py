@@ -132,3 +132,12 @@ def test_install_hints_name_an_extra_never_a_requirements_file():
     hint = re.compile(r"requirements[\w.-]*\.txt")
     naming = [p.name for p in files if hint.search(p.read_text(encoding="utf-8"))]
     assert naming == []
+
+
+def test_make_installs_the_lock_with_hashes_and_nothing_else():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    stamp = makefile.split("$(STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert stamp.splitlines()[0].split() == ["requirements.lock"]
+    installs = [line.strip() for line in stamp.splitlines() if "pip install" in line]
+    assert installs == ["$(PY) -m pip install --require-hashes -r requirements.lock"]
+    assert not list(ROOT.glob("requirements*.txt"))

@@ -115,3 +115,22 @@ def test_lost_json_is_valid(tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     _valid(data, "lost")
     assert len(data) == 8
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    doc = tmp_path / "big.txt"
+    doc.write_text(CONTEXT * 3000, encoding="utf-8")  # far more output than a pipe holds
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with subprocess.Popen([sys.executable, "-m", "chunkviz", "chunk", str(doc), "--strategy",
+                           "fixed", "--size", "10", "--format", "json"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
+        assert proc.stdout.read(10).startswith(b"{")
+        proc.stdout.close()  # as head does
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=120) == 141
+    assert "Traceback" not in err
+    assert err == ""
