@@ -78,7 +78,7 @@ def evaluate(
     configs: str | Sequence[Config | str] | None = None,
     *,
     backend: Backend | str = "bm25",
-    budget: int = 2000,
+    budget: int | None = None,
     sample: int = 0,
     seed: int = 0,
     cache_dir: str | Path | None = None,
@@ -92,7 +92,8 @@ def evaluate(
         configs: ``None`` (the seed study's grid), a grid spec (``"default"``, ``"tune"``,
             ``"fixed-400-80,paragraph"``) or a list of labels or ``Config`` values.
         backend: A backend or its name (``bm25``, ``use-m3``, ``e5-small``, ``st:<model>``).
-        budget: The context budget in characters (the decision at a budget; default 2,000).
+        budget: The context budget in characters of the decision at a budget (default: the
+            runner's, ``chunkviz.eval.runner.BUDGET_CHARS``, 2,000).
         sample: Questions to sample (0: all).
         seed: Seed of the sample and of the statistics.
         cache_dir: Embedding cache folder (default: the user's cache).
@@ -108,9 +109,10 @@ def evaluate(
         DatasetError: A corpus that cannot be read.
     """
     from chunkviz.eval.preflight import preflight
-    from chunkviz.eval.runner import run_benchmark
+    from chunkviz.eval.runner import BUDGET_CHARS, run_benchmark
 
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
+                               or budget < 1):
         raise ParameterError(
             f"budget must be a positive whole number of characters (got budget={budget!r}); "
             "try 2000")
@@ -119,7 +121,8 @@ def evaluate(
     data = _corpus(corpus)
     spec = corpus if isinstance(corpus, str) else None
     return run_benchmark(data, grid, ready.backend, cache_dir=cache_dir, progress=progress,
-                         spec=spec, sample=sample, seed=seed, budget_chars=budget)
+                         spec=spec, sample=sample, seed=seed,
+                         budget_chars=BUDGET_CHARS if budget is None else budget)
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ def test_evaluate_reads_a_dataset_spec_and_refuses_a_bad_budget():
     with pytest.raises(ParameterError, match="budget must be a positive whole number"):
         chunkviz.evaluate("jsquad", "paragraph", budget=0)
     results = chunkviz.evaluate("jsquad", "paragraph", sample=20, **FAST)
+    assert results.budget.chars == 2000  # the runner's default budget
     assert results.dataset.spec == "jsquad"
     assert results.dataset.questions == 20
 
