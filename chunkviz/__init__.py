@@ -4,8 +4,10 @@ Importing this package loads neither Streamlit nor torch; heavy dependencies are
 the functions that need them.
 """
 
+from chunkviz._version import __version__
 from chunkviz.api import chunk, strategies
 from chunkviz.cost import overlap_cost_factor, predicted_chunk_count
+from chunkviz.document import Document
 from chunkviz.errors import (
     ChunkvizError,
     DatasetError,
@@ -17,24 +19,28 @@ from chunkviz.errors import (
     UnknownStrategyError,
 )
 from chunkviz.model import Chunk, ChunkingResult, Span
-
-__version__ = "0.1.0"
+from chunkviz.workflows import Recommendation, evaluate, read, tune
 
 __all__ = [
     "Chunk",
     "ChunkingResult",
     "ChunkvizError",
     "DatasetError",
+    "Document",
     "InputTextError",
     "MissingDependencyError",
     "ModelUnavailableError",
     "ParameterError",
+    "Recommendation",
     "ResultsFileError",
     "Span",
     "UnknownStrategyError",
     "__version__",
     "chunk",
+    "evaluate",
     "overlap_cost_factor",
     "predicted_chunk_count",
+    "read",
     "strategies",
+    "tune",
 ]

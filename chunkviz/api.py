@@ -1,4 +1,8 @@
-"""The public entry points: chunk a text, describe the strategies."""
+"""The public entry points: chunk a text, describe the strategies.
+
+``read``, ``evaluate`` and ``tune`` are in ``chunkviz.workflows`` (they reach the benchmark
+runner, which the document model below this module must not import).
+"""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ to chunk one, so a strategy that can use the document's own paragraph starts alw
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -86,6 +87,22 @@ class Document:
     def with_questions(self, questions: Sequence[Question]) -> Document:
         """The same document with ``questions`` in place of its own."""
         return replace(self, questions=tuple(questions))
+
+    def to_json(self) -> str:
+        """The document as JSON: id, title, origin, text, paragraph starts and questions.
+
+        Offsets count code points of ``text``; a PDF's page layout is left out.
+        """
+        def spans(of: Sequence[Span]) -> list[list[int]]:
+            return [[s.start, s.end] for s in of]
+
+        return json.dumps({
+            "doc_id": self.doc_id, "title": self.title, "origin": self.origin,
+            "text": self.text, "paragraph_starts": list(self.paragraph_starts),
+            "questions": [{"qid": q.qid, "question": q.question, "answer": q.answer,
+                           "spans": spans(q.spans), "alternatives": spans(q.alternatives)}
+                          for q in self.questions],
+        }, ensure_ascii=False)
 
 
 def content_id(text: str) -> str:

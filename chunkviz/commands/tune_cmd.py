@@ -56,6 +56,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=SEED, default=0, help="seed of the questions and statistics")
     p.add_argument("--out", default=None, help="also write the results file into this folder")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default) or json: one chunkviz.tune document on standard output "
+                   "(its JSON Schema: docs/cli-schema.json)")
     p.set_defaults(run=run)
 
 
@@ -63,17 +66,13 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Read, tune, print."""
     # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
     from chunkviz.eval.grid import tune_grid
-    from chunkviz.eval.results import check_writable, save_results
+    from chunkviz.eval.preflight import preflight
+    from chunkviz.eval.results import save_results
     from chunkviz.eval.tune import document_from_file, probe_lost, qa_questions, tune
     from chunkviz.views.tune_report import format_probe_lost, format_tune
 
-    if args.out:
-        check_writable(args.out)
-    # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
-    from chunkviz.eval.results import check_cache_writable
-    from chunkviz.retrieval.backends import get_backend
-
-    check_cache_writable(None, get_backend(args.backend).kind)
+    # Backend, context tokenizer, embedding cache and results folder, before any work.
+    backend = preflight(args.backend, out_dir=args.out).backend
     document = document_from_file(args.doc)
     questions = qa_questions(args.qa, document) if args.qa else ()
     default = 0 if args.qa else DEFAULT_QUESTIONS
@@ -100,6 +99,10 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
                                  document.text)
         print(format_report(chunking.report, limit=5), file=sys.stderr)
         grid.append(imported_config(chunking, document.doc_id))
+    if not questions and not synthetic and args.format == "json":
+        raise ParameterError(
+            "--format json reports a recommendation, which needs questions: add --qa FILE or "
+            "--synthetic N (N > 0)")
     if not questions and not synthetic:
         # No questions at all: lost before retrieval is all that can be counted.
         print(format_probe_lost(*probe_lost(document, grid)))
@@ -116,9 +119,14 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
             bar.refresh()
 
         result = tune(document, questions=questions, synthetic=synthetic, form=args.form,
-                      configs=grid, backend=args.backend, seed=args.seed, progress=progress,
+                      configs=grid, backend=backend, seed=args.seed, progress=progress,
                       writer=writer, margin=args.margin, budget=args.budget)
-    print(format_tune(result))
+    if args.format == "json":
+        from chunkviz.outputs import to_json, tune_report
+
+        print(to_json(tune_report(result)))
+    else:
+        print(format_tune(result))
     if args.out:
         path = save_results(result.results, args.out)
         print(f"results: {path}", file=sys.stderr)

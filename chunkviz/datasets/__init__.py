@@ -15,7 +15,9 @@
   answers are located in the DOCUMENT file (not-found and repeated answers are listed in
   ``Dataset.notes``; see ``chunkviz.datasets.qa_pairs``);
 - ``hf:json:PATH`` (also ``hf:csv:PATH``, ``hf:parquet:PATH``): a local file in SQuAD's columns
-  read through ``datasets``'s own loader of that format (works offline).
+  read through ``datasets``'s own loader of that format (works offline);
+- ``mtcb:FOLDER``: a dataset of chonkie's MTCB (``corpus/`` and ``questions/``, parquet or JSON
+  Lines; see ``chunkviz.datasets.mtcb``), or one that ``chunkviz export`` wrote.
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from chunkviz.errors import DatasetError
 __all__ = ["BUNDLED", "Dataset", "Document", "Question", "load_dataset"]
 
 SPEC_HELP = (
-    "jsquad, jsquad:PATH, jaquad, jaquad:PATH, squad:PATH, qa:PAIRS:DOCUMENT, hf:NAME[:SPLIT] or "
-    "hf:json:PATH"
+    "jsquad, jsquad:PATH, jaquad, jaquad:PATH, squad:PATH, qa:PAIRS:DOCUMENT, hf:NAME[:SPLIT], "
+    "hf:json:PATH or mtcb:FOLDER"
 )
 
 #: The bundled corpora ``load_dataset`` reads with no path, in the order pages list them.
@@ -66,4 +68,8 @@ def load_dataset(spec: str) -> Dataset:
         return load_qa_dataset(pairs, [document])
     if kind == "hf" and sep:
         return load_hub(rest)
+    if kind == "mtcb" and sep:
+        from chunkviz.datasets.mtcb import read_mtcb
+
+        return read_mtcb(rest)
     raise DatasetError(f"unknown dataset {spec!r}; use {SPEC_HELP}")

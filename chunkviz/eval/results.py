@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-import numpy as np
 
 from chunkviz.errors import Message, ResultsFileError
 from chunkviz.eval.grid import Config
@@ -59,7 +58,6 @@ from chunkviz.eval.results_schema import (
     Timings,
     from_file,
     results_json_schema,
-    to_file,
 )
 from chunkviz.retrieval.cache import ENV_VAR, atomic_write_bytes, default_cache_dir
 from chunkviz.textio import MAX_BYTES, loads_json, read_file_bytes, shown_path
@@ -356,18 +354,6 @@ def _path_text(steps: Sequence[str | int]) -> str:
 # --------------------------------------------------------------------------- writing
 
 
-def _plain(obj: Any) -> Any:
-    """What msgspec does not write itself, as the dict or number it is.
-
-    Read-only mappings (``Config.params``) and numpy numbers (a statistic numpy computed).
-    """
-    if isinstance(obj, Mapping):
-        return dict(obj)
-    if isinstance(obj, np.generic):
-        return obj.item()
-    raise NotImplementedError(f"{type(obj).__name__} has no place in a results file")
-
-
 def results_to_dict(results: Results) -> dict[str, Any]:
     """Plain JSON-ready data, in the file's field order (``results_from_dict`` reads it back)."""
     data: dict[str, Any] = msgspec.json.decode(results_to_json(results))  # lists, not tuples
@@ -376,7 +362,7 @@ def results_to_dict(results: Results) -> dict[str, Any]:
 
 def results_to_json(results: Results) -> str:
     """The file's text: compact JSON, UTF-8 characters as they are."""
-    return msgspec.json.encode(to_file(results), enc_hook=_plain).decode("utf-8")
+    return results.to_json()
 
 
 # --------------------------------------------------------------------------- run ids

@@ -27,6 +27,7 @@ from functools import cache
 from typing import Annotated, Any, Generic, Literal, TypeAlias, TypeVar
 
 import msgspec
+import numpy as np
 from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from chunkviz.eval.decision import Outcome
@@ -366,6 +367,15 @@ class BenchmarkRun(Struct, Generic[P], omit_defaults=True, tag_field="schema", t
         name, _k = parse_metric_key(key)
         return float(budget_values(name, self.ranks[label], self.metric_k(label, key)).mean())
 
+    def to_json(self) -> str:
+        """The file's text: compact JSON, UTF-8 characters as they are.
+
+        What ``save_results`` writes and ``chunkviz bench --format json`` prints
+        (``docs/results-schema.json``).
+        """
+        rows = to_file(self)  # type: ignore[arg-type]  # a run with its rows computed
+        return msgspec.json.encode(rows, enc_hook=_plain).decode("utf-8")
+
 
 #: A run as the code uses it: the pairwise rows computed.
 Results: TypeAlias = BenchmarkRun[PairwiseResult]
@@ -384,6 +394,18 @@ def from_file(data: ResultsFile) -> Results:
 
 
 _Q = TypeVar("_Q", PairwiseRow, PairwiseResult)
+
+
+def _plain(obj: Any) -> Any:
+    """What msgspec does not write itself, as the dict or number it is.
+
+    Read-only mappings (``Config.params``) and numpy numbers (a statistic numpy computed).
+    """
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    if isinstance(obj, np.generic):
+        return obj.item()
+    raise NotImplementedError(f"{type(obj).__name__} has no place in a results file")
 
 
 def _with_rows(run: BenchmarkRun[Any], row: Callable[[Any], _Q]) -> BenchmarkRun[_Q]:

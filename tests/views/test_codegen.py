@@ -25,7 +25,7 @@ def test_chunkviz_snippet_reproduces_the_chunks(size, overlap):
 @pytest.mark.parametrize("library", ["langchain", "chonkie"])
 @pytest.mark.parametrize(("size", "overlap"), [(100, 0), (200, 40)])
 def test_equivalent_fixed_snippets_give_the_same_chunks(library, size, overlap):
-    # The peers come with requirements-dev.txt (through requirements-bench.txt): "equivalent"
+    # The peers come with the dev extra (chunkviz[bench], in requirements.lock): "equivalent"
     # is a claim this test checks against the real libraries.
     params = {"size": size, "overlap": overlap, "unit": "chars"}
     snip = snippet("fixed", params, library)
