@@ -131,7 +131,8 @@ class Recommendation:
     """What ``tune`` recommends, and the Tune page's whole result behind it.
 
     Attributes:
-        result: The ``TuneResult`` the Tune page shows (results, points, decision at the budget, stability).
+        result: The ``TuneResult`` the Tune page shows (results, points, the decision at the
+            budget, stability).
     """
 
     result: TuneResult

@@ -75,7 +75,10 @@ def test_tune_recommends_from_text_and_pairs_and_writes_the_tune_document():
     jsonschema.validate(data, CLI_SCHEMA)
     assert data["schema"] == "chunkviz.tune"
     assert data["pick"] == rec.pick
-    assert data["questions"] == {"own": 2, "synthetic": 0, "form": ""}
+    assert data["questions"] == {"own": 2, "synthetic": 0, "form": "", "asked": 0}
+    assert data["budget_chars"] == 2000
+    assert data["driver"] in ("prior", "questions")
+    assert set(data["ineligible"]) <= set(labels)
     assert data["run_id"] == rec.results.run_id
     # The schema can fail: a share above 1 is refused.
     data["configs"][0]["quality"] = 2.0
