@@ -122,7 +122,7 @@ def test_imported_chunks_join_the_tune_grid_and_open_in_explore(monkeypatch):
     expected = tune(state.document, questions=state.document.questions, synthetic=30,
                     configs=tune_view.grid_configs(["fixed-400-0", label], state.document,
                                                    [found]), backend="bm25", seed=0)
-    assert metric(tune_at, "Recommended configuration") == expected.pick
+    assert metric(tune_at, "Recommended at 2,000 characters") == expected.pick
     tune_at.selectbox(key="tune_open_pick").set_value(label).run()
     tune_at.button(key="tune_open").click().run()
     assert switched == ["pages/1_Explore.py"]

@@ -30,7 +30,8 @@ def test_the_first_screen_shows_the_verdict(browser, app_url):
             has_text="Recommended at 2,000 characters").first
         tile_box = tile.bounding_box()
         assert tile_box is not None
-        assert tile_box["y"] >= 0 and tile_box["y"] + tile_box["height"] <= 900, tile_box
+        assert tile_box["y"] >= 0, tile_box
+        assert tile_box["y"] + tile_box["height"] <= 900, tile_box
         line = page.get_by_text("Recommended at 2,000 characters of context", exact=False)
         line_box = line.first.bounding_box()
         assert line_box is not None
