@@ -19,15 +19,22 @@ from __future__ import annotations
 
 import io
 import re
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 from zipfile import BadZipFile, ZipFile
 
 from chunkviz.errors import InputTextError
+from chunkviz.limits import (
+    DOCX_XML_BYTES,
+    INFLATED_BYTES,
+    TABLE_CELLS,
+    TABLE_COLUMNS,
+    LimitError,
+)
 from chunkviz.pdf.reader import read_pdf
 from chunkviz.textio import (
-    MAX_CHARS,
     NewlineMode,
     check_bytes,
     check_chars,
@@ -37,12 +44,13 @@ from chunkviz.textio import (
 )
 
 if TYPE_CHECKING:
+    from docx.table import Table
+
     from chunkviz.pdf.pages import PageLayout
 
 DOCUMENT_TYPES = ("txt", "md", "html", "htm", "pdf", "docx")
-#: Largest unpacked size of a .docx's main document part (XML), checked before it is parsed:
-#: XML carries at least one byte per character of text, and parsing holds all of it in memory.
-MAX_DOCX_XML_BYTES = 4 * MAX_CHARS
+#: Largest unpacked size of a .docx's XML parts together (``chunkviz.limits``).
+MAX_DOCX_XML_BYTES = DOCX_XML_BYTES.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,29 +195,45 @@ def _html_text(markup: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _check_docx_parts(data: bytes, filename: str) -> None:
-    """Refuse a .docx whose document part unpacks to more than ``MAX_DOCX_XML_BYTES``.
+def _looks_like_xml(head: bytes) -> bool:
+    """Whether a part beginning with ``head`` would be parsed as XML.
 
-    A zip's declared sizes bound what ``zipfile`` unpacks (it stops at the declared size), so
-    checking them is checking the work python-docx will do.
+    lxml skips a BOM and white space; UTF-16 starts with its BOM.
+    """
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<") or head[:2] in (
+        b"\xff\xfe", b"\xfe\xff")
+
+
+def _check_docx_parts(data: bytes, filename: str) -> None:
+    """Refuse a .docx that unpacks past ``MAX_INFLATED_BYTES`` or ``MAX_DOCX_XML_BYTES`` of XML.
+
+    Every part counts against the first; every XML part, named anything, against the second
+    (``chunkviz.limits``).
+
+    python-docx loads every part and parses each XML part whole, whatever its name (the main
+    part may be called ``word/x.bin``): a part is XML when its first bytes are. A zip's
+    declared sizes bound what ``zipfile`` unpacks (it stops at the declared size), so checking
+    them is checking the work python-docx will do.
     """
     try:
         with ZipFile(io.BytesIO(data)) as archive:
-            unpacked = sum(i.file_size for i in archive.infolist() if i.filename.endswith(".xml"))
-    except (BadZipFile, ValueError, OSError) as exc:
+            unpacked = xml = 0
+            for info in archive.infolist():
+                unpacked += info.file_size
+                INFLATED_BYTES.check(unpacked, filename)
+                if info.file_size:
+                    with archive.open(info) as part:
+                        if _looks_like_xml(part.read(64)):
+                            xml += info.file_size
+                DOCX_XML_BYTES.check(xml, filename)
+    except LimitError:
+        raise
+    except (BadZipFile, ValueError, OSError, EOFError, zlib.error) as exc:
         raise InputTextError(
             f"cannot read {filename} as a Word document ({type(exc).__name__}); save it as .docx "
             "(not .doc) or paste its text",
             code="docx_damaged", params={"file": filename, "reason": type(exc).__name__},
         ) from None
-    if unpacked > MAX_DOCX_XML_BYTES:
-        raise InputTextError(
-            f"{filename} unpacks to {unpacked / 1e6:.0f} MB of XML; Word documents that unpack "
-            f"to up to {MAX_DOCX_XML_BYTES / 1e6:.0f} MB are accepted (MAX_DOCX_XML_BYTES); "
-            "split the document or paste a part of its text",
-            code="docx_too_large", params={"file": filename, "mb": f"{unpacked / 1e6:.0f}",
-                                           "max": f"{MAX_DOCX_XML_BYTES / 1e6:.0f}"},
-        )
 
 
 def _docx_text(data: bytes, filename: str) -> str:
@@ -223,10 +247,11 @@ def _docx_text(data: bytes, filename: str) -> str:
     try:
         document = docx.Document(io.BytesIO(data))
         blocks: list[str] = []
-        count = 0
+        count = cells = 0
         for item in document.iter_inner_content():  # paragraphs and tables in document order
             if isinstance(item, Table):
-                found = [_markdown_table([[cell.text for cell in row.cells] for row in item.rows])]
+                rows, cells = _table_rows(item, filename, cells, count)
+                found = [_markdown_table(rows)]
             else:
                 found = [_heading_prefix(item.style.name if item.style is not None else "")
                          + item.text]
@@ -244,6 +269,52 @@ def _docx_text(data: bytes, filename: str) -> str:
             code="docx_damaged", params={"file": filename, "reason": type(exc).__name__},
         ) from None
     return "\n\n".join(blocks)
+
+
+def _table_rows(table: Table, filename: str, cells: int, chars: int
+                ) -> tuple[list[list[str]], int]:
+    """The text of each grid cell of ``table`` by row, as python-docx's ``row.cells`` has it.
+
+    A cell spanning columns repeats, a vertically merged cell repeats the text of the cell
+    where the merge starts; also returned: the document's table cells so far.
+
+    Built in one pass, row by row, from each row's cells and the grid offsets of the row above,
+    so a merge of any length costs one step a row (python-docx follows each merge back
+    recursively: 1,500 rows raised RecursionError, 900 took 21.6 s). Each row's width is
+    checked against ``MAX_TABLE_COLUMNS`` before the row is built, the cells against
+    ``MAX_TABLE_CELLS`` and the characters against ``MAX_CHARS`` as rows are added (``chars``:
+    the document's characters before this table).
+
+    Raises:
+        LimitError: A row too wide, too many cells.
+        InputTextError: Too many characters.
+    """
+    from docx.table import _Cell
+
+    rows: list[list[str]] = []
+    above: dict[int, tuple[str, int]] = {}  # grid offset -> (text, span) of the row above
+    for tr in table._tbl.tr_lst:
+        tcs = tr.tc_lst
+        spans = [tc.grid_span for tc in tcs]
+        offset = tr.grid_before
+        TABLE_COLUMNS.check(offset + sum(spans), filename)
+        here: dict[int, tuple[str, int]] = {}
+        row: list[str] = []
+        for tc, span in zip(tcs, spans, strict=True):
+            # A continued merge takes the text and span of the cell above at the same offset;
+            # one with nothing above (a damaged table, refused by python-docx) keeps its own.
+            root = above.get(offset) if tc.vMerge == "continue" else None
+            text, width = root if root is not None else (_Cell(tc, table).text, span)
+            here[offset] = (text, width)
+            cells += width
+            TABLE_CELLS.check(cells, filename)
+            chars += width * (len(text) + 3)
+            check_chars(chars, filename)
+            row += [text] * width
+            offset += span
+        rows.append(row)
+        above = here
+    return rows, cells
 
 
 _HEADING_STYLE = re.compile(r"^(?:heading|見出し)\s*([1-6])$", re.IGNORECASE)

@@ -18,12 +18,9 @@ from typing import Any, Literal
 import numpy as np
 
 from chunkviz.errors import ChunkvizError, InputTextError
+from chunkviz.limits import MAX_BYTES as MAX_BYTES  # re-exported: its checks live here
+from chunkviz.limits import MAX_CHARS as MAX_CHARS
 
-#: Largest file accepted, in bytes (the upload limit in ``.streamlit/config.toml`` is the same).
-MAX_BYTES = 64 * 1024 * 1024
-#: Largest text accepted, in characters, however it was obtained: a 256 KB .docx unpacks to
-#: hundreds of millions of characters, so extraction counts as it goes and stops here.
-MAX_CHARS = 16_000_000
 #: Deepest nesting of arrays and objects a JSON file may have: every format chunkviz reads is
 #: at most a few levels deep, and Python's parser (and everything that walks its result
 #: recursively) stops with RecursionError near 1,000.

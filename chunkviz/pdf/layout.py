@@ -86,6 +86,9 @@ class PageChars:
         boxes: ``(len(text), 4)`` float32: x0, top, x1, bottom, top-down.
         newline: Indices of ``text`` before which the PDF library saw a line end.
         sizes: Font size of each character in points (None: its box height stands in).
+        rotation: The page's ``/Rotate`` (0, 90, 180, 270): ``width``, ``height`` and
+            ``boxes`` are the page's before it is turned, as its text reads
+            (``chunkviz.pdf.pages.turn`` gives the boxes as the page is shown).
 
     Spaces in ``text`` (the library's own, between words) have boxes too but never make a
     line's extent.
@@ -97,6 +100,7 @@ class PageChars:
     boxes: np.ndarray
     newline: frozenset[int] = field(default_factory=frozenset)
     sizes: np.ndarray | None = None
+    rotation: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,7 +56,8 @@ class PageLayout:
         ``source`` indexes the pages' characters laid end to end; -1 marks an inserted one.
         """
         counts = np.array([len(p.text) for p in pages], np.int64)
-        all_boxes = (np.concatenate([p.boxes for p in pages]) if pages and counts.sum()
+        all_boxes = (np.concatenate([turn(p.boxes, p.rotation, p.width, p.height)
+                                     for p in pages]) if pages and counts.sum()
                      else np.zeros((0, 4), np.float32))
         page_of_source = np.repeat(np.arange(len(pages), dtype=np.int32), counts)
         real = source >= 0
@@ -69,7 +70,9 @@ class PageLayout:
         np.maximum.accumulate(idx, out=idx)
         page = np.where(real, page, page[idx])
         page[page < 0] = 0
-        return cls(pdf, tuple((p.width, p.height) for p in pages), page.astype(np.int32),
+        shown = tuple((p.height, p.width) if p.rotation % 180 else (p.width, p.height)
+                      for p in pages)
+        return cls(pdf, shown, page.astype(np.int32),
                    line.astype(np.int32), boxes)
 
     @property
@@ -123,3 +126,21 @@ class PageLayout:
         i = int(idx[-1])
         x0, top, x1, bottom = (float(v) for v in self.boxes[i])
         return Box(int(self.page[i]), x0, top, x1, bottom)
+
+
+def turn(boxes: np.ndarray, rotation: int, width: float, height: float) -> np.ndarray:
+    """Boxes on a page before its ``/Rotate``, as they lie on the page as shown.
+
+    ``boxes`` are x0, top, x1, bottom (top-down) on a page ``width`` x ``height`` before it is
+    turned clockwise by ``rotation``.
+
+    A page turned 90 degrees drew its character boxes off the page before (issue 41).
+    """
+    rotation %= 360
+    if rotation not in (90, 180, 270):
+        return boxes
+    u0, v0, u1, v1 = boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3]
+    turned = {90: (height - v1, u0, height - v0, u1),
+              180: (width - u1, height - v1, width - u0, height - v0),
+              270: (v0, width - u1, v1, width - u0)}[rotation]
+    return np.stack(turned, axis=1).astype(np.float32)

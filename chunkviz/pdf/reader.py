@@ -19,6 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from chunkviz.errors import InputTextError
+from chunkviz.limits import PAGE_CHARS
+from chunkviz.pdf.bounds import check_streams
 from chunkviz.pdf.compat import fold_compat
 from chunkviz.pdf.layout import PageChars, assemble
 from chunkviz.pdf.pages import PageLayout
@@ -63,6 +65,7 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
     # Optional (chunkviz[app]): only PDF input needs PDFium.
     import pypdfium2 as pdfium
 
+    check_streams(data, filename)  # before PDFium unpacks anything (chunkviz.limits)
     with PDFIUM:
         try:
             pdf = pdfium.PdfDocument(data)
@@ -71,6 +74,13 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
                 raise InputTextError(
                     f"{filename} is an encrypted PDF; remove the password and upload it again",
                     code="pdf_encrypted", params={"file": filename},
+                ) from None
+            if getattr(exc, "err_code", None) == pdfium.raw.FPDF_ERR_SUCCESS:
+                # PDFium loads no document without a page, and reports no error for it.
+                raise InputTextError(
+                    f"{filename} has no pages (its page tree is empty); upload the PDF that "
+                    "holds the document's pages, or paste its text",
+                    code="pdf_no_pages", params={"file": filename},
                 ) from None
             raise InputTextError(
                 f"cannot read {filename} as a PDF ({exc}); check that the file is a complete, "
@@ -89,7 +99,7 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
             pages = []
             total = 0
             for i in range(count):
-                pages.append(_page_chars(pdf, i))
+                pages.append(_page_chars(pdf, i, filename))
                 total += len(pages[-1].text)
                 check_chars(total, filename)
         finally:
@@ -116,18 +126,22 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
                    len(pages), empty, assembled.paragraphs)
 
 
-def _page_chars(pdf: object, index: int) -> PageChars:
+def _page_chars(pdf: object, index: int, filename: str) -> PageChars:
     # Optional (chunkviz[app]): only PDF input needs PDFium.
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
     page = pdf[index]  # type: ignore[index]
     try:
+        rotation = page.get_rotation()
         width, height = page.get_size()
+        if rotation in (90, 270):  # PDFium gives the size as shown; boxes are unrotated
+            width, height = height, width
         textpage = page.get_textpage()
         try:
             handle = textpage.raw
             n = textpage.count_chars()
+            PAGE_CHARS.check(n, filename, page=index + 1)  # before a list or array of n
             chars: list[str] = []
             boxes = np.zeros((n, 4), np.float32)
             sizes = np.zeros(n, np.float32)
@@ -155,9 +169,10 @@ def _page_chars(pdf: object, index: int) -> PageChars:
         finally:
             textpage.close()
     except pdfium.PdfiumError:
-        return PageChars(width, height, "", np.zeros((0, 4), np.float32))
+        return PageChars(float(width), float(height), "", np.zeros((0, 4), np.float32),
+                         rotation=rotation)
     finally:
         page.close()
     k = len(chars)
     return PageChars(float(width), float(height), "".join(chars), boxes[:k].copy(),
-                     frozenset(newline), sizes[:k].copy())
+                     frozenset(newline), sizes[:k].copy(), rotation=rotation)
