@@ -122,3 +122,24 @@ TABLE_CELLS = Limit(
 #: Every document limit, in the order docs/reference.md lists them.
 LIMITS: tuple[Limit, ...] = (INFLATED_BYTES, DOCX_XML_BYTES, TEXT_STREAM_BYTES, PAGE_CHARS,
                              RENDER_PIXELS, RENDER_SIDE, TABLE_COLUMNS, TABLE_CELLS)
+
+# --- Results files and the options that drive work -------------------------------------------
+# One value each, read by the command line's options, the pages' widgets and the results
+# schema: a results file can ask for no more work than the CLI can start or a widget can show.
+
+#: Bootstrap resamples and sign flips of the paired tests: a resample matrix of 10^9 rows took
+#: 96.9 GiB (and a file asking for it made the page try to allocate 440 GiB).
+MAX_RESAMPLES = 100_000
+#: The context budget's bounds, in characters: the Benchmark page's budget input spans them (a
+#: file's budget below it made the widget raise).
+MIN_BUDGET_CHARS = 100
+MAX_BUDGET_CHARS = 100_000
+#: Cut-offs (``ks``) of a run's curves: each is one metric per configuration on every redraw
+#: (300,000 of them kept the page busy past 150 s); the runner's are 1 to 20.
+MAX_KS = 100
+#: Largest cut-off: past the chunks a retriever returns a curve is flat.
+MAX_K = 1_000
+#: Configurations in one grid, checked before any work: pairwise tests grow with its square
+#: (9,000 labels ran out of memory after 19 s); the largest named grid under every header mode
+#: is 48.
+MAX_GRID_CONFIGS = 100

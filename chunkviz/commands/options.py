@@ -13,11 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from chunkviz.eval.results import check_writable
+from chunkviz.limits import MAX_RESAMPLES as MAX_RESAMPLES  # shared with the results schema
 
 #: Largest seed: what numpy's legacy generators accept.
 MAX_SEED = 2**32 - 1
-#: Bootstrap resamples and sign flips: a resample matrix of 10^9 rows took 96.9 GiB.
-MAX_RESAMPLES = 100_000
 
 
 def integer(low: int, high: int, fix: str = "") -> Callable[[str], int]:

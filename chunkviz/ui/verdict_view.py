@@ -17,6 +17,7 @@ from chunkviz.errors import ChunkvizError
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import Estimate
 from chunkviz.eval.verdict import document_means
+from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 from chunkviz.text import Lang
 from chunkviz.text.messages import backend_text
 from chunkviz.ui.guard import user_message
@@ -44,7 +45,8 @@ def cached_verdicts(path: Path, results: Results, metric: str, delta: float, bud
 
 def budget_input(results: Results, lang: Lang) -> int:
     """The context budget control (characters; default: the file's own budget)."""
-    return int(st.number_input(tr("verdict.budget", lang=lang), min_value=100, max_value=100_000,
+    return int(st.number_input(tr("verdict.budget", lang=lang), min_value=MIN_BUDGET_CHARS,
+                               max_value=MAX_BUDGET_CHARS,
                                step=250, value=results.budget.chars, key=BUDGET_KEY,
                                help=tr("verdict.budget_help", lang=lang)))
 
