@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
+from chunkviz.atomic import write_atomically
 from chunkviz.eval.results import check_writable
 from chunkviz.limits import MAX_RESAMPLES as MAX_RESAMPLES  # shared with the results schema
 
@@ -95,5 +96,5 @@ def print_or_write(text: str, out: Path | None) -> int:
         print(text, end="")
         return 0
     check_writable(out.parent, "--out")
-    out.write_text(text, encoding="utf-8")
+    write_atomically(out, text.encode("utf-8"), "--out")  # a failure leaves no half file
     return 0
