@@ -244,6 +244,29 @@ def json_problem(text: str) -> str | None:
     return None
 
 
+def json_values(text: str) -> int:
+    """How many values a JSON list or JSON Lines text holds, counted without parsing it.
+
+    A list's top-level items, or JSONL's non-blank lines: linear, with numpy, after
+    ``json_problem``.
+
+    A reader bounds a count before ``json.loads`` builds millions of objects (a 32 MB file of
+    3.99 million chunks ran out of memory while parsed).
+    """
+    body = text.strip()
+    if not body.startswith("["):
+        return sum(1 for line in body.splitlines() if line.strip())
+    bare = re.sub(r"[^\[\]{},]+", "", _JSON_STRING.sub('""', body)).encode("ascii")
+    codes = np.frombuffer(bare, dtype=np.uint8)
+    steps = np.zeros(len(codes), np.int16)
+    steps[(codes == ord("[")) | (codes == ord("{"))] = 1
+    steps[(codes == ord("]")) | (codes == ord("}"))] = -1
+    depth = np.cumsum(steps, dtype=np.int32)
+    commas = int(np.count_nonzero((codes == ord(",")) & (depth == 1)))
+    empty = re.fullmatch(r"\[\s*\]", body) is not None
+    return 0 if empty else commas + 1
+
+
 def loads_json(
     text: str, name: str, *, fix: str, error: type[ChunkvizError] = InputTextError,
     what: str = "JSON", parse_constant: Callable[[str], Any] | None = None,
