@@ -143,3 +143,16 @@ MAX_K = 1_000
 #: (9,000 labels ran out of memory after 19 s); the largest named grid under every header mode
 #: is 48.
 MAX_GRID_CONFIGS = 100
+
+# --- Dense encoding: per text and per run ------------------------------------------------------
+
+#: Characters of one text a dense model embeds; the rest is left out (documented truncation,
+#: counted in a run's ``over_limit``): e5-small windows a long text and embeds every window (a
+#: 1,000,000-character chunk took about 1,400 CPU s; 50,000 took 71 s). 8,000 characters are
+#: 16 to 32 of its windows, about 5 CPU s here, past every strategy's default size.
+MAX_DENSE_TEXT_CHARS = 8_000
+#: Texts and characters one run may send to a dense model, checked before it encodes any:
+#: each text costs milliseconds whatever its length (100,000 one-character lines through a
+#: hybrid took about 400 CPU s), each character about 1/1,600 s here.
+MAX_DENSE_TEXTS = 50_000
+MAX_DENSE_CHARS = MAX_CHARS
