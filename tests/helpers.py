@@ -74,13 +74,14 @@ def plane_to_screen(x: float, y: float, box: dict) -> tuple[float, float]:
 
 
 def one_page_pdf(content: bytes, *, flate: bool = False, width: float = 612, height: float = 792,
-                 rotate: int = 0, level: int = 9) -> bytes:
+                 rotate: int = 0, level: int = 9, deflated: bool = False) -> bytes:
     """A one-page PDF whose content stream is ``content`` (Helvetica as /F1), compressed with
-    Flate (at ``level``) when ``flate``: the smallest carrier of a hostile page."""
+    Flate (at ``level``) when ``flate``, or already Flate data when ``deflated``: the smallest
+    carrier of a hostile page (``bench/adversarial.py --documents`` builds its bombs with it)."""
     import zlib
 
     body = zlib.compress(content, level) if flate else content
-    filters = b"/Filter /FlateDecode " if flate else b""
+    filters = b"/Filter /FlateDecode " if flate or deflated else b""
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
