@@ -280,3 +280,20 @@ def test_every_limit_has_a_refusal_in_both_languages_and_a_documented_reason():
             assert limit.name in text(lang, f"error.limit_{limit.key}", file="f", value="1",
                                       max="0", limit=limit.name, page=1)
         assert f"| `{limit.name}` | {limit.value:,} | {limit.reason} |" in reference, limit.name
+
+
+def test_a_page_stored_without_a_filter_is_measured_as_it_stands():
+    shown = (b"(" + b"A" * 10_000 + b") Tj ") * 500
+    data = one_page_pdf(b"BT /F1 1 Tf 0 700 Td " + shown + b"ET")  # 5 MB, no Flate
+    with pytest.raises(LimitError, match="MAX_TEXT_STREAM_BYTES"):
+        extract(data, "plain.pdf")
+
+
+def test_stream_keywords_inside_a_stream_cost_one_pass():
+    from chunkviz.pdf.bounds import check_streams
+
+    # 200,000 stray "stream" keywords inside one unfiltered stream: skipped, not each searched
+    # to the end of the file.
+    junk = b"xx stream\n" * 200_000
+    data = one_page_pdf(b"BT /F1 12 Tf 72 700 Td (a) Tj ET " + junk)
+    assert check_streams(data, "junk.pdf") == 0  # no Flate stream; the text stream is small

@@ -9,7 +9,8 @@ the file is refused as soon as a count passes its limit (``chunkviz.limits``):
 - all streams together past ``MAX_INFLATED_BYTES`` (a 1.5 MB file unpacked to 1.5 GiB);
 - one stream of text operators (it holds ``BT``) past ``MAX_TEXT_STREAM_BYTES``: a stream
   shows at most one character per byte, so this bounds the characters of a page's text layer
-  (a 24 KB file drew 20 million characters on one page).
+  (a 24 KB file drew 20 million characters on one page). A stream stored without a filter is
+  measured as it stands.
 
 A stream whose output is itself zlib data (Flate applied twice) is unpacked again. Streams in
 other filters (LZW, RunLength) are not counted; they are rare and expand far less.
@@ -118,11 +119,28 @@ def check_streams(data: bytes, filename: str) -> int:
     """
     total = 0
     view = memoryview(data)
+    resume = 0  # the end of the last stream stored as it is: keywords inside it are its data
     for match in _STREAM.finditer(data):
-        if not _ZLIB_HEADER.match(data, match.end()):
+        if match.start() < resume:
             continue
-        try:
-            total += _measure(view, match.end(), total, filename)
-        except zlib.error:  # not Flate data after all (another filter, or a stray keyword)
-            continue
+        if _ZLIB_HEADER.match(data, match.end()):
+            try:
+                total += _measure(view, match.end(), total, filename)
+                continue
+            except zlib.error:  # not Flate data after all: measured as it stands
+                pass
+        resume = _check_plain(data, match.end(), filename)
     return total
+
+
+def _check_plain(data: bytes, start: int, filename: str) -> int:
+    """Bound a stream stored as it is, and return where it ends.
+
+    Its bytes up to ``endstream`` (or the file's end) are what it shows, and
+    ``MAX_TEXT_STREAM_BYTES`` bounds them as it bounds an unpacked one.
+    """
+    end = data.find(b"endstream", start)
+    end = len(data) if end < 0 else end
+    if end - start > TEXT_STREAM_BYTES.value and data.find(b"BT", start, end) >= 0:
+        raise TEXT_STREAM_BYTES.error(end - start, filename)
+    return end
