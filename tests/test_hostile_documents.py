@@ -68,10 +68,11 @@ def test_a_page_of_millions_of_characters_is_refused_before_its_text_layer_is_bu
 
 
 def test_a_page_over_the_character_limit_is_refused_before_its_characters_are_read(monkeypatch):
-    import chunkviz.limits
+    import dataclasses
+
     import chunkviz.pdf.reader
 
-    small = chunkviz.limits.Limit("MAX_PAGE_CHARS", "page_chars", 1_000, "test")
+    small = dataclasses.replace(chunkviz.pdf.reader.PAGE_CHARS, value=1_000)
     monkeypatch.setattr(chunkviz.pdf.reader, "PAGE_CHARS", small)
     data = one_page_pdf(b"BT /F1 1 Tf 0 700 Td (" + b"A" * 2_000 + b") Tj ET")
     with pytest.raises(LimitError, match=r"2,000 characters on page 1.*MAX_PAGE_CHARS"):
@@ -274,7 +275,13 @@ def test_every_limit_has_a_refusal_in_both_languages_and_a_documented_reason():
     from pathlib import Path
 
     reference = (Path(__file__).resolve().parents[1] / "docs" / "reference.md").read_text()
+    import tomllib
+
+    from chunkviz.paths import package_path
+
+    english = tomllib.loads(package_path("text", "en.toml").read_text(encoding="utf-8"))
     for limit in LIMITS:
+        assert english["error"][f"limit_{limit.key}"] == limit.message  # the same words
         for lang in ("en", "ja"):
             assert has(lang, f"error.limit_{limit.key}"), (lang, limit.name)
             assert limit.name in text(lang, f"error.limit_{limit.key}", file="f", value="1",
