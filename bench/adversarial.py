@@ -38,10 +38,11 @@ Run from the repository root::
 
 Issue 41's bombs (``--documents``): an inflate bomb, a page of millions of characters, a
 1 x 14,400 pt page drawn, a .docx whose main part is not named .xml, a gridSpan of 2^31, a long
-vertical merge and a file of millions of chunks to audit, each built at N and 4N where it has a
-size, written to a file and read in a fresh interpreter: its CPU time (imports included) must
-stay within 20 s and its peak resident memory within 1.5 GB (1,536 MB); growth is the CPU ratio
-from N to 4N (about 1 for a bomb refused at its limit, about 4 for work that is linear).
+vertical merge, a zip of 600,000 entries and a file of millions of chunks to audit, each built
+at N and 4N where it has a size, written to a file and read in a fresh interpreter: its CPU
+time (imports included) must stay within 20 s and its peak resident memory within 1.5 GB
+(1,536 MB); growth is the CPU ratio from N to 4N (about 1 for a bomb refused at its limit,
+about 4 for work that is linear).
 """
 
 from __future__ import annotations
@@ -376,6 +377,17 @@ def _docx_merge(rows: int) -> tuple[str, bytes]:
     return "docx", _docx(edit)
 
 
+def _zip_of_entries(count: int) -> tuple[str, bytes]:
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for i in range(count):
+            archive.writestr(str(i), b"")
+    return "docx", out.getvalue()
+
+
 def _chunk_file(count: int) -> tuple[str, bytes]:
     return "audit", ("[" + ",".join(['"a"'] * count) + "]").encode()
 
@@ -388,6 +400,7 @@ DOCUMENTS: tuple[tuple[str, Callable[[int], tuple[str, bytes]], int, int | None]
     ("DOCX main part not .xml, N MB", _docx_renamed_part, 150, 600),
     ("DOCX gridSpan 2,147,483,647", _docx_grid_span, 1, None),
     ("DOCX vertical merge of N rows", _docx_merge, 375, 1_500),
+    ("DOCX zip of N empty entries", _zip_of_entries, 150_000, 600_000),
     ("audit of N chunks", _chunk_file, 1_000_000, 3_990_000),
 )
 

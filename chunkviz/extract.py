@@ -31,6 +31,7 @@ from chunkviz.limits import (
     INFLATED_BYTES,
     TABLE_CELLS,
     TABLE_COLUMNS,
+    ZIP_ENTRIES,
     LimitError,
 )
 from chunkviz.pdf.reader import read_pdf
@@ -204,6 +205,23 @@ def _looks_like_xml(head: bytes) -> bool:
         b"\xff\xfe", b"\xfe\xff")
 
 
+def _zip_entries(data: bytes) -> int:
+    """The entry count a zip's end record declares (0 without one: ``ZipFile`` refuses it).
+
+    A Zip64 archive writes 0xFFFF there and the count in its Zip64 end record.
+    """
+    at = data.rfind(b"PK\x05\x06", max(0, len(data) - 65_557))  # the end record and a comment
+    if at < 0 or at + 12 > len(data):
+        return 0
+    count = int.from_bytes(data[at + 10 : at + 12], "little")
+    locator = at - 20  # the Zip64 locator sits right before the end record
+    if count == 0xFFFF and locator >= 0 and data[locator : locator + 4] == b"PK\x06\x07":
+        record = int.from_bytes(data[locator + 8 : locator + 16], "little")
+        if data[record : record + 4] == b"PK\x06\x06":
+            count = int.from_bytes(data[record + 32 : record + 40], "little")
+    return count
+
+
 def _check_docx_parts(data: bytes, filename: str) -> None:
     """Refuse a .docx that unpacks past ``MAX_INFLATED_BYTES`` or ``MAX_DOCX_XML_BYTES`` of XML.
 
@@ -215,6 +233,7 @@ def _check_docx_parts(data: bytes, filename: str) -> None:
     declared sizes bound what ``zipfile`` unpacks (it stops at the declared size), so checking
     them is checking the work python-docx will do.
     """
+    ZIP_ENTRIES.check(_zip_entries(data), filename)  # before ZipFile reads them all
     try:
         with ZipFile(io.BytesIO(data)) as archive:
             unpacked = xml = 0

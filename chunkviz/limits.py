@@ -121,6 +121,15 @@ RENDER_SIDE = Limit(
     "browsers stop drawing images past about 16,000 to 32,000 pixels a side",
     message=("{file}: a page image {value} pixels long is over {max} (MAX_RENDER_SIDE_PX); it is "
              "drawn smaller"))
+#: Entries of a .docx's zip, read from its end record before the zip is opened: a Word file
+#: has tens to hundreds of parts; each entry costs a ``ZipInfo`` and a part object (600,000
+#: empty entries took 7 s and 680 MB before anything was refused).
+ZIP_ENTRIES = Limit(
+    "MAX_ZIP_ENTRIES", "zip_entries", 10_000,
+    "a Word file has tens to hundreds of parts; 600,000 empty entries took 7 s and 680 MB "
+    "before anything was refused",
+    message=("{file} is a zip of {value} entries; Word documents of up to {max} are read "
+             "(MAX_ZIP_ENTRIES); save the document again from Word, or paste its text"))
 #: Columns of one table row after horizontal spans (``gridSpan``), checked before the row is
 #: built: Word allows 63 columns; a span of 2,147,483,647 in 954 bytes asked for 2.8 GB.
 TABLE_COLUMNS = Limit(
@@ -141,7 +150,8 @@ TABLE_CELLS = Limit(
 
 #: Every document limit, in the order docs/reference.md lists them.
 LIMITS: tuple[Limit, ...] = (INFLATED_BYTES, DOCX_XML_BYTES, TEXT_STREAM_BYTES, PAGE_CHARS,
-                             RENDER_PIXELS, RENDER_SIDE, TABLE_COLUMNS, TABLE_CELLS)
+                             RENDER_PIXELS, RENDER_SIDE, ZIP_ENTRIES, TABLE_COLUMNS,
+                             TABLE_CELLS)
 
 # --- Results files and the options that drive work -------------------------------------------
 # One value each, read by the command line's options, the pages' widgets and the results
