@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 
 from chunkviz.limits import MAX_DENSE_TEXT_CHARS
-from chunkviz.retrieval.base import Backend, Measure
+from chunkviz.retrieval.base import Backend, Measure, check_dense_work
 from chunkviz.retrieval.similarity import similarity
 from chunkviz.tokenizers import count_tokens
 
@@ -114,7 +114,15 @@ def encode(
     role: Role,
     cache: EmbeddingCache | None = None,
 ) -> np.ndarray:
-    """Vectors of ``texts`` as ``role`` (``document`` or ``query``), through ``cache`` if given."""
+    """Vectors of ``texts`` as ``role`` (``document`` or ``query``), through ``cache`` if given.
+
+    Raises:
+        ParameterError: More texts or characters than a dense model is sent in one run
+            (``check_dense_work``; the pages index through here, the runner checks its whole
+            run before).
+    """
+    if getattr(backend, "kind", "dense") != "lexical":
+        check_dense_work(texts)
     if cache is not None:
         return cache.encode(backend, texts, role)
     fn = backend.encode_documents if role == "document" else backend.encode_queries

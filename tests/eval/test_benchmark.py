@@ -477,3 +477,16 @@ def test_e5_embeds_a_long_chunk_as_its_capped_prefix(monkeypatch):
     text = "梅雨の季節には雨が多い。" * 200  # 2,400 characters: 6 times the cap
     long, prefix = backend.encode_documents([text, text[:400]])
     assert (long == prefix).all()
+
+
+def test_an_index_for_a_page_holds_the_same_dense_cap(monkeypatch):
+    import chunkviz.retrieval.base as base
+    from chunkviz.errors import ParameterError
+    from chunkviz.retrieval.index import build_index
+    from tests.retrieval.test_cache import CountingBackend
+
+    monkeypatch.setattr(base, "MAX_DENSE_TEXTS", 2)
+    backend = CountingBackend()
+    with pytest.raises(ParameterError, match="at most 2 texts"):
+        build_index(backend, ["a", "b", "c"])
+    assert backend.calls == []
