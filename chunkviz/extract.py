@@ -247,7 +247,8 @@ def _check_docx_parts(data: bytes, filename: str) -> None:
                 DOCX_XML_BYTES.check(xml, filename)
     except LimitError:
         raise
-    except (BadZipFile, ValueError, OSError, EOFError, zlib.error) as exc:
+    except (BadZipFile, ValueError, OSError, EOFError, zlib.error,
+            RuntimeError, NotImplementedError) as exc:  # an encrypted entry, an unknown method
         raise InputTextError(
             f"cannot read {filename} as a Word document ({type(exc).__name__}); save it as .docx "
             "(not .doc) or paste its text",

@@ -317,3 +317,19 @@ def test_a_zip_of_thousands_of_entries_is_refused_before_it_is_opened(monkeypatc
     with pytest.raises(LimitError, match=r"many\.docx is a zip of 12,000 entries.*MAX_ZIP_ENTR"):
         extract_text(buffer.getvalue(), "many.docx")
     assert opened == []
+
+
+@pytest.mark.parametrize(("offsets", "value", "reason"),
+                         [((6, 8), 1, "RuntimeError"), ((8, 10), 99, "NotImplementedError")],
+                         ids=["encrypted entry", "unknown compression"])
+def test_zip_entries_python_cannot_open_are_refused_by_name(offsets, value, reason):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("word/document.xml", b"<x/>")
+    data = bytearray(buffer.getvalue())
+    local, central = data.find(b"PK\x03\x04"), data.find(b"PK\x01\x02")
+    data[local + offsets[0]] |= value  # the local header's flags or method
+    data[central + offsets[1]] |= value  # and the central directory's
+    with pytest.raises(InputTextError, match=f"cannot read odd.docx as a Word document "
+                                             f"\\({reason}\\)"):
+        extract_text(bytes(data), "odd.docx")
