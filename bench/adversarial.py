@@ -36,13 +36,13 @@ Run from the repository root::
     python bench/adversarial.py --hostile-only   # issue 26's cases only (about a minute)
     python bench/adversarial.py --documents      # issue 41's bombs only (about two minutes)
 
-Issue 41's bombs (``--documents``): an inflate bomb, a page of millions of characters, a
-1 x 14,400 pt page drawn, a .docx whose main part is not named .xml, a gridSpan of 2^31, a long
-vertical merge, a zip of 600,000 entries and a file of millions of chunks to audit, each built
-at N and 4N where it has a size, written to a file and read in a fresh interpreter: its CPU
-time (imports included) must stay within 20 s and its peak resident memory within 1.5 GB
-(1,536 MB); growth is the CPU ratio from N to 4N (about 1 for a bomb refused at its limit,
-about 4 for work that is linear).
+Issue 41's bombs (``--documents``): an inflate bomb, a page of millions of characters, one of
+millions of rectangles, a 1 x 14,400 pt page drawn, a .docx whose main part is not named .xml,
+a gridSpan of 2^31, a long vertical merge, a zip of 600,000 entries and a file of millions of
+chunks to audit, each built at N and 4N where it has a size, written to a file and read in a
+fresh interpreter: its CPU time (imports included) must stay within 20 s and its peak resident
+memory within 1.5 GB (1,536 MB); growth is the CPU ratio from N to 4N (about 1 for a bomb
+refused at its limit, about 4 for work that is linear).
 """
 
 from __future__ import annotations
@@ -308,6 +308,14 @@ def _pdf_dense_page(chars: int) -> tuple[str, bytes]:
     return "pdf", one_page_pdf(_deflate(content), deflated=True)
 
 
+def _pdf_rectangles(count: int) -> tuple[str, bytes]:
+    from tests.helpers import one_page_pdf
+
+    square = b"0 0 1 1 re f\n"
+    return "pdf", one_page_pdf(_deflate(square * 10_000 for _ in range(count // 10_000)),
+                               deflated=True)
+
+
 def _pdf_thin_page(_: int) -> tuple[str, bytes]:
     from tests.helpers import one_page_pdf
 
@@ -396,6 +404,7 @@ def _chunk_file(count: int) -> tuple[str, bytes]:
 DOCUMENTS: tuple[tuple[str, Callable[[int], tuple[str, bytes]], int, int | None], ...] = (
     ("PDF stream inflating to N MiB", _pdf_inflate, 384, 1536),
     ("PDF page of N characters", _pdf_dense_page, 5_000_000, 20_000_000),
+    ("PDF page of N rectangles", _pdf_rectangles, 1_000_000, 4_000_000),
     ("PDF page 1 x 14,400 pt, drawn", _pdf_thin_page, 1, None),
     ("DOCX main part not .xml, N MB", _docx_renamed_part, 150, 600),
     ("DOCX gridSpan 2,147,483,647", _docx_grid_span, 1, None),

@@ -68,12 +68,12 @@ class Limit:
 
 #: Bytes that compressed data in one document unpacks to (a PDF's Flate streams, a .docx's zip
 #: entries), counted while unpacking. A parser holds what it unpacks in memory, more than once:
-#: one PDF content stream of 1.5 GiB peaked at 2.6 GB. 256 MiB is 16 times the largest text
-#: (``MAX_CHARS``) at one byte a character, room for the operators and markup around it.
+#: one PDF content stream of 1.5 GiB peaked at 2.6 GB, one of 500 MiB at 1.05 GB. Images count
+#: too (a stream's dictionary may lie about what it is).
 INFLATED_BYTES = Limit(
-    "MAX_INFLATED_BYTES", "inflated", 256 * _MIB,
-    "a parser holds what it unpacks in memory, more than once (1.5 GiB of one PDF stream "
-    "peaked at 2.6 GB); 256 MiB is 16 bytes for each of the MAX_CHARS characters",
+    "MAX_INFLATED_BYTES", "inflated", 512 * _MIB,
+    "a parser holds what it unpacks in memory, more than once: one PDF stream of 1.5 GiB "
+    "peaked at 2.6 GB, one of 500 MiB at 1.05 GB",
     message=("{file} unpacks to more than {max} bytes ({value} so far; the limit is "
              "MAX_INFLATED_BYTES, what compressed data in one document may unpack to); it looks "
              "like a decompression bomb: export the document again, or paste its text"))
@@ -96,17 +96,18 @@ PAGE_CHARS = Limit(
     "read, and 20 million on one page aborted the process",
     message=("{file} has {value} characters on page {page}; pages of up to {max} characters are "
              "read (MAX_PAGE_CHARS); split the page or paste its text"))
-#: Bytes one PDF stream of text operators unpacks to, counted while unpacking, before PDFium
-#: builds the page's text layer (about 225 bytes per character shown, at once): a stream shows
-#: at most a character per byte; a dense printed page's content is well under 1 MiB.
-TEXT_STREAM_BYTES = Limit(
-    "MAX_TEXT_STREAM_BYTES", "text_stream", 4 * _MIB,
-    "PDFium's text layer costs about 225 bytes per character shown and a stream shows at most "
-    "one per byte (a 24 KB file drew 20 million characters on a page); a dense printed page's "
-    "content is well under 1 MiB",
-    message=("{file} has a page whose text stream unpacks to more than {max} bytes ({value}; the "
-             "limit is MAX_TEXT_STREAM_BYTES, about as many characters on one page); split the "
-             "page or paste its text"))
+#: Bytes one PDF content stream (a page's or a form's drawing instructions: text or paths)
+#: unpacks to, counted while unpacking, before PDFium parses it: its text layer costs about 225
+#: bytes per character shown (a stream shows at most one per byte), its page objects about 25
+#: times the operators' bytes; a dense printed page's content is well under 1 MiB.
+CONTENT_STREAM_BYTES = Limit(
+    "MAX_CONTENT_STREAM_BYTES", "content_stream", 4 * _MIB,
+    "PDFium's text layer costs about 225 bytes per character shown (a 24 KB file drew 20 "
+    "million characters on a page) and its page objects about 25 times the operators' bytes; "
+    "a dense printed page's content is well under 1 MiB",
+    message=("{file} has a content stream (a page's drawing instructions) that unpacks to more "
+             "than {max} bytes ({value} so far; the limit is MAX_CONTENT_STREAM_BYTES); PDFium "
+             "builds several times that in memory: split the page or paste its text"))
 #: Pixels of a rendered page image (RGBA, 4 bytes each: 64 MiB): a tall, thin page is drawn
 #: smaller rather than refused (a 1 x 14,400 pt page at 900 px wide asked for 47 GB).
 RENDER_PIXELS = Limit(
@@ -149,7 +150,7 @@ TABLE_CELLS = Limit(
              "MAX_TABLE_CELLS); split the document or paste its text"))
 
 #: Every document limit, in the order docs/reference.md lists them.
-LIMITS: tuple[Limit, ...] = (INFLATED_BYTES, DOCX_XML_BYTES, TEXT_STREAM_BYTES, PAGE_CHARS,
+LIMITS: tuple[Limit, ...] = (INFLATED_BYTES, DOCX_XML_BYTES, CONTENT_STREAM_BYTES, PAGE_CHARS,
                              RENDER_PIXELS, RENDER_SIDE, ZIP_ENTRIES, TABLE_COLUMNS,
                              TABLE_CELLS)
 

@@ -12,13 +12,13 @@ import pytest
 from chunkviz.errors import InputTextError
 from chunkviz.extract import extract, extract_text
 from chunkviz.limits import (
+    CONTENT_STREAM_BYTES,
     DOCX_XML_BYTES,
     INFLATED_BYTES,
     LIMITS,
     RENDER_PIXELS,
     RENDER_SIDE,
     TABLE_COLUMNS,
-    TEXT_STREAM_BYTES,
     LimitError,
 )
 from chunkviz.text import has, text
@@ -31,11 +31,11 @@ W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 
 
 def test_an_inflate_bomb_is_refused_while_it_is_unpacked():
-    # Finding 1: a content stream that inflates past MAX_INFLATED_BYTES (here 300 MiB of
-    # spaces in a 1.4 MB file; no text, so only the total counts) is refused before PDFium
+    # Finding 1: a content stream that inflates past MAX_INFLATED_BYTES (here 600 MiB of
+    # spaces in a 2.7 MB file; no text, so only the total counts) is refused before PDFium
     # unpacks it.
-    data = one_page_pdf(b" " * (300 << 20), flate=True, level=1)
-    assert len(data) < 1_500_000
+    data = one_page_pdf(b" " * (600 << 20), flate=True, level=1)
+    assert len(data) < 3_000_000
     with pytest.raises(LimitError) as info:
         extract(data, "bomb.pdf")
     assert "MAX_INFLATED_BYTES" in str(info.value)
@@ -48,23 +48,23 @@ def test_flate_inside_flate_is_unpacked_twice_when_measured():
 
     from chunkviz.pdf.bounds import check_streams
 
-    inner = zlib.compress(b"BT (" + b"A" * (5 << 20) + b") Tj ET", 9)
+    inner = zlib.compress(b"BT " + (b"(" + b"A" * 10_000 + b") Tj ") * 500 + b"ET", 9)
     data = one_page_pdf(inner, flate=True)  # Flate of Flate: the text stream hides twice over
-    with pytest.raises(LimitError, match="MAX_TEXT_STREAM_BYTES"):
+    with pytest.raises(LimitError, match="MAX_CONTENT_STREAM_BYTES"):
         check_streams(data, "twice.pdf")
 
 
 def test_a_page_of_millions_of_characters_is_refused_before_its_text_layer_is_built():
     # Finding 2: 20 million characters on one page (24 KB) aborted the process. Its text
-    # stream is measured first; 5 million here, past MAX_TEXT_STREAM_BYTES (4 MiB).
+    # stream is measured first; 5 million here, past MAX_CONTENT_STREAM_BYTES (4 MiB).
     shown = (b"(" + b"A" * 10_000 + b") Tj ") * 500
     data = one_page_pdf(b"BT /F1 1 Tf 0 700 Td " + shown + b"ET", flate=True)
     assert len(data) < 100_000
     with pytest.raises(LimitError) as info:
         extract(data, "dense.pdf")
-    assert info.value.code == "limit_text_stream"
-    assert "MAX_TEXT_STREAM_BYTES" in str(info.value)
-    assert int(info.value.params["value"].replace(",", "")) > TEXT_STREAM_BYTES.value
+    assert info.value.code == "limit_content_stream"
+    assert "MAX_CONTENT_STREAM_BYTES" in str(info.value)
+    assert int(info.value.params["value"].replace(",", "")) > CONTENT_STREAM_BYTES.value
 
 
 def test_a_page_over_the_character_limit_is_refused_before_its_characters_are_read(monkeypatch):
@@ -292,7 +292,7 @@ def test_every_limit_has_a_refusal_in_both_languages_and_a_documented_reason():
 def test_a_page_stored_without_a_filter_is_measured_as_it_stands():
     shown = (b"(" + b"A" * 10_000 + b") Tj ") * 500
     data = one_page_pdf(b"BT /F1 1 Tf 0 700 Td " + shown + b"ET")  # 5 MB, no Flate
-    with pytest.raises(LimitError, match="MAX_TEXT_STREAM_BYTES"):
+    with pytest.raises(LimitError, match="MAX_CONTENT_STREAM_BYTES"):
         extract(data, "plain.pdf")
 
 
@@ -333,3 +333,21 @@ def test_zip_entries_python_cannot_open_are_refused_by_name(offsets, value, reas
     with pytest.raises(InputTextError, match=f"cannot read odd.docx as a Word document "
                                              f"\\({reason}\\)"):
         extract_text(bytes(data), "odd.docx")
+
+
+def test_a_page_of_a_million_rectangles_is_refused_before_pdfium_parses_it():
+    # PDFium built about 25 times a content stream's bytes in page objects (13 MB of "re f"
+    # reached 374 MB): a content stream is bounded whatever it draws, not only text.
+    data = one_page_pdf(b"0 0 1 1 re f\n" * 400_000, flate=True)  # 5.2 MB of paths
+    with pytest.raises(LimitError, match="MAX_CONTENT_STREAM_BYTES"):
+        extract(data, "paths.pdf")
+
+
+def test_a_large_stream_of_image_like_bytes_is_not_taken_for_content():
+    import random
+
+    from chunkviz.pdf.bounds import check_streams
+
+    noise = random.Random(0).randbytes(8 << 20)  # as dense in chance operators as data gets
+    data = one_page_pdf(noise, flate=True, level=1)
+    assert check_streams(data, "image.pdf") == 8 << 20
