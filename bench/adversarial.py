@@ -34,6 +34,15 @@ Run from the repository root::
     python bench/adversarial.py              # N = 1,000,000 (about ten minutes on 2 cores)
     python bench/adversarial.py --quick      # N = 10,000, 2-3 rounds, 1 MB memory run only
     python bench/adversarial.py --hostile-only   # issue 26's cases only (about a minute)
+    python bench/adversarial.py --documents      # issue 41's bombs only (about two minutes)
+
+Issue 41's bombs (``--documents``): an inflate bomb, a page of millions of characters, one of
+millions of rectangles, a 1 x 14,400 pt page drawn, a .docx whose main part is not named .xml,
+a gridSpan of 2^31, a long vertical merge, a zip of 600,000 entries and a file of millions of
+chunks to audit, each built at N and 4N where it has a size, written to a file and read in a
+fresh interpreter: its CPU time (imports included) must stay within 20 s and its peak resident
+memory within 1.5 GB (1,536 MB); growth is the CPU ratio from N to 4N (about 1 for a bomb
+refused at its limit, about 4 for work that is linear).
 """
 
 from __future__ import annotations
@@ -45,7 +54,7 @@ import platform
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -268,6 +277,227 @@ def print_hostile(rows: list[dict[str, object]]) -> bool:
     return failed
 
 
+# --- Issue 41: bombs in documents, each read in a fresh interpreter -----------------------------
+
+#: Every hostile document's bounds: CPU seconds of its interpreter (imports included) and peak
+#: resident memory.
+DOCUMENT_CPU_S = 20.0
+DOCUMENT_PEAK_MB = 1536.0
+
+
+def _deflate(pieces: Iterable[bytes]) -> bytes:
+    """``pieces`` through one zlib stream, never all of them in memory at once."""
+    import zlib
+
+    packer = zlib.compressobj(1)
+    return b"".join(packer.compress(p) for p in pieces) + packer.flush()
+
+
+def _pdf_inflate(mib: int) -> tuple[str, bytes]:
+    from tests.helpers import one_page_pdf
+
+    spaces = b" " * (1 << 20)
+    return "pdf", one_page_pdf(_deflate(spaces for _ in range(mib)), deflated=True)
+
+
+def _pdf_dense_page(chars: int) -> tuple[str, bytes]:
+    from tests.helpers import one_page_pdf
+
+    show = b"(" + b"A" * 10_000 + b") Tj "
+    content = (b"BT /F1 1 Tf 0 700 Td ", *(show for _ in range(chars // 10_000)), b"ET")
+    return "pdf", one_page_pdf(_deflate(content), deflated=True)
+
+
+def _pdf_rectangles(count: int) -> tuple[str, bytes]:
+    from tests.helpers import one_page_pdf
+
+    square = b"0 0 1 1 re f\n"
+    return "pdf", one_page_pdf(_deflate(square * 10_000 for _ in range(count // 10_000)),
+                               deflated=True)
+
+
+def _pdf_thin_page(_: int) -> tuple[str, bytes]:
+    from tests.helpers import one_page_pdf
+
+    return "render", one_page_pdf(b"BT /F1 1 Tf 0 700 Td (A) Tj ET", width=1, height=14_400)
+
+
+def _docx(edit: Callable[[object], None]) -> bytes:
+    import io
+
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("before")
+    edit(document)
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def _docx_renamed_part(mb: int) -> tuple[str, bytes]:
+    """A .docx whose main part is ``word/document.bin`` and holds ``mb`` MB of paragraphs."""
+    import io
+    import zipfile
+
+    base = zipfile.ZipFile(io.BytesIO(_docx(lambda d: None)))
+    paragraph = b"<w:p><w:r><w:t>" + b"A" * 100_000 + b"</w:t></w:r></w:p>"
+    out = io.BytesIO()
+    with base, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in base.infolist():
+            body = base.read(item.filename)
+            if item.filename == "word/document.xml":
+                head, tail = body.split(b"<w:body>", 1)
+                with dst.open("word/document.bin", "w") as f:
+                    f.write(head + b"<w:body>")
+                    for _ in range(mb * 10):
+                        f.write(paragraph)
+                    f.write(tail)
+                continue
+            body = body.replace(b"/word/document.xml", b"/word/document.bin")
+            body = body.replace(b'Target="word/document.xml"', b'Target="word/document.bin"')
+            dst.writestr(item.filename, body)
+    return "docx", out.getvalue()
+
+
+def _docx_grid_span(_: int) -> tuple[str, bytes]:
+    def edit(document: object) -> None:
+        from docx.oxml.ns import qn
+        from docx.oxml.parser import OxmlElement
+
+        table = document.add_table(rows=2, cols=2)  # type: ignore[attr-defined]
+        span = OxmlElement("w:gridSpan")
+        span.set(qn("w:val"), "2147483647")
+        table._tbl.tr_lst[0].tc_lst[0].get_or_add_tcPr().append(span)
+
+    return "docx", _docx(edit)
+
+
+def _docx_merge(rows: int) -> tuple[str, bytes]:
+    def edit(document: object) -> None:
+        from docx.table import _Cell
+
+        table = document.add_table(rows=rows, cols=2)  # type: ignore[attr-defined]
+        for i, tr in enumerate(table._tbl.tr_lst):
+            tr.tc_lst[0].get_or_add_tcPr().vMerge_val = "restart" if i == 0 else "continue"
+            _Cell(tr.tc_lst[1], table).text = f"r{i}"
+
+    return "docx", _docx(edit)
+
+
+def _zip_of_entries(count: int) -> tuple[str, bytes]:
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for i in range(count):
+            archive.writestr(str(i), b"")
+    return "docx", out.getvalue()
+
+
+def _chunk_file(count: int) -> tuple[str, bytes]:
+    return "audit", ("[" + ",".join(['"a"'] * count) + "]").encode()
+
+
+#: (case, builder, N, 4N or None): each builder makes (how to read it, the file's bytes).
+DOCUMENTS: tuple[tuple[str, Callable[[int], tuple[str, bytes]], int, int | None], ...] = (
+    ("PDF stream inflating to N MiB", _pdf_inflate, 384, 1536),
+    ("PDF page of N characters", _pdf_dense_page, 5_000_000, 20_000_000),
+    ("PDF page of N rectangles", _pdf_rectangles, 1_000_000, 4_000_000),
+    ("PDF page 1 x 14,400 pt, drawn", _pdf_thin_page, 1, None),
+    ("DOCX main part not .xml, N MB", _docx_renamed_part, 150, 600),
+    ("DOCX gridSpan 2,147,483,647", _docx_grid_span, 1, None),
+    ("DOCX vertical merge of N rows", _docx_merge, 375, 1_500),
+    ("DOCX zip of N empty entries", _zip_of_entries, 150_000, 600_000),
+    ("audit of N chunks", _chunk_file, 1_000_000, 3_990_000),
+)
+
+
+def document_child(kind: str, path: str) -> None:
+    """In a fresh interpreter: read the hostile file at ``path``; print JSON (outcome, cost)."""
+    import resource
+
+    from chunkviz.errors import ChunkvizError
+
+    with open("/proc/self/clear_refs", "w", encoding="ascii") as f:
+        f.write("5")  # VmHWM from here: ru_maxrss would report the parent's peak (see above)
+    data = Path(path).read_bytes()
+    try:
+        if kind == "render":
+            from chunkviz.pdf.render import render_page
+
+            outcome = f"drawn, {len(render_page(data, 0)):,} PNG bytes"
+        elif kind == "audit":
+            from chunkviz.eval.align import align_file
+
+            doc = "a" * 1_000
+            outcome = f"aligned {len(align_file(doc, path).chunks):,} chunks"
+        else:
+            from chunkviz.extract import extract
+
+            outcome = f"read, {len(extract(data, f'bomb.{kind}').text):,} characters"
+    except ChunkvizError as exc:
+        outcome = f"refused: {str(exc)[:90]}"
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    print(json.dumps({"outcome": outcome, "cpu_s": usage.ru_utime + usage.ru_stime,
+                      "peak_mb": _status_mb("VmHWM")}))
+
+
+def _read_in_child(kind: str, data: bytes) -> dict[str, object]:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"bomb.{'json' if kind == 'audit' else kind}"
+        path.write_bytes(data)
+        del data
+        out = subprocess.run([sys.executable, __file__, "--document-child", kind, str(path)],
+                             capture_output=True, text=True, check=True, cwd=ROOT)
+    result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def document_rows() -> list[dict[str, object]]:
+    """Each hostile document at N (and 4N): file size, CPU s and peak memory of its reading."""
+    rows: list[dict[str, object]] = []
+    for case, build, n, n4 in DOCUMENTS:
+        row: dict[str, object] = {"case": case, "n": n, "n4": n4}
+        for size, key in ((n, "n"), (n4, "4n")):
+            if size is None:
+                continue
+            kind, data = build(size)
+            row[f"bytes_{key}"] = len(data)
+            got = _read_in_child(kind, data)
+            row.update({f"{k}_{key}": v for k, v in got.items()})
+            print(f"  {case} (N={size:,}): {got}", file=sys.stderr, flush=True)
+        rows.append(row)
+    return rows
+
+
+def print_documents(rows: list[dict[str, object]]) -> bool:
+    """Print the hostile documents as a table; True when one breaks its CPU or memory bound."""
+    print("\n| hostile document | N | file | CPU s | peak MB | 4N: file | CPU s | peak MB | "
+          "growth | outcome at the larger |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    failed = False
+    for r in rows:
+        big = "4n" if r.get("n4") else "n"
+        cells = [f"{int(r['n']):,}", f"{int(r['bytes_n']):,}", f"{float(r['cpu_s_n']):.1f}",  # type: ignore[call-overload, arg-type]
+                 f"{float(r['peak_mb_n']):.0f}"]  # type: ignore[arg-type]
+        if big == "4n":
+            cells += [f"{int(r['bytes_4n']):,}", f"{float(r['cpu_s_4n']):.1f}",  # type: ignore[call-overload, arg-type]
+                      f"{float(r['peak_mb_4n']):.0f}",  # type: ignore[arg-type]
+                      f"{float(r['cpu_s_4n']) / float(r['cpu_s_n']):.2f}"]  # type: ignore[arg-type]
+        else:
+            cells += ["", "", "", ""]
+        print(f"| {r['case']} | " + " | ".join(cells) + f" | {r[f'outcome_{big}']} |")
+        for key in ("n", "4n"):
+            if f"cpu_s_{key}" in r:
+                failed |= float(r[f"cpu_s_{key}"]) > DOCUMENT_CPU_S  # type: ignore[arg-type]
+                failed |= float(r[f"peak_mb_{key}"]) > DOCUMENT_PEAK_MB  # type: ignore[arg-type]
+    return failed
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the growth table and the semantic memory runs; exit 1 if a bound is broken."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -288,10 +518,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory-only", action="store_true", help="only the semantic runs")
     parser.add_argument("--hostile-only", action="store_true",
                         help="only the alignment and synthetic-question cases (issue 26)")
+    parser.add_argument("--documents", action="store_true",
+                        help="only the hostile documents (issue 41; about two minutes)")
+    parser.add_argument("--document-child", nargs=2, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.semantic_memory_child is not None:
         semantic_memory_child(args.semantic_memory_child)
         return 0
+    if args.document_child is not None:
+        document_child(*args.document_child)
+        return 0
+    if args.documents:
+        print(f"# chunkviz adversarial: hostile documents (issue 41), each read in a fresh "
+              f"interpreter; bounds {DOCUMENT_CPU_S:g} s CPU and {DOCUMENT_PEAK_MB:g} MB")
+        failed = print_documents(document_rows())
+        print("\nFAIL" if failed else "\nOK: every hostile document within its bounds")
+        return 1 if failed else 0
     fewest, most = (int(x) for x in args.rounds.split(","))
     inputs = [x for x in args.inputs.split(",") if x]
     if args.growth_child is not None:
@@ -333,6 +575,7 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps({"rows": rows, "memory": memory, "hostile": hostile},
                                         indent=1))
     failed = print_hostile(hostile)
+    failed |= print_documents(document_rows())
     failed |= worst is not None and float(worst["ratio"]) > MAX_RATIO  # type: ignore[arg-type]
     failed |= float(memory[0]["peak_above_baseline_mb"]) >= MEMORY_LIMIT_MB  # type: ignore[arg-type]
     print("\nFAIL" if failed else "\nOK: every ratio <= 5 and semantic within its memory bound")

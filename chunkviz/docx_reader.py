@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from zipfile import ZipFile
 
+from chunkviz.limits import TABLE_CELLS, TABLE_COLUMNS
 from chunkviz.textio import check_chars
 
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -72,7 +73,7 @@ def docx_text(archive: ZipFile, filename: str) -> str:
         InputTextError: Too many characters (``MAX_CHARS``), counted as blocks are read.
         KeyError, lxml.etree.LxmlError, ValueError: A damaged package (the caller names it).
     """
-    reader = _Reader(archive)
+    reader = _Reader(archive, filename=filename)
     count = 0
     blocks: list[str] = []
     for block in reader.blocks(reader.body()):
@@ -94,6 +95,8 @@ class _Level:
 @dataclass
 class _Reader:
     archive: ZipFile
+    filename: str = "document.docx"
+    cells: int = 0  # table cells so far, after horizontal spans (``limits.TABLE_CELLS``)
     parts: dict[str, str] = field(default_factory=dict)  # relationship kind -> part name
     main: str = "word/document.xml"
     styles: dict[str, tuple[str, tuple[str, str] | None, str | None]] = field(
@@ -313,12 +316,18 @@ class _Reader:
     def _table(self, tbl: Any) -> str:
         rows = []
         for tr in _children(tbl, "tr"):
-            cells = []
+            cells: list[str] = []
             for tc in _children(tr, "tc"):
+                found = tc.find(f"{_w('tcPr')}/{_w('gridSpan')}")
+                raw = found.get(_w("val"), "1") if found is not None else "1"
+                span = max(1, int(raw)) if raw.isdigit() and len(raw) <= 10 else 1
+                # Checked before the row grows: one gridSpan of 2**31 - 1 in 954 bytes asked
+                # for 2.8 GB (a vertical merge repeats nothing here, so it costs one cell).
+                TABLE_COLUMNS.check(len(cells) + span, self.filename)
+                self.cells += span
+                TABLE_CELLS.check(self.cells, self.filename)
                 cells.append(" ".join(b for b in self.blocks(tc) if b.strip()))
-                span = tc.find(f"{_w('tcPr')}/{_w('gridSpan')}")
-                if span is not None:
-                    cells += [""] * (int(span.get(_w("val"), "1")) - 1)
+                cells += [""] * (span - 1)
             rows.append(cells)
         return _markdown_table(rows)
 

@@ -16,6 +16,7 @@ Hierarchy::
     ├── UnknownStrategyError (also KeyError)  a strategy name that is not registered
     ├── DatasetError (also ValueError)        a QA file or dataset that cannot be read
     ├── ResultsFileError (also ValueError)    a benchmark results file that cannot be used
+    ├── OutputError                           a file or folder that cannot be written
     └── MissingDependencyError (also ImportError)
         └── ModelUnavailableError             a model that is neither cached nor reachable
 """
@@ -105,6 +106,10 @@ class DatasetError(ChunkvizError, ValueError):
 
 class ResultsFileError(ChunkvizError, ValueError):
     """A benchmark results file that is missing, damaged, or of another schema version."""
+
+
+class OutputError(ChunkvizError):
+    """A file or folder chunkviz cannot write (full disk, read-only, a folder, ...)."""
 
 
 class MissingDependencyError(ChunkvizError, ImportError):

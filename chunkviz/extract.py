@@ -18,15 +18,21 @@ paragraphs are read, stopping at ``MAX_CHARS``. Text files lose their terminal f
 from __future__ import annotations
 
 import io
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 from zipfile import BadZipFile, ZipFile
 
 from chunkviz.errors import InputTextError
+from chunkviz.limits import (
+    DOCX_XML_BYTES,
+    INFLATED_BYTES,
+    ZIP_ENTRIES,
+    LimitError,
+)
 from chunkviz.pdf.reader import read_pdf
 from chunkviz.textio import (
-    MAX_CHARS,
     NewlineMode,
     check_bytes,
     check_chars,
@@ -36,13 +42,13 @@ from chunkviz.textio import (
 )
 
 if TYPE_CHECKING:
+
     from chunkviz.pdf.pages import PageLayout
     from chunkviz.pdf.quality import ReadQuality
 
 DOCUMENT_TYPES = ("txt", "md", "html", "htm", "pdf", "docx")
-#: Largest unpacked size of a .docx's main document part (XML), checked before it is parsed:
-#: XML carries at least one byte per character of text, and parsing holds all of it in memory.
-MAX_DOCX_XML_BYTES = 4 * MAX_CHARS
+#: Largest unpacked size of a .docx's XML parts together (``chunkviz.limits``).
+MAX_DOCX_XML_BYTES = DOCX_XML_BYTES.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,29 +196,64 @@ def _html_text(markup: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _check_docx_parts(data: bytes, filename: str) -> None:
-    """Refuse a .docx whose document part unpacks to more than ``MAX_DOCX_XML_BYTES``.
+def _looks_like_xml(head: bytes) -> bool:
+    """Whether a part beginning with ``head`` would be parsed as XML.
 
-    A zip's declared sizes bound what ``zipfile`` unpacks (it stops at the declared size), so
-    checking them is checking the work python-docx will do.
+    lxml skips a BOM and white space; UTF-16 starts with its BOM.
     """
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<") or head[:2] in (
+        b"\xff\xfe", b"\xfe\xff")
+
+
+def _zip_entries(data: bytes) -> int:
+    """The entry count a zip's end record declares (0 without one: ``ZipFile`` refuses it).
+
+    A Zip64 archive writes 0xFFFF there and the count in its Zip64 end record.
+    """
+    at = data.rfind(b"PK\x05\x06", max(0, len(data) - 65_557))  # the end record and a comment
+    if at < 0 or at + 12 > len(data):
+        return 0
+    count = int.from_bytes(data[at + 10 : at + 12], "little")
+    locator = at - 20  # the Zip64 locator sits right before the end record
+    if count == 0xFFFF and locator >= 0 and data[locator : locator + 4] == b"PK\x06\x07":
+        record = int.from_bytes(data[locator + 8 : locator + 16], "little")
+        if data[record : record + 4] == b"PK\x06\x06":
+            count = int.from_bytes(data[record + 32 : record + 40], "little")
+    return count
+
+
+def _check_docx_parts(data: bytes, filename: str) -> None:
+    """Refuse a .docx that unpacks past ``MAX_INFLATED_BYTES`` or ``MAX_DOCX_XML_BYTES`` of XML.
+
+    Every part counts against the first; every XML part, named anything, against the second
+    (``chunkviz.limits``).
+
+    python-docx loads every part and parses each XML part whole, whatever its name (the main
+    part may be called ``word/x.bin``): a part is XML when its first bytes are. A zip's
+    declared sizes bound what ``zipfile`` unpacks (it stops at the declared size), so checking
+    them is checking the work python-docx will do.
+    """
+    ZIP_ENTRIES.check(_zip_entries(data), filename)  # before ZipFile reads them all
     try:
         with ZipFile(io.BytesIO(data)) as archive:
-            unpacked = sum(i.file_size for i in archive.infolist() if i.filename.endswith(".xml"))
-    except (BadZipFile, ValueError, OSError) as exc:
+            unpacked = xml = 0
+            for info in archive.infolist():
+                unpacked += info.file_size
+                INFLATED_BYTES.check(unpacked, filename)
+                if info.file_size:
+                    with archive.open(info) as part:
+                        if _looks_like_xml(part.read(64)):
+                            xml += info.file_size
+                DOCX_XML_BYTES.check(xml, filename)
+    except LimitError:
+        raise
+    except (BadZipFile, ValueError, OSError, EOFError, zlib.error,
+            RuntimeError, NotImplementedError) as exc:  # an encrypted entry, an unknown method
         raise InputTextError(
             f"cannot read {filename} as a Word document ({type(exc).__name__}); save it as .docx "
             "(not .doc) or paste its text",
             code="docx_damaged", params={"file": filename, "reason": type(exc).__name__},
         ) from None
-    if unpacked > MAX_DOCX_XML_BYTES:
-        raise InputTextError(
-            f"{filename} unpacks to {unpacked / 1e6:.0f} MB of XML; Word documents that unpack "
-            f"to up to {MAX_DOCX_XML_BYTES / 1e6:.0f} MB are accepted (MAX_DOCX_XML_BYTES); "
-            "split the document or paste a part of its text",
-            code="docx_too_large", params={"file": filename, "mb": f"{unpacked / 1e6:.0f}",
-                                           "max": f"{MAX_DOCX_XML_BYTES / 1e6:.0f}"},
-        )
 
 
 def _docx_text(data: bytes, filename: str) -> str:

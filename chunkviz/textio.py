@@ -18,12 +18,9 @@ from typing import Any, Literal
 import numpy as np
 
 from chunkviz.errors import ChunkvizError, InputTextError
+from chunkviz.limits import MAX_BYTES as MAX_BYTES  # re-exported: its checks live here
+from chunkviz.limits import MAX_CHARS as MAX_CHARS
 
-#: Largest file accepted, in bytes (the upload limit in ``.streamlit/config.toml`` is the same).
-MAX_BYTES = 64 * 1024 * 1024
-#: Largest text accepted, in characters, however it was obtained: a 256 KB .docx unpacks to
-#: hundreds of millions of characters, so extraction counts as it goes and stops here.
-MAX_CHARS = 16_000_000
 #: Deepest nesting of arrays and objects a JSON file may have: every format chunkviz reads is
 #: at most a few levels deep, and Python's parser (and everything that walks its result
 #: recursively) stops with RecursionError near 1,000.
@@ -245,6 +242,29 @@ def json_problem(text: str) -> str | None:
             return (f"nested too deeply: {depth:,} levels, at most {MAX_JSON_DEPTH} are "
                     "accepted (MAX_JSON_DEPTH)")
     return None
+
+
+def json_values(text: str) -> int:
+    """How many values a JSON list or JSON Lines text holds, counted without parsing it.
+
+    A list's top-level items, or JSONL's non-blank lines: linear, with numpy, after
+    ``json_problem``.
+
+    A reader bounds a count before ``json.loads`` builds millions of objects (a 32 MB file of
+    3.99 million chunks ran out of memory while parsed).
+    """
+    body = text.strip()
+    if not body.startswith("["):
+        return sum(1 for line in body.splitlines() if line.strip())
+    bare = re.sub(r"[^\[\]{},]+", "", _JSON_STRING.sub('""', body)).encode("ascii")
+    codes = np.frombuffer(bare, dtype=np.uint8)
+    steps = np.zeros(len(codes), np.int16)
+    steps[(codes == ord("[")) | (codes == ord("{"))] = 1
+    steps[(codes == ord("]")) | (codes == ord("}"))] = -1
+    depth = np.cumsum(steps, dtype=np.int32)
+    commas = int(np.count_nonzero((codes == ord(",")) & (depth == 1)))
+    empty = re.fullmatch(r"\[\s*\]", body) is not None
+    return 0 if empty else commas + 1
 
 
 def loads_json(

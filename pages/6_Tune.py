@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from chunkviz.eval.decision import (
-    DEFAULT_BUDGET_CHARS,
-    MAX_BUDGET_CHARS,
-    MIN_BUDGET_CHARS,
-    default_margin,
-)
+from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS, default_margin
 from chunkviz.eval.synthetic import DEFAULT_FORM, DEFAULT_QUESTIONS
 from chunkviz.eval.tune import METRIC, probe_lost
+from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_picker

@@ -71,3 +71,33 @@ def plane_to_screen(x: float, y: float, box: dict) -> tuple[float, float]:
     px = box["x"] + (x + e) / (2 * e) * box["width"]
     py = box["y"] + (e - y) / (2 * e) * box["height"]
     return (px, py)
+
+
+def one_page_pdf(content: bytes, *, flate: bool = False, width: float = 612, height: float = 792,
+                 rotate: int = 0, level: int = 9, deflated: bool = False) -> bytes:
+    """A one-page PDF whose content stream is ``content`` (Helvetica as /F1), compressed with
+    Flate (at ``level``) when ``flate``, or already Flate data when ``deflated``: the smallest
+    carrier of a hostile page (``bench/adversarial.py --documents`` builds its bombs with it)."""
+    import zlib
+
+    body = zlib.compress(content, level) if flate else content
+    filters = b"/Filter /FlateDecode " if flate or deflated else b""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Rotate %d /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>" % (width, height, rotate),
+        b"<< " + filters + b"/Length %d >>\nstream\n" % len(body) + body + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for i, obj in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + obj + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref)
+    return bytes(out)

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 from chunkviz.commands.options import RESAMPLES, SEED, check_delta, integer, real
 from chunkviz.datasets import SPEC_HELP
 from chunkviz.errors import ParameterError, shown
-from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS, MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
+from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS
 from chunkviz.eval.engine import Engine, LocalEngine, Stage, run_fraction
 from chunkviz.eval.grid import parse_grid, with_context
+from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 
 if TYPE_CHECKING:
     from chunkviz.eval.results import Results

@@ -12,12 +12,12 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
+from chunkviz.atomic import write_atomically
 from chunkviz.eval.results import check_writable
+from chunkviz.limits import MAX_RESAMPLES as MAX_RESAMPLES  # shared with the results schema
 
 #: Largest seed: what numpy's legacy generators accept.
 MAX_SEED = 2**32 - 1
-#: Bootstrap resamples and sign flips: a resample matrix of 10^9 rows took 96.9 GiB.
-MAX_RESAMPLES = 100_000
 
 
 def integer(low: int, high: int, fix: str = "") -> Callable[[str], int]:
@@ -96,5 +96,5 @@ def print_or_write(text: str, out: Path | None) -> int:
         print(text, end="")
         return 0
     check_writable(out.parent, "--out")
-    out.write_text(text, encoding="utf-8")
+    write_atomically(out, text.encode("utf-8"), "--out")  # a failure leaves no half file
     return 0

@@ -15,8 +15,9 @@ from typing import Any
 
 from chunkviz.commands.options import SEED, integer, real
 from chunkviz.errors import ParameterError
-from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS, MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
+from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS
 from chunkviz.eval.synthetic import DEFAULT_FORM, DEFAULT_QUESTIONS, FORMS
+from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 
 
 def add_parser(sub: Any) -> None:

@@ -40,7 +40,13 @@ from typing import Any, Literal
 
 from chunkviz.errors import InputTextError
 from chunkviz.model import Chunk, ChunkingResult
-from chunkviz.textio import decode_bytes, json_problem, neutral_bidi, read_file_bytes
+from chunkviz.textio import (
+    decode_bytes,
+    json_problem,
+    json_values,
+    neutral_bidi,
+    read_file_bytes,
+)
 
 ChunkFormat = Literal["strings", "langchain", "llamaindex", "chonkie"]
 Match = Literal["exact", "claimed", "whitespace", "partial", "missing", "empty"]
@@ -332,6 +338,7 @@ def loads_chunks(raw: str, name: str) -> tuple[ChunkFormat, tuple[ImportedChunk,
     if problem is not None:
         raise InputTextError(f"chunk file {neutral_bidi(name)} is not valid JSON ({problem}); "
                              f"{_CHUNKS_FIX}")
+    _check_count(name, json_values(raw))  # before millions of objects are built
     try:
         data = json.loads(raw)
     except json.JSONDecodeError:
@@ -353,6 +360,15 @@ def loads_chunks(raw: str, name: str) -> tuple[ChunkFormat, tuple[ImportedChunk,
     return parse_chunks(data)
 
 
+def _check_count(name: str, count: int) -> None:
+    if count > MAX_IMPORTED_CHUNKS:
+        raise InputTextError(
+            f"chunk file {neutral_bidi(name)} holds {count:,} chunks; at most "
+            f"{MAX_IMPORTED_CHUNKS:,} are accepted (MAX_IMPORTED_CHUNKS); import the chunks of "
+            "a part of the document"
+        )
+
+
 def check_chunks(name: str, chunks: Sequence[ImportedChunk], document_chars: int) -> None:
     """Refuse more chunks, or more chunk text, than an alignment to the document may take.
 
@@ -363,12 +379,8 @@ def check_chunks(name: str, chunks: Sequence[ImportedChunk], document_chars: int
         InputTextError: More than ``MAX_IMPORTED_CHUNKS`` chunks, or more chunk text than
             ``MAX_CHARS_PER_DOCUMENT_CHAR`` per document character (plus 10,000).
     """
+    _check_count(name, len(chunks))
     name = neutral_bidi(name)
-    if len(chunks) > MAX_IMPORTED_CHUNKS:
-        raise InputTextError(
-            f"chunk file {name} holds {len(chunks):,} chunks; at most {MAX_IMPORTED_CHUNKS:,} are"
-            " accepted (MAX_IMPORTED_CHUNKS); import the chunks of a part of the document"
-        )
     chars = sum(len(c.text) for c in chunks)
     limit = MAX_CHARS_PER_DOCUMENT_CHAR * document_chars + _CHAR_SLACK
     if chars > limit:

@@ -284,10 +284,6 @@ class Compared(Protocol):
 #: The context budget a recommendation is made at unless the user sets another: the seed
 #: study's five chunks of 400 characters.
 DEFAULT_BUDGET_CHARS = 2000
-#: Smallest and largest context budgets a decision is made at, in characters (the pages' inputs
-#: and the command line share them; a results file's budget outside them is clamped on a page).
-MIN_BUDGET_CHARS = 100
-MAX_BUDGET_CHARS = 100_000
 
 
 def retrievable(*, chunks: int, documents: int, median_chunk_chars: float,

@@ -15,6 +15,7 @@ from typing import Any
 
 from chunkviz.document import Document, chunk_document
 from chunkviz.errors import ParameterError
+from chunkviz.limits import MAX_GRID_CONFIGS
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.headers import check_context
 from chunkviz.strategies import get_strategy
@@ -199,6 +200,7 @@ def with_context(configs: Sequence[Config], modes: Sequence[str]) -> tuple[Confi
     checked = [check_context(m) for m in dict.fromkeys(m.strip() for m in modes)]
     if not checked:
         raise ParameterError("context names no mode; use none, title or headings")
+    check_grid_size(len(configs) * len(checked), "--grid x --context")
     return tuple(
         c if mode == "none" else replace(c, label=f"{c.label}+{mode}", context=mode)
         for mode in checked for c in configs
@@ -268,7 +270,9 @@ def parse_grid(spec: str) -> tuple[Config, ...]:
     named = NAMED_GRIDS.get(spec.strip())
     if named is not None:
         return named()
-    configs = [parse_label(item) for item in (s.strip() for s in spec.split(",")) if item]
+    items = [s for s in (s.strip() for s in spec.split(",")) if s]
+    check_grid_size(len(dict.fromkeys(items)), "--grid")
+    configs = [parse_label(item) for item in items]
     if not configs:
         raise ParameterError(f"--grid names no configuration (got {spec!r}); use default")
     return _first_wins(configs)
@@ -300,6 +304,8 @@ def build_grid(strategies: Sequence[str], sizes: Sequence[int],
     """
     if not strategies:
         raise ParameterError("strategies is empty (got []); choose at least one strategy")
+    check_grid_size(len(strategies) * max(1, len(sizes)) * max(1, len(overlap_percents)),
+                    "strategies x sizes x overlaps")
     configs: list[Config] = []
     for name in strategies:
         spec = get_strategy(name)
@@ -326,6 +332,26 @@ def build_grid(strategies: Sequence[str], sizes: Sequence[int],
                     snapped = params if snap == "none" else {**params, "snap": snap}
                     configs.append(make_config(name, snapped))
     return _first_wins(configs)
+
+
+def check_grid_size(count: int, what: str) -> None:
+    """Refuse a grid of more than ``MAX_GRID_CONFIGS`` configurations, before any work.
+
+    The CLI (``parse_grid``, ``with_context``) and the page's Recompute (``build_grid``) call
+    it; the results schema holds files to the same bound. ``build_grid`` counts the product of
+    its choices, an upper bound (strategies without a size run once).
+
+    Raises:
+        ParameterError: ``count`` is over the limit; the message names ``what``, the count, the
+            limit and the fix.
+    """
+    if count > MAX_GRID_CONFIGS:
+        raise ParameterError(
+            f"{what} makes {count:,} configurations; a grid holds at most {MAX_GRID_CONFIGS} "
+            "(MAX_GRID_CONFIGS: the paired tests grow with its square); run fewer "
+            "configurations, or split the grid over several runs",
+            code="grid_too_large", params={"what": what, "count": f"{count:,}",
+                                           "max": MAX_GRID_CONFIGS})
 
 
 def _first_wins(configs: Sequence[Config]) -> tuple[Config, ...]:

@@ -33,6 +33,7 @@ import os
 import pickle
 import re
 import socket
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType, TracebackType
@@ -193,11 +194,22 @@ def check_address(address: str) -> None:
         )
 
 
+#: HTTP/2's client connection preface and an empty SETTINGS frame: what a gRPC client sends
+#: first. Ray's GCS and Ray Client both serve gRPC, and answer it with a SETTINGS frame.
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+#: Frame type of SETTINGS (the fourth byte of a frame header).
+_SETTINGS = 0x04
+
+
 def reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Open (and close) a TCP connection to a ``HOST:PORT`` or ``ray://`` address.
+    """Probe a ``HOST:PORT`` or ``ray://`` address: does a gRPC server (Ray) answer there?
+
+    A TCP connection is not enough: ``ray.init`` waited past 120 s on a port that accepted it
+    but was not Ray. So the probe speaks the first words of gRPC (HTTP/2's preface) and wants
+    HTTP/2's SETTINGS frame back, all within ``timeout`` seconds.
 
     Raises:
-        ParameterError: Nothing answers there within ``timeout`` seconds.
+        ParameterError: Nothing answers there, or what answers is not a gRPC server.
     """
     rest = address[len("ray://"):] if address.startswith("ray://") else address
     m = _HOST_PORT.match(rest)
@@ -205,12 +217,31 @@ def reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
         return
     host = m["host"].strip("[]")
     try:
-        socket.create_connection((host, int(m["port"])), timeout=timeout).close()
+        conn = socket.create_connection((host, int(m["port"])), timeout=timeout)
     except OSError as exc:
         raise ParameterError(
             f"--address {shown(address)}: nothing answers there ({exc.strerror or exc}, within "
             f"{timeout:g} s); start the cluster (ray start --head) or fix --address"
         ) from None
+    reply = b""
+    deadline = time.monotonic() + timeout
+    try:
+        with conn:
+            conn.sendall(_HTTP2_PREFACE)
+            while len(reply) < 9 and (left := deadline - time.monotonic()) > 0:
+                conn.settimeout(left)
+                piece = conn.recv(9 - len(reply))
+                if not piece:
+                    break
+                reply += piece
+    except OSError:
+        pass  # a reset or a timeout: judged by what came back
+    if len(reply) < 9 or reply[3] != _SETTINGS:
+        raise ParameterError(
+            f"--address {shown(address)}: something answers there but it is not Ray (no gRPC "
+            f"reply within {timeout:g} s); give the head's GCS address (HOST:6379 by default) "
+            "or ray://HOST:10001"
+        )
 
 
 def check_resources(cluster: Mapping[str, float], cpus_per_actor: float,

@@ -27,6 +27,7 @@ from typing import Any
 
 import msgspec
 
+from chunkviz.atomic import cause, write_atomically
 from chunkviz.errors import Message, ResultsFileError
 from chunkviz.eval.grid import Config
 from chunkviz.eval.results_checks import (
@@ -59,7 +60,7 @@ from chunkviz.eval.results_schema import (
     from_file,
     results_json_schema,
 )
-from chunkviz.retrieval.cache import ENV_VAR, atomic_write_bytes, default_cache_dir
+from chunkviz.retrieval.cache import ENV_VAR, default_cache_dir
 from chunkviz.textio import MAX_BYTES, loads_json, read_file_bytes, shown_path
 
 __all__ = [
@@ -441,10 +442,9 @@ def check_writable(out_dir: str | Path, option: str = "--out") -> Path:
         os.close(fd)
         Path(tmp).unlink()
     except OSError as exc:
+        # The real cause: a read-only folder was once told to use "a shorter path".
         raise ResultsFileError(
-            f"{option} {shown_path(folder)} cannot be written ({exc.strerror or exc}); choose a "
-            "writable folder with a shorter path"
-        ) from None
+            f"{option} {shown_path(folder)} cannot be written: {cause(exc)[1]}") from None
     return folder
 
 
@@ -498,7 +498,7 @@ def save_results(results: Results, out_dir: str | Path) -> Path:
     blob = results_to_json(results).encode("utf-8")
     # What is written must read back: msgspec writes a NaN as null, which reading refuses.
     results_from_json(blob, f"the run {results.run_id} to be saved")
-    atomic_write_bytes(path, blob)
+    write_atomically(path, blob, "--out")
     return path
 
 

@@ -89,7 +89,7 @@ def check_results(data: ResultsFile) -> None:
     if data.stats.unit == "document" and not data.question_docs:
         raise ResultsFileError("stats.unit is 'document' but question_docs is missing")
     if data.sensitivity is not None:
-        _check_sensitivity(data.sensitivity, labels, n)
+        _check_sensitivity(data.sensitivity, labels, n, data.metrics)
     if data.questions_source is not None:
         _check_source(data.questions_source)
 
@@ -250,7 +250,8 @@ def _check_retrieval(r: Retrieval, configs: Sequence[ConfigRecord], n: int,
                 raise ResultsFileError(f"{where}[{i}] names a chunk past the {c.chunks} chunks")
 
 
-def _check_sensitivity(s: Sensitivity[PairwiseRow], labels: Sequence[str], n: int) -> None:
+def _check_sensitivity(s: Sensitivity[PairwiseRow], labels: Sequence[str], n: int,
+                       metrics: Estimates) -> None:
     for name, by in s.ranks.items():
         _labels_match(by, labels, f"sensitivity.ranks.{name}")
         for lab in labels:
@@ -261,7 +262,12 @@ def _check_sensitivity(s: Sensitivity[PairwiseRow], labels: Sequence[str], n: in
     _labels_match(s.ndcg_all.relevant_counts, labels, "sensitivity.ndcg_all.relevant_counts")
     for name, rows in s.pairwise.items():
         for i, row in enumerate(rows):
-            _check_pair_labels(row, labels, f"sensitivity.pairwise.{name}[{i}]")
+            at = f"sensitivity.pairwise.{name}[{i}]"
+            _check_pair_labels(row, labels, at)
+            if row.metric not in metrics[row.a]:  # the page looks its main row up by it
+                raise ResultsFileError(f"{at}.metric is not a metric of the file (got "
+                                       f"{row.metric!r}); it must be one of "
+                                       f"{sorted(metrics[row.a])}")
 
 
 def _check_source(q: QuestionsSource) -> None:

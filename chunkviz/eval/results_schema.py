@@ -34,6 +34,14 @@ from chunkviz.eval.decision import Outcome
 from chunkviz.eval.grid import Config
 from chunkviz.eval.metrics import budget_values, parse_metric_key
 from chunkviz.eval.stats import Estimate, PairwiseResult, Unit
+from chunkviz.limits import (
+    MAX_BUDGET_CHARS,
+    MAX_GRID_CONFIGS,
+    MAX_K,
+    MAX_KS,
+    MAX_RESAMPLES,
+    MIN_BUDGET_CHARS,
+)
 from chunkviz.retrieval.headers import CONTEXT_MODES
 
 SCHEMA = "chunkviz.benchmark"
@@ -65,6 +73,10 @@ Name = Annotated[str, Meta(min_length=1)]
 #: A file stem: safe in any folder on any system.
 RunId = Annotated[str, Meta(min_length=1, pattern=r"^[A-Za-z0-9._-]+$")]
 Rank = Annotated[int, Meta(ge=1)] | None
+#: Bounds of the fields that drive work, shared with the CLI and the pages (chunkviz.limits).
+Resamples = Annotated[int, Meta(ge=1, le=MAX_RESAMPLES)]
+Cutoff = Annotated[int, Meta(ge=1, le=MAX_K)]
+BudgetChars = Annotated[int, Meta(ge=MIN_BUDGET_CHARS, le=MAX_BUDGET_CHARS)]
 
 _T = TypeVar("_T")
 
@@ -134,8 +146,8 @@ class StatsSettings(Struct, omit_defaults=True, frozen=True, kw_only=True):
     """
 
     alpha: Annotated[float, Meta(gt=0, lt=1)]
-    bootstrap: Positive
-    permutations: Positive
+    bootstrap: Resamples
+    permutations: Resamples
     seed: Count
     test: str
     ci: str
@@ -239,7 +251,7 @@ class Budget(Struct, Generic[P], omit_defaults=True, frozen=True, kw_only=True):
     ``pairwise`` and ``tokenizer`` are empty in files of schema version 2.
     """
 
-    chars: Positive
+    chars: BudgetChars
     #: Chunks that fill the budget, fractional from schema version 4 (``metrics.budget_k``).
     k: Mapping[str, ChunkCount]
     metrics: Estimates
@@ -322,8 +334,8 @@ class BenchmarkRun(Struct, Generic[P], omit_defaults=True, tag_field="schema", t
     dataset: DatasetRecord
     backend: BackendRecord
     versions: Mapping[str, str]
-    ks: tuple[Positive, ...]
-    configs: Annotated[tuple[ConfigRecord, ...], Meta(min_length=1)]
+    ks: Annotated[tuple[Cutoff, ...], Meta(max_length=MAX_KS)]
+    configs: Annotated[tuple[ConfigRecord, ...], Meta(min_length=1, max_length=MAX_GRID_CONFIGS)]
     question_ids: tuple[Name, ...]
     ranks: Mapping[str, tuple[Rank, ...]]
     metrics: Estimates

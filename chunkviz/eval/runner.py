@@ -88,7 +88,7 @@ from chunkviz.retrieval.backends import (
     over_limit,
     prepare_queries,
 )
-from chunkviz.retrieval.base import Backend, Measure
+from chunkviz.retrieval.base import Backend, Measure, check_dense_work
 from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir, default_cache_root
 from chunkviz.retrieval.headers import contextual_texts
 from chunkviz.retrieval.index import FusedBackend, Index, LexicalBackend, vector_backends
@@ -407,9 +407,10 @@ def encode_stage(
         missing_d: list[str] = []
         spent = 0.0
         t0 = time.perf_counter()
-        for vb in vector_backends(be):  # the backend itself, or a hybrid's dense component
-            missing_q = cache.missing(vb, query_texts, "query")
-            missing_vb = cache.missing(vb, unique, "document")
+        todo = [(vb, cache.missing(vb, query_texts, "query"), cache.missing(vb, unique, "document"))
+                for vb in vector_backends(be)]  # the backend itself, or a hybrid's dense part
+        check_dense_work([t for _, q, d in todo for t in (*q, *d)])  # before any is encoded
+        for vb, missing_q, missing_vb in todo:
             engine.encode(vb, cache, query_texts, "query", progress)
             t1 = time.perf_counter()
             engine.encode(vb, cache, unique, "document", progress)

@@ -32,14 +32,7 @@ import msgspec
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.document import content_id
 from chunkviz.errors import ParameterError
-from chunkviz.eval.decision import (
-    DEFAULT_BUDGET_CHARS,
-    MAX_BUDGET_CHARS,
-    MIN_BUDGET_CHARS,
-    Choice,
-    context_cost,
-    default_margin,
-)
+from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS, Choice, context_cost, default_margin
 from chunkviz.eval.engine import Progress
 from chunkviz.eval.grid import Config, tune_grid
 from chunkviz.eval.lost import LostRow, lost_table
@@ -55,6 +48,7 @@ from chunkviz.eval.synthetic import (
     synthetic_record,
 )
 from chunkviz.eval.verdict import choose
+from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 from chunkviz.retrieval.backends import get_backend
 from chunkviz.retrieval.base import Backend
 

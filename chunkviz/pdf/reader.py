@@ -19,6 +19,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from chunkviz.errors import InputTextError
+from chunkviz.limits import PAGE_CHARS
+from chunkviz.pdf.bounds import check_streams
 from chunkviz.pdf.compat import fold_compat
 from chunkviz.pdf.layout import PageChars, Ruby, assemble
 from chunkviz.pdf.pages import PageLayout
@@ -69,6 +71,7 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
     # Optional (chunkviz[app]): only PDF input needs PDFium.
     import pypdfium2 as pdfium
 
+    check_streams(data, filename)  # before PDFium unpacks anything (chunkviz.limits)
     with PDFIUM:
         try:
             pdf = pdfium.PdfDocument(data)
@@ -77,6 +80,13 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
                 raise InputTextError(
                     f"{filename} is an encrypted PDF; remove the password and upload it again",
                     code="pdf_encrypted", params={"file": filename},
+                ) from None
+            if getattr(exc, "err_code", None) == pdfium.raw.FPDF_ERR_SUCCESS:
+                # PDFium loads no document without a page, and reports no error for it.
+                raise InputTextError(
+                    f"{filename} has no pages (its page tree is empty); upload the PDF that "
+                    "holds the document's pages, or paste its text",
+                    code="pdf_no_pages", params={"file": filename},
                 ) from None
             raise InputTextError(
                 f"cannot read {filename} as a PDF ({exc}); check that the file is a complete, "
@@ -95,7 +105,7 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
             pages = []
             total = 0
             for i in range(count):
-                pages.append(_page_chars(pdf, i))
+                pages.append(_page_chars(pdf, i, filename))
                 total += len(pages[-1].text)
                 check_chars(total, filename)
         finally:
@@ -123,7 +133,7 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
                    len(pages), empty, assembled.paragraphs, quality, assembled.ruby)
 
 
-def _page_chars(pdf: object, index: int) -> PageChars:
+def _page_chars(pdf: object, index: int, filename: str) -> PageChars:
     # Optional (chunkviz[app]): only PDF input needs PDFium.
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
@@ -136,6 +146,7 @@ def _page_chars(pdf: object, index: int) -> PageChars:
         try:
             handle = textpage.raw
             n = textpage.count_chars()
+            PAGE_CHARS.check(n, filename, page=index + 1)  # before a list or array of n
             chars: list[str] = []
             boxes = np.zeros((n, 4), np.float32)
             sizes = np.zeros(n, np.float32)
@@ -179,7 +190,8 @@ def _page_chars(pdf: object, index: int) -> PageChars:
         finally:
             textpage.close()
     except pdfium.PdfiumError:
-        return PageChars(width, height, "", np.zeros((0, 4), np.float32))
+        return PageChars(float(width), float(height), "", np.zeros((0, 4), np.float32),
+                         rotation=rotation)
     finally:
         page.close()
     k = len(chars)

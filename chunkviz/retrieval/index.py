@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from chunkviz.retrieval.base import Backend, Measure
+from chunkviz.limits import MAX_DENSE_TEXT_CHARS
+from chunkviz.retrieval.base import Backend, Measure, check_dense_work
 from chunkviz.retrieval.similarity import similarity
 from chunkviz.tokenizers import count_tokens
 
@@ -113,7 +114,15 @@ def encode(
     role: Role,
     cache: EmbeddingCache | None = None,
 ) -> np.ndarray:
-    """Vectors of ``texts`` as ``role`` (``document`` or ``query``), through ``cache`` if given."""
+    """Vectors of ``texts`` as ``role`` (``document`` or ``query``), through ``cache`` if given.
+
+    Raises:
+        ParameterError: More texts or characters than a dense model is sent in one run
+            (``check_dense_work``; the pages index through here, the runner checks its whole
+            run before).
+    """
+    if getattr(backend, "kind", "dense") != "lexical":
+        check_dense_work(texts)
     if cache is not None:
         return cache.encode(backend, texts, role)
     fn = backend.encode_documents if role == "document" else backend.encode_queries
@@ -179,11 +188,14 @@ def over_limit(backend: Backend, texts: Sequence[str]) -> list[bool]:
     """For each document text, whether the backend will silently truncate it.
 
     A text is over the limit when its token count with the document prefix exceeds
-    ``backend.max_input_tokens`` (special tokens are already excluded from that limit). Backends
-    without a limit (BM25, TF-IDF, use-m3) flag nothing.
+    ``backend.max_input_tokens`` (special tokens are already excluded from that limit), or,
+    for a dense or hybrid backend, when it is longer than ``MAX_DENSE_TEXT_CHARS`` (what any
+    dense model is given, ``dense_input``). Lexical backends flag nothing.
     """
     limit = backend.max_input_tokens
+    capped = getattr(backend, "kind", "dense") != "lexical"  # test doubles may lack kind
     if limit is None:
-        return [False] * len(texts)
+        return [capped and len(t) > MAX_DENSE_TEXT_CHARS for t in texts]
     prefix = backend.document_prefix
-    return [count_tokens(backend.tokenizer, prefix + t) > limit for t in texts]
+    return [(capped and len(t) > MAX_DENSE_TEXT_CHARS)
+            or count_tokens(backend.tokenizer, prefix + t) > limit for t in texts]

@@ -15,10 +15,11 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from chunkviz.errors import ChunkvizError
-from chunkviz.eval.decision import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS, Choice
+from chunkviz.eval.decision import Choice
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import Estimate
 from chunkviz.eval.verdict import document_means
+from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 from chunkviz.text import Lang
 from chunkviz.text.messages import backend_text
 from chunkviz.ui.guard import user_message

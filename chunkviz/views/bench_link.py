@@ -17,7 +17,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from chunkviz.errors import Message
-from chunkviz.eval.decision import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
+from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 from chunkviz.text import Lang, has, text
 from chunkviz.text.messages import backend_text
 from chunkviz.views.run_list import RunSummary

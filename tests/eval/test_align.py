@@ -325,3 +325,35 @@ def test_chunks_of_another_text_cost_a_window_each_not_the_text_so_far(monkeypat
     assert [c.start for c in report.chunks if c.aligned] == [0, 27_000]
     assert sum(c.match == "missing" for c in report.chunks) == 3000
     assert max(widths) <= 4 * 40 + 2 * align._WINDOW_SLACK + 40
+
+
+# --- issue 41, finding 8: the chunk count is bounded before the file is parsed -----------------
+
+
+@pytest.mark.parametrize("jsonl", [False, True], ids=["json", "jsonl"])
+def test_the_audit_of_millions_of_chunks_is_refused_before_they_are_parsed(
+        tmp_path, capsys, monkeypatch, jsonl):
+    # 3.99 million chunks in a 16 MB file: a MemoryError traceback while json.loads built them.
+    from chunkviz.cli import main
+
+    def parse(*args, **kwargs):
+        raise AssertionError("the chunks were parsed before they were counted")
+
+    monkeypatch.setattr(json, "loads", parse)
+    doc = tmp_path / "doc.txt"
+    doc.write_text("a" * 1_000, encoding="utf-8")
+    chunks = tmp_path / "chunks.json"
+    chunks.write_text("\n".join(['"a"'] * 3_990_000) if jsonl
+                      else "[" + ",".join(['"a"'] * 3_990_000) + "]", encoding="utf-8")
+    assert main(["audit", str(doc), str(chunks)]) == 2
+    err = capsys.readouterr().err
+    assert "chunk file chunks.json holds 3,990,000 chunks; at most 20,000" in err
+    assert "Traceback" not in err
+
+
+def test_values_are_counted_at_the_top_level_only():
+    from chunkviz.textio import json_values
+
+    assert json_values('[{"text": "a, b", "metadata": {"x": [1, 2]}}, "c"]') == 2
+    assert json_values("[ ]") == 0
+    assert json_values('{"a": 1}\n\n{"b": 2}\n') == 2

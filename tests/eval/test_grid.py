@@ -114,3 +114,33 @@ def test_snapped_twins_leave_the_default_grids_alone():
     assert all(c.params["snap"] == "phrase" and c.label.endswith("-snap=phrase") for c in twins)
     assert not {c.label for c in twins} & {c.label for c in tune_grid()}
     assert all("snap" not in c.params for c in (*tune_grid(), *default_grid()))
+
+
+# --- issue 41: a grid's size is checked before any work ----------------------------------------
+
+
+def test_a_grid_of_thousands_of_labels_is_refused_before_a_label_is_read(monkeypatch):
+    # Finding 14: 9,000 labels on 10 questions ran out of memory after 19 s.
+    import chunkviz.eval.grid as grid
+    from chunkviz.limits import MAX_GRID_CONFIGS
+
+    labels = ",".join(f"fixed-{100 + i}-0" for i in range(9_000))
+    read = []
+    monkeypatch.setattr(grid, "parse_label", lambda item: read.append(item))
+    with pytest.raises(ParameterError, match=r"--grid makes 9,000 configurations; a grid holds "
+                                             rf"at most {MAX_GRID_CONFIGS} \(MAX_GRID_CONFIGS"):
+        grid.parse_grid(labels)
+    assert read == []
+
+
+def test_every_grid_maker_holds_the_same_bound():
+    from chunkviz.eval.grid import build_grid, parse_grid, tune_grid, with_context
+    from chunkviz.limits import MAX_GRID_CONFIGS
+
+    assert len(with_context(tune_grid(), ["none", "title", "headings"])) <= MAX_GRID_CONFIGS
+    labels = [f"fixed-{100 + i}-0" for i in range(MAX_GRID_CONFIGS)]
+    assert len(parse_grid(",".join(labels))) == MAX_GRID_CONFIGS
+    with pytest.raises(ParameterError, match="--grid x --context makes 200 configurations"):
+        with_context(parse_grid(",".join(labels)), ["none", "title"])
+    with pytest.raises(ParameterError, match="strategies x sizes x overlaps makes 2,000"):
+        build_grid(["fixed", "recursive"], list(range(100, 1100)), [0])

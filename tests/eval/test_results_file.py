@@ -283,3 +283,49 @@ def test_a_bad_value_among_many_keys_is_named_within_a_bounded_search():
     data["versions"]["pkg4321"] = 7
     with pytest.raises(ResultsFileError, match=r"versions\.pkg4321 must be text \(got 7\)"):
         results_from_json(json.dumps(data), "x.json")
+
+
+# --- issue 41: fields that drive work are bounded as the CLI and the page bound them -----------
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "named"),
+    [
+        ("budget.chars", 50, "budget.chars must be an integer >= 100 (got 50)"),
+        ("budget.chars", 10**6, "budget.chars must be an integer <= 100000"),
+        ("stats.bootstrap", 10**9, "stats.bootstrap must be an integer <= 100000"),
+        ("stats.permutations", 10**9, "stats.permutations must be an integer <= 100000"),
+        ("ks", list(range(1, 300_001)), "ks must be a list of length <= 100"),
+        ("ks", [1, 5, 10**6], "ks[2] must be an integer <= 1000"),
+    ],
+    ids=["budget-low", "budget-high", "bootstrap", "permutations", "ks-count", "ks-value"],
+)
+def test_fields_that_drive_work_are_bounded_by_the_shared_limits(v3, path, value, named):
+    # Findings 9-11: the schema allowed budget.chars 50 (the page's input starts at 100),
+    # 300,000 cut-offs and 10^9 resamples (the CLI caps them at 100,000).
+    data = copy.deepcopy(v3)
+    _set(path, value)(data)
+    _refused(data, named)
+
+
+def test_the_shared_limits_are_the_clis_and_the_pages():
+    import inspect
+
+    from chunkviz.commands import options
+    from chunkviz.limits import MAX_BUDGET_CHARS, MAX_RESAMPLES, MIN_BUDGET_CHARS
+    from chunkviz.ui import verdict_view
+
+    assert options.MAX_RESAMPLES is MAX_RESAMPLES
+    source = inspect.getsource(verdict_view.budget_input)
+    assert "min_value=MIN_BUDGET_CHARS" in source
+    assert "max_value=MAX_BUDGET_CHARS" in source
+    assert (MIN_BUDGET_CHARS, MAX_BUDGET_CHARS) == (100, 100_000)
+
+
+def test_a_sensitivity_row_must_name_a_metric_of_the_file(v3):
+    # Finding 12: a sensitivity row naming a metric the file lacks raised on the page.
+    data = copy.deepcopy(v3)
+    name = next(iter(data["sensitivity"]["pairwise"]))
+    data["sensitivity"]["pairwise"][name][0]["metric"] = "recall@7"
+    _refused(data, f"sensitivity.pairwise.{name}[0].metric is not a metric of the file "
+                   "(got 'recall@7')")

@@ -71,8 +71,9 @@ def expected_words(node: dict[str, Any]) -> list[str]:
         return [*words, *(f'"{v}"' if isinstance(v, str) else f"`{v}`" for v in main_type["enum"])]
     kind = main_type.get("type")
     if kind == "integer":
-        low = main_type.get("minimum")
-        return [*words, "integer" if low is None else f"integer ≥ {_num(low)}"]
+        low, high = main_type.get("minimum"), main_type.get("maximum")
+        words += ["integer" if low is None else f"integer ≥ {_num(low)}"]
+        return words if high is None else [*words, f"≤ {_num(high)}"]
     if kind == "number":
         lo, hi = main_type.get("minimum"), main_type.get("maximum")
         xlo, xhi = main_type.get("exclusiveMinimum"), main_type.get("exclusiveMaximum")

@@ -469,3 +469,50 @@ def test_bidi_controls_in_names_and_text_are_shown_not_obeyed():
     assert "invoice&lt;U+202E&gt;txt.exe" in page
     assert "\u202e" not in escape_markdown(name)
     assert escape_html("a\u200fb") == "a&lt;U+200F&gt;b"
+
+
+# --- issue 41, finding 16: a port that accepts TCP but is not Ray -------------------------------
+
+
+def _serve_once(reply: bytes):
+    """A TCP server on a free local port that accepts one connection, reads, writes ``reply``
+    and holds the connection open (as an unrelated service would); returns the port."""
+    import contextlib
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def serve():
+        with server, contextlib.suppress(OSError):  # the client may reset the connection
+            conn, _ = server.accept()
+            with conn:
+                conn.recv(64)
+                if reply:
+                    conn.sendall(reply)
+                conn.recv(64)  # until the client goes
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server.getsockname()[1]
+
+
+@pytest.mark.parametrize("reply", [b"", b"HTTP/1.1 400 Bad Request\r\n\r\n"],
+                         ids=["silent", "http1"])
+def test_an_address_that_is_not_ray_is_refused_within_its_timeout(reply):
+    from chunkviz.errors import ParameterError
+    from chunkviz.eval.ray_engine import reachable
+
+    port = _serve_once(reply)
+    with pytest.raises(ParameterError, match=r"something answers there but it is not Ray \(no "
+                                             r"gRPC reply within 1 s\)"):
+        reachable(f"127.0.0.1:{port}", timeout=1)
+
+
+def test_a_grpc_server_passes_the_probe():
+    from chunkviz.eval.ray_engine import reachable
+
+    # What Ray's GCS answered here to HTTP/2's preface: a SETTINGS frame (type 4).
+    port = _serve_once(b"\x00\x00\x18\x04\x00\x00\x00\x00\x00" + b"\x00" * 24)
+    reachable(f"127.0.0.1:{port}", timeout=2)
