@@ -231,20 +231,23 @@ def index_size_cached(
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _outcome(
-    key: str, strategy: str, params: ParamItems, backend: str, label: str, _document: Document,
-    _imported: Imported,
+    key: str, strategy: str, params: ParamItems, backend: str, label: str, rank: bool,
+    _document: Document, _imported: Imported,
 ) -> Outcome:
     result = chunk_cached(_document, strategy, dict(params), backend, _imported)
-    return outcome(label, result, _document.questions, load_backend(backend))
+    return outcome(label, result, _document.questions, load_backend(backend) if rank else None)
 
 
 def outcome_cached(
     label: str, document: Document, strategy: str, params: Mapping[str, Any], backend: str,
-    imported: Imported,
+    imported: Imported, *, rank: bool = True,
 ) -> Outcome:
-    """``chunkviz.views.compare.outcome``: counts, lost answers and ranks under the backend."""
+    """``chunkviz.views.compare.outcome``: counts, lost answers and ranks under the backend.
+
+    ``rank=False`` judges the chunks alone (every rank None): no chunk is encoded.
+    """
     return _outcome(document_key(document), strategy, param_items(params), backend, label,
-                    document, imported)
+                    rank, document, imported)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

@@ -203,3 +203,28 @@ def test_a_click_on_the_strip_shows_that_part_of_the_document(monkeypatch):
     at.slider(key="compare_page").set_value(1).run()
     assert component_data(at, "compare_panels")["start"] == 0
     assert policies._shown_default_value_warning is False
+
+
+def test_a_dense_backend_ranks_only_once_asked(monkeypatch):
+    """Issue 39: chunk counts and broken answers at once; a model encodes only when asked."""
+    import chunkviz.views.compare as compare
+
+    calls: list[int] = []
+
+    def counting(result, qa, backend, *, measure="cosine"):
+        calls.append(len(result.chunks))
+        return tuple(1 for _ in qa)  # no encoding in a unit test: every best chunk first
+
+    monkeypatch.setattr(compare, "question_ranks", counting)
+    at = _page(backend="e5-small", strategy="fixed", params={"fixed": {"size": 333}})
+    assert not at.exception
+    assert calls == []
+    assert len(_chunk_counts(at)) == 2  # counts need no model
+    summary = at.dataframe[0].value
+    assert "Recall@5" not in summary.columns
+    assert any("Rank the questions with" in i.value for i in at.info)
+    at = at.toggle(key="compare_rank").set_value(True).run()
+    assert not at.exception
+    assert len(calls) == 2
+    assert "Recall@5" in at.dataframe[0].value.columns
+    assert len(at.dataframe[1].value) == len(load_sample("jsquad_tsuyu").questions)
