@@ -17,6 +17,7 @@ from chunkviz.ui.state import app_state
 from chunkviz.views.compare import (
     Outcome,
     config_label,
+    config_text,
     diff_rows,
     diff_words,
     rank_rows,
@@ -44,12 +45,14 @@ ranked = bool(document.questions) and encoding_asked(
     state.backend, key="compare_rank", label=tr("compare.rank_ask", backend=backend_words),
     help=tr("compare.rank_ask_help", n=len(document.questions)))
 outcomes: list[Outcome | None] = []
+names: list[str] = []
 for i, col in enumerate(st.columns(n)):
     with col:
         st.markdown(f"**{tr('compare.config', i=i + 1)}**")
         strategy, params = configuration_picker(
             state, prefix=f"compare_{i}_", slot=None if i == 0 else i - 1, columns=1,
             expander=tr("compare.parameters"))
+        names.append(config_text(state.lang, strategy, params))
         try:
             busy = (tr("lesson.busy_ranking", n=len(document.questions), backend=backend_words)
                     if ranked else tr("lesson.busy_chunking", chars=len(text)))
@@ -66,7 +69,7 @@ for i, col in enumerate(st.columns(n)):
         right.metric(tr("compare.broken"), f"{found.broken} / {len(found.qa)}",
                      help=tr("compare.broken_help"))
 
-ready, numbers = sections.numbered(outcomes)
+ready, numbers = sections.numbered(outcomes, names)
 words = table_words(state.lang)
 st.subheader(tr("compare.summary"), help=tr("compare.summary_help"))
 st.dataframe(summary_rows(ready, ks=(1, 5) if ranked else (), words=words), hide_index=True,

@@ -13,7 +13,7 @@ from chunkviz.ui.pickers import document_picker
 from chunkviz.ui.plane_component import similarity_plane
 from chunkviz.ui.resources import chunk_cached, lesson_cached
 from chunkviz.ui.state import app_state
-from chunkviz.views.compare import config_label
+from chunkviz.views.compare import config_text
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.plane import PRESETS, measure_names, preset
 
@@ -73,7 +73,7 @@ def _real_section() -> None:
     except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
         show_error(e)
         return
-    st.caption(tr("similarity.config", label=escape_markdown(config_label(strategy, params)),
+    st.caption(tr("similarity.config", label=escape_markdown(config_text(lang, strategy, params)),
                   n=len(result.chunks)))
     st.caption(tr("similarity.embedder", backend=backend_text(state.lang, backend_name)))
     st.metric(tr("similarity.n_chunks"), len(result.chunks))

@@ -11,7 +11,7 @@ from chunkviz.ui.lazy import lazy_tabs
 from chunkviz.ui.pickers import document_picker
 from chunkviz.ui.resources import chunk_cached
 from chunkviz.ui.state import app_state
-from chunkviz.views.compare import config_label
+from chunkviz.views.compare import config_text
 from chunkviz.views.markup import escape_markdown
 
 state = app_state()
@@ -32,7 +32,7 @@ except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is sho
 else:
     st.metric(tr("strategies.chunks_current"), f"{len(current.chunks):,}",
               help=tr("strategies.chunks_current_help",
-                      label=escape_markdown(config_label(strategy, params))))
+                      label=escape_markdown(config_text(state.lang, strategy, params))))
 
 # Only the open tab runs: parent-child ranks every child chunk with the active backend.
 for name, tab in lazy_tabs({name: tr(f"strategies.tab_{name}") for name in view.SECTIONS},

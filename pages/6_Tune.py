@@ -7,6 +7,7 @@ import streamlit as st
 from chunkviz.eval.decision import default_margin
 from chunkviz.eval.synthetic import DEFAULT_FORM, DEFAULT_QUESTIONS
 from chunkviz.eval.tune import METRIC, TOP_K, probe_lost
+from chunkviz.text.messages import backend_text
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_picker
@@ -65,7 +66,7 @@ labels = [c.label for c in tune_configs(document, imported)]
 chosen = st.multiselect(tr("tune.grid"), labels, default=labels, key="tune_grid",
                         format_func=lambda c: grid_label(lang, c, imported),
                         help=tr("tune.grid_help"))
-st.caption(tr("tune.backend", backend=escape_markdown(state.backend)))
+st.caption(tr("tune.backend", backend=escape_markdown(backend_text(state.lang, state.backend))))
 if not chosen:
     st.info(tr("tune.no_grid"))
     st.stop()

@@ -133,8 +133,8 @@ def test_boundary_differences_are_counted_and_marked_in_both_panels():
     data = component_data(at, "compare_panels")
     assert (data["start"], data["end"]) == (0, 4000)  # the first page of 4000 characters
     panels = data["panels"]
-    assert [p["caption"] for p in panels] == ["1: fixed size=400 overlap=0 unit=chars",
-                                              "2: recursive size=200 overlap=0 unit=chars"]
+    assert [p["caption"] for p in panels] == ["1: fixed Size 400, Overlap 0, Unit characters",
+                                              "2: recursive Size 200, Overlap 0, Unit characters"]
     only_a = sum(1 for c in diff.only_a if c < 4000)
     only_b = sum(1 for c in diff.only_b if c < 4000)
     # Each panel marks its own cuts solid and the other's dashed, so both show the same places.
@@ -145,8 +145,8 @@ def test_boundary_differences_are_counted_and_marked_in_both_panels():
     table = at.dataframe[2].value
     assert list(table.columns) == ["question", "answer", "broken in"]
     assert len(table) == len(diff.broken_only_a) + len(diff.broken_only_b)
-    assert set(table["broken in"]) <= {"1: fixed size=400 overlap=0 unit=chars",
-                                        "2: recursive size=200 overlap=0 unit=chars"}
+    assert set(table["broken in"]) <= {"1: fixed Size 400, Overlap 0, Unit characters",
+                                        "2: recursive Size 200, Overlap 0, Unit characters"}
 
 
 def test_another_pair_moves_the_markers_and_the_same_pair_asks_for_two():

@@ -155,7 +155,7 @@ def test_real_embeddings_use_the_apps_document_and_configuration():
                        params={"fixed": {"size": 40, "overlap": 10, "unit": "chars"}}))
     assert not at.exception
     assert any("memo.txt" in c.value for c in at.caption)
-    assert any("fixed size=40 overlap=10 unit=chars" in c.value for c in at.caption)
+    assert any("fixed Size 40, Overlap 10, Unit characters" in c.value for c in at.caption)
     # No default query for the user's own document.
     assert at.text_input(key="sim_query_text").value == ""
     assert any("Type a query" in i.value for i in at.info)
