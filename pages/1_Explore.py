@@ -19,6 +19,7 @@ from chunkviz.ui.resources import (
     chunk_cached,
     doc_tokens_cached,
     index_size_cached,
+    key_phrases_cached,
     load_backend,
     marks_cached,
     qa_cached,
@@ -27,6 +28,7 @@ from chunkviz.ui.resources import (
 from chunkviz.ui.state import app_state, bind, lang_key
 from chunkviz.views.explore import chunk_stats, lesson_line, qa_counts
 from chunkviz.views.highlight import labels_for, page_bounds, page_count, render_html
+from chunkviz.views.key_phrases import cut_phrase_marks, key_phrase_labels, key_phrase_line
 
 state = app_state()
 ss = st.session_state
@@ -41,7 +43,7 @@ for msg in state.link_problems:
 # stacks them: numbers first, the highlight one swipe below). Further views go in the tabs below.
 settings, view = st.columns([5, 7], gap="medium")
 with settings:
-    with st.expander(document_heading(state)):
+    with st.expander(document_heading(state), key="explore_document"):
         document = document_picker(state, prefix="explore_")
     with st.expander(tr("import.heading")):
         chunks_importer(state, prefix="explore_")
@@ -95,6 +97,9 @@ def _configured(document: Document) -> None:
 
     run = ExploreRun(state, document, strategy, params, result, tokens, qa, counts, stats,
                      backend, tokenizer_name)
+    # No questions: the key phrases (Tune's probes) a boundary cuts are the red marks instead.
+    phrases = (None if document.questions else
+               key_phrases_cached(document, strategy, params, state.backend, state.imported))
 
     # --- Numbers ---------------------------------------------------------------------------
     with numbers_slot:
@@ -103,7 +108,8 @@ def _configured(document: Document) -> None:
 
     # --- Highlight -------------------------------------------------------------------------
     with view:
-        st.markdown(lesson_line(state.lang, qa))
+        st.markdown(lesson_line(state.lang, qa) if phrases is None
+                    else key_phrase_line(state.lang, phrases))
         pages = page_count(len(text))
         jump = current_jump(ss, "explore", result.chunks, len(text))
         # The view comes first, its pager and jump box under it (a short screen shows the text).
@@ -118,13 +124,16 @@ def _configured(document: Document) -> None:
                                 on_change=lambda: request_jump(ss, "explore",
                                                                int(ss["explore_jump"])))
         a, b = page_bounds(len(text), page - 1)
-        marks = marks_cached(document, strategy, params, state.backend, a, b, state.imported)
+        marks = (marks_cached(document, strategy, params, state.backend, a, b, state.imported)
+                 if phrases is None else cut_phrase_marks(phrases, a, b))
         markup = render_html(text, result.chunks, marks, start=a, end=b,
-                             labels=labels_for(state.lang), parents=result.parents)
+                             labels=labels_for(state.lang) if phrases is None
+                             else key_phrase_labels(state.lang), parents=result.parents)
         with view_slot:
             highlight_view(markup, scroll_to=jump.scroll, focus=jump.focus,
                            key="explore_highlight", request=jump.request, legend=state.lang,
-                           parents=bool(result.parents), text_id=text_key(text), lead=True)
+                           parents=bool(result.parents), text_id=text_key(text), lead=True,
+                           key_phrases=phrases is not None)
         if pages > 1:
             st.caption(tr("explore.page_info", a=a, b=b, n=len(text), p=page, pages=pages))
         if document.layout is not None and st.toggle(tr("pdfview.show"),

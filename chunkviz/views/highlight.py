@@ -450,12 +450,28 @@ _LEGEND: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("cut", (("cut", "✂#n|#m"),)),
 )
 _PARENT_LEGEND = ("parent", (("pa0", "Aa"), ("pa1", "Aa"), ("pn", "P#k")))
+#: A document without questions marks the key phrases a boundary cuts (issue 39): its legend
+#: explains those in place of the answer marks, which it never draws.
+_ANSWER_KEYS = ("answer", "ambiguous", "cut_copy", "broken", "cut")
+_KEY_PHRASE_LEGEND = (("kp_broken", (("broken", "Aa"),)), ("kp_cut", (("cut", "✂#n|#m"),)))
 
 
-def legend_entries(lang: Lang, *, parents: bool = False) -> list[tuple[tuple[tuple[str, str], ...],
-                                                                        str]]:
-    """``(swatches, explanation)`` for every mark of the view; parents only when drawn."""
-    items = (*_LEGEND, _PARENT_LEGEND) if parents else _LEGEND
+def _legend_items(parents: bool, key_phrases: bool) -> tuple[tuple[str, tuple[tuple[str, str],
+                                                                              ...]], ...]:
+    items = _LEGEND
+    if key_phrases:
+        items = (*(i for i in _LEGEND if i[0] not in _ANSWER_KEYS), *_KEY_PHRASE_LEGEND)
+    return (*items, _PARENT_LEGEND) if parents else items
+
+
+def legend_entries(lang: Lang, *, parents: bool = False, key_phrases: bool = False
+                   ) -> list[tuple[tuple[tuple[str, str], ...], str]]:
+    """``(swatches, explanation)`` for every mark of the view; parents only when drawn.
+
+    ``key_phrases``: the red marks are cut key phrases, not answers (a document without
+    questions, ``chunkviz.views.key_phrases``).
+    """
+    items = _legend_items(parents, key_phrases)
     mark = text(lang, "highlight.parent_mark")
     return [(tuple((css, sample.replace("P", mark) if key == "parent" else sample)
                    for css, sample in swatches), text(lang, f"highlight.legend.{key}"))
@@ -464,10 +480,10 @@ def legend_entries(lang: Lang, *, parents: bool = False) -> list[tuple[tuple[tup
 
 #: The legend entries always in sight; the others fold into "all marks" (a projected legend of
 #: a dozen entries in small type was read by nobody).
-_LEGEND_FIRST = ("band", "depth2", "start", "answer", "cut_copy", "broken")
+_LEGEND_FIRST = ("band", "depth2", "start", "answer", "cut_copy", "broken", "kp_broken")
 
 
-def legend_html(lang: Lang, *, parents: bool = False) -> str:
+def legend_html(lang: Lang, *, parents: bool = False, key_phrases: bool = False) -> str:
     """The legend as HTML in the view's classes (``STYLE``): a swatch and a sentence per mark.
 
     The marks of a first lesson (``_LEGEND_FIRST``) are always shown; the rest fold into a
@@ -475,8 +491,9 @@ def legend_html(lang: Lang, *, parents: bool = False) -> str:
     """
     first: list[str] = []
     rest: list[str] = []
-    keys = [key for key, _ in (*_LEGEND, _PARENT_LEGEND)]
-    for key, (swatches, words) in zip(keys, legend_entries(lang, parents=parents), strict=False):
+    keys = [key for key, _ in _legend_items(parents, key_phrases)]
+    entries = legend_entries(lang, parents=parents, key_phrases=key_phrases)
+    for key, (swatches, words) in zip(keys, entries, strict=True):
         drawn = "".join(f'<span class="swatch {css}">{escape_html(sample)}</span>'
                         for css, sample in swatches)
         item = f'<span class="item">{drawn} {escape_html(words)}</span>'
