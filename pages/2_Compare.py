@@ -10,12 +10,14 @@ from chunkviz.ui.compare_view import compare_view
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.jumps import valid_page
+from chunkviz.ui.lazy import encoding_asked
 from chunkviz.ui.pickers import configuration_picker, document_picker
 from chunkviz.ui.resources import outcome_cached
 from chunkviz.ui.state import app_state
 from chunkviz.views.compare import (
     Outcome,
     config_label,
+    config_text,
     diff_rows,
     diff_words,
     rank_rows,
@@ -37,19 +39,26 @@ if not text.strip():
     st.stop()
 
 n = st.slider(tr("compare.count"), 2, 4, 2, key="compare_n", help=tr("compare.count_help"))
+backend_words = backend_text(state.lang, state.backend)
+# A dense backend encodes every chunk of every configuration: only once the reader asks.
+ranked = bool(document.questions) and encoding_asked(
+    state.backend, key="compare_rank", label=tr("compare.rank_ask", backend=backend_words),
+    help=tr("compare.rank_ask_help", n=len(document.questions)))
 outcomes: list[Outcome | None] = []
+names: list[str] = []
 for i, col in enumerate(st.columns(n)):
     with col:
         st.markdown(f"**{tr('compare.config', i=i + 1)}**")
         strategy, params = configuration_picker(
             state, prefix=f"compare_{i}_", slot=None if i == 0 else i - 1, columns=1,
             expander=tr("compare.parameters"))
+        names.append(config_text(state.lang, strategy, params))
         try:
-            with st.spinner(tr("lesson.busy_ranking", n=len(document.questions),
-                               backend=backend_text(state.lang, state.backend)),
-                            show_time=True):
+            busy = (tr("lesson.busy_ranking", n=len(document.questions), backend=backend_words)
+                    if ranked else tr("lesson.busy_chunking", chars=len(text)))
+            with st.spinner(busy, show_time=True):
                 found = outcome_cached(config_label(strategy, params), document, strategy,
-                                       params, state.backend, state.imported)
+                                       params, state.backend, state.imported, rank=ranked)
         except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
             show_error(exc)
             outcomes.append(None)
@@ -60,11 +69,11 @@ for i, col in enumerate(st.columns(n)):
         right.metric(tr("compare.broken"), f"{found.broken} / {len(found.qa)}",
                      help=tr("compare.broken_help"))
 
-ready, numbers = sections.numbered(outcomes)
+ready, numbers = sections.numbered(outcomes, names)
 words = table_words(state.lang)
 st.subheader(tr("compare.summary"), help=tr("compare.summary_help"))
-st.dataframe(summary_rows(ready, words=words), hide_index=True, key="compare_summary",
-             width="stretch")
+st.dataframe(summary_rows(ready, ks=(1, 5) if ranked else (), words=words), hide_index=True,
+             key="compare_summary", width="stretch")
 
 st.subheader(tr("compare.boundaries"))
 pages = page_count(len(text), PANEL_PAGE_SIZE)
@@ -77,10 +86,12 @@ st.caption(tr("compare.sync_note"))
 compare_view(sections.panels(text, ready, numbers, diffed, (a, b), state.lang), start=a, end=b,
              key="compare_panels")
 st.subheader(tr("compare.ranks"), help=tr("compare.ranks_help"))
-if document.questions:
+if not document.questions:
+    st.info(tr("compare.no_questions"))
+elif ranked:
     st.dataframe(rank_rows(ready, words), hide_index=True, key="compare_ranks", width="stretch")
 else:
-    st.info(tr("compare.no_questions"))
+    st.info(tr("compare.rank_waiting", backend=backend_words))
 
 # After the ranks, so the page's first two tables stay the summary and the ranks.
 if diffed is not None and document.questions:

@@ -8,11 +8,12 @@ from chunkviz.text.messages import backend_text
 from chunkviz.ui import similarity_view as view
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
+from chunkviz.ui.lazy import encoding_asked
 from chunkviz.ui.pickers import document_picker
 from chunkviz.ui.plane_component import similarity_plane
 from chunkviz.ui.resources import chunk_cached, lesson_cached
 from chunkviz.ui.state import app_state
-from chunkviz.views.compare import config_label
+from chunkviz.views.compare import config_text
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.plane import PRESETS, measure_names, preset
 
@@ -72,7 +73,7 @@ def _real_section() -> None:
     except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
         show_error(e)
         return
-    st.caption(tr("similarity.config", label=escape_markdown(config_label(strategy, params)),
+    st.caption(tr("similarity.config", label=escape_markdown(config_text(lang, strategy, params)),
                   n=len(result.chunks)))
     st.caption(tr("similarity.embedder", backend=backend_text(state.lang, backend_name)))
     st.metric(tr("similarity.n_chunks"), len(result.chunks))
@@ -86,10 +87,16 @@ def _real_section() -> None:
     if not query_text.strip():
         st.info(tr("similarity.query_empty"))
         return
+    backend_words = backend_text(state.lang, backend_name)
+    # A model encodes every chunk (half a minute with e5-small): only once the reader asks.
+    if not encoding_asked(backend_name, key="sim_embed",
+                          label=tr("similarity.embed_ask", backend=backend_words),
+                          help=tr("similarity.embed_ask_help", n=len(result.chunks))):
+        st.info(tr("similarity.embed_waiting"))
+        return
     texts = result.chunk_texts()
     try:
-        with st.spinner(tr("lesson.busy_embedding", n=len(texts),
-                           backend=backend_text(state.lang, backend_name)),
+        with st.spinner(tr("lesson.busy_embedding", n=len(texts), backend=backend_words),
                         show_time=True):
             lesson = lesson_cached(backend, backend.name, backend.model,
                                    tuple(result.embed_texts()),

@@ -8,6 +8,7 @@ from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS, default_margin
 from chunkviz.eval.synthetic import DEFAULT_FORM, DEFAULT_QUESTIONS
 from chunkviz.eval.tune import METRIC, probe_lost
 from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
+from chunkviz.text.messages import backend_text
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_picker
@@ -73,7 +74,7 @@ chosen = st.multiselect(tr("tune.grid"), labels, default=default_labels(offered)
 budget = int(st.number_input(tr("decision.budget"), min_value=MIN_BUDGET_CHARS,
                              max_value=MAX_BUDGET_CHARS, value=DEFAULT_BUDGET_CHARS, step=250,
                              key="tune_budget", help=tr("decision.budget_help")))
-st.caption(tr("tune.backend", backend=escape_markdown(state.backend)))
+st.caption(tr("tune.backend", backend=escape_markdown(backend_text(state.lang, state.backend))))
 if not chosen:
     st.info(tr("tune.no_grid"))
     st.stop()

@@ -60,3 +60,17 @@ def test_no_catalogue_text_needs_an_emoji_font(lang):
     emoji = {key: value for key, value in catalogue(lang).items()
              if any(ord(c) in _EMOJI_BMP or 0x1F000 <= ord(c) <= 0x1FAFF for c in value)}
     assert emoji == {}
+
+
+def test_every_run_stage_has_progress_words_in_both_languages():
+    """Issue 39: a page shows a run's step from the catalogue, not the runner's English."""
+    from typing import get_args
+
+    from chunkviz.eval.engine import Stage
+    from chunkviz.text.messages import progress_text
+
+    for stage in get_args(Stage):
+        en, ja = progress_text("en", stage, 3, 7), progress_text("ja", stage, 3, 7)
+        assert en.endswith("(3/7)")
+        assert ja.endswith("（3/7）")
+        assert en != ja

@@ -47,6 +47,7 @@ __all__ = [
     "DenseIndex",
     "Index",
     "Measure",
+    "backend_kind",
     "backend_names",
     "build_index",
     "get_backend",
@@ -104,6 +105,17 @@ _FIXED: dict[str, tuple[str, BackendKind, Callable[[int | None], Backend], _Need
         "dense",
     ),
 }
+
+
+def backend_kind(name: str) -> BackendKind:
+    """Whether ``name`` ranks lexically (no encoder: cheap), densely or by a fusion of both.
+
+    Pages run lexical work at once and ask before encoding every chunk with a model.
+    """
+    name = name.strip()
+    if name == HYBRID or name.startswith(f"{HYBRID}:"):
+        return "hybrid"
+    return _FIXED[name][1] if name in _FIXED else "dense"
 
 
 def backend_names() -> tuple[str, ...]:

@@ -49,6 +49,25 @@ def backend_text(lang: Lang, name: str) -> str:
     return text(lang, key) if has("en", key) else name
 
 
+def progress_text(lang: Lang, stage: str, done: int, total: int) -> str:
+    """A benchmark or tune run's step in words of ``lang``: ``Encoding chunks (3/7)``.
+
+    The runner's own message (``ndcg@10: pairwise tests``) is English for the command line; a
+    page shows the stage (``chunkviz.eval.engine.Stage``) from the catalogue instead.
+    """
+    return text(lang, f"progress.{stage}", done=done, total=total)
+
+
+def recorded_text(lang: Lang, kind: str, value: str) -> str:
+    """A value a results file records (a test's name, a question form) in words of ``lang``.
+
+    Looked up as ``recorded.<kind>.<value>``; a value the catalogues do not name is shown as it
+    is recorded.
+    """
+    key = f"recorded.{kind}.{value}"
+    return text(lang, key) if has(lang, key) else value
+
+
 def language_model_text(lang: Lang, lm: str, order: int) -> str:
     """The perplexity splitter's language model in words (``lm`` as the strategy takes it)."""
     from chunkviz.lm import CHAR_NGRAM, HF_PREFIX

@@ -21,7 +21,7 @@ from chunkviz.eval.results import check_cache_writable, check_writable, save_res
 from chunkviz.retrieval.backends import get_backend, list_backends
 from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir
 from chunkviz.strategies import all_strategies
-from chunkviz.text.messages import backend_text
+from chunkviz.text.messages import backend_text, progress_text
 from chunkviz.ui.benchmark_drilldown import cached_dataset
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import current_lang, tr
@@ -93,7 +93,7 @@ def render(backend: str, expanded: bool) -> None:
     The run uses ``backend``, the app's one backend (the sidebar's picker).
     """
     with st.expander(tr("benchmark.rc_title"), expanded=expanded):
-        st.caption(tr("benchmark.rc_backend", name=backend))
+        st.caption(tr("benchmark.rc_backend", name=backend_text(current_lang(), backend)))
         names = [s.name for s in all_strategies()]
         strategies = st.multiselect(tr("benchmark.rc_strategies"), names, key="bench_rc_strategies",
                                     default=[n for n in ("fixed", "paragraph") if n in names])
@@ -129,7 +129,8 @@ def render(backend: str, expanded: bool) -> None:
         bar = st.progress(0.0, text=tr("benchmark.rc_starting"))
 
         def progress(stage: Stage, done: int, total: int, message: str) -> None:
-            bar.progress(run_fraction(stage, done, total), text=f"{message} ({done}/{total})")
+            bar.progress(run_fraction(stage, done, total),
+                         text=progress_text(current_lang(), stage, done, total))
 
         try:
             path = run_and_save(spec, int(sample), int(seed), strategies, sizes, overlaps,

@@ -14,7 +14,7 @@ from chunkviz.errors import ChunkvizError
 from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.results import Results
 from chunkviz.text import Lang
-from chunkviz.text.messages import backend_text
+from chunkviz.text.messages import backend_text, recorded_text
 from chunkviz.ui import bench_link
 from chunkviz.ui import benchmark_data as data
 from chunkviz.ui import benchmark_drilldown as drilldown
@@ -42,7 +42,8 @@ def _bullets(lines: Sequence[str]) -> str:
 def significance(results: Results, metric: str | None, unit_word: str, lang: Lang) -> None:
     """The row-minus-column matrix of ``metric`` and its sentences (folded past the first)."""
     st.subheader(tr("benchmark.sig"))
-    st.caption(tr("benchmark.sig_caption", test=escape_markdown(str(results.stats.test)),
+    st.caption(tr("benchmark.sig_caption",
+                  test=escape_markdown(recorded_text(lang, "stats_test", str(results.stats.test))),
                   alpha=results.stats.alpha, unit=unit_word,
                   permutations=results.stats.permutations, floor=floor_text(results)))
     if metric is None:

@@ -23,9 +23,15 @@ from chunkviz.views.highlight import PANEL_PAGE_SIZE, labels_for, render_html
 Pair = tuple[int, int]
 
 
-def numbered(outcomes: Sequence[Outcome | None]) -> tuple[list[Outcome], list[int]]:
-    """The outcomes that ran, labelled with their number (table columns must be unique)."""
-    ready = [Outcome(f"{i + 1}: {o.label}", o.result, o.qa, o.ranks)
+def numbered(outcomes: Sequence[Outcome | None],
+             names: Sequence[str]) -> tuple[list[Outcome], list[int]]:
+    """The outcomes that ran, labelled with their number and name in the page's language.
+
+    The number keeps table columns unique; ``names`` are the configurations in words
+    (``config_text``), while each outcome's own label, a cache key, stays the same in every
+    language.
+    """
+    ready = [Outcome(f"{i + 1}: {names[i]}", o.result, o.qa, o.ranks)
              for i, o in enumerate(outcomes) if o is not None]
     return ready, [i + 1 for i, o in enumerate(outcomes) if o is not None]
 

@@ -19,13 +19,18 @@ METRIC_WIDTH = 150
 
 # Less blank space above the title (Streamlit's wide layout starts 6rem down), and smaller
 # number tiles, so the highlight's first lines are on the first screen.
-# On a phone the typed twin of each slider goes (the slider and its value label stay): the
-# settings then take one screen and the highlight is one swipe away.
+# On a phone the typed twin of each slider goes (the slider and its value label stay), and with
+# it the stacked column that held it (a column holding no column: not the settings column), so
+# no blank row is left under each slider; the settings then take one screen and the highlight
+# follows the numbers on the next.
 EXPLORE_CSS = """<style>
 [data-testid="stMainBlockContainer"] { padding-top: 3rem; }
 .st-key-explore_numbers [data-testid="stMetricValue"] { font-size: 1.6rem; }
 @media (max-width: 640px) {
   [data-testid="stMainBlockContainer"] [class*="__typed"] { display: none; }
+  [data-testid="stColumn"]:not(:has([data-testid="stColumn"])):has([class*="__typed"]) {
+    display: none;
+  }
 }
 </style>"""
 

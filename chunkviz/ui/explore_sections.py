@@ -22,7 +22,8 @@ from chunkviz.ui.explore_layout import METRIC_WIDTH
 from chunkviz.ui.explore_tables import chunk_columns, qa_columns
 from chunkviz.ui.highlight_view import save_view_button
 from chunkviz.ui.i18n import tr
-from chunkviz.ui.jumps import follow_answer, keep_choice, reopen_tab, request_jump
+from chunkviz.ui.jumps import follow_answer, keep_choice, request_jump
+from chunkviz.ui.lazy import lazy_tabs
 from chunkviz.ui.pickers import question_editor
 from chunkviz.ui.resources import qa_table_cached
 from chunkviz.ui.state import AppState, bind, lang_key
@@ -218,12 +219,8 @@ SECTIONS: dict[str, Callable[[ExploreRun], None]] = {
 
 
 def detail_tabs(run: ExploreRun) -> None:
-    """The tabs; only the open one runs (on_change="rerun"): a slider move pays for one."""
-    tab_labels = {name: tr(f"explore.tab_{name}") for name in SECTIONS}
-    reopen_tab(ss, "explore_tab", "explore_tab_id", tab_labels)
-    tabs = st.tabs(list(tab_labels.values()), key="explore_tab", on_change="rerun")
-    for (name, draw), tab in zip(SECTIONS.items(), tabs, strict=True):
-        if tab.open:
-            ss["explore_tab_id"] = name
-            with tab:
-                draw(run)
+    """The tabs; only the open one runs (``lazy_tabs``): a slider move pays for one."""
+    for name, tab in lazy_tabs({name: tr(f"explore.tab_{name}") for name in SECTIONS},
+                               "explore_tab"):
+        with tab:
+            SECTIONS[name](run)

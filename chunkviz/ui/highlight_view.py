@@ -240,6 +240,7 @@ def highlight_view(
     parents: bool = False,
     text_id: str = "",
     lead: bool = False,
+    key_phrases: bool = False,
 ) -> None:
     """Mount the view with ``markup`` (escaped HTML from ``render_html``).
 
@@ -257,8 +258,10 @@ def highlight_view(
             instead of keeping the reader's place.
         lead: A view that starts afresh (a new text, a cold open) opens at the first broken
             answer instead of the top, so the lesson is on the first screen.
+        key_phrases: The red marks are cut key phrases, not answers (the legend says so).
     """
-    legend_markup = legend_html(legend, parents=parents) if legend is not None else ""
+    legend_markup = (legend_html(legend, parents=parents, key_phrases=key_phrases)
+                     if legend is not None else "")
     _component()(key=key, data={
         "html": markup, "version": text_key(markup), "scroll_to": scroll_to, "focus": focus,
         "request": request, "legend": legend_markup, "legend_version": text_key(legend_markup),

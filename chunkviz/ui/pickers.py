@@ -114,6 +114,9 @@ def use_document(state: AppState, base: Document) -> None:
     if not same:
         state.user_pairs = ()
     state.document = _compose(base, state.user_pairs)
+    # Run the page again at once: what was drawn before the picker (the document's heading) and
+    # Explore's fragment, whose reruns keep the document they were given, show the new one.
+    st.rerun()
 
 
 def add_pairs(state: AppState, pairs: list[Mapping[str, Any]]) -> None:

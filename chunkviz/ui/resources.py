@@ -39,6 +39,7 @@ from chunkviz.views.explore import (
 )
 from chunkviz.views.highlight import Mark
 from chunkviz.views.index_size import IndexSize, index_size
+from chunkviz.views.key_phrases import key_phrases
 from chunkviz.views.qa_table import QAFilter, near_label, near_matches, qa_rows, shown_questions
 from chunkviz.views.similarity_lesson import Lesson, analyse, check_lesson_size
 
@@ -188,6 +189,34 @@ def qa_cached(
                imported)
 
 
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _key_phrase_spans(key: str, _document: Document) -> QuestionSpans:
+    # The key phrases are the document's: the same for every configuration.
+    return QuestionSpans(key_phrases(_document))
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _key_phrase_report(
+    key: str, strategy: str, params: ParamItems, backend: str, _document: Document,
+    _imported: Imported,
+) -> QAReport:
+    result = chunk_cached(_document, strategy, dict(params), backend, _imported)
+    return assess_qa(result, _key_phrase_spans(key, _document))
+
+
+def key_phrases_cached(
+    document: Document, strategy: str, params: Mapping[str, Any], backend: str,
+    imported: Imported,
+) -> QAReport:
+    """Which key phrases (Tune's probes) one configuration cuts, for a document without questions.
+
+    ``chunkviz.views.key_phrases``: the phrases are found once per document, their fate once
+    per configuration.
+    """
+    return _key_phrase_report(document_key(document), strategy, param_items(params), backend,
+                              document, imported)
+
+
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _marks(
     key: str, strategy: str, params: ParamItems, backend: str, start: int, end: int,
@@ -231,20 +260,23 @@ def index_size_cached(
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _outcome(
-    key: str, strategy: str, params: ParamItems, backend: str, label: str, _document: Document,
-    _imported: Imported,
+    key: str, strategy: str, params: ParamItems, backend: str, label: str, rank: bool,
+    _document: Document, _imported: Imported,
 ) -> Outcome:
     result = chunk_cached(_document, strategy, dict(params), backend, _imported)
-    return outcome(label, result, _document.questions, load_backend(backend))
+    return outcome(label, result, _document.questions, load_backend(backend) if rank else None)
 
 
 def outcome_cached(
     label: str, document: Document, strategy: str, params: Mapping[str, Any], backend: str,
-    imported: Imported,
+    imported: Imported, *, rank: bool = True,
 ) -> Outcome:
-    """``chunkviz.views.compare.outcome``: counts, lost answers and ranks under the backend."""
+    """``chunkviz.views.compare.outcome``: counts, lost answers and ranks under the backend.
+
+    ``rank=False`` judges the chunks alone (every rank None): no chunk is encoded.
+    """
     return _outcome(document_key(document), strategy, param_items(params), backend, label,
-                    document, imported)
+                    rank, document, imported)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)

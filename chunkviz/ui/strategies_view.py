@@ -1,27 +1,48 @@
 """The Strategies page's pieces: a strategy's controls, the cut picker and the highlight views.
 
 The page has three tabs (semantic, perplexity, parent-child); each shows a curve or a ranking
-and the document as the strategy cuts it. Which page of the view to show and which cut the
-picker points at are ``chunkviz.ui.jumps``' rules.
+and the document as the strategy cuts it, and only the open one runs (``SECTIONS`` through
+``chunkviz.ui.lazy.lazy_tabs``): parent-child ranks every child chunk with the active backend,
+which with a dense model takes longer than the rest of the page. Which page of the view to show
+and which cut the picker points at are ``chunkviz.ui.jumps``' rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 
+from chunkviz.document import Document
 from chunkviz.model import Chunk, ChunkingResult
 from chunkviz.strategies import get_strategy
+from chunkviz.text.messages import backend_text, language_model_text
 from chunkviz.ui.controls import param_controls
+from chunkviz.ui.guard import show_error
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.jumps import chunk_page, pick_cut
+from chunkviz.ui.resources import (
+    chunk_cached,
+    load_backend,
+    param_items,
+    perplexity_curve_cached,
+    semantic_curve_cached,
+)
 from chunkviz.ui.state import AppState
+from chunkviz.ui.strategies_figures import clicked_boundary, perplexity_figure, semantic_figure
 from chunkviz.views.highlight import Labels, Mark, labels_for, page_bounds, render_html
-from chunkviz.views.parent_expansion import Expansion, HitRow
+from chunkviz.views.markup import escape_markdown
+from chunkviz.views.parent_expansion import (
+    Expansion,
+    HitRow,
+    auto_merge,
+    expand_to_parents,
+    hit_rows,
+    rank_children,
+)
 
 
 def strategy_controls(state: AppState, name: str) -> dict[str, Any]:
@@ -102,3 +123,95 @@ def contexts_view(result: ChunkingResult, expansion: Expansion, rows: Sequence[H
                     chunks=tr("strategies.context_word"), answer=tr("strategies.hit_word"))
     st.caption(tr("strategies.pc_note"))
     chunks_view(result.text, bands, 0 if bands else None, "strategies_pc_view", words, marks)
+
+
+def semantic_section(state: AppState, document: Document) -> None:
+    """The adjacent-sentence similarity curve, its threshold and the document cut at it."""
+    text = document.text
+    sem = strategy_controls(state, "semantic")
+    try:
+        with st.spinner(tr("lesson.busy_semantic", chars=len(text)), show_time=True):
+            curve = semantic_curve_cached(text, param_items(sem))
+    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(exc)
+        return
+    cut_metrics(curve, (tr("strategies.threshold"),
+                        "—" if curve.threshold is None else f"{curve.threshold:.3f}"))
+    event = st.plotly_chart(semantic_figure(curve, float(sem["percentile"]), state.lang,
+                                            str(sem["model"])),
+                            key="strategies_sem_chart", on_select="rerun", selection_mode="points")
+    with st.expander(tr("strategies.model_details")):
+        st.caption(tr("strategies.model_details_sem", model=escape_markdown(curve.embedder),
+                      backend=escape_markdown(backend_text(state.lang, str(sem["model"])))))
+    target = cut_picker(curve.cuts, curve.similarities, "strategies_sem_jump",
+                        clicked_boundary(event))
+    curve_view(text, curve, target, "strategies_sem_view", state)
+
+
+def perplexity_section(state: AppState, document: Document) -> None:
+    """The perplexity curve of a language model, its cuts and the document cut at them."""
+    text = document.text
+    ppl = strategy_controls(state, "perplexity")
+    try:
+        with st.spinner(tr("lesson.busy_perplexity", chars=len(text)), show_time=True):
+            pcurve = perplexity_curve_cached(text, param_items(ppl))
+    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(exc)
+        return
+    lm_words = language_model_text(state.lang, str(ppl["lm"]), int(ppl["order"]))
+    st.info(tr("strategies.lm_in_use", name=escape_markdown(lm_words)))
+    cut_metrics(pcurve)
+    event = st.plotly_chart(perplexity_figure(pcurve, state.lang, lm_words),
+                            key="strategies_ppl_chart", on_select="rerun", selection_mode="points")
+    with st.expander(tr("strategies.model_details")):
+        # The lm value as the strategy takes it (char-ngram, hf:<model>): a value, not words.
+        st.caption(tr("strategies.model_details_ppl", model=escape_markdown(str(ppl["lm"]))))
+    changes = tuple(0.0 if c != c else c for c in pcurve.changes)
+    target = cut_picker(pcurve.cuts, changes, "strategies_ppl_jump", clicked_boundary(event))
+    curve_view(text, pcurve, target, "strategies_ppl_view", state)
+
+
+def parent_child_section(state: AppState, document: Document) -> None:
+    """A query's child hits under the active backend and the parents they expand to."""
+    pc = strategy_controls(state, "parent_child")
+    first = document.questions[0].question if document.questions else ""
+    st.session_state.setdefault("strategies_pc_query", first)
+    backend_words = backend_text(state.lang, state.backend)
+    q1, q2, q3, q4 = st.columns([3, 1, 1, 1])
+    query = q1.text_input(tr("strategies.query"), key="strategies_pc_query",
+                          help=tr("strategies.query_help", backend=backend_words))
+    k = q2.slider(tr("strategies.k"), 1, 20, 5, key="strategies_pc_k")
+    lang = state.lang
+
+    def kind_words(e: str) -> str:  # the language bound now: AppTest formats outside the run
+        return tr(f"strategies.exp_{e}", lang=lang)
+
+    kinds: tuple[str, ...] = ("small", "merge")
+    expansion_kind = q3.radio(tr("strategies.expansion"), kinds,
+                              key=f"strategies_pc_exp_{state.lang}", format_func=kind_words,
+                              help=tr("strategies.expansion_help"))
+    min_children = q4.slider(tr("strategies.min_children"), 1, 10, 2, key="strategies_pc_m",
+                             disabled=expansion_kind != "merge")
+    try:
+        result = chunk_cached(document, "parent_child", pc, state.backend, state.imported)
+        if not query.strip():
+            st.info(tr("strategies.no_query"))
+            return
+        with st.spinner(tr("strategies.busy_ranking", n=len(result.chunks),
+                           backend=backend_words), show_time=True):
+            ranking = rank_children(result, query, load_backend(state.backend))
+        expansion = (auto_merge(result, ranking, k, min_children=int(min_children))
+                     if expansion_kind == "merge" else expand_to_parents(result, ranking, k))
+    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
+        show_error(exc)
+        return
+    expansion_numbers(expansion)
+    rows = hit_rows(result, expansion)
+    hits_table(result, rows)
+    contexts_view(result, expansion, rows, state)
+
+
+#: The page's tabs by id, in order; the label is the catalogue's ``strategies.tab_<id>``.
+SECTIONS: dict[str, Callable[[AppState, Document], None]] = {
+    "semantic": semantic_section, "perplexity": perplexity_section,
+    "parent": parent_child_section}

@@ -32,6 +32,7 @@ from chunkviz.eval.tune import (
     with_margin,
 )
 from chunkviz.text import Lang
+from chunkviz.text.messages import progress_text, recorded_text
 from chunkviz.ui.benchmark_figures import log_ticks
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.resources import document_key, load_backend
@@ -127,7 +128,7 @@ def run_tune(document: Document, settings: TuneSettings, lang: Lang,
     bar = st.progress(0.0, text=tr("tune.starting", lang=lang))
 
     def progress(stage: Stage, done: int, total: int, message: str) -> None:
-        bar.progress(run_fraction(stage, done, total), text=f"{message} ({done}/{total})")
+        bar.progress(run_fraction(stage, done, total), text=progress_text(lang, stage, done, total))
 
     result = tune(document, questions=document.questions if settings.own else (),
                   synthetic=settings.synthetic, form=settings.form,
@@ -143,9 +144,10 @@ def run_tune(document: Document, settings: TuneSettings, lang: Lang,
 def form_label(lang: Lang, form: Form, backend: str) -> str:
     """A form with its JSQuAD validation figure for ``backend``."""
     rho = VALIDATION.get(form, {}).get(backend)
+    name = recorded_text(lang, "form", form)
     if rho is None:
-        return tr("tune.form_option_none", form=form, lang=lang)
-    return tr("tune.form_option", form=form, rho=f"{rho:.2f}", lang=lang)
+        return tr("tune.form_option_none", form=name, lang=lang)
+    return tr("tune.form_option", form=name, rho=f"{rho:.2f}", lang=lang)
 
 
 def validation_lines(lang: Lang, result: TuneResult) -> list[str]:

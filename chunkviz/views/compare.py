@@ -25,7 +25,8 @@ from chunkviz.retrieval.backends import score
 from chunkviz.retrieval.base import Backend, Measure
 from chunkviz.retrieval.ranking import best_relevant_ranks
 from chunkviz.strategies.snap import active_params
-from chunkviz.text import Lang, text
+from chunkviz.text import Lang, has, text
+from chunkviz.text.messages import value_text
 from chunkviz.text_boundaries import cut_offsets as cut_offsets_of
 from chunkviz.text_boundaries import word_cuts
 from chunkviz.views.explore import QAResult, assess_qa
@@ -211,6 +212,23 @@ def config_label(strategy: str, params: Mapping[str, Any]) -> str:
         return f"{IMPORTED}: {params.get('name', params.get('id', ''))}"
     shown = " ".join(f"{k}={v}" for k, v in active_params(params).items() if v is not None)
     return f"{strategy} {shown}".strip()
+
+
+def config_text(lang: Lang, strategy: str, params: Mapping[str, Any]) -> str:
+    """A configuration in words of ``lang``: ``fixed サイズ 400・オーバーラップ 0・単位 文字``.
+
+    The strategy keeps its registry name (it names the configuration everywhere, as in
+    ``fixed-400-80``); each parameter is named by the catalogue and a unit value (``chars``)
+    is its word. An imported chunking is called by its file, as ``config_label`` does.
+    """
+    if strategy == IMPORTED:
+        return config_label(strategy, params)
+    shown = [text(lang, "recorded.param_value",
+                  name=text(lang, f"param.{k}") if has(lang, f"param.{k}") else k,
+                  value=text(lang, f"unit.{v}") if isinstance(v, str) and has(lang, f"unit.{v}")
+                  else value_text(lang, v))
+             for k, v in params.items() if v is not None]
+    return f"{strategy} {text(lang, 'recorded.param_sep').join(shown)}".strip()
 
 
 def cut_offsets(result: ChunkingResult) -> frozenset[int]:

@@ -39,6 +39,16 @@ PAGE_SIZE = 20_000
 #: Characters per page of Compare's panels: up to four sit side by side, each a fifth of a page.
 PANEL_PAGE_SIZE = PAGE_SIZE // 5
 
+#: The view's background, its text and the two alternating band fills (``.c0``, ``.c1`` below):
+#: the projector palette of issue 39, its contrast ratios checked by tests/views/test_palette.py.
+BACKGROUND = "#ffffff"
+TEXT_COLOUR = "#1f2328"
+BANDS = ("#5b9cf6", "#fbbf24")
+#: Each band's underline, kept so a boundary shows without colour too.
+UNDERLINES = ("#1e3a8a", "#92400e")
+#: The stripes of text in two chunks (``.ov``) and in three or four (``.ov.d3``, ``.ov.d4``).
+OVERLAP_STRIPES = (BANDS, ("#3b82f6", "#f59e0b"))
+
 # The view's colours and marks: one stylesheet for the page component, Compare and saved HTML.
 STYLE = """
 .hl-box {
@@ -48,14 +58,16 @@ STYLE = """
   font-size: 0.95rem; line-height: 1.9; white-space: pre-wrap; overflow-wrap: anywhere;
   color: #1f2328; overflow-anchor: none;  /* the view keeps the reader's place itself */
 }
-/* Projected, two pale fills cannot differ by 3:1 and keep dark text readable: each band also
-   carries a line of its own strong colour (blue, orange; 5:1 or more against white). */
-.c0 { background: #bfdbfe; box-shadow: inset 0 -2px 0 #1d4ed8; }
-.c1 { background: #fde68a; box-shadow: inset 0 -2px 0 #b45309; }
-.ov { background: repeating-linear-gradient(135deg, #93c5fd 0 5px, #fcd34d 5px 10px); }
-/* Deeper overlap, darker stripes; the text stays dark on them (contrast at least 5:1). */
-.ov.d3 { background: repeating-linear-gradient(135deg, #60a5fa 0 5px, #fbbf24 5px 10px); }
-.ov.d4 { background: repeating-linear-gradient(135deg, #3b82f6 0 5px, #f59e0b 5px 10px); }
+/* The projector palette (BANDS): neighbouring bands differ by 1.5:1 or more and each differs
+   from the white box by 1.5:1 or more, so a projector that washes out pale fills still shows
+   where one chunk ends; dark text keeps 5:1 on both. Each band also carries a line of its own
+   dark colour (blue, brown; 4:1 or more against its fill). */
+.c0 { background: #5b9cf6; box-shadow: inset 0 -2px 0 #1e3a8a; }
+.c1 { background: #fbbf24; box-shadow: inset 0 -2px 0 #92400e; }
+.ov { background: repeating-linear-gradient(135deg, #5b9cf6 0 5px, #fbbf24 5px 10px); }
+/* Deeper overlap, darker and then thinner stripes; the text stays dark on them (4:1 or more). */
+.ov.d3 { background: repeating-linear-gradient(135deg, #3b82f6 0 5px, #f59e0b 5px 10px); }
+.ov.d4 { background: repeating-linear-gradient(135deg, #3b82f6 0 3px, #f59e0b 3px 6px); }
 .gap { background: transparent; }
 .pa0 { border-top: 3px solid #7c3aed; }
 .pa1 { border-top: 3px solid #0d9488; }
@@ -456,12 +468,28 @@ _LEGEND: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("word_cut", (("cn wc", "#n"),)),
 )
 _PARENT_LEGEND = ("parent", (("pa0", "Aa"), ("pa1", "Aa"), ("pn", "P#k")))
+#: A document without questions marks the key phrases a boundary cuts (issue 39): its legend
+#: explains those in place of the answer marks, which it never draws.
+_ANSWER_KEYS = ("answer", "ambiguous", "cut_copy", "broken", "cut")
+_KEY_PHRASE_LEGEND = (("kp_broken", (("broken", "Aa"),)), ("kp_cut", (("cut", "✂#n|#m"),)))
 
 
-def legend_entries(lang: Lang, *, parents: bool = False) -> list[tuple[tuple[tuple[str, str], ...],
-                                                                        str]]:
-    """``(swatches, explanation)`` for every mark of the view; parents only when drawn."""
-    items = (*_LEGEND, _PARENT_LEGEND) if parents else _LEGEND
+def _legend_items(parents: bool, key_phrases: bool) -> tuple[tuple[str, tuple[tuple[str, str],
+                                                                              ...]], ...]:
+    items = _LEGEND
+    if key_phrases:
+        items = (*(i for i in _LEGEND if i[0] not in _ANSWER_KEYS), *_KEY_PHRASE_LEGEND)
+    return (*items, _PARENT_LEGEND) if parents else items
+
+
+def legend_entries(lang: Lang, *, parents: bool = False, key_phrases: bool = False
+                   ) -> list[tuple[tuple[tuple[str, str], ...], str]]:
+    """``(swatches, explanation)`` for every mark of the view; parents only when drawn.
+
+    ``key_phrases``: the red marks are cut key phrases, not answers (a document without
+    questions, ``chunkviz.views.key_phrases``).
+    """
+    items = _legend_items(parents, key_phrases)
     mark = text(lang, "highlight.parent_mark")
     return [(tuple((css, sample.replace("P", mark) if key == "parent" else sample)
                    for css, sample in swatches), text(lang, f"highlight.legend.{key}"))
@@ -470,10 +498,10 @@ def legend_entries(lang: Lang, *, parents: bool = False) -> list[tuple[tuple[tup
 
 #: The legend entries always in sight; the others fold into "all marks" (a projected legend of
 #: a dozen entries in small type was read by nobody).
-_LEGEND_FIRST = ("band", "depth2", "start", "answer", "cut_copy", "broken")
+_LEGEND_FIRST = ("band", "depth2", "start", "answer", "cut_copy", "broken", "kp_broken")
 
 
-def legend_html(lang: Lang, *, parents: bool = False) -> str:
+def legend_html(lang: Lang, *, parents: bool = False, key_phrases: bool = False) -> str:
     """The legend as HTML in the view's classes (``STYLE``): a swatch and a sentence per mark.
 
     The marks of a first lesson (``_LEGEND_FIRST``) are always shown; the rest fold into a
@@ -481,8 +509,9 @@ def legend_html(lang: Lang, *, parents: bool = False) -> str:
     """
     first: list[str] = []
     rest: list[str] = []
-    keys = [key for key, _ in (*_LEGEND, _PARENT_LEGEND)]
-    for key, (swatches, words) in zip(keys, legend_entries(lang, parents=parents), strict=False):
+    keys = [key for key, _ in _legend_items(parents, key_phrases)]
+    entries = legend_entries(lang, parents=parents, key_phrases=key_phrases)
+    for key, (swatches, words) in zip(keys, entries, strict=True):
         drawn = "".join(f'<span class="swatch {css}">{escape_html(sample)}</span>'
                         for css, sample in swatches)
         item = f'<span class="item">{drawn} {escape_html(words)}</span>'

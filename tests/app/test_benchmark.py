@@ -269,7 +269,7 @@ def test_shipped_results_load_without_running_the_benchmark(monkeypatch, tmp_pat
 
 def test_recompute_a_tiny_grid_writes_and_shows_a_new_file(page, tmp_path):
     # The run uses the app's one backend (the sidebar's), bm25 by default.
-    assert any("Retrieval backend: bm25" in c.value for c in page.caption)
+    assert any("Retrieval backend: BM25, character bigrams" in c.value for c in page.caption)
     page.multiselect(key="bench_rc_strategies").set_value(["fixed"])
     page.text_input(key="bench_rc_sizes").set_value("200")
     page.text_input(key="bench_rc_overlaps").set_value("0, 20")

@@ -134,8 +134,8 @@ def test_boundary_differences_are_counted_and_marked_in_both_panels():
     data = component_data(at, "compare_panels")
     assert (data["start"], data["end"]) == (0, 4000)  # the first page of 4000 characters
     panels = data["panels"]
-    assert [p["caption"] for p in panels] == ["1: fixed size=400 overlap=0 unit=chars",
-                                              "2: recursive size=200 overlap=0 unit=chars"]
+    assert [p["caption"] for p in panels] == ["1: fixed Size 400, Overlap 0, Unit characters",
+                                              "2: recursive Size 200, Overlap 0, Unit characters"]
     only_a = sum(1 for c in diff.only_a if c < 4000)
     only_b = sum(1 for c in diff.only_b if c < 4000)
     # Each panel marks its own cuts solid and the other's dashed, so both show the same places.
@@ -146,8 +146,8 @@ def test_boundary_differences_are_counted_and_marked_in_both_panels():
     table = at.dataframe[2].value
     assert list(table.columns) == ["question", "answer", "broken in"]
     assert len(table) == len(diff.broken_only_a) + len(diff.broken_only_b)
-    assert set(table["broken in"]) <= {"1: fixed size=400 overlap=0 unit=chars",
-                                        "2: recursive size=200 overlap=0 unit=chars"}
+    assert set(table["broken in"]) <= {"1: fixed Size 400, Overlap 0, Unit characters",
+                                        "2: recursive Size 200, Overlap 0, Unit characters"}
 
 
 def test_another_pair_moves_the_markers_and_the_same_pair_asks_for_two():
@@ -204,3 +204,28 @@ def test_a_click_on_the_strip_shows_that_part_of_the_document(monkeypatch):
     at.slider(key="compare_page").set_value(1).run()
     assert component_data(at, "compare_panels")["start"] == 0
     assert policies._shown_default_value_warning is False
+
+
+def test_a_dense_backend_ranks_only_once_asked(monkeypatch):
+    """Issue 39: chunk counts and broken answers at once; a model encodes only when asked."""
+    import chunkviz.views.compare as compare
+
+    calls: list[int] = []
+
+    def counting(result, qa, backend, *, measure="cosine"):
+        calls.append(len(result.chunks))
+        return tuple(1 for _ in qa)  # no encoding in a unit test: every best chunk first
+
+    monkeypatch.setattr(compare, "question_ranks", counting)
+    at = _page(backend="e5-small", strategy="fixed", params={"fixed": {"size": 333}})
+    assert not at.exception
+    assert calls == []
+    assert len(_chunk_counts(at)) == 2  # counts need no model
+    summary = at.dataframe[0].value
+    assert "Recall@5" not in summary.columns
+    assert any("Rank the questions with" in i.value for i in at.info)
+    at = at.toggle(key="compare_rank").set_value(True).run()
+    assert not at.exception
+    assert len(calls) == 2
+    assert "Recall@5" in at.dataframe[0].value.columns
+    assert len(at.dataframe[1].value) == len(load_sample("jsquad_tsuyu").questions)

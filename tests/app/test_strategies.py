@@ -8,6 +8,7 @@ from chunkviz.retrieval.backends import get_backend
 from chunkviz.samples import load_sample
 from chunkviz.strategies.perplexity import perplexity_curve
 from chunkviz.strategies.semantic import semantic_curve
+from chunkviz.ui.state import STATE_KEY, AppState
 from chunkviz.views.parent_expansion import auto_merge, expand_to_parents, rank_children
 from tests.app.helpers import app_state, page
 
@@ -16,17 +17,22 @@ PAGE = str(ROOT / "pages" / "5_Strategies.py")
 TEXT = load_sample("jsquad_tsuyu").text
 
 
-def _page() -> AppTest:
-    return AppTest.from_file(PAGE, default_timeout=120).run()
+def _page(tab: str | None = None) -> AppTest:
+    """The page, with the tab labelled ``tab`` open (None: the first, semantic)."""
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    if tab is not None:
+        at.session_state["strategies_tab"] = tab
+    return at.run()
 
 
 def test_controls_come_from_the_schema_with_the_registrys_defaults():
     from chunkviz.strategies import get_strategy
     from chunkviz.ui.controls import widget_key
 
-    at = _page()
-    assert not at.exception
-    for name in ("semantic", "perplexity", "parent_child"):
+    for name, tab in (("semantic", None), ("perplexity", "Perplexity"),
+                      ("parent_child", "Parent-child")):
+        at = _page(tab)
+        assert not at.exception
         for p in get_strategy(name).params:
             # Widgets with translated option labels are keyed per language.
             key = widget_key("strategies_p_", name, p, "en")
@@ -34,8 +40,9 @@ def test_controls_come_from_the_schema_with_the_registrys_defaults():
                                              else at.session_state[key])
             if p.optional:
                 assert at.session_state[key + "__on"] is (p.default is not None)
-    assert at.slider(key="strategies_p_semantic_percentile").value == 5.0
-    assert at.slider(key="strategies_p_perplexity_threshold").max == 20.0
+    assert _page().slider(key="strategies_p_semantic_percentile").value == 5.0
+    assert _page("Perplexity").slider(key="strategies_p_perplexity_threshold").max == 20.0
+    at = _page("Parent-child")
     assert at.slider(key="strategies_p_parent_child_child_size").value == 200
     assert at.slider(key="strategies_p_parent_child_parent_size").disabled  # off: 5 x child
 
@@ -55,7 +62,7 @@ def test_semantic_picture_shows_the_documents_own_threshold_and_cuts():
     assert metrics["Threshold"] == [f"{curve.threshold:.3f}"]
     assert metrics["Sentences"][0] == f"{len(curve.units):,}"
     assert metrics["Forced by max_size"][0] == f"{len(curve.forced):,}"
-    assert len(at.get("plotly_chart")) == 2
+    assert len(at.get("plotly_chart")) == 1  # the open tab's only: the others do not run
     jump = at.selectbox(key="strategies_sem_jump")
     assert len(jump.options) == len(curve.cuts) + 1
     jump.set_value(2).run()
@@ -72,16 +79,16 @@ def test_semantic_percentile_moves_the_threshold():
 
 
 def test_perplexity_picture_names_the_language_model_and_counts_the_cuts():
-    at = _page()
+    at = _page("Perplexity")
     curve = perplexity_curve(TEXT, threshold=1.0, min_size=100, max_size=1000)
     assert any("Language model in use" in i.value and "Kneser-Ney" in i.value for i in at.info)
-    assert _metrics(at)["Sentences"][1] == f"{len(curve.units):,}"
-    assert _metrics(at)["Topic cuts"][1] == f"{len(curve.cuts) - len(curve.forced):,}"
+    assert _metrics(at)["Sentences"] == [f"{len(curve.units):,}"]
+    assert _metrics(at)["Topic cuts"] == [f"{len(curve.cuts) - len(curve.forced):,}"]
     # The curve's chunks are the strategy's chunks.
     import chunkviz
 
-    assert _metrics(at)["Chunks by this splitter"][1] == (
-        f"{len(chunkviz.chunk(TEXT, 'perplexity')):,}")
+    assert _metrics(at)["Chunks by this splitter"] == [
+        f"{len(chunkviz.chunk(TEXT, 'perplexity')):,}"]
 
 
 def test_the_current_configurations_chunks_are_told_apart_from_each_splitters():
@@ -93,12 +100,15 @@ def test_the_current_configurations_chunks_are_told_apart_from_each_splitters():
 
     assert metrics["Chunks of the current configuration"] == [
         f"{len(chunkviz.chunk(TEXT, current[0], **current[1]).chunks):,}"]
-    assert len(metrics["Chunks by this splitter"]) == 2
+    assert len(metrics["Chunks by this splitter"]) == 1  # the open tab's splitter
     assert "Chunks" not in metrics
 
 
 def test_japanese_strategies_page_names_its_models_in_japanese():
-    at = page("5_Strategies.py", lang="ja")
+    at = AppTest.from_file(PAGE, default_timeout=120)
+    at.session_state[STATE_KEY] = AppState(lang="ja")
+    at.session_state["strategies_tab"] = "パープレキシティ"
+    at.run()
     assert not at.exception
     (info,) = [i.value for i in at.info if "言語モデル" in i.value]
     assert "文字 3-gram" in info
@@ -111,14 +121,14 @@ def test_japanese_strategies_page_names_its_models_in_japanese():
 
 
 def test_a_missing_transformers_model_is_a_clear_error():
-    at = _page()
+    at = _page("Perplexity")
     at.text_input(key="strategies_p_perplexity_lm").set_value("hf:/no/such/model").run()
     assert not at.exception
     assert any("not available offline" in e.value for e in at.error)
 
 
 def test_parent_child_hits_expand_to_deduplicated_parents():
-    at = _page()
+    at = _page("Parent-child")
     assert not at.exception
     import chunkviz
 
@@ -171,3 +181,26 @@ def test_semantic_model_offers_the_known_models_and_takes_a_named_one():
     assert at.selectbox(key="strategies_p_semantic_model_en").value == "st:/no/such/model"
     assert app_state(at).params_of("semantic")["model"] == "st:/no/such/model"
     assert any("/no/such/model" in e.value for e in at.error)
+
+
+def test_the_hidden_parent_child_tab_ranks_nothing(monkeypatch):
+    """Issue 39: only the open tab runs; parent-child ranking waits until its tab is opened."""
+    import chunkviz.ui.strategies_view as view
+
+    calls: list[str] = []
+
+    def counting(result, query, backend):
+        calls.append(query)
+        return rank_children(result, query, backend)
+
+    monkeypatch.setattr(view, "rank_children", counting)
+    at = _page()
+    assert not at.exception
+    assert calls == []
+    assert "Contexts sent" not in _metrics(at)
+    at.session_state["strategies_tab"] = "Parent-child"
+    at.run()
+    assert not at.exception
+    assert len(calls) == 1
+    assert "Contexts sent" in _metrics(at)
+    assert "Threshold" not in _metrics(at)  # the semantic tab does not run now

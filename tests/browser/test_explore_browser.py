@@ -82,3 +82,27 @@ def test_jump_to_chunk_scrolls_the_highlight(app_url, page):
     # The badge of chunk 60 (far below the first screen of text) is inside the visible box.
     assert box["y"] <= target["y"] <= box["y"] + box["height"]
     assert page.locator(".hl-box").evaluate("el => el.scrollTop") > 0
+
+
+def test_a_pasted_document_without_questions_shows_a_cut_key_phrase_in_red(app_url, page):
+    """Issue 39: no QA pairs, still something red: the key phrases a boundary cuts."""
+    from chunkviz.samples import load_sample
+
+    page.goto(f"{app_url}/Explore")
+    _wait_for_app(page)
+    page.locator("[data-testid='stExpander'] summary").filter(has_text="Document").first.click()
+    page.get_by_text("Paste text", exact=True).click()
+    area = page.get_by_role("textbox", name="Your text")
+    area.wait_for(timeout=30_000)
+    area.fill(load_sample("jsquad_tsuyu").text[:3000])
+    area.press("Control+Enter")
+    page.get_by_text("key phrases are cut").first.wait_for(state="visible", timeout=60_000)
+    cut = page.locator(".hl-box .broken[title*='KEY PHRASE cut']").first
+    cut.wait_for(state="visible", timeout=30_000)
+    assert cut.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(220, 38, 38)"
+    assert "BROKEN answer" not in (cut.get_attribute("title") or "")
+    legend = page.locator(".hl-legend").first
+    assert "key phrase cut" in legend.inner_text()
+    cut.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "explore-key-phrase-cut.png"), full_page=False)
+    assert not page.dialogs
