@@ -13,7 +13,7 @@ with the ratio load / json.loads measured in the same run, so that the figure tr
 machines and loads. The file is read from disk once, before timing.
 
     python bench/results_load.py              # 15 rounds
-    python bench/results_load.py --rounds 5 chunkviz/results/jsquad-bm25-all-s0-eb5749df.json
+    python bench/results_load.py --rounds 5 chunkviz/results/jsquad-bm25-all-s0-fb1f6d35.json
     git archive 302d586 chunkviz | tar -x -C /tmp/before   # the hand-made reader
     python bench/results_load.py --root /tmp/before           # before, same files
 """
