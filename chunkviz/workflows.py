@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from chunkviz.errors import ParameterError
 from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS
+from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 
 if TYPE_CHECKING:
     from chunkviz.datasets.base import Dataset
@@ -113,10 +114,10 @@ def evaluate(
     from chunkviz.eval.runner import BUDGET_CHARS, run_benchmark
 
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
-                               or budget < 1):
+                               or not MIN_BUDGET_CHARS <= budget <= MAX_BUDGET_CHARS):
         raise ParameterError(
-            f"budget must be a positive whole number of characters (got budget={budget!r}); "
-            "try 2000")
+            f"budget must be a whole number of characters from {MIN_BUDGET_CHARS:,} to "
+            f"{MAX_BUDGET_CHARS:,} (got budget={budget!r}); try {DEFAULT_BUDGET_CHARS}")
     grid = _configs(configs)
     ready = preflight(backend, cache_dir=cache_dir)
     data = _corpus(corpus)

@@ -45,10 +45,10 @@ def test_evaluate_documents_with_their_questions_at_a_budget(tmp_path):
     from chunkviz.document import locate_questions
 
     doc = doc.with_questions(locate_questions(doc.text, PAIRS, doc_id=doc.doc_id))
-    results = chunkviz.evaluate(doc, ["fixed-20-4", "paragraph"], budget=60,
+    results = chunkviz.evaluate(doc, ["fixed-20-4", "paragraph"], budget=120,
                                 cache_dir=tmp_path / "cache", **FAST)
     assert results.labels == ("fixed-20-4", "paragraph")
-    assert results.budget.chars == 60
+    assert results.budget.chars == 120
     assert len(results.question_ids) == 2
     data = json.loads(results.to_json())
     jsonschema.validate(data, RESULTS_SCHEMA)
@@ -57,8 +57,11 @@ def test_evaluate_documents_with_their_questions_at_a_budget(tmp_path):
 
 
 def test_evaluate_reads_a_dataset_spec_and_refuses_a_bad_budget():
-    with pytest.raises(ParameterError, match="budget must be a positive whole number"):
+    with pytest.raises(ParameterError, match="budget must be a whole number of characters from "
+                                             "100 to 100,000"):
         chunkviz.evaluate("jsquad", "paragraph", budget=0)
+    with pytest.raises(ParameterError, match=r"got budget=60\); try 2000"):
+        chunkviz.evaluate("jsquad", "paragraph", budget=60)
     results = chunkviz.evaluate("jsquad", "paragraph", sample=20, **FAST)
     assert results.budget.chars == 2000  # the runner's default budget
     assert results.dataset.spec == "jsquad"

@@ -242,8 +242,8 @@ def write_mtcb(dataset: Dataset, folder: str | Path) -> Path:
     Raises:
         ResultsFileError: The folder cannot be written.
     """
+    from chunkviz.atomic import write_atomically
     from chunkviz.eval.results import check_writable
-    from chunkviz.retrieval.cache import atomic_write_bytes
 
     root = check_writable(folder, "--out")
     by_id = {d.doc_id: d for d in dataset.documents}
@@ -259,7 +259,8 @@ def write_mtcb(dataset: Dataset, folder: str | Path) -> Path:
                           PASSAGE: by_id[q.doc_id].text[first.start:first.end],
                           "answer": q.answer, "document_id": q.doc_id,
                           "spans": [[s.start, s.end] for s in spans]})
-    atomic_write_bytes(root / "corpus" / "train-00000-of-00001.jsonl", _jsonl(corpus))
-    atomic_write_bytes(root / "questions" / "train-00000-of-00001.jsonl", _jsonl(questions))
-    atomic_write_bytes(root / "README.md", CARD.format(name=dataset.name).encode("utf-8"))
+    write_atomically(root / "corpus" / "train-00000-of-00001.jsonl", _jsonl(corpus), "--out")
+    write_atomically(root / "questions" / "train-00000-of-00001.jsonl", _jsonl(questions),
+                     "--out")
+    write_atomically(root / "README.md", CARD.format(name=dataset.name).encode("utf-8"), "--out")
     return root

@@ -76,12 +76,16 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
         try:
             pdf = pdfium.PdfDocument(data)
         except pdfium.PdfiumError as exc:
-            if getattr(exc, "err_code", None) == pdfium.raw.FPDF_ERR_PASSWORD:
+            code = getattr(exc, "err_code", None)
+            # NOTE: PDFium's last error is process-wide and a document that fails without an
+            # error of its own (no pages) reports the previous one: a password error counts
+            # only when the file has an /Encrypt dictionary.
+            if code == pdfium.raw.FPDF_ERR_PASSWORD and b"/Encrypt" in data:
                 raise InputTextError(
                     f"{filename} is an encrypted PDF; remove the password and upload it again",
                     code="pdf_encrypted", params={"file": filename},
                 ) from None
-            if getattr(exc, "err_code", None) == pdfium.raw.FPDF_ERR_SUCCESS:
+            if code in (pdfium.raw.FPDF_ERR_SUCCESS, pdfium.raw.FPDF_ERR_PASSWORD):
                 # PDFium loads no document without a page, and reports no error for it.
                 raise InputTextError(
                     f"{filename} has no pages (its page tree is empty); upload the PDF that "

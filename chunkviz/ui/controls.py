@@ -15,6 +15,7 @@ from typing import Any
 import streamlit as st
 
 from chunkviz.strategies.registry import Param, Strategy
+from chunkviz.strategies.snap import active_params
 from chunkviz.text import Lang, has
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.resources import backend_infos
@@ -236,7 +237,6 @@ def param_controls(
     chosen: dict[str, Any] = {}
     if not spec.params:
         return chosen
-    cols = st.columns(min(columns, len(spec.params)))
     unit_key = param_key(prefix, spec.name, "unit") + f"_{lang}"
     unit = st.session_state.get(unit_key, values.get("unit", "chars"))
     keys = {p.name: widget_key(prefix, spec.name, p, lang) for p in spec.params}
@@ -246,7 +246,13 @@ def param_controls(
         if p.optional:
             bind(keys[p.name] + "__on", value is not None)
     settled = _resolve(spec, values, keys)
-    for i, p in enumerate(spec.params):
+    # A parameter that only matters when another is on (``max_shift`` without ``snap``) is not
+    # drawn, by the same rule that leaves it out of labels and links: it keeps its value.
+    idle = set(settled) - set(active_params(settled)) - {"snap"}
+    shown = [p for p in spec.params if p.name not in idle]
+    chosen.update({name: settled[name] for name in idle})
+    cols = st.columns(min(columns, max(1, len(shown))))
+    for i, p in enumerate(shown):
         key = keys[p.name]
         label = param_label(lang, p, unit, tokenizer)
         help_text = param_help(lang, spec, p)

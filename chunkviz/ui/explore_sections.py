@@ -65,6 +65,10 @@ class ExploreRun:
 def number_tiles(run: ExploreRun, index_size: IndexSize | None) -> None:
     """The seven key numbers, two to a row beside the settings (``METRIC_WIDTH`` tiles).
 
+    The cuts come second, right under the chunk count and its prediction: answers cut and cuts
+    inside words are the lesson's numbers, and they stay on the first screen at 1400x900 with
+    the snap control above them.
+
     ``index_size`` is ``resources.index_size_cached``'s for the run's configuration.
     """
     stats, counts, backend = run.stats, run.counts, run.backend
@@ -76,25 +80,25 @@ def number_tiles(run: ExploreRun, index_size: IndexSize | None) -> None:
                     "—" if stats.predicted is None else f"{stats.predicted:,}",
                     help=tr("explore.predicted_help"))
     actual = "—" if stats.actual_factor is None else f"{stats.actual_factor:.3f}"
-    tiles[2].metric(tr("explore.cost"),
+    tiles[4].metric(tr("explore.cost"),
                     "—" if stats.cost_factor is None else f"{stats.cost_factor:.3f}",
                     help=tr("explore.cost_help", actual=actual))
     index_value, index_help, index_fields = index_metric(index_size)
     fields: dict[str, Any] = {"chars": stats.embedded_chars, "backend": named,
                               "limit": LEXICAL_LIMIT, **index_fields}
-    tiles[3].metric(tr("explore.index"), index_value,
+    tiles[5].metric(tr("explore.index"), index_value,
                     help=tr(f"explore.index_help_{index_help}", **fields))
-    tiles[4].metric(tr("explore.broken_metric"), f"{counts.broken} / {counts.found}",
+    tiles[2].metric(tr("explore.broken_metric"), f"{counts.broken} / {counts.found}",
                     help=tr("explore.broken_help", missing=counts.not_found))
     limit = backend.max_input_tokens
     windowed = getattr(backend, "long_inputs", "") == "windowed"
-    tiles[5].metric(tr("explore.over_metric"),
+    tiles[6].metric(tr("explore.over_metric"),
                     "—" if limit is None else f"{len(stats.over_limit)}",
                     help=tr("explore.no_limit", backend=named) if limit is None
                     else tr("explore.over_help_windowed" if windowed else "explore.over_help",
                             limit=limit))
     cuts = stats.word_cuts
-    tiles[6].metric(tr("explore.word_cuts"),
+    tiles[3].metric(tr("explore.word_cuts"),
                     "—" if cuts is None else f"{cuts.count:,} / {len(cuts.cuts):,}",
                     help=tr("explore.word_cuts_help"))
 

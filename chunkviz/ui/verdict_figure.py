@@ -77,7 +77,7 @@ def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang)
         note += " · " + tr("verdict.chart_detectable", margin=margin, lang=lang)
     fig.update_yaxes(title_text=tr("verdict.chart_y", name=metric_name(first.metric), lang=lang),
                      row=1, col=1)
-    fig.update_layout(height=380, margin={"l": 10, "r": 10, "t": 60, "b": 10},
+    fig.update_layout(height=400, margin={"l": 10, "r": 10, "t": 85, "b": 10},
                       legend={"orientation": "h", "y": -0.22},
                       title={"text": f"{tr('verdict.chart_title', lang=lang)}<br>"
                                      f"<sup>{note}</sup>", "font": {"size": 15}})

@@ -225,10 +225,18 @@ def config_text(lang: Lang, strategy: str, params: Mapping[str, Any]) -> str:
         return config_label(strategy, params)
     shown = [text(lang, "recorded.param_value",
                   name=text(lang, f"param.{k}") if has(lang, f"param.{k}") else k,
-                  value=text(lang, f"unit.{v}") if isinstance(v, str) and has(lang, f"unit.{v}")
-                  else value_text(lang, v))
-             for k, v in params.items() if v is not None]
+                  value=_value_word(lang, v))
+             for k, v in active_params(params).items() if v is not None]
     return f"{strategy} {text(lang, 'recorded.param_sep').join(shown)}".strip()
+
+
+def _value_word(lang: Lang, value: Any) -> str:
+    """A parameter's value in words: a unit (``chars``) or a choice (``phrase``), catalogued."""
+    if isinstance(value, str):
+        for table in ("unit", "choice"):
+            if has(lang, f"{table}.{value}"):
+                return text(lang, f"{table}.{value}")
+    return value_text(lang, value)
 
 
 def cut_offsets(result: ChunkingResult) -> frozenset[int]:

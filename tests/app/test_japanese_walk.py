@@ -40,20 +40,21 @@ NAMES = {
     "BudouX", "Ray", "PPL", "ln", "L2", "cos", "n.s.", "def/class", "MiB", "KiB", "GiB", "MB",
     "KB", "GB", "API", "CLI", "URL", "ID", "LLM", "len", "gram", "vs", "n.s", "jsquad",
     "char-2gram", "auto-merge", "langchain", "llamaindex", "character", "squad", "hf", "st",
-    "tfidf", "char-ngram", "IoU", "RRF",
+    "tfidf", "char-ngram", "IoU", "RRF", "jaquad",
 }
 #: Ids shown as values: the points editor's columns (column_config shows their Japanese labels),
 #: and the export's field names and parent-child's mode values, named in its help.
 IDS = {"label", "angle", "length", "answers_contained", "answers_broken", "hierarchy",
        "sentence_window"}
 #: Configuration labels (``fixed-400-80``), metric names (``Recall@5``), variables (``k``).
-PATTERNS = (re.compile(r"[a-z_]+(-\d+)+"), re.compile(r"(Recall|nDCG|MRR|ndcg|recall|mrr)@\w+"),
+PATTERNS = (re.compile(r"[a-z_]+(-\d+)+(-snap=(word|phrase))?"),
+            re.compile(r"(Recall|nDCG|MRR|ndcg|recall|mrr)@\w+"),
             re.compile(r"[A-Za-z]\d?"))
 #: Parts of a message that are code to copy (a command, a path, a flag) or a recorded id in ASCII
 #: parentheses (Japanese text uses full-width ones), not words to read.
 CODE = re.compile(r'python -c|"[^"]*"|`[^`]*`|\S+/\S*|huggingface-cli download \S+|lm=\S+|--\S+'
                   r'|\([ -~]*\)')
-WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-@.:/]*[A-Za-z0-9@]|[A-Za-z]")
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-@.:/=]*[A-Za-z0-9@]|[A-Za-z]")
 
 
 def _registry_words() -> set[str]:
@@ -147,4 +148,4 @@ def test_the_walk_catches_ids_and_the_runners_english():
         "fixed-400-80 と paragraph：Recall@5 は BM25 で 0.9、k = 5（Holm 補正）",
     ])
     assert set(found) == {"bm25", "sensitivity", "relevance_answer_text", "pairwise", "tests",
-                          "chars", "paired", "permutation"}
+                          "size=400", "overlap=0", "unit=chars", "paired", "permutation"}

@@ -53,7 +53,9 @@ def test_explore_opened_cold_shows_a_red_answer_on_the_first_screen(browser, app
         assert _in_viewport(page, red), red.bounding_box()
         assert red.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(220, 38, 38)"
         if screen == "desk":  # the key numbers beside it
-            assert _in_viewport(page, page.locator("[data-testid='stMetric']").nth(4))
+            for name in ("Chunks", "Broken answers", "Cuts inside words"):
+                tile = page.locator("[data-testid='stMetric']").filter(has_text=name).first
+                assert _in_viewport(page, tile), name
         else:  # the sidebar folded away: the page has the width
             sidebar = page.locator("[data-testid='stSidebar']").bounding_box()
             assert sidebar is None or sidebar["x"] + sidebar["width"] <= 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chunkviz.eval.synthetic import DEFAULT_FORM, VALIDATION
+from chunkviz.eval.synthetic import DEFAULT_FORM
 from chunkviz.eval.tune import tune
 from chunkviz.samples import load_sample
 from chunkviz.ui.tune_view import grid_configs
@@ -40,16 +40,17 @@ def test_a_small_grid_runs_and_shows_the_recommendation(app_url, page):
     chosen = grid.locator(".react-aria-ComboBox [data-tag] span[title]")
     assert sorted(chosen.all_inner_texts()) == sorted(GRID)
     page.get_by_role("button", name="Run tune").click()
-    assert _metric(page, "Recommended configuration") == result.pick  # the fallback's, if any
+    assert _metric(page, "Recommended at 2,000 characters") == result.pick
     _settle(page)
     _no_error(page)
     body = page.inner_text("body")
     assert f"Synthetic questions: 30 {DEFAULT_FORM} questions (seed 0)" in body
     rule = ("Rule: these questions cannot separate" if expected.saturated
-            else "Rule: the least context among" if expected.rule == "equivalent"
+            else "Rule: the smallest index among" if expected.rule == "equivalent"
             else "Rule: the best itself")
     assert rule in body  # the rule used is said, as the page renders it
-    assert f"median Spearman ρ = {VALIDATION[DEFAULT_FORM]['bm25']:.2f}" in body
+    assert "checked on held-out real questions of JSQuAD and JaQuAD" in body
+    assert "Held out (bench/verdict_holdout.py)" in body
     assert page.locator("[data-testid='stPlotlyChart']").count() == 3  # verdict and two fronts
     page.get_by_role("button", name="Open in Explore").click()
     page.wait_for_selector(".hl-box .cn", timeout=120_000)

@@ -18,7 +18,7 @@ from chunkviz.eval.by_type import (
     retest_pairs,
     type_counts,
 )
-from chunkviz.eval.metrics import metric_values
+from chunkviz.eval.metrics import budget_values, metric_values
 from chunkviz.eval.results import load_results
 from chunkviz.eval.runner import shipped_results_dir
 from chunkviz.eval.stats import holm
@@ -73,7 +73,7 @@ def test_budget_metrics_use_each_configurations_budget_k(jaquad):
     types = np.asarray(jaquad.question_types, dtype=object)
     k = jaquad.budget.k["fixed-100-0"]
     assert k != 5
-    expected = metric_values("recall", jaquad.ranks["fixed-100-0"], k)[types == row.type].mean()
+    expected = budget_values("recall", jaquad.ranks["fixed-100-0"], k)[types == row.type].mean()
     assert row.estimates["fixed-100-0"].mean == pytest.approx(expected)
 
 
