@@ -1,7 +1,7 @@
 """What a Benchmark link carries besides the configuration: run, metric, δ, budget and view.
 
 A stakeholder's link must open on the sender's screen, so the page's choices travel as values:
-``?run=jsquad-use-m3-all-s0-479bd650&metric=ndcg@10&delta=0.02&budget=1500&view=budget``. The
+``?run=jsquad-use-m3-all-s0-4266905b&metric=ndcg@10&delta=0.02&budget=1500&view=budget``. The
 run is named by its ``run_id`` (stable across machines; a path is not), the metric by its key,
 δ and the context budget (characters) as numbers and the view (``VIEWS``) by its id. Reading a
 link checks each value against what this page can show and reports the others as ``Message`` s,
