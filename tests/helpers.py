@@ -90,6 +90,11 @@ def one_page_pdf(content: bytes, *, flate: bool = False, width: float = 612, hei
         b"<< " + filters + b"/Length %d >>\nstream\n" % len(body) + body + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
+    return pdf_of(objects)
+
+
+def pdf_of(objects: list[bytes]) -> bytes:
+    """A PDF file of ``objects`` (numbered from 1, the first the catalog), with its xref."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for i, obj in enumerate(objects, start=1):

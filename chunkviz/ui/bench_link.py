@@ -8,7 +8,8 @@ reported once, in the reader's language, where the page put ``problems_box``.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any
 
 import streamlit as st
 
@@ -80,21 +81,21 @@ def seed_delta(state: AppState, key: str, default: float) -> None:
 
     The widget is then drawn without a ``value``: its state is its only source.
     """
-    pending = _pending(state)
-    value, problem = read_delta(pending)
-    pending.pop("delta", None)
-    _note(problem)
-    if value is not None:
-        st.session_state[key] = value
-    else:
-        st.session_state.setdefault(key, default)
+    _seed_number(state, "delta", read_delta, key, default)
 
 
 def seed_budget(state: AppState, key: str, default: int) -> None:
     """Start the budget input ``key`` at the link's budget, else (none there) at ``default``."""
+    _seed_number(state, "budget", read_budget, key, default)
+
+
+def _seed_number(state: AppState, link_key: str,
+                 read: Callable[[Mapping[str, str]], tuple[Any, Message | None]], key: str,
+                 default: float) -> None:
+    """Start the number input ``key`` at the link's ``link_key`` as ``read`` checks it."""
     pending = _pending(state)
-    value, problem = read_budget(pending)
-    pending.pop("budget", None)
+    value, problem = read(pending)
+    pending.pop(link_key, None)
     _note(problem)
     if value is not None:
         st.session_state[key] = value

@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from tests.helpers import pdf_of
+
 CHROMIUM = "/usr/bin/chromium"
 HEADER = "チャンキング戦略 — 社内資料"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -111,17 +113,7 @@ def simple_pdf(pages: Sequence[Sequence[str | tuple[float, str]]], *, header: st
     objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
     objects[1] = (b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids)
                   + b"] /Count %d >>" % len(kids))
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for i, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref)
-    return bytes(out)
+    return pdf_of(objects)
 
 
 def _show(x: float, y: float, text: str, size: float) -> str:

@@ -69,3 +69,21 @@ def test_a_model_name_too_long_for_a_path_is_a_parameter_problem_not_an_oserror(
     # OSError: File name too long reached the page before.
     with pytest.raises(ModelUnavailableError, match="neither a model folder nor a model name"):
         chunkviz.chunk("a. b. c.", "semantic", model="st:" + "x" * 300)
+
+
+def test_a_benchmark_link_carries_the_context_budget_within_the_pages_range():
+    from chunkviz.views.bench_link import BenchView, read_budget, to_query
+    from chunkviz.views.share_link import PAGE_KEYS
+
+    assert "budget" in PAGE_KEYS
+    query = to_query(BenchView(run="r", metric="recall@5", delta=0.01, view="budget",
+                               budget=1500))
+    assert query["budget"] == "1500"
+    assert read_budget(query) == (1500, None)
+    assert read_budget({}) == (None, None)
+    for bad in ("50", "100001", "1e3", "-5", "9" * 400):
+        value, problem = read_budget({"budget": bad})
+        assert value is None
+        assert problem is not None
+        assert "not a context budget from 100 to 100,000 characters" in str(problem)
+        assert len(str(problem)) < 200  # a hostile value is shown cut, never whole
