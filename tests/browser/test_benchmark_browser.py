@@ -57,6 +57,12 @@ def test_the_first_screen_shows_the_verdict(browser, app_url):
 def test_a_390_px_phone_never_scrolls_sideways(browser, app_url):
     context, page = _open(browser, app_url, 390, 844)
     try:
+        # The answer is on a phone's first screen too (issue 34).
+        tile = page.locator("[data-testid='stMetric']").filter(
+            has_text="Recommended at 2,000 characters").first
+        tile_box = tile.bounding_box()
+        assert tile_box is not None
+        assert tile_box["y"] + tile_box["height"] <= 844, tile_box
         # Wait for the whole page: the main table, the figures and the drill-down below them.
         page.wait_for_selector("table", timeout=60_000)
         page.locator("[data-testid='stPlotlyChart']").first.wait_for(timeout=120_000)
