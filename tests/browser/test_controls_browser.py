@@ -23,7 +23,12 @@ def _chunks_metric(page):  # type: ignore[no-untyped-def]
 
 def _slider(page, key: str):  # type: ignore[no-untyped-def]
     # Streamlit's slider thumb is a visually hidden <input type=range> with min, max and value.
-    return page.locator(f"{key} input[type='range']")
+    # While a rerun draws the new slider the previous one can stay in the page for a moment
+    # (seen once on a loaded machine: max 399 beside max 436): wait until one is left.
+    selector = f"{key} input[type='range']"
+    page.wait_for_function("sel => document.querySelectorAll(sel).length === 1", arg=selector,
+                           timeout=30_000)
+    return page.locator(selector)
 
 
 def _wait_prop(page, selector: str, prop: str, want: str) -> None:  # type: ignore[no-untyped-def]
