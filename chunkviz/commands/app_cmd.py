@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import subprocess
 import sys
 from typing import Any
@@ -12,6 +13,8 @@ from chunkviz.errors import MissingDependencyError
 from chunkviz.paths import app_script
 
 INSTALL_HINT = 'streamlit is not installed; run pip install "chunkviz[app]"'
+#: Whether ``chunkviz app`` becomes Streamlit (``os.execv``) instead of running it as a child.
+REPLACE_PROCESS = os.name == "posix"
 
 
 def add_parser(sub: Any) -> None:
@@ -36,5 +39,15 @@ def command(extra: list[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
-    """Run Streamlit until it exits; its exit status is the command's."""
-    return subprocess.call(command(extra))
+    """Run Streamlit until it exits; its exit status is the command's.
+
+    On POSIX the process becomes Streamlit: a signal sent to ``chunkviz app`` (a service
+    manager's or a test's SIGTERM) then reaches the server itself. Run as a child, Streamlit
+    outlived a terminated ``chunkviz app`` (found as orphans left by the clean-install test).
+    """
+    cmd = command(extra)
+    if REPLACE_PROCESS:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execv(cmd[0], cmd)
+    return subprocess.call(cmd)
