@@ -48,6 +48,7 @@ from chunkviz.eval.decision import (  # noqa: E402
     Option,
     context_cost,
     default_margin,
+    prior_pick,
     recommend,
     retrievable,
 )
@@ -104,14 +105,6 @@ def decide(values: dict[str, np.ndarray], configs: dict[str, ConfigRanks], budge
     return choice.pick, choice.driver
 
 
-def prior_pick(configs: dict[str, ConfigRanks], budget: int, prior: dict[str, float]) -> str:
-    """The eligible configuration with the highest prior (grid order on ties)."""
-    ok = [lab for lab, c in configs.items()
-          if retrievable(chunks=c.chunks, documents=1, median_chunk_chars=c.median_chunk_chars,
-                         budget_chars=budget)]
-    return max(ok, key=lambda lab: (prior.get(lab, 0.0), -ok.index(lab)))
-
-
 def collect(datasets: list[str], min_questions: int, synthetic: int, seed: int,
             shard: tuple[int, int]) -> list[dict[str, Any]]:
     """Per document: real ranks, synthetic ranks and probe cuts under every configuration."""
@@ -162,7 +155,7 @@ def run(datasets: list[str], budgets: list[int], seeds: list[int], min_questions
         for budget in budgets:
             means = prior.means(budget, exclude={e["doc_id"]})
             values = {lab: budget_values(real[lab], "recall", budget) for lab in labels}
-            by_prior = prior_pick(real, budget, means)
+            by_prior = prior_pick(options_at(values, real, budget, e["cuts"], means, seeds[0]))
             zero = (decide({lab: budget_values(e["synthetic"][lab], "recall", budget)
                             for lab in labels}, real, budget, e["cuts"], means, seeds[0],
                            permutations) if e["synthetic"] else (by_prior, "prior"))

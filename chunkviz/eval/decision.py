@@ -500,15 +500,26 @@ def recommend(
                            and not found[o.label].worse_by_interval]
     pick = min(candidates, key=key)
     versus = tuple(found[o.label] for o in ranked if o.label != best.label)
-    cheaper = tuple(v for v in versus if key(next(o for o in options if o.label == v.label))
-                    < key(pick) and next(o for o in options if o.label == v.label).eligible)
-    with_prior = [o for o in eligible if o.prior is not None]
-    prior_pick = (min(with_prior, key=lambda o: (*preference(o), order[o.label])).label
-                  if with_prior else "")
+    by_label = {o.label: o for o in options}
+    cheaper = tuple(v for v in versus
+                    if by_label[v.label].eligible and key(by_label[v.label]) < key(pick))
     return Choice(basis, metric, delta, best.label, pick.label,
                   "best" if pick.label == best.label else "equivalent", tuple(ranked), versus,
                   cheaper, top.label, tuple(o.label for o in ranked if not o.eligible),
-                  prior_pick)
+                  prior_pick(options))
+
+
+def prior_pick(options: Sequence[Option]) -> str:
+    """The eligible configuration the prior puts first, by ``preference`` ("" without a prior).
+
+    What the document-blind prior alone would recommend: ``Choice.prior_pick`` and the held-out
+    check's prior baseline (``bench/verdict_holdout.py``) are this one function.
+    """
+    order = {o.label: i for i, o in enumerate(options)}
+    with_prior = [o for o in options if o.eligible and o.prior is not None]
+    if not with_prior:
+        return ""
+    return min(with_prior, key=lambda o: (*preference(o), order[o.label])).label
 
 
 def _versus(options: Sequence[Option], pairs: Sequence[Compared], best: Option,

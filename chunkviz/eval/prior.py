@@ -30,7 +30,7 @@ import numpy as np
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.errors import DatasetError
 from chunkviz.eval.grid import Config, chunk_config, tune_grid
-from chunkviz.eval.metrics import budget_k, metric_values
+from chunkviz.eval.metrics import budget_k
 from chunkviz.eval.metrics import budget_values as metric_budget_values
 from chunkviz.eval.spans import analyze_spans
 from chunkviz.retrieval.base import Backend
@@ -104,11 +104,6 @@ def document_ranks(document: Document, questions: Sequence[Question],
             median_chunk_chars=float(statistics.median(lengths)) if lengths else 0.0,
             index_bytes=int(index.nbytes), ranks=tuple(int(r or 0) for r in ranks))
     return out
-
-
-def rank_values(ranks: Sequence[int], measure: str, k: int) -> np.ndarray:
-    """Per-question values of ``measure`` at ``k`` from stored ranks (0: never found)."""
-    return metric_values(measure, [r or None for r in ranks], k)
 
 
 def budget_values(config: ConfigRanks, measure: str, budget_chars: int) -> np.ndarray:

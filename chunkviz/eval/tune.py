@@ -240,8 +240,8 @@ def decide(results: Results, points: Sequence[TunePoint], probes: int,
         ParameterError: A margin that is not positive.
     """
     rec, at_k = recommend(results, margin, points, probes, budget=budget)
-    cut = ({p.label: p.probes_cut / probes for p in points} if probes and points else None)
-    stability = pick_stability(results, rec, cut=cut, seed=results.stats.seed)
+    # The options already carry the probe cuts ``recommend`` broke ties by.
+    stability = pick_stability(results, rec, seed=results.stats.seed)
     return rec, at_k, stability
 
 
