@@ -6,14 +6,14 @@ import streamlit as st
 
 from chunkviz.document import Document
 from chunkviz.retrieval.headers import CONTEXT_MODES
-from chunkviz.ui.explore_layout import EXPLORE_CSS, document_heading
-from chunkviz.ui.explore_sections import ExploreRun, detail_tabs, number_tiles
+from chunkviz.ui.explore.layout import EXPLORE_CSS, document_heading
+from chunkviz.ui.explore.pdf_pages import page_view
+from chunkviz.ui.explore.sections import ExploreRun, detail_tabs, number_tiles
 from chunkviz.ui.guard import guard, message_markdown, show_error
 from chunkviz.ui.highlight_view import highlight_view, text_key
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.import_view import chunks_importer
 from chunkviz.ui.jumps import current_jump, page_default, request_jump
-from chunkviz.ui.page_view import page_view
 from chunkviz.ui.pickers import configuration_picker, document_picker
 from chunkviz.ui.resources import (
     chunk_cached,

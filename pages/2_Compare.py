@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from chunkviz.text.messages import backend_text
-from chunkviz.ui import compare_sections as sections
-from chunkviz.ui.compare_view import compare_view
+from chunkviz.ui.compare import sections
+from chunkviz.ui.compare.aligned import compare_view
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.jumps import valid_page

@@ -5,13 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 from chunkviz.text.messages import backend_text
-from chunkviz.ui import similarity_view as view
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.lazy import encoding_asked
 from chunkviz.ui.pickers import document_picker
-from chunkviz.ui.plane_component import similarity_plane
 from chunkviz.ui.resources import chunk_cached, lesson_cached
+from chunkviz.ui.similarity import view
+from chunkviz.ui.similarity.plane_component import similarity_plane
 from chunkviz.ui.state import app_state
 from chunkviz.views.compare import config_text
 from chunkviz.views.markup import escape_markdown

@@ -8,13 +8,12 @@ from chunkviz.eval.decision import default_margin
 from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.verdict import with_margin
 from chunkviz.text.messages import backend_text
-from chunkviz.ui import bench_link, verdict_view
-from chunkviz.ui import benchmark_context as context_view
-from chunkviz.ui import benchmark_data as data
-from chunkviz.ui import benchmark_recompute as recompute
-from chunkviz.ui import benchmark_sections as sections
-from chunkviz.ui import benchmark_separation as separation_view
-from chunkviz.ui import benchmark_types as types_view
+from chunkviz.ui import verdict_view
+from chunkviz.ui.benchmark import by_type as types_view
+from chunkviz.ui.benchmark import context as context_view
+from chunkviz.ui.benchmark import data, recompute, sections
+from chunkviz.ui.benchmark import link as bench_link
+from chunkviz.ui.benchmark import separation as separation_view
 from chunkviz.ui.guard import message_markdown
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.state import app_state

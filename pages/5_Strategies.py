@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from chunkviz.ui import strategies_view as view
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.lazy import lazy_tabs
 from chunkviz.ui.pickers import document_picker
 from chunkviz.ui.resources import chunk_cached
 from chunkviz.ui.state import app_state
+from chunkviz.ui.strategies import view
 from chunkviz.views.compare import config_text
 from chunkviz.views.markup import escape_markdown
 

@@ -13,7 +13,7 @@ from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_picker
 from chunkviz.ui.state import app_state, bind, lang_key
-from chunkviz.ui.tune_view import (
+from chunkviz.ui.tune.view import (
     PAGE_FORMS,
     QUESTION_SOURCES,
     TuneSettings,

@@ -16,7 +16,7 @@ from plotly.subplots import make_subplots
 
 from chunkviz.eval.decision import Choice
 from chunkviz.text import Lang
-from chunkviz.ui.benchmark_figures import log_ticks
+from chunkviz.ui.benchmark.figures import log_ticks
 from chunkviz.ui.i18n import tr
 from chunkviz.views.verdict import (
     OUTCOME_COLOURS,

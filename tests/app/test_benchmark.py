@@ -298,7 +298,7 @@ def test_recompute_a_tiny_grid_writes_and_shows_a_new_file(page, tmp_path):
 
 
 def test_run_and_save_feeds_the_progress_callback(monkeypatch, tmp_path):
-    from chunkviz.ui.benchmark_recompute import run_and_save
+    from chunkviz.ui.benchmark.recompute import run_and_save
 
     monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path))
     from chunkviz.eval.engine import run_fraction

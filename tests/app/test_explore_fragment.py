@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-import chunkviz.ui.explore_sections as sections
+import chunkviz.ui.explore.sections as sections
 import chunkviz.ui.pickers as pickers
 from tests.app.helpers import page
 

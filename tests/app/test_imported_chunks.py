@@ -99,7 +99,7 @@ def test_a_chunk_file_that_is_not_chunks_is_refused_with_its_name():
 
 def test_imported_chunks_join_the_tune_grid_and_open_in_explore(monkeypatch):
     from chunkviz.eval.tune import tune
-    from chunkviz.ui import tune_view
+    from chunkviz.ui.tune import view as tune_view
 
     switched: list[str] = []
     monkeypatch.setattr(tune_view.st, "switch_page", switched.append)

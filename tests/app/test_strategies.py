@@ -185,7 +185,7 @@ def test_semantic_model_offers_the_known_models_and_takes_a_named_one():
 
 def test_the_hidden_parent_child_tab_ranks_nothing(monkeypatch):
     """Issue 39: only the open tab runs; parent-child ranking waits until its tab is opened."""
-    import chunkviz.ui.strategies_view as view
+    import chunkviz.ui.strategies.view as view
 
     calls: list[str] = []
 

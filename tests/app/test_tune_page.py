@@ -5,8 +5,8 @@ from __future__ import annotations
 from chunkviz.eval.synthetic import DEFAULT_FORM
 from chunkviz.eval.tune import document_from_file, tune
 from chunkviz.samples import load_sample
-from chunkviz.ui import tune_view
-from chunkviz.ui.tune_view import grid_configs
+from chunkviz.ui.tune import view as tune_view
+from chunkviz.ui.tune.view import grid_configs
 from tests.app.helpers import app_state, metric, page
 
 GRID = ["fixed-200-0", "fixed-400-80", "paragraph"]

@@ -7,7 +7,7 @@ import pytest
 from chunkviz.eval.synthetic import DEFAULT_FORM
 from chunkviz.eval.tune import tune
 from chunkviz.samples import load_sample
-from chunkviz.ui.tune_view import grid_configs
+from chunkviz.ui.tune.view import grid_configs
 from tests.browser.test_app_state_browser import _metric, _no_error, _radio, _settle
 
 pytestmark = pytest.mark.browser

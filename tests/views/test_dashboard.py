@@ -453,7 +453,7 @@ def test_drilldown_rows_locate_chunks_by_offsets(bm25, tiny):
 
 
 def test_log_ticks_are_one_two_five_per_decade():
-    from chunkviz.ui.benchmark_figures import log_ticks
+    from chunkviz.ui.benchmark.figures import log_ticks
 
     assert log_ticks(30, 2100) == [50, 100, 200, 500, 1000, 2000]
     assert log_ticks(250, 450) == [300, 400]  # fewer than two 1-2-5 values: every digit

@@ -5,7 +5,7 @@ from streamlit.util import AttributeDictionary  # what st.plotly_chart returns
 
 from chunkviz.strategies.perplexity import perplexity_curve
 from chunkviz.strategies.semantic import semantic_curve
-from chunkviz.ui.strategies_figures import clicked_boundary, perplexity_figure, semantic_figure
+from chunkviz.ui.strategies.figures import clicked_boundary, perplexity_figure, semantic_figure
 from tests.strategies.test_perplexity import FixedPerplexities
 from tests.strategies.test_semantic import LetterCounts
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-ASSETS = Path(__file__).resolve().parents[2] / "chunkviz" / "ui" / "assets"
+ASSETS = Path(__file__).resolve().parents[3] / "chunkviz" / "ui" / "similarity" / "assets"
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"  # a name for createElementNS, never requested
 
 

@@ -3,7 +3,7 @@
 One row per configuration of the pair (A above B); a mark per cut only that configuration makes,
 grey marks for the cuts both make, red crosses at the answers broken under one of them only, and
 the part of the text the panels show as a band. Every point's ``customdata`` is its character
-offset, so a click (``chunkviz.ui.strategies_figures.clicked_boundary``) tells the page which part
+offset, so a click (``chunkviz.ui.strategies.figures.clicked_boundary``) tells the page which part
 of the text to show.
 """
 

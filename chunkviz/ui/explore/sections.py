@@ -17,9 +17,9 @@ from chunkviz.document import Document
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.lexical import CharNgramTokenizer
 from chunkviz.text.messages import backend_text
-from chunkviz.ui.explore_figures import length_figure, token_figure
-from chunkviz.ui.explore_layout import METRIC_WIDTH
-from chunkviz.ui.explore_tables import chunk_columns, qa_columns
+from chunkviz.ui.explore.figures import length_figure, token_figure
+from chunkviz.ui.explore.layout import METRIC_WIDTH
+from chunkviz.ui.explore.tables import chunk_columns, qa_columns
 from chunkviz.ui.highlight_view import save_view_button
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.jumps import follow_answer, keep_choice, request_jump

@@ -19,7 +19,7 @@ from chunkviz.text.messages import backend_text
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.resources import backend_infos, load_backend
-from chunkviz.ui.similarity_figures import norm_figure, pca_figure, rank_figure
+from chunkviz.ui.similarity.figures import norm_figure, pca_figure, rank_figure
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.plane import (
     DEFAULT_QUERY,

@@ -22,7 +22,7 @@ from chunkviz.retrieval.backends import get_backend, list_backends
 from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir
 from chunkviz.strategies import all_strategies
 from chunkviz.text.messages import backend_text, progress_text
-from chunkviz.ui.benchmark_drilldown import cached_dataset
+from chunkviz.ui.benchmark.drilldown import cached_dataset
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.views.numbers import parse_ints

@@ -24,7 +24,7 @@ from chunkviz.eval.by_type import (
 from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.results import Results
 from chunkviz.text import Lang
-from chunkviz.ui import benchmark_data as data
+from chunkviz.ui.benchmark import data
 from chunkviz.ui.i18n import tr
 from chunkviz.views import by_type as views
 from chunkviz.views.markup import escape_markdown

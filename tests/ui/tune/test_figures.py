@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chunkviz.eval.tune import TunePoint
-from chunkviz.ui.tune_view import front_figure
+from chunkviz.ui.tune.view import front_figure
 
 
 def _point(label: str, size: int, context: float, quality: float) -> TunePoint:

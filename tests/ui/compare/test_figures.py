@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import chunkviz
 from chunkviz.document import locate_questions
-from chunkviz.ui.compare_figures import diff_figure
+from chunkviz.ui.compare.figures import diff_figure
 from chunkviz.views.compare import boundary_diff, outcome
 
 TEXT = "abcdefghijkl"

@@ -15,10 +15,9 @@ from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.results import Results
 from chunkviz.text import Lang
 from chunkviz.text.messages import backend_text, recorded_text
-from chunkviz.ui import bench_link
-from chunkviz.ui import benchmark_data as data
-from chunkviz.ui import benchmark_drilldown as drilldown
-from chunkviz.ui import benchmark_figures as figs
+from chunkviz.ui.benchmark import data, drilldown
+from chunkviz.ui.benchmark import figures as figs
+from chunkviz.ui.benchmark import link as bench_link
 from chunkviz.ui.guard import show_error, user_message
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.state import AppState

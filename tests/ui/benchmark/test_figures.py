@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from chunkviz.eval.results import load_results
-from chunkviz.ui.benchmark_figures import lost_bar
+from chunkviz.ui.benchmark.figures import lost_bar
 from chunkviz.views.main_table import main_table
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def test_lost_bar_prints_counts_at_a_fixed_size_with_head_room():

@@ -8,7 +8,7 @@ import streamlit as st
 
 from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.separation import Separation, headline, separation
-from chunkviz.ui import benchmark_data as data
+from chunkviz.ui.benchmark import data
 from chunkviz.ui.i18n import tr
 
 

@@ -33,7 +33,7 @@ from chunkviz.eval.tune import (
 )
 from chunkviz.text import Lang
 from chunkviz.text.messages import progress_text, recorded_text
-from chunkviz.ui.benchmark_figures import log_ticks
+from chunkviz.ui.benchmark.figures import log_ticks
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.resources import document_key, load_backend
 from chunkviz.ui.state import AppState

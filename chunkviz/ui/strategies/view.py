@@ -32,7 +32,7 @@ from chunkviz.ui.resources import (
     semantic_curve_cached,
 )
 from chunkviz.ui.state import AppState
-from chunkviz.ui.strategies_figures import clicked_boundary, perplexity_figure, semantic_figure
+from chunkviz.ui.strategies.figures import clicked_boundary, perplexity_figure, semantic_figure
 from chunkviz.views.highlight import Labels, Mark, labels_for, page_bounds, render_html
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.parent_expansion import (

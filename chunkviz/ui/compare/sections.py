@@ -11,11 +11,11 @@ from collections.abc import Sequence
 import streamlit as st
 
 from chunkviz.text import Lang
-from chunkviz.ui.compare_figures import diff_figure
-from chunkviz.ui.compare_view import Panel
+from chunkviz.ui.compare.aligned import Panel
+from chunkviz.ui.compare.figures import diff_figure
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.jumps import follow_to_page, keep_choice
-from chunkviz.ui.strategies_figures import clicked_boundary
+from chunkviz.ui.strategies.figures import clicked_boundary
 from chunkviz.views.compare import BoundaryDiff, Outcome, boundary_diff, mark_cuts
 from chunkviz.views.explore import qa_marks
 from chunkviz.views.highlight import PANEL_PAGE_SIZE, labels_for, render_html

@@ -1,0 +1,1 @@
+"""The Benchmark page's Streamlit sections, figures and state glue."""

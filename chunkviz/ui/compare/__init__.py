@@ -1,0 +1,1 @@
+"""The Compare page's Streamlit sections, figures and state glue."""

@@ -1,0 +1,1 @@
+"""The Explore page's Streamlit sections, figures and state glue."""

@@ -1,0 +1,1 @@
+"""The Similarity page's Streamlit sections, figures and state glue."""

@@ -1,0 +1,1 @@
+"""The Strategies page's Streamlit sections, figures and state glue."""

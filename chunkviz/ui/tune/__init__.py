@@ -1,0 +1,1 @@
+"""The Tune page's Streamlit sections, figures and state glue."""
