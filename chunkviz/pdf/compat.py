@@ -58,11 +58,6 @@ def compat_table() -> dict[int, int]:
     return table
 
 
-def is_compat_ideograph(ch: str) -> bool:
-    """Whether ``ch`` is one of the compatibility ideographs ``fold_compat`` replaces."""
-    return ord(ch) in compat_table()
-
-
 def fold_compat(text: str) -> tuple[str, int]:
     """``text`` with every compatibility ideograph replaced, and how many were replaced."""
     table = compat_table()

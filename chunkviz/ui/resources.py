@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from functools import lru_cache
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -46,7 +45,6 @@ from chunkviz.views.similarity_lesson import Lesson, analyse, check_lesson_size
 ParamItems = tuple[tuple[str, Any], ...]
 #: The session's imported chunkings by id (``AppState.imported``), handed to the cache layer.
 Imported = Mapping[str, ImportedChunking]
-NO_IMPORTS: Imported = MappingProxyType({})
 
 
 def param_items(params: Mapping[str, Any]) -> ParamItems:

@@ -21,10 +21,7 @@ from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 from chunkviz.text import Lang, has, text
 from chunkviz.text.messages import backend_text
 from chunkviz.views.run_list import RunSummary
-from chunkviz.views.share_link import PAGE_KEYS
 
-#: The query keys the Benchmark page owns.
-KEYS = PAGE_KEYS
 #: The views of the retrieval-rule figure: every configuration at equal k, or at equal budget.
 VIEWS = ("equal_k", "budget")
 #: The margin δ a link may set (the page's own input range).

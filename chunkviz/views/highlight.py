@@ -213,9 +213,6 @@ class _Layer:
         last = bisect_right(self.starts, at, self.lo, self.hi)
         return tuple(range(first, max(first, last)))
 
-    def ending_at(self, at: int) -> range:
-        return range(bisect_left(self.ends, at, self.lo, self.hi),
-                     bisect_right(self.ends, at, self.lo, self.hi))
 
 
 def segments(
