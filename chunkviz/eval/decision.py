@@ -11,10 +11,12 @@ comparison is *saturated* when its paired differences carry no information: ever
 zero, their standard error is zero, or both sides sit at the ceiling, i.e. the misses of the two
 sides added up (questions with a value below the metric's maximum 1, counted once per side that
 misses them) are fewer than ``min_discordant(alpha)`` -- the fewest discordant questions on which
-even a one-sided exact sign test could reject at ``alpha``. A discordant question is missed by
-exactly one side, so there are at most that many of them, and no test of these questions could
-ever tell the two apart. A saturated comparison is
-never "equivalent": a TOST on zero variance returns p = 0 and would call anything equivalent.
+even a one-sided exact sign test could reject at ``alpha``. A discordant question (one whose
+paired difference is not zero) is missed by at least one side -- by both where a graded metric
+such as MRR gives the two sides different values below 1 -- so the sum bounds their number from
+above, and below that minimum no test of these questions could ever tell the two apart. A
+saturated comparison is never "equivalent": a TOST on zero variance returns p = 0 and would call
+anything equivalent.
 
 **Detectable margin.** For a comparison with paired standard error ``se`` on ``G`` units, the
 detectable margin is ``t_{1-alpha, G-1} * se``: the smallest ``delta`` at which the TOST at level
@@ -35,10 +37,12 @@ decides. Never the number of chunks.
 configuration retrieves the chunks that fill the budget); equal k is shown beside it but, since
 more context always wins there, it never decides. A configuration that cannot be retrieved at
 the budget (``retrievable``: its chunks are whole documents, or its median chunk is longer than
-the budget) is never recommended. Among the rest, *the best* is taken among the highest mean
-and the configurations the questions cannot separate from it (saturated or inconclusive,
-interval not below zero) by ``preference``: the document-blind prior, then answers cut, then
-index size, then context -- never more context. The pick is then the cheapest
+the budget) is never recommended. Among the rest, *the best* is not simply the highest mean:
+the group is the eligible configuration with the highest mean (``Choice.top``) and the eligible
+configurations the questions cannot separate from it (saturated or inconclusive, interval not
+wholly below zero), and the best is the first of that group by ``preference``: the
+document-blind prior, then answers cut, then index size, then context -- never more context --
+then grid order. The pick is then the cheapest
 configuration shown equivalent to the best, else the best itself, followed by the cheaper
 alternatives, each with its saving and its loss with its interval. A configuration whose
 interval of the difference lies below zero is never headlined.
@@ -127,6 +131,10 @@ def min_discordant(alpha: float) -> int:
 def is_saturated(a: np.ndarray, b: np.ndarray, se: float, alpha: float) -> bool:
     """Whether these questions cannot separate ``a`` from ``b`` (see the module docstring).
 
+    True when there is no question, every paired difference is 0, ``se`` is 0, or the questions
+    ``a`` misses plus the questions ``b`` misses (values below 1, a question both miss counted
+    twice) are fewer than ``min_discordant(alpha)``.
+
     Args:
         a: Per-question values of one configuration (metric in [0, 1]).
         b: The other's, on the same questions.
@@ -136,8 +144,9 @@ def is_saturated(a: np.ndarray, b: np.ndarray, se: float, alpha: float) -> bool:
     d = a - b
     if d.size == 0 or not np.any(d) or se == 0.0:
         return True
-    # The sum bounds the discordant questions from above (a question both sides miss counts
-    # twice but is not discordant), so below the sign test's minimum nothing can separate them.
+    # The sum bounds the discordant questions (nonzero differences) from above: each has at
+    # least one side below 1, and a question both sides miss counts twice whether or not it is
+    # discordant; so below the sign test's minimum nothing can separate them.
     misses = int(np.count_nonzero(a < 1.0)) + int(np.count_nonzero(b < 1.0))
     return misses < min_discordant(alpha)
 
@@ -387,15 +396,18 @@ class Choice:
         basis: ``equal_k`` or ``budget``.
         metric: The metric key judged.
         delta: The equivalence margin.
-        best: The configuration the rule names best: of the highest mean and those the
-            questions cannot separate from it, the first by ``preference``.
+        best: The configuration the rule names best, which need not have the highest mean:
+            of ``top`` and the eligible configurations whose comparison with ``top`` is
+            saturated or inconclusive with an interval not wholly below zero, the first by
+            ``preference``, then grid order.
         pick: The recommended configuration.
         rule: ``equivalent`` (a cheaper configuration shown equivalent to the best) or ``best``.
         options: Every configuration, cheapest first.
         versus: Every other configuration against the best, cheapest first.
         alternatives: Of ``versus``, eligible and cheaper than ``pick`` (what one would give
             up).
-        top: The eligible configuration with the highest mean.
+        top: The eligible configuration with the highest mean (ties by ``preference``, then
+            grid order).
         ineligible: Configurations that cannot be retrieved at the budget (never picked).
         prior_pick: The eligible configuration with the highest prior ("" without a prior).
     """

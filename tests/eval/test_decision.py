@@ -40,6 +40,18 @@ def test_identical_or_ceiling_values_are_saturated_never_equivalent() -> None:
     assert not is_saturated(a, b, 0.005, 0.05)
 
 
+
+def test_saturation_counts_the_two_sides_misses_summed() -> None:
+    # What the docstrings say: a's misses plus b's misses, not each side's on its own.
+    a, b = np.ones(400), np.ones(400)
+    a[:3], b[3:6] = 0, 0  # three misses each, six in all: the questions can separate them
+    assert not is_saturated(a, b, 0.005, 0.05)
+    # A graded metric: both miss the same two questions with different values. Two discordant
+    # questions, counted four times, still fewer than the five a sign test needs.
+    a, b = np.ones(400), np.ones(400)
+    a[:2], b[:2] = 0.5, 1 / 3
+    assert is_saturated(a, b, 0.005, 0.05)
+
 def test_the_detectable_margin_is_the_tost_half_width_and_scales_with_n() -> None:
     rng = np.random.default_rng(0)
     a = (rng.random(400) < 0.8).astype(float)
