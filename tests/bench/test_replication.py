@@ -76,3 +76,11 @@ def test_the_section_is_replaced_between_its_markers(bench, tmp_path, pairs):
     doc.write_text("no markers\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="has no replication section"):
         bench.write_section(doc, "x")
+
+
+def test_the_shipped_doc_keeps_its_markers(bench):
+    # `--write docs/benchmarks.md` finds its section there: each marker once, in order.
+    text = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    assert text.count(bench.START) == 1
+    assert text.count(bench.END) == 1
+    assert text.index(bench.START) < text.index(bench.END)
