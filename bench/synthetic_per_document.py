@@ -113,14 +113,13 @@ def article_figures(article: Article, real: Sequence[Question], forms: Sequence[
         }
         if pick and made:
             result = tune(doc, synthetic=n, form=form, seed=seed)  # type: ignore[arg-type]
-            label = result.pick  # the fallback's when Tune fell back
+            label = result.pick
             p = article.labels.index(label)
             held = real_hits[:, b].mean(axis=1)
             stability = result.stability
             fig.update({
                 "pick": label,
-                "rule_pick": result.recommendation.pick,
-                "fallback": None if result.fallback is None else result.fallback.reason,
+                "driver": result.recommendation.driver,
                 "stability": None if stability is None else stability.share,
                 "real_best": bool(real_recall[p] == real_recall.max()),
                 "regret": float(real_recall.max() - real_recall[p]),

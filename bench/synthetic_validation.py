@@ -3,7 +3,7 @@
 For every JSQuAD validation article with at least ``--min-questions`` real questions (the real
 questions hidden from Tune), ``chunkviz tune`` is run on the article alone with ``--n``
 synthetic questions of the default form (``chunkviz.eval.tune.tune``: the same call as the CLI
-and the page, stability and label-free fallback included), and the article's real questions
+and the page, the prior and the stability included), and the article's real questions
 score the same 16 configurations (``bench/synthetic_per_document.py``'s ``Article``: the
 benchmark's containment and pessimistic ties). Printed:
 
@@ -88,7 +88,7 @@ def figures(rows: list[dict[str, Any]], form: str) -> dict[str, Any]:
         "pick_is_real_best": int(sum(f["real_best"] for f in figs)),
         "heldout_pick": float(np.mean([f["heldout_pick"] for f in figs])),
         **{f"heldout_{d}": float(np.mean([f[f"heldout_{d}"] for f in figs])) for d in DEFAULTS},
-        "fallbacks": dict(Counter(f["fallback"] or "none" for f in figs)),
+        "drivers": dict(Counter(f["driver"] for f in figs)),
         "median_stability": float(np.median(stability)) if stability else float("nan"),
         "picks": dict(Counter(f["pick"] for f in figs).most_common()),
     }
@@ -122,8 +122,8 @@ def markdown(report: dict[str, Any]) -> str:
         f"| held-out halves: Tune's pick | {f['heldout_pick']:.4f} | ≥ fixed-400-80 |",
         f"| held-out halves: always fixed-400-80 | {f['heldout_fixed-400-80']:.4f} | |",
         f"| held-out halves: always fixed-800-160 | {f['heldout_fixed-800-160']:.4f} | |",
-        f"| Tune fell back (saturated / unstable) | {f['fallbacks'].get('saturated', 0)} / "
-        f"{f['fallbacks'].get('unstable', 0)} of {f['articles']} | |",
+        f"| picks the questions drove (not the prior) | {f['drivers'].get('questions', 0)} of "
+        f"{f['articles']} | |",
         f"| median share of resamples keeping the rule's pick | {f['median_stability']:.0%} | |",
         "",
         "Picks: " + ", ".join(f"{k} {v}" for k, v in f["picks"].items()) + ".",
@@ -179,7 +179,7 @@ def main() -> None:
                 rows[-1].setdefault("rho_by_seed", {})[seed] = other["forms"][args.form]["rho"]
         fig = rows[-1]["forms"][args.form]
         print(f"  {doc.doc_id}: rho={fig['rho']:.2f} pick={fig['pick']} "
-              f"regret={fig['regret']:.3f} fallback={fig['fallback']}", file=sys.stderr,
+              f"regret={fig['regret']:.3f} driver={fig['driver']}", file=sys.stderr,
               flush=True)
     by_seed = [float(np.nanmedian([r["forms"][args.form]["rho"] if s == args.seed
                                    else r["rho_by_seed"][s] for r in rows])) for s in seeds]
