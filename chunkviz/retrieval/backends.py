@@ -201,7 +201,7 @@ def make_backend(name: str, *, threads: int | None = None) -> Backend:
     """A new backend ``name`` (never cached), its encoder on ``threads`` threads.
 
     For a worker process or an actor that encodes its share with its own thread count;
-    ``threads=None`` takes ``chunkviz.retrieval.threads.default_threads``. Backends without
+    ``threads=None`` takes ``chunkviz.retrieval.threads.encoder_threads``. Backends without
     threads (BM25, TF-IDF, sentence-transformers) ignore it.
 
     Raises:
