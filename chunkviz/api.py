@@ -34,12 +34,26 @@ def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
     if not isinstance(text, str):
         raise ParameterError(f"text must be a str (got {type(text).__name__}); decode it first")
     spec = get_strategy(strategy)
-    if spec.resources.isdisjoint(params):
-        return spec.fn(text, **spec.validate(params))
     resources = {k: v for k, v in params.items() if k in spec.resources}
     check_resources(resources)
     settings = spec.validate({k: v for k, v in params.items() if k not in spec.resources})
-    return spec.fn(text, **settings, **resources)
+    return spec.fn(text, **settings, **_named_resources(spec.resources, settings, resources))
+
+
+def _named_resources(
+    accepted: frozenset[str], settings: dict[str, Any], resources: dict[str, Any]
+) -> dict[str, Any]:
+    """``resources`` plus the embedder that the ``model`` setting names, when none was given.
+
+    A strategy never loads a backend itself (it does not import ``chunkviz.retrieval``): the
+    caller hands it in, and this is the caller for ``chunkviz.chunk`` and the command line.
+    """
+    if "embedder" in accepted and resources.get("embedder") is None and "model" in settings:
+        # Imported here: retrieval loads bm25s and friends, which `import chunkviz` must not.
+        from chunkviz.retrieval.backends import get_backend
+
+        return {**resources, "embedder": get_backend(str(settings["model"]))}
+    return resources
 
 
 def strategies() -> list[dict[str, Any]]:

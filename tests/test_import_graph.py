@@ -128,3 +128,36 @@ def test_a_cycle_hidden_in_a_function_is_found_and_type_checking_is_not(tmp_path
     })
     graph = import_graph(tmp_path / "pkg", "pkg")
     assert cycles(graph) == [["pkg.ui.controls", "pkg.ui.resources", "pkg.ui.state"]]
+
+
+def forbidden_arrows(graph: Graph, source: str, target: str) -> list[tuple[str, str]]:
+    """Every edge from a module under ``source`` to one under ``target`` (dotted prefixes)."""
+    def under(module: str, package: str) -> bool:
+        return module == package or module.startswith(package + ".")
+
+    return sorted((a, b) for a, targets in graph.items() if under(a, source)
+                  for b in targets if under(b, target))
+
+
+def test_strategies_never_import_retrieval():
+    # A strategy receives what it needs (an embedder, a tokenizer) from its caller: the one
+    # arrow that ran back up the house (semantic -> retrieval.backends) must not come back.
+    graph = import_graph(Path(chunkviz.__file__).parent, "chunkviz")
+    assert "chunkviz.strategies.semantic" in graph  # the strategies were read
+    assert forbidden_arrows(graph, "chunkviz.strategies", "chunkviz.retrieval") == []
+
+
+def test_a_forbidden_arrow_is_found_even_inside_a_function(tmp_path):
+    _write(tmp_path / "pkg", {
+        "__init__.py": "",
+        "strategies/__init__.py": "",
+        "strategies/semantic.py": "def f():\n    from pkg.retrieval.backends import get\n",
+        "strategies/fixed.py": "import pkg.retrieval\n",
+        "retrieval/__init__.py": "",
+        "retrieval/backends.py": "from pkg.strategies import fixed\n",
+    })
+    graph = import_graph(tmp_path / "pkg", "pkg")
+    assert forbidden_arrows(graph, "pkg.strategies", "pkg.retrieval") == [
+        ("pkg.strategies.fixed", "pkg.retrieval"),
+        ("pkg.strategies.semantic", "pkg.retrieval.backends"),
+    ]

@@ -28,8 +28,14 @@ from chunkviz.eval.grid import Config, chunk_config
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend
 from chunkviz.retrieval.cache import EmbeddingCache, Role
-from chunkviz.retrieval.pool import MAX_WORKERS, EncoderPool, default_workers, loads_by_name
-from chunkviz.retrieval.threads import encode_threads
+from chunkviz.retrieval.pool import (
+    MAX_WORKERS,
+    EncoderPool,
+    default_workers,
+    foreign_main,
+    loads_by_name,
+)
+from chunkviz.retrieval.threads import encoder_threads
 
 Stage = Literal["load", "chunk", "spans", "encode", "rank", "score", "test", "assemble"]
 STAGES: tuple[Stage, ...] = get_args(Stage)
@@ -89,10 +95,11 @@ class LocalEngine:
     ``RayEngine`` cuts them, and each batch is encoded in one call on ``threads`` threads, so the
     vectors are bit-identical to the Ray engine's (whose actors run one thread each). Two or
     more batches of a backend that loads by name (``chunkviz.retrieval.pool.loads_by_name``) go
-    to an ``EncoderPool``; a single batch, a backend only this process has (a test double), or
-    ``workers=0`` is encoded here with the caller's backend object, as the Ray engine's driver
-    does. Vectors are the same either way when that backend runs on ``threads`` threads, which
-    is the default of both (``chunkviz.retrieval.threads.encode_threads``).
+    to an ``EncoderPool``; a single batch, a backend only this process has (a test double),
+    ``workers=0``, or a ``__main__`` a spawned worker would run again (a Streamlit page:
+    ``chunkviz.retrieval.pool.foreign_main``) is encoded here with the caller's backend object,
+    as the Ray engine's driver does. Vectors are the same either way when that backend runs on
+    ``threads`` threads, which is the default of both (``chunkviz.retrieval.threads``).
 
     The pool is started on the first call that needs it, kept for the next calls (the runner
     encodes the questions, then the chunks) and stopped by ``close``, by leaving a ``with``
@@ -103,7 +110,7 @@ class LocalEngine:
         name: ``local``.
         workers: Worker processes (None: one per available core, at most
             ``chunkviz.retrieval.pool.MAX_WORKERS``; 0: encode in this process).
-        threads: Threads of each worker's numeric libraries (None: ``encode_threads()``, 1).
+        threads: Threads of each worker's numeric libraries (None: ``encoder_threads()``).
     """
 
     name = "local"
@@ -188,19 +195,22 @@ class LocalEngine:
             for i, vectors in pool.encode(batches, role):
                 land(batches[i], vectors)
         except BaseException:
-            self.close()  # an error or Ctrl-C: no worker outlives the call that failed
+            self._pool = None
+            pool.abort()  # an error or Ctrl-C: no worker outlives the call that failed
             raise
 
     def _pool_size(self, backend: Backend, batches: int) -> int:
         """Workers for ``batches`` batches of ``backend``; 1 or less means this process."""
         if self.workers == 0 or batches <= 1 or not loads_by_name(backend):
             return 0
+        if foreign_main() is not None:  # a page script as __main__: see chunkviz.retrieval.pool
+            return 0
         return min(batches, self.workers or default_workers(batches))
 
     def _pool_for(self, backend: Backend, size: int) -> EncoderPool:
         """The running pool when it serves ``backend`` with ``size`` workers or more, else anew."""
         pool = self._pool
-        threads = self.threads or encode_threads()
+        threads = self.threads or encoder_threads()
         if (pool is not None and pool.name == backend.name and pool.model == backend.model
                 and pool.threads == threads and pool.workers >= size):
             return pool

@@ -3,17 +3,21 @@
 Names: ``bm25`` (default), ``tfidf``, ``use-m3``, ``e5-small``, ``hybrid``
 (``hybrid:<lexical>+<dense>``) and ``st:<model or path>``.
 ``list_backends()`` says which ones load offline now and, for the others, how to get them;
-``get_backend(name)`` loads one (kept in a small LRU cache, since models are slow to load) or
-raises a ``ChunkvizError`` whose message is the whole story, never a traceback.
-``make_backend(name, threads=n)`` builds a fresh one on ``n`` threads, for a worker process or an
-actor that runs its own share of a pool.
+``resolve_backend(name)`` loads one into a ``BackendRef`` (name, model, kind, dims and the loaded
+backend) that a session or a run resolves once and passes on, or raises a ``ChunkvizError``
+whose message is the whole story, never a traceback; ``get_backend(name)`` is its backend.
+Both go through the one model cache of the package (``MODEL_CACHE_SIZE`` backends, least
+recently used out; the app adds none of its own). ``make_backend(name, threads=n)`` builds a
+fresh one on ``n`` threads, for a worker process or an actor that runs its own share of a pool.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
-from functools import lru_cache
+from dataclasses import dataclass
 
 from chunkviz.errors import Message, MissingDependencyError, ParameterError
 from chunkviz.retrieval.base import Backend, BackendInfo, BackendKind, Measure
@@ -39,11 +43,14 @@ from chunkviz.retrieval.lexical import BM25Backend, TfidfBackend
 
 DEFAULT_BACKEND = "bm25"
 ST_PREFIX = "st:"
+#: Loaded backends the model cache keeps (each dense one holds a model in memory).
+MODEL_CACHE_SIZE = 4
 
 __all__ = [
     "DEFAULT_BACKEND",
     "Backend",
     "BackendInfo",
+    "BackendRef",
     "DenseIndex",
     "Index",
     "Measure",
@@ -56,6 +63,7 @@ __all__ = [
     "measure_name",
     "over_limit",
     "prepare_queries",
+    "resolve_backend",
     "score",
 ]
 
@@ -171,25 +179,95 @@ def list_backends() -> list[BackendInfo]:
     return infos
 
 
-def get_backend(name: str) -> Backend:
-    """Load the backend called ``name`` (cached: at most 4 loaded backends are kept).
+@dataclass(frozen=True, slots=True)
+class BackendRef:
+    """A backend resolved once, for a session or a run: what callers pass on instead of a name.
+
+    Attributes:
+        name: Registry name (``bm25``, ``e5-small``, ``hybrid:bm25+e5-small``, ``st:<model>``).
+        model: Model identifier (part of every embedding cache key).
+        kind: ``lexical``, ``dense`` or ``hybrid``.
+        dims: Vector dimensions of a dense backend, None for the others (their vocabulary
+            depends on the texts indexed).
+        backend: The loaded backend (its encoder, tokenizer and index builder).
+    """
+
+    name: str
+    model: str
+    kind: BackendKind
+    dims: int | None
+    backend: Backend
+
+
+class _ModelCache:
+    """The package's one cache of loaded backends, safe for the app's session threads.
+
+    A name is loaded once even when two threads ask for it together (the second waits for the
+    first); loading one name does not hold up a thread that asks for another.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._refs: OrderedDict[str, BackendRef] = OrderedDict()
+        self._loading: dict[str, threading.Lock] = {}
+
+    def get(self, name: str, load: Callable[[str], Backend]) -> BackendRef:
+        with self._lock:
+            if name in self._refs:
+                self._refs.move_to_end(name)
+                return self._refs[name]
+            gate = self._loading.setdefault(name, threading.Lock())
+        with gate:
+            with self._lock:
+                if name in self._refs:  # loaded by the thread this one waited for
+                    return self._refs[name]
+            backend = load(name)  # a failure is raised to this caller and cached nowhere
+            dims = getattr(backend, "dims", None)
+            ref = BackendRef(backend.name, backend.model, backend.kind,
+                             int(dims) if backend.kind == "dense" and dims else None, backend)
+            with self._lock:
+                self._refs[name] = ref
+                while len(self._refs) > self._size:
+                    self._refs.popitem(last=False)
+                self._loading.pop(name, None)
+        return ref
+
+    def clear(self) -> None:
+        """Forget every loaded backend (tests)."""
+        with self._lock:
+            self._refs.clear()
+
+
+_MODELS = _ModelCache(MODEL_CACHE_SIZE)
+
+
+def resolve_backend(name: str) -> BackendRef:
+    """The backend called ``name``, loaded once and kept in the model cache, as a reference.
 
     Args:
         name: ``bm25``, ``tfidf``, ``use-m3``, ``e5-small``, ``hybrid``,
             ``hybrid:<lexical>+<dense>`` or ``st:<model name or local path>``.
-
-    Returns:
-        The backend.
 
     Raises:
         ParameterError: An unknown name.
         MissingDependencyError: A package the backend needs is not installed.
         ModelUnavailableError: A sentence-transformers model that is not available offline.
     """
-    return _load(name.strip())
+    return _MODELS.get(name.strip(), _load)
 
 
-@lru_cache(maxsize=4)
+def get_backend(name: str) -> Backend:
+    """The loaded backend called ``name``: ``resolve_backend(name).backend``.
+
+    Raises:
+        ParameterError: An unknown name.
+        MissingDependencyError: A package the backend needs is not installed.
+        ModelUnavailableError: A sentence-transformers model that is not available offline.
+    """
+    return resolve_backend(name).backend
+
+
 def _load(name: str) -> Backend:
     if name == HYBRID or name.startswith(f"{HYBRID}:"):
         lexical, dense = parse_hybrid(name)
@@ -201,7 +279,7 @@ def make_backend(name: str, *, threads: int | None = None) -> Backend:
     """A new backend ``name`` (never cached), its encoder on ``threads`` threads.
 
     For a worker process or an actor that encodes its share with its own thread count;
-    ``threads=None`` takes ``chunkviz.retrieval.threads.default_threads``. Backends without
+    ``threads=None`` takes ``chunkviz.retrieval.threads.encoder_threads``. Backends without
     threads (BM25, TF-IDF, sentence-transformers) ignore it.
 
     Raises:

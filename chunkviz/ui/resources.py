@@ -1,6 +1,7 @@
 """The one cache layer of the app: backends, chunkings and what is computed from them.
 
-Backends are loaded with ``st.cache_resource`` and never mutated. A chunking is keyed by the
+Backends come from the package's one model cache (``resolve_backend``; this module adds no
+second cache over it) and are never mutated. A chunking is keyed by the
 document's digest, the strategy, its parameters as a sorted tuple and, only when it counts
 tokens, the backend whose tokenizer counts them; the ``Document`` itself rides along unhashed
 (``_document``), so a rerun hashes a short digest, not the text and its questions. Chunkings,
@@ -23,10 +24,16 @@ from chunkviz.document import Document, chunk_document
 from chunkviz.errors import ParameterError
 from chunkviz.eval.imported import IMPORTED, ImportedChunking
 from chunkviz.model import ChunkingResult
-from chunkviz.retrieval.backends import Backend, BackendInfo, get_backend, list_backends
+from chunkviz.retrieval.backends import (
+    Backend,
+    BackendInfo,
+    BackendRef,
+    list_backends,
+    resolve_backend,
+)
 from chunkviz.strategies import get_strategy
 from chunkviz.strategies.perplexity import PerplexityCurve, perplexity_curve
-from chunkviz.strategies.semantic import SemanticCurve, semantic_curve
+from chunkviz.strategies.semantic import DEFAULT_MODEL, SemanticCurve, semantic_curve
 from chunkviz.views.compare import Outcome, outcome
 from chunkviz.views.explore import (
     QAReport,
@@ -62,10 +69,19 @@ def document_key(document: Document) -> str:
     return h.hexdigest()
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)  # pages say what they compute
+def backend_ref(name: str) -> BackendRef:
+    """The backend ``name`` resolved once, from the package's one model cache.
+
+    No ``st.cache_resource`` here: that cache is already bounded, shared by every session and
+    safe for their threads (``chunkviz.retrieval.backends``); a second one over it kept up to
+    four more models alive.
+    """
+    return resolve_backend(name)
+
+
 def load_backend(name: str) -> Backend:
     """The backend ``name`` (its tokenizer counts tokens; its limit flags truncation)."""
-    return get_backend(name)
+    return backend_ref(name).backend
 
 
 @st.cache_data(ttl=300, max_entries=1, show_spinner=False)
@@ -347,8 +363,10 @@ def lesson_cached(
 
 @st.cache_resource(max_entries=16, show_spinner=False)  # the page says what it computes
 def semantic_curve_cached(text: str, params: ParamItems) -> SemanticCurve:
-    """``semantic_curve`` under the semantic strategy's parameters."""
-    return semantic_curve(text, **dict(params))
+    """``semantic_curve`` under the semantic strategy's parameters, embedded by its ``model``."""
+    settings = dict(params)
+    model = str(settings.get("model", DEFAULT_MODEL))
+    return semantic_curve(text, embedder=load_backend(model), **settings)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)  # the page says what it computes

@@ -249,12 +249,15 @@ def test_shipped_results_load_without_running_the_benchmark(monkeypatch, tmp_pat
     from chunkviz.eval import runner as benchmark
     from chunkviz.eval.results import load_results
     from chunkviz.retrieval import backends as embeddings
+    from chunkviz.ui import resources
 
     def refuse(*args, **kwargs):
         raise AssertionError("the page computed something at load")
 
     monkeypatch.setattr(benchmark, "run_benchmark", refuse)
     monkeypatch.setattr(embeddings, "get_backend", refuse)
+    monkeypatch.setattr(embeddings, "resolve_backend", refuse)
+    monkeypatch.setattr(resources, "resolve_backend", refuse)  # the app's one path to a backend
     monkeypatch.delenv(RESULTS_DIRS_ENV, raising=False)
     monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path))
     shipped = sorted(benchmark.shipped_results_dir().glob("*.json"))
@@ -267,7 +270,22 @@ def test_shipped_results_load_without_running_the_benchmark(monkeypatch, tmp_pat
     assert [r[0] for r in rows] == list(first.labels)
 
 
-def test_recompute_a_tiny_grid_writes_and_shows_a_new_file(page, tmp_path):
+def test_recompute_a_tiny_grid_writes_and_shows_a_new_file(page, tmp_path, monkeypatch):
+    from chunkviz.retrieval import backends as embeddings
+    from chunkviz.ui import resources
+
+    # The run resolves its backend once, through the app's cache layer, never by name again.
+    resolved = []
+
+    def once(name):
+        resolved.append(name)
+        return embeddings.resolve_backend(name)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("Recompute went around the cache layer")
+
+    monkeypatch.setattr(resources, "resolve_backend", once)
+    monkeypatch.setattr(embeddings, "get_backend", refuse)
     # The run uses the app's one backend (the sidebar's), bm25 by default.
     assert any("Retrieval backend: BM25, character bigrams" in c.value for c in page.caption)
     page.multiselect(key="bench_rc_strategies").set_value(["fixed"])
@@ -279,9 +297,11 @@ def test_recompute_a_tiny_grid_writes_and_shows_a_new_file(page, tmp_path):
     page.run()
     assert not page.exception
     assert any("2 configurations: fixed-200-0, fixed-200-40" in c.value for c in page.caption)
+    resolved.clear()
     page.button(key="bench_rc_run").click().run()
     assert not page.exception
     assert not page.error
+    assert resolved.count("bm25") == 1  # the run's one resolution
     written = sorted(tmp_path.glob("*.json"))
     assert len(written) == 1
     assert written[0].name.startswith("jsquad-bm25-n20-s3-")

@@ -57,7 +57,8 @@ def _metrics(at: AppTest) -> dict[str, list[str]]:
 def test_semantic_picture_shows_the_documents_own_threshold_and_cuts():
     at = _page()
     assert not at.exception
-    curve = semantic_curve(TEXT, percentile=5, min_size=100, max_size=1000, model="tfidf")
+    curve = semantic_curve(TEXT, percentile=5, min_size=100, max_size=1000, model="tfidf",
+                           embedder=get_backend("tfidf"))
     metrics = _metrics(at)
     assert metrics["Threshold"] == [f"{curve.threshold:.3f}"]
     assert metrics["Sentences"][0] == f"{len(curve.units):,}"
@@ -74,7 +75,8 @@ def test_semantic_percentile_moves_the_threshold():
     at = _page()
     at.slider(key="strategies_p_semantic_percentile").set_value(50.0).run()
     assert not at.exception
-    curve = semantic_curve(TEXT, percentile=50, min_size=100, max_size=1000, model="tfidf")
+    curve = semantic_curve(TEXT, percentile=50, min_size=100, max_size=1000, model="tfidf",
+                           embedder=get_backend("tfidf"))
     assert _metrics(at)["Threshold"] == [f"{curve.threshold:.3f}"]
 
 
@@ -164,7 +166,8 @@ def test_semantic_sentence_vectors_from_the_model_parameter():
     # The model is a select box of the known models (keyed per language: translated labels).
     at.selectbox(key="strategies_p_semantic_model_en").set_value("use-m3").run()
     assert not at.exception
-    curve = semantic_curve(TEXT, percentile=5, min_size=100, max_size=1000, model="use-m3")
+    curve = semantic_curve(TEXT, percentile=5, min_size=100, max_size=1000, model="use-m3",
+                           embedder=get_backend("use-m3"))
     assert _metrics(at)["Threshold"] == [f"{curve.threshold:.3f}"]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from chunkviz.retrieval.backends import get_backend
 from chunkviz.samples import load_sample
 from chunkviz.strategies.semantic import semantic_curve
 
@@ -12,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 def test_clicking_a_cut_on_the_curve_marks_the_chunk_that_starts_there(app_url, page):
     curve = semantic_curve(load_sample("jsquad_tsuyu").text, percentile=5, min_size=100,
-                           max_size=1000, model="tfidf")
+                           max_size=1000, model="tfidf", embedder=get_backend("tfidf"))
     topic = [i for i in curve.cuts if i not in curve.forced]
     expected_chunk = curve.cuts.index(topic[0]) + 1
     page.goto(f"{app_url}/Strategies")

@@ -187,3 +187,76 @@ def test_absent_model_gives_a_message_that_says_how_to_get_it():
 def test_missing_local_folder_is_reported_as_such(tmp_path):
     with pytest.raises(ModelUnavailableError, match="does not exist"):
         get_backend(f"st:{tmp_path / 'nothing-here'}")
+
+
+def test_a_backend_resolves_once_into_a_reference_from_the_one_cache():
+    from chunkviz.retrieval.backends import resolve_backend
+
+    ref = resolve_backend(" e5-small ")
+    assert ref is resolve_backend("e5-small")
+    assert (ref.name, ref.kind, ref.dims) == ("e5-small", "dense", 384)
+    assert ref.model == ref.backend.model
+    assert get_backend("e5-small") is ref.backend
+    bm25 = resolve_backend("bm25")
+    assert (bm25.kind, bm25.dims) == ("lexical", None)
+
+
+class _Slow:
+    """A backend that takes a moment to load; counts its loads."""
+
+    kind = "dense"
+    dims = 3
+    loads = 0
+
+    def __init__(self, name: str) -> None:
+        import time
+
+        type(self).loads += 1
+        time.sleep(0.05)
+        self.name = self.model = name
+
+
+def test_the_model_cache_loads_a_name_once_across_threads_and_keeps_the_newest():
+    import threading
+
+    from chunkviz.retrieval.backends import _ModelCache
+
+    cache = _ModelCache(2)
+    start = threading.Barrier(4)
+    got = []
+
+    def ask() -> None:
+        start.wait()
+        got.append(cache.get("a", _Slow))
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert _Slow.loads == 1
+    assert len({id(r) for r in got}) == 1
+    first = got[0]
+    cache.get("b", _Slow)
+    assert cache.get("a", _Slow) is first  # used last: "b" is the oldest now
+    cache.get("c", _Slow)  # evicts "b"
+    assert _Slow.loads == 3
+    assert cache.get("a", _Slow) is first
+    cache.get("b", _Slow)
+    assert _Slow.loads == 4
+
+
+def test_a_failed_load_is_raised_to_every_caller_and_cached_nowhere():
+    from chunkviz.retrieval.backends import _ModelCache
+
+    cache = _ModelCache(2)
+    calls = []
+
+    def fail(name: str):
+        calls.append(name)
+        raise ModelUnavailableError(f"no {name}")
+
+    for _ in range(2):
+        with pytest.raises(ModelUnavailableError, match="no x"):
+            cache.get("x", fail)
+    assert calls == ["x", "x"]

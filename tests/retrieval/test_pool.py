@@ -5,6 +5,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
+import types
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,9 +17,24 @@ from chunkviz.errors import ChunkvizError, ParameterError
 from chunkviz.eval.engine import LocalEngine
 from chunkviz.retrieval.cache import EmbeddingCache
 from chunkviz.retrieval.dense import UseM3Backend
-from chunkviz.retrieval.pool import MAX_WORKERS, EncoderPool, default_workers, loads_by_name
+from chunkviz.retrieval.pool import (
+    MAX_WORKERS,
+    EncoderPool,
+    default_workers,
+    foreign_main,
+    loads_by_name,
+)
 from chunkviz.retrieval.threads import ENV_VAR as THREADS_VAR
-from chunkviz.retrieval.threads import encode_threads
+from chunkviz.retrieval.threads import encoder_threads
+
+# The interpreter's own __main__, read when pytest collects this file: an AppTest run earlier in
+# the same process leaves a page script installed as __main__ (Streamlit never puts it back).
+REAL_MAIN = sys.modules["__main__"]
+
+
+@pytest.fixture(autouse=True)
+def _real_main(monkeypatch):
+    monkeypatch.setitem(sys.modules, "__main__", REAL_MAIN)
 
 
 class Named:
@@ -34,22 +52,26 @@ TEXTS = [f"梅雨前線が{i}日停滞する。" * (1 + i % 3) for i in range(11
 QUESTIONS = [f"梅雨前線は何日停滞する？（{i}）" for i in range(5)]
 
 
+def _workers() -> list[multiprocessing.process.BaseProcess]:
+    return [p for p in multiprocessing.active_children() if p.name.startswith("Spawn")]
+
+
 def _no_workers_left() -> bool:
-    return not [p for p in multiprocessing.active_children() if p.name.startswith("Spawn")]
+    return not _workers()
 
 
 def test_workers_and_threads_come_from_the_machine_and_are_bounded():
     assert 1 <= default_workers(1000) <= min(os.cpu_count() or 1, MAX_WORKERS)
     assert default_workers(1) == 1
-    assert encode_threads() == 1
+    assert encoder_threads() == 1
 
 
 def test_the_thread_override_is_checked(monkeypatch):
     monkeypatch.setenv(THREADS_VAR, "3")
-    assert encode_threads() == 3
+    assert encoder_threads() == 3
     monkeypatch.setenv(THREADS_VAR, "many")
     with pytest.raises(ParameterError, match="CHUNKVIZ_ENCODE_THREADS must be a whole number"):
-        encode_threads()
+        encoder_threads()
 
 
 def test_only_registered_dense_backends_go_to_workers():
@@ -71,13 +93,45 @@ def test_a_backend_that_fails_to_load_in_a_worker_is_one_clear_error():
     assert _no_workers_left()
 
 
-def test_a_worker_that_dies_is_an_error_naming_its_exit_code():
+def test_a_worker_that_dies_is_an_error_naming_the_batch():
     pool = EncoderPool(Named("use-m3", UseM3Backend().model), workers=1)
     with pool:
-        os.kill(pool._procs[0].pid, signal.SIGKILL)
-        with pytest.raises(ChunkvizError, match="exited with code -9 while loading"):
-            list(pool.encode([["a"]], "document"))
+        assert [i for i, _ in pool.encode([["a"]], "document")] == [0]
+        (worker,) = _workers()
+        os.kill(worker.pid, signal.SIGKILL)
+        with pytest.raises(ChunkvizError, match="stopped before batch 0 was done"):
+            list(pool.encode([["b"]], "document"))
     assert _no_workers_left()
+
+
+def test_a_page_script_as_main_keeps_the_encoding_in_this_process(tmp_path, monkeypatch):
+    # What Streamlit and AppTest leave behind: a page script installed as __main__, which a
+    # spawned worker would run again. Nothing global is changed to work around it.
+    page = types.ModuleType("__main__")
+    page.__file__ = str(tmp_path / "pages" / "4_Benchmark.py")
+    monkeypatch.setitem(sys.modules, "__main__", page)
+    assert foreign_main() == page.__file__
+    with pytest.raises(ChunkvizError, match="encode in this process"):
+        EncoderPool(Named("use-m3"), workers=1).start()
+    monkeypatch.setattr(engine_module, "ENCODE_BATCH", 4)
+    be = UseM3Backend()
+    cache = EmbeddingCache(tmp_path / "here")
+    with LocalEngine(workers=2) as engine:
+        engine.encode(be, cache, TEXTS, "document", lambda *a: None)
+        assert engine._pool is None  # no pool was started
+    assert _no_workers_left()
+    assert cache.missing(be, TEXTS, "document") == []
+    assert page.__file__ == str(tmp_path / "pages" / "4_Benchmark.py")  # left as it was
+
+
+def test_the_main_script_this_process_started_with_is_safe(monkeypatch, tmp_path):
+    script = types.ModuleType("__main__")
+    script.__file__ = str(tmp_path / "bench.py")
+    monkeypatch.setitem(sys.modules, "__main__", script)
+    monkeypatch.setattr(sys, "argv", [str(tmp_path / "bench.py")])
+    assert foreign_main() is None
+    del script.__file__
+    assert foreign_main() is None  # python -c
 
 
 def test_pool_vectors_are_the_in_process_ones_bit_for_bit_and_only_missing_texts_go(
@@ -146,3 +200,53 @@ def test_workers_is_a_local_engine_option_on_the_command_line(capsys):
     engine = make_engine(parser.parse_args(["bench", "--workers", "0"]))
     assert isinstance(engine, LocalEngine)
     assert engine.workers == 0
+
+
+def test_e5_small_vectors_from_workers_are_the_in_process_ones_bit_for_bit(tmp_path, monkeypatch):
+    from chunkviz.retrieval.backends import get_backend
+
+    monkeypatch.setattr(engine_module, "ENCODE_BATCH", 4)
+    be = get_backend("e5-small")
+    cache = EmbeddingCache(tmp_path)
+    with LocalEngine(workers=2) as engine:
+        engine.encode(be, cache, TEXTS, "document", lambda *a: None)
+        assert engine._pool is not None
+    pooled = EmbeddingCache(tmp_path).encode(be, TEXTS, "document")
+    here = np.concatenate([be.encode_documents(TEXTS[lo : lo + 4]) for lo in range(0, 11, 4)])
+    assert np.array_equal(pooled, here)
+
+
+def test_workers_exit_when_their_parent_dies(tmp_path):
+    import subprocess
+    import time
+
+    # A parent that starts a pool, encodes once, prints its worker's pid and dies unannounced.
+    script = (
+        "import os, multiprocessing\n"
+        "from chunkviz.retrieval.pool import EncoderPool\n"
+        "from chunkviz.retrieval.backends import get_backend\n"
+        "if __name__ == '__main__':\n"
+        "    pool = EncoderPool(get_backend('e5-small'), workers=1)\n"
+        "    list(pool.encode([['a']], 'document'))\n"
+        "    print(*[p.pid for p in multiprocessing.active_children()\n"
+        "            if p.name.startswith('Spawn')], flush=True)\n"
+        "    os._exit(0)\n"
+    )
+    path = tmp_path / "parent.py"
+    path.write_text(script, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                          timeout=120, cwd=os.getcwd(), env={**os.environ, "PYTHONPATH": "."})
+    pids = [int(p) for p in done.stdout.split()]
+    assert len(pids) == 1, done.stderr
+    status = Path(f"/proc/{pids[0]}/status")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:  # gone, or a zombie nobody reaped yet (State: Z)
+            if "\nState:\tZ" in status.read_text():
+                break
+        except FileNotFoundError:
+            break
+        time.sleep(0.2)
+    else:
+        os.kill(pids[0], signal.SIGKILL)
+        pytest.fail("the worker outlived its parent")

@@ -110,3 +110,14 @@ def test_semantic_invariants_with_any_percentile(text, percentile, min_size, max
     result = chunkviz.chunk(text, "semantic", percentile=percentile, min_size=min_size,
                             max_size=max_size, embedder=LetterCounts())
     assert_valid_chunking(result, measure=len, size=max_size)
+
+
+def test_the_strategy_takes_its_embedder_from_the_caller_and_says_so_when_there_is_none():
+    from chunkviz.strategies.semantic import semantic_split
+
+    with pytest.raises(chunkviz.ParameterError, match=r"needs an embedder.*chunkviz\.chunk"):
+        semantic_split("a. b. c.", model="tfidf")
+    assert semantic_split("one sentence only.").chunk_texts() == ["one sentence only."]
+    # chunkviz.chunk hands in the backend named by model, as the strategy records it
+    result = chunkviz.chunk("aaa. aab. bbb. ccc.", "semantic", min_size=0, model="tfidf")
+    assert result.params["model"] == "tfidf"

@@ -3,8 +3,11 @@
 The run happens in this session's own script thread: Streamlit gives every session its own
 thread, and nothing here takes a lock or writes to a shared cache, so a long run does not hold
 up other users' sessions. Read-only things come from caches: the dataset from ``cache_resource``,
-the backend from the core's bounded ``get_backend`` cache (a backend builds a fresh index per
-configuration and keeps no per-run state).
+the backend resolved once per run through the app's cache layer (``resources.backend_ref``, the
+package's one model cache; a backend builds a fresh index per configuration and keeps no per-run
+state). A dense run encodes in this server process with that backend: a spawned encoding worker
+would run the page script again (``chunkviz.retrieval.pool.foreign_main``), so the engine keeps
+the work here rather than patch the server's ``__main__``.
 """
 
 from __future__ import annotations
@@ -18,13 +21,14 @@ from chunkviz.eval.engine import Progress, Stage, run_fraction
 from chunkviz.eval.estimate import encode_estimate
 from chunkviz.eval.grid import build_grid
 from chunkviz.eval.results import check_cache_writable, check_writable, save_results
-from chunkviz.retrieval.backends import get_backend, list_backends
+from chunkviz.retrieval.backends import list_backends
 from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir
 from chunkviz.strategies import all_strategies
 from chunkviz.text.messages import backend_text, progress_text
 from chunkviz.ui.benchmark.drilldown import cached_dataset
 from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import current_lang, tr
+from chunkviz.ui.resources import backend_ref, load_backend
 from chunkviz.views.numbers import parse_ints
 from chunkviz.views.results_dirs import recompute_dir
 
@@ -42,10 +46,11 @@ def run_and_save(spec: str, sample: int, seed: int, strategies: list[str], sizes
         ChunkvizError: A bad grid, dataset or backend (the message says which and why).
     """
     out = check_writable(recompute_dir(os.environ))  # before any work, not after the run
-    check_cache_writable(None, get_backend(backend_name).kind)
+    ref = backend_ref(backend_name)  # resolved once for the whole run
+    check_cache_writable(None, ref.kind)
     configs = build_grid(strategies, parse_ints(sizes, "sizes"),
                          parse_ints(overlaps, "overlap percents"), snaps)
-    results = benchmark.run_benchmark(cached_dataset(spec), configs, get_backend(backend_name),
+    results = benchmark.run_benchmark(cached_dataset(spec), configs, ref.backend,
                                       progress=progress, spec=spec, sample=sample, seed=seed)
     path = save_results(results, out)
     return str(path)
@@ -58,7 +63,7 @@ def _estimate(spec: str, sample: int, seed: int, strategies: tuple[str, ...], si
     """``(chars, missing chars, seconds)`` of the run's encoding (None: lexical backend)."""
     configs = build_grid(list(strategies), parse_ints(sizes, "sizes"),
                          parse_ints(overlaps, "overlap percents"), snaps)
-    found = encode_estimate(cached_dataset(spec), configs, get_backend(backend_name),
+    found = encode_estimate(cached_dataset(spec), configs, load_backend(backend_name),
                             EmbeddingCache(default_cache_dir()), sample=sample, seed=seed)
     return None if found is None else (found.chars, found.missing_chars, found.seconds)
 

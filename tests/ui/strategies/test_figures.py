@@ -27,7 +27,8 @@ def test_semantic_title_names_the_backend_in_words_not_its_model_repr():
     from chunkviz.retrieval.backends import get_backend
 
     text = "梅雨は雨の季節。梅雨前線が停滞する。台風は夏に来る。台風は風が強い。"
-    curve = semantic_curve(text, percentile=40, min_size=0, max_size=30, model="tfidf")
+    curve = semantic_curve(text, percentile=40, min_size=0, max_size=30, model="tfidf",
+                           embedder=get_backend("tfidf"))
     assert "hash" in curve.embedder  # the repr the title used to show
     for lang, words in (("en", "TF-IDF, character bigrams"), ("ja", "TF-IDF")):
         title = semantic_figure(curve, 40, lang, "tfidf").layout.title.text
