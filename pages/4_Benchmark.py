@@ -11,7 +11,7 @@ from chunkviz.text.messages import backend_text
 from chunkviz.ui import verdict_view
 from chunkviz.ui.benchmark import by_type as types_view
 from chunkviz.ui.benchmark import context as context_view
-from chunkviz.ui.benchmark import data, recompute, sections
+from chunkviz.ui.benchmark import css, data, recompute, sections
 from chunkviz.ui.benchmark import link as bench_link
 from chunkviz.ui.benchmark import separation as separation_view
 from chunkviz.ui.guard import message_markdown
@@ -28,7 +28,7 @@ from chunkviz.views.tune_report import provenance_lines
 state = app_state()
 lang = state.lang
 
-st.html(tables.RESPONSIVE_TABLES_CSS)
+st.html(css.RESPONSIVE_TABLES_CSS)
 st.title(tr("benchmark.title"))
 st.write(tr("benchmark.intro"))
 link_notes = st.container()
