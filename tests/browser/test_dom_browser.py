@@ -70,3 +70,25 @@ def test_each_selector_matches_on_its_page(page, app_url, where):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"dom-{where}.png"))
     assert {name: n for name, n in counts.items() if n == 0} == {}, counts
+
+
+@pytest.mark.parametrize(("width", "folded"), [(900, True), (1400, False)])
+def test_the_fold_button_selector_folds_the_sidebar_of_a_narrow_window(browser, app_url, width,
+                                                                        folded):
+    # chunkviz.ui.narrow clicks dom.SIDEBAR_FOLD_BUTTON below NARROW_PX (1000); Streamlit folds
+    # the sidebar by itself only below its phone breakpoint, far under 900 px.
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/Explore?sample=jsquad_tsuyu")
+        page.wait_for_selector(".hl-box .cn", timeout=120_000)
+        sidebar = page.locator("[data-testid='stSidebar']")
+        page.wait_for_function(
+            "([sel, folded]) => { const b = document.querySelector(sel)"
+            "?.getBoundingClientRect(); return !!b && (b.right <= 0) === folded; }",
+            arg=["[data-testid='stSidebar']", folded], timeout=30_000)
+        box = sidebar.bounding_box()
+        assert box is not None
+        assert (box["x"] + box["width"] <= 0) is folded, box
+    finally:
+        context.close()
