@@ -7,23 +7,12 @@ import streamlit as st
 from chunkviz.text.messages import backend_text
 from chunkviz.ui.compare import sections
 from chunkviz.ui.compare.aligned import compare_view
-from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.jumps import valid_page
 from chunkviz.ui.lazy import encoding_asked
-from chunkviz.ui.pickers import configuration_picker, document_picker
-from chunkviz.ui.resources import outcome_cached
+from chunkviz.ui.page_start import page_document
 from chunkviz.ui.state import app_state
-from chunkviz.views.compare import (
-    Outcome,
-    config_label,
-    config_text,
-    diff_rows,
-    diff_words,
-    rank_rows,
-    summary_rows,
-    table_words,
-)
+from chunkviz.views.compare import diff_rows, diff_words, rank_rows, summary_rows, table_words
 from chunkviz.views.highlight import PANEL_PAGE_SIZE, page_bounds, page_count
 
 state = app_state()
@@ -31,12 +20,8 @@ ss = st.session_state
 st.title(tr("compare.title"))
 st.caption(tr("compare.intro", backend=backend_text(state.lang, state.backend)))
 
-with st.expander(tr("document.heading")):
-    document = document_picker(state, prefix="compare_")
+document = page_document(state, prefix="compare_")
 text = document.text
-if not text.strip():
-    st.info(tr("document.empty"))
-    st.stop()
 
 n = st.slider(tr("compare.count"), 2, 4, 2, key="compare_n", help=tr("compare.count_help"))
 backend_words = backend_text(state.lang, state.backend)
@@ -44,31 +29,7 @@ backend_words = backend_text(state.lang, state.backend)
 ranked = bool(document.questions) and encoding_asked(
     state.backend, key="compare_rank", label=tr("compare.rank_ask", backend=backend_words),
     help=tr("compare.rank_ask_help", n=len(document.questions)))
-outcomes: list[Outcome | None] = []
-names: list[str] = []
-for i, col in enumerate(st.columns(n)):
-    with col:
-        st.markdown(f"**{tr('compare.config', i=i + 1)}**")
-        strategy, params = configuration_picker(
-            state, prefix=f"compare_{i}_", slot=None if i == 0 else i - 1, columns=1,
-            expander=tr("compare.parameters"))
-        names.append(config_text(state.lang, strategy, params))
-        try:
-            busy = (tr("lesson.busy_ranking", n=len(document.questions), backend=backend_words)
-                    if ranked else tr("lesson.busy_chunking", chars=len(text)))
-            with st.spinner(busy, show_time=True):
-                found = outcome_cached(config_label(strategy, params), document, strategy,
-                                       params, state.backend, state.imported, rank=ranked)
-        except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-            show_error(exc)
-            outcomes.append(None)
-            continue
-        outcomes.append(found)
-        left, right = st.columns(2)
-        left.metric(tr("compare.chunks"), f"{found.count:,}")
-        right.metric(tr("compare.broken"), f"{found.broken} / {len(found.qa)}",
-                     help=tr("compare.broken_help"))
-
+outcomes, names = sections.configurations(state, document, n, ranked)
 ready, numbers = sections.numbered(outcomes, names)
 words = table_words(state.lang)
 st.subheader(tr("compare.summary"), help=tr("compare.summary_help"))

@@ -4,108 +4,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from chunkviz.text.messages import backend_text
-from chunkviz.ui.guard import show_error
 from chunkviz.ui.i18n import tr
-from chunkviz.ui.lazy import encoding_asked
-from chunkviz.ui.pickers import document_picker
-from chunkviz.ui.resources import chunk_cached, lesson_cached
 from chunkviz.ui.similarity import view
-from chunkviz.ui.similarity.plane_component import similarity_plane
+from chunkviz.ui.similarity.sections import plane_section, real_section
 from chunkviz.ui.state import app_state
-from chunkviz.views.compare import config_text
-from chunkviz.views.markup import escape_markdown
-from chunkviz.views.plane import PRESETS, measure_names, preset
 
 state = app_state()
-lang = state.lang
-names = measure_names(lang)
 view.init_plane()
 
 st.title(tr("similarity.title"))
 st.markdown(tr("similarity.intro"))
 
-
-# --- the plane -----------------------------------------------------------------------------------
-# A fragment: dragging the query reruns this section only, not the embeddings below.
-@st.fragment
-def _plane_section() -> None:
-    st.header(tr("similarity.plane_header"))
-    st.markdown(tr("similarity.plane_intro"))
-    c1, c2, c3 = st.columns([3, 1, 1])
-    # One radio per language (its state is the displayed option); the preset is "sim_preset".
-    preset_key = f"sim_preset_{lang}"
-    preset_name = c1.radio(tr("similarity.preset"), PRESETS,
-                           index=PRESETS.index(st.session_state["sim_preset"]),
-                           format_func=lambda p: tr(f"similarity.preset_{p}"), key=preset_key,
-                           horizontal=True, on_change=view.on_preset, args=(preset_key,))
-    seed = int(c2.number_input(tr("similarity.seed"), min_value=0, max_value=9999, value=0,
-                               key="sim_seed", disabled=preset_name != "random",
-                               on_change=view.reset_query))
-    k = c3.slider(tr("similarity.k"), min_value=1, max_value=3, value=2, key="sim_k")
-    st.caption(tr(f"similarity.help_{preset_name}"))
-    points = view.points_editor(preset(preset_name, seed=seed),
-                                key=f"sim_points_{preset_name}_{seed}")
-    query = st.session_state["sim_query"]
-    if not points:
-        st.info(tr("similarity.no_points"))
-        return
-    similarity_plane(points, query, k=min(k, len(points)), measure_names=names,
-                     text=view.plane_words(),
-                     key="sim_plane", on_release=view.on_release,
-                     seq=st.session_state["sim_query_seq"])
-    st.subheader(tr("similarity.rankings", x=query[0], y=query[1]))
-    view.rank_tables(points, query, names)
-    view.measure_notes(points, query, lang)
-
-
-# --- real embeddings -----------------------------------------------------------------------------
-@st.fragment
-def _real_section() -> None:
-    st.header(tr("similarity.real_header"))
-    st.markdown(tr("similarity.real_intro"))
-    with st.expander(tr("document.heading")):
-        document = document_picker(state, prefix="sim_")
-    strategy, params = state.configuration()
-    try:
-        result = chunk_cached(document, strategy, params, state.backend, state.imported)
-        backend_name, backend = view.lesson_backend(state.backend)
-    except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-        show_error(e)
-        return
-    st.caption(tr("similarity.config", label=escape_markdown(config_text(lang, strategy, params)),
-                  n=len(result.chunks)))
-    st.caption(tr("similarity.embedder", backend=backend_text(state.lang, backend_name)))
-    st.metric(tr("similarity.n_chunks"), len(result.chunks))
-    first = document.questions[0].question if document.questions else ""
-    query_text = st.text_input(tr("similarity.query_text"), value=first, key="sim_query_text")
-    if len(result.chunks) == 0:
-        st.info(tr("similarity.empty_doc"))
-        return
-    if backend.normalized and not backend.raw_vectors:
-        st.warning(tr("similarity.unit_only", name=backend_name))
-    if not query_text.strip():
-        st.info(tr("similarity.query_empty"))
-        return
-    backend_words = backend_text(state.lang, backend_name)
-    # A model encodes every chunk (half a minute with e5-small): only once the reader asks.
-    if not encoding_asked(backend_name, key="sim_embed",
-                          label=tr("similarity.embed_ask", backend=backend_words),
-                          help=tr("similarity.embed_ask_help", n=len(result.chunks))):
-        st.info(tr("similarity.embed_waiting"))
-        return
-    texts = result.chunk_texts()
-    try:
-        with st.spinner(tr("lesson.busy_embedding", n=len(texts), backend=backend_words),
-                        show_time=True):
-            lesson = lesson_cached(backend, backend.name, backend.model,
-                                   tuple(result.embed_texts()),
-                                   tuple(c.end - c.start for c in result.chunks), query_text)
-    except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-        show_error(e)
-        return
-    view.lesson_charts(lesson, texts, names, lang)
-
-
-_plane_section()
-_real_section()
+# --- the plane: dragging the query reruns this section only, not the embeddings below ---------
+plane_section(state)
+# --- real embeddings ---------------------------------------------------------------------------
+real_section(state)

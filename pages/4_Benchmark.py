@@ -11,55 +11,35 @@ from chunkviz.text.messages import backend_text
 from chunkviz.ui import verdict_view
 from chunkviz.ui.benchmark import by_type as types_view
 from chunkviz.ui.benchmark import context as context_view
-from chunkviz.ui.benchmark import data, recompute, sections
+from chunkviz.ui.benchmark import css, data, recompute, sections
 from chunkviz.ui.benchmark import link as bench_link
+from chunkviz.ui.benchmark import runs as runs_view
 from chunkviz.ui.benchmark import separation as separation_view
-from chunkviz.ui.guard import message_markdown
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.state import app_state
 from chunkviz.views import benchmark_tables as tables
-from chunkviz.views.bench_link import run_label
 from chunkviz.views.main_table import main_table
 from chunkviz.views.markup import escape_markdown
-from chunkviz.views.run_list import backend_partners
 from chunkviz.views.significance import margin_of, pairwise_metrics, unit_of
-from chunkviz.views.tune_report import provenance_lines
 
 state = app_state()
 lang = state.lang
 
-st.html(tables.RESPONSIVE_TABLES_CSS)
+st.html(css.RESPONSIVE_TABLES_CSS)
 st.title(tr("benchmark.title"))
 st.write(tr("benchmark.intro"))
 link_notes = st.container()
 
 found = data.discover()
-for path, why in found.skipped:
-    st.warning(tr("benchmark.skipped", path=escape_markdown(str(path)),
-                  why=message_markdown(why)))
+runs_view.skipped_warnings(found)
 runs = list(found.runs)
 if not runs:
-    dirs = ", ".join(f"`{d}`" for d in data.results_dirs_now())
-    st.info(tr("benchmark.no_runs", dirs=dirs))
+    runs_view.no_runs()
 else:
-    by_path = {str(r.path): r for r in runs}
-    new_run = st.session_state.pop(recompute.NEW_RUN_KEY, None)
-    if new_run in by_path:
-        st.session_state["bench_run"] = new_run
-    bench_link.seed_run(state, runs, "bench_run")
-    if st.session_state.get("bench_run") not in by_path:
-        st.session_state["bench_run"] = str(runs[0].path)
-    run_path = st.selectbox(
-        tr("benchmark.run"),
-        options=list(by_path),
-        key="bench_run",
-        format_func=lambda p: run_label(lang, by_path[p]),
-    )
-    run = by_path[run_path]
+    run = runs_view.pick_run(state, runs)
     results = data.load_path(run.path)
     # Figures from synthetic questions say so, beside every figure of the run.
-    for line in provenance_lines(lang, results.questions_source, results.backend.name):
-        st.caption(escape_markdown(line))
+    runs_view.provenance(results, lang)
     unit, _units = unit_of(results)
     unit_word = tr(f"benchmark.unit_{unit}")
 
@@ -82,10 +62,8 @@ else:
                                verdict_view.default_budget(results))
         with budget_col:
             budget = verdict_view.budget_input(lang)
-        partners = [(p.path, data.load_path(p.path)) for p in backend_partners(runs, run)]
-        verdict_view.render([(run.path, results)] + [
-            (path, res) for path, res in partners if metric in pairwise_metrics(res)],
-            metric, float(delta), budget, lang, top=answer)
+        verdict_view.render(runs_view.verdict_runs(runs, run, results, metric),
+                            metric, float(delta), budget, lang, top=answer)
         if delta != margin_of(results, metric):
             results = with_margin(results, metric, delta)
         st.caption(tr("benchmark.verdict_caption", unit=unit_word,

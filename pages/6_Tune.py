@@ -6,25 +6,26 @@ import streamlit as st
 
 from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS, default_margin
 from chunkviz.eval.synthetic import DEFAULT_FORM, DEFAULT_QUESTIONS
-from chunkviz.eval.tune import METRIC, probe_lost
+from chunkviz.eval.tune import METRIC
 from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 from chunkviz.text.messages import backend_text
-from chunkviz.ui.guard import show_error
+from chunkviz.ui.guard import guard
 from chunkviz.ui.i18n import tr
-from chunkviz.ui.pickers import document_picker
+from chunkviz.ui.page_start import page_document
 from chunkviz.ui.state import app_state, bind, lang_key
 from chunkviz.ui.tune.view import (
     PAGE_FORMS,
     QUESTION_SOURCES,
     TuneSettings,
+    config_labels,
     decision_notes,
     default_labels,
     form_label,
     front_figure,
-    grid_configs,
     grid_label,
     headline,
-    open_in_explore,
+    lost_before_retrieval,
+    open_pick,
     point_columns,
     point_rows,
     recommendation_lines,
@@ -33,21 +34,16 @@ from chunkviz.ui.tune.view import (
     stored,
     tune_configs,
     validation_lines,
+    verdict_chart,
 )
-from chunkviz.ui.verdict_figure import verdict_figure
 from chunkviz.views.markup import escape_markdown
-from chunkviz.views.verdict import basis_text
 
 state = app_state()
 lang = state.lang
 
 st.title(tr("tune.title"))
 st.caption(tr("tune.intro"))
-with st.expander(tr("document.heading")):
-    document = document_picker(state, prefix="tune_")
-if not document.text.strip():
-    st.info(tr("document.empty"))
-    st.stop()
+document = page_document(state, prefix="tune_")
 
 own_n = len(document.questions)
 key = lang_key("tune_source", state)
@@ -67,9 +63,8 @@ if source != "own":
                            help=tr("tune.form_help"))
 imported = state.imported_for(document)
 offered = tune_configs(document, imported)
-labels = [c.label for c in offered]
-chosen = st.multiselect(tr("tune.grid"), labels, default=default_labels(offered), key="tune_grid",
-                        format_func=lambda c: grid_label(lang, c, imported),
+chosen = st.multiselect(tr("tune.grid"), config_labels(offered), default=default_labels(offered),
+                        key="tune_grid", format_func=lambda c: grid_label(lang, c, imported),
                         help=tr("tune.grid_help"))
 budget = int(st.number_input(tr("decision.budget"), min_value=MIN_BUDGET_CHARS,
                              max_value=MAX_BUDGET_CHARS, value=DEFAULT_BUDGET_CHARS, step=250,
@@ -82,23 +77,15 @@ if not chosen:
 uses_own = source != "synthetic" and own_n > 0
 if not uses_own and not synthetic:
     # No questions at all: lost before retrieval is all that can be counted.
-    st.info(tr("tune.no_questions"))
-    total, rows = probe_lost(document, grid_configs(chosen, document, imported))
-    if not total:
-        st.caption(tr("tune.no_probes"))
-    for row in rows:
-        st.markdown(tr("tune.lost_sentence", total=total, broken=row.broken,
-                       config=escape_markdown(row.config)))
-    st.caption(tr("tune.probe_note"))
+    lost_before_retrieval(document, chosen, imported)
     st.stop()
 
 settings = TuneSettings(uses_own, synthetic, form, tuple(chosen), state.backend, budget=budget)
 result = stored(document, settings)
 if st.button(tr("tune.run"), key="tune_run", type="primary"):
-    try:
+    with guard() as attempt:
         result = run_tune(document, settings, lang, imported)
-    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-        show_error(exc)
+    if attempt.failed:
         st.stop()
 if result is None:
     st.stop()
@@ -108,7 +95,6 @@ delta = st.number_input(tr("tune.rec.margin"), min_value=0.001, max_value=0.5, s
                         format="%.3f", value=default_margin(METRIC), key="tune_margin",
                         help=tr("tune.rec.margin_help"))
 result = recommended(document, settings, result, float(delta))
-rec = result.recommendation
 with answer:
     headline(lang, result)
 reason, rule = recommendation_lines(lang, result)
@@ -117,9 +103,7 @@ if result.source.get("synthetic"):
     st.warning("\n\n".join(lines))
 else:
     st.caption(lines[0])
-choices = [rec] if result.at_k is None else [rec, result.at_k]
-titles = [basis_text(lang, c, result.budget) for c in choices]
-st.plotly_chart(verdict_figure(choices, titles, lang), key="tune_fig_verdict")
+verdict_chart(lang, result)
 st.success(f"**{tr('tune.why')}:** {reason}")
 notes, unstable = decision_notes(lang, result)
 if unstable:
@@ -136,12 +120,4 @@ st.caption(" ".join(lines))
 st.dataframe(point_rows(lang, result), hide_index=True, key="tune_table", width="stretch",
              column_config=point_columns(lang, result))
 
-pick_col, open_col = st.columns([3, 1])
-points = [p.label for p in result.points]
-bind("tune_open_pick", result.pick)
-if st.session_state["tune_open_pick"] not in points:
-    st.session_state["tune_open_pick"] = result.pick
-picked = pick_col.selectbox(tr("tune.open_pick"), points, key="tune_open_pick",
-                            help=tr("tune.open_help"))
-if open_col.button(tr("tune.open"), key="tune_open"):
-    open_in_explore(state, str(picked))
+open_pick(state, result)

@@ -8,8 +8,11 @@ cycle is hidden), except those under ``if TYPE_CHECKING:``, which never run.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 import chunkviz
 
@@ -161,3 +164,48 @@ def test_a_forbidden_arrow_is_found_even_inside_a_function(tmp_path):
         ("pkg.strategies.fixed", "pkg.retrieval"),
         ("pkg.strategies.semantic", "pkg.retrieval.backends"),
     ]
+
+# --- issue 40: chunkviz/views/ is Streamlit-free -------------------------------------------------
+
+#: A mention of Streamlit: its name (an import says it), its test ids (``data-testid`` and the
+#: ``stMarkdownContainer``-style names it gives them) and its CSS classes (``.st-key-…``,
+#: ``.stPlotlyChart``). The DOM selectors live in ``chunkviz/ui/dom.py``.
+STREAMLIT_MENTION = re.compile(r"(?i:streamlit)|data-testid|\bst[A-Z][A-Za-z]+|\.st-[a-z]")
+
+
+def streamlit_mentions(root: Path) -> list[str]:
+    """``path:line: text`` of every line under ``root`` that mentions Streamlit."""
+    found = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix != ".pyc"):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if STREAMLIT_MENTION.search(line):
+                found.append(f"{path.relative_to(root)}:{number}: {line.strip()}")
+    return found
+
+
+def test_views_never_mention_streamlit():
+    views = Path(chunkviz.__file__).parent / "views"
+    assert len(list(views.glob("*.py"))) > 20  # the whole package was read
+    assert streamlit_mentions(views) == []
+
+
+@pytest.mark.parametrize("line", [
+    "import streamlit as st",
+    "from streamlit.testing.v1 import AppTest",
+    '"""Drawn by Streamlit."""',
+    "CSS = \"[data-testid='stMarkdownContainer'] table {}\"",
+    "# the stMetricValue of a tile",
+    ".st-key-explore_numbers { color: red; }",
+    ".stPlotlyChart { display: none; }",
+])
+def test_each_kind_of_streamlit_mention_is_found(tmp_path, line):
+    (tmp_path / "view.py").write_text(f"x = 1\n{line}\n", encoding="utf-8")
+    assert streamlit_mentions(tmp_path) == [f"view.py:2: {line}"]
+
+
+@pytest.mark.parametrize("line", [
+    "best-ranked chunk", "the first stage", "a list of strings", "stats.mean", "self.start",
+])
+def test_ordinary_words_are_not_streamlit_mentions(tmp_path, line):
+    (tmp_path / "view.py").write_text(f"{line}\n", encoding="utf-8")
+    assert streamlit_mentions(tmp_path) == []

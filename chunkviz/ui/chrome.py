@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-CHART_TOOLBAR_CSS = """<style>
-.js-plotly-plot .modebar-container { opacity: 0; transition: opacity 0.15s; }
-.js-plotly-plot:hover .modebar-container { opacity: 1; }
-@media (hover: none) {
-  .js-plotly-plot .modebar-container { display: none; }
-  .stPlotlyChart [data-testid="stElementToolbar"] { display: none; }
-}
+from chunkviz.ui.dom import ELEMENT_TOOLBAR, PLOTLY_CHART, PLOTLY_MODEBAR, PLOTLY_PLOT
+
+CHART_TOOLBAR_CSS = f"""<style>
+{PLOTLY_PLOT} {PLOTLY_MODEBAR} {{ opacity: 0; transition: opacity 0.15s; }}
+{PLOTLY_PLOT}:hover {PLOTLY_MODEBAR} {{ opacity: 1; }}
+@media (hover: none) {{
+  {PLOTLY_PLOT} {PLOTLY_MODEBAR} {{ display: none; }}
+  {PLOTLY_CHART} {ELEMENT_TOOLBAR} {{ display: none; }}
+}}
 </style>"""
 
 

@@ -14,10 +14,14 @@
   see it in ``at.exception``. The app's ``.streamlit/config.toml`` sets ``none``, so an
   exception that escapes every guard shows no stack either.
 
-``guard()`` is the same as a context manager::
+``guard()`` is the same as a context manager, and the one way a page or a ui module catches an
+exception (``tests/app/test_guard.py`` fails on an ``except Exception`` anywhere else). What it
+yields says whether the block failed, for the code after it::
 
-    with guard():
+    with guard() as attempt:
         result = compute(...)
+    if attempt.failed:
+        return  # the error is on the page already
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -62,14 +67,27 @@ def show_error(exc: BaseException) -> None:
     st.error(user_message(exc))
 
 
-@contextmanager
-def guard() -> Iterator[None]:
-    """Run a block; an exception in it goes through ``show_error``."""
-    try:
-        yield
-    except Exception as exc:  # noqa: BLE001 - the boundary: show_error decides
-        show_error(exc)
+@dataclass(slots=True)
+class Guarded:
+    """What ``guard()`` yields: ``failed`` once the block raised (and its error was shown)."""
 
+    failed: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """The block ran to its end."""
+        return not self.failed
+
+
+@contextmanager
+def guard() -> Iterator[Guarded]:
+    """Run a block; an exception in it goes through ``show_error`` and marks it failed."""
+    outcome = Guarded()
+    try:
+        yield outcome
+    except Exception as exc:  # noqa: BLE001 - the boundary: show_error decides
+        outcome.failed = True
+        show_error(exc)
 
 
 def message_markdown(message: Message | str) -> str:

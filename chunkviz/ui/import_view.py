@@ -14,7 +14,7 @@ import streamlit as st
 from chunkviz.eval.align import AlignmentReport
 from chunkviz.eval.imported import IMPORTED, ImportedChunking, check_chunk_file, import_chunks
 from chunkviz.text import Lang
-from chunkviz.ui.guard import show_error
+from chunkviz.ui.guard import guard
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import imported_option
 from chunkviz.ui.state import AppState
@@ -113,12 +113,10 @@ def chunks_importer(state: AppState, *, prefix: str) -> None:
     wanted = upload.file_id if upload is not None else None
     if upload is not None and st.session_state.get(seen) != wanted:
         st.session_state[seen] = wanted
-        try:
+        with guard() as attempt:
             check_chunk_file(upload.size, upload.name)  # before the bytes are read
             chunking = import_chunks(upload.getvalue(), upload.name, document.text)
-        except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-            show_error(exc)
-        else:
+        if attempt.ok:
             state.imported[chunking.id] = chunking
             while len(state.imported) > MAX_IMPORTS:
                 del state.imported[next(iter(state.imported))]

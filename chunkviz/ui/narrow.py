@@ -13,6 +13,8 @@ from typing import Any
 
 import streamlit as st
 
+from chunkviz.ui.dom import SIDEBAR_FOLD_BUTTON
+
 #: Below this window width (CSS pixels) the sidebar starts folded.
 NARROW_PX = 1000
 
@@ -26,7 +28,7 @@ export default function (component) {
   let tries = 0;
   const fold = () => {
     // The fold button exists only while the sidebar is open.
-    const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+    const button = document.querySelector(data.fold);
     if (button) {
       button.click();
     } else if (tries < 20) {
@@ -46,4 +48,4 @@ def _component() -> Any:
 
 def fold_sidebar_when_narrow() -> None:
     """Mount the folding script (call it inside ``st.sidebar``, once per run)."""
-    _component()(key="chunkviz_narrow", data={"narrow": NARROW_PX})
+    _component()(key="chunkviz_narrow", data={"narrow": NARROW_PX, "fold": SIDEBAR_FOLD_BUTTON})

@@ -24,7 +24,7 @@ from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.text import LANGUAGES, Lang
 from chunkviz.text.messages import backend_text, read_quality_text
 from chunkviz.ui.controls import param_controls, strategy_description, typed_key, widget_key
-from chunkviz.ui.guard import message_markdown, show_error
+from chunkviz.ui.guard import guard, message_markdown
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.resources import backend_infos, load_backend
 from chunkviz.ui.state import (
@@ -175,12 +175,10 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
         wanted = f"{upload.file_id}:{keep}:{furniture}" if upload is not None else ""
         if upload is not None and (doc.origin != "upload" or st.session_state.get(seen) != wanted):
             st.session_state[seen] = wanted
-            try:
+            with guard() as attempt:
                 extracted = extract(upload.getvalue(), upload.name,
                                     keep_terminal_formatting=keep, keep_furniture=furniture)
-            except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-                show_error(exc)
-            else:
+            if attempt.ok:
                 st.session_state[f"{prefix}terminal_removed"] = extracted.terminal_sequences
                 st.session_state[f"{prefix}pdf_read"] = (
                     (extracted.pages, extracted.compat_ideographs, extracted.furniture,
@@ -233,11 +231,9 @@ def question_editor(state: AppState) -> None:
                                    type=["csv", "tsv", "json", "jsonl"], key="qa_upload",
                                    help=tr("explore.qa_upload_help", lang=lang))
         if qa_file is not None and st.session_state.get("qa_file") != qa_file.file_id:
-            try:
+            with guard() as attempt:
                 pairs = parse_qa_pairs(qa_file.getvalue(), name=qa_file.name)
-            except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-                show_error(exc)
-            else:
+            if attempt.ok:
                 st.session_state["qa_file"] = qa_file.file_id
                 add_pairs(state, [{"question": p["question"], "answer": p["answer"]}
                                   for p in pairs])

@@ -14,7 +14,6 @@ from pathlib import Path
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from chunkviz.errors import ChunkvizError
 from chunkviz.eval.decision import Choice
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import Estimate
@@ -22,7 +21,7 @@ from chunkviz.eval.verdict import document_means
 from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 from chunkviz.text import Lang
 from chunkviz.text.messages import backend_text
-from chunkviz.ui.guard import user_message
+from chunkviz.ui.guard import guard
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.verdict_figure import verdict_figure
 from chunkviz.views.markup import escape_markdown
@@ -93,10 +92,9 @@ def render(runs: Sequence[tuple[Path, Results]], metric: str, delta: float, budg
     ``runs``: the run shown first, then the same questions under other backends.
     """
     for i, (path, results) in enumerate(runs):
-        try:
+        with guard() as attempt:
             at_k, at_budget = cached_verdicts(path, results, metric, delta, budget, lang)
-        except ChunkvizError as e:
-            st.error(user_message(e))
+        if attempt.failed:
             continue
         if i == 0:
             with top if top is not None else st.container():

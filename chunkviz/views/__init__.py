@@ -1,1 +1,1 @@
-"""View-models of the pages: what each page shows, computed without Streamlit."""
+"""View-models of the pages: what each page shows, computed without the UI framework."""

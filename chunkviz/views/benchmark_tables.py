@@ -19,14 +19,6 @@ from chunkviz.views.run_list import RunSummary
 from chunkviz.views.sentences import outcome_text
 from chunkviz.views.significance import Matrix
 
-#: Wide Markdown tables scroll inside their own box instead of widening the page: at 390 px the
-#: main table needs about 700 px, and the page itself must not scroll sideways. The page hands
-#: this to ``st.html`` once per run.
-RESPONSIVE_TABLES_CSS = (
-    "<style>[data-testid='stMarkdownContainer'] table"
-    "{display:block;max-width:100%;overflow-x:auto;}</style>"
-)
-
 TIED_MARK = "▲"
 
 

@@ -1,7 +1,7 @@
 """The one escaping helper: user-derived text made inert before it reaches Markdown or HTML.
 
-Streamlit renders Markdown (links, images, ``:color[...]`` directives, LaTeX between ``$``) in
-``st.markdown``, ``st.caption``, ``st.warning`` and table cells; a document's name, a share link's
+The pages render Markdown (links, images, ``:color[...]`` directives, LaTeX between ``$``) in
+their texts, captions, notices and table cells; a document's name, a share link's
 value or a results-file field that reaches one of them unescaped can become a working link or an
 image the browser fetches. Every such string goes through ``escape_markdown``; HTML built by
 chunkviz (the highlight view) goes through ``escape_html``.
@@ -15,7 +15,7 @@ import re
 from chunkviz.textio import BIDI_CONTROLS, neutral_bidi
 
 # Characters that start markup anywhere in a line: emphasis, code, links and images (``[``, ``!``),
-# raw HTML, table cells, strike-through, headings, LaTeX (``$``) and Streamlit's ``:color[...]``.
+# raw HTML, table cells, strike-through, headings, LaTeX (``$``) and ``:color[...]`` directives.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]#!|<>~$:])")
 # What starts a block only at the start of a line: a list item, a setext underline, a numbered item.
 _BLOCK_START = re.compile(r"^(\s*\d*)([-+=.)])")

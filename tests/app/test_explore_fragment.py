@@ -8,12 +8,13 @@ whole script, so the test records *where* each part runs: inside ``st.fragment``
 from __future__ import annotations
 
 import functools
+import importlib
 from typing import Any
 
 import streamlit as st
 
-import chunkviz.ui.explore.sections as sections
-import chunkviz.ui.pickers as pickers
+import chunkviz.ui.explore.lesson as lesson
+import chunkviz.ui.page_start as page_start
 from tests.app.helpers import page
 
 
@@ -41,13 +42,19 @@ def test_the_configuration_and_everything_it_decides_run_in_a_fragment(monkeypat
         monkeypatch.setattr(module, name, recorded)
 
     monkeypatch.setattr(st, "fragment", fragment)
-    for module, name in ((pickers, "document_picker"), (pickers, "configuration_picker"),
-                         (sections, "number_tiles"), (sections, "detail_tabs")):
-        spy(module, name)
-    at = page("1_Explore.py", timeout=90)
-    assert not at.exception
-    at.slider(key="explore_p_fixed_size").set_value(300).run()
-    assert not at.exception
+    # The fragment is made when its module is imported: import it again under the spy.
+    importlib.reload(lesson)
+    try:
+        for module, name in ((page_start, "document_picker"), (lesson, "configuration_picker"),
+                             (lesson, "number_tiles"), (lesson, "detail_tabs")):
+            spy(module, name)
+        at = page("1_Explore.py", timeout=90)
+        assert not at.exception
+        at.slider(key="explore_p_fixed_size").set_value(300).run()
+        assert not at.exception
+    finally:
+        monkeypatch.undo()
+        importlib.reload(lesson)
     assert inside["document_picker"] == [False, False]  # drawn by the page, kept on a move
     assert inside["configuration_picker"] == [True, True]
     assert inside["number_tiles"] == [True, True]

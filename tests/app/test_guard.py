@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import logging
 from pathlib import Path
 
@@ -11,8 +12,66 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPLORE = str(ROOT / "pages" / "1_Explore.py")
+#: Where an exception may reach a user: the pages, the entrypoint and the Streamlit layer.
+PAGE_CODE = sorted([*(ROOT / "pages").glob("*.py"), ROOT / "app.py",
+                    *(ROOT / "chunkviz" / "ui").rglob("*.py")])
+GUARD = ROOT / "chunkviz" / "ui" / "guard.py"
+_EVERYTHING = {"Exception", "BaseException"}
 
 
+def catch_alls(source: str) -> list[int]:
+    """Lines of the handlers in ``source`` that catch every exception (``Exception`` and up)."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ExceptHandler):
+            continue
+        caught = (node.type.elts if isinstance(node.type, ast.Tuple)
+                  else [] if node.type is None else [node.type])
+        names = {getattr(c, "id", getattr(c, "attr", None)) for c in caught}
+        if node.type is None or names & _EVERYTHING:
+            lines.append(node.lineno)
+    return lines
+
+
+def test_only_the_guard_catches_every_exception():
+    """One page boundary: a page or ui module uses ``guard()``, never a handler of its own."""
+    assert GUARD in PAGE_CODE
+    assert len(PAGE_CODE) > 50  # the ui package was read
+    found = {str(p.relative_to(ROOT)): catch_alls(p.read_text(encoding="utf-8"))
+             for p in PAGE_CODE if p != GUARD}
+    assert {path: lines for path, lines in found.items() if lines} == {}
+    assert catch_alls(GUARD.read_text(encoding="utf-8"))  # the boundary itself
+
+
+@pytest.mark.parametrize(("handler", "found"), [
+    ("except Exception as exc:", True),
+    ("except BaseException:", True),
+    ("except:", True),
+    ("except (ValueError, Exception):", True),
+    ("except builtins.Exception:", True),
+    ("except ChunkvizError:", False),
+    ("except (KeyError, ValueError):", False),
+])
+def test_a_catch_all_is_found(handler, found):
+    source = f"try:\n    x = 1\n{handler}\n    show_error(x)\n"
+    assert bool(catch_alls(source)) is found
+
+
+@pytest.mark.parametrize(("raised", "failed"), [
+    ("raise InputTextError('no such file')", True), ("x = 1", False)])
+def test_the_guard_says_whether_its_block_failed(raised, failed):
+    source = (
+        "import streamlit as st\n"
+        "from chunkviz.errors import InputTextError\n"
+        "from chunkviz.ui.guard import guard\n"
+        "with guard() as attempt:\n"
+        f"    {raised}\n"
+        "st.write(f'failed={attempt.failed} ok={attempt.ok}')\n"
+    )
+    at = AppTest.from_string(source, default_timeout=60).run()
+    assert not at.exception
+    assert at.markdown[0].value == f"failed={failed} ok={not failed}"
+    assert [e.value for e in at.error] == (["no such file"] if failed else [])
 
 
 def test_config_shows_users_no_error_details():

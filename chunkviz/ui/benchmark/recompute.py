@@ -26,7 +26,7 @@ from chunkviz.retrieval.cache import EmbeddingCache, default_cache_dir
 from chunkviz.strategies import all_strategies
 from chunkviz.text.messages import backend_text, progress_text
 from chunkviz.ui.benchmark.drilldown import cached_dataset
-from chunkviz.ui.guard import show_error
+from chunkviz.ui.guard import guard
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.resources import backend_ref, load_backend
 from chunkviz.views.numbers import parse_ints
@@ -75,12 +75,9 @@ def _duration_note(spec: str, sample: int, seed: int,
     kinds = {i.name: i.kind for i in list_backends()}
     if kinds.get(backend, "dense") == "lexical":
         return  # BM25 and TF-IDF index in seconds: nothing to announce
-    try:
+    with guard() as attempt:
         found = _estimate(spec, sample, seed, tuple(strategies), sizes, overlaps, backend, snaps)
-    except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-        show_error(e)
-        return
-    if found is None:
+    if attempt.failed or found is None:
         return
     chars, missing, seconds = found
     if seconds is None:
@@ -120,11 +117,10 @@ def render(backend: str, expanded: bool) -> None:
                                    key="bench_rc_sample", help=tr("benchmark.rc_sample_help"))
         seed = right.number_input(tr("benchmark.rc_seed"), min_value=0, value=0,
                                   key="bench_rc_seed")
-        try:
+        with guard() as attempt:
             grid = build_grid(strategies, parse_ints(sizes, "sizes"),
                               parse_ints(overlaps, "overlap percents"), snaps)
-        except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-            show_error(e)
+        if attempt.failed:
             return
         st.caption(tr("benchmark.rc_grid", n=len(grid), labels=", ".join(c.label for c in grid)))
         _duration_note(spec, int(sample), int(seed), strategies, sizes, overlaps, backend, snaps)
@@ -137,11 +133,10 @@ def render(backend: str, expanded: bool) -> None:
             bar.progress(run_fraction(stage, done, total),
                          text=progress_text(current_lang(), stage, done, total))
 
-        try:
+        with guard() as attempt:
             path = run_and_save(spec, int(sample), int(seed), strategies, sizes, overlaps,
                                 backend, progress, snaps)
-        except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-            show_error(e)
+        if attempt.failed:
             return
         bar.progress(1.0, text=tr("benchmark.rc_done"))
         st.session_state[NEW_RUN_KEY] = path

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from chunkviz.errors import ChunkvizError
 from chunkviz.eval.metrics import metric_label
 from chunkviz.eval.results import Results
 from chunkviz.text import Lang
@@ -18,7 +17,7 @@ from chunkviz.text.messages import backend_text, recorded_text
 from chunkviz.ui.benchmark import data, drilldown
 from chunkviz.ui.benchmark import figures as figs
 from chunkviz.ui.benchmark import link as bench_link
-from chunkviz.ui.guard import show_error, user_message
+from chunkviz.ui.guard import guard
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.state import AppState
 from chunkviz.views import benchmark_tables as tables
@@ -77,11 +76,9 @@ def robustness(results: Results, runs: Sequence[RunSummary], run: RunSummary,
         return
     twin = st.selectbox(tr("benchmark.rep_other"), list(twins), key="bench_replication",
                         format_func=lambda p: run_label(lang, twins[p]))
-    try:
+    with guard() as attempt:
         reps = replication(results, data.load_path(twins[twin].path), metric)
-    except ChunkvizError as e:
-        show_error(e)
-    else:
+    if attempt.ok:
         st.markdown(tables.replication_markdown(reps, lang))
         st.caption(tr("benchmark.rep_caption"))
 
@@ -140,10 +137,9 @@ def backends(results: Results, runs: Sequence[RunSummary], run: RunSummary,
         format_func=lambda p: run_label(lang, partners[p]))
     other = data.load_path(partners[other_path].path)
     for col, metric in zip(st.columns(2), ("recall@5", "ndcg@10"), strict=True):
-        try:
+        with col, guard() as attempt:
             cmp = compare_backends(results, other, metric)
-        except ChunkvizError as e:
-            col.error(user_message(e))
+        if attempt.failed:
             continue
         title = tr("benchmark.backends_title", metric=metric_label(metric))
         col.plotly_chart(figs.backends_bar(cmp, title), key=f"bench_fig_backends_{metric}")

@@ -10,17 +10,64 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from chunkviz.document import Document
 from chunkviz.text import Lang
+from chunkviz.text.messages import backend_text
 from chunkviz.ui.compare.aligned import Panel
 from chunkviz.ui.compare.figures import diff_figure
+from chunkviz.ui.guard import guard
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.jumps import follow_to_page, keep_choice
+from chunkviz.ui.pickers import configuration_picker
+from chunkviz.ui.resources import outcome_cached
+from chunkviz.ui.state import AppState
 from chunkviz.ui.strategies.figures import clicked_boundary
-from chunkviz.views.compare import BoundaryDiff, Outcome, boundary_diff, mark_cuts
+from chunkviz.views.compare import (
+    BoundaryDiff,
+    Outcome,
+    boundary_diff,
+    config_label,
+    config_text,
+    mark_cuts,
+)
 from chunkviz.views.explore import qa_marks
 from chunkviz.views.highlight import PANEL_PAGE_SIZE, labels_for, render_html
 
 Pair = tuple[int, int]
+
+
+def configurations(state: AppState, document: Document, n: int,
+                   ranked: bool) -> tuple[list[Outcome | None], list[str]]:
+    """``n`` configurations side by side, each chunked (and ranked) with its two numbers.
+
+    Returns:
+        Each column's outcome (None where it failed, its error shown in the column) and its
+        configuration in words.
+    """
+    backend_words = backend_text(state.lang, state.backend)
+    outcomes: list[Outcome | None] = []
+    names: list[str] = []
+    for i, col in enumerate(st.columns(n)):
+        with col:
+            st.markdown(f"**{tr('compare.config', i=i + 1)}**")
+            strategy, params = configuration_picker(
+                state, prefix=f"compare_{i}_", slot=None if i == 0 else i - 1, columns=1,
+                expander=tr("compare.parameters"))
+            names.append(config_text(state.lang, strategy, params))
+            busy = (tr("lesson.busy_ranking", n=len(document.questions), backend=backend_words)
+                    if ranked else tr("lesson.busy_chunking", chars=len(document.text)))
+            with guard() as attempt, st.spinner(busy, show_time=True):
+                found = outcome_cached(config_label(strategy, params), document, strategy,
+                                       params, state.backend, state.imported, rank=ranked)
+            if attempt.failed:
+                outcomes.append(None)
+                continue
+            outcomes.append(found)
+            left, right = st.columns(2)
+            left.metric(tr("compare.chunks"), f"{found.count:,}")
+            right.metric(tr("compare.broken"), f"{found.broken} / {len(found.qa)}",
+                         help=tr("compare.broken_help"))
+    return outcomes, names
 
 
 def numbered(outcomes: Sequence[Outcome | None],

@@ -9,6 +9,7 @@ in a wrapping row) and the highlight follows them.
 
 from __future__ import annotations
 
+from chunkviz.ui.dom import COLUMN, EXPLORE_NUMBERS, MAIN_BLOCK, METRIC_VALUE, TYPED_TWIN
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_label
 from chunkviz.ui.state import AppState
@@ -23,15 +24,15 @@ METRIC_WIDTH = 150
 # it the stacked column that held it (a column holding no column: not the settings column), so
 # no blank row is left under each slider; the settings then take one screen and the highlight
 # follows the numbers on the next.
-EXPLORE_CSS = """<style>
-[data-testid="stMainBlockContainer"] { padding-top: 3rem; }
-.st-key-explore_numbers [data-testid="stMetricValue"] { font-size: 1.6rem; }
-@media (max-width: 640px) {
-  [data-testid="stMainBlockContainer"] [class*="__typed"] { display: none; }
-  [data-testid="stColumn"]:not(:has([data-testid="stColumn"])):has([class*="__typed"]) {
+EXPLORE_CSS = f"""<style>
+{MAIN_BLOCK} {{ padding-top: 3rem; }}
+{EXPLORE_NUMBERS} {METRIC_VALUE} {{ font-size: 1.6rem; }}
+@media (max-width: 640px) {{
+  {MAIN_BLOCK} {TYPED_TWIN} {{ display: none; }}
+  {COLUMN}:not(:has({COLUMN})):has({TYPED_TWIN}) {{
     display: none;
-  }
-}
+  }}
+}}
 </style>"""
 
 

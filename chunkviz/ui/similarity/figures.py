@@ -59,7 +59,7 @@ def norm_figure(lesson: Lesson, texts: Sequence[str], lang: Lang) -> Any:
     return fig
 
 
-def rank_figure(lesson: Lesson, measure_names: Mapping[str, str], lang: Lang) -> Any:
+def rank_figure(lesson: Lesson, measure_names: Mapping[Measure, str], lang: Lang) -> Any:
     """Each chunk's rank under the three measures, joined by a line per chunk (a dumbbell)."""
     n = len(lesson.spread)
     chunks = np.arange(n)  # numbered from 0, as on every page

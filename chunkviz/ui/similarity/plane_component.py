@@ -14,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from chunkviz.retrieval.base import Measure
 from chunkviz.views.plane import PlanePoint, component_data
 
 _ASSETS = Path(__file__).parent / "assets"
@@ -32,7 +33,7 @@ def similarity_plane(
     query: Sequence[float],
     *,
     k: int,
-    measure_names: Mapping[str, str],
+    measure_names: Mapping[Measure, str],
     text: Mapping[str, str],
     key: str,
     on_release: Callable[[], None],

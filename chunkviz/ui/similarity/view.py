@@ -14,9 +14,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from chunkviz.retrieval.base import Measure
 from chunkviz.retrieval.similarity import MEASURES
 from chunkviz.text.messages import backend_text
-from chunkviz.ui.guard import show_error
+from chunkviz.ui.guard import guard
 from chunkviz.ui.i18n import current_lang, tr
 from chunkviz.ui.resources import backend_infos, load_backend
 from chunkviz.ui.similarity.figures import norm_figure, pca_figure, rank_figure
@@ -81,15 +82,13 @@ def points_editor(base: Sequence[PlanePoint], key: str) -> list[PlanePoint]:
                                                        max_value=360),
                 "length": st.column_config.NumberColumn(tr("similarity.length"),
                                                         min_value=0.05, max_value=5)})
-    try:
+    with guard():
         return list(points_from_rows(edited.to_dict("records")))
-    except Exception as e:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-        show_error(e)
-        return list(base)
+    return list(base)
 
 
 def rank_tables(points: Sequence[PlanePoint], query: tuple[float, float],
-                names: Mapping[str, str]) -> None:
+                names: Mapping[Measure, str]) -> None:
     """One ranking table per measure, side by side."""
     ranks = rankings(points, query)
     all_scores = scores(points, query)
@@ -132,7 +131,7 @@ def lesson_backend(name: str) -> tuple[str, Any]:
     return str(picked), load_backend(str(picked))
 
 
-def lesson_charts(lesson: Lesson, texts: Sequence[str], names: Mapping[str, str],
+def lesson_charts(lesson: Lesson, texts: Sequence[str], names: Mapping[Measure, str],
                   lang: Any) -> None:
     """The lesson's numbers, its three figures and its table."""
     pearson = lesson.stats.pearson
@@ -147,7 +146,8 @@ def lesson_charts(lesson: Lesson, texts: Sequence[str], names: Mapping[str, str]
     g2.plotly_chart(rank_figure(lesson, names, lang), key="sim_rank_chart")
     st.plotly_chart(pca_figure(lesson, texts, lang), key="sim_pca_chart")
     st.caption(tr("similarity.table"))
-    columns = {c: tr(f"similarity.col_{c}")
-               for c in ("chunk", "text", "chars", "norm", "spread", "moved")}
-    st.dataframe(pd.DataFrame(lesson_rows(texts, lesson)).rename(columns={**names, **columns}),
+    columns: dict[str, str] = {c: tr(f"similarity.col_{c}")
+                               for c in ("chunk", "text", "chars", "norm", "spread", "moved")}
+    columns |= {str(m): name for m, name in names.items()}
+    st.dataframe(pd.DataFrame(lesson_rows(texts, lesson)).rename(columns=columns),
                  hide_index=True, key="sim_rank_table")

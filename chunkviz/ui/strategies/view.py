@@ -20,10 +20,11 @@ from chunkviz.model import Chunk, ChunkingResult
 from chunkviz.strategies import get_strategy
 from chunkviz.text.messages import backend_text, language_model_text
 from chunkviz.ui.controls import param_controls
-from chunkviz.ui.guard import show_error
+from chunkviz.ui.guard import guard
 from chunkviz.ui.highlight_view import highlight_view
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.jumps import chunk_page, pick_cut
+from chunkviz.ui.lazy import lazy_tabs
 from chunkviz.ui.resources import (
     chunk_cached,
     load_backend,
@@ -33,6 +34,7 @@ from chunkviz.ui.resources import (
 )
 from chunkviz.ui.state import AppState
 from chunkviz.ui.strategies.figures import clicked_boundary, perplexity_figure, semantic_figure
+from chunkviz.views.compare import config_text
 from chunkviz.views.highlight import Labels, Mark, labels_for, page_bounds, render_html
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.parent_expansion import (
@@ -129,11 +131,10 @@ def semantic_section(state: AppState, document: Document) -> None:
     """The adjacent-sentence similarity curve, its threshold and the document cut at it."""
     text = document.text
     sem = strategy_controls(state, "semantic")
-    try:
-        with st.spinner(tr("lesson.busy_semantic", chars=len(text)), show_time=True):
-            curve = semantic_curve_cached(text, param_items(sem))
-    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-        show_error(exc)
+    busy = tr("lesson.busy_semantic", chars=len(text))
+    with guard() as attempt, st.spinner(busy, show_time=True):
+        curve = semantic_curve_cached(text, param_items(sem))
+    if attempt.failed:
         return
     cut_metrics(curve, (tr("strategies.threshold"),
                         "—" if curve.threshold is None else f"{curve.threshold:.3f}"))
@@ -152,11 +153,10 @@ def perplexity_section(state: AppState, document: Document) -> None:
     """The perplexity curve of a language model, its cuts and the document cut at them."""
     text = document.text
     ppl = strategy_controls(state, "perplexity")
-    try:
-        with st.spinner(tr("lesson.busy_perplexity", chars=len(text)), show_time=True):
-            pcurve = perplexity_curve_cached(text, param_items(ppl))
-    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-        show_error(exc)
+    busy = tr("lesson.busy_perplexity", chars=len(text))
+    with guard() as attempt, st.spinner(busy, show_time=True):
+        pcurve = perplexity_curve_cached(text, param_items(ppl))
+    if attempt.failed:
         return
     lm_words = language_model_text(state.lang, str(ppl["lm"]), int(ppl["order"]))
     st.info(tr("strategies.lm_in_use", name=escape_markdown(lm_words)))
@@ -192,7 +192,7 @@ def parent_child_section(state: AppState, document: Document) -> None:
                               help=tr("strategies.expansion_help"))
     min_children = q4.slider(tr("strategies.min_children"), 1, 10, 2, key="strategies_pc_m",
                              disabled=expansion_kind != "merge")
-    try:
+    with guard() as attempt:
         result = chunk_cached(document, "parent_child", pc, state.backend, state.imported)
         if not query.strip():
             st.info(tr("strategies.no_query"))
@@ -202,8 +202,7 @@ def parent_child_section(state: AppState, document: Document) -> None:
             ranking = rank_children(result, query, load_backend(state.backend))
         expansion = (auto_merge(result, ranking, k, min_children=int(min_children))
                      if expansion_kind == "merge" else expand_to_parents(result, ranking, k))
-    except Exception as exc:  # noqa: BLE001 - chunkviz.ui.guard decides what is shown
-        show_error(exc)
+    if attempt.failed:
         return
     expansion_numbers(expansion)
     rows = hit_rows(result, expansion)
@@ -215,3 +214,22 @@ def parent_child_section(state: AppState, document: Document) -> None:
 SECTIONS: dict[str, Callable[[AppState, Document], None]] = {
     "semantic": semantic_section, "perplexity": perplexity_section,
     "parent": parent_child_section}
+
+
+def current_chunks(state: AppState, document: Document) -> None:
+    """How many chunks the app's current configuration makes of ``document``."""
+    strategy, params = state.configuration()
+    with guard() as attempt:
+        current = chunk_cached(document, strategy, params, state.backend, state.imported)
+    if attempt.ok:
+        st.metric(tr("strategies.chunks_current"), f"{len(current.chunks):,}",
+                  help=tr("strategies.chunks_current_help",
+                          label=escape_markdown(config_text(state.lang, strategy, params))))
+
+
+def section_tabs(state: AppState, document: Document) -> None:
+    """The ``SECTIONS`` as tabs; only the open one runs."""
+    for name, tab in lazy_tabs({name: tr(f"strategies.tab_{name}") for name in SECTIONS},
+                               "strategies_tab"):
+        with tab:
+            SECTIONS[name](state, document)

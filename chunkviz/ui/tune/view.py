@@ -27,6 +27,7 @@ from chunkviz.eval.tune import (
     TunePoint,
     TuneResult,
     pareto_front,
+    probe_lost,
     questions_source,
     tune,
     with_margin,
@@ -36,7 +37,8 @@ from chunkviz.text.messages import progress_text, recorded_text
 from chunkviz.ui.benchmark.figures import log_ticks
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.resources import document_key, load_backend
-from chunkviz.ui.state import AppState
+from chunkviz.ui.state import AppState, bind
+from chunkviz.ui.verdict_figure import verdict_figure
 from chunkviz.ui.verdict_view import headline as verdict_headline
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.numbers import format_bytes
@@ -47,7 +49,7 @@ from chunkviz.views.tune_report import (
     questions_line,
     reason_text,
 )
-from chunkviz.views.verdict import detectable_text, outcome_word
+from chunkviz.views.verdict import basis_text, detectable_text, outcome_word
 
 RESULTS_KEY = "tune_results"
 QuestionSource = Literal["own", "synthetic", "both"]
@@ -272,3 +274,45 @@ def open_in_explore(state: AppState, label: str) -> None:
     state.strategy = config.strategy
     state.set_params(config.strategy, {**state.params_of(config.strategy), **config.params})
     st.switch_page("pages/1_Explore.py")
+
+
+def config_labels(configs: Sequence[Config]) -> list[str]:
+    """The labels of ``configs``, in their order (the grid's options)."""
+    return [c.label for c in configs]
+
+
+def lost_before_retrieval(document: Document, chosen: Sequence[str],
+                          imported: Sequence[ImportedChunking]) -> None:
+    """Without questions: how many key phrases each chosen configuration cuts, nothing more.
+
+    Lost before retrieval is all that can be counted without a question.
+    """
+    st.info(tr("tune.no_questions"))
+    total, rows = probe_lost(document, grid_configs(chosen, document, imported))
+    if not total:
+        st.caption(tr("tune.no_probes"))
+    for row in rows:
+        st.markdown(tr("tune.lost_sentence", total=total, broken=row.broken,
+                       config=escape_markdown(row.config)))
+    st.caption(tr("tune.probe_note"))
+
+
+def open_pick(state: AppState, result: TuneResult) -> None:
+    """A picker of the run's points and the button that opens the picked one in Explore."""
+    pick_col, open_col = st.columns([3, 1])
+    points = [p.label for p in result.points]
+    bind("tune_open_pick", result.pick)
+    if st.session_state["tune_open_pick"] not in points:
+        st.session_state["tune_open_pick"] = result.pick
+    picked = pick_col.selectbox(tr("tune.open_pick"), points, key="tune_open_pick",
+                                help=tr("tune.open_help"))
+    if open_col.button(tr("tune.open"), key="tune_open"):
+        open_in_explore(state, str(picked))
+
+
+def verdict_chart(lang: Lang, result: TuneResult) -> None:
+    """The recommendation at the budget, beside the pick at equal k when the run has one."""
+    rec = result.recommendation
+    choices = [rec] if result.at_k is None else [rec, result.at_k]
+    titles = [basis_text(lang, c, result.budget) for c in choices]
+    st.plotly_chart(verdict_figure(choices, titles, lang), key="tune_fig_verdict")
