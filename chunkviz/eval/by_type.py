@@ -28,7 +28,6 @@ import msgspec
 import numpy as np
 
 from chunkviz.errors import ParameterError
-from chunkviz.eval.metrics import budget_values, parse_metric_key
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import (
     Clusters,
@@ -74,9 +73,7 @@ def has_types(results: Results) -> bool:
 
 
 def _values(results: Results, metric: str) -> dict[str, np.ndarray]:
-    name, _k = parse_metric_key(metric)
-    return {label: budget_values(name, results.ranks[label], results.metric_k(label, metric))
-            for label in results.labels}
+    return {label: results.values(label, metric) for label in results.labels}
 
 
 def _subset(results: Results, mask: np.ndarray) -> Resampling:

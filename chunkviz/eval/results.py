@@ -30,13 +30,7 @@ import msgspec
 from chunkviz.atomic import cause, write_atomically
 from chunkviz.errors import Message, ResultsFileError
 from chunkviz.eval.grid import Config
-from chunkviz.eval.results_checks import (
-    MEAN_TOLERANCE,
-    PAIRWISE_METRICS,
-    RANK_METRICS,
-    SPAN_METRICS,
-    check_results,
-)
+from chunkviz.eval.results_checks import MEAN_TOLERANCE, check_results
 from chunkviz.eval.results_schema import (
     QUESTIONS_KINDS,
     READABLE_VERSIONS,
@@ -64,8 +58,8 @@ from chunkviz.retrieval.cache import ENV_VAR, default_cache_dir
 from chunkviz.textio import MAX_BYTES, loads_json, read_file_bytes, shown_path
 
 __all__ = [
-    "MEAN_TOLERANCE", "PAIRWISE_METRICS", "QUESTIONS_KINDS", "RANK_METRICS", "READABLE_VERSIONS",
-    "SCHEMA", "SCHEMA_VERSION", "SPAN_METRICS", "VOLATILE", "BackendRecord", "BenchmarkRun",
+    "MEAN_TOLERANCE", "QUESTIONS_KINDS", "READABLE_VERSIONS", "SCHEMA", "SCHEMA_VERSION",
+    "VOLATILE", "BackendRecord", "BenchmarkRun",
     "Budget", "ConfigRecord", "DatasetRecord", "Listed", "NdcgAll", "PairwiseRow",
     "QuestionsKind", "QuestionsSource", "Results", "ResultsFile", "Retrieval", "Sensitivity",
     "StatsSettings", "Timings", "check_cache_writable", "check_writable", "list_results",

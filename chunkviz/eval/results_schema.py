@@ -32,7 +32,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType, field
 
 from chunkviz.eval.decision import Outcome
 from chunkviz.eval.grid import Config
-from chunkviz.eval.metrics import budget_values, parse_metric_key
+from chunkviz.eval.measures import key_values, parse_key
 from chunkviz.eval.stats import Estimate, PairwiseResult, Unit
 from chunkviz.limits import (
     MAX_BUDGET_CHARS,
@@ -371,13 +371,19 @@ class BenchmarkRun(Struct, Generic[P], omit_defaults=True, tag_field="schema", t
 
     def metric_k(self, label: str, key: str) -> float:
         """The cut-off of a metric key for a configuration (``budget`` reads ``budget.k``)."""
-        _name, k = parse_metric_key(key)
-        return self.budget.k[label] if k == "budget" else int(k)
+        parsed = parse_key(key)
+        return self.budget.k[label] if parsed.at_budget else parsed.cutoff
+
+    def values(self, label: str, key: str) -> np.ndarray:
+        """Per-question values of a rank metric (``ndcg@10``, ``recall@budget``) from the ranks.
+
+        A key at the budget is scored at the file's ``budget.k`` of ``label``.
+        """
+        return key_values(key, self.ranks[label], self.budget.k[label])
 
     def recompute(self, label: str, key: str) -> float:
         """Mean of a rank metric (``ndcg@10``, ``recall@budget``) recomputed from the ranks."""
-        name, _k = parse_metric_key(key)
-        return float(budget_values(name, self.ranks[label], self.metric_k(label, key)).mean())
+        return float(self.values(label, key).mean())
 
     def to_json(self) -> str:
         """The file's text: compact JSON, UTF-8 characters as they are.

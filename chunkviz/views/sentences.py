@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chunkviz.eval.decision import Outcome
-from chunkviz.eval.metrics import metric_label
+from chunkviz.eval.measures import metric_label, parse_key
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import PairwiseResult, format_p
 from chunkviz.text import Lang, text
@@ -20,7 +20,7 @@ from chunkviz.views.significance import comparisons
 
 def _binary(metric: str) -> bool:
     """Whether per-question values of ``metric`` are 0/1 (then wins are discordant counts)."""
-    return metric.partition("@")[0] == "recall"
+    return parse_key(metric).measure.binary
 
 
 def _p_text(c: PairwiseResult) -> str:
