@@ -21,6 +21,7 @@ outcome and verdict written out). ``BenchmarkRun`` is generic over the row type:
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -449,4 +450,9 @@ def results_json_schema() -> dict[str, Any]:
         "title": "chunkviz benchmark results file",
         **msgspec.json.schema(ResultsFile),
     }
+    # The structs' docstrings, dedented as msgspec 0.23 does (0.18-0.22 keep the indentation),
+    # so that every msgspec the project allows generates the same schema.
+    for definition in schema.get("$defs", {}).values():
+        if "description" in definition:
+            definition["description"] = inspect.cleandoc(definition["description"])
     return schema

@@ -238,8 +238,8 @@ def test_a_file_over_the_size_bound_is_refused_before_it_is_decoded(monkeypatch)
 def test_a_deeply_nested_or_numerically_absurd_value_gives_one_message():
     data = copy.deepcopy(GOOD)
     data["configs"][0]["params"]["x"] = [1]
-    with pytest.raises(ResultsFileError, match=r"configs\[0\]\.params\.x must be true or false "
-                       r"or an integer or a number or text or null \(got \[1\]\)"):
+    with pytest.raises(ResultsFileError, match=r"configs\[0\]\.params\.x must be an integer or a "
+                       r"number or true or false or text or null \(got \[1\]\)"):
         results_from_json(json.dumps(data), "x.json")
     text = json.dumps(GOOD).replace('"params": {', '"params": {"x": ' + "9" * 5000 + ", ", 1)
     with pytest.raises(ResultsFileError,
