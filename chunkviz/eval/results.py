@@ -30,6 +30,7 @@ import msgspec
 from chunkviz.atomic import cause, write_atomically
 from chunkviz.errors import Message, ResultsFileError
 from chunkviz.eval.grid import Config
+from chunkviz.eval.pairwise import PairwiseResult
 from chunkviz.eval.results_checks import MEAN_TOLERANCE, check_results
 from chunkviz.eval.results_errors import parse_small, problem
 from chunkviz.eval.results_schema import (
@@ -43,16 +44,13 @@ from chunkviz.eval.results_schema import (
     ConfigRecord,
     DatasetRecord,
     NdcgAll,
-    PairwiseRow,
     QuestionsKind,
     QuestionsSource,
     Results,
-    ResultsFile,
     Retrieval,
     Sensitivity,
     StatsSettings,
     Timings,
-    from_file,
 )
 from chunkviz.retrieval.cache import ENV_VAR, default_cache_dir
 from chunkviz.textio import MAX_BYTES, loads_json, read_file_bytes, shown_path
@@ -60,8 +58,8 @@ from chunkviz.textio import MAX_BYTES, loads_json, read_file_bytes, shown_path
 __all__ = [
     "MEAN_TOLERANCE", "QUESTIONS_KINDS", "READABLE_VERSIONS", "SCHEMA", "SCHEMA_VERSION",
     "VOLATILE", "BackendRecord", "BenchmarkRun",
-    "Budget", "ConfigRecord", "DatasetRecord", "Listed", "NdcgAll", "PairwiseRow",
-    "QuestionsKind", "QuestionsSource", "Results", "ResultsFile", "Retrieval", "Sensitivity",
+    "Budget", "ConfigRecord", "DatasetRecord", "Listed", "NdcgAll", "PairwiseResult",
+    "QuestionsKind", "QuestionsSource", "Results", "Retrieval", "Sensitivity",
     "StatsSettings", "Timings", "check_cache_writable", "check_writable", "list_results",
     "load_results", "results_from_dict", "results_from_json", "results_to_dict",
     "results_to_json", "run_id", "save_results", "settings_hash",
@@ -119,7 +117,7 @@ def results_from_json(text: str | bytes, where: str = "results") -> Results:
         raise _unreadable(f"{where} is nested too deeply") from None
     _check_header(header, where)
     try:
-        data = msgspec.json.decode(raw, type=ResultsFile)
+        data = msgspec.json.decode(raw, type=Results)
     except msgspec.ValidationError as exc:  # a subclass of DecodeError: first
         raise _unreadable(problem(exc, lambda: parse_small(raw), where)) from None
     except msgspec.DecodeError:
@@ -141,7 +139,7 @@ def results_from_dict(data: Any, where: str = "results") -> Results:
         header = _Header()  # not an object
     _check_header(header, where)
     try:
-        decoded = msgspec.convert(data, ResultsFile)
+        decoded = msgspec.convert(data, Results)
     except msgspec.ValidationError as exc:
         raise _unreadable(problem(exc, lambda: copy.deepcopy(data), where)) from None
     except RecursionError:
@@ -165,12 +163,12 @@ def _check_header(header: _Header, where: str) -> None:
                     "readable": readable})
 
 
-def _checked(data: ResultsFile, where: str) -> Results:
+def _checked(data: Results, where: str) -> Results:
     try:
         check_results(data)
     except ResultsFileError as exc:
         raise _unreadable(f"{where}: {exc}") from None
-    return from_file(data)
+    return data
 
 
 def _not_json(raw: bytes, where: str) -> ResultsFileError:

@@ -20,14 +20,14 @@ import numpy as np
 from chunkviz.errors import ParameterError, ResultsFileError
 from chunkviz.eval.decision import is_equivalent
 from chunkviz.eval.measures import Key, budget_keys, budget_values, parse_key, required_keys
+from chunkviz.eval.pairwise import PairwiseResult
 from chunkviz.eval.results_schema import (
     TOKENS_VERSION,
     BackendRecord,
     ConfigRecord,
     Estimates,
-    PairwiseRow,
     QuestionsSource,
-    ResultsFile,
+    Results,
     Retrieval,
     Sensitivity,
 )
@@ -43,7 +43,7 @@ Ranks = Mapping[str, Sequence[int | None]]
 RankArrays = Mapping[str, np.ndarray]
 
 
-def check_results(data: ResultsFile) -> None:
+def check_results(data: Results) -> None:
     """Every rule between the fields of a decoded results file.
 
     Raises:
@@ -166,7 +166,7 @@ def _parsed(key: str, where: str) -> Key:
         raise ResultsFileError(f"{where} is not a known metric key") from None
 
 
-def _check_budget(data: ResultsFile, labels: Sequence[str], ranks: RankArrays) -> None:
+def _check_budget(data: Results, labels: Sequence[str], ranks: RankArrays) -> None:
     budget = data.budget
     _labels_match(budget.k, labels, "budget.k")
     _labels_match(budget.metrics, labels, "budget.metrics")
@@ -188,7 +188,7 @@ def _check_budget(data: ResultsFile, labels: Sequence[str], ranks: RankArrays) -
     _check_pairwise(budget.pairwise, labels, budget.metrics, data.stats.alpha, "budget.pairwise")
 
 
-def _check_pairwise(rows: Sequence[PairwiseRow], labels: Sequence[str], metrics: Estimates,
+def _check_pairwise(rows: Sequence[PairwiseResult], labels: Sequence[str], metrics: Estimates,
                     alpha: float, where: str) -> None:
     for i, row in enumerate(rows):
         at = f"{where}[{i}]"
@@ -199,21 +199,17 @@ def _check_pairwise(rows: Sequence[PairwiseRow], labels: Sequence[str], metrics:
         expected = metrics[row.a][row.metric].mean - metrics[row.b][row.metric].mean
         if abs(row.diff - expected) > DIFF_TOLERANCE:
             raise ResultsFileError(f"{at}.diff is {row.diff} but the means give {expected}")
-        pair = row.result()
-        if pair.equivalent and not is_equivalent(
-                p_equiv_holm=pair.p_equiv_holm, eq_ci_low=pair.eq_ci_low,
-                eq_ci_high=pair.eq_ci_high, delta=pair.delta, detectable=pair.detectable,
-                saturated=pair.saturated, alpha=alpha):
+        if row.equivalent and not is_equivalent(
+                p_equiv_holm=1.0 if row.p_equiv_holm is None else row.p_equiv_holm,
+                eq_ci_low=row.eq_ci_low, eq_ci_high=row.eq_ci_high, delta=row.delta,
+                detectable=row.detectable, saturated=row.saturated, alpha=alpha):
             raise ResultsFileError(
                 f"{at} is marked equivalent but the decision rule says it is not (interval "
-                f"[{pair.eq_ci_low}, {pair.eq_ci_high}], delta {pair.delta}, detectable margin "
-                f"{pair.detectable}, saturated {pair.saturated})")
-        if isinstance(row.outcome, str) and row.outcome != pair.outcome:
-            raise ResultsFileError(f"{at}.outcome is {row.outcome!r} but the decision rule "
-                                   f"gives {pair.outcome!r}")
+                f"[{row.eq_ci_low}, {row.eq_ci_high}], delta {row.delta}, detectable margin "
+                f"{row.detectable}, saturated {row.saturated})")
 
 
-def _check_pair_labels(row: PairwiseRow, labels: Sequence[str], at: str) -> None:
+def _check_pair_labels(row: PairwiseResult, labels: Sequence[str], at: str) -> None:
     for side, lab in (("a", row.a), ("b", row.b)):
         if lab not in labels:
             raise ResultsFileError(f"{at}.{side} names no configuration (got {lab!r})")
@@ -253,7 +249,7 @@ def _check_retrieval(r: Retrieval, configs: Sequence[ConfigRecord], n: int,
                 raise ResultsFileError(f"{where}[{i}] names a chunk past the {c.chunks} chunks")
 
 
-def _check_sensitivity(s: Sensitivity[PairwiseRow], labels: Sequence[str], n: int,
+def _check_sensitivity(s: Sensitivity, labels: Sequence[str], n: int,
                        metrics: Estimates) -> None:
     for name, by in s.ranks.items():
         _labels_match(by, labels, f"sensitivity.ranks.{name}")

@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from chunkviz.eval.results_schema import ResultsFile, results_json_schema
+from chunkviz.eval.results_schema import Results, results_json_schema
 
 #: One step of a path: a field or key, an index, or a mapping key msgspec does not name.
 Step = str | int | None
@@ -295,7 +295,7 @@ def _failing_key(root: Any, mapping: dict[str, Any],
         mapping.clear()
         mapping.update((k, saved[k]) for k in half)
         try:
-            msgspec.convert(root, ResultsFile)
+            msgspec.convert(root, Results)
             keys = keys[len(keys) // 2:]
         except msgspec.ValidationError:
             keys = half

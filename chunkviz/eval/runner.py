@@ -482,7 +482,7 @@ def sensitivity_stage(
     seed: int,
     margins: Mapping[str, float] | None = None,
     progress: Progress = no_progress,
-) -> Sensitivity[PairwiseResult]:
+) -> Sensitivity:
     """The pairwise tests again under each alternative definition (``SENSITIVITY``).
 
     Same questions, units, resampling, seeds and margins as the main tests: only the
@@ -509,7 +509,7 @@ def sensitivity_stage(
         rows[name] = tuple(found)
         progress("test", len(tested) + i + 1, len(tested) + len(SENSITIVITY),
                  f"sensitivity: {name}")
-    return Sensitivity[PairwiseResult](
+    return Sensitivity(
         definitions={name: text for name, (text, _) in SENSITIVITY.items()},
         ranks={name: {lab: tuple(rk.alternative_ranks[name])
                       for lab, rk in zip(labels, ranked, strict=True)}
@@ -866,9 +866,8 @@ def assemble(
         question_ids=tuple(q.qid for q in questions),
         ranks={lab: tuple(rk.ranks) for lab, rk in zip(labels, ranked, strict=True)},
         metrics=scored.metrics,
-        budget=Budget[PairwiseResult](chars=int(settings["budget_chars"]), k=scored.budget_k,
-                                      metrics=scored.budget_metrics,
-                                      tokenizer=context_tokenizer(be).name),
+        budget=Budget(chars=int(settings["budget_chars"]), k=scored.budget_k,
+                      metrics=scored.budget_metrics, tokenizer=context_tokenizer(be).name),
         pairwise=tuple(pairwise),
         stats=StatsSettings(
             alpha=float(settings["alpha"]), bootstrap=int(settings["bootstrap"]),

@@ -68,8 +68,8 @@ def retest_margin(rows: Sequence[PairwiseResult], values: dict[str, np.ndarray],
              for r in rows]
     adjusted = holm([e.p_value for e in tests])
     return [msgspec.structs.replace(
-                r, delta=delta, p_equiv=e.p_value, p_equiv_holm=ph, eq_ci_low=e.ci_low,
-                eq_ci_high=e.ci_high, **equivalence_fields(values[r.a], values[r.b], e, ph, alpha))
+                r, delta=delta, p_equiv=e.p_value, p_equiv_holm=ph, eq_ci=(e.ci_low, e.ci_high),
+                **equivalence_fields(values[r.a], values[r.b], e, ph, alpha))
             for r, e, ph in zip(rows, tests, adjusted, strict=True)]
 
 

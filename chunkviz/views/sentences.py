@@ -50,7 +50,8 @@ def sentence(comp: PairwiseResult, lang: Lang) -> str:
         if c.equivalent:
             out += text(lang, "dashboard.pair_better_within", within=within)
     elif c.outcome == "equivalent":
-        out = text(lang, "dashboard.pair_equivalent", p_equiv=format_p(c.p_equiv_holm), **fields)
+        out = text(lang, "dashboard.pair_equivalent", p_equiv=format_p(c.p_equiv_holm or 0.0),
+                   **fields)
     elif c.outcome == "saturated":
         out = text(lang, "dashboard.pair_saturated", **fields)
     elif within:

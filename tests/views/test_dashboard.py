@@ -120,8 +120,8 @@ def test_the_recommendation_is_the_least_context_shown_equivalent_never_fewest_c
                     if c.label == "paragraph" else c
                     for c in bm25.configs)
     pairs = tuple(
-        replace(p, delta=0.01, equivalent=True, significant=False, eq_ci_low=-0.005,
-                eq_ci_high=0.005, p_equiv=0.001, p_equiv_holm=0.004, ci_low=-0.004,
+        replace(p, delta=0.01, equivalent=True, significant=False, eq_ci=(-0.005, 0.005),
+                p_equiv=0.001, p_equiv_holm=0.004, ci_low=-0.004,
                 ci_high=0.006, detectable=0.004)
         if p.metric == "recall@5" and {p.a, p.b} == {"paragraph", cheaper}
         else replace(p, delta=0.01)
@@ -204,8 +204,9 @@ def test_sentences_show_conclusions_and_fold_the_rest(bm25):
 
 
 def test_a_floor_p_value_reads_as_a_bound_with_discordant_counts():
-    row = PairwiseResult("recall@5", "x", "y", 0.05, 0.02, 0.08, 1 / 5001, 28 / 5001, True,
-                         unit="document", p_bound=True, p_holm_bound=True, a_wins=120, b_wins=40)
+    row = PairwiseResult(metric="recall@5", a="x", b="y", diff=0.05, ci_low=0.02, ci_high=0.08,
+                         p_value=1 / 5001, p_holm=28 / 5001, significant=True, unit="document",
+                         p_bound=True, p_holm_bound=True, wins=(120, 40))
     en = sentence(row, "en")
     assert "Holm-adjusted p ≤ 0.0056" in en
     assert "x wins 120 questions, y wins 40." in en
