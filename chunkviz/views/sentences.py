@@ -49,9 +49,9 @@ def sentence(comp: PairwiseResult, lang: Lang) -> str:
         out = text(lang, "dashboard.pair_better", **fields)
         if c.equivalent:
             out += text(lang, "dashboard.pair_better_within", within=within)
-    elif c.outcome == "equivalent":
-        out = text(lang, "dashboard.pair_equivalent", p_equiv=format_p(c.p_equiv_holm or 0.0),
-                   **fields)
+    elif c.outcome == "equivalent":  # an equivalent pair was tested: it has its TOST p-value
+        p_equiv = 1.0 if c.p_equiv_holm is None else c.p_equiv_holm
+        out = text(lang, "dashboard.pair_equivalent", p_equiv=format_p(p_equiv), **fields)
     elif c.outcome == "saturated":
         out = text(lang, "dashboard.pair_saturated", **fields)
     elif within:
