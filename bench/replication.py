@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from chunkviz.eval.by_type import metric_by_type  # noqa: E402
-from chunkviz.eval.metrics import metric_label  # noqa: E402
+from chunkviz.eval.measures import metric_label  # noqa: E402
 from chunkviz.eval.results import Results, load_results  # noqa: E402
 from chunkviz.eval.runner import shipped_results_dir  # noqa: E402
 from chunkviz.eval.separation import SEPARATING, headline, separation  # noqa: E402

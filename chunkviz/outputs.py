@@ -21,7 +21,7 @@ import msgspec
 from msgspec import Meta, Struct
 
 from chunkviz.eval.align import Match
-from chunkviz.eval.results_schema import ResultsFile
+from chunkviz.eval.results_schema import Results, dedent_descriptions
 
 if TYPE_CHECKING:
     from chunkviz.eval.tune import TuneResult
@@ -261,7 +261,7 @@ def to_json(document: TuneReport) -> str:
 
 #: The document each command's ``--format json`` writes.
 COMMAND_DOCUMENTS: dict[str, Any] = {
-    "bench": ResultsFile,
+    "bench": Results,
     "tune": TuneReport,
     "chunk": ChunkExport,
     "audit": AuditReport,
@@ -278,6 +278,7 @@ def cli_json_schema() -> dict[str, Any]:
     """
     schemas, defs = msgspec.json.schema_components(tuple(COMMAND_DOCUMENTS.values()),
                                                    ref_template="#/$defs/{name}")
+    dedent_descriptions(defs)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "chunkviz --format json documents",

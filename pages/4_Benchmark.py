@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from chunkviz.eval.decision import default_margin
-from chunkviz.eval.metrics import metric_label
+from chunkviz.eval.measures import metric_label
 from chunkviz.eval.verdict import with_margin
 from chunkviz.text.messages import backend_text
 from chunkviz.ui import verdict_view

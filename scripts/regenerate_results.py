@@ -25,12 +25,8 @@ sys.path.insert(0, str(ROOT))
 
 from chunkviz.datasets import load_dataset  # noqa: E402
 from chunkviz.eval.grid import Config  # noqa: E402
-from chunkviz.eval.results import (  # noqa: E402
-    RANK_METRICS,
-    SPAN_METRICS,
-    results_to_dict,
-    save_results,
-)
+from chunkviz.eval.measures import rank_keys, span_measures  # noqa: E402
+from chunkviz.eval.results import results_to_dict, save_results  # noqa: E402
 from chunkviz.eval.runner import run_benchmark  # noqa: E402
 
 CONFIG_FIELDS = ("label", "strategy", "params", "chunks", "predicted_chunks", "broken",
@@ -53,7 +49,7 @@ def compare(old: dict, new: dict) -> list[str]:
         if ranks != new["ranks"][label]:
             n = sum(x != y for x, y in zip(ranks, new["ranks"][label], strict=True))
             problems.append(f"ranks of {label}: {n} differ")
-        for key in RANK_METRICS:
+        for key in rank_keys():
             if old["metrics"][label][key] != new["metrics"][label][key]:
                 problems.append(f"metrics {label} {key}: {old['metrics'][label][key]} != "
                                 f"{new['metrics'][label][key]}")
@@ -72,8 +68,8 @@ def span_report(old: dict, new: dict) -> list[str]:
         changed = sum(a != b for a, b in zip(old["retrieval"]["topk"][label],
                                              new["retrieval"]["topk"][label], strict=True))
         means = []
-        for name in SPAN_METRICS:
-            key = f"{name}@{new['retrieval']['span_k']}"
+        for measure in span_measures():
+            name, key = measure.name, measure.key(new["retrieval"]["span_k"])
             o, n = old["metrics"][label][key]["mean"], new["metrics"][label][key]["mean"]
             means.append(f"{name} {o:.6f} -> {n:.6f}")
         lines.append(f"  {label}: top-k lists changed for {changed} questions; "

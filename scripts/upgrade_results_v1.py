@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from chunkviz.eval.metrics import metric_values  # noqa: E402
+from chunkviz.eval.measures import metric_values  # noqa: E402
 from chunkviz.eval.results import results_from_dict, results_to_dict  # noqa: E402
 
 

@@ -115,28 +115,28 @@ def parse_margins(items: list[str]) -> dict[str, float]:
 
     Raises:
         ParameterError: An item that is not ``METRIC@K=DELTA`` with a metric that has a margin
-            (``chunkviz.eval.decision.DEFAULT_MARGINS``), a cut-off the benchmark measures and a
+            (every measure of ``chunkviz.eval.measures``), a cut-off the benchmark measures and a
             finite DELTA in (0, 1].
     """
     # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
-    from chunkviz.eval.decision import DEFAULT_MARGINS
+    from chunkviz.eval.measures import measures, parse_key
     from chunkviz.eval.runner import KS
 
+    names = ", ".join(sorted(m.name for m in measures()))
     out: dict[str, float] = {}
     for item in items:
         key, sep, value = item.partition("=")
-        name, at, k = key.strip().lower().partition("@")
-        rule = (f"--margin must look like METRIC@K=DELTA with METRIC one of "
-                f"{', '.join(sorted(DEFAULT_MARGINS))}, K from {KS[0]} to {KS[-1]} and DELTA in "
-                f"(0, 1], e.g. recall@5=0.02 (got {shown(item)})")
-        if not sep or not at or name not in DEFAULT_MARGINS or not k.isdigit() \
-                or int(k) not in KS:
-            raise ParameterError(rule)
+        rule = (f"--margin must look like METRIC@K=DELTA with METRIC one of {names}, K from "
+                f"{KS[0]} to {KS[-1]} and DELTA in (0, 1], e.g. recall@5=0.02 (got "
+                f"{shown(item)})")
         try:
+            parsed = parse_key(key.strip().lower())
+            if not sep or parsed.at_budget or parsed.cutoff not in KS:
+                raise ParameterError(rule)
             delta = check_delta(float(value), "DELTA")
-        except (ValueError, argparse.ArgumentTypeError):
+        except (ValueError, argparse.ArgumentTypeError):  # ParameterError is a ValueError
             raise ParameterError(rule) from None
-        out[f"{name}@{int(k)}"] = delta
+        out[parsed.text] = delta
     return out
 
 
@@ -244,7 +244,7 @@ def format_report(results: Results) -> str:
     ``chunkviz.views.benchmark_tables``), in English.
     """
     # Deferred: the CLI imports every command to build its parser; this loads only when it runs.
-    from chunkviz.eval.metrics import metric_label
+    from chunkviz.eval.measures import metric_label
     from chunkviz.views.benchmark_tables import main_table_markdown
     from chunkviz.views.main_table import main_table
     from chunkviz.views.retests import sensitivity_rows

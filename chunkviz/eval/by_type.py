@@ -28,7 +28,6 @@ import msgspec
 import numpy as np
 
 from chunkviz.errors import ParameterError
-from chunkviz.eval.metrics import budget_values, parse_metric_key
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import (
     Clusters,
@@ -74,9 +73,7 @@ def has_types(results: Results) -> bool:
 
 
 def _values(results: Results, metric: str) -> dict[str, np.ndarray]:
-    name, _k = parse_metric_key(metric)
-    return {label: budget_values(name, results.ranks[label], results.metric_k(label, metric))
-            for label in results.labels}
+    return {label: results.values(label, metric) for label in results.labels}
 
 
 def _subset(results: Results, mask: np.ndarray) -> Resampling:
@@ -208,7 +205,7 @@ def compare_by_type(results: Results, metric: str, kind: TypeKind,
         p = [r.p_value for r in across]
         adjusted = holm(p)
         bounds = holm_bounds(p, [x <= floor * (1 + 1e-9) for x in p])
-        eq_adjusted = holm([r.p_equiv for r in across])
+        eq_adjusted = holm([1.0 if r.p_equiv is None else r.p_equiv for r in across])
         items = []
         for (name, n, mask, resampling, _rows), r, ph, bound, peh in zip(
                 raw, across, adjusted, bounds, eq_adjusted, strict=True):
@@ -218,7 +215,7 @@ def compare_by_type(results: Results, metric: str, kind: TypeKind,
             fields = equivalence_fields(a, b, eq, peh, alpha)
             items.append(TypeComparison(name, n, msgspec.structs.replace(
                 r, p_holm=float(ph), p_holm_bound=bound, significant=bool(ph < alpha),
-                p_equiv_holm=float(peh) if eq is not None else 1.0, **fields)))
+                p_equiv_holm=float(peh) if eq is not None else None, **fields)))
         out[(first.a, first.b)] = tuple(items)
     return out
 

@@ -58,31 +58,22 @@ from typing import Literal, Protocol
 import numpy as np
 
 from chunkviz.errors import ParameterError
+from chunkviz.eval.measures import parse_key
 
 Outcome = Literal["a_better", "b_better", "equivalent", "inconclusive", "saturated"]
 Basis = Literal["equal_k", "budget"]
 Rule = Literal["equivalent", "best"]
 
-#: Default equivalence margins, in the metric's own units (see ``default_margin``).
-DEFAULT_MARGINS: Mapping[str, float] = {
-    "recall": 0.01,
-    "ndcg": 0.01,
-    "mrr": 0.01,
-    "span_precision": 0.02,
-    "span_recall": 0.02,
-    "span_iou": 0.02,
-}
-
-
 def default_margin(metric: str) -> float:
     """The default equivalence margin delta of a metric key (``recall@5`` -> 0.01).
 
-    Recall@k, nDCG@k and MRR@k (also at ``@budget``): delta = 0.01, one question in a hundred
-    gaining or losing a relevant chunk in the top k (Recall), or the equivalent mass of rank
-    movements (nDCG, MRR: e.g. 2% of questions moving between ranks 1 and 2 change MRR by 0.01).
-    It is about what the alternative definitions of ties and relevance move the means by on
-    JSQuAD, so a pair proven equivalent at this margin differs by less than the benchmark's own
-    definitional uncertainty. Span precision / recall / IoU: delta = 0.02, because their
+    The margin is the measure's record's (``chunkviz.eval.measures.Measure.margin``), whatever
+    the cut-off. Recall@k, nDCG@k and MRR@k (also at ``@budget``): delta = 0.01, one question in
+    a hundred gaining or losing a relevant chunk in the top k (Recall), or the equivalent mass of
+    rank movements (nDCG, MRR: e.g. 2% of questions moving between ranks 1 and 2 change MRR by
+    0.01). It is about what the alternative definitions of ties and relevance move the means by
+    on JSQuAD, so a pair proven equivalent at this margin differs by less than the benchmark's
+    own definitional uncertainty. Span precision / recall / IoU: delta = 0.02, because their
     per-question values are continuous character ratios whose means move more between
     neighbouring chunk sizes. Whether the data can show equivalence at this margin at all is the
     comparison's ``detectable_margin``.
@@ -94,17 +85,9 @@ def default_margin(metric: str) -> float:
         The margin, in the metric's units.
 
     Raises:
-        ParameterError: A key without ``@`` or a metric without a default margin.
+        ParameterError: A key that does not parse (``measures.parse_key``).
     """
-    name, sep, k = metric.partition("@")
-    if not sep or not name or not k:
-        raise ParameterError(f"metric key must look like name@k, e.g. ndcg@10 (got {metric!r})")
-    if name not in DEFAULT_MARGINS:
-        raise ParameterError(
-            f"no default equivalence margin for {metric!r}; pass margin= explicitly "
-            f"(known: {', '.join(sorted(DEFAULT_MARGINS))})"
-        )
-    return DEFAULT_MARGINS[name]
+    return parse_key(metric).measure.margin
 
 
 def margins_for(metrics: Sequence[str], given: Mapping[str, float] | None = None

@@ -26,22 +26,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Literal
 
 import numpy as np
 
 from chunkviz.errors import ParameterError
-
-MetricName = Literal["recall", "ndcg", "mrr"]
-METRIC_NAMES: tuple[MetricName, ...] = ("recall", "ndcg", "mrr")
-_DISPLAY = {
-    "recall": "Recall",
-    "ndcg": "nDCG",
-    "mrr": "MRR",
-    "span_precision": "Span precision",
-    "span_recall": "Span recall",
-    "span_iou": "Span IoU",
-}
 
 Rank = int | None
 
@@ -185,68 +173,6 @@ def ndcg_all_at_k(
     return np.asarray(out, dtype=np.float64)
 
 
-METRIC_FUNCTIONS = {"recall": recall_at_k, "ndcg": ndcg_at_k, "mrr": mrr_at_k}
-
-
-def metric_values(name: str, ranks: Iterable[Rank], k: int) -> np.ndarray:
-    """Per-question values of the metric called ``name`` (``recall``, ``ndcg``, ``mrr``).
-
-    Raises:
-        ParameterError: An unknown metric name.
-    """
-    try:
-        fn = METRIC_FUNCTIONS[name]
-    except KeyError:
-        raise ParameterError(
-            f"metric must be one of {', '.join(METRIC_NAMES)} (got metric={name!r})"
-        ) from None
-    return fn(ranks, k)
-
-
-def metric_key(name: str, k: int | str) -> str:
-    """The key a results file uses: ``recall@5``, ``ndcg@10``, ``span_iou@5``."""
-    return f"{name}@{k}"
-
-
-def parse_metric_key(key: str) -> tuple[str, str]:
-    """``"ndcg@10"`` -> ``("ndcg", "10")``.
-
-    Raises:
-        ParameterError: A key without ``@``.
-    """
-    name, sep, k = key.partition("@")
-    if not sep or not name or not k:
-        raise ParameterError(f"metric key must look like name@k, e.g. ndcg@10 (got {key!r})")
-    return name, k
-
-
-def display_name(key: str) -> str:
-    """The one display name for a metric key.
-
-    ``recall@5`` -> ``Recall@5``, ``ndcg@10`` -> ``nDCG@10``, ``mrr@10`` -> ``MRR@10``,
-    ``span_iou@5`` -> ``Span IoU@5``.
-
-    Raises:
-        ParameterError: A key without ``@`` or an unknown metric name.
-    """
-    name, k = parse_metric_key(key)
-    if name not in _DISPLAY:
-        raise ParameterError(
-            f"unknown metric {name!r} in {key!r}; known: {', '.join(sorted(_DISPLAY))}"
-        )
-    return f"{_DISPLAY[name]}@{k}"
-
-
-def metric_label(name: str) -> str:
-    """Display name of a metric key (``ndcg@10`` -> ``nDCG@10``) or of a bare measure (``mrr``).
-
-    Keys go through ``display_name``; a bare measure takes its display name without the k.
-    """
-    if "@" in name:
-        return display_name(name)
-    return _DISPLAY.get(name, name)
-
-
 # ---------------------------------------------------------------------------- span metrics
 
 Range = tuple[int, int]
@@ -340,31 +266,3 @@ def budget_k(mean_chunk_chars: float, budget_chars: int, *, k_max: int | None = 
     if k_max is not None:
         k = min(k, float(max(1, k_max)))
     return k
-
-
-def budget_values(name: str, ranks: Iterable[Rank], k: float) -> np.ndarray:
-    """Per-question values of ``name`` at a fractional ``k`` (``budget_k``).
-
-    The reader is sent the top ``floor(k)`` chunks whole and the first ``k - floor(k)`` of the
-    next one, truncated at the budget. A relevant chunk at rank ``floor(k) + 1`` then holds its
-    answer inside the part that is sent with probability about that share (an answer is
-    equally likely anywhere in its chunk), so the value is linear between ``k`` and ``k + 1``:
-    ``v(floor k) + frac * (v(floor k + 1) - v(floor k))``. Every configuration is thereby
-    credited with exactly the budget's characters, never half a chunk more or less.
-
-    Raises:
-        ParameterError: An unknown metric name or a non-positive ``k``.
-    """
-    if not k > 0:
-        raise ParameterError(f"k must be positive (got k={k!r})")
-    # An array of ranks (inf: never found) is passed on as it is, so it is converted once.
-    rank_list = ranks if isinstance(ranks, np.ndarray) else list(ranks)
-    whole = int(math.floor(k + 1e-9))
-    frac = k - whole if k - whole > 1e-9 else 0.0
-    low = (metric_values(name, rank_list, whole) if whole >= 1
-           else np.zeros(len(rank_list), dtype=np.float64))
-    if frac == 0.0:
-        return low
-    high = metric_values(name, rank_list, whole + 1)
-    out: np.ndarray = low + frac * (high - low)
-    return out

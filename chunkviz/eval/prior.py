@@ -30,8 +30,8 @@ import numpy as np
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.errors import DatasetError
 from chunkviz.eval.grid import Config, chunk_config, tune_grid
+from chunkviz.eval.measures import budget_values as metric_budget_values
 from chunkviz.eval.metrics import budget_k
-from chunkviz.eval.metrics import budget_values as metric_budget_values
 from chunkviz.eval.spans import analyze_spans
 from chunkviz.retrieval.base import Backend
 
@@ -107,7 +107,7 @@ def document_ranks(document: Document, questions: Sequence[Question],
 
 
 def budget_values(config: ConfigRanks, measure: str, budget_chars: int) -> np.ndarray:
-    """Per-question values at the budget (``metrics.budget_k``, ``metrics.budget_values``)."""
+    """Per-question values at the budget (``metrics.budget_k``, ``measures.budget_values``)."""
     if not config.ranks:
         return np.zeros(0)
     k = budget_k(max(config.mean_chunk_chars, 1.0), budget_chars, k_max=max(1, config.chunks))

@@ -30,13 +30,9 @@ import msgspec
 from chunkviz.atomic import cause, write_atomically
 from chunkviz.errors import Message, ResultsFileError
 from chunkviz.eval.grid import Config
-from chunkviz.eval.results_checks import (
-    MEAN_TOLERANCE,
-    PAIRWISE_METRICS,
-    RANK_METRICS,
-    SPAN_METRICS,
-    check_results,
-)
+from chunkviz.eval.pairwise import PairwiseResult
+from chunkviz.eval.results_checks import MEAN_TOLERANCE, check_results
+from chunkviz.eval.results_errors import parse_small, problem
 from chunkviz.eval.results_schema import (
     QUESTIONS_KINDS,
     READABLE_VERSIONS,
@@ -48,26 +44,22 @@ from chunkviz.eval.results_schema import (
     ConfigRecord,
     DatasetRecord,
     NdcgAll,
-    PairwiseRow,
     QuestionsKind,
     QuestionsSource,
     Results,
-    ResultsFile,
     Retrieval,
     Sensitivity,
     StatsSettings,
     Timings,
-    from_file,
-    results_json_schema,
 )
 from chunkviz.retrieval.cache import ENV_VAR, default_cache_dir
 from chunkviz.textio import MAX_BYTES, loads_json, read_file_bytes, shown_path
 
 __all__ = [
-    "MEAN_TOLERANCE", "PAIRWISE_METRICS", "QUESTIONS_KINDS", "RANK_METRICS", "READABLE_VERSIONS",
-    "SCHEMA", "SCHEMA_VERSION", "SPAN_METRICS", "VOLATILE", "BackendRecord", "BenchmarkRun",
-    "Budget", "ConfigRecord", "DatasetRecord", "Listed", "NdcgAll", "PairwiseRow",
-    "QuestionsKind", "QuestionsSource", "Results", "ResultsFile", "Retrieval", "Sensitivity",
+    "MEAN_TOLERANCE", "QUESTIONS_KINDS", "READABLE_VERSIONS", "SCHEMA", "SCHEMA_VERSION",
+    "VOLATILE", "BackendRecord", "BenchmarkRun",
+    "Budget", "ConfigRecord", "DatasetRecord", "Listed", "NdcgAll", "PairwiseResult",
+    "QuestionsKind", "QuestionsSource", "Results", "Retrieval", "Sensitivity",
     "StatsSettings", "Timings", "check_cache_writable", "check_writable", "list_results",
     "load_results", "results_from_dict", "results_from_json", "results_to_dict",
     "results_to_json", "run_id", "save_results", "settings_hash",
@@ -125,9 +117,9 @@ def results_from_json(text: str | bytes, where: str = "results") -> Results:
         raise _unreadable(f"{where} is nested too deeply") from None
     _check_header(header, where)
     try:
-        data = msgspec.json.decode(raw, type=ResultsFile)
+        data = msgspec.json.decode(raw, type=Results)
     except msgspec.ValidationError as exc:  # a subclass of DecodeError: first
-        raise _field_error(exc, lambda: _parse_small(raw), where) from None
+        raise _unreadable(problem(exc, lambda: parse_small(raw), where)) from None
     except msgspec.DecodeError:
         raise _not_json(raw, where) from None
     except RecursionError:
@@ -147,9 +139,9 @@ def results_from_dict(data: Any, where: str = "results") -> Results:
         header = _Header()  # not an object
     _check_header(header, where)
     try:
-        decoded = msgspec.convert(data, ResultsFile)
+        decoded = msgspec.convert(data, Results)
     except msgspec.ValidationError as exc:
-        raise _field_error(exc, lambda: copy.deepcopy(data), where) from None
+        raise _unreadable(problem(exc, lambda: copy.deepcopy(data), where)) from None
     except RecursionError:
         raise _unreadable(f"{where} is nested too deeply") from None
     return _checked(decoded, where)
@@ -171,12 +163,12 @@ def _check_header(header: _Header, where: str) -> None:
                     "readable": readable})
 
 
-def _checked(data: ResultsFile, where: str) -> Results:
+def _checked(data: Results, where: str) -> Results:
     try:
         check_results(data)
     except ResultsFileError as exc:
         raise _unreadable(f"{where}: {exc}") from None
-    return from_file(data)
+    return data
 
 
 def _not_json(raw: bytes, where: str) -> ResultsFileError:
@@ -192,164 +184,8 @@ def _not_json(raw: bytes, where: str) -> ResultsFileError:
     return _unreadable(f"{where} is not valid JSON")
 
 
-class _Digits:
-    """An integer too long for Python to convert (over 4,300 digits): of no type msgspec takes."""
-
-    def __init__(self, digits: str) -> None:
-        self.digits = digits
-
-    def __str__(self) -> str:
-        return f"{self.digits[:20]}... ({len(self.digits):,} digits)"
-
-
-def _int_or_digits(digits: str) -> int | _Digits:
-    return int(digits) if len(digits) <= 4000 else _Digits(digits)
-
-
-def _parse_small(raw: bytes) -> Any:
-    """``raw`` parsed to look for a field's key, when it is small enough for that."""
-    if len(raw) > _NARROW_BYTES:
-        raise LookupError("too large to narrow")
-    return json.loads(raw, parse_int=_int_or_digits)
-
-
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
-
-
-_AT = re.compile(r"^(?P<rule>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
-_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+|\.\.\.)\]")
-_TYPES = {"int": "an integer", "float": "a number", "str": "text", "bool": "true or false",
-          "object": "an object", "array": "a list", "null": "null"}
-
-
-def _field_error(exc: msgspec.ValidationError, parse: Any, where: str) -> ResultsFileError:
-    """One message from msgspec's ``Expected `int` >= 0 - at `$.configs[0].chunks```.
-
-    The field is named in full: a mapping's key that msgspec shows as ``[...]`` is found again
-    by typing the file with that mapping narrowed by halves (only on this path, only for a file
-    of at most ``_NARROW_BYTES``, and at most ``_NARROW_TRIES`` times: else it stays ``[...]``).
-    """
-    m = _AT.match(str(exc))
-    rule, path = (m.group("rule"), m.group("path") or "") if m else (str(exc), "")
-    steps: list[str | int] = []
-    shown = ""
-    try:
-        data = parse()
-        steps, value = _locate(data, [s for s in _STEP.findall(path)])
-        text = json.dumps(value, ensure_ascii=False, default=str)
-        shown = f" (got {text if len(text) <= 60 else text[:57] + '...'})"
-    except Exception:  # noqa: BLE001 - naming the key is a courtesy; the rule still stands
-        steps = []
-    field = _path_text(steps) if steps else path.lstrip(".") or "the top level"
-    missing = re.match(r"Object missing required field `(.+)`", rule)
-    if missing:
-        name = f"{field}.{missing.group(1)}" if path else missing.group(1)
-        return _unreadable(f"{where}: {name} is missing")
-    if rule.startswith("Invalid enum value"):
-        allowed = _schema_at(steps).get("enum") if steps else None
-        rule = (f"Expected one of {', '.join(map(str, allowed))}" if allowed
-                else "Expected one of the values docs/results-schema.md lists")
-    rule = {"Integer value out of range": "Expected an integer in range",
-            "Number out of range": "Expected a number in range"}.get(rule, rule)
-    words = re.sub(r"`([a-z |]+)`", lambda t: " or ".join(
-        _TYPES.get(w, w) for w in t.group(1).split(" | ")), rule)
-    words = re.sub(r", got .*$", "", words)
-    words = words.replace("Expected ", "must be ", 1)
-    return _unreadable(f"{where}: {field} {words}{shown}")
-
-
-#: Largest file whose mapping keys are looked for, and how many decodes that may take.
-_NARROW_BYTES = 8 * 1024 * 1024
-_NARROW_TRIES = 24
-
-
-def _locate(data: Any, steps: list[tuple[str, str]]) -> tuple[list[str | int], Any]:
-    """The full path and the value of msgspec's path ``steps`` (keys found for ``[...]``).
-
-    Raises:
-        LookupError: A key could not be found within the bounds.
-    """
-    out: list[str | int] = []
-    node = data
-    narrowed: list[tuple[dict[str, Any], dict[str, Any]]] = []
-    tries = [_NARROW_TRIES]
-    try:
-        for name, index in steps:
-            if name:
-                out.append(name)
-                node = node[name]
-            elif index.isdigit():
-                out.append(int(index))
-                node = node[int(index)]
-            else:
-                key = _failing_key(data, node, narrowed, tries)
-                out.append(key)
-                node = node[key]
-    finally:
-        for mapping, saved in reversed(narrowed):
-            mapping.clear()
-            mapping.update(saved)
-    return out, node
-
-
-def _failing_key(root: Any, mapping: dict[str, Any],
-                 narrowed: list[tuple[dict[str, Any], dict[str, Any]]], tries: list[int]) -> str:
-    """The first key of ``mapping`` whose value fails to type, found by halving the keys.
-
-    ``mapping`` is left narrowed to it, so that deeper keys are found within it; ``_locate``
-    restores it. The first failing key is msgspec's: every key before it types.
-    """
-    saved = dict(mapping)
-    narrowed.append((mapping, saved))
-    keys = list(saved)
-    while len(keys) > 1:
-        if tries[0] <= 0:
-            raise LookupError("too many tries")
-        tries[0] -= 1
-        half = keys[: len(keys) // 2]
-        mapping.clear()
-        mapping.update((k, saved[k]) for k in half)
-        try:
-            msgspec.convert(root, ResultsFile)
-            keys = keys[len(keys) // 2:]
-        except msgspec.ValidationError:
-            keys = half
-    mapping.clear()
-    mapping[keys[0]] = saved[keys[0]]
-    return keys[0]
-
-
-def _schema_at(steps: Sequence[str | int]) -> dict[str, Any]:
-    """The JSON Schema of the field at ``steps`` (for the values an enum allows)."""
-    root = results_json_schema()
-
-    def resolve(node: dict[str, Any]) -> dict[str, Any]:
-        while True:
-            if "$ref" in node:
-                node = root["$defs"][node["$ref"].rsplit("/", 1)[1]]
-            elif "anyOf" in node:  # the alternative that is not null
-                node = next(n for n in node["anyOf"] if n.get("type") != "null")
-            else:
-                return node
-
-    node = resolve(root)
-    for step in steps:
-        if isinstance(step, int):
-            node = node["prefixItems"][step] if "prefixItems" in node else node["items"]
-        elif step in node.get("properties", {}):
-            node = node["properties"][step]
-        else:
-            node = node["additionalProperties"]
-        node = resolve(node)
-    return node
-
-
-def _path_text(steps: Sequence[str | int]) -> str:
-    text = ""
-    for s in steps:
-        text += f"[{s}]" if isinstance(s, int) else (f".{s}" if text else s)
-    return text
 
 
 # --------------------------------------------------------------------------- writing

@@ -17,28 +17,22 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from chunkviz.errors import ResultsFileError
+from chunkviz.errors import ParameterError, ResultsFileError
 from chunkviz.eval.decision import is_equivalent
-from chunkviz.eval.metrics import METRIC_NAMES, budget_values, parse_metric_key
+from chunkviz.eval.measures import Key, budget_keys, budget_values, parse_key, required_keys
+from chunkviz.eval.pairwise import PairwiseResult
 from chunkviz.eval.results_schema import (
     TOKENS_VERSION,
     BackendRecord,
     ConfigRecord,
     Estimates,
-    PairwiseRow,
     QuestionsSource,
-    ResultsFile,
+    Results,
     Retrieval,
     Sensitivity,
 )
 from chunkviz.eval.stats import Estimate
 
-#: Rank metrics the runner computes, their pairwise-tested subset (which every file must carry),
-#: and the span metrics.
-RANK_METRICS = ("recall@1", "recall@5", "recall@10", "recall@20", "ndcg@5", "ndcg@10", "mrr@5",
-                "mrr@10")
-PAIRWISE_METRICS = ("recall@5", "ndcg@10", "mrr@10")
-SPAN_METRICS = ("span_precision", "span_recall", "span_iou")
 #: How far a stored mean may be from the mean recomputed from the ranks (JSON round trip).
 MEAN_TOLERANCE = 1e-9
 #: How far a pairwise row's ``diff`` may be from the difference of its two stored means.
@@ -49,7 +43,7 @@ Ranks = Mapping[str, Sequence[int | None]]
 RankArrays = Mapping[str, np.ndarray]
 
 
-def check_results(data: ResultsFile) -> None:
+def check_results(data: Results) -> None:
     """Every rule between the fields of a decoded results file.
 
     Raises:
@@ -147,45 +141,54 @@ def _check_mean(where: str, stored: float, ranks: np.ndarray, name: str, k: floa
 
 
 def _check_metrics(metrics: Estimates, labels: Sequence[str], ranks: RankArrays) -> None:
+    """Known keys at a numeric k (``chunkviz.eval.measures``), rank means equal to their ranks'."""
     _labels_match(metrics, labels, "metrics")
     for lab in labels:
         row = metrics[lab]
         for key, est in row.items():
             where = f"metrics.{lab}.{key}"
-            name, k = parse_metric_key(key) if "@" in key else (key, "")
+            parsed = _parsed(key, where)
+            if parsed.at_budget:
+                raise ResultsFileError(f"{where} is not a known metric key (a key at the budget "
+                                       "belongs in budget.metrics)")
             _check_estimate(est, where)
-            if name in METRIC_NAMES and k.isdigit() and int(k) >= 1:
-                _check_mean(where, est.mean, ranks[lab], name, int(k))
-            elif not (name in SPAN_METRICS and k.isdigit()):
-                raise ResultsFileError(f"{where} is not a known metric key")
-        missing = [k for k in PAIRWISE_METRICS if k not in row]
+            if parsed.measure.values is not None:
+                _check_mean(where, est.mean, ranks[lab], parsed.measure.name, parsed.cutoff)
+        missing = [k for k in required_keys() if k not in row]
         if missing:
             raise ResultsFileError(f"metrics.{lab} lacks {', '.join(missing)}")
 
 
-def _check_budget(data: ResultsFile, labels: Sequence[str], ranks: RankArrays) -> None:
+def _parsed(key: str, where: str) -> Key:
+    try:
+        return parse_key(key)
+    except ParameterError:
+        raise ResultsFileError(f"{where} is not a known metric key") from None
+
+
+def _check_budget(data: Results, labels: Sequence[str], ranks: RankArrays) -> None:
     budget = data.budget
     _labels_match(budget.k, labels, "budget.k")
     _labels_match(budget.metrics, labels, "budget.metrics")
+    headline = budget_keys()[0]
     for lab in labels:
         row = budget.metrics[lab]
         for key, est in row.items():
             where = f"budget.metrics.{lab}.{key}"
-            name, _sep, k = key.partition("@")
-            if name not in METRIC_NAMES or k != "budget":
+            if key not in budget_keys():
                 raise ResultsFileError(f"{where} is not a budget metric "
-                                       "(recall@budget, ndcg@budget, mrr@budget)")
+                                       f"({', '.join(budget_keys())})")
             _check_estimate(est, where)
-            _check_mean(where, est.mean, ranks[lab], name, budget.k[lab])
-        if "recall@budget" not in row:
-            raise ResultsFileError(f"budget.metrics.{lab}.recall@budget is missing")
+            _check_mean(where, est.mean, ranks[lab], parse_key(key).measure.name, budget.k[lab])
+        if headline not in row:
+            raise ResultsFileError(f"budget.metrics.{lab}.{headline} is missing")
     if data.schema_version >= TOKENS_VERSION and not budget.tokenizer:
         raise ResultsFileError(f"budget.tokenizer is missing (required from schema version "
                                f"{TOKENS_VERSION})")
     _check_pairwise(budget.pairwise, labels, budget.metrics, data.stats.alpha, "budget.pairwise")
 
 
-def _check_pairwise(rows: Sequence[PairwiseRow], labels: Sequence[str], metrics: Estimates,
+def _check_pairwise(rows: Sequence[PairwiseResult], labels: Sequence[str], metrics: Estimates,
                     alpha: float, where: str) -> None:
     for i, row in enumerate(rows):
         at = f"{where}[{i}]"
@@ -196,21 +199,17 @@ def _check_pairwise(rows: Sequence[PairwiseRow], labels: Sequence[str], metrics:
         expected = metrics[row.a][row.metric].mean - metrics[row.b][row.metric].mean
         if abs(row.diff - expected) > DIFF_TOLERANCE:
             raise ResultsFileError(f"{at}.diff is {row.diff} but the means give {expected}")
-        pair = row.result()
-        if pair.equivalent and not is_equivalent(
-                p_equiv_holm=pair.p_equiv_holm, eq_ci_low=pair.eq_ci_low,
-                eq_ci_high=pair.eq_ci_high, delta=pair.delta, detectable=pair.detectable,
-                saturated=pair.saturated, alpha=alpha):
+        if row.equivalent and not is_equivalent(
+                p_equiv_holm=1.0 if row.p_equiv_holm is None else row.p_equiv_holm,
+                eq_ci_low=row.eq_ci_low, eq_ci_high=row.eq_ci_high, delta=row.delta,
+                detectable=row.detectable, saturated=row.saturated, alpha=alpha):
             raise ResultsFileError(
                 f"{at} is marked equivalent but the decision rule says it is not (interval "
-                f"[{pair.eq_ci_low}, {pair.eq_ci_high}], delta {pair.delta}, detectable margin "
-                f"{pair.detectable}, saturated {pair.saturated})")
-        if isinstance(row.outcome, str) and row.outcome != pair.outcome:
-            raise ResultsFileError(f"{at}.outcome is {row.outcome!r} but the decision rule "
-                                   f"gives {pair.outcome!r}")
+                f"[{row.eq_ci_low}, {row.eq_ci_high}], delta {row.delta}, detectable margin "
+                f"{row.detectable}, saturated {row.saturated})")
 
 
-def _check_pair_labels(row: PairwiseRow, labels: Sequence[str], at: str) -> None:
+def _check_pair_labels(row: PairwiseResult, labels: Sequence[str], at: str) -> None:
     for side, lab in (("a", row.a), ("b", row.b)):
         if lab not in labels:
             raise ResultsFileError(f"{at}.{side} names no configuration (got {lab!r})")
@@ -250,7 +249,7 @@ def _check_retrieval(r: Retrieval, configs: Sequence[ConfigRecord], n: int,
                 raise ResultsFileError(f"{where}[{i}] names a chunk past the {c.chunks} chunks")
 
 
-def _check_sensitivity(s: Sensitivity[PairwiseRow], labels: Sequence[str], n: int,
+def _check_sensitivity(s: Sensitivity, labels: Sequence[str], n: int,
                        metrics: Estimates) -> None:
     for name, by in s.ranks.items():
         _labels_match(by, labels, f"sensitivity.ranks.{name}")

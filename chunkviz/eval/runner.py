@@ -42,20 +42,17 @@ from chunkviz.eval.decision import margins_for
 from chunkviz.eval.engine import Engine, LocalEngine, Progress, no_progress
 from chunkviz.eval.grid import Config
 from chunkviz.eval.lost import predicted_chunks
-from chunkviz.eval.metrics import (
-    budget_k,
-    metric_key,
-    metric_values,
-    ndcg_all_at_k,
-    parse_metric_key,
-    span_scores,
+from chunkviz.eval.measures import (
+    budget_keys,
+    key_values,
+    pairwise_keys,
+    parse_key,
+    rank_keys,
+    span_measures,
 )
-from chunkviz.eval.metrics import budget_values as budget_metric_values
+from chunkviz.eval.metrics import budget_k, ndcg_all_at_k, span_scores
 from chunkviz.eval.results import (
-    PAIRWISE_METRICS,
-    RANK_METRICS,
     SCHEMA_VERSION,
-    SPAN_METRICS,
     BackendRecord,
     Budget,
     ConfigRecord,
@@ -103,22 +100,19 @@ RELEVANCE_DEFINITIONS = ("relevance_any_answer", "relevance_answer_text")
 RANK_DEFINITIONS = ("ties_optimistic", *RELEVANCE_DEFINITIONS)
 #: Depth of the places kept for the all-relevant nDCG.
 NDCG_ALL_K = 10
-#: Each alternative definition: what it means, and the metrics retested under it. The main
-#: results use pessimistic ties, the first answer at its annotated position, and nDCG of the
-#: best relevant chunk only.
-SENSITIVITY: dict[str, tuple[str, tuple[str, ...]]] = {
-    "ties_optimistic": ("ties broken in favour of the relevant chunk", PAIRWISE_METRICS),
-    "relevance_any_answer": ("a chunk is relevant when it holds any annotated answer",
-                             PAIRWISE_METRICS),
+#: Each alternative definition: what it means, and the metrics retested under it (None: every
+#: key tested pairwise, ``measures.pairwise_keys``). The main results use pessimistic ties, the
+#: first answer at its annotated position, and nDCG of the best relevant chunk only.
+SENSITIVITY: dict[str, tuple[str, tuple[str, ...] | None]] = {
+    "ties_optimistic": ("ties broken in favour of the relevant chunk", None),
+    "relevance_any_answer": ("a chunk is relevant when it holds any annotated answer", None),
     "relevance_answer_text": ("a chunk is relevant when it holds the answer text anywhere in "
-                              "the question's document", PAIRWISE_METRICS),
+                              "the question's document", None),
     "ndcg_all_relevant": ("nDCG@10 over all relevant chunks (not only the best)",
                           ("ndcg@10",)),
 }
 SPAN_K = 5
 BUDGET_CHARS = 2000
-#: Metrics tested pairwise at the equal context budget, as ``PAIRWISE_METRICS`` are at equal k.
-BUDGET_PAIRWISE = ("recall@budget", "ndcg@budget", "mrr@budget")
 QUERY_BATCH = 256
 
 
@@ -239,7 +233,7 @@ class Scored:
         budget_metrics: Label -> ``recall@budget`` (and nDCG, MRR) -> mean and interval.
         per_question: Pairwise metric key -> label -> per-question values.
         resampling: The bootstrap of the units shared by every configuration and pair.
-        budget_per_question: ``BUDGET_PAIRWISE`` key -> label -> per-question values at the
+        budget_per_question: ``measures.budget_keys()`` key -> label -> per-question values at the
             budget's k.
     """
 
@@ -488,7 +482,7 @@ def sensitivity_stage(
     seed: int,
     margins: Mapping[str, float] | None = None,
     progress: Progress = no_progress,
-) -> Sensitivity[PairwiseResult]:
+) -> Sensitivity:
     """The pairwise tests again under each alternative definition (``SENSITIVITY``).
 
     Same questions, units, resampling, seeds and margins as the main tests: only the
@@ -498,23 +492,24 @@ def sensitivity_stage(
     """
     labels = [ix.config.label for ix in indexed]
     rows: dict[str, tuple[PairwiseResult, ...]] = {}
+    tested = pairwise_keys()
     for i, (name, (_, metrics)) in enumerate(SENSITIVITY.items()):
         found: list[PairwiseResult] = []
-        for key in metrics:
-            metric, k = parse_metric_key(key)
+        for key in tested if metrics is None else metrics:
             if name == "ndcg_all_relevant":
-                values = {lab: ndcg_all_at_k(rk.places, [len(r) for r in ix.relevant], int(k))
+                k = parse_key(key).cutoff
+                values = {lab: ndcg_all_at_k(rk.places, [len(r) for r in ix.relevant], k)
                           for lab, ix, rk in zip(labels, indexed, ranked, strict=True)}
             else:
-                values = {lab: metric_values(metric, rk.alternative_ranks[name], int(k))
+                values = {lab: key_values(key, rk.alternative_ranks[name])
                           for lab, rk in zip(labels, ranked, strict=True)}
             found.extend(pairwise_tests(
                 values, metric=key, alpha=alpha, permutations=permutations, seed=seed,
                 resampling=scored.resampling, margin=margins_for([key], margins)[key]))
         rows[name] = tuple(found)
-        progress("test", len(PAIRWISE_METRICS) + i + 1, len(PAIRWISE_METRICS) + len(SENSITIVITY),
+        progress("test", len(tested) + i + 1, len(tested) + len(SENSITIVITY),
                  f"sensitivity: {name}")
-    return Sensitivity[PairwiseResult](
+    return Sensitivity(
         definitions={name: text for name, (text, _) in SENSITIVITY.items()},
         ranks={name: {lab: tuple(rk.alternative_ranks[name])
                       for lab, rk in zip(labels, ranked, strict=True)}
@@ -567,27 +562,26 @@ def score_stage(
     resampling = Resampling.draw(clusters if clusters is not None else Clusters.questions(n),
                                  bootstrap, seed)
     metrics: dict[str, dict[str, Estimate]] = {}
-    per_question: dict[str, dict[str, np.ndarray]] = {m: {} for m in PAIRWISE_METRICS}
+    per_question: dict[str, dict[str, np.ndarray]] = {m: {} for m in pairwise_keys()}
     budget_ks: dict[str, float] = {}
     budget_metrics: dict[str, dict[str, Estimate]] = {}
-    budget_values: dict[str, dict[str, np.ndarray]] = {m: {} for m in BUDGET_PAIRWISE}
+    budget_values: dict[str, dict[str, np.ndarray]] = {m: {} for m in budget_keys()}
     for ci, (ix, rk) in enumerate(zip(indexed, ranked, strict=True)):
         label = ix.config.label
         m: dict[str, Estimate] = {}
-        for key in RANK_METRICS:
-            name, k = parse_metric_key(key)
-            values = metric_values(name, rk.ranks, int(k))
+        for key in rank_keys():
+            values = key_values(key, rk.ranks)
             m[key] = _estimate(values, resampling)
             if key in per_question:
                 per_question[key][label] = values
-        for j, name in enumerate(SPAN_METRICS):
-            m[metric_key(name, SPAN_K)] = _estimate(rk.spans[:, j], resampling)
+        for measure in span_measures():
+            m[measure.key(SPAN_K)] = _estimate(rk.spans[:, measure.span], resampling)
         metrics[label] = m
         kb = budget_k(_mean_chunk_chars(ix), budget_chars, k_max=max(1, len(ix.texts)))
         budget_ks[label] = kb
         budget_metrics[label] = {}
-        for key in BUDGET_PAIRWISE:
-            values = budget_metric_values(parse_metric_key(key)[0], rk.ranks, kb)
+        for key in budget_values:
+            values = key_values(key, rk.ranks, kb)
             budget_values[key][label] = values
             budget_metrics[label][key] = _estimate(values, resampling)
         progress("score", ci + 1, len(indexed), f"{label}: metrics")
@@ -604,7 +598,7 @@ def significance_stage(
     progress: Progress = no_progress,
     steps_after: int = 0,
 ) -> list[PairwiseResult]:
-    """Paired difference and equivalence tests of every pair on each ``PAIRWISE_METRICS``.
+    """Paired difference and equivalence tests of every pair on each ``measures.pairwise_keys``.
 
     Both Holm-corrected per metric, on the units of ``scored.resampling``; ``margins`` gives the
     equivalence margin per metric key (default ``decision.default_margin``). ``steps_after``
@@ -612,12 +606,13 @@ def significance_stage(
     goes back. The budget's tests (``budget_stage``) are made the same way.
     """
     pairwise: list[PairwiseResult] = []
-    margin_of = margins_for(PAIRWISE_METRICS, margins)
-    for i, key in enumerate(PAIRWISE_METRICS):
+    tested = pairwise_keys()
+    margin_of = margins_for(tested, margins)
+    for i, key in enumerate(tested):
         pairwise.extend(pairwise_tests(scored.per_question[key], metric=key, alpha=alpha,
                                        permutations=permutations, seed=seed,
                                        resampling=scored.resampling, margin=margin_of[key]))
-        progress("test", i + 1, len(PAIRWISE_METRICS) + steps_after, f"{key}: pairwise tests")
+        progress("test", i + 1, len(tested) + steps_after, f"{key}: pairwise tests")
     return pairwise
 
 
@@ -629,15 +624,15 @@ def budget_stage(
     seed: int,
     margins: Mapping[str, float] | None = None,
 ) -> list[PairwiseResult]:
-    """The paired tests of every pair at the equal context budget (``BUDGET_PAIRWISE``).
+    """The paired tests of every pair at the equal context budget (``measures.budget_keys``).
 
     The same tests, units, resampling, seeds and margins as the equal-k ones
     (``significance_stage``), on each configuration's values at its budget k; Holm runs over
     the pairs of each budget metric.
     """
-    margin_of = margins_for(BUDGET_PAIRWISE, margins)
+    margin_of = margins_for(budget_keys(), margins)
     out: list[PairwiseResult] = []
-    for key in BUDGET_PAIRWISE:
+    for key in budget_keys():
         out.extend(pairwise_tests(scored.budget_per_question[key], metric=key, alpha=alpha,
                                   permutations=permutations, seed=seed,
                                   resampling=scored.resampling, margin=margin_of[key]))
@@ -771,7 +766,7 @@ def run_benchmark(
     ranked = rank_stage(loaded, indexed, encoded, report)
     question_docs = [q.doc_id for q in loaded.questions]
     clusters = Clusters.of(question_docs, unit or default_unit(question_docs))
-    margin_of = margins_for((*PAIRWISE_METRICS, *BUDGET_PAIRWISE), margins)
+    margin_of = margins_for((*pairwise_keys(), *budget_keys()), margins)
     scored = score_stage(indexed, ranked, budget_chars=budget_chars, bootstrap=bootstrap,
                          seed=seed, clusters=clusters, progress=report)
     pairwise = significance_stage(scored, alpha=alpha, permutations=permutations, seed=seed,
@@ -871,9 +866,8 @@ def assemble(
         question_ids=tuple(q.qid for q in questions),
         ranks={lab: tuple(rk.ranks) for lab, rk in zip(labels, ranked, strict=True)},
         metrics=scored.metrics,
-        budget=Budget[PairwiseResult](chars=int(settings["budget_chars"]), k=scored.budget_k,
-                                      metrics=scored.budget_metrics,
-                                      tokenizer=context_tokenizer(be).name),
+        budget=Budget(chars=int(settings["budget_chars"]), k=scored.budget_k,
+                      metrics=scored.budget_metrics, tokenizer=context_tokenizer(be).name),
         pairwise=tuple(pairwise),
         stats=StatsSettings(
             alpha=float(settings["alpha"]), bootstrap=int(settings["bootstrap"]),

@@ -34,7 +34,7 @@ import numpy as np
 
 from chunkviz.errors import ParameterError
 from chunkviz.eval.decision import Choice, Outcome, min_discordant, recommend
-from chunkviz.eval.metrics import budget_values, parse_metric_key
+from chunkviz.eval.measures import parse_key
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import Clusters, Resampling
 
@@ -137,14 +137,12 @@ def pick_stability(results: Results, choice: Choice, *, cut: Mapping[str, float]
         raise ParameterError(f"resamples must be at least 1 (got resamples={resamples})")
     from scipy.special import stdtr, stdtrit
 
-    name, _k = parse_metric_key(choice.metric)
-    if name != "recall":
+    if parse_key(choice.metric).measure.name != "recall":
         raise ParameterError(
             f"pick stability needs recall per question (got {choice.metric}); use recall@k"
         )
     labels = list(results.labels)
-    hits = np.stack([budget_values(name, results.ranks[lab], results.metric_k(lab, choice.metric))
-                     for lab in labels])
+    hits = np.stack([results.values(lab, choice.metric) for lab in labels])
     n = hits.shape[1]
     if n < 2 or len(labels) < 2:
         return None

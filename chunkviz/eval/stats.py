@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Literal
 
-import msgspec
 import numpy as np
 
 from chunkviz.errors import ParameterError
@@ -51,15 +50,15 @@ from chunkviz.eval.decision import (
     detectable_margin,
     is_equivalent,
     is_saturated,
-    outcome,
 )
 
-NO_DIFFERENCE = "no detectable difference"
-SATURATED = "saturated: these questions cannot separate them"
+# Re-exported: the one pairwise record and the units are declared in chunkviz.eval.pairwise.
+from chunkviz.eval.pairwise import UNITS as UNITS
+from chunkviz.eval.pairwise import PairwiseResult as PairwiseResult
+from chunkviz.eval.pairwise import Unit as Unit
+
 _BATCH = 500  # resamples per matrix product: bounds memory at _BATCH x units floats
 
-Unit = Literal["document", "question"]
-UNITS: tuple[Unit, ...] = ("document", "question")
 ReplicationStatus = Literal["holds", "one_only", "contradicts", "neither"]
 
 def _values(values: Sequence[float] | np.ndarray, name: str = "values") -> np.ndarray:
@@ -605,131 +604,6 @@ def tost_paired(
 # ---------------------------------------------------------------------------- pairs
 
 
-class PairwiseResult(msgspec.Struct, frozen=True):
-    """The paired comparison of configurations ``a`` and ``b`` on one metric.
-
-    A struct like the results file's records (``chunkviz.eval.results_schema``), so that one
-    ``msgspec.structs.replace`` changes any of them; the file's form is ``PairwiseRow``.
-
-    Attributes:
-        metric: Metric key (``ndcg@10``).
-        a: Label of the first configuration.
-        b: Label of the second configuration.
-        diff: mean(a) - mean(b) over the same questions.
-        ci_low: Lower bound of the paired bootstrap interval of ``diff`` (95%).
-        ci_high: Upper bound.
-        p_value: Two-sided paired permutation p-value.
-        p_holm: Holm-adjusted p-value over all pairs of this metric.
-        significant: ``p_holm < alpha``.
-        unit: The unit of resampling (``document`` or ``question``).
-        p_bound: ``p_value`` is at the permutation floor (only an upper bound).
-        p_holm_bound: ``p_holm`` is only an upper bound (see ``holm_bounds``).
-        delta: The equivalence margin; ``None`` when no equivalence test was made.
-        p_equiv: TOST p-value (``tost_paired``).
-        p_equiv_holm: Holm-adjusted over all pairs of this metric.
-        equivalent: ``p_equiv_holm < alpha`` and the ``1 - 2 alpha`` interval inside ``+-delta``.
-        eq_ci_low: Lower bound of the ``1 - 2 alpha`` interval of ``diff`` of the TOST.
-        eq_ci_high: Upper bound.
-        a_wins: Questions on which ``a`` scores higher (for a binary metric: the discordant
-            count of McNemar's table favouring ``a``).
-        b_wins: Questions on which ``b`` scores higher.
-        se: Standard error of ``diff`` (the TOST's, cluster-robust); None when not recorded.
-        detectable: The detectable margin ``t_{1-alpha} se`` (``decision.detectable_margin``);
-            None when not recorded (files of schema version 2).
-        saturated: The questions cannot separate the two (``decision.is_saturated``).
-    """
-
-    metric: str
-    a: str
-    b: str
-    diff: float
-    ci_low: float
-    ci_high: float
-    p_value: float
-    p_holm: float
-    significant: bool
-    unit: Unit = "question"
-    p_bound: bool = False
-    p_holm_bound: bool = False
-    delta: float | None = None
-    p_equiv: float = 1.0
-    p_equiv_holm: float = 1.0
-    equivalent: bool = False
-    eq_ci_low: float = math.nan
-    eq_ci_high: float = math.nan
-    a_wins: int | None = None
-    b_wins: int | None = None
-    se: float | None = None
-    detectable: float | None = None
-    saturated: bool = False
-
-    @property
-    def outcome(self) -> Outcome:
-        """The pair's outcome, by ``chunkviz.eval.decision.outcome``.
-
-        A significant difference comes first: a difference can be both significant and within
-        ``+-delta`` (then ``equivalent`` stays True and says it is smaller than the margin); a
-        saturated pair is never equivalent.
-        """
-        return outcome(significant=self.significant, diff=self.diff, equivalent=self.equivalent,
-                       saturated=self.saturated)
-
-    @property
-    def verdict(self) -> str:
-        """``"<a> better"``, ``"<b> better"``, ``"equivalent within ±δ"``, saturated or none."""
-        outcome = self.outcome
-        if outcome == "a_better":
-            return f"{self.a} better"
-        if outcome == "b_better":
-            return f"{self.b} better"
-        if outcome == "equivalent":
-            return f"equivalent within ±{self.delta:g}"
-        if outcome == "saturated":
-            return SATURATED
-        return NO_DIFFERENCE
-
-    def flipped(self) -> PairwiseResult:
-        """The same test oriented as ``b - a``."""
-        return msgspec.structs.replace(
-            self, a=self.b, b=self.a, diff=-self.diff, ci_low=-self.ci_high, ci_high=-self.ci_low,
-            eq_ci_low=-self.eq_ci_high, eq_ci_high=-self.eq_ci_low, a_wins=self.b_wins,
-            b_wins=self.a_wins,
-        )
-
-    def as_dict(self) -> dict[str, object]:
-        """The row of the results file's ``pairwise`` table (plus ``verdict`` and ``outcome``).
-
-        The equivalence interval and the win counts are pairs (``eq_ci``, ``wins``); a missing
-        test is ``None`` so the file never holds NaN.
-        """
-        tested = self.delta is not None
-        return {
-            "metric": self.metric,
-            "a": self.a,
-            "b": self.b,
-            "diff": self.diff,
-            "ci_low": self.ci_low,
-            "ci_high": self.ci_high,
-            "p_value": self.p_value,
-            "p_holm": self.p_holm,
-            "significant": self.significant,
-            "unit": self.unit,
-            "p_bound": self.p_bound,
-            "p_holm_bound": self.p_holm_bound,
-            "delta": self.delta,
-            "p_equiv": self.p_equiv if tested else None,
-            "p_equiv_holm": self.p_equiv_holm if tested else None,
-            "equivalent": self.equivalent,
-            "eq_ci": [self.eq_ci_low, self.eq_ci_high] if tested else None,
-            "wins": None if self.a_wins is None else [self.a_wins, self.b_wins],
-            "se": self.se,
-            "detectable": self.detectable,
-            "saturated": self.saturated,
-            "outcome": self.outcome,
-            "verdict": self.verdict,
-        }
-
-
 def pairwise_tests(
     per_question: Mapping[str, Sequence[float] | np.ndarray],
     *,
@@ -819,11 +693,9 @@ def pairwise_tests(
             metric=metric, a=a, b=b, diff=est.mean, ci_low=est.ci_low, ci_high=est.ci_high,
             p_value=p, p_holm=ph, significant=bool(ph < alpha), unit=units.unit,
             p_bound=bound, p_holm_bound=ph_bound, delta=delta,
-            p_equiv=eq.p_value if eq is not None else 1.0,
-            p_equiv_holm=peh if eq is not None else 1.0,
-            eq_ci_low=eq.ci_low if eq is not None else math.nan,
-            eq_ci_high=eq.ci_high if eq is not None else math.nan,
-            a_wins=wa, b_wins=wb, **fields,
+            p_equiv=eq.p_value if eq is not None else None,
+            p_equiv_holm=peh if eq is not None else None,
+            eq_ci=(eq.ci_low, eq.ci_high) if eq is not None else None, wins=(wa, wb), **fields,
         ))
     return out
 

@@ -18,7 +18,8 @@ import numpy as np
 
 from chunkviz.errors import ParameterError
 from chunkviz.eval.decision import Basis, Choice, Option, context_cost, recommend, retrievable
-from chunkviz.eval.metrics import budget_k, budget_values, metric_values, parse_metric_key
+from chunkviz.eval.measures import BUDGET, budget_values, get_measure, parse_key
+from chunkviz.eval.metrics import budget_k
 from chunkviz.eval.results import Results
 from chunkviz.eval.results_schema import FRACTIONAL_BUDGET_VERSION
 from chunkviz.eval.stats import (
@@ -46,7 +47,7 @@ def resampling_of(results: Results) -> Resampling:
 
 def family(metric: str) -> str:
     """``recall@5`` -> ``recall`` (the measure, whatever the cut-off)."""
-    return parse_metric_key(metric)[0]
+    return parse_key(metric).measure.name
 
 
 # ---------------------------------------------------------------------------- margins
@@ -67,8 +68,8 @@ def retest_margin(rows: Sequence[PairwiseResult], values: dict[str, np.ndarray],
              for r in rows]
     adjusted = holm([e.p_value for e in tests])
     return [msgspec.structs.replace(
-                r, delta=delta, p_equiv=e.p_value, p_equiv_holm=ph, eq_ci_low=e.ci_low,
-                eq_ci_high=e.ci_high, **equivalence_fields(values[r.a], values[r.b], e, ph, alpha))
+                r, delta=delta, p_equiv=e.p_value, p_equiv_holm=ph, eq_ci=(e.ci_low, e.ci_high),
+                **equivalence_fields(values[r.a], values[r.b], e, ph, alpha))
             for r, e, ph in zip(rows, tests, adjusted, strict=True)]
 
 
@@ -81,12 +82,11 @@ def with_margin(results: Results, metric: str, delta: float) -> Results:
     Raises:
         ParameterError: A non-positive ``delta`` or a metric that is not a rank metric.
     """
-    name, k = parse_metric_key(metric)
-    if not k.isdigit():
+    if parse_key(metric).at_budget:
         raise ParameterError(f"{metric!r} is not a rank metric with a numeric k")
     if not delta > 0:
         raise ParameterError(f"the equivalence margin must be positive (got {delta!r})")
-    values = {lab: metric_values(name, results.ranks[lab], int(k)) for lab in results.labels}
+    values = {lab: results.values(lab, metric) for lab in results.labels}
     rows = [p for p in results.pairwise if p.metric == metric]
     new = iter(retest_margin(rows, values, clusters_of(results), results.stats.alpha, delta))
     return msgspec.structs.replace(results, pairwise=tuple(next(new) if p.metric == metric else p
@@ -130,7 +130,7 @@ def budget_view(results: Results, measure: str, chars: int, delta: float) -> Bud
     """
     if chars < 1:
         raise ParameterError(f"the context budget must be at least 1 character (got {chars})")
-    key = f"{measure}@budget"
+    key = get_measure(measure).key(BUDGET)
     ks = {c.label: budget_k(c.mean_chunk_chars, chars, k_max=max(1, c.chunks))
           for c in results.configs}
     values = {lab: budget_values(measure, results.ranks[lab], ks[lab])
@@ -186,7 +186,7 @@ def choose(results: Results, metric: str, basis: Basis, delta: float,
     Raises:
         ParameterError: ``metric`` is not a pairwise-tested rank metric of the file.
     """
-    name, k = parse_metric_key(metric)
+    parsed = parse_key(metric)
     by_label = {c.label: c for c in results.configs}
     n = max(1, len(results.question_ids))
     shares = dict(cut) if cut is not None else {c.label: c.broken / n for c in results.configs}
@@ -202,17 +202,18 @@ def choose(results: Results, metric: str, basis: Basis, delta: float,
                       eligible[label], priors.get(label))
 
     if basis == "budget":
-        view = budget_view(results, name, chars, delta)
+        view = budget_view(results, parsed.measure.name, chars, delta)
         options = [option(lab, view.k[lab], e) for lab, e in view.estimates.items()]
         return recommend(options, view.pairwise, basis=basis, metric=view.metric, delta=delta)
     rows = [p for p in results.pairwise if p.metric == metric]
-    if not rows or not k.isdigit():
+    if not rows or parsed.at_budget:
         tested = sorted({p.metric for p in results.pairwise})
         raise ParameterError(f"the results file has no pairwise tests of {metric!r}; pick one "
                              f"of {', '.join(tested) or 'none'}")
     if any(p.delta != delta for p in rows):
         rows = [p for p in with_margin(results, metric, delta).pairwise if p.metric == metric]
-    options = [option(lab, int(k), results.metrics[lab][metric]) for lab in results.labels]
+    options = [option(lab, parsed.cutoff, results.metrics[lab][metric])
+               for lab in results.labels]
     return recommend(options, rows, basis=basis, metric=metric, delta=delta)
 
 
@@ -230,8 +231,7 @@ def document_means(results: Results, metric: str) -> dict[str, Estimate]:
     Raises:
         ParameterError: A metric key that is not a rank metric at a numeric k.
     """
-    name, k = parse_metric_key(metric)
-    if not k.isdigit():
+    if parse_key(metric).at_budget:
         raise ParameterError(f"{metric!r} is not a rank metric with a numeric k")
     docs = Clusters.of(results.question_docs or results.question_ids, "document")
     sizes = docs.sizes
@@ -239,6 +239,6 @@ def document_means(results: Results, metric: str) -> dict[str, Estimate]:
     resampling = Resampling.draw(per_doc, results.stats.bootstrap, results.stats.seed)
     out = {}
     for lab in results.labels:
-        v = metric_values(name, results.ranks[lab], int(k))
+        v = results.values(lab, metric)
         out[lab] = bootstrap_ci(docs.sums(v) / sizes, resampling=resampling)
     return out

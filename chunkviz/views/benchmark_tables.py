@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chunkviz.eval.metrics import metric_label
+from chunkviz.eval.measures import metric_label
 from chunkviz.eval.stats import Replication
 from chunkviz.text import Lang, text
 from chunkviz.views.main_table import Cell, TableRow

@@ -10,21 +10,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from chunkviz.eval.metrics import METRIC_NAMES, MetricName, budget_values, metric_values
+from chunkviz.eval.measures import budget_values, get_measure, metric_values, rank_measures
 from chunkviz.eval.results import Results
 
-#: Metrics drawn against k (the curves), computed from the ranks.
-CURVE_METRICS: tuple[MetricName, ...] = METRIC_NAMES
+
+def curve_measures() -> tuple[str, ...]:
+    """Measures drawn against k (the curves), computed from the ranks: every rank measure."""
+    return tuple(m.name for m in rank_measures())
 
 
-def curve(ranks: Sequence[int | None], metric: MetricName, ks: Sequence[int]) -> list[float]:
+def curve(ranks: Sequence[int | None], metric: str, ks: Sequence[int]) -> list[float]:
     """Mean ``metric@k`` for every k in ``ks`` (``chunkviz.eval.metrics``; a lost rank scores 0)."""
     if not ranks:
         return [0.0 for _ in ks]
     return [float(metric_values(metric, ranks, k).mean()) for k in ks]
 
 
-def curves(results: Results, metric: MetricName) -> dict[str, list[float]]:
+def curves(results: Results, metric: str) -> dict[str, list[float]]:
     """``metric@k`` for k in the file's ``ks`` (1..20), per configuration, from its ranks."""
     return {lab: curve(results.ranks[lab], metric, results.ks) for lab in results.labels}
 
@@ -63,15 +65,16 @@ def mode_rows(results: Results, mode: RetrievalRule, k: int = 5) -> tuple[ModeRo
     ``recall@k``, ``budget.metrics`` for ``recall@budget``) where it has them.
     """
     rows = []
+    recall = get_measure("recall")
     for c in results.configs:
         lab = c.label
         if mode == "budget":
             kk = results.budget.k[lab]
-            interval = results.budget.metrics[lab].get("recall@budget")
+            interval = results.budget.metrics[lab].get(recall.key("budget"))
         else:
             kk = k
-            interval = results.metrics[lab].get(f"recall@{k}")
-        mean = float(budget_values("recall", results.ranks[lab], kk).mean())
+            interval = results.metrics[lab].get(recall.key(k))
+        mean = float(budget_values(recall.name, results.ranks[lab], kk).mean())
         lo = None if interval is None else interval.ci_low
         hi = None if interval is None else interval.ci_high
         rows.append(ModeRow(lab, kk, kk * c.mean_chunk_chars, mean, lo, hi))

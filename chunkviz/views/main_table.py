@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chunkviz.eval.results import Results
-from chunkviz.views.significance import METRICS, pairwise_metrics, verdict
+from chunkviz.views.significance import pairwise_metrics, verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,7 @@ def best_labels(results: Results, metric: str) -> tuple[str, ...]:
     return tuple(lab for lab, m in means.items() if m == top)
 
 
-def main_table(results: Results, metrics: Sequence[str] = METRICS) -> tuple[TableRow, ...]:
+def main_table(results: Results, metrics: Sequence[str] | None = None) -> tuple[TableRow, ...]:
     """One row per configuration, the best of each metric flagged only where it is clear.
 
     A best is flagged (``Cell.best``) only when it beats every other configuration
@@ -84,12 +84,15 @@ def main_table(results: Results, metrics: Sequence[str] = METRICS) -> tuple[Tabl
 
     Args:
         results: A results file.
-        metrics: Metric keys to show (each must be in ``results.metrics``).
+        metrics: Metric keys to show (each must be in ``results.metrics``); default: every
+            metric the file tests pairwise (``significance.pairwise_metrics``).
 
     Returns:
         Rows in the file's configuration order.
     """
     tested = set(pairwise_metrics(results))
+    if metrics is None:
+        metrics = pairwise_metrics(results)
     best: dict[str, set[str]] = {}
     tied: dict[str, set[str]] = {}
     for m in metrics:

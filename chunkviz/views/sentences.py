@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chunkviz.eval.decision import Outcome
-from chunkviz.eval.metrics import metric_label
+from chunkviz.eval.measures import metric_label, parse_key
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import PairwiseResult, format_p
 from chunkviz.text import Lang, text
@@ -20,7 +20,7 @@ from chunkviz.views.significance import comparisons
 
 def _binary(metric: str) -> bool:
     """Whether per-question values of ``metric`` are 0/1 (then wins are discordant counts)."""
-    return metric.partition("@")[0] == "recall"
+    return parse_key(metric).measure.binary
 
 
 def _p_text(c: PairwiseResult) -> str:
@@ -49,8 +49,9 @@ def sentence(comp: PairwiseResult, lang: Lang) -> str:
         out = text(lang, "dashboard.pair_better", **fields)
         if c.equivalent:
             out += text(lang, "dashboard.pair_better_within", within=within)
-    elif c.outcome == "equivalent":
-        out = text(lang, "dashboard.pair_equivalent", p_equiv=format_p(c.p_equiv_holm), **fields)
+    elif c.outcome == "equivalent":  # an equivalent pair was tested: it has its TOST p-value
+        p_equiv = 1.0 if c.p_equiv_holm is None else c.p_equiv_holm
+        out = text(lang, "dashboard.pair_equivalent", p_equiv=format_p(p_equiv), **fields)
     elif c.outcome == "saturated":
         out = text(lang, "dashboard.pair_saturated", **fields)
     elif within:

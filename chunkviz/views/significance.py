@@ -11,11 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkviz.errors import ParameterError
+from chunkviz.eval.measures import pairwise_keys
 from chunkviz.eval.results import Results
 from chunkviz.eval.stats import PairwiseResult, Unit, permutation_floor
-
-#: The three headline metrics of the main table, in display order.
-METRICS: tuple[str, ...] = ("recall@5", "ndcg@10", "mrr@10")
 
 
 def comparisons(results: Results, metric: str) -> tuple[PairwiseResult, ...]:
@@ -24,9 +22,14 @@ def comparisons(results: Results, metric: str) -> tuple[PairwiseResult, ...]:
 
 
 def pairwise_metrics(results: Results) -> list[str]:
-    """Metrics that have pairwise tests, headline metrics first."""
+    """Metrics that have pairwise tests, in the registry's order (``measures.pairwise_keys``).
+
+    The headline metrics (Recall@5, nDCG@10, MRR@10) come first; keys the registry does not
+    test follow in the file's order.
+    """
     present = list(dict.fromkeys(p.metric for p in results.pairwise))
-    return [m for m in METRICS if m in present] + [m for m in present if m not in METRICS]
+    order = pairwise_keys()
+    return [m for m in order if m in present] + [m for m in present if m not in order]
 
 
 @dataclass(frozen=True, slots=True)

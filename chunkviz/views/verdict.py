@@ -14,7 +14,7 @@ import statistics
 from dataclasses import dataclass
 
 from chunkviz.eval.decision import Choice, Cost, Outcome, units_needed
-from chunkviz.eval.metrics import display_name
+from chunkviz.eval.measures import display_name, parse_key
 from chunkviz.eval.results import Results
 from chunkviz.eval.verdict import choose
 from chunkviz.text import Lang, text
@@ -51,7 +51,7 @@ def basis_text(lang: Lang, choice: Choice, budget_chars: int) -> str:
     """``Equal k: 5 chunks each`` or ``Equal context budget: 2,000 characters each``."""
     if choice.basis == "budget":
         return text(lang, "verdict.basis_budget", chars=budget_chars)
-    return text(lang, "verdict.basis_equal_k", k=int(choice.metric.partition("@")[2]))
+    return text(lang, "verdict.basis_equal_k", k=parse_key(choice.metric).cutoff)
 
 
 def median_detectable(choice: Choice) -> float | None:

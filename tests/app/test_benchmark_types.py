@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from chunkviz.eval.by_type import compare_by_type, losses_by_type
-from chunkviz.eval.metrics import metric_label
+from chunkviz.eval.measures import metric_label
 from chunkviz.eval.results import load_results
 from chunkviz.eval.runner import shipped_results_dir
 from chunkviz.eval.separation import headline, separation

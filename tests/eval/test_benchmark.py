@@ -6,10 +6,8 @@ from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.errors import ParameterError, ResultsFileError
 from chunkviz.eval.engine import STAGES, Engine, LocalEngine, run_fraction
 from chunkviz.eval.grid import Config, fixed_config
-from chunkviz.eval.metrics import metric_values
+from chunkviz.eval.measures import budget_keys, metric_values, pairwise_keys, rank_keys
 from chunkviz.eval.results import (
-    PAIRWISE_METRICS,
-    RANK_METRICS,
     list_results,
     load_results,
     results_from_dict,
@@ -18,7 +16,7 @@ from chunkviz.eval.results import (
     results_to_json,
     save_results,
 )
-from chunkviz.eval.runner import BUDGET_PAIRWISE, default_unit, run_benchmark
+from chunkviz.eval.runner import default_unit, run_benchmark
 from chunkviz.eval.stats import Clusters, Resampling, pairwise_tests
 from chunkviz.model import Span
 
@@ -73,10 +71,10 @@ def test_results_follow_the_schema(results):
     assert results.labels == ("fixed-20-0", "fixed-40-8", "paragraph")
     for cfg in results.configs:
         m = results.metrics[cfg.label]
-        assert set(m) == {*RANK_METRICS, "span_precision@5", "span_recall@5", "span_iou@5"}
+        assert set(m) == {*rank_keys(), "span_precision@5", "span_recall@5", "span_iou@5"}
         for est in m.values():
             assert est.ci_low <= est.mean <= est.ci_high
-    assert len(results.pairwise) == 3 * len(PAIRWISE_METRICS)
+    assert len(results.pairwise) == 3 * len(pairwise_keys())
     assert "curves" not in results_to_dict(results)  # the dashboard computes curves from the ranks
 
 
@@ -121,7 +119,7 @@ def test_paragraph_ranks_are_hand_checkable(results):
 
 def test_every_rank_metric_is_recomputed_from_the_ranks(results):
     for label in results.labels:
-        for key in RANK_METRICS:
+        for key in rank_keys():
             assert results.recompute(label, key) == pytest.approx(
                 results.metrics[label][key].mean, abs=1e-12)
         for key, est in results.budget.metrics[label].items():
@@ -347,7 +345,7 @@ def test_the_unit_of_resampling_is_recorded_and_used(results, tmp_path):
     assert (stats.unit, stats.units) == ("document", 2)
     assert stats.permutation_floor == pytest.approx(1 / 201)
     # The equal-k metrics and the equal-budget ones (stored tests at the budget, issue 28).
-    assert stats.margins == {key: 0.01 for key in (*PAIRWISE_METRICS, *BUDGET_PAIRWISE)}
+    assert stats.margins == {key: 0.01 for key in (*pairwise_keys(), *budget_keys())}
     # The file's pairwise rows are what the stats module gives on the file's own ranks and units.
     clusters = Clusters.of(results.question_docs)
     per_q = {lab: metric_values("recall", results.ranks[lab], 5) for lab in results.labels}
@@ -415,7 +413,7 @@ def test_each_stage_can_be_called_on_its_own():
     scored = runner.score_stage(indexed, ranked, budget_chars=200, bootstrap=50, seed=0)
     assert set(scored.metrics) == {c.label for c in CONFIGS}
     pairwise = runner.significance_stage(scored, alpha=0.05, permutations=50, seed=0)
-    assert len(pairwise) == 3 * len(PAIRWISE_METRICS)
+    assert len(pairwise) == 3 * len(pairwise_keys())
 
 
 def test_sensitivity_ranks_bound_the_main_ones_and_are_retested(results):
@@ -440,7 +438,7 @@ def test_sensitivity_ranks_bound_the_main_ones_and_are_retested(results):
                 assert ps[0] == rank  # the best relevant chunk's place is the main rank
     metrics = {name: {r.metric for r in rows} for name, rows in sens.pairwise.items()}
     assert metrics["ndcg_all_relevant"] == {"ndcg@10"}
-    assert metrics["ties_optimistic"] == set(PAIRWISE_METRICS)
+    assert metrics["ties_optimistic"] == set(pairwise_keys())
     assert all(r.unit == "document" for rows in sens.pairwise.values() for r in rows)
 
 

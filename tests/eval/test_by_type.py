@@ -18,7 +18,7 @@ from chunkviz.eval.by_type import (
     retest_pairs,
     type_counts,
 )
-from chunkviz.eval.metrics import budget_values, metric_values
+from chunkviz.eval.measures import budget_values, metric_values
 from chunkviz.eval.results import load_results
 from chunkviz.eval.runner import shipped_results_dir
 from chunkviz.eval.stats import holm

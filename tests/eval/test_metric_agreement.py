@@ -12,16 +12,21 @@ from pathlib import Path
 import pytest
 
 from chunkviz.document import Question
-from chunkviz.eval.metrics import budget_values, metric_values, parse_metric_key
-from chunkviz.eval.results import RANK_METRICS, Results, load_results
+from chunkviz.eval.measures import (
+    budget_values,
+    metric_values,
+    pairwise_keys,
+    parse_key,
+    rank_keys,
+)
+from chunkviz.eval.results import Results, load_results
 from chunkviz.eval.runner import shipped_results_dir
 from chunkviz.model import Chunk, ChunkingResult, Span
 from chunkviz.views.benchmark_tables import main_table_markdown
 from chunkviz.views.compare import Outcome
-from chunkviz.views.curves import CURVE_METRICS, curves, mode_rows
+from chunkviz.views.curves import curve_measures, curves, mode_rows
 from chunkviz.views.explore import QAResult
 from chunkviz.views.main_table import main_table
-from chunkviz.views.significance import METRICS
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FILES = [FIXTURES / "results_small.json", FIXTURES / "results_small_dense.json",
@@ -30,10 +35,11 @@ FILES = [FIXTURES / "results_small.json", FIXTURES / "results_small_dense.json",
 
 def _recompute(results: Results, label: str, key: str) -> float:
     """The mean straight from the ranks, by the metric module."""
-    name, k = parse_metric_key(key)
-    if k == "budget":
+    parsed = parse_key(key)
+    name = parsed.measure.name
+    if parsed.at_budget:
         return float(budget_values(name, results.ranks[label], results.budget.k[label]).mean())
-    return float(metric_values(name, results.ranks[label], int(k)).mean())
+    return float(metric_values(name, results.ranks[label], parsed.cutoff).mean())
 
 
 @pytest.fixture(scope="module", params=FILES, ids=lambda p: p.name)
@@ -44,7 +50,7 @@ def results(request) -> Results:
 def test_the_file_stores_what_the_ranks_give(results):
     for label in results.labels:
         for key, est in results.metrics[label].items():
-            if parse_metric_key(key)[0] in ("recall", "ndcg", "mrr"):
+            if parse_key(key).measure.values is not None:
                 assert est.mean == _recompute(results, label, key)
         for key, est in results.budget.metrics[label].items():
             assert est.mean == _recompute(results, label, key)
@@ -54,7 +60,7 @@ def test_the_dashboard_shows_the_recomputed_figures(results):
     for row in main_table(results):
         for key, cell in row.cells.items():
             assert cell.mean == _recompute(results, row.label, key)
-    for metric in CURVE_METRICS:
+    for metric in curve_measures():
         for label, values in curves(results, metric).items():
             assert values == [_recompute(results, label, f"{metric}@{k}") for k in results.ks]
     for row in mode_rows(results, "budget"):
@@ -83,7 +89,7 @@ def test_the_cli_prints_the_pages_table_with_the_recomputed_means(results, capsy
     assert main_table_markdown(main_table(results), "en", encode) in report
     for line in report.splitlines()[2:2 + len(results.labels)]:
         cells = [c.strip() for c in line.strip("|").split(" | ")]
-        for cell, key in zip(cells[1:4], METRICS, strict=True):
+        for cell, key in zip(cells[1:4], pairwise_keys(), strict=True):
             shown = float(cell.split(" ")[0].replace("**", ""))
             assert shown == round(_recompute(results, cells[0], key), 3)
 
@@ -92,4 +98,4 @@ def test_every_rank_metric_of_the_runner_is_in_the_shipped_files():
     for path in sorted(shipped_results_dir().glob("*.json")):
         results = load_results(path)
         for label in results.labels:
-            assert set(RANK_METRICS) <= set(results.metrics[label])
+            assert set(rank_keys()) <= set(results.metrics[label])

@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 
 from chunkviz.errors import ParameterError
+from chunkviz.eval.measures import display_name, metric_values
 from chunkviz.eval.metrics import (
     budget_k,
-    display_name,
-    metric_values,
     mrr_at_k,
     ndcg_at_k,
     recall_at_k,
@@ -105,7 +104,7 @@ def test_budget_k_half_the_size_twice_the_k():
 
 
 def test_the_partial_last_chunk_counts_by_the_share_of_it_sent():
-    from chunkviz.eval.metrics import budget_values
+    from chunkviz.eval.measures import budget_values
 
     ranks = [1, 2, 3, None]
     assert budget_values("recall", ranks, 2.0).tolist() == [1.0, 1.0, 0.0, 0.0]

@@ -8,7 +8,8 @@ import pytest
 from chunkviz.datasets import load_dataset
 from chunkviz.errors import DatasetError
 from chunkviz.eval.grid import tune_grid
-from chunkviz.eval.metrics import budget_k, budget_values
+from chunkviz.eval.measures import budget_values
+from chunkviz.eval.metrics import budget_k
 from chunkviz.eval.prior import (
     PRIOR_BACKEND,
     Prior,

@@ -26,7 +26,7 @@ HEADING = re.compile(r"^#{2,4} .*\(`(\w+)`\)\s*$")
 
 
 def _struct(title: str) -> str:
-    return title.split("[")[0]  # BenchmarkRun[PairwiseRow] -> BenchmarkRun
+    return title.split("[")[0]  # a generic struct's title, Name[Arg] -> Name
 
 
 STRUCTS = {_struct(d["title"]): d for d in DEFS.values()}

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
+import msgspec
 import numpy as np
 import pytest
 
 from chunkviz.errors import ParameterError
+from chunkviz.eval.pairwise import NO_DIFFERENCE
 from chunkviz.eval.stats import (
-    NO_DIFFERENCE,
     Clusters,
     PairwiseResult,
     Resampling,
@@ -99,7 +100,8 @@ def test_pairwise_tests_verdicts():
     identical = pairwise_tests({"base": base, "copy": base.copy()}, metric="recall@5")[0]
     assert (identical.outcome, identical.equivalent) == ("saturated", False)
     assert all(r.p_holm >= r.p_value for r in results)
-    assert by_pair[("good", "base")].as_dict()["verdict"] == "good better"
+    good = msgspec.to_builtins(by_pair[("good", "base")], enc_hook=float)
+    assert (good["verdict"], good["outcome"]) == ("good better", "a_better")
 
 
 def test_pairwise_tests_need_the_same_questions():
@@ -300,13 +302,14 @@ def test_discordant_counts_are_the_wins_of_each_side():
     (r,) = pairwise_tests({"a": a, "b": b}, metric="recall@5", permutations=100)
     assert (r.a_wins, r.b_wins) == (2, 1)
     assert (r.flipped().a_wins, r.flipped().b_wins) == (1, 2)
-    assert r.as_dict()["wins"] == [2, 1]
+    assert r.wins == (2, 1)
+    assert msgspec.json.decode(msgspec.json.encode(r, enc_hook=float))["wins"] == [2, 1]
 
 
 def test_default_margins_are_per_metric():
     assert default_margin("recall@5") == 0.01
     assert default_margin("span_iou@5") == 0.02
-    with pytest.raises(ParameterError, match="no default equivalence margin"):
+    with pytest.raises(ParameterError, match="unknown metric .map.; known: mrr, ndcg, recall"):
         default_margin("map@10")
 
 
@@ -361,8 +364,9 @@ def test_a_pair_flipped_twice_is_itself():
 
 
 def _row(a: str, b: str, diff: float, significant: bool, equivalent: bool = False):
-    return PairwiseResult("recall@5", a, b, diff, diff - 0.01, diff + 0.01, 0.01, 0.01,
-                          significant, delta=0.01, equivalent=equivalent)
+    return PairwiseResult(metric="recall@5", a=a, b=b, diff=diff, ci_low=diff - 0.01,
+                          ci_high=diff + 0.01, p_value=0.01, p_holm=0.01, significant=significant,
+                          delta=0.01, equivalent=equivalent)
 
 
 def test_replication_statuses():

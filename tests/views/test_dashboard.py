@@ -14,7 +14,7 @@ from chunkviz.datasets import load_dataset
 from chunkviz.document import chunk_document
 from chunkviz.errors import ChunkvizError, ParameterError
 from chunkviz.eval.grid import Config, build_grid
-from chunkviz.eval.metrics import metric_label
+from chunkviz.eval.measures import metric_label, pairwise_keys
 from chunkviz.eval.results import Results, load_results
 from chunkviz.eval.runner import default_results_dir, shipped_results_dir
 from chunkviz.eval.spans import analyze_spans
@@ -22,7 +22,7 @@ from chunkviz.eval.stats import PairwiseResult
 from chunkviz.eval.verdict import budget_view, choose, with_margin
 from chunkviz.views.backend_comparison import compare_backends
 from chunkviz.views.benchmark_tables import cell_text, encode_time_text, main_table_markdown
-from chunkviz.views.curves import CURVE_METRICS, curve, curves, mode_rows
+from chunkviz.views.curves import curve, curve_measures, curves, mode_rows
 from chunkviz.views.drilldown import answer_context, drilldown_rows, question_label
 from chunkviz.views.main_table import Cell, best_labels, main_table
 from chunkviz.views.markup import escape_markdown
@@ -33,7 +33,6 @@ from chunkviz.views.run_list import backend_partners, replication_partners, summ
 from chunkviz.views.sentences import backend_sentence, sentence, sentences
 from chunkviz.views.share_link import explore_query, explore_sample_for, from_query
 from chunkviz.views.significance import (
-    METRICS,
     comparisons,
     margin_of,
     significance_matrix,
@@ -42,6 +41,9 @@ from chunkviz.views.significance import (
 from chunkviz.views.verdict import choice_sentence, verdicts
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+METRICS = pairwise_keys()
 
 
 def _load(name: str) -> Results:
@@ -118,8 +120,8 @@ def test_the_recommendation_is_the_least_context_shown_equivalent_never_fewest_c
                     if c.label == "paragraph" else c
                     for c in bm25.configs)
     pairs = tuple(
-        replace(p, delta=0.01, equivalent=True, significant=False, eq_ci_low=-0.005,
-                eq_ci_high=0.005, p_equiv=0.001, p_equiv_holm=0.004, ci_low=-0.004,
+        replace(p, delta=0.01, equivalent=True, significant=False, eq_ci=(-0.005, 0.005),
+                p_equiv=0.001, p_equiv_holm=0.004, ci_low=-0.004,
                 ci_high=0.006, detectable=0.004)
         if p.metric == "recall@5" and {p.a, p.b} == {"paragraph", cheaper}
         else replace(p, delta=0.01)
@@ -202,8 +204,9 @@ def test_sentences_show_conclusions_and_fold_the_rest(bm25):
 
 
 def test_a_floor_p_value_reads_as_a_bound_with_discordant_counts():
-    row = PairwiseResult("recall@5", "x", "y", 0.05, 0.02, 0.08, 1 / 5001, 28 / 5001, True,
-                         unit="document", p_bound=True, p_holm_bound=True, a_wins=120, b_wins=40)
+    row = PairwiseResult(metric="recall@5", a="x", b="y", diff=0.05, ci_low=0.02, ci_high=0.08,
+                         p_value=1 / 5001, p_holm=28 / 5001, significant=True, unit="document",
+                         p_bound=True, p_holm_bound=True, wins=(120, 40))
     en = sentence(row, "en")
     assert "Holm-adjusted p ≤ 0.0056" in en
     assert "x wins 120 questions, y wins 40." in en
@@ -233,7 +236,7 @@ def test_curve_rejects_k_below_one():
 @pytest.mark.parametrize("name", ["results_small.json", "results_small_dense.json"])
 def test_curves_from_ranks_reproduce_the_file(name):
     results = _load(name)
-    for metric in CURVE_METRICS:
+    for metric in curve_measures():
         for label, values in curves(results, metric).items():
             for k, value in zip(results.ks, values, strict=True):
                 if f"{metric}@{k}" in results.metrics[label]:

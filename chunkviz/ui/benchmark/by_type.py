@@ -21,7 +21,7 @@ from chunkviz.eval.by_type import (
     losses_by_type,
     metric_by_type,
 )
-from chunkviz.eval.metrics import metric_label
+from chunkviz.eval.measures import metric_label
 from chunkviz.eval.results import Results
 from chunkviz.text import Lang
 from chunkviz.ui.benchmark import data

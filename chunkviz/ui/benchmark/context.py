@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from chunkviz.eval.metrics import metric_label
+from chunkviz.eval.measures import metric_label
 from chunkviz.eval.results import Results
 from chunkviz.ui.i18n import tr
 from chunkviz.views.contextual import context_rows

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from chunkviz.eval.metrics import metric_label
+from chunkviz.eval.measures import metric_label
 from chunkviz.views.backend_comparison import BackendComparison
 from chunkviz.views.curves import ModeRow
 from chunkviz.views.main_table import TableRow

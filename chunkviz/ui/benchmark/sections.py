@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from chunkviz.eval.metrics import metric_label
+from chunkviz.eval.measures import metric_label
 from chunkviz.eval.results import Results
 from chunkviz.text import Lang
 from chunkviz.text.messages import backend_text, recorded_text
@@ -23,7 +23,7 @@ from chunkviz.ui.state import AppState
 from chunkviz.views import benchmark_tables as tables
 from chunkviz.views.backend_comparison import compare_backends
 from chunkviz.views.bench_link import VIEWS, BenchView, run_label
-from chunkviz.views.curves import CURVE_METRICS, RetrievalRule, curves, mode_rows
+from chunkviz.views.curves import RetrievalRule, curve_measures, curves, mode_rows
 from chunkviz.views.drilldown import question_label
 from chunkviz.views.main_table import TableRow
 from chunkviz.views.markup import escape_markdown
@@ -100,7 +100,7 @@ def plots(results: Results, rows: Sequence[TableRow], state: AppState, run: RunS
     left.plotly_chart(figs.lost_bar(rows, tr("benchmark.lost_title"), tr("benchmark.lost_axis")),
                       key="bench_fig_lost")
     with right:
-        measure = st.radio(tr("benchmark.curve_measure"), CURVE_METRICS,
+        measure = st.radio(tr("benchmark.curve_measure"), curve_measures(),
                            key="bench_curve_measure", format_func=metric_label,
                            horizontal=True)
         st.plotly_chart(figs.curves_figure(curves(results, measure), results.ks, measure,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from chunkviz.eval.metrics import metric_label
+from chunkviz.eval.measures import metric_label
 from chunkviz.eval.separation import Separation, headline, separation
 from chunkviz.ui.benchmark import data
 from chunkviz.ui.i18n import tr
