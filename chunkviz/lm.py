@@ -194,12 +194,7 @@ class TransformersLM:
             self._tokenizer = AutoTokenizer.from_pretrained(model, local_files_only=True)
             self._model = AutoModelForCausalLM.from_pretrained(model, local_files_only=True)
         except (OSError, ValueError) as exc:
-            raise ModelUnavailableError(
-                f"causal language model {model!r} is not available offline (lm='hf:{model}'); "
-                "put it in a local folder and pass its path, or download it once with "
-                f"huggingface-cli download {model}; the offline default is lm='char-ngram'",
-                code="lm_unavailable", params={"model": model},
-            ) from exc
+            raise ModelUnavailableError("lm_unavailable", model=model) from exc
         self._model.eval()  # type: ignore[no-untyped-call]
         self.max_length = max_length
         self.model = model

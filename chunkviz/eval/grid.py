@@ -346,12 +346,7 @@ def check_grid_size(count: int, what: str) -> None:
             limit and the fix.
     """
     if count > MAX_GRID_CONFIGS:
-        raise ParameterError(
-            f"{what} makes {count:,} configurations; a grid holds at most {MAX_GRID_CONFIGS} "
-            "(MAX_GRID_CONFIGS: the paired tests grow with its square); run fewer "
-            "configurations, or split the grid over several runs",
-            code="grid_too_large", params={"what": what, "count": f"{count:,}",
-                                           "max": MAX_GRID_CONFIGS})
+        raise ParameterError("grid_too_large", what=what, count=f"{count:,}", max=MAX_GRID_CONFIGS)
 
 
 def _first_wins(configs: Sequence[Config]) -> tuple[Config, ...]:

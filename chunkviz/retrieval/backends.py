@@ -142,8 +142,7 @@ def _fixed_info(name: str) -> BackendInfo:
     for module, package in needs:
         if importlib.util.find_spec(module) is None:
             return BackendInfo(name, label, kind, False, Message(
-                f'{package} is not installed; run pip install "{requirement}"', "not_installed",
-                {"package": package, "requirement": requirement}))
+                "not_installed", package=package, requirement=requirement))
     return BackendInfo(name, label, kind, True)
 
 
@@ -159,8 +158,7 @@ def _hybrid_info(name: str) -> BackendInfo:
         info = _fixed_info(part) if part in _FIXED else None
         if info is not None and not info.available:
             return BackendInfo(name, label, "hybrid", False, Message(
-                f"{part}: {info.reason}", "part_unavailable",
-                {"part": part, "reason": info.reason}))
+                "part_unavailable", part=part, reason=info.reason))
     return BackendInfo(name, label, "hybrid", True)
 
 
