@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from chunkviz.errors import MissingDependencyError, ParameterError, shown
+from chunkviz.errors import MissingDependencyError, ParameterError
 from chunkviz.model import ChunkingResult
 
 Level = Literal["word", "phrase"]
@@ -226,10 +226,7 @@ class Boundaries:
 def check_level(level: str) -> Level:
     """``level`` as a ``Level``, or a ParameterError naming the choices."""
     if level not in LEVELS:
-        raise ParameterError(
-            f"level must be one of {', '.join(LEVELS)} (got level={shown(level)}); "
-            "choose word or phrase"
-        )
+        raise ParameterError("boundary_level", value=level, choices=list(LEVELS))
     return level
 
 
