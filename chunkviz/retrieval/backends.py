@@ -292,10 +292,8 @@ def make_backend(name: str, *, threads: int | None = None) -> Backend:
     if name in _FIXED:
         info = _fixed_info(name)
         if not info.available:
-            raise MissingDependencyError(f"backend {name}: {info.reason}")
+            raise MissingDependencyError("part_unavailable", part=name, reason=info.reason)
         return _FIXED[name][2](threads)
     if name.startswith(ST_PREFIX) and len(name) > len(ST_PREFIX):
         return SentenceTransformerBackend(name[len(ST_PREFIX) :])
-    raise ParameterError(
-        f"backend must be one of {', '.join(backend_names())} (got backend={name!r})"
-    )
+    raise ParameterError("one_of", name="backend", value=name, choices=list(backend_names()))

