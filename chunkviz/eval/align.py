@@ -288,10 +288,7 @@ def parse_chunks(items: Any) -> tuple[ChunkFormat, tuple[ImportedChunk, ...]]:
                 items = items[key]
                 break
     if isinstance(items, str | bytes) or not isinstance(items, Sequence):
-        raise InputTextError(
-            f"chunks must be a JSON list (got {type(items).__name__}); give a list of strings "
-            "or of LangChain, LlamaIndex or chonkie chunks"
-        )
+        raise InputTextError("chunks_not_list", kind=type(items).__name__)
     parsed = [_one(item, i) for i, item in enumerate(items)]
     counts = {f: 0 for f in FORMATS}
     for fmt, _ in parsed:
