@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, cast
 
 Lang = Literal["en", "ja"]
 
@@ -31,13 +31,6 @@ DEFAULT_LANG: Lang = "en"
 #: Longest plain string shown inside a message (a link may carry anything). A value that must be
 #: shown whole (a path, already bounded where it is made) is a ``Whole``.
 VALUE_LIMIT = 60
-
-
-class Rendered(Protocol):
-    """A message that renders itself in any language (``chunkviz.errors.Message``)."""
-
-    def render(self, lang: Lang) -> str:
-        """The message in ``lang``."""
 
 
 class Whole(str):
@@ -93,7 +86,7 @@ def value_text(lang: Lang, value: Any) -> str:
     if isinstance(value, Whole):
         return str(value)
     render = getattr(value, "render", None)
-    if callable(render):  # a nested message
+    if callable(render):  # a nested ``chunkviz.errors.Message`` (not imported: it sits above)
         return cast(str, render(lang))
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chunkviz.catalogues import VALUE_LIMIT, value_text
+from chunkviz.catalogues import value_text
 from chunkviz.errors import ChunkvizError, Message
 from chunkviz.text import Lang, has, text
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from chunkviz.pdf.quality import ReadQuality
 
 __all__ = [
-    "VALUE_LIMIT", "backend_text", "error_text", "language_model_text", "progress_text",
+    "backend_text", "error_text", "language_model_text", "progress_text",
     "read_quality_text", "recorded_text", "render", "value_text",
 ]
 
