@@ -104,11 +104,6 @@ SENTENCES: dict[str, int] = {
     "chunkviz/eval/results_checks.py": 35,
     "chunkviz/eval/runner.py": 3,
     "chunkviz/eval/stats.py": 19,
-    "chunkviz/retrieval/e5.py": 2,
-    "chunkviz/retrieval/pool.py": 6,
-    "chunkviz/strategies/semantic.py": 1,
-    "chunkviz/ui/benchmark_drilldown.py": 1,
-    "chunkviz/ui/resources.py": 2,
 }
 
 
