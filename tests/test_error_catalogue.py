@@ -95,8 +95,8 @@ DYNAMIC = sorted(
        for t in ("int", "float")})
 CODES = sorted({*STATIC, *DYNAMIC})
 
-#: Modules whose raise sites still write English sentences, and how many; the list may only
-#: shrink (move a module's messages to the catalogues and take it off).
+#: Modules whose raise sites still write English sentences, and at most how many; the list
+#: may only shrink (move a module's messages to the catalogues and lower or drop its count).
 SENTENCES: dict[str, int] = {
     "chunkviz/eval/decision.py": 9,
     "chunkviz/eval/metrics.py": 10,
@@ -162,7 +162,16 @@ def test_a_code_without_a_template_or_with_other_values_fails_the_check():
 
 def test_no_new_raise_site_writes_english():
     found = Counter(module for module, _, _, _, sentence in SITES if sentence)
-    assert dict(found) == SENTENCES
+    grown = {m: n for m, n in found.items() if n > SENTENCES.get(m, 0)}
+    assert grown == {}  # give the new error a code and templates in en.toml and ja.toml
+
+
+def test_the_sentence_count_sees_a_sentence():
+    tree = ast.parse('raise ParameterError(f"k must be at least 1 (got {k})")\n'
+                     'raise ParameterError("at_least", name="k", value=k, min=1)')
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    assert [_is_sentence(c.args[0]) for c in calls] == [True, False]
+    assert [_codes(c.args[0]) for c in calls] == [None, ["at_least"]]
 
 
 def test_every_error_template_is_raised_or_a_known_fragment():
