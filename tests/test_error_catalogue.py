@@ -118,6 +118,8 @@ def catalogue_problems(code: str, keywords: set[str] | None = None) -> list[str]
     if en is None or ja is None:
         return [f"error.{code} is missing from {'en.toml' if en is None else 'ja.toml'}"]
     problems = []
+    if en == ja:
+        problems.append(f"error.{code} is not translated: ja.toml repeats the English")
     if fields(en) != fields(ja):
         problems.append(f"error.{code}: en fills {sorted(fields(en))}, ja {sorted(fields(ja))}")
     if keywords is not None and keywords != fields(en):
