@@ -39,21 +39,12 @@ def normalize_pairs(pairs: Sequence[Any], *, name: str = "qa pairs") -> list[dic
     out = []
     for row, pair in enumerate(pairs, start=1):
         if not isinstance(pair, Mapping):
-            raise DatasetError(
-                f"{name}: pair {row} is {type(pair).__name__}, not an object; each pair needs "
-                "'question' and 'answer' keys",
-                code="qa_pair_type", params={"file": name, "row": row,
-                                             "kind": type(pair).__name__},
-            )
+            raise DatasetError("qa_pair_type", file=name, row=row, kind=type(pair).__name__)
         keys = {_ALIASES.get(str(k).strip(), str(k).strip().lower()): v for k, v in pair.items()}
         for key in REQUIRED:
             if key not in keys:
-                raise DatasetError(
-                    f"{name}: pair {row} has no {key!r} column (found {sorted(keys)}); each "
-                    "pair needs 'question' and 'answer', and optionally 'document'",
-                    code="qa_missing_column", params={"file": name, "row": row, "column": key,
-                                                      "found": sorted(keys)},
-                )
+                raise DatasetError("qa_missing_column", file=name, row=row, column=key,
+                                   found=sorted(keys))
         # A JSON "\\ud800" is a lone surrogate, which nothing downstream can encode as UTF-8.
         out.append({k: "" if keys.get(k) is None else without_surrogates(str(keys[k])).strip()
                     for k in (*REQUIRED, "document")})

@@ -32,7 +32,7 @@ def chunk(text: str, strategy: str, /, **params: Any) -> ChunkingResult:
         ParameterError: A parameter is unknown or breaks its rule.
     """
     if not isinstance(text, str):
-        raise ParameterError(f"text must be a str (got {type(text).__name__}); decode it first")
+        raise ParameterError("text_not_str", kind=type(text).__name__)
     spec = get_strategy(strategy)
     resources = {k: v for k, v in params.items() if k in spec.resources}
     check_resources(resources)

@@ -15,7 +15,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from chunkviz.errors import OutputError
+from chunkviz.errors import Message, OutputError, Whole
 
 #: errno -> catalogue key of the cause (``error.write_<key>``); anything else is ``other``.
 _CAUSES = {
@@ -23,19 +23,12 @@ _CAUSES = {
     errno.EACCES: "read_only", errno.EPERM: "read_only", errno.EROFS: "read_only",
     errno.ENAMETOOLONG: "too_long", errno.EISDIR: "is_folder", errno.ENOTDIR: "not_folder",
 }
-_ENGLISH = {
-    "full": "the disk is full; free some space or choose a folder on another disk",
-    "read_only": "it is read-only; choose a folder you can write to",
-    "too_long": "the path is too long; choose a shorter path",
-    "is_folder": "it is a folder; give the name of a file in it",
-    "not_folder": "a part of the path is a file, not a folder; check the path",
-}
 
 
-def cause(exc: OSError) -> tuple[str, str]:
-    """The cause of a failed write as a catalogue key and its English words, fix included."""
+def cause(exc: OSError) -> Message:
+    """The cause of a failed write, fix included (``error.cause_<key>``)."""
     key = _CAUSES.get(exc.errno or 0, "other")
-    return key, _ENGLISH.get(key) or f"{exc.strerror or exc}; choose another folder"
+    return Message(f"cause_{key}", reason=exc.strerror or str(exc))
 
 
 def write_error(path: str | Path, exc: OSError, option: str = "") -> OutputError:
@@ -48,10 +41,8 @@ def write_error(path: str | Path, exc: OSError, option: str = "") -> OutputError
     """
     from chunkviz.textio import shown_path
 
-    key, detail = cause(exc)
-    where = f"{option} {shown_path(path)}" if option else shown_path(path)
-    return OutputError(f"cannot write {where}: {detail}", code=f"write_{key}",
-                       params={"path": where, "reason": exc.strerror or str(exc)})
+    where = Whole(f"{option} {shown_path(path)}" if option else shown_path(path))
+    return OutputError("write_failed", path=where, cause=cause(exc))
 
 
 def write_atomically(path: str | Path, data: bytes, option: str = "") -> None:

@@ -39,11 +39,9 @@ def overlap_cost_factor(size: int, overlap: int) -> float:
 
 def _check(size: int, overlap: int) -> None:
     if size < 1:
-        raise ParameterError(f"size must be at least 1 (got size={size}); use a positive size")
+        raise ParameterError("cost_size", size=size)
     if overlap < 0:
-        raise ParameterError(
-            f"overlap must be at least 0 (got overlap={overlap}); use 0 for no overlap"
-        )
+        raise ParameterError("cost_overlap", overlap=overlap)
     check_overlap(size, overlap)
 
 

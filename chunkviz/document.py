@@ -138,17 +138,11 @@ def locate_questions(
         question = clean["question"]
         answer = str(pair["answer"]) if start is not None else clean["answer"]
         if not question or not answer.strip():
-            raise DatasetError(
-                f"QA pair {n} needs a non-empty question and answer (got question={question!r},"
-                f" answer={answer!r}); fill in both"
-            )
+            raise DatasetError("qa_pair_empty", row=n, question=question, answer=answer)
         if start is not None:
             s = int(start)
             if text[s : s + len(answer)] != answer:
-                raise DatasetError(
-                    f"QA pair {n}: start={s} does not point at the answer {answer!r}; remove"
-                    " start to locate the answer in the text"
-                )
+                raise DatasetError("qa_pair_start", row=n, start=s, answer=answer)
             places = [(s, s + len(answer))]
         else:
             places = find_all(fold(text), answer)

@@ -1,12 +1,12 @@
-"""Errors raised by chunkviz.
+"""Errors raised by chunkviz, worded once: in the catalogues.
 
-Every message names the parameter, shows its value, and states the rule and the fix, so that
-the command line can print ``str(error)`` without a traceback.
-
-An error may also carry a message ``code`` and its ``params`` (the values it names): the pages
-show it through the text catalogues in the reader's language (``chunkviz.text.messages``), with
-the values as values rather than Python reprs. A new error gets a translation by adding
-``error.<code>`` to ``en.toml`` and ``ja.toml``; an error without a code shows ``str(error)``.
+An error is a message ``code`` and the values it names (``params``); its words are the template
+``error.<code>`` of ``chunkviz/text/en.toml`` and ``ja.toml``. ``str(error)`` is the English
+rendering (the command line prints it without a traceback); a page renders the same template in
+the reader's language (``chunkviz.text.messages.error_text``). No raise site writes English: a
+new error is a new code with its template in both catalogues, and a test checks every code
+raised in the package against them (``tests/test_error_catalogue.py``). Every template names the
+parameter or file, shows the value, and states the rule and the fix.
 
 Hierarchy::
 
@@ -23,66 +23,140 @@ Hierarchy::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from chunkviz.catalogues import Lang, Whole, error_template, fill, value_text
+
+__all__ = [
+    "ChunkvizError", "DatasetError", "InputTextError", "Message", "MissingDependencyError",
+    "ModelUnavailableError", "OutputError", "ParameterError", "ResultsFileError",
+    "UnknownStrategyError", "Whole", "is_code", "render", "shown",
+]
+
+_CODE = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def is_code(value: object) -> bool:
+    """Whether ``value`` is a catalogue code (``too_large``) rather than a sentence."""
+    return isinstance(value, str) and _CODE.fullmatch(value) is not None
+
+
+def render(lang: Lang, code: str, params: Mapping[str, Any]) -> str:
+    """``error.<code>`` of ``lang`` filled with ``params`` (English where ``lang`` lacks it).
+
+    A code without a template, or values that do not fit it, is a bug that the catalogue test
+    finds; until then the reader is told the code and its values rather than shown a traceback.
+    """
+    template = error_template(lang, code)
+    if template is not None:
+        try:
+            return fill(lang, template, params)
+        except (KeyError, IndexError, ValueError):
+            pass
+    shown = ", ".join(f"{k}={value_text(lang, v)}" for k, v in params.items())
+    return f"{code} ({shown})" if shown else code
+
 
 class Message(str):
-    """A message as English text (the ``str`` itself) plus its catalogue ``code`` and ``params``.
+    """A message worded by the catalogues: its English text (the ``str`` itself), code, params.
 
     It is a ``str`` so that code that joins, searches or prints messages keeps working; a page
-    renders it through ``chunkviz.text.messages.render`` instead, in the reader's language.
-    A param may itself be a ``Message`` (a rule inside a refusal), rendered in the same language.
+    shows ``message.render(lang)``. A param may itself be a ``Message`` (a rule inside a
+    refusal), rendered in the same language.
+
+    Args:
+        code: The catalogue key, ``error.<code>``.
+        **params: The values the template names.
     """
 
     code: str | None
     params: Mapping[str, Any]
 
-    def __new__(
-        cls, text: str, code: str | None = None, params: Mapping[str, Any] | None = None
-    ) -> Message:
-        """A message whose English text is ``text``."""
-        self = super().__new__(cls, text)
+    def __new__(cls, code: str, /, **params: Any) -> Message:
+        """The message ``error.<code>`` with ``params``, its English rendering as its text."""
+        self = super().__new__(cls, render("en", code, params))
         self.code = code
-        self.params = MappingProxyType(dict(params or {}))
+        self.params = MappingProxyType(params)
         return self
 
+    @classmethod
+    def empty(cls) -> Message:
+        """No message (a check that found nothing to say)."""
+        self = super().__new__(cls, "")
+        self.code = None
+        self.params = MappingProxyType({})
+        return self
+
+    def render(self, lang: Lang) -> str:
+        """The message in ``lang``."""
+        return "" if self.code is None else render(lang, self.code, self.params)
+
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Message, (str(self), self.code, dict(self.params)))
+        if self.code is None:
+            return (Message.empty, ())
+        return (_message, (self.code, dict(self.params)))
+
+
+def _message(code: str, params: dict[str, Any]) -> Message:
+    return Message(code, **params)
 
 
 class ChunkvizError(Exception):
     """Base class of every error chunkviz raises on purpose.
 
     Args:
-        *args: The English message (``str(error)``), as for any exception.
-        code: The catalogue key of the message (``error.<code>``), or None.
-        params: The values the message names, by the catalogue template's field names.
+        code: The catalogue key of the message, ``error.<code>``.
+        **params: The values the message names, by the template's field names.
     """
 
-    def __init__(
-        self, *args: object, code: str | None = None, params: Mapping[str, Any] | None = None
-    ) -> None:
-        super().__init__(*args)
-        self.code = code
-        self.params: Mapping[str, Any] = dict(params or {})
+    code: str | None
+    params: Mapping[str, Any]
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        if is_code(code):
+            self.code, self.params = code, MappingProxyType(params)
+            super().__init__(render("en", code, params))
+        else:  # NOTE: a sentence from a raise site not yet moved to the catalogue (the test
+            # tests/test_error_catalogue.py lists those modules and lets the list only shrink).
+            self.code, self.params = None, MappingProxyType({})
+            super().__init__(code)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Keyword arguments do not survive Exception's own pickling (Ray, multiprocessing).
-        return (_rebuild, (type(self), self.args, self.code, dict(self.params)))
+        first = self.code if self.code is not None else (self.args[0] if self.args else "")
+        return (_rebuild, (type(self), first, dict(self.params)))
 
     @property
     def message(self) -> Message:
-        """The error as a ``Message`` (its English text, code and params)."""
-        return Message(str(self), self.code, self.params)
+        """The error as a ``Message`` (its code and params), to render in any language."""
+        if self.code is None:
+            return _plain(str(self))
+        return Message(self.code, **self.params)
 
 
-def _rebuild(
-    cls: type[ChunkvizError], args: tuple[object, ...], code: str | None,
-    params: dict[str, Any]
-) -> ChunkvizError:
-    return cls(*args, code=code, params=params)
+class _Plain(Message):
+    """A sentence from a raise site not yet worded by the catalogues, shown as written."""
+
+    def render(self, lang: Lang) -> str:
+        """The sentence itself, in every language."""
+        return str(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_plain, (str(self),))
+
+
+def _plain(text: str) -> Message:
+    self = str.__new__(_Plain, text)
+    self.code = None
+    self.params = MappingProxyType({})
+    return self
+
+
+def _rebuild(cls: type[ChunkvizError], first: str, params: dict[str, Any]) -> ChunkvizError:
+    return cls(first, **params)
 
 
 class ParameterError(ChunkvizError, ValueError):

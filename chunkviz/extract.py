@@ -117,12 +117,8 @@ def extract(
     kind = kind or document_kind(filename)
     if kind not in DOCUMENT_TYPES:
         ext = PurePath(filename).suffix.lower().lstrip(".")
-        raise InputTextError(
-            f"cannot read {filename!r}: files of type .{ext or '(none)'} are not supported; "
-            f"upload one of {', '.join('.' + t for t in DOCUMENT_TYPES)}",
-            code="unsupported_type", params={"file": filename, "ext": ext or "(none)",
-                                             "types": ["." + t for t in DOCUMENT_TYPES]},
-        )
+        raise InputTextError("unsupported_type", file=filename, ext=ext or "(none)",
+                             types=["." + t for t in DOCUMENT_TYPES])
     check_bytes(len(data), filename)
     if kind in ("txt", "md"):
         text = decode_bytes(data, name=filename, newlines=newlines)
@@ -136,11 +132,7 @@ def extract(
         pdf = read_pdf(data, filename, keep_furniture=keep_furniture)
         check_chars(len(pdf.text), filename)
         if not pdf.text.strip():  # every line was a running header, footer or page number
-            raise InputTextError(
-                f"{filename} has no text besides its running headers, footers and page numbers; "
-                "keep them (keep_furniture, --keep-furniture) or upload another file",
-                code="pdf_only_furniture", params={"file": filename},
-            )
+            raise InputTextError("pdf_only_furniture", file=filename)
         return ExtractedText(pdf.text, layout=pdf.layout, compat_ideographs=pdf.compat_ideographs,
                              furniture=pdf.furniture, pages=pdf.pages,
                              pages_without_text=pdf.pages_without_text, quality=pdf.quality)
@@ -149,11 +141,7 @@ def extract(
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     check_chars(len(text), filename)
     if not text.strip():
-        raise InputTextError(
-            f"{filename} contains no extractable text (a scanned PDF or an empty document?); "
-            "paste the text or upload a text-based file",
-            code="no_text", params={"file": filename},
-        )
+        raise InputTextError("no_text", file=filename)
     return ExtractedText(text)
 
 
@@ -249,11 +237,7 @@ def _check_docx_parts(data: bytes, filename: str) -> None:
         raise
     except (BadZipFile, ValueError, OSError, EOFError, zlib.error,
             RuntimeError, NotImplementedError) as exc:  # an encrypted entry, an unknown method
-        raise InputTextError(
-            f"cannot read {filename} as a Word document ({type(exc).__name__}); save it as .docx "
-            "(not .doc) or paste its text",
-            code="docx_damaged", params={"file": filename, "reason": type(exc).__name__},
-        ) from None
+        raise InputTextError("docx_damaged", file=filename, reason=type(exc).__name__) from None
 
 
 def _docx_text(data: bytes, filename: str) -> str:
@@ -270,8 +254,4 @@ def _docx_text(data: bytes, filename: str) -> str:
     except InputTextError:
         raise
     except damaged as exc:
-        raise InputTextError(
-            f"cannot read {filename} as a Word document ({type(exc).__name__}); save it as .docx "
-            "(not .doc) or paste its text",
-            code="docx_damaged", params={"file": filename, "reason": type(exc).__name__},
-        ) from None
+        raise InputTextError("docx_damaged", file=filename, reason=type(exc).__name__) from None

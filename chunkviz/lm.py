@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from chunkviz.errors import MissingDependencyError, ModelUnavailableError, ParameterError, shown
+from chunkviz.errors import MissingDependencyError, ModelUnavailableError, ParameterError
 
 # Padding symbols from Unicode's private use area: a text may contain them, which only merges
 # their counts with the padding's (the model stays a valid distribution).
@@ -73,11 +73,9 @@ class CharNgramLM:
             ParameterError: ``order`` outside 1..8 or ``discount`` outside (0, 1).
         """
         if not 1 <= order <= 8:
-            raise ParameterError(f"order must be from 1 to 8 (got order={order}); 3 is typical")
+            raise ParameterError("lm_order", order=order)
         if not 0.0 < discount < 1.0:
-            raise ParameterError(
-                f"discount must be between 0 and 1 (got discount={discount}); 0.75 is typical"
-            )
+            raise ParameterError("lm_discount", discount=discount)
         self.order = order
         self.discount = discount
         self.name = f"character {order}-gram, Kneser-Ney (reads the document in order)"
@@ -186,20 +184,12 @@ class TransformersLM:
             import torch  # noqa: F401
             from transformers import AutoModelForCausalLM, AutoTokenizer
         except ImportError as exc:
-            raise MissingDependencyError(
-                'transformers and torch are not installed; run pip install "chunkviz[models]" '
-                "or use lm='char-ngram'"
-            ) from exc
+            raise MissingDependencyError("lm_not_installed") from exc
         try:
             self._tokenizer = AutoTokenizer.from_pretrained(model, local_files_only=True)
             self._model = AutoModelForCausalLM.from_pretrained(model, local_files_only=True)
         except (OSError, ValueError) as exc:
-            raise ModelUnavailableError(
-                f"causal language model {model!r} is not available offline (lm='hf:{model}'); "
-                "put it in a local folder and pass its path, or download it once with "
-                f"huggingface-cli download {model}; the offline default is lm='char-ngram'",
-                code="lm_unavailable", params={"model": model},
-            ) from exc
+            raise ModelUnavailableError("lm_unavailable", model=model) from exc
         self._model.eval()  # type: ignore[no-untyped-call]
         self.max_length = max_length
         self.model = model
@@ -270,7 +260,4 @@ def get_language_model(spec: str, *, order: int = 3) -> Any:
         return CharNgramLM(order)
     if spec.startswith(HF_PREFIX) and len(spec) > len(HF_PREFIX):
         return _transformers_lm(spec[len(HF_PREFIX) :])
-    raise ParameterError(
-        f"lm must be 'char-ngram' or 'hf:<local model path or name>' (got lm={shown(spec)}); "
-        "use char-ngram for the offline model"
-    )
+    raise ParameterError("lm_spec", value=spec)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from chunkviz.errors import MissingDependencyError
+from chunkviz.errors import MissingDependencyError, Whole
 
 
 def package_path(*parts: str) -> Path:
@@ -38,7 +38,4 @@ def app_script() -> Path:
     for candidate in (package_path("_app", "app.py"), package_path().parent / "app.py"):
         if candidate.is_file():
             return candidate
-    raise MissingDependencyError(
-        f"the chunkviz app is missing: expected {package_path('_app', 'app.py')}; "
-        "reinstall chunkviz from a wheel (its setup.py ships app.py and pages/)"
-    )
+    raise MissingDependencyError("app_missing", path=Whole(str(package_path("_app", "app.py"))))

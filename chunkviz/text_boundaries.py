@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from chunkviz.errors import MissingDependencyError, ParameterError, shown
+from chunkviz.errors import MissingDependencyError, ParameterError
 from chunkviz.model import ChunkingResult
 
 Level = Literal["word", "phrase"]
@@ -93,18 +93,11 @@ def _load_model(level: str) -> _Model:
         raw = resources.files("budoux").joinpath("models", _MODEL_FILES[level]).read_text(
             encoding="utf-8")
     except ModuleNotFoundError:
-        raise MissingDependencyError(
-            "budoux is not installed; run pip install budoux==0.10.1",
-            code="missing_budoux",
-        ) from None
+        raise MissingDependencyError("missing_budoux") from None
     data: dict[str, dict[str, int]] = json.loads(raw)
     unknown = sorted(set(data) - {name for name, _, _ in _BUDOUX_FEATURES})
     if unknown:
-        raise MissingDependencyError(
-            f"budoux's {_MODEL_FILES[level]} has features chunkviz does not know ({unknown}); "
-            "run pip install budoux==0.10.1",
-            code="missing_budoux",
-        )
+        raise MissingDependencyError("budoux_model", file=_MODEL_FILES[level], features=unknown)
     tables = []
     for name, offset, length in _BUDOUX_FEATURES:
         entries = data.get(name, {})
@@ -119,10 +112,7 @@ def _load_model(level: str) -> _Model:
 
 def _pack(key: str, length: int) -> int:
     if len(key) != length:
-        raise MissingDependencyError(
-            f"a budoux feature {key!r} is not {length} characters long; "
-            "run pip install budoux==0.10.1", code="missing_budoux",
-        )
+        raise MissingDependencyError("budoux_feature", feature=key, length=length)
     packed = 0
     for ch in key:
         packed = (packed << _BITS) | ord(ch)
@@ -236,10 +226,7 @@ class Boundaries:
 def check_level(level: str) -> Level:
     """``level`` as a ``Level``, or a ParameterError naming the choices."""
     if level not in LEVELS:
-        raise ParameterError(
-            f"level must be one of {', '.join(LEVELS)} (got level={shown(level)}); "
-            "choose word or phrase"
-        )
+        raise ParameterError("boundary_level", value=level, choices=list(LEVELS))
     return level
 
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from chunkviz.errors import ChunkvizError, InputTextError
+from chunkviz.errors import ChunkvizError, InputTextError, Message, Whole
 from chunkviz.limits import MAX_BYTES as MAX_BYTES  # re-exported: its checks live here
 from chunkviz.limits import MAX_CHARS as MAX_CHARS
 
@@ -60,11 +60,7 @@ def check_chars(count: int, name: str) -> None:
         InputTextError: ``count`` is over the limit; the message names it.
     """
     if count > MAX_CHARS:
-        raise InputTextError(
-            f"{name} holds more than {MAX_CHARS:,} characters of text (the limit on extracted "
-            "characters, MAX_CHARS); split the document or upload a part of it",
-            code="too_many_chars", params={"file": name, "max": MAX_CHARS},
-        )
+        raise InputTextError("too_many_chars", file=Whole(name), max=MAX_CHARS)
 
 
 def check_bytes(size: int, name: str) -> None:
@@ -138,20 +134,17 @@ def read_file_bytes(
         # O_NONBLOCK: opening a FIFO with no writer would wait forever; fstat then refuses it.
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
-        raise error(f"cannot read {shown_path(p)} ({_reason(exc)}); check the path") from None
+        raise error("read_failed", path=shown_path(p), reason=_reason(exc)) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise error(
-                f"cannot read {shown_path(p)}: it is not a regular file (a directory, FIFO or "
-                "device); give the path of a file"
-            )
+            raise error("not_regular_file", path=shown_path(p))
         _check_size(info.st_size, p.name, max_bytes, error)
         with os.fdopen(fd, "rb") as f:
             fd = -1  # closed by the file object from here on
             data = f.read(max_bytes + 1)  # the file may have grown since fstat
     except OSError as exc:
-        raise error(f"cannot read {shown_path(p)} ({_reason(exc)}); check the path") from None
+        raise error("read_failed", path=shown_path(p), reason=_reason(exc)) from None
     finally:
         if fd >= 0:
             os.close(fd)
@@ -171,20 +164,20 @@ def check_regular_file(
     try:
         info = os.stat(p)  # stat never opens: a FIFO does not block it
     except (OSError, ValueError) as exc:
-        raise error(f"cannot read {shown_path(p)} ({_reason(exc)}); check the path") from None
+        raise error("read_failed", path=shown_path(p), reason=_reason(exc)) from None
     if not stat.S_ISREG(info.st_mode):
-        raise error(
-            f"cannot read {shown_path(p)}: it is not a regular file (a directory, FIFO or "
-            "device); give the path of a file"
-        )
+        raise error("not_regular_file", path=shown_path(p))
     _check_size(info.st_size, p.name, max_bytes, error)
     return p
 
 
-def shown_path(path: str | Path, limit: int = 120) -> str:
-    """A path as a message shows it: bidi controls neutralised, cut to ``limit`` characters."""
+def shown_path(path: str | Path, limit: int = 120) -> Whole:
+    """A path as a message shows it: bidi controls neutralised, cut to ``limit`` characters.
+
+    A ``Whole``: a message shows it as it is, in every language (it is bounded here).
+    """
     text = neutral_bidi(str(path))
-    return text if len(text) <= limit else "..." + text[-(limit - 3):]
+    return Whole(text if len(text) <= limit else "..." + text[-(limit - 3):])
 
 
 def _reason(exc: BaseException) -> str:
@@ -193,12 +186,8 @@ def _reason(exc: BaseException) -> str:
 
 def _check_size(size: int, name: str, max_bytes: int, error: type[ChunkvizError]) -> None:
     if size > max_bytes:
-        raise error(
-            f"{neutral_bidi(name)} is {size / 1e6:.1f} MB; files up to {max_bytes / _MIB:g} MiB "
-            "are accepted; split the file or use a part of it",
-            code="too_large", params={"file": neutral_bidi(name), "mb": f"{size / 1e6:.1f}",
-                                      "max_mib": f"{max_bytes / _MIB:g}"},
-        )
+        raise error("too_large", file=Whole(neutral_bidi(name)), mb=f"{size / 1e6:.1f}",
+                    max_mib=f"{max_bytes / _MIB:g}")
 
 
 #: Unicode bidirectional controls (embeddings, overrides, isolates, marks): in a file name or a
@@ -268,8 +257,9 @@ def json_values(text: str) -> int:
 
 
 def loads_json(
-    text: str, name: str, *, fix: str, error: type[ChunkvizError] = InputTextError,
+    text: str, name: str, *, fix: Message, error: type[ChunkvizError] = InputTextError,
     what: str = "JSON", parse_constant: Callable[[str], Any] | None = None,
+    line: int | None = None,
 ) -> Any:
     """Parse ``text`` as JSON after ``json_problem`` found nothing wrong with it.
 
@@ -280,6 +270,7 @@ def loads_json(
         error: The error class raised.
         what: What the text should be (``JSON``, ``JSON Lines``), for the message.
         parse_constant: Passed to ``json.loads`` (a results file refuses NaN).
+        line: The line of ``name`` that ``text`` is (JSON Lines), or None.
 
     Raises:
         InputTextError: (or ``error``) One line: the file, what is wrong with it, ``fix``.
@@ -291,12 +282,15 @@ def loads_json(
         except (ValueError, RecursionError) as exc:  # the checks above make both unlikely
             problem = str(exc) if isinstance(exc, json.JSONDecodeError) else (
                 "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0])
-    raise error(f"{neutral_bidi(name)} is not valid {what} ({problem}); {fix}", code="bad_json",
-                params={"file": neutral_bidi(name), "what": what, "problem": problem, "fix": fix})
+    if line is not None:
+        raise error("bad_json_line", file=Whole(neutral_bidi(name)), line=line, what=what,
+                    problem=Whole(problem), fix=fix)
+    raise error("bad_json", file=Whole(neutral_bidi(name)), what=what, problem=Whole(problem),
+                fix=fix)
 
 
 def read_json_file(
-    path: str | Path, *, fix: str, error: type[ChunkvizError] = InputTextError,
+    path: str | Path, *, fix: Message, error: type[ChunkvizError] = InputTextError,
     max_bytes: int = MAX_BYTES,
 ) -> Any:
     """A JSON file read through ``read_file_bytes`` and parsed by ``loads_json``.
@@ -310,7 +304,7 @@ def read_json_file(
     try:
         text = decode_bytes(data, name=p.name)
     except InputTextError as exc:
-        raise error(str(exc), code=exc.code, params=exc.params) from None
+        raise error(exc.code or str(exc), **exc.params) from None
     return loads_json(text, p.name, fix=fix, error=error)
 
 
@@ -357,12 +351,8 @@ def _strict(data: bytes, encoding: str, name: str, label: str) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise InputTextError(
-            f"{name} starts with a {label} byte-order mark but is not valid {label} "
-            f"(byte {exc.start}: {exc.reason}); save it again as UTF-8",
-            code="bad_bom", params={"file": name, "label": label, "byte": exc.start,
-                                    "reason": exc.reason},
-        ) from None
+        raise InputTextError("bad_bom", file=Whole(name), label=label, byte=exc.start,
+                             reason=exc.reason) from None
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -376,11 +366,7 @@ def _decode(data: bytes, name: str) -> str:
     if utf16 is not None:
         return utf16
     if _looks_binary(data):
-        raise InputTextError(
-            f"{name} looks like a binary file (it contains NUL or control bytes), not text; "
-            "give a .txt, .md, .html, .pdf or .docx file, or paste the text",
-            code="binary_file", params={"file": name},
-        )
+        raise InputTextError("binary_file", file=Whole(name))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -407,8 +393,5 @@ def _decode(data: bytes, name: str) -> str:
     if best is None:
         best = from_bytes(data).best()
     if best is None:
-        raise InputTextError(
-            f"cannot detect the text encoding of {name}; save it as UTF-8 and try again",
-            code="no_encoding", params={"file": name},
-        )
+        raise InputTextError("no_encoding", file=Whole(name))
     return str(best)

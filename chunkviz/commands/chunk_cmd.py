@@ -56,7 +56,7 @@ def parse_strategy_options(strategy: str, extra: list[str]) -> dict[str, Any]:
     while i < len(extra):
         item = extra[i]
         if not item.startswith("--"):
-            raise ParameterError(f"unexpected argument {item!r}; parameters go as --name value")
+            raise ParameterError("cli_unexpected_argument", value=item)
         key, _, inline = item[2:].partition("=")
         name = key.replace("-", "_")
         spec.param(name)  # raises with the list of parameters
@@ -66,7 +66,7 @@ def parse_strategy_options(strategy: str, extra: list[str]) -> dict[str, Any]:
             i += 1
             value = extra[i]
         else:
-            raise ParameterError(f"--{key} needs a value (e.g. --{key} 100)")
+            raise ParameterError("cli_needs_value", key=key)
         params[name] = None if value.lower() in {"none", "off"} else value
         i += 1
     return params

@@ -81,9 +81,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     writer = None
     if args.form == "lm":
         if not args.lm:
-            raise ParameterError(
-                "--form lm needs a local causal language model: add --lm hf:<local model path>"
-            )
+            raise ParameterError("tune_form_lm_needs_lm")
         # Deferred: the language model (torch, chunkviz[models]) loads only for --form lm.
         from chunkviz.lm import get_language_model
 
@@ -101,9 +99,7 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         print(format_report(chunking.report, limit=5), file=sys.stderr)
         grid.append(imported_config(chunking, document.doc_id))
     if not questions and not synthetic and args.format == "json":
-        raise ParameterError(
-            "--format json reports a recommendation, which needs questions: add --qa FILE or "
-            "--synthetic N (N > 0)")
+        raise ParameterError("tune_json_needs_questions")
     if not questions and not synthetic:
         # No questions at all: lost before retrieval is all that can be counted.
         print(format_probe_lost(*probe_lost(document, grid)))

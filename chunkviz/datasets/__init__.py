@@ -28,13 +28,13 @@ from chunkviz.datasets.jaquad import load_jaquad
 from chunkviz.datasets.jsquad import load_jsquad
 from chunkviz.datasets.qa_pairs import load_qa_dataset
 from chunkviz.datasets.squad import load_squad
-from chunkviz.errors import DatasetError
+from chunkviz.errors import DatasetError, Whole
 
 __all__ = ["BUNDLED", "Dataset", "Document", "Question", "load_dataset"]
 
-SPEC_HELP = (
+SPEC_HELP = Whole(
     "jsquad, jsquad:PATH, jaquad, jaquad:PATH, squad:PATH, qa:PAIRS:DOCUMENT, hf:NAME[:SPLIT], "
-    "hf:json:PATH or mtcb:FOLDER"
+    "hf:json:PATH, mtcb:FOLDER"
 )
 
 #: The bundled corpora ``load_dataset`` reads with no path, in the order pages list them.
@@ -56,15 +56,13 @@ def load_dataset(spec: str) -> Dataset:
     if kind == "jaquad":
         return load_jaquad(rest if sep else None)
     if sep and not rest:
-        raise DatasetError(f"dataset {spec!r} names no file after {kind + ':'!r}; use {SPEC_HELP}")
+        raise DatasetError("dataset_no_file", spec=spec, kind=kind, specs=SPEC_HELP)
     if kind == "squad" and sep:
         return load_squad(rest)
     if kind == "qa" and sep:
         pairs, colon, document = rest.rpartition(":")
         if not colon or not pairs or not document:
-            raise DatasetError(
-                f"dataset {spec!r} needs a pairs file and a document: qa:PAIRS.csv:DOCUMENT.txt"
-            )
+            raise DatasetError("dataset_qa_spec", spec=spec)
         return load_qa_dataset(pairs, [document])
     if kind == "hf" and sep:
         return load_hub(rest)
@@ -72,4 +70,4 @@ def load_dataset(spec: str) -> Dataset:
         from chunkviz.datasets.mtcb import read_mtcb
 
         return read_mtcb(rest)
-    raise DatasetError(f"unknown dataset {spec!r}; use {SPEC_HELP}")
+    raise DatasetError("unknown_dataset", spec=spec, specs=SPEC_HELP)

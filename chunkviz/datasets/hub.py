@@ -16,7 +16,7 @@ from typing import Any
 
 from chunkviz.datasets.base import Dataset
 from chunkviz.datasets.squad import build_squad
-from chunkviz.errors import DatasetError, MissingDependencyError
+from chunkviz.errors import DatasetError, Message, MissingDependencyError, Whole
 from chunkviz.textio import check_regular_file
 
 #: ``hf:<builder>:PATH`` reads a local file with ``datasets``'s packaged loader of that format.
@@ -37,10 +37,10 @@ def parse_hub_spec(spec: str) -> tuple[str, str | None, str]:
     head, sep, rest = spec.partition(":")
     if head in LOCAL_BUILDERS:
         if not rest:
-            raise DatasetError(f"hf:{spec} names no file; use hf:{head}:PATH")
+            raise DatasetError("hub_no_file", spec=Whole(spec), builder=head)
         return head, rest, "train"
     if not head:
-        raise DatasetError(f"hf:{spec} names no dataset; use hf:NAME[:SPLIT] (e.g. hf:squad)")
+        raise DatasetError("hub_no_name", spec=Whole(spec))
     return head, None, (rest or DEFAULT_SPLIT) if sep else DEFAULT_SPLIT
 
 
@@ -60,10 +60,7 @@ def load_hub(spec: str, *, cache_dir: str | Path | None = None) -> Dataset:
     try:
         import datasets
     except ImportError:
-        raise MissingDependencyError(
-            'hf: datasets need the datasets package; run pip install "chunkviz[models]" '
-            "(or pip install datasets)"
-        ) from None
+        raise MissingDependencyError("hub_not_installed") from None
     if data_files is not None:
         # datasets opens the file itself: refuse here what the project's reader refuses.
         check_regular_file(data_files, error=DatasetError)
@@ -77,18 +74,14 @@ def load_hub(spec: str, *, cache_dir: str | Path | None = None) -> Dataset:
     except (OSError, ValueError) as exc:
         # ConnectionError (offline / unreachable hub), FileNotFoundError and
         # DatasetNotFoundError (no such dataset), ValueError (unknown split, bad file).
-        where = data_files or f"the Hugging Face hub ({name}, split {split})"
-        raise DatasetError(
-            f"cannot load hf:{spec} from {where}: {type(exc).__name__}: {exc}. If you are "
-            "offline, use a local file instead (squad:PATH, jsquad:PATH or hf:json:PATH); "
-            "otherwise check the dataset name and split"
-        ) from None
+        where = (Whole(data_files) if data_files
+                 else Message("where_hub", name=name, split=split))
+        raise DatasetError("hub_load", spec=Whole(spec), where=where, kind=type(exc).__name__,
+                           reason=str(exc)) from None
     missing = [c for c in REQUIRED_COLUMNS if c not in rows.column_names]
     if missing:
-        raise DatasetError(
-            f"hf:{spec} has no column {missing[0]!r} (columns: {rows.column_names}); "
-            f"rows need {', '.join(REQUIRED_COLUMNS)} in SQuAD's layout"
-        )
+        raise DatasetError("hub_column", spec=Whole(spec), column=missing[0],
+                           columns=list(rows.column_names), required=list(REQUIRED_COLUMNS))
     label = Path(data_files).name if data_files else f"{name}:{split}"
     return build_squad(rows_to_squad(rows, name=label), name=label)
 
@@ -132,7 +125,4 @@ def _answers(value: Any, *, row: int, name: str) -> list[dict[str, Any]]:
         isinstance(a, Mapping) and "text" in a and "answer_start" in a for a in value
     ):
         return [dict(a) for a in value]
-    raise DatasetError(
-        f"{name}: row {row} has answers {str(value)[:80]!r}; expected "
-        '{"text": [...], "answer_start": [...]} or a list of {"text", "answer_start"}'
-    )
+    raise DatasetError("hub_answers", file=name, row=row, value=str(value))

@@ -41,9 +41,10 @@ from chunkviz.datasets.squad import (
     squad_articles,
     summary_notes,
 )
-from chunkviz.errors import DatasetError
+from chunkviz.errors import DatasetError, Message, Whole
 from chunkviz.paths import package_path
 from chunkviz.segment import BLANK_LINE
+from chunkviz.textio import shown_path
 
 SEPARATOR = "\n\n"
 
@@ -71,17 +72,10 @@ def article_id(paragraphs: list[Mapping[str, Any]], *, where: str) -> str | None
         for qa in paragraph.get("qas", []):
             m = _QID.match(str(qa.get("id", "")))
             if m is None:
-                raise DatasetError(
-                    f"{where}: question id {qa.get('id')!r} is not of the JaQuAD form "
-                    "'<article>-<context>-<question>' (e.g. de-032-05-000); load the file as "
-                    "squad:PATH instead"
-                )
+                raise DatasetError("jaquad_question_id", where=where, id=str(qa.get("id")))
             found.add(m["article"])
     if len(found) > 1:
-        raise DatasetError(
-            f"{where}: the question ids name several articles {sorted(found)}; the ids of one "
-            "JaQuAD article share their '<article>-' prefix"
-        )
+        raise DatasetError("jaquad_several_articles", where=where, found=sorted(found))
     return found.pop() if found else None
 
 
@@ -120,23 +114,18 @@ def build_jaquad(data: Any, *, name: str = "jaquad", seen: set[str] | None = Non
     for i, article in enumerate(squad_articles(data, name=name)):
         title = str(article.get("title", ""))
         paragraphs = list(article["paragraphs"])
-        where = f"{name}: article {i} ({title!r})"
+        where = Message("where_article", file=Whole(name), article=i, title=title)
         doc_id = article_id(paragraphs, where=where) or f"{name}-article-{i}"
         if doc_id in seen:
-            raise DatasetError(
-                f"{where}: article id {doc_id!r} appears twice; every JaQuAD article needs its "
-                "own id prefix (split the files into separate runs, or renumber one)"
-            )
+            raise DatasetError("jaquad_id_twice", where=where, id=doc_id)
         seen.add(doc_id)
         starts: list[int] = []
         contexts: list[str] = []
         offset = 0
         for j, paragraph in enumerate(paragraphs):
             if not isinstance(paragraph, Mapping) or "context" not in paragraph:
-                raise DatasetError(
-                    f"{where} paragraph {j} has no 'context'; every SQuAD paragraph needs "
-                    "'context' and 'qas'"
-                )
+                raise DatasetError("squad_no_context", file=Whole(name), paragraph=j,
+                                   article=i)
             context = str(paragraph["context"])
             if contexts:
                 offset += len(SEPARATOR)
@@ -167,15 +156,10 @@ def jaquad_files(path: Path) -> list[Path]:
         return [path]
     files = sorted(p for p in path.glob("*.json") if p.is_file())
     if not files:
-        raise DatasetError(
-            f"folder {path} holds no .json file; jaquad:PATH needs a JaQuAD-format file or a "
-            "folder of them (jaquad_dev_0000.json, ...)"
-        )
+        raise DatasetError("jaquad_no_file", folder=shown_path(path))
     if len(files) > MAX_FILES:
-        raise DatasetError(
-            f"folder {path} holds {len(files)} .json files, more than {MAX_FILES}; jaquad:PATH "
-            "reads at most that many: point it at a folder with fewer files, or merge them"
-        )
+        raise DatasetError("jaquad_too_many_files", folder=shown_path(path), count=len(files),
+                           max=MAX_FILES)
     return files
 
 
@@ -192,11 +176,7 @@ def load_jaquad(path: str | Path | None = None) -> Dataset:
     """
     if path is None:
         if not DEFAULT_PATH.is_dir() or not any(DEFAULT_PATH.glob("*.json")):
-            raise DatasetError(
-                f"the vendored JaQuAD files are missing: expected {DEFAULT_PATH}/"
-                "jaquad_dev_*.json; restore chunkviz/data/jaquad/ (reinstall chunkviz), or pass "
-                "--dataset jaquad:PATH"
-            )
+            raise DatasetError("jaquad_missing", path=shown_path(DEFAULT_PATH))
         p, name = DEFAULT_PATH, "jaquad"
     else:
         p = Path(path)

@@ -31,8 +31,9 @@ from chunkviz.datasets.squad import (
     squad_articles,
     summary_notes,
 )
-from chunkviz.errors import DatasetError
+from chunkviz.errors import DatasetError, Message, Whole
 from chunkviz.paths import package_path
+from chunkviz.textio import shown_path
 
 SEPARATOR = " [SEP] "
 REASON_IN_TITLE = "the answer lies in the article title, which is removed from the document"
@@ -54,17 +55,11 @@ def paragraph_number(paragraph: Mapping[str, Any], *, where: str) -> tuple[str, 
     for qa in paragraph.get("qas", []):
         m = _QID.match(str(qa.get("id", "")))
         if m is None:
-            raise DatasetError(
-                f"{where}: question id {qa.get('id')!r} is not of the JSQuAD form "
-                "'<article>p<N>q<M>' (e.g. a10336p12q0); load the file as squad:PATH instead"
-            )
+            raise DatasetError("jsquad_question_id", where=where, id=str(qa.get("id")))
         found.add((m["article"], int(m["paragraph"])))
     if len(found) != 1:
-        raise DatasetError(
-            f"{where}: the paragraph number cannot be read from its question ids "
-            f"(found {sorted(found) or 'no questions'}); every JSQuAD paragraph needs questions "
-            "whose ids name one paragraph; load the file as squad:PATH instead"
-        )
+        raise DatasetError("jsquad_paragraph_number", where=where,
+                           found=[f"{a}p{n}" for a, n in sorted(found)])
     return found.pop()
 
 
@@ -83,14 +78,14 @@ def build_jsquad(data: Any, *, name: str = "jsquad") -> Dataset:
         prefix = title + SEPARATOR
         numbered = []
         for j, paragraph in enumerate(article["paragraphs"]):
-            where = f"{name}: article {i} ({title!r}) paragraph {j}"
+            where = Message("where_paragraph", file=Whole(name), article=i, title=title,
+                            paragraph=j)
             numbered.append((*paragraph_number(paragraph, where=where), paragraph, where))
         article_ids = {a for a, _, _, _ in numbered}
         if len(article_ids) > 1:
-            raise DatasetError(
-                f"{name}: article {i} ({title!r}) mixes question ids of articles "
-                f"{sorted(article_ids)}; each article's ids must share one prefix"
-            )
+            raise DatasetError("jsquad_mixed_ids", where=Message(
+                "where_article", file=Whole(name), article=i, title=title),
+                found=sorted(article_ids))
         doc_id = numbered[0][0] if numbered else f"article-{i}"
         # NOTE: the numeric sort is the whole point; raw order is p0, p1, p10, ..., p2, ...
         numbered.sort(key=lambda item: item[1])
@@ -100,11 +95,7 @@ def build_jsquad(data: Any, *, name: str = "jsquad") -> Dataset:
         for _, _, paragraph, where in numbered:
             context = str(paragraph.get("context", ""))
             if not context.startswith(prefix):
-                raise DatasetError(
-                    f"{where}: context does not start with the title prefix {prefix!r}; "
-                    "JSQuAD contexts are '<title> [SEP] <body>'; load the file as squad:PATH "
-                    "instead"
-                )
+                raise DatasetError("jsquad_prefix", where=where, prefix=prefix)
             body = context[len(prefix) :]
             starts.append(offset)
             bodies.append(body)
@@ -132,10 +123,7 @@ def load_jsquad(path: str | Path | None = None) -> Dataset:
     """
     if path is None:
         if not DEFAULT_PATH.is_file():
-            raise DatasetError(
-                f"the vendored JSQuAD file is missing: expected {DEFAULT_PATH}; restore "
-                "chunkviz/data/jsquad/ (reinstall chunkviz), or pass --dataset jsquad:PATH"
-            )
+            raise DatasetError("jsquad_missing", path=shown_path(DEFAULT_PATH))
         return build_jsquad(read_json_file(DEFAULT_PATH), name="jsquad")
     p = Path(path)
     return build_jsquad(read_json_file(p), name=p.name)

@@ -40,7 +40,7 @@ from typing import Any
 
 from chunkviz.answers import occurrences
 from chunkviz.datasets.base import Dataset, Document, Question
-from chunkviz.errors import DatasetError
+from chunkviz.errors import DatasetError, Message
 from chunkviz.model import Span
 from chunkviz.textio import (
     MAX_BYTES,
@@ -75,7 +75,7 @@ Exported by chunkviz in MTCB's layout (github.com/chonkie-inc/mtcb): `corpus` (`
 `text`) and `questions` (`question`, `chunk-must-contain`, and chunkviz's `id`, `answer`,
 `document_id`, `spans`).
 """
-FIX = "give a folder with corpus/ and questions/ (MTCB's layout, parquet or JSON Lines)"
+FIX = Message("fix_mtcb")
 
 
 def _files(folder: Path, config: str) -> list[Path]:
@@ -84,8 +84,7 @@ def _files(folder: Path, config: str) -> list[Path]:
         if sub.is_dir() else []
     found += [p for p in (folder / f"{config}.jsonl", folder / f"{config}.parquet") if p.is_file()]
     if not found:
-        raise DatasetError(f"mtcb:{shown_path(folder)} has no {config} files "
-                           f"({config}/*.parquet or {config}/*.jsonl); {FIX}")
+        raise DatasetError("mtcb_no_files", folder=shown_path(folder), config=config, fix=FIX)
     return found
 
 
@@ -95,34 +94,32 @@ def _rows(path: Path) -> Iterator[Mapping[str, Any]]:
         try:
             import pyarrow.parquet as pq
         except ImportError:
-            raise DatasetError(
-                f"{path.name} is parquet, which needs pyarrow; run pip install "
-                '"chunkviz[app]", or convert the folder to JSON Lines') from None
+            raise DatasetError("mtcb_needs_pyarrow", file=shown_path(path.name)) from None
         try:
             table = pq.read_table(path)
         except Exception as exc:  # noqa: BLE001 - pyarrow raises many types on a bad file
-            raise DatasetError(f"{path.name} is not a readable parquet file ({exc}); {FIX}"
-                               ) from None
+            raise DatasetError("mtcb_bad_parquet", file=shown_path(path.name),
+                               reason=str(exc), fix=FIX) from None
         yield from table.to_pylist()
         return
     try:
         text = read_file_bytes(path, error=DatasetError).decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DatasetError(f"{path.name} is not UTF-8 ({exc.reason} at byte {exc.start}); "
-                           f"{FIX}") from None
+        raise DatasetError("mtcb_not_utf8", file=shown_path(path.name), reason=exc.reason,
+                           byte=exc.start, fix=FIX) from None
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        row = loads_json(line, f"{path.name} line {n}", fix=FIX, error=DatasetError)
+        row = loads_json(line, path.name, line=n, fix=FIX, error=DatasetError)
         if not isinstance(row, dict):
-            raise DatasetError(f"{path.name} line {n} is not a JSON object; {FIX}")
+            raise DatasetError("mtcb_not_object", file=shown_path(path.name), line=n, fix=FIX)
         yield row
 
 
-def _text(row: Mapping[str, Any], where: str) -> str:
+def _text(row: Mapping[str, Any], file: str, number: int) -> str:
     value = row.get("text") or row.get(OLD_TEXT)
     if not isinstance(value, str):
-        raise DatasetError(f"{where} has no text (a string in 'text' or 'content'); {FIX}")
+        raise DatasetError("mtcb_no_text", file=shown_path(file), document=number, fix=FIX)
     return value
 
 
@@ -142,24 +139,23 @@ def read_mtcb(folder: str | Path) -> Dataset:
     """
     root = Path(folder)
     if not root.is_dir():
-        raise DatasetError(f"mtcb:{shown_path(root)} is not a folder; {FIX}")
+        raise DatasetError("mtcb_not_folder", folder=shown_path(root), fix=FIX)
     files = {config: _files(root, config) for config in CONFIGS}
     total = sum(p.stat().st_size for paths in files.values() for p in paths)
     if total > MAX_TOTAL_BYTES:
-        raise DatasetError(
-            f"mtcb:{shown_path(root)} holds {total:,} bytes, more than the {MAX_TOTAL_BYTES:,} "
-            "read here; sample it first (MTCB's nano datasets are small)")
+        raise DatasetError("mtcb_too_large", folder=shown_path(root), bytes=total,
+                           max=MAX_TOTAL_BYTES)
     documents: list[Document] = []
     seen: set[str] = set()
     for path in files["corpus"]:
         for row in _rows(path):
-            where = f"{path.name} document {len(documents) + 1}"
             raw_id = row.get("id", row.get("doc_id"))
             doc_id = str(raw_id) if raw_id is not None else f"d{len(documents)}"
             if doc_id in seen:
-                raise DatasetError(f"{where}: id {doc_id!r} is used twice; {FIX}")
+                raise DatasetError("mtcb_id_twice", file=shown_path(path.name),
+                                   document=len(documents) + 1, id=doc_id, fix=FIX)
             seen.add(doc_id)
-            text = _text(row, where)
+            text = _text(row, path.name, len(documents) + 1)
             starts = tuple(s for s in _int_list(row.get("paragraph_starts"))
                            if 0 <= s < len(text))
             documents.append(Document(doc_id, str(row.get("title") or doc_id), text,
@@ -194,8 +190,7 @@ def read_mtcb(folder: str | Path) -> Dataset:
             questions.append(Question(qid, doc.doc_id, question,
                                       answer if isinstance(answer, str) else passage, spans))
     if not questions:
-        raise DatasetError(f"mtcb:{shown_path(root)} has no question whose passage is in its "
-                           f"corpus ({count} questions read); {FIX}")
+        raise DatasetError("mtcb_no_question", folder=shown_path(root), count=count, fix=FIX)
     notes = [f"{len(documents)} documents, {len(questions)} questions kept"]
     if elsewhere:
         notes.append(f"{elsewhere} passages also occur in another document (MTCB would count "

@@ -186,11 +186,7 @@ def parse_qa_pairs(data: bytes, *, name: str) -> list[dict[str, str]]:
     text = decode_bytes(data, name=name)
     pairs = _parse(text, name)
     if len(pairs) > MAX_QA_PAIRS:
-        raise DatasetError(
-            f"{name} holds more than {MAX_QA_PAIRS:,} pairs (MAX_QA_PAIRS); split the file or "
-            "keep a sample of its pairs",
-            code="qa_too_many", params={"file": name, "max": MAX_QA_PAIRS},
-        )
+        raise DatasetError("qa_too_many", file=name, max=MAX_QA_PAIRS)
     return normalize_pairs(pairs, name=name)
 
 
@@ -202,37 +198,26 @@ def _parse(text: str, name: str) -> list[Any]:
         lines = itertools.islice(
             ((n, ln) for n, ln in enumerate(text.splitlines(), start=1) if ln.strip()),
             MAX_QA_PAIRS + 1)
-        pairs: Any = [loads_json(line, f"{name} line {n}", what="JSON Lines", error=DatasetError,
-                                 fix=Message("write one pair object per line", "fix_qa_jsonl"))
-                 for n, line in lines]
+        pairs: Any = [loads_json(line, name, line=n, what="JSON Lines", error=DatasetError,
+                                 fix=Message("fix_qa_jsonl"))
+                      for n, line in lines]
     elif suffix == ".json" or (suffix not in (".csv", ".tsv") and stripped[:1] in ("[", "{")):
         pairs = loads_json(text, name, error=DatasetError,
-                           fix=Message('give a list of {"question": ..., "answer": ...} objects',
-                                       "fix_qa_json"))
+                           fix=Message("fix_qa_json"))
         if isinstance(pairs, Mapping) and isinstance(pairs.get("qa_pairs"), list):
             pairs = pairs["qa_pairs"]
         if not isinstance(pairs, list):
-            raise DatasetError(
-                f"{name} holds a JSON {type(pairs).__name__}; give a list of "
-                '{"question": ..., "answer": ...} objects (or {"qa_pairs": [...]})',
-                code="qa_not_list", params={"file": name, "kind": type(pairs).__name__},
-            )
+            raise DatasetError("qa_not_list", file=name, kind=type(pairs).__name__)
     else:
         delimiter = "\t" if suffix == ".tsv" else ","
         reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
         if not reader.fieldnames:
-            raise DatasetError(f"{name} is empty; the first line must name the columns "
-                               "question,answer[,document]", code="qa_empty",
-                               params={"file": name})
+            raise DatasetError("qa_empty", file=name)
         try:
             pairs = list(itertools.islice(reader, MAX_QA_PAIRS + 1))
         except csv.Error as exc:
-            raise DatasetError(
-                f"{name} is not valid CSV at line {reader.line_num} ({exc}; fields may hold up "
-                f"to {csv.field_size_limit():,} characters); fix the line or shorten the field",
-                code="qa_bad_csv", params={"file": name, "line": reader.line_num,
-                                           "reason": str(exc), "limit": csv.field_size_limit()},
-            ) from None
+            raise DatasetError("qa_bad_csv", file=name, line=reader.line_num, reason=str(exc),
+                               limit=csv.field_size_limit()) from None
         if not pairs:
             normalize_pairs([dict.fromkeys(reader.fieldnames, "")], name=name)  # names the column
     return list(pairs)

@@ -37,10 +37,7 @@ def sample_questions(dataset: Dataset, n: int, seed: int = 0) -> Dataset:
     """
     total = len(dataset.questions)
     if n < 0 or n > total:
-        raise ParameterError(
-            f"sample must be between 0 and {total} (got sample={n}); use 0 for all "
-            f"{total} questions of {dataset.name}"
-        )
+        raise ParameterError("sample_range", value=n, total=total, dataset=dataset.name)
     if n == 0 or n == total:
         return dataset
     chosen = sorted(range(total), key=lambda i: sample_key(seed, dataset.questions[i].qid))[:n]

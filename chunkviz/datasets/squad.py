@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkviz.datasets.base import Dataset, Document, Question
-from chunkviz.errors import DatasetError
+from chunkviz.errors import DatasetError, Message, Whole
 from chunkviz.model import Span
 from chunkviz.textio import read_json_file as textio_read_json_file
 
@@ -34,7 +34,7 @@ def read_json_file(path: str | Path) -> Any:
     Raises:
         DatasetError: The file is missing, unreadable, not regular, too large, or not JSON.
     """
-    return textio_read_json_file(path, error=DatasetError, fix="pass a SQuAD-format .json file")
+    return textio_read_json_file(path, error=DatasetError, fix=Message("fix_squad"))
 
 
 def squad_articles(data: Any, *, name: str) -> list[Mapping[str, Any]]:
@@ -44,17 +44,11 @@ def squad_articles(data: Any, *, name: str) -> list[Mapping[str, Any]]:
         DatasetError: ``data`` is missing or an article lacks ``paragraphs``.
     """
     if not isinstance(data, Mapping) or not isinstance(data.get("data"), list):
-        raise DatasetError(
-            f"{name} is not in SQuAD format: expected a JSON object with a 'data' list of "
-            "articles, each with 'title' and 'paragraphs'"
-        )
+        raise DatasetError("squad_not_squad", file=Whole(name))
     articles: list[Mapping[str, Any]] = data["data"]
     for i, article in enumerate(articles):
         if not isinstance(article, Mapping) or not isinstance(article.get("paragraphs"), list):
-            raise DatasetError(
-                f"{name}: article {i} has no 'paragraphs' list; every SQuAD article needs "
-                "'title' and 'paragraphs'"
-            )
+            raise DatasetError("squad_no_paragraphs", file=Whole(name), article=i)
     return articles
 
 
@@ -66,19 +60,14 @@ def first_answer(qa: Mapping[str, Any], *, name: str) -> tuple[str, int] | None:
     """
     for key in ("id", "question"):
         if key not in qa:
-            raise DatasetError(
-                f"{name}: a question has no {key!r} key (keys: {sorted(qa)}); "
-                "each SQuAD question needs 'id', 'question' and 'answers'"
-            )
+            raise DatasetError("squad_question_key", file=Whole(name), key=key,
+                               found=sorted(map(str, qa)))
     answers = qa.get("answers") or []
     if qa.get("is_impossible") or not answers:
         return None
     answer = answers[0]
     if not isinstance(answer, Mapping) or "text" not in answer or "answer_start" not in answer:
-        raise DatasetError(
-            f"{name}: question {qa['id']!r} has an answer without 'text' and 'answer_start'; "
-            "each SQuAD answer needs both"
-        )
+        raise DatasetError("squad_answer", file=Whole(name), question=str(qa["id"]))
     return str(answer["text"]), int(answer["answer_start"])
 
 
@@ -161,10 +150,8 @@ def build_squad(data: Any, *, name: str) -> Dataset:
         title = str(article.get("title", f"article {i}"))
         for j, paragraph in enumerate(article["paragraphs"]):
             if "context" not in paragraph:
-                raise DatasetError(
-                    f"{name}: paragraph {j} of article {i} has no 'context'; "
-                    "every SQuAD paragraph needs 'context' and 'qas'"
-                )
+                raise DatasetError("squad_no_context", file=Whole(name), paragraph=j,
+                                   article=i)
             context = str(paragraph["context"])
             doc_id = f"{i}-{j}"
             documents.append(Document(doc_id, f"{title} ¶{j}", context, (0,) if context else ()))

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from chunkviz.errors import InputTextError
+from chunkviz.errors import InputTextError, Message, Whole
 from chunkviz.model import Chunk, ChunkingResult
 from chunkviz.textio import (
     decode_bytes,
@@ -239,15 +239,11 @@ def _as_int(value: Any) -> int | None:
     return value
 
 
-def _one(item: Any, where: str) -> tuple[ChunkFormat, ImportedChunk]:
+def _one(item: Any, index: int) -> tuple[ChunkFormat, ImportedChunk]:
     if isinstance(item, str):
         return "strings", ImportedChunk(item)
     if not isinstance(item, Mapping):
-        raise InputTextError(
-            f"{where} is a {type(item).__name__}; each chunk must be a string or an object with "
-            "page_content (LangChain), text with start_char_idx (LlamaIndex) or text with "
-            "start_index (chonkie)"
-        )
+        raise InputTextError("chunk_type", index=index, kind=type(item).__name__)
     if "kwargs" in item and isinstance(item["kwargs"], Mapping):  # langchain_core.load.dumpd
         item = item["kwargs"]
     if "page_content" in item:
@@ -258,9 +254,7 @@ def _one(item: Any, where: str) -> tuple[ChunkFormat, ImportedChunk]:
     if text is None and isinstance(item.get("text_resource"), Mapping):
         text = item["text_resource"].get("text")
     if not isinstance(text, str):
-        raise InputTextError(
-            f"{where} has no text: give page_content (LangChain) or text (LlamaIndex, chonkie)"
-        )
+        raise InputTextError("chunk_no_text", index=index)
     if "start_char_idx" in item or "end_char_idx" in item or "class_name" in item:
         return "llamaindex", ImportedChunk(
             text, _as_int(item.get("start_char_idx")), _as_int(item.get("end_char_idx"))
@@ -294,11 +288,8 @@ def parse_chunks(items: Any) -> tuple[ChunkFormat, tuple[ImportedChunk, ...]]:
                 items = items[key]
                 break
     if isinstance(items, str | bytes) or not isinstance(items, Sequence):
-        raise InputTextError(
-            f"chunks must be a JSON list (got {type(items).__name__}); give a list of strings "
-            "or of LangChain, LlamaIndex or chonkie chunks"
-        )
-    parsed = [_one(item, f"chunk {i}") for i, item in enumerate(items)]
+        raise InputTextError("chunks_not_list", kind=type(items).__name__)
+    parsed = [_one(item, i) for i, item in enumerate(items)]
     counts = {f: 0 for f in FORMATS}
     for fmt, _ in parsed:
         counts[fmt] += 1
@@ -320,7 +311,7 @@ def read_chunks(path: str | Path) -> tuple[ChunkFormat, tuple[ImportedChunk, ...
     return loads_chunks(decode_bytes(data, name=p.name), p.name)
 
 
-_CHUNKS_FIX = "give a JSON list or one JSON value per line"
+_CHUNKS_FIX = Message("fix_chunks")
 
 
 def loads_chunks(raw: str, name: str) -> tuple[ChunkFormat, tuple[ImportedChunk, ...]]:
@@ -336,8 +327,8 @@ def loads_chunks(raw: str, name: str) -> tuple[ChunkFormat, tuple[ImportedChunk,
     """
     problem = json_problem(raw)
     if problem is not None:
-        raise InputTextError(f"chunk file {neutral_bidi(name)} is not valid JSON ({problem}); "
-                             f"{_CHUNKS_FIX}")
+        raise InputTextError("chunks_bad_json", file=Whole(neutral_bidi(name)),
+                             problem=Whole(problem), fix=_CHUNKS_FIX)
     _check_count(name, json_values(raw))  # before millions of objects are built
     try:
         data = json.loads(raw)
@@ -350,23 +341,18 @@ def loads_chunks(raw: str, name: str) -> tuple[ChunkFormat, tuple[ImportedChunk,
                 data.append(json.loads(line))
             except (ValueError, RecursionError) as exc:
                 reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "not a JSON value"
-                raise InputTextError(
-                    f"chunk file {neutral_bidi(name)} is neither JSON nor JSONL (line {n}: "
-                    f"{reason}); {_CHUNKS_FIX}"
-                ) from None
+                raise InputTextError("chunks_bad_line", file=Whole(neutral_bidi(name)), line=n,
+                                     problem=Whole(reason), fix=_CHUNKS_FIX) from None
     except (ValueError, RecursionError):  # json_problem bounds both; kept as a last guard
-        raise InputTextError(f"chunk file {neutral_bidi(name)} is not valid JSON; "
-                             f"{_CHUNKS_FIX}") from None
+        raise InputTextError("chunks_not_json", file=Whole(neutral_bidi(name)),
+                             fix=_CHUNKS_FIX) from None
     return parse_chunks(data)
 
 
 def _check_count(name: str, count: int) -> None:
     if count > MAX_IMPORTED_CHUNKS:
-        raise InputTextError(
-            f"chunk file {neutral_bidi(name)} holds {count:,} chunks; at most "
-            f"{MAX_IMPORTED_CHUNKS:,} are accepted (MAX_IMPORTED_CHUNKS); import the chunks of "
-            "a part of the document"
-        )
+        raise InputTextError("chunks_too_many", file=Whole(neutral_bidi(name)), count=count,
+                             max=MAX_IMPORTED_CHUNKS)
 
 
 def check_chunks(name: str, chunks: Sequence[ImportedChunk], document_chars: int) -> None:
@@ -384,12 +370,9 @@ def check_chunks(name: str, chunks: Sequence[ImportedChunk], document_chars: int
     chars = sum(len(c.text) for c in chunks)
     limit = MAX_CHARS_PER_DOCUMENT_CHAR * document_chars + _CHAR_SLACK
     if chars > limit:
-        raise InputTextError(
-            f"chunk file {name} holds {chars:,} characters of chunk text for a document of "
-            f"{document_chars:,}; at most {limit:,} are accepted ({MAX_CHARS_PER_DOCUMENT_CHAR}"
-            " per document character, plus 10,000); check that the chunks belong to this "
-            "document"
-        )
+        raise InputTextError("chunks_too_much_text", file=Whole(name), chars=chars,
+                             document=document_chars, max=limit,
+                             per_char=MAX_CHARS_PER_DOCUMENT_CHAR)
 
 
 # ---------------------------------------------------------------------------------- aligning

@@ -55,7 +55,7 @@ def pk(length: int, reference: Iterable[int], hypothesis: Iterable[int], k: int)
         ParameterError: ``k`` below 1.
     """
     if k < 1:
-        raise ParameterError(f"k must be at least 1 (got k={k}); use reference_k()")
+        raise ParameterError("at_least", name="k", value=k, min=1)
     if length <= k:
         return 0.0
     ref = np.cumsum(_indicator(length, reference))  # segment id of each character
@@ -73,7 +73,7 @@ def window_diff(length: int, reference: Iterable[int], hypothesis: Iterable[int]
         ParameterError: ``k`` below 1.
     """
     if k < 1:
-        raise ParameterError(f"k must be at least 1 (got k={k}); use reference_k()")
+        raise ParameterError("at_least", name="k", value=k, min=1)
     if length <= k:
         return 0.0
     ref = np.cumsum(_indicator(length, reference))

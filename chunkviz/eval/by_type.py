@@ -57,7 +57,7 @@ def question_labels(results: Results, kind: TypeKind) -> tuple[str, ...]:
         ParameterError: An unknown ``kind``.
     """
     if kind not in TYPE_KINDS:
-        raise ParameterError(f"kind must be one of {', '.join(TYPE_KINDS)} (got kind={kind!r})")
+        raise ParameterError("one_of", name="kind", value=kind, choices=list(TYPE_KINDS))
     return results.question_types if kind == "question" else results.answer_types
 
 
@@ -240,8 +240,7 @@ def losses_by_type(results: Results, metric: str, kind: TypeKind, label: str,
         ParameterError: ``label`` is not a configuration of the file.
     """
     if label not in results.labels:
-        raise ParameterError(f"configuration {label!r} is not in the file (it has "
-                             f"{', '.join(results.labels)}); pick one of them")
+        raise ParameterError("unknown_configuration", label=label, labels=list(results.labels))
     found = comparisons if comparisons is not None else compare_by_type(results, metric, kind)
     out = []
     for (a, b), items in found.items():

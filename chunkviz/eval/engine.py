@@ -23,7 +23,7 @@ from typing import Literal, Protocol, get_args, runtime_checkable
 import numpy as np
 
 from chunkviz.datasets.base import Document
-from chunkviz.errors import ParameterError
+from chunkviz.errors import ParameterError, shown
 from chunkviz.eval.grid import Config, chunk_config
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.base import Backend
@@ -126,10 +126,9 @@ class LocalEngine:
             ParameterError: ``workers`` below 0 or above ``MAX_WORKERS``, or ``threads`` below 1.
         """
         if workers is not None and (isinstance(workers, bool) or not 0 <= workers <= MAX_WORKERS):
-            raise ParameterError(f"workers must be 0 (this process) to {MAX_WORKERS} "
-                                 f"(got workers={workers!r})")
+            raise ParameterError("workers_range", value=shown(workers), max=MAX_WORKERS)
         if threads is not None and (isinstance(threads, bool) or threads < 1):
-            raise ParameterError(f"threads must be at least 1 (got threads={threads!r})")
+            raise ParameterError("at_least", name="threads", value=shown(threads), min=1)
         self.workers = workers
         self.threads = threads
 

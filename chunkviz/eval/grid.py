@@ -17,7 +17,7 @@ from chunkviz.document import Document, chunk_document
 from chunkviz.errors import ParameterError
 from chunkviz.limits import MAX_GRID_CONFIGS
 from chunkviz.model import ChunkingResult
-from chunkviz.retrieval.headers import check_context
+from chunkviz.retrieval.headers import CONTEXT_MODES, check_context
 from chunkviz.strategies import get_strategy
 
 
@@ -73,9 +73,7 @@ class ImportedConfig(Config):
         object.__setattr__(self, "chunkings", MappingProxyType(dict(self.chunkings)))
         check_context(self.context)
         if self.strategy != "imported":
-            raise ParameterError(
-                f"an imported configuration has strategy 'imported' (got {self.strategy!r})"
-            )
+            raise ParameterError("imported_strategy", value=self.strategy)
 
     def chunking_for(self, document: Document) -> ChunkingResult:
         """The aligned chunking of ``document``.
@@ -85,15 +83,11 @@ class ImportedConfig(Config):
         """
         result = self.chunkings.get(document.doc_id)
         if result is None:
-            raise ParameterError(
-                f"configuration {self.label!r} has no imported chunks for document "
-                f"{document.doc_id!r}; import chunks for every document you evaluate"
-            )
+            raise ParameterError("imported_no_chunks", label=self.label,
+                                 document=document.doc_id)
         if result.text != document.text:
-            raise ParameterError(
-                f"the chunks of configuration {self.label!r} were aligned to another text than "
-                f"document {document.doc_id!r}; align them to this document first"
-            )
+            raise ParameterError("imported_other_text", label=self.label,
+                                 document=document.doc_id)
         return result
 
 
@@ -167,11 +161,8 @@ def parse_label(label: str) -> Config:
         elif piece.isdigit() and i < len(positional) and len(params) == i:
             params[positional[i]] = int(piece)
         else:
-            raise ParameterError(
-                f"configuration label {label!r} has a piece {piece!r} that is neither a whole "
-                f"number for {' then '.join(positional) or 'no size'} nor name=value; write it "
-                f"as {name}-<size>-<overlap>, e.g. fixed-400-80"
-            )
+            raise ParameterError("label_piece", label=label, piece=piece,
+                                 positional=list(positional), strategy=name)
     return make_config(name, params)
 
 
@@ -199,7 +190,7 @@ def with_context(configs: Sequence[Config], modes: Sequence[str]) -> tuple[Confi
     """
     checked = [check_context(m) for m in dict.fromkeys(m.strip() for m in modes)]
     if not checked:
-        raise ParameterError("context names no mode; use none, title or headings")
+        raise ParameterError("grid_context_empty", choices=list(CONTEXT_MODES))
     check_grid_size(len(configs) * len(checked), "--grid x --context")
     return tuple(
         c if mode == "none" else replace(c, label=f"{c.label}+{mode}", context=mode)
@@ -274,7 +265,7 @@ def parse_grid(spec: str) -> tuple[Config, ...]:
     check_grid_size(len(dict.fromkeys(items)), "--grid")
     configs = [parse_label(item) for item in items]
     if not configs:
-        raise ParameterError(f"--grid names no configuration (got {spec!r}); use default")
+        raise ParameterError("grid_empty", value=spec)
     return _first_wins(configs)
 
 
@@ -303,7 +294,7 @@ def build_grid(strategies: Sequence[str], sizes: Sequence[int],
         ParameterError: Nothing to run, or a size/overlap the strategy's schema rejects.
     """
     if not strategies:
-        raise ParameterError("strategies is empty (got []); choose at least one strategy")
+        raise ParameterError("grid_no_strategy")
     check_grid_size(len(strategies) * max(1, len(sizes)) * max(1, len(overlap_percents)),
                     "strategies x sizes x overlaps")
     configs: list[Config] = []
@@ -318,13 +309,11 @@ def build_grid(strategies: Sequence[str], sizes: Sequence[int],
             configs.append(make_config(name))
             continue
         if not sizes:
-            raise ParameterError(f"sizes is empty (got []) but strategy {name!r} needs a size; "
-                                 "give at least one size")
+            raise ParameterError("grid_no_size", strategy=name)
         for size in sizes:
             for pct in overlap_percents or (0,):
                 if not 0 <= pct < 100:
-                    raise ParameterError(f"overlap percent must be from 0 to 99 (got {pct}); "
-                                         "an overlap must be smaller than the chunk")
+                    raise ParameterError("overlap_percent", value=pct)
                 params: dict[str, Any] = {size_param.name: size}
                 if "overlap" in names:
                     params["overlap"] = size * pct // 100
@@ -346,12 +335,7 @@ def check_grid_size(count: int, what: str) -> None:
             limit and the fix.
     """
     if count > MAX_GRID_CONFIGS:
-        raise ParameterError(
-            f"{what} makes {count:,} configurations; a grid holds at most {MAX_GRID_CONFIGS} "
-            "(MAX_GRID_CONFIGS: the paired tests grow with its square); run fewer "
-            "configurations, or split the grid over several runs",
-            code="grid_too_large", params={"what": what, "count": f"{count:,}",
-                                           "max": MAX_GRID_CONFIGS})
+        raise ParameterError("grid_too_large", what=what, count=f"{count:,}", max=MAX_GRID_CONFIGS)
 
 
 def _first_wins(configs: Sequence[Config]) -> tuple[Config, ...]:

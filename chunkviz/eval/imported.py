@@ -16,7 +16,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from chunkviz.errors import InputTextError
+from chunkviz.errors import InputTextError, Whole
 from chunkviz.eval.align import (
     MAX_CHARS_PER_DOCUMENT_CHAR,
     MAX_CHUNK_FILE_BYTES,
@@ -67,11 +67,8 @@ def check_chunk_file(size: int, name: str) -> None:
         InputTextError: The file is too large.
     """
     if size > MAX_CHUNK_FILE_BYTES:
-        raise InputTextError(
-            f"chunk file {name} is {size / 1e6:.1f} MB; chunk files up to "
-            f"{MAX_CHUNK_FILE_BYTES // (1024 * 1024)} MiB are accepted "
-            "(MAX_CHUNK_FILE_BYTES); import the chunks of a part of the document"
-        )
+        raise InputTextError("chunks_too_large", file=Whole(name), mb=f"{size / 1e6:.1f}",
+                             max_mib=MAX_CHUNK_FILE_BYTES // (1024 * 1024))
 
 
 def import_chunks(data: bytes, name: str, text: str) -> ImportedChunking:
@@ -96,10 +93,8 @@ def import_chunks(data: bytes, name: str, text: str) -> ImportedChunking:
     report = align_chunks(text, chunks, format=fmt)
     result = report.result(name)
     if not result.chunks:
-        raise InputTextError(
-            f"no chunk of {name} could be aligned to the document ({len(chunks)} chunks read as "
-            f"{fmt}); import the chunks that were made from this document"
-        )
+        raise InputTextError("chunks_none_aligned", file=Whole(name), count=len(chunks),
+                             format=fmt)
     h = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
     h.update(json.dumps([[c.start, c.end] for c in result.chunks]).encode("ascii"))
     return ImportedChunking(h.hexdigest()[:16], name, report, result)

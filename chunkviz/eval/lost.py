@@ -152,7 +152,7 @@ def lost_by_type(dataset: Dataset, rows: Sequence[LostRow],
         ParameterError: An unknown ``kind``.
     """
     if kind not in ("question", "answer"):
-        raise ParameterError(f"kind must be question or answer (got kind={kind!r})")
+        raise ParameterError("one_of", name="kind", value=kind, choices=["question", "answer"])
     of = {q.qid: q.question_type if kind == "question" else q.answer_type
           for q in dataset.questions}
     sizes = Counter(t for t in of.values() if t)

@@ -28,7 +28,7 @@ import msgspec
 import numpy as np
 
 from chunkviz.datasets.base import Dataset, Document, Question
-from chunkviz.errors import DatasetError
+from chunkviz.errors import DatasetError, Whole
 from chunkviz.eval.grid import Config, chunk_config, tune_grid
 from chunkviz.eval.measures import budget_values as metric_budget_values
 from chunkviz.eval.metrics import budget_k
@@ -203,14 +203,12 @@ def read_prior(text: str | bytes, name: str = PRIOR_FILE) -> PriorFile:
     try:
         data = msgspec.json.decode(text, type=PriorFile)
     except msgspec.ValidationError as exc:
-        raise DatasetError(f"{name} is not a chunkviz prior file ({exc}); regenerate it with "
-                           f"python -m chunkviz prior --out {name}") from exc
+        raise DatasetError("prior_not_prior", file=Whole(name), reason=Whole(str(exc))) from exc
     except msgspec.DecodeError as exc:
-        raise DatasetError(f"{name} is not JSON ({exc}); regenerate it with python -m "
-                           f"chunkviz prior --out {name}") from exc
+        raise DatasetError("prior_not_json", file=Whole(name), reason=Whole(str(exc))) from exc
     if data.version != PRIOR_VERSION:
-        raise DatasetError(f"{name} has prior version {data.version}, this chunkviz reads "
-                           f"{PRIOR_VERSION}; regenerate it with python -m chunkviz prior")
+        raise DatasetError("prior_version", file=Whole(name), version=data.version,
+                           readable=PRIOR_VERSION)
     return data
 
 
@@ -266,9 +264,7 @@ def holdout_figures() -> tuple[HoldoutFigure, ...]:
     try:
         return msgspec.json.decode(path.read_bytes(), type=tuple[HoldoutFigure, ...])
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise DatasetError(f"{HOLDOUT_FILE} is damaged ({exc}); regenerate it with python "
-                           f"bench/verdict_holdout.py --figures chunkviz/data/{HOLDOUT_FILE}"
-                           ) from exc
+        raise DatasetError("holdout_damaged", file=HOLDOUT_FILE, reason=Whole(str(exc))) from exc
 
 
 def holdout_figure(budget_chars: int, document_chars: int) -> HoldoutFigure | None:

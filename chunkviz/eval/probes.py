@@ -192,16 +192,11 @@ def _tagger() -> Any:
     try:
         import fugashi  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
-        raise MissingDependencyError(
-            "fugashi is not installed; run pip install fugashi unidic-lite (or use "
-            "method='chars')"
-        ) from None
+        raise MissingDependencyError("fugashi_not_installed") from None
     try:
         return fugashi.Tagger()
     except RuntimeError as exc:
-        raise MissingDependencyError(
-            f"fugashi found no dictionary ({exc}); run pip install unidic-lite"
-        ) from None
+        raise MissingDependencyError("fugashi_no_dictionary", reason=str(exc)) from None
 
 
 def _fugashi_japanese(text: str) -> Iterator[Probe]:
@@ -275,11 +270,9 @@ def extract_probes(
         MissingDependencyError: ``fugashi`` without fugashi and unidic-lite installed.
     """
     if method not in METHODS:
-        raise ParameterError(f"method must be one of {', '.join(METHODS)} (got {method!r})")
+        raise ParameterError("one_of", name="method", value=method, choices=list(METHODS))
     if not 1 <= min_chars <= max_chars:
-        raise ParameterError(
-            f"need 1 <= min_chars <= max_chars (got min_chars={min_chars}, max_chars={max_chars})"
-        )
+        raise ParameterError("probe_chars", min_chars=min_chars, max_chars=max_chars)
     japanese = _fugashi_japanese(text) if method == "fugashi" else _chars_japanese(text)
     seen: dict[tuple[int, int], Probe] = {}
     for source in (japanese, _latin(text), _quoted(text), _cells(text)):

@@ -41,6 +41,7 @@ from chunkviz.errors import DatasetError
 from chunkviz.paths import package_path
 from chunkviz.segment import sentence_spans
 from chunkviz.strategies.paragraph import natural_paragraphs
+from chunkviz.textio import shown_path
 
 Piece = tuple[int, float, int, bool]
 Shape = tuple[Piece, ...]
@@ -146,13 +147,11 @@ def shapes_json(shapes: Mapping[str, Sequence[Shape]]) -> str:
             + "\n}\n}\n")
 
 
-def _piece(raw: Any, where: str) -> Piece:
+def _piece(raw: Any, path: str, doc: str) -> Piece:
     if (not isinstance(raw, list) or len(raw) != 4 or not isinstance(raw[0], int)
             or not isinstance(raw[1], int | float) or not isinstance(raw[2], int)
             or raw[2] < 2 or not isinstance(raw[3], bool)):
-        raise DatasetError(f"{where}: a piece must be [sentences, place, length >= 2, "
-                           f"in the answer's paragraph: true or false] (got {raw!r}); "
-                           "regenerate it with python -m chunkviz shapes")
+        raise DatasetError("shape_piece", file=shown_path(path), document=doc, value=repr(raw))
     return (raw[0], float(raw[1]), raw[2], raw[3])
 
 
@@ -163,11 +162,9 @@ def shipped_shapes() -> Mapping[str, tuple[Shape, ...]]:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))["shapes"]
     except (OSError, ValueError, KeyError, TypeError) as err:
-        raise DatasetError(f"{path}: cannot read the question shapes ({err}); reinstall "
-                           "chunkviz or regenerate the file with python -m chunkviz shapes"
-                           ) from err
+        raise DatasetError("shapes_unreadable", file=shown_path(path), reason=str(err)) from err
     return {
-        doc: tuple(tuple(_piece(p, f"{path} [{doc}]") for p in shape) for shape in shapes)
+        doc: tuple(tuple(_piece(p, str(path), doc) for p in shape) for shape in shapes)
         for doc, shapes in raw.items()
     }
 

@@ -94,10 +94,8 @@ def load_worker_backend(name: str, model: str, threads: int, gpu: bool = False) 
     else:
         backend = make_backend(name, threads=threads)
     if backend.model != model:
-        raise ChunkvizError(
-            f"backend {name!r} loads model {backend.model!r} on a Ray worker but {model!r} on "
-            "the driver; install the same versions on every node"
-        )
+        raise ChunkvizError("ray_model_mismatch", backend=name, worker=backend.model,
+                            driver=model)
     return backend
 
 
@@ -188,10 +186,7 @@ def check_address(address: str) -> None:
     if m is None or not 1 <= int(m["port"]) <= 65535:
         raise ParameterError(rule)
     if address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
-        raise MissingDependencyError(
-            f"--address {shown(address)} uses Ray Client, which is not installed; run "
-            'pip install "ray[client]" or give the head\'s HOST:PORT (e.g. head:6379)'
-        )
+        raise MissingDependencyError("ray_client", address=address)
 
 
 #: HTTP/2's client connection preface and an empty SETTINGS frame: what a gRPC client sends
@@ -219,10 +214,8 @@ def reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     try:
         conn = socket.create_connection((host, int(m["port"])), timeout=timeout)
     except OSError as exc:
-        raise ParameterError(
-            f"--address {shown(address)}: nothing answers there ({exc.strerror or exc}, within "
-            f"{timeout:g} s); start the cluster (ray start --head) or fix --address"
-        ) from None
+        raise ParameterError("ray_nothing_there", address=address,
+                             reason=exc.strerror or str(exc), timeout=timeout) from None
     reply = b""
     deadline = time.monotonic() + timeout
     try:
@@ -237,11 +230,7 @@ def reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     except OSError:
         pass  # a reset or a timeout: judged by what came back
     if len(reply) < 9 or reply[3] != _SETTINGS:
-        raise ParameterError(
-            f"--address {shown(address)}: something answers there but it is not Ray (no gRPC "
-            f"reply within {timeout:g} s); give the head's GCS address (HOST:6379 by default) "
-            "or ray://HOST:10001"
-        )
+        raise ParameterError("ray_not_ray", address=address, timeout=timeout)
 
 
 def check_resources(cluster: Mapping[str, float], cpus_per_actor: float,
@@ -254,15 +243,9 @@ def check_resources(cluster: Mapping[str, float], cpus_per_actor: float,
     """
     cpus, gpus = float(cluster.get("CPU", 0.0)), float(cluster.get("GPU", 0.0))
     if cpus_per_actor > cpus:
-        raise ParameterError(
-            f"--cpus-per-actor {cpus_per_actor:g} is more than the cluster's {cpus:g} CPUs, so "
-            f"no actor could start; give at most {cpus:g}"
-        )
+        raise ParameterError("ray_cpus", value=cpus_per_actor, cpus=cpus)
     if gpus_per_actor > gpus:
-        raise ParameterError(
-            f"--gpus-per-actor {gpus_per_actor:g} is more than the cluster's {gpus:g} GPUs, so "
-            "no actor could start; give 0 on a cluster without GPUs, or leave it out"
-        )
+        raise ParameterError("ray_gpus", value=gpus_per_actor, gpus=gpus)
 
 
 class RayEngine:
@@ -315,13 +298,12 @@ class RayEngine:
                              ("num_cpus", num_cpus), ("cpus_per_actor", cpus_per_actor),
                              ("chunk_blocks", chunk_blocks)):
             if value is not None and not (value > 0 and math.isfinite(value)):
-                raise ParameterError(f"{label} must be positive (got {label}={value}); give a "
-                                     "finite number above 0")
+                raise ParameterError("positive", name=label, value=value)
         if gpus_per_actor is not None and not (gpus_per_actor >= 0
                                                and math.isfinite(gpus_per_actor)):
-            raise ParameterError(f"gpus_per_actor must be 0 or more (got {gpus_per_actor})")
+            raise ParameterError("at_least", name="gpus_per_actor", value=gpus_per_actor, min=0)
         if driver_batches < 0:
-            raise ParameterError(f"driver_batches must be 0 or more (got {driver_batches})")
+            raise ParameterError("at_least", name="driver_batches", value=driver_batches, min=0)
         if address is not None:
             check_address(address)
         import_ray()
@@ -360,15 +342,8 @@ class RayEngine:
                          type(exc).__name__)
             reason = _ANSI.sub("", first)[:160]
             if self.address is None:
-                raise ParameterError(
-                    f"--engine ray: a local Ray could not start ({reason}); retry when the "
-                    "machine is less busy, give --address of a running cluster, or use "
-                    "--engine local"
-                ) from None
-            raise ParameterError(
-                f"--address {shown(self.address)}: Ray could not connect ({reason}); start the "
-                "cluster (ray start --head) or fix --address"
-            ) from None
+                raise ParameterError("ray_local_start", reason=reason) from None
+            raise ParameterError("ray_connect", address=self.address, reason=reason) from None
 
     def start(self) -> None:
         """Connect to ``address`` or start a local Ray, unless Ray is running in this process."""
@@ -464,7 +439,7 @@ class RayEngine:
                                                 parents)
         missing = [d for d in range(len(documents)) if out[0][d] is None]
         if missing:
-            raise ChunkvizError(f"Ray returned no chunks for documents {missing[:5]}")
+            raise ChunkvizError("ray_no_chunks", documents=[str(m) for m in missing[:5]])
         return [[r for r in row if r is not None] for row in out]
 
     def encode(
@@ -525,4 +500,4 @@ class RayEngine:
             if close is not None:
                 close()  # stops the streaming execution (and its actors) when interrupted
         if done != len(missing):
-            raise ChunkvizError(f"Ray encoded {done} of {len(missing)} texts")
+            raise ChunkvizError("ray_encoded_part", done=done, total=len(missing))

@@ -28,7 +28,7 @@ from typing import Any
 import msgspec
 
 from chunkviz.atomic import cause, write_atomically
-from chunkviz.errors import Message, ResultsFileError
+from chunkviz.errors import Message, ResultsFileError, Whole
 from chunkviz.eval.grid import Config
 from chunkviz.eval.pairwise import PairwiseResult
 from chunkviz.eval.results_checks import MEAN_TOLERANCE, check_results
@@ -67,8 +67,8 @@ __all__ = [
 
 #: Fields that differ between two runs of the same inputs (the clock and the machine).
 VOLATILE = ("created", "timings", "versions")
-#: The end of every message about a damaged file.
-FIX = "see docs/results-schema.md, or write the file again with python -m chunkviz bench"
+#: The end of every message about a damaged file (``error.fix_results``).
+FIX = Message("fix_results")
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
@@ -85,13 +85,11 @@ class _Header(msgspec.Struct):
 def _unreadable(problem: str) -> ResultsFileError:
     """A results file that breaks a rule: ``problem``, then the one fix (``FIX``).
 
-    The catalogue code lets a page word the frame and the fix in the reader's language; the
-    problem itself (a field path and its rule, English like the schema) stays as written. It is
-    a Message so that it is shown whole (a plain value is cut at ``VALUE_LIMIT``); the values in
-    it are bounded where it is worded.
+    The catalogue words the frame and the fix in the reader's language; the problem itself (a
+    field path and its rule, English like the schema) stays as written, shown whole (a plain
+    value is cut at ``VALUE_LIMIT``); the values in it are bounded where it is worded.
     """
-    return ResultsFileError(f"{problem}; {FIX}", code="results_file",
-                            params={"problem": Message(problem)})
+    return ResultsFileError("results_file", problem=Whole(problem))
 
 
 def results_from_json(text: str | bytes, where: str = "results") -> Results:
@@ -149,18 +147,11 @@ def results_from_dict(data: Any, where: str = "results") -> Results:
 
 def _check_header(header: _Header, where: str) -> None:
     if header.schema != SCHEMA:
-        raise ResultsFileError(
-            f"{where}: not a chunkviz benchmark results file (schema must be {SCHEMA!r}); "
-            "produce one with python -m chunkviz bench",
-            code="results_not_ours", params={"where": Message(where), "schema": SCHEMA})
+        raise ResultsFileError("results_not_ours", where=Whole(where), schema=SCHEMA)
     if header.schema_version not in READABLE_VERSIONS:
         readable = ", ".join(map(str, READABLE_VERSIONS))
-        raise ResultsFileError(
-            f"{where}: schema_version={header.schema_version!r} but this chunkviz reads versions "
-            f"{readable}; rerun python -m chunkviz bench to regenerate it",
-            code="results_version",
-            params={"where": Message(where), "version": repr(header.schema_version),
-                    "readable": readable})
+        raise ResultsFileError("results_version", where=Whole(where),
+                               version=repr(header.schema_version), readable=readable)
 
 
 def _checked(data: Results, where: str) -> Results:
@@ -279,8 +270,8 @@ def check_writable(out_dir: str | Path, option: str = "--out") -> Path:
         Path(tmp).unlink()
     except OSError as exc:
         # The real cause: a read-only folder was once told to use "a shorter path".
-        raise ResultsFileError(
-            f"{option} {shown_path(folder)} cannot be written: {cause(exc)[1]}") from None
+        raise ResultsFileError("folder_unwritable", path=Whole(f"{option} {shown_path(folder)}"),
+                               cause=cause(exc)) from None
     return folder
 
 
@@ -347,8 +338,7 @@ def load_results(path: str | Path) -> Results:
     """
     p = Path(path)
     if not p.exists():
-        raise ResultsFileError(f"results file {p} does not exist", code="results_missing",
-                               params={"path": Message(str(p))})
+        raise ResultsFileError("results_missing", path=Whole(str(p)))
     raw = read_file_bytes(p, error=ResultsFileError)
     return results_from_json(raw, f"results file {p}")
 
@@ -380,7 +370,7 @@ def list_results(dirs: Iterable[str | Path]) -> list[Listed]:
             continue
         for path in sorted(folder.glob("*.json")):
             try:
-                out.append(Listed(path, load_results(path), Message("")))
+                out.append(Listed(path, load_results(path), Message.empty()))
             except ResultsFileError as exc:
                 out.append(Listed(path, None, exc.message))
     return out

@@ -134,13 +134,11 @@ def pick_stability(results: Results, choice: Choice, *, cut: Mapping[str, float]
         ParameterError: A metric that is not recall, or fewer than one resample.
     """
     if resamples < 1:
-        raise ParameterError(f"resamples must be at least 1 (got resamples={resamples})")
+        raise ParameterError("at_least", name="resamples", value=resamples, min=1)
     from scipy.special import stdtr, stdtrit
 
     if parse_key(choice.metric).measure.name != "recall":
-        raise ParameterError(
-            f"pick stability needs recall per question (got {choice.metric}); use recall@k"
-        )
+        raise ParameterError("stability_metric", metric=choice.metric)
     labels = list(results.labels)
     hits = np.stack([results.values(lab, choice.metric) for lab in labels])
     n = hits.shape[1]

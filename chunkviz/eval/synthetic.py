@@ -429,11 +429,9 @@ def synthetic_questions(
         ParameterError: An unknown form, or ``lm`` without a writer.
     """
     if form not in FORMS:
-        raise ParameterError(f"form must be one of {', '.join(FORMS)} (got {form!r})")
+        raise ParameterError("one_of", name="form", value=form, choices=list(FORMS))
     if form == "lm" and writer is None:
-        raise ParameterError(
-            "form 'lm' needs a local causal language model: pass lm='hf:<local model path>'"
-        )
+        raise ParameterError("form_lm_needs_lm")
     text = document.text
     found = extract_probes(text, method=method) if probes is None else tuple(probes)
     sentences = sentence_spans(text)

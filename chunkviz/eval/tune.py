@@ -31,7 +31,7 @@ import msgspec
 
 from chunkviz.datasets.base import Dataset, Document, Question
 from chunkviz.document import content_id
-from chunkviz.errors import ParameterError
+from chunkviz.errors import ParameterError, shown
 from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS, Choice, context_cost, default_margin
 from chunkviz.eval.engine import Progress
 from chunkviz.eval.grid import Config, tune_grid
@@ -182,9 +182,8 @@ def check_budget(budget: int) -> int:
         ParameterError: A budget outside ``MIN_BUDGET_CHARS``..``MAX_BUDGET_CHARS``.
     """
     if not MIN_BUDGET_CHARS <= budget <= MAX_BUDGET_CHARS:
-        raise ParameterError(
-            f"budget must be from {MIN_BUDGET_CHARS:,} to {MAX_BUDGET_CHARS:,} characters (got "
-            f"budget={budget:,}); try {DEFAULT_BUDGET_CHARS:,}, the seed study's 5 x 400")
+        raise ParameterError("tune_budget", value=budget, min=MIN_BUDGET_CHARS,
+                             max=MAX_BUDGET_CHARS, default=DEFAULT_BUDGET_CHARS)
     return budget
 
 
@@ -211,7 +210,7 @@ def recommend(results: Results, margin: float | None = None,
     """
     delta = default_margin(METRIC) if margin is None else float(margin)
     if not delta > 0:
-        raise ParameterError(f"margin must be positive (got margin={margin!r}); try 0.01")
+        raise ParameterError("tune_margin", value=shown(margin))
     chars = budget or results.budget.chars
     cut = ({p.label: p.probes_cut / probes for p in points} if probes and points else None)
     prior = prior_means(chars)
@@ -302,9 +301,9 @@ def tune(
             budget out of range.
     """
     if synthetic < 0:
-        raise ParameterError(f"synthetic must be 0 or positive (got synthetic={synthetic})")
+        raise ParameterError("at_least", name="synthetic", value=synthetic, min=0)
     if margin is not None and not margin > 0:
-        raise ParameterError(f"margin must be positive (got margin={margin!r}); try 0.01")
+        raise ParameterError("tune_margin", value=shown(margin))
     check_budget(budget)
     grid = tuple(configs) if configs is not None else tune_grid()
     own = tuple(q for q in questions if q.doc_id == document.doc_id)
@@ -313,11 +312,9 @@ def tune(
         made = synthetic_dataset([document], form, n=synthetic, seed=seed,
                                  writer=writer).questions
     if not own and not made:
-        raise ParameterError(
-            "no questions to evaluate: give your own question/answer pairs (--qa) or ask for "
-            "synthetic questions (--synthetic N)"
-            + (f"; this document has no {form} question to make" if synthetic else "")
-        )
+        if synthetic:
+            raise ParameterError("tune_no_questions_of_form", form=form)
+        raise ParameterError("tune_no_questions")
     be = get_backend(backend) if isinstance(backend, str) else backend
     title = document.title or document.doc_id
     source: dict[str, Any]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import msgspec
 import numpy as np
 
-from chunkviz.errors import ParameterError
+from chunkviz.errors import ParameterError, shown
 from chunkviz.eval.decision import Basis, Choice, Option, context_cost, recommend, retrievable
 from chunkviz.eval.measures import BUDGET, budget_values, get_measure, parse_key
 from chunkviz.eval.metrics import budget_k
@@ -63,7 +63,7 @@ def retest_margin(rows: Sequence[PairwiseResult], values: dict[str, np.ndarray],
         ParameterError: A non-positive ``delta``.
     """
     if not delta > 0:
-        raise ParameterError(f"the equivalence margin must be positive (got {delta!r})")
+        raise ParameterError("margin_positive", value=shown(delta))
     tests = [tost_paired(values[r.a], values[r.b], delta, alpha=alpha, clusters=clusters)
              for r in rows]
     adjusted = holm([e.p_value for e in tests])
@@ -83,9 +83,9 @@ def with_margin(results: Results, metric: str, delta: float) -> Results:
         ParameterError: A non-positive ``delta`` or a metric that is not a rank metric.
     """
     if parse_key(metric).at_budget:
-        raise ParameterError(f"{metric!r} is not a rank metric with a numeric k")
+        raise ParameterError("not_rank_metric", metric=metric)
     if not delta > 0:
-        raise ParameterError(f"the equivalence margin must be positive (got {delta!r})")
+        raise ParameterError("margin_positive", value=shown(delta))
     values = {lab: results.values(lab, metric) for lab in results.labels}
     rows = [p for p in results.pairwise if p.metric == metric]
     new = iter(retest_margin(rows, values, clusters_of(results), results.stats.alpha, delta))
@@ -129,7 +129,7 @@ def budget_view(results: Results, measure: str, chars: int, delta: float) -> Bud
         ParameterError: A budget below 1 character or a non-positive ``delta``.
     """
     if chars < 1:
-        raise ParameterError(f"the context budget must be at least 1 character (got {chars})")
+        raise ParameterError("budget_positive", value=chars)
     key = get_measure(measure).key(BUDGET)
     ks = {c.label: budget_k(c.mean_chunk_chars, chars, k_max=max(1, c.chunks))
           for c in results.configs}
@@ -208,8 +208,7 @@ def choose(results: Results, metric: str, basis: Basis, delta: float,
     rows = [p for p in results.pairwise if p.metric == metric]
     if not rows or parsed.at_budget:
         tested = sorted({p.metric for p in results.pairwise})
-        raise ParameterError(f"the results file has no pairwise tests of {metric!r}; pick one "
-                             f"of {', '.join(tested) or 'none'}")
+        raise ParameterError("no_pairwise", metric=metric, choices=list(tested))
     if any(p.delta != delta for p in rows):
         rows = [p for p in with_margin(results, metric, delta).pairwise if p.metric == metric]
     options = [option(lab, parsed.cutoff, results.metrics[lab][metric])
@@ -232,7 +231,7 @@ def document_means(results: Results, metric: str) -> dict[str, Estimate]:
         ParameterError: A metric key that is not a rank metric at a numeric k.
     """
     if parse_key(metric).at_budget:
-        raise ParameterError(f"{metric!r} is not a rank metric with a numeric k")
+        raise ParameterError("not_rank_metric", metric=metric)
     docs = Clusters.of(results.question_docs or results.question_ids, "document")
     sizes = docs.sizes
     per_doc = Clusters.questions(docs.count)

@@ -81,31 +81,15 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
             # error of its own (no pages) reports the previous one: a password error counts
             # only when the file has an /Encrypt dictionary.
             if code == pdfium.raw.FPDF_ERR_PASSWORD and b"/Encrypt" in data:
-                raise InputTextError(
-                    f"{filename} is an encrypted PDF; remove the password and upload it again",
-                    code="pdf_encrypted", params={"file": filename},
-                ) from None
+                raise InputTextError("pdf_encrypted", file=filename) from None
             if code in (pdfium.raw.FPDF_ERR_SUCCESS, pdfium.raw.FPDF_ERR_PASSWORD):
                 # PDFium loads no document without a page, and reports no error for it.
-                raise InputTextError(
-                    f"{filename} has no pages (its page tree is empty); upload the PDF that "
-                    "holds the document's pages, or paste its text",
-                    code="pdf_no_pages", params={"file": filename},
-                ) from None
-            raise InputTextError(
-                f"cannot read {filename} as a PDF ({exc}); check that the file is a complete, "
-                "valid PDF (re-export or print it to PDF), or paste its text",
-                code="pdf_damaged", params={"file": filename, "reason": str(exc)},
-            ) from None
+                raise InputTextError("pdf_no_pages", file=filename) from None
+            raise InputTextError("pdf_damaged", file=filename, reason=str(exc)) from None
         try:
             count = len(pdf)
             if count > MAX_PDF_PAGES:
-                raise InputTextError(
-                    f"{filename} has {count:,} pages; PDFs of up to {MAX_PDF_PAGES:,} pages are "
-                    "read (MAX_PDF_PAGES); split it into parts and upload one",
-                    code="pdf_pages", params={"file": filename, "pages": count,
-                                              "max": MAX_PDF_PAGES},
-                )
+                raise InputTextError("pdf_pages", file=filename, pages=count, max=MAX_PDF_PAGES)
             pages = []
             total = 0
             for i in range(count):
@@ -116,11 +100,7 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
             pdf.close()
     empty = sum(1 for p in pages if not p.text.strip())
     if pages and empty == len(pages):
-        raise InputTextError(
-            f"{filename} has no text layer on any of its {len(pages)} pages (a scanned PDF?); "
-            "run OCR on it (for example ocrmypdf) or paste its text",
-            code="pdf_scanned", params={"file": filename, "pages": len(pages)},
-        )
+        raise InputTextError("pdf_scanned", file=filename, pages=len(pages))
     folded, compat = fold_compat("".join(p.text for p in pages))
     pos = 0
     if compat:

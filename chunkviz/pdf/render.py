@@ -45,15 +45,10 @@ def render_page(pdf: bytes, page: int, *, width_px: int = 900, name: str = "docu
         try:
             document = pdfium.PdfDocument(pdf)
         except pdfium.PdfiumError as exc:
-            raise InputTextError(f"cannot render {name} ({exc}); upload it again",
-                                 code="pdf_render", params={"file": name, "reason": str(exc)},
-                                 ) from None
+            raise InputTextError("pdf_render", file=name, reason=str(exc)) from None
         try:
             if not 0 <= page < len(document):
-                raise InputTextError(
-                    f"{name} has no page {page + 1} (it has {len(document)}); pick another page",
-                    code="pdf_no_page", params={"file": name, "page": page + 1,
-                                                "pages": len(document)})
+                raise InputTextError("pdf_no_page", file=name, page=page + 1, pages=len(document))
             handle = document[page]
             try:
                 scale = render_scale(handle.get_width(), handle.get_height(), width_px)

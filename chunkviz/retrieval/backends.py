@@ -142,8 +142,7 @@ def _fixed_info(name: str) -> BackendInfo:
     for module, package in needs:
         if importlib.util.find_spec(module) is None:
             return BackendInfo(name, label, kind, False, Message(
-                f'{package} is not installed; run pip install "{requirement}"', "not_installed",
-                {"package": package, "requirement": requirement}))
+                "not_installed", package=package, requirement=requirement))
     return BackendInfo(name, label, kind, True)
 
 
@@ -159,8 +158,7 @@ def _hybrid_info(name: str) -> BackendInfo:
         info = _fixed_info(part) if part in _FIXED else None
         if info is not None and not info.available:
             return BackendInfo(name, label, "hybrid", False, Message(
-                f"{part}: {info.reason}", "part_unavailable",
-                {"part": part, "reason": info.reason}))
+                "part_unavailable", part=part, reason=info.reason))
     return BackendInfo(name, label, "hybrid", True)
 
 
@@ -294,10 +292,8 @@ def make_backend(name: str, *, threads: int | None = None) -> Backend:
     if name in _FIXED:
         info = _fixed_info(name)
         if not info.available:
-            raise MissingDependencyError(f"backend {name}: {info.reason}")
+            raise MissingDependencyError("part_unavailable", part=name, reason=info.reason)
         return _FIXED[name][2](threads)
     if name.startswith(ST_PREFIX) and len(name) > len(ST_PREFIX):
         return SentenceTransformerBackend(name[len(ST_PREFIX) :])
-    raise ParameterError(
-        f"backend must be one of {', '.join(backend_names())} (got backend={name!r})"
-    )
+    raise ParameterError("one_of", name="backend", value=name, choices=list(backend_names()))

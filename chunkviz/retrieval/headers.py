@@ -36,10 +36,7 @@ def check_context(mode: str) -> ContextMode:
     for m in CONTEXT_MODES:
         if mode == m:
             return m
-    raise ParameterError(
-        f"context must be one of {', '.join(CONTEXT_MODES)} (got context={mode!r}); "
-        "use none, title or headings"
-    )
+    raise ParameterError("one_of", name="context", value=mode, choices=list(CONTEXT_MODES))
 
 
 def _one_line(text: str) -> str:

@@ -42,10 +42,7 @@ def parse_hybrid(name: str) -> tuple[str, str]:
     head, sep, rest = name.partition(":")
     parts = rest.split("+", 1) if sep else []
     if head != HYBRID or len(parts) != 2 or not all(p.strip() for p in parts):
-        raise ParameterError(
-            f"a hybrid backend is named hybrid or hybrid:<lexical>+<dense> (got backend={name!r});"
-            " e.g. hybrid:bm25+use-m3"
-        )
+        raise ParameterError("hybrid_name", value=name)
     return parts[0].strip(), parts[1].strip()
 
 
@@ -80,7 +77,7 @@ def rrf_scores(component_scores: Sequence[np.ndarray], k: int = RRF_K) -> np.nda
         part = 1.0 / (k + competition_ranks(s))
         total = part if total is None else total + part
     if total is None:
-        raise ParameterError("reciprocal rank fusion needs at least one component")
+        raise ParameterError("rrf_no_component")
     return total
 
 
@@ -142,10 +139,8 @@ class HybridBackend:
             ParameterError: The components are not one lexical and one dense backend.
         """
         if lexical.kind != "lexical" or dense.kind != "dense":
-            raise ParameterError(
-                f"a hybrid backend fuses a lexical and a dense backend (got {lexical.name} "
-                f"({lexical.kind}) + {dense.name} ({dense.kind})); e.g. hybrid:bm25+e5-small"
-            )
+            raise ParameterError("hybrid_kinds", lexical=lexical.name, lexical_kind=lexical.kind,
+                                 dense=dense.name, dense_kind=dense.kind)
         self.lexical = lexical
         self.dense = dense
         self.k = k
@@ -176,10 +171,7 @@ class HybridBackend:
         Raises:
             ParameterError: Always; vectors come from the dense component.
         """
-        raise ParameterError(
-            f"backend {self.name} fuses rankings and has no vectors of its own; use "
-            f"{self.dense.name} for vectors"
-        )
+        raise ParameterError("hybrid_no_vectors", name=self.name, dense=self.dense.name)
 
     def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
         """Not a vector backend.

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from chunkviz.errors import MissingDependencyError, ParameterError
+from chunkviz.errors import MissingDependencyError, ParameterError, shown
 from chunkviz.retrieval.base import BackendKind, Measure
 from chunkviz.tokenizers import Tokenizer, without_surrogates
 
@@ -76,7 +76,7 @@ class CharNgramTokenizer:
 
 def _check_n(n: int) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 5:
-        raise ParameterError(f"n (character n-gram size) must be 1 to 5 (got n={n!r})")
+        raise ParameterError("ngram_size", value=shown(n))
 
 
 #: Scores are sums of per-term weights in fixed point: each weight a whole multiple of
@@ -129,10 +129,7 @@ class BM25Index:
                     rows.append(i)
                     cols.append(j)
         if len(rows) * self._max_weight >= 2**62:
-            raise ParameterError(
-                f"queries too long to score exactly ({len(rows)} matched terms); "
-                "split them into shorter queries"
-            )
+            raise ParameterError("queries_too_long", terms=len(rows))
         counts = sparse.csr_matrix(
             (np.ones(len(rows), dtype=np.int64), (rows, cols)),
             shape=(len(queries), self.dims),
@@ -206,10 +203,7 @@ class BM25Backend:
         Raises:
             ParameterError: Always; the message points at ``tfidf``.
         """
-        raise ParameterError(
-            "backend bm25 has no vectors (its weights depend on the whole collection); "
-            "use score() to rank, or backend tfidf for raw vectors"
-        )
+        raise ParameterError("bm25_no_vectors")
 
     def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
         """Not available; see ``encode_documents``.
@@ -251,7 +245,8 @@ def _sparse_measure(dot: np.ndarray, qsq: np.ndarray, dsq: np.ndarray, measure: 
     if measure == "l2":
         out = -np.sqrt(np.maximum(qsq + dsq - 2.0 * dot, 0.0))
         return out
-    raise ParameterError(f"measure must be one of dot, cosine, l2 (got measure={measure!r})")
+    raise ParameterError("one_of", name="measure", value=measure,
+                         choices=["dot", "cosine", "l2"])
 
 
 class TfidfBackend:
@@ -281,7 +276,7 @@ class TfidfBackend:
         """
         _check_n(n)
         if n_features < 16:
-            raise ParameterError(f"n_features must be at least 16 (got n_features={n_features})")
+            raise ParameterError("at_least", name="n_features", value=n_features, min=16)
         _require("sklearn", "scikit-learn")
         self.n, self.n_features = n, n_features
         self.name = "tfidf" if n == 2 else f"tfidf-{n}gram"
@@ -342,7 +337,5 @@ class TfidfBackend:
 
 def _require(module: str, package: str) -> None:
     if importlib.util.find_spec(module) is None:
-        raise MissingDependencyError(
-            f"{package} is not installed; run pip install {package} "
-            '(or pip install "chunkviz[lexical]")'
-        )
+        raise MissingDependencyError("not_installed", package=package,
+                                     requirement="chunkviz[lexical]")

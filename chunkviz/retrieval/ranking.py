@@ -35,9 +35,7 @@ def _mask(relevant: np.ndarray | Sequence[int] | None, n: int) -> np.ndarray:
     arr = np.asarray(relevant)
     if arr.dtype == bool:
         if arr.shape != (n,):
-            raise ParameterError(
-                f"scores and relevant must be 1-D of the same length (got ({n},) and {arr.shape})"
-            )
+            raise ParameterError("scores_relevant", length=n, shape=str(arr.shape))
         return arr
     mask = np.zeros(n, dtype=bool)
     if arr.size:
@@ -61,7 +59,7 @@ def rank_order(
     if relevant is None:
         return np.argsort(-s, axis=-1, kind="stable")
     if s.ndim != 1:
-        raise ParameterError(f"scores must be 1-D when relevant is given (got shape {s.shape})")
+        raise ParameterError("scores_1d_relevant", shape=str(s.shape))
     rel = _mask(relevant, s.shape[0])
     return np.lexsort((np.arange(s.shape[0]), rel, -s))
 
@@ -71,10 +69,7 @@ def _pairs(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every (row, document) relevant pair, each once, ordered by row then document."""
     if len(relevant) != q:
-        raise ParameterError(
-            f"scores must be 2-D with one relevant set per row (got ({q}, {n}) and "
-            f"{len(relevant)} sets)"
-        )
+        raise ParameterError("scores_2d_sets", shape=str((q, n)), sets=len(relevant))
     if all(isinstance(rel, list) and not (rel and isinstance(rel[0], bool | np.bool_))
            for rel in relevant):
         # Lists of indices (the benchmark's): one flat array, no per-row conversion.
@@ -100,10 +95,7 @@ def _indices(rel: np.ndarray | Sequence[int], n: int) -> np.ndarray:
     arr = np.asarray(rel)
     if arr.dtype == bool:
         if arr.shape != (n,):
-            raise ParameterError(
-                f"scores and relevant must be 1-D of the same length (got ({n},) and "
-                f"{arr.shape})"
-            )
+            raise ParameterError("scores_relevant", length=n, shape=str(arr.shape))
         return np.flatnonzero(arr).astype(np.int64)
     return arr.astype(np.int64).ravel()
 
@@ -142,7 +134,7 @@ def top_k(
         ParameterError: ``k`` < 1.
     """
     if k < 1:
-        raise ParameterError(f"k must be at least 1 (got k={k}); use k >= 1")
+        raise ParameterError("at_least", name="k", value=k, min=1)
     s = np.asarray(scores, dtype=np.float64)
     q, n = s.shape
     k = min(k, n)
@@ -164,13 +156,14 @@ Ties = Literal["pessimistic", "optimistic"]
 
 def _check_ties(ties: str) -> None:
     if ties not in ("pessimistic", "optimistic"):
-        raise ParameterError(f"ties must be 'pessimistic' or 'optimistic' (got ties={ties!r})")
+        raise ParameterError("one_of", name="ties", value=ties,
+                             choices=["pessimistic", "optimistic"])
 
 
 def _check_2d(scores: np.ndarray) -> np.ndarray:
     s = np.asarray(scores, dtype=np.float64)
     if s.ndim != 2:
-        raise ParameterError(f"scores must be 2-D with one relevant set per row (got {s.shape})")
+        raise ParameterError("scores_2d", shape=str(s.shape))
     return s
 
 
@@ -251,7 +244,7 @@ def rank_batch(
         ParameterError: ``k`` < 1, or scores and relevance that do not match.
     """
     if k < 1:
-        raise ParameterError(f"k must be at least 1 (got k={k}); use k >= 1")
+        raise ParameterError("at_least", name="k", value=k, min=1)
     s = _check_2d(scores)
     q, n = s.shape
     rows, cols = _pairs(relevant, q, n)
@@ -296,5 +289,5 @@ def best_relevant_rank(scores: np.ndarray, relevant: np.ndarray | Sequence[int])
     """
     s = np.asarray(scores, dtype=np.float64)
     if s.ndim != 1:
-        raise ParameterError(f"scores must be 1-D (got shape {s.shape})")
+        raise ParameterError("scores_1d", shape=str(s.shape))
     return best_relevant_ranks(s[None, :], [relevant])[0]

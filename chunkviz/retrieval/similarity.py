@@ -37,9 +37,7 @@ def similarity(queries: np.ndarray, documents: np.ndarray, measure: Measure) -> 
     single = q.ndim == 1
     q2 = q[None, :] if single else q
     if d.ndim != 2 or q2.ndim != 2 or (d.shape[0] and q2.shape[1] != d.shape[1]):
-        raise ParameterError(
-            f"queries and documents must be 2-D with the same width (got {q.shape} and {d.shape})"
-        )
+        raise ParameterError("similarity_shapes", queries=str(q.shape), documents=str(d.shape))
     if measure == "dot":
         out = q2 @ d.T
     elif measure == "cosine":
@@ -52,7 +50,5 @@ def similarity(queries: np.ndarray, documents: np.ndarray, measure: Measure) -> 
         sq = (q2**2).sum(1)[:, None] + (d**2).sum(1)[None, :] - 2 * (q2 @ d.T)
         out = -np.sqrt(np.maximum(sq, 0.0))
     else:
-        raise ParameterError(
-            f"measure must be one of {', '.join(MEASURES)} (got measure={measure!r})"
-        )
+        raise ParameterError("one_of", name="measure", value=measure, choices=list(MEASURES))
     return out[0] if single else out

@@ -62,10 +62,7 @@ def encoder_threads() -> int:
     if not env:
         return 1
     if not env.isdigit() or int(env) < 1:
-        raise ParameterError(
-            f"{ENV_VAR} must be a whole number of at least 1 (got {ENV_VAR}={env!r}); unset "
-            "it or give a thread count such as 1"
-        )
+        raise ParameterError("threads_env", name=ENV_VAR, value=env)
     return int(env)
 
 

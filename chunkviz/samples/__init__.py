@@ -43,9 +43,7 @@ def load_sample(name: str) -> Document:
         InputTextError: No sample has that name; the message lists the names.
     """
     if name not in _NAMES:
-        raise InputTextError(
-            f"unknown sample {name!r}; choose one of {', '.join(sample_names())}"
-        )
+        raise InputTextError("unknown_sample", name=name, choices=list(sample_names()))
     title = catalogue_text("en", f"sample.{name}")
     if name == "jsquad_tsuyu":
         data = json.loads(_read("jsquad_tsuyu.json"))

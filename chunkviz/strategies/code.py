@@ -242,10 +242,7 @@ def code_split(text: str, *, size: int = 1200, language: Language = "auto") -> C
     if lang == "python":
         units = _definition_units(text, 0, len(text), size)
         if units is None:
-            raise InputTextError(
-                "language='python' but the text does not parse as Python source; "
-                "choose language='auto' or 'text' for code that is not valid Python"
-            )
+            raise InputTextError("code_not_python")
         spans = pack(units, size)
     elif lang == "markdown":
         spans = _split_markdown(text, size)

@@ -45,10 +45,7 @@ def _spans_from_starts(text: str, starts: Sequence[int]) -> Iterator[tuple[int, 
     n = len(text)
     bounds = list(starts)
     if any(b < 0 or b > n for b in bounds) or bounds != sorted(set(bounds)):
-        raise ParameterError(
-            f"paragraph_starts must be increasing offsets from 0 to {n} (got {bounds[:5]}...); "
-            "pass the start offset of each paragraph in the document"
-        )
+        raise ParameterError("paragraph_starts", length=n, value=str(bounds[:5]))
     edges = [0, *(b for b in bounds if 0 < b < n), n] if n else []
     for s, e in zip(edges, edges[1:], strict=False):
         if e > s:

@@ -71,10 +71,7 @@ class Param:
             if self.optional:
                 return None
             fix = self._fix()
-            raise ParameterError(
-                f"{self.name} is required (got {self.name}=None); {fix}",
-                code="param_required", params={"name": self.name, "rule": fix},
-            )
+            raise ParameterError("param_required", name=self.name, rule=fix)
         if self.type == "int":
             return self._as_int(value)
         if self.type == "float":
@@ -123,54 +120,35 @@ class Param:
         return converted
 
     def _kind(self) -> Message:
-        english = {
-            "int": "an integer", "float": "a finite number", "bool": "true or false",
-            "choice": "one of " + ", ".join(self.choices), "str": "text",
-        }[self.type]
-        return Message(english, f"kind_{self.type}", {"choices": self.choices})
+        return Message(f"kind_{self.type}", choices=self.choices)
 
     def _fix(self) -> Message:
         if self.type in ("int", "float"):
             rule = self._rule()
-            return Message(rule.replace("a value", self._kind(), 1), f"{rule.code}_{self.type}",
-                           rule.params)
-        if self.type == "bool":
-            return Message("give true or false", "fix_bool")
+            return Message(f"{rule.code}_{self.type}", **rule.params)
         if self.type == "choice":
-            return Message(f"choose one of {', '.join(self.choices)}", "fix_choice",
-                           {"choices": self.choices})
-        return Message("give text", "fix_str")
+            return Message("fix_choice", choices=self.choices)
+        return Message(f"fix_{self.type}")
 
     def _refuse(self, value: Any) -> NoReturn:
-        fix = (Message("use one of those values", "fix_those") if self.type == "choice"
-               else self._fix())
-        kind = self._kind()
-        raise ParameterError(
-            f"{self.name} must be {kind} (got {self.name}={shown(value)}); {fix}",
-            code="param_type", params={"name": self.name, "value": value, "kind": kind,
-                                       "rule": fix},
-        )
+        fix = Message("fix_those") if self.type == "choice" else self._fix()
+        raise ParameterError("param_type", name=self.name, value=value,
+                             kind=self._kind(), rule=fix)
 
     def _rule(self) -> Message:
         if self.min is not None and self.max is not None:
-            return Message(f"use a value from {self.min:g} to {self.max:g}", "rule_between",
-                           {"min": self.min, "max": self.max})
+            return Message("rule_between", min=self.min, max=self.max)
         if self.min is not None:
-            return Message(f"use a value of at least {self.min:g}", "rule_at_least",
-                           {"min": self.min})
+            return Message("rule_at_least", min=self.min)
         if self.max is not None:
-            return Message(f"use a value of at most {self.max:g}", "rule_at_most",
-                           {"max": self.max})
-        return Message("give a value", "rule_any")
+            return Message("rule_at_most", max=self.max)
+        return Message("rule_any")
 
     def _check_range(self, value: float) -> None:
         too_small = self.min is not None and value < self.min
         too_large = self.max is not None and value > self.max
         if too_small or too_large:
-            rule = self._rule()
-            raise ParameterError(f"{self.name} is out of range (got {self.name}="
-                                 f"{shown(value)}); {rule}", code="param_range",
-                                 params={"name": self.name, "value": value, "rule": rule})
+            raise ParameterError("param_range", name=self.name, value=value, rule=self._rule())
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,29 +177,24 @@ class Relation:
 
     def message(self, values: Mapping[str, Any]) -> str:
         """What a pair that breaks the relation is told: the rule, the values and the fix."""
-        small, large = values[self.small], values[self.large]
-        if self.strict:
-            rule = "be smaller than"
-            bound = f"to at most {large - 1}" if isinstance(large, int) else f"below {large}"
-        else:
-            rule, bound = "not exceed", f"to at most {large}"
-        return (f"{self.small} must {rule} {self.large} (got {self.small}={small}, "
-                f"{self.large}={large}); lower {self.small} {bound} or raise {self.large}")
+        return str(self.error(values))
 
     def error(self, values: Mapping[str, Any]) -> ParameterError:
-        """``message`` as an error with its catalogue code, so a page can say it in any language.
+        """The refusal of a pair that breaks the relation: the rule, the values and the fix.
 
         overlap < size keeps the code the overlap rule has always had (``error.overlap``).
         """
         small, large = values[self.small], values[self.large]
         if (self.small, self.large) == ("overlap", "size"):
-            return ParameterError(self.message(values), code="overlap", params={
-                "overlap": small, "size": large, "most": large - 1})
-        most = large - 1 if self.strict and isinstance(large, int) else large
-        return ParameterError(
-            self.message(values), code="relation_less_than" if self.strict else "relation_at_most",
-            params={"small": self.small, "large": self.large, "small_value": small,
-                    "large_value": large, "most": most})
+            return ParameterError("overlap", overlap=small, size=large, most=large - 1)
+        if self.strict:
+            if not isinstance(large, int):
+                return ParameterError("relation_below", small=self.small, large=self.large,
+                                      small_value=small, large_value=large)
+            return ParameterError("relation_less_than", small=self.small, large=self.large,
+                                  small_value=small, large_value=large, most=large - 1)
+        return ParameterError("relation_at_most", small=self.small, large=self.large,
+                              small_value=small, large_value=large, most=large)
 
 
 def relations(params: Sequence[Param]) -> tuple[Relation, ...]:
@@ -237,13 +210,14 @@ def relations(params: Sequence[Param]) -> tuple[Relation, ...]:
 
 
 #: What each resource must be able to do (a string given where an object belongs, such as
-#: ``embedder="x"``, failed later with AttributeError).
-RESOURCE_METHODS = {
-    "tokenizer": ("token_spans", 'get_tokenizer("use-m3") from chunkviz.tokenizers'),
-    "embedder": ("encode_documents", 'get_backend("tfidf") from chunkviz.retrieval.backends, '
-                                     "or set model= instead"),
-    "language_model": ("perplexities", 'get_language_model("char-ngram") from chunkviz.lm, '
-                                       "or set lm= instead"),
+#: ``embedder="x"``, failed later with AttributeError): its method, how to make one, and the
+#: parameter that makes one instead (or None).
+RESOURCE_METHODS: Mapping[str, tuple[str, str, str | None]] = {
+    "tokenizer": ("token_spans", 'get_tokenizer("use-m3") from chunkviz.tokenizers', None),
+    "embedder": ("encode_documents", 'get_backend("tfidf") from chunkviz.retrieval.backends',
+                 "model"),
+    "language_model": ("perplexities", 'get_language_model("char-ngram") from chunkviz.lm',
+                       "lm"),
 }
 
 
@@ -258,12 +232,13 @@ def check_resources(resources: Mapping[str, Any]) -> None:
     for name, value in resources.items():
         if value is None or name not in RESOURCE_METHODS:
             continue
-        method, fix = RESOURCE_METHODS[name]
+        method, make, option = RESOURCE_METHODS[name]
         if not callable(getattr(value, method, None)):
-            raise ParameterError(
-                f"{name} must be an object with a {method}() method (got {name}={shown(value)}); "
-                f"pass {fix}"
-            )
+            if option is None:
+                raise ParameterError("bad_resource", name=name, method=method,
+                                     value=shown(value), make=make)
+            raise ParameterError("bad_resource_or", name=name, method=method,
+                                 value=shown(value), make=make, option=option)
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,12 +273,8 @@ class Strategy:
         for p in self.params:
             if p.name == name:
                 return p
-        raise ParameterError(
-            f"strategy {self.name!r} has no parameter {name!r}; its parameters are "
-            f"{', '.join(p.name for p in self.params) or 'none'}",
-            code="no_param", params={"strategy": self.name, "name": name,
-                                     "params": [p.name for p in self.params]},
-        )
+        raise ParameterError("no_param", strategy=self.name, name=name,
+                             params=[p.name for p in self.params])
 
     def defaults(self) -> dict[str, Any]:
         """Default value of every parameter."""
@@ -320,13 +291,9 @@ class Strategy:
         # targets without one (docs/benchmarks.md), and the check is about 1 µs per call.
         unknown = sorted(params.keys() - self._names)
         if unknown:
-            raise ParameterError(
-                f"strategy {self.name!r} has no parameter {unknown[0]!r} (got "
-                f"{unknown[0]}={params[unknown[0]]!r}); its parameters are "
-                f"{', '.join(p.name for p in self.params) or 'none'}",
-                code="no_param", params={"strategy": self.name, "name": unknown[0],
-                                         "params": [p.name for p in self.params]},
-            )
+            raise ParameterError("no_param_given", strategy=self.name, name=unknown[0],
+                                 value=params[unknown[0]],
+                                 params=[p.name for p in self.params])
         checked = {p.name: p.validate(params.get(p.name, p.default)) for p in self.params}
         for rel in relations(self.params):
             if not rel.holds(checked):
@@ -353,10 +320,8 @@ def get_strategy(name: str) -> Strategy:
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise UnknownStrategyError(
-            f"unknown strategy {name!r}; choose one of {', '.join(sorted(_REGISTRY))}",
-            code="unknown_strategy", params={"name": name, "choices": sorted(_REGISTRY)},
-        ) from None
+        raise UnknownStrategyError("unknown_strategy", name=name,
+                                   choices=sorted(_REGISTRY)) from None
 
 
 def all_strategies() -> Sequence[Strategy]:

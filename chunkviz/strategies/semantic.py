@@ -131,11 +131,7 @@ def embedder_name(embedder: Any) -> str:
 def _needed(embedder: Embedder | None, model: str) -> Embedder:
     """The embedder, or an error that says how to hand one in."""
     if embedder is None:
-        raise ParameterError(
-            f"the semantic strategy needs an embedder (got embedder=None, model={model!r}); "
-            f"pass embedder=<object with encode_documents>, or call chunkviz.chunk(text, "
-            f"'semantic', model={model!r}), which loads that backend"
-        )
+        raise ParameterError("semantic_no_embedder", model=model)
     return embedder
 
 
@@ -178,10 +174,8 @@ def semantic_curve(
     sparse = getattr(emb, "encode_documents_sparse", None)
     vectors = sparse(sentences) if callable(sparse) else np.asarray(emb.encode_documents(sentences))
     if len(vectors.shape) != 2 or vectors.shape[0] != len(units):
-        raise ParameterError(
-            f"embedder {embedder_name(emb)} returned shape {vectors.shape} for {len(units)} "
-            "sentences; encode_documents must return one row per text"
-        )
+        raise ParameterError("embedder_shape", embedder=embedder_name(emb),
+                             shape=str(vectors.shape), sentences=len(units))
     sims = adjacent_similarities(vectors)
     threshold = float(np.percentile(sims, percentile))
     wanted = sims < threshold

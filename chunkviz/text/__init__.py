@@ -12,34 +12,20 @@ API and the CLI keep it) and joins the English catalogue as ``strategy.<name>.de
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from functools import lru_cache
-from importlib import resources
 from types import MappingProxyType
-from typing import Any, Literal, cast
+from typing import Any, cast
 
+from chunkviz.catalogues import DEFAULT_LANG, LANGUAGES, Lang, templates
 from chunkviz.strategies import all_strategies
 
-Lang = Literal["en", "ja"]
-
-#: Every UI language with its name in that language (what a language picker shows).
-LANGUAGES: Mapping[Lang, str] = MappingProxyType({"en": "English", "ja": "日本語"})
-DEFAULT_LANG: Lang = "en"
+__all__ = ["DEFAULT_LANG", "LANGUAGES", "Lang", "as_lang", "catalogue", "has", "text"]
 
 
 def as_lang(value: object) -> Lang:
     """``value`` if it names a UI language, else the default (English)."""
     return cast(Lang, value) if value in LANGUAGES else DEFAULT_LANG
-
-
-def _flatten(table: Mapping[str, Any], prefix: str, out: dict[str, str]) -> None:
-    for key, value in table.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            _flatten(value, name + ".", out)
-        else:
-            out[name] = str(value)
 
 
 def _registry_text() -> dict[str, str]:
@@ -58,11 +44,7 @@ def catalogue(lang: Lang) -> Mapping[str, str]:
     Raises:
         KeyError: ``lang`` is not a UI language.
     """
-    if lang not in LANGUAGES:
-        raise KeyError(f"no catalogue for language {lang!r}; languages: {', '.join(LANGUAGES)}")
-    raw = resources.files(__name__).joinpath(f"{lang}.toml").read_text(encoding="utf-8")
-    flat: dict[str, str] = {}
-    _flatten(tomllib.loads(raw), "", flat)
+    flat = dict(templates(lang))
     if lang == "en":
         flat.update(_registry_text())
     return MappingProxyType(flat)

@@ -1,43 +1,27 @@
 """Messages in the reader's language: an error's or a problem's code and values, not its repr.
 
-``render(lang, message)`` looks up ``error.<code>`` in ``lang``'s catalogue and fills it with
-the message's params shown as values (``value_text``): a string as itself (cut to a readable
-length), a list as its items joined by commas, a number as a number, a nested ``Message`` (the
-rule inside a refusal) rendered in the same language. A message without a code, or whose code no
-catalogue has, is shown as its English text: nothing is lost, and a new error is translated by
-adding its key to the catalogues.
+``render(lang, message)`` fills ``error.<code>`` of ``lang``'s catalogue with the message's params
+shown as values (``value_text``, from ``chunkviz.catalogues``): a string as itself (cut to a
+readable length), a list as its items joined by commas, a number as a number, a nested
+``Message`` (the rule inside a refusal) rendered in the same language. The English rendering is
+the message's own text (``str(error)``), so the two cannot disagree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from chunkviz.catalogues import value_text
 from chunkviz.errors import ChunkvizError, Message
 from chunkviz.text import Lang, has, text
 
 if TYPE_CHECKING:
     from chunkviz.pdf.quality import ReadQuality
 
-#: Longest value shown inside a message (a link may carry anything).
-VALUE_LIMIT = 60
-
-
-def value_text(lang: Lang, value: Any) -> str:
-    """``value`` as a reader sees it in a message of ``lang`` (never a Python repr)."""
-    if isinstance(value, Message):
-        return render(lang, value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, list | tuple | set | frozenset):
-        items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
-        return text(lang, "error.list_sep").join(value_text(lang, v) for v in items) or "—"
-    shown = str(value)
-    return shown if len(shown) <= VALUE_LIMIT else shown[: VALUE_LIMIT - 1] + "…"
+__all__ = [
+    "backend_text", "error_text", "language_model_text", "progress_text",
+    "read_quality_text", "recorded_text", "render", "value_text",
+]
 
 
 def backend_text(lang: Lang, name: str) -> str:
@@ -77,23 +61,17 @@ def language_model_text(lang: Lang, lm: str, order: int) -> str:
     return text(lang, "strategies.lm_transformers", model=lm.removeprefix(HF_PREFIX))
 
 
-def _fields(lang: Lang, params: Mapping[str, Any]) -> dict[str, str]:
-    return {name: value_text(lang, value) for name, value in params.items()}
-
-
 def render(lang: Lang, message: Message | str) -> str:
-    """``message`` in ``lang`` from the catalogues; its English text when it has no code."""
-    code = getattr(message, "code", None)
-    if code is None or not has("en", f"error.{code}"):
-        return str(message)
-    params: Mapping[str, Any] = getattr(message, "params", {})
-    return text(lang, f"error.{code}", **_fields(lang, params))
+    """``message`` in ``lang`` from the catalogues; a plain string as it is."""
+    if isinstance(message, Message):
+        return message.render(lang)
+    return str(message)
 
 
 def error_text(lang: Lang, exc: BaseException) -> str:
     """What a reader of ``lang`` is told about the chunkviz error ``exc``."""
     if isinstance(exc, ChunkvizError):
-        return render(lang, exc.message)
+        return exc.message.render(lang)
     return str(exc)
 
 

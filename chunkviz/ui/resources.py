@@ -21,7 +21,7 @@ import pyarrow as pa
 import streamlit as st
 
 from chunkviz.document import Document, chunk_document
-from chunkviz.errors import ParameterError
+from chunkviz.errors import ParameterError, Whole
 from chunkviz.eval.imported import IMPORTED, ImportedChunking
 from chunkviz.model import ChunkingResult
 from chunkviz.retrieval.backends import (
@@ -115,16 +115,10 @@ def imported_chunking(
     ident = str(params.get("id", ""))
     found = imported.get(ident)
     if found is None:
-        raise ParameterError(
-            f"imported chunks id={ident!r} are not in this session; import the chunk file "
-            "again or choose a strategy"
-        )
+        raise ParameterError("imported_not_in_session", id=ident)
     if not found.matches(document.text):
-        raise ParameterError(
-            f"the chunks of {found.name} were aligned to another document than "
-            f"{document.title or document.doc_id}; import chunks made from this document or "
-            "choose a strategy"
-        )
+        raise ParameterError("imported_other_document", file=Whole(found.name),
+                             document=document.title or document.doc_id)
     return found.result
 
 

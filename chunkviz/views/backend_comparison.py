@@ -60,7 +60,7 @@ def compare_backends(a: Results, b: Results, metric: str) -> BackendComparison:
     """Put two runs on the same questions side by side for ``metric``."""
     shared = [lab for lab in a.labels if lab in set(b.labels)]
     if not shared:
-        raise ParameterError("the two runs share no configuration label; compare runs of one grid")
+        raise ParameterError("runs_share_nothing")
     means_a = {lab: a.metrics[lab][metric].mean for lab in shared}
     means_b = {lab: b.metrics[lab][metric].mean for lab in shared}
     place_a, place_b = _places(means_a), _places(means_b)

@@ -56,9 +56,7 @@ def to_query(view: BenchView) -> dict[str, str]:
 
 
 def _bad(key: str, value: str, choices: Collection[str]) -> Message:
-    return Message(f"{key}={value} in the link is not one this page can show; choose one of "
-                   f"{', '.join(choices)}", "bench_link_value",
-                   {"field": key, "value": value, "choices": list(choices)})
+    return Message("bench_link_value", field=key, value=value, choices=list(choices))
 
 
 def read_run(query: Mapping[str, str], run_ids: Collection[str]) -> tuple[str | None,
@@ -69,8 +67,7 @@ def read_run(query: Mapping[str, str], run_ids: Collection[str]) -> tuple[str | 
         return None, None
     if value in run_ids:
         return value, None
-    return None, Message(f"run={value} in the link is not among the results here",
-                         "bench_link_run", {"value": value})
+    return None, Message("bench_link_run", value=value)
 
 
 def read_choice(query: Mapping[str, str], key: str,
@@ -96,8 +93,7 @@ def read_delta(query: Mapping[str, str]) -> tuple[float | None, Message | None]:
         number = math.nan
     if math.isfinite(number) and low <= number <= high:
         return number, None
-    return None, Message(f"delta={value} in the link is not a margin from {low:g} to {high:g}",
-                         "bench_link_delta", {"value": value, "min": low, "max": high})
+    return None, Message("bench_link_delta", value=value, min=low, max=high)
 
 
 def read_budget(query: Mapping[str, str]) -> tuple[int | None, Message | None]:
@@ -109,9 +105,7 @@ def read_budget(query: Mapping[str, str]) -> tuple[int | None, Message | None]:
     number = int(value) if value.isdigit() and len(value) <= 7 else -1
     if low <= number <= high:
         return number, None
-    return None, Message(f"budget={value[:40]} in the link is not a context budget from {low:,} "
-                         f"to {high:,} characters", "bench_link_budget",
-                         {"value": value[:40], "min": low, "max": high})
+    return None, Message("bench_link_budget", value=value[:40], min=low, max=high)
 
 
 def run_label(lang: Lang, run: RunSummary) -> str:

@@ -23,8 +23,7 @@ def _question_index(results: Results, qid: str) -> int:
     try:
         return results.question_ids.index(qid)
     except ValueError:
-        raise ParameterError(f"question {qid!r} is not in this results file; pick one of its "
-                             f"question_ids") from None
+        raise ParameterError("unknown_question", value=qid) from None
 
 
 Range = tuple[int, int]
@@ -107,7 +106,6 @@ class AnswerContext:
 def answer_context(text: str, start: int, end: int, width: int = 120) -> AnswerContext:
     """``text[start:end]`` with up to ``width`` characters on each side."""
     if not 0 <= start < end <= len(text):
-        raise ParameterError(f"span ({start}, {end}) is outside the document of length "
-                             f"{len(text)}; the results file and dataset do not match")
+        raise ParameterError("span_outside", start=start, end=end, length=len(text))
     return AnswerContext(text[max(0, start - width):start], text[start:end],
                          text[end:end + width], start, end)

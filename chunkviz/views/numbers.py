@@ -27,6 +27,5 @@ def parse_ints(text: str, name: str) -> tuple[int, ...]:
         try:
             values.append(int(p))
         except ValueError:
-            raise ParameterError(f"{name} must be whole numbers separated by commas (got "
-                                 f"{p!r} in {text!r}); write e.g. 100, 200, 400") from None
+            raise ParameterError("whole_numbers", name=name, piece=p, value=text) from None
     return tuple(dict.fromkeys(values))

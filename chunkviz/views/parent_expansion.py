@@ -82,20 +82,14 @@ class Expansion:
 
 def _check(result: ChunkingResult, ranked_children: Sequence[int], k: int) -> tuple[int, ...]:
     if k < 1:
-        raise ParameterError(f"k must be at least 1 (got k={k}); use the number of hits to keep")
+        raise ParameterError("at_least", name="k", value=k, min=1)
     if not result.parents:
-        raise ParameterError(
-            f"strategy {result.strategy!r} made no parents; expansion needs a parent_child "
-            "chunking (choose strategy 'parent_child')"
-        )
+        raise ParameterError("no_parents", strategy=result.strategy)
     n = len(result.chunks)
     hits = tuple(ranked_children[:k])
     bad = [i for i in hits if not 0 <= i < n]
     if bad or len(set(hits)) != len(hits):
-        raise ParameterError(
-            f"ranked_children must be distinct chunk indices from 0 to {n - 1} (got {bad or hits});"
-            " pass the ranking of result.chunks"
-        )
+        raise ParameterError("ranked_children", last=n - 1, value=str(bad or hits))
     return hits
 
 
@@ -195,9 +189,7 @@ def auto_merge(
         ParameterError: ``min_children < 1``, ``k < 1``, no parents, or a bad ranking.
     """
     if min_children < 1:
-        raise ParameterError(
-            f"min_children must be at least 1 (got min_children={min_children}); 2 is typical"
-        )
+        raise ParameterError("at_least", name="min_children", value=min_children, min=1)
     hits = _check(result, ranked_children, k)
     by_parent: dict[int, list[int]] = {}
     for child in hits:

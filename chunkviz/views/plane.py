@@ -26,7 +26,7 @@ from typing import Literal
 
 import numpy as np
 
-from chunkviz.errors import ParameterError
+from chunkviz.errors import ParameterError, shown
 from chunkviz.retrieval.base import Measure
 from chunkviz.retrieval.ranking import rank_order
 from chunkviz.retrieval.similarity import MEASURES, similarity
@@ -79,10 +79,7 @@ def from_polar(label: str, angle: float, length: float) -> PlanePoint:
 
 def _check_length(label: str, length: float) -> None:
     if not (isinstance(length, int | float) and 0 < length <= MAX_LENGTH):
-        raise ParameterError(
-            f"length of point {label!r} must be in (0, {MAX_LENGTH:g}] so that the arrow stays "
-            f"on the plane (got length={length!r}); pick a positive length up to {MAX_LENGTH:g}"
-        )
+        raise ParameterError("point_length", label=label, value=length, max=MAX_LENGTH)
 
 
 # --- presets -------------------------------------------------------------------------------------
@@ -119,7 +116,7 @@ def preset(name: str, *, seed: int = 0, n: int = 6) -> tuple[PlanePoint, ...]:
         ParameterError: Unknown preset name or ``n`` out of range.
     """
     if not 1 <= n <= 26:
-        raise ParameterError(f"n must be between 1 and 26 (got n={n}); use fewer points")
+        raise ParameterError("plane_points", value=n)
     if name == "long_vs_short":
         return tuple(from_polar(label, a, r) for label, a, r in _LONG_VS_SHORT)
     if name == "normalised":
@@ -134,9 +131,7 @@ def preset(name: str, *, seed: int = 0, n: int = 6) -> tuple[PlanePoint, ...]:
             from_polar(chr(65 + i), round(float(a), 1), round(float(r), 2))
             for i, (a, r) in enumerate(zip(angles, lengths, strict=True))
         )
-    raise ParameterError(
-        f"preset must be one of {', '.join(PRESETS)} (got preset={name!r}); pick one of those"
-    )
+    raise ParameterError("one_of", name="preset", value=name, choices=list(PRESETS))
 
 
 # --- editing -------------------------------------------------------------------------------------
@@ -145,9 +140,7 @@ def preset(name: str, *, seed: int = 0, n: int = 6) -> tuple[PlanePoint, ...]:
 def add_point(points: Sequence[PlanePoint], point: PlanePoint) -> tuple[PlanePoint, ...]:
     """``points`` with ``point`` appended (its label must be new)."""
     if any(p.label == point.label for p in points):
-        raise ParameterError(
-            f"label must be unique (got label={point.label!r}, already used); rename the point"
-        )
+        raise ParameterError("point_label", value=point.label)
     _check_length(point.label, point.length)
     return (*points, point)
 
@@ -193,9 +186,9 @@ def _as_float(name: str, value: object) -> float:
     try:
         number = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise ParameterError(f"{name} must be a number (got {value!r})") from None
+        raise ParameterError("not_number", name=name, value=shown(value)) from None
     if not math.isfinite(number):
-        raise ParameterError(f"{name} must be a finite number (got {value!r})")
+        raise ParameterError("not_finite", name=name, value=shown(value))
     return number
 
 
@@ -212,7 +205,7 @@ def scores(points: Sequence[PlanePoint], query: Sequence[float]) -> dict[Measure
     docs = np.array([[p.x, p.y] for p in points], dtype=np.float64).reshape(len(points), 2)
     q = np.asarray(query, dtype=np.float64)
     if q.shape != (2,):
-        raise ParameterError(f"query must be a point (x, y) (got {tuple(query)!r})")
+        raise ParameterError("plane_query", value=str(tuple(query)))
     return {m: similarity(q, docs, m) for m in MEASURES}
 
 
@@ -246,7 +239,7 @@ def component_data(
         ParameterError: ``k`` is smaller than 1.
     """
     if k < 1:
-        raise ParameterError(f"k must be at least 1 (got k={k}); show at least the top 1")
+        raise ParameterError("at_least", name="k", value=k, min=1)
     return {
         "points": [{"label": p.label, "x": p.x, "y": p.y} for p in points],
         "query": {"x": float(query[0]), "y": float(query[1])},
@@ -264,9 +257,7 @@ def measure_names(lang: Lang) -> dict[Measure, str]:
 
 def _check_lang(lang: str) -> None:
     if lang not in LANGUAGES:
-        raise ParameterError(
-            f"lang must be one of {', '.join(LANGUAGES)} (got lang={lang!r})"
-        )
+        raise ParameterError("one_of", name="lang", value=lang, choices=list(LANGUAGES))
 
 
 def describe_change(
@@ -299,10 +290,8 @@ def describe_change(
     _check_lang(lang)
     n = len(labels)
     if sorted(before) != list(range(n)) or sorted(after) != list(range(n)):
-        raise ParameterError(
-            f"before and after must both rank all {n} items (got {list(before)} and "
-            f"{list(after)}); pass full rankings"
-        )
+        raise ParameterError("full_rankings", count=n, before=str(list(before)),
+                             after=str(list(after)))
     if n == 0:
         return text(lang, "plane.nothing")
     names = {"before": before_name, "after": after_name, "After": _cap(after_name)}

@@ -71,8 +71,6 @@ def replication(a: Results, b: Results, metric: str) -> tuple[Replication, ...]:
         ParameterError: Different backends, or the runs do not hold the same pairs.
     """
     if a.backend.name != b.backend.name:
-        raise ParameterError(
-            f"replication compares runs of one backend (got {a.backend.name!r} and "
-            f"{b.backend.name!r}); pick a run of the same backend"
-        )
+        raise ParameterError("replication_backends", first=a.backend.name,
+                             second=b.backend.name)
     return tuple(replicate(comparisons(a, metric), comparisons(b, metric)))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from chunkviz.errors import ChunkvizError, Message, shown
+from chunkviz.errors import ChunkvizError, Message
 from chunkviz.samples import load_sample, sample_names
 from chunkviz.strategies import all_strategies, get_strategy
 from chunkviz.strategies.registry import Param, Strategy
@@ -98,9 +98,7 @@ def _lang(query: Mapping[str, Any], problems: list[Message]) -> Lang | None:
     for lang in LANGUAGES:
         if value == lang:
             return lang
-    problems.append(Message(f"lang={shown(value)} in the link is not a UI language; choose one "
-                            f"of {', '.join(LANGUAGES)}", "link_lang",
-                            {"value": value, "choices": list(LANGUAGES)}))
+    problems.append(Message("link_lang", value=value, choices=list(LANGUAGES)))
     return None
 
 
@@ -111,9 +109,7 @@ def _backend(
         return None
     value = _first(query["backend"])
     if backends is not None and value not in backends:
-        problems.append(Message(f"backend={shown(value)} in the link is not an available "
-                                f"backend; choose one of {', '.join(backends)}", "link_backend",
-                                {"value": value, "choices": list(backends)}))
+        problems.append(Message("link_backend", value=value, choices=list(backends)))
         return None
     return value
 
@@ -139,15 +135,11 @@ def settle_pairs(
         if not broken:
             break
         rel = broken[0]
-        given = ", ".join(f"{n}={merged[n]!r}" for n in (rel.small, rel.large))
         problems.append(Message(
-            f"{given} in the link break the rule {rel.describe()}; "
-            f"{rel.small}={base.get(rel.small)!r} and {rel.large}={base.get(rel.large)!r} are "
-            "kept instead",
             "link_pair_less_than" if rel.strict else "link_pair_at_most",
-            {"small": rel.small, "large": rel.large, "small_value": merged[rel.small],
-             "large_value": merged[rel.large], "small_kept": base.get(rel.small),
-             "large_kept": base.get(rel.large)}))
+            small=rel.small, large=rel.large, small_value=merged[rel.small],
+            large_value=merged[rel.large], small_kept=base.get(rel.small),
+            large_kept=base.get(rel.large)))
         kept.pop(rel.small, None)
         kept.pop(rel.large, None)
     return kept, problems
@@ -167,10 +159,7 @@ def from_query(
     backend = _backend(query, backends, problems)
     sample = _first(query["sample"]) if "sample" in query else None
     if sample is not None and sample not in sample_names():
-        problems.append(Message(
-            f"sample={shown(sample)} in the link is not a built-in sample; choose one of "
-            f"{', '.join(sample_names())}", "link_sample",
-            {"value": sample, "choices": list(sample_names())}))
+        problems.append(Message("link_sample", value=sample, choices=list(sample_names())))
         sample = None
     if "strategy" not in query:
         return SharedConfig(None, {}, sample, lang, backend, tuple(problems))
@@ -180,9 +169,8 @@ def from_query(
     except ChunkvizError:
         return SharedConfig(None, {}, sample, lang, backend, (
             *problems,
-            Message(f"unknown strategy {shown(name)} in the link; choose one of "
-                    f"{', '.join(sorted(s.name for s in all_strategies()))}", "link_strategy",
-                    {"value": name, "choices": sorted(s.name for s in all_strategies())}),
+            Message("link_strategy", value=name,
+                    choices=sorted(s.name for s in all_strategies())),
         ))
     params: dict[str, Any] = {}
     for p in spec.params:
@@ -192,17 +180,13 @@ def from_query(
         try:
             params[p.name] = p.validate(None if raw == "" and p.optional else raw)
         except ChunkvizError as exc:
-            problems.append(Message(f"{exc} (from the link; the default {p.default!r} is used)",
-                                    "link_param", {"detail": exc.message, "default": p.default}))
+            problems.append(Message("link_param", detail=exc.message, default=p.default))
     params, paired = settle_pairs(spec.params, params, spec.defaults())
     problems += paired
     for key in query:
         if key not in RESERVED and key not in {p.name for p in spec.params}:
-            problems.append(Message(
-                f"{shown(key, 40)[1:-1]}={shown(_first(query[key]))} in the link is not a "
-                f"parameter of {shown(name)}; "
-                "it was ignored", "link_not_param",
-                {"field": key, "value": _first(query[key]), "strategy": name}))
+            problems.append(Message("link_not_param", field=key, value=_first(query[key]),
+                                    strategy=name))
     return SharedConfig(name, params, sample, lang, backend, tuple(problems))
 
 
@@ -213,10 +197,7 @@ def link_problems(spec: Strategy, values: Mapping[str, Any]) -> dict[str, Messag
         value = values.get(p.name)
         bounded = p.type in ("int", "float") and p.min is not None and p.max is not None
         if bounded and value is not None and value > min(p.max or 0, SLIDER_MAX):
-            problems[p.name] = Message(
-                f"{p.name}={value} from the link is above the slider's end ({SLIDER_MAX}); "
-                "use the API or the CLI for larger values", "link_slider",
-                {"name": p.name, "value": value, "cap": SLIDER_MAX})
+            problems[p.name] = Message("link_slider", name=p.name, value=value, cap=SLIDER_MAX)
     # Pairs that break a relation are settled by ``share_link.settle_pairs``, as pairs.
     return problems
 

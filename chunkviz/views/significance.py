@@ -134,8 +134,8 @@ def verdict(results: Results, metric: str) -> Verdict:
     """
     comps = comparisons(results, metric)
     if not comps:
-        raise ParameterError(f"the results file has no pairwise tests of {metric!r}; "
-                             f"pick one of {', '.join(pairwise_metrics(results)) or 'none'}")
+        raise ParameterError("no_pairwise", metric=metric,
+                             choices=list(pairwise_metrics(results)))
     labs = list(results.labels)
     means = {lab: results.metrics[lab][metric].mean for lab in labs}
     best = max(labs, key=lambda lab: (means[lab], -labs.index(lab)))

@@ -105,9 +105,7 @@ def pearson(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) ->
     a = np.asarray(x, dtype=np.float64)
     b = np.asarray(y, dtype=np.float64)
     if a.shape != b.shape or a.ndim != 1:
-        raise ParameterError(
-            f"x and y must be 1-D of the same length (got shapes {a.shape} and {b.shape})"
-        )
+        raise ParameterError("xy_shapes", x=str(a.shape), y=str(b.shape))
     if a.size < 2:
         return None
     # A relative tolerance: float32 unit vectors have norms that differ from 1 by ~1e-7, and a
@@ -128,10 +126,7 @@ def norm_stats(lengths: Sequence[int], vectors: np.ndarray) -> NormStats:
     v = np.asarray(vectors, dtype=np.float64)
     lens = np.asarray(lengths, dtype=np.float64)
     if v.ndim != 2 or v.shape[0] != lens.shape[0]:
-        raise ParameterError(
-            f"lengths and vectors must describe the same chunks (got {lens.shape[0]} lengths and "
-            f"vectors of shape {v.shape})"
-        )
+        raise ParameterError("lengths_vectors", lengths=lens.shape[0], shape=str(v.shape))
     norms = np.linalg.norm(v, axis=1)
     unit = bool(norms.size) and bool(np.all(np.abs(norms - 1.0) <= 1e-3))
     return NormStats(lens, norms, pearson(lens, norms), unit)
@@ -165,7 +160,7 @@ def most_moved(ranks: dict[Measure, np.ndarray], n: int = 3) -> list[int]:
     Ties go to the document with the better cosine rank.
     """
     if n < 1:
-        raise ParameterError(f"n must be at least 1 (got n={n})")
+        raise ParameterError("at_least", name="n", value=n, min=1)
     spread = rank_spread(ranks)
     order = sorted(range(spread.size), key=lambda i: (-int(spread[i]), int(ranks["cosine"][i])))
     return [i for i in order[:n] if spread[i] > 0]
@@ -202,9 +197,8 @@ def pca_2d(documents: np.ndarray, query: np.ndarray) -> Projection:
     d = np.asarray(documents, dtype=np.float64)
     q = np.asarray(query, dtype=np.float64)
     if d.ndim != 2 or d.shape[0] == 0 or q.shape != (d.shape[1],):
-        raise ParameterError(
-            f"documents must be (n >= 1, dim) and query (dim,) (got {d.shape} and {q.shape})"
-        )
+        raise ParameterError("documents_query_shapes", documents=str(d.shape),
+                             query=str(q.shape))
     mean = d.mean(axis=0)
     n, dim = d.shape
     axes = np.zeros((2, dim))
@@ -270,11 +264,7 @@ def check_lesson_size(chunks: int) -> None:
         ParameterError: Too many chunks; the message says how to get fewer.
     """
     if chunks > MAX_LESSON_CHUNKS:
-        raise ParameterError(
-            f"the configuration makes {chunks:,} chunks; the similarity lesson embeds at most "
-            f"{MAX_LESSON_CHUNKS:,} (one point each in its figures; MAX_LESSON_CHUNKS); choose "
-            "a larger size or a shorter document"
-        )
+        raise ParameterError("lesson_chunks", count=chunks, max=MAX_LESSON_CHUNKS)
 
 
 @dataclass(frozen=True)

@@ -95,8 +95,8 @@ def test_json_list_and_wrapped_object(tmp_path):
 @pytest.mark.parametrize(
     ("data", "name", "match"),
     [
-        (b"question,text\nq,a\n", "p.csv", "no 'answer' column"),
-        (b"question\n", "p.csv", "no 'answer' column"),
+        (b"question,text\nq,a\n", "p.csv", "no answer column"),
+        (b"question\n", "p.csv", "no answer column"),
         (b"", "p.csv", "is empty"),
         (b'{"pairs": 1}', "p.json", "holds a JSON dict"),
         (b"[1]", "p.json", "pair 1 is int"),

@@ -227,7 +227,7 @@ def test_engine_ray_without_ray_says_how_to_install(monkeypatch, capsys):
 def test_ray_options_are_checked():
     with pytest.raises(ParameterError, match=r"batch_size must be positive \(got batch_size=0\)"):
         RayEngine(batch_size=0)
-    with pytest.raises(ParameterError, match="gpus_per_actor must be 0 or more"):
+    with pytest.raises(ParameterError, match="gpus_per_actor must be at least 0"):
         RayEngine(gpus_per_actor=-1)
 
 

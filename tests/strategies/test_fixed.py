@@ -53,8 +53,8 @@ def test_fixed_in_bundled_sentencepiece_tokens_covers_japanese():
         ({"size": 0}, "size is out of range (got size=0)"),
         ({"size": 10, "overlap": -1}, "overlap is out of range (got overlap=-1)"),
         ({"size": 10, "unit": "words"},
-         "unit must be one of chars, tokens (got unit='words'); use one of those values"),
-        ({"size": 10, "stride": 3}, "strategy 'fixed' has no parameter 'stride'"),
+         "unit must be one of chars, tokens (got unit=words); use one of those values"),
+        ({"size": 10, "stride": 3}, "strategy fixed has no parameter stride"),
     ],
 )
 def test_fixed_rejects_bad_parameters_with_a_named_message(params, message):

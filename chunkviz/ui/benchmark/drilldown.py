@@ -47,7 +47,7 @@ def render(results: Results, qid: str) -> None:
         dataset = cached_dataset(spec)
         question = next((q for q in dataset.questions if q.qid == qid), None)
         if question is None:
-            raise ChunkvizError(f"question {qid!r} is not in dataset {spec!r}")
+            raise ChunkvizError("question_not_in_dataset", question=qid, dataset=spec)
         document = dataset.document(question.doc_id)
         sample = explore_sample_for(document.text)
     except (ChunkvizError, KeyError) as e:
