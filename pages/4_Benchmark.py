@@ -16,6 +16,7 @@ from chunkviz.ui.benchmark import link as bench_link
 from chunkviz.ui.benchmark import separation as separation_view
 from chunkviz.ui.guard import message_markdown
 from chunkviz.ui.i18n import tr
+from chunkviz.ui.lazy import lazy_tabs
 from chunkviz.ui.state import app_state
 from chunkviz.views import benchmark_tables as tables
 from chunkviz.views.bench_link import run_label
@@ -34,6 +35,15 @@ st.write(tr("benchmark.intro"))
 link_notes = st.container()
 
 found = data.discover()
+if found.runs:
+    by_path = {str(r.path): r for r in found.runs}
+    new_run = st.session_state.pop(recompute.NEW_RUN_KEY, None)
+    if new_run in by_path:
+        st.session_state["bench_run"] = new_run
+    bench_link.seed_run(state, found.runs, "bench_run")
+    # The run to show is read whole (the list read each file's listed fields only); one whose
+    # tables break a rule joins the skipped files, and the next run is shown.
+    found = data.check_shown(found, "bench_run")
 for path, why in found.skipped:
     st.warning(tr("benchmark.skipped", path=escape_markdown(str(path)),
                   why=message_markdown(why)))
@@ -43,12 +53,6 @@ if not runs:
     st.info(tr("benchmark.no_runs", dirs=dirs))
 else:
     by_path = {str(r.path): r for r in runs}
-    new_run = st.session_state.pop(recompute.NEW_RUN_KEY, None)
-    if new_run in by_path:
-        st.session_state["bench_run"] = new_run
-    bench_link.seed_run(state, runs, "bench_run")
-    if st.session_state.get("bench_run") not in by_path:
-        st.session_state["bench_run"] = str(runs[0].path)
     run_path = st.selectbox(
         tr("benchmark.run"),
         options=list(by_path),
@@ -82,7 +86,7 @@ else:
                                verdict_view.default_budget(results))
         with budget_col:
             budget = verdict_view.budget_input(lang)
-        partners = [(p.path, data.load_path(p.path)) for p in backend_partners(runs, run)]
+        partners = data.load_readable([p.path for p in backend_partners(runs, run)])
         verdict_view.render([(run.path, results)] + [
             (path, res) for path, res in partners if metric in pairwise_metrics(res)],
             metric, float(delta), budget, lang, top=answer)
@@ -113,19 +117,32 @@ else:
                      key="bench_weights")
         st.caption(tr("verdict.weights_caption"))
 
-    sections.significance(results, metric, unit_word, lang)
-    # Where Recall@5 saturates: the metric that separates the most pairs, and why.
-    separation_view.render(run.path)
-    if metric is not None:
-        # Naive vs contextual headers (runs made with bench --context none,headings).
-        context_view.render(results, metric)
-        sections.robustness(results, runs, run, metric, lang)
-        # Which kinds of question each configuration loses (runs whose questions carry types).
-        types_view.render(results, run.path, metric, float(delta), lang)
-    sections.plots(results, rows, state, run, metric, delta if metric is not None else None,
-                   budget if metric is not None else None)
-    sections.backends(results, runs, run, lang)
-    sections.drill(results)
+    # Below the first screen, one tab at a time: only the open tab runs (and draws its charts),
+    # so the page opens on what the results file holds (issue 39).
+    sections.seed_view(state)
+    for name, tab in lazy_tabs({n: tr(f"benchmark.tab_{n}") for n in sections.TABS},
+                               key="bench_tab"):
+        with tab:
+            if name == "significance":
+                sections.significance(results, metric, unit_word, lang)
+            elif name == "metrics":
+                # Where Recall@5 saturates: the metric that separates the most pairs, and why.
+                separation_view.render(run.path)
+            elif name == "robustness" and metric is not None:
+                # Naive vs contextual headers (runs made with bench --context none,headings).
+                context_view.render(results, metric)
+                sections.robustness(results, runs, run, metric, lang)
+                # Which kinds of question each configuration loses (runs with typed questions).
+                types_view.render(results, run.path, metric, float(delta), lang)
+            elif name == "plots":
+                sections.plots(results, rows)
+            elif name == "backends":
+                sections.backends(results, runs, run, lang)
+            elif name == "question":
+                sections.drill(results)
+    # The link carries what the sender sees: run, metric, δ, view and budget (values).
+    sections.publish_view(run, metric, delta if metric is not None else None,
+                          budget if metric is not None else None)
 
 with link_notes:
     bench_link.show_problems()
