@@ -34,9 +34,9 @@ from chunkviz.ui.tune.view import (
     tune_configs,
     validation_lines,
 )
-from chunkviz.ui.verdict_figure import verdict_figure
+from chunkviz.ui.verdict_figure import verdict_figure, verdict_heading
 from chunkviz.views.markup import escape_markdown
-from chunkviz.views.verdict import basis_text
+from chunkviz.views.verdict import panel_text
 
 state = app_state()
 lang = state.lang
@@ -118,7 +118,8 @@ if result.source.get("synthetic"):
 else:
     st.caption(lines[0])
 choices = [rec] if result.at_k is None else [rec, result.at_k]
-titles = [basis_text(lang, c, result.budget) for c in choices]
+titles = [panel_text(lang, c, result.budget) for c in choices]
+st.caption(verdict_heading(choices, lang))
 st.plotly_chart(verdict_figure(choices, titles, lang), key="tune_fig_verdict")
 st.success(f"**{tr('tune.why')}:** {reason}")
 notes, unstable = decision_notes(lang, result)

@@ -26,6 +26,12 @@ METRIC_WIDTH = 150
 EXPLORE_CSS = """<style>
 [data-testid="stMainBlockContainer"] { padding-top: 3rem; }
 .st-key-explore_numbers [data-testid="stMetricValue"] { font-size: 1.6rem; }
+@media (max-height: 560px) and (min-width: 641px) {
+  [data-testid="stMainBlockContainer"] { padding-top: 3.75rem; }
+  [data-testid="stMainBlockContainer"] h1 { font-size: 1.6rem; padding: 0.2rem 0 0; }
+  [data-testid="stLayoutWrapper"]:has(> .st-key-explore_numbers_slot) { order: -1; }
+  .st-key-explore_numbers [data-testid="stMetricValue"] { font-size: 1.15rem; }
+}
 @media (max-width: 640px) {
   [data-testid="stMainBlockContainer"] [class*="__typed"] { display: none; }
   [data-testid="stColumn"]:not(:has([data-testid="stColumn"])):has([class*="__typed"]) {
