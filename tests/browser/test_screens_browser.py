@@ -146,3 +146,31 @@ def test_on_a_phone_explores_highlight_is_on_the_screen_that_starts_at_the_numbe
         page.screenshot(path=str(ARTIFACTS / "screens-phone-explore.png"))
     finally:
         context.close()
+
+
+def test_a_japanese_uploader_reads_japanese_where_streamlit_allows(browser, app_url):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/Explore?lang=ja")
+        page.locator(".hl-box").first.wait_for(timeout=120_000)
+        _settled(page)
+        page.locator(".st-key-explore_document summary").first.click()
+        page.get_by_text("ファイルをアップロード", exact=True).click()
+        zone = page.locator("[data-testid='stFileUploaderDropzone']").first
+        zone.wait_for(timeout=60_000)
+        _settled(page)
+        shown = zone.evaluate("""(z) => {
+          const drawn = (e) => [getComputedStyle(e).fontSize,
+                                getComputedStyle(e, '::after').content];
+          return {button: drawn(z.querySelector('button p')),
+                  limits: drawn(z.querySelector(
+                    "[data-testid='stFileUploaderDropzoneInstructions'] span"))};
+        }""")
+        # Streamlit's English is drawn at size 0; the catalogue's Japanese in its place.
+        assert shown["button"] == ["0px", '"アップロード"']
+        assert shown["limits"][0] == "0px"
+        assert shown["limits"][1].startswith('"1 ファイル 64 MB まで・TXT, MD, HTML')
+        zone.screenshot(path=str(ARTIFACTS / "screens-uploader-ja.png"))
+    finally:
+        context.close()
