@@ -19,7 +19,15 @@ The load average is printed before and after: the machine is shared, and timings
 upper bounds. Targets from the issue: Strategies with e5-small within 1.5x of BM25; Benchmark's
 first screen under 3 s at load <= 2; a slider move at 200k under 80 ms of server time.
 
+``--benchmark-only`` times Benchmark's first screen alone: the first open of a fresh server, then
+warm opens; with ``--against DIR`` (another checkout, e.g. ``git archive`` of an older commit) a
+second server runs from it and the two are opened alternately. ``--script-only`` times the
+Benchmark page script under AppTest instead (wall and CPU, in a child process per checkout):
+the server's share, less sensitive to load than the browser's.
+
 Usage: python bench/page_speed.py [--rounds 3]
+       python bench/page_speed.py --benchmark-only --rounds 8 [--against DIR]
+       python bench/page_speed.py --script-only --rounds 6 [--against DIR]
 """
 
 from __future__ import annotations
