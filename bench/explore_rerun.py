@@ -16,6 +16,10 @@ with their questions as QA pairs, so span checks and answer marks are part of th
 A third line reruns the page with nothing changed (all cached): the fixed cost of drawing the
 page plus AppTest's own overhead (it polls the script thread every 10 ms).
 
+3. ``fragment``: the call of Explore's ``@st.fragment`` function inside that AppTest run, in
+   wall and script-thread CPU time: what a slider move costs the server in the browser, where
+   only the fragment reruns (issue 39's target: under 80 ms at 200,000 characters).
+
 Usage: python bench/explore_rerun.py [--moves N] [--core-only]
 """
 
@@ -75,10 +79,50 @@ def _ms(values: list[float]) -> str:
     return f"median {statistics.median(values) * 1000:7.1f} ms   p90 {p90 * 1000:7.1f} ms"
 
 
+#: (wall, thread CPU) seconds of each call of Explore's fragment, recorded by ``_timed_fragments``.
+FRAGMENT_CALLS: list[tuple[float, float]] = []
+
+
+def _timed_fragments() -> None:
+    """Make ``st.fragment`` time each call of the function it decorates (``FRAGMENT_CALLS``).
+
+    A slider move in the browser reruns Explore's fragment only (the ``@st.fragment`` function
+    ``configured``); AppTest reruns the whole page, but the fragment's call inside it does the
+    same work with the same arguments, so its duration is the server time of a fragment rerun
+    (Streamlit's own overhead of a fragment rerun aside). Thread CPU time is the script
+    thread's own, less sensitive to other processes than wall time.
+    """
+    import streamlit as st
+
+    original = st.fragment
+    if getattr(original, "_timed", False):
+        return
+
+    def fragment(func: Any = None, **kwargs: Any) -> Any:
+        if func is None:
+            return lambda f: fragment(f, **kwargs)
+
+        def timed(*args: Any, **kw: Any) -> Any:
+            wall, cpu = time.perf_counter(), time.thread_time()
+            try:
+                return func(*args, **kw)
+            finally:
+                FRAGMENT_CALLS.append((time.perf_counter() - wall, time.thread_time() - cpu))
+
+        timed.__name__ = timed.__qualname__ = func.__name__
+        timed.__module__ = func.__module__
+        return original(timed, **kwargs)
+
+    fragment._timed = True  # type: ignore[attr-defined]
+    st.fragment = fragment  # type: ignore[assignment]
+
+
 def bench_apptest(
     text: str, pairs: list[dict[str, Any]], moves: int
-) -> tuple[list[float], list[float]]:
+) -> tuple[list[float], list[float], list[tuple[float, float]]]:
     from streamlit.testing.v1 import AppTest
+
+    _timed_fragments()
 
     from chunkviz.ui.state import STATE_KEY, AppState
 
@@ -92,12 +136,17 @@ def bench_apptest(
     if at.exception:
         raise SystemExit(f"page failed: {at.exception[0].message}")
     times = []
+    fragment: list[tuple[float, float]] = []
     for i in range(moves):
         size = 100 + 7 * (i + 1)  # a new value every time: the chunking is not cached
         slider = at.slider(key="explore_p_fixed_size").set_value(size)
+        FRAGMENT_CALLS.clear()
         start = time.perf_counter()
         slider.run()
         times.append(time.perf_counter() - start)
+        if len(FRAGMENT_CALLS) != 1:
+            raise SystemExit(f"expected one call of Explore's fragment, got {len(FRAGMENT_CALLS)}")
+        fragment.append(FRAGMENT_CALLS[0])
         if at.exception or at.error:
             raise SystemExit(f"page failed at size {size}")
     # The same rerun with nothing changed (every computation served from the cache): the cost
@@ -107,7 +156,7 @@ def bench_apptest(
         start = time.perf_counter()
         at.run()
         idle.append(time.perf_counter() - start)
-    return times, idle
+    return times, idle, fragment
 
 
 def bench_core(
@@ -170,8 +219,10 @@ def main() -> None:
             print(f"  core {key:<10} wall {_ms(wall[key])}   CPU {_ms(cpu[key])}")
         if args.core_only:
             continue
-        moved, idle = bench_apptest(text, pairs, args.moves)
+        moved, idle, fragment = bench_apptest(text, pairs, args.moves)
         print(f"  apptest rerun after a slider move   {_ms(moved)}")
+        print(f"  fragment after a slider move, wall  {_ms([f[0] for f in fragment])}")
+        print(f"  fragment after a slider move, CPU   {_ms([f[1] for f in fragment])}")
         print(f"  apptest rerun, nothing changed      {_ms(idle)}")
 
 

@@ -19,12 +19,21 @@ The load average is printed before and after: the machine is shared, and timings
 upper bounds. Targets from the issue: Strategies with e5-small within 1.5x of BM25; Benchmark's
 first screen under 3 s at load <= 2; a slider move at 200k under 80 ms of server time.
 
+``--benchmark-only`` times Benchmark's first screen alone: the first open of a fresh server, then
+warm opens; with ``--against DIR`` (another checkout, e.g. ``git archive`` of an older commit) a
+second server runs from it and the two are opened alternately. ``--script-only`` times the
+Benchmark page script under AppTest instead (wall and CPU, in a child process per checkout):
+the server's share, less sensitive to load than the browser's.
+
 Usage: python bench/page_speed.py [--rounds 3]
+       python bench/page_speed.py --benchmark-only --rounds 8 [--against DIR]
+       python bench/page_speed.py --script-only --rounds 6 [--against DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import statistics
@@ -53,13 +62,13 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _serve() -> tuple[subprocess.Popen[bytes], str]:
+def _serve(root: Path = ROOT) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
          "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(180):
         try:
@@ -134,6 +143,72 @@ def _explore_moves(browser: Any, url: str, length: int, moves: int) -> list[floa
     return times
 
 
+def _benchmark_only(browser: Any, url: str, rounds: int, against: Path | None) -> None:
+    """Benchmark's first screen: the first open of a fresh server, then warm opens.
+
+    With ``against`` (another checkout, e.g. ``git archive`` of the commit before a change), a
+    second server runs from it and the two are opened alternately, so load hits both alike.
+    """
+    servers = {"this": url}
+    procs = []
+    if against is not None:
+        proc, servers["against"] = _serve(against)
+        procs.append(proc)
+    try:
+        for name, where in servers.items():
+            first = _open(browser, f"{where}/Benchmark")
+            print(f"Benchmark first screen ({name}), first open of the server "
+                  f"{first * 1000:8.0f} ms", flush=True)
+        warm: dict[str, list[float]] = {name: [] for name in servers}
+        for r in range(rounds):
+            for name in (list(servers) if r % 2 == 0 else list(servers)[::-1]):
+                warm[name].append(_open(browser, f"{servers[name]}/Benchmark"))
+        for name, times in warm.items():
+            print(f"Benchmark first screen ({name}), later opens {_ms(times)}", flush=True)
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
+# Run in a child process from a checkout's root: the Benchmark page under AppTest, the first run
+# (imports done before it, every cache cold) and later runs (a new session on a warm server).
+_SCRIPT_CHILD = """
+import json, sys, time
+from streamlit.testing.v1 import AppTest
+import chunkviz.ui.benchmark.sections, chunkviz.ui.verdict_view, pandas  # imports, untimed
+out = []
+for i in range(int(sys.argv[1])):
+    at = AppTest.from_file("pages/4_Benchmark.py", default_timeout=600)
+    wall, cpu = time.perf_counter(), time.process_time()
+    at.run()
+    out.append((time.perf_counter() - wall, time.process_time() - cpu))
+    assert not at.exception, at.exception
+print(json.dumps(out))
+"""
+
+
+def _script_times(root: Path, runs: int) -> list[tuple[float, float]]:
+    """(wall, CPU) seconds of each AppTest run of Benchmark from ``root``, in a new process."""
+    env = {**os.environ, "PYTHONPATH": str(root), "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-c", _SCRIPT_CHILD, str(runs)], cwd=root, env=env,
+                          capture_output=True, text=True, check=True)
+    return [tuple(x) for x in json.loads(done.stdout.strip().splitlines()[-1])]
+
+
+def _script_only(runs: int, against: Path | None) -> None:
+    """Benchmark's page script alone (server time, less load-sensitive than the browser's)."""
+    roots = {"this": ROOT} if against is None else {"this": ROOT, "against": against}
+    for name, root in roots.items():
+        times = _script_times(root, runs)
+        first, later = times[0], times[1:]
+        print(f"Benchmark script ({name}) first run {first[0] * 1000:6.0f} ms wall "
+              f"{first[1] * 1000:6.0f} ms CPU; later runs median "
+              f"{statistics.median(t[0] for t in later) * 1000:6.0f} ms wall "
+              f"{statistics.median(t[1] for t in later) * 1000:6.0f} ms CPU (n={len(later)})",
+              flush=True)
+
+
 def _ms(values: list[float]) -> str:
     return f"median {statistics.median(values) * 1000:8.0f} ms (n={len(values)})"
 
@@ -144,8 +219,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds")
     parser.add_argument("--moves", type=int, default=5, help="size changes per Explore size")
     parser.add_argument("--explore-only", action="store_true", help="only the size changes")
+    parser.add_argument("--benchmark-only", action="store_true",
+                        help="only Benchmark's first screen")
+    parser.add_argument("--script-only", action="store_true",
+                        help="only Benchmark's page script under AppTest (server time)")
+    parser.add_argument("--against", type=Path, default=None,
+                        help="with --benchmark-only: another checkout opened alternately")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
+
+    if args.script_only:
+        print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} (before)")
+        _script_only(max(2, args.rounds), args.against)
+        print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} (after)")
+        return
 
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} (before)")
@@ -156,8 +243,12 @@ def main() -> None:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            _open(browser, f"{url}/Explore?backend=e5-small")  # warm: loads both backends once
-            _open(browser, f"{url}/Explore?backend=bm25")
+            if args.benchmark_only:
+                _benchmark_only(browser, url, args.rounds, args.against)
+                args.explore_only, args.rounds = True, 0
+            else:
+                _open(browser, f"{url}/Explore?backend=e5-small")  # warm: both backends, once
+                _open(browser, f"{url}/Explore?backend=bm25")
             for name in () if args.explore_only else PAGES:  # warm: each page's caches once
                 for backend in BACKENDS:
                     _open(browser, f"{url}/{name}?backend={backend}&sample=jsquad_tsuyu")
@@ -181,7 +272,7 @@ def main() -> None:
                       flush=True)
             if bench:
                 print(f"Benchmark first screen {_ms(bench)}", flush=True)
-            for n in (20_000, 200_000):
+            for n in () if args.benchmark_only else (20_000, 200_000):
                 times = _explore_moves(browser, url, n, args.moves)
                 print(f"Explore size change at {n:,} characters {_ms(times)}", flush=True)
             browser.close()

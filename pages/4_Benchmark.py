@@ -9,12 +9,9 @@ from chunkviz.eval.measures import metric_label
 from chunkviz.eval.verdict import with_margin
 from chunkviz.text.messages import backend_text
 from chunkviz.ui import verdict_view
-from chunkviz.ui.benchmark import by_type as types_view
-from chunkviz.ui.benchmark import context as context_view
-from chunkviz.ui.benchmark import css, data, recompute, sections
+from chunkviz.ui.benchmark import css, data, recompute, sections, tabs
 from chunkviz.ui.benchmark import link as bench_link
 from chunkviz.ui.benchmark import runs as runs_view
-from chunkviz.ui.benchmark import separation as separation_view
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.state import app_state
 from chunkviz.views import benchmark_tables as tables
@@ -30,7 +27,7 @@ st.title(tr("benchmark.title"))
 st.write(tr("benchmark.intro"))
 link_notes = st.container()
 
-found = data.discover()
+found = runs_view.shown_runs(state, data.discover())
 runs_view.skipped_warnings(found)
 runs = list(found.runs)
 if not runs:
@@ -91,19 +88,13 @@ else:
                      key="bench_weights")
         st.caption(tr("verdict.weights_caption"))
 
-    sections.significance(results, metric, unit_word, lang)
-    # Where Recall@5 saturates: the metric that separates the most pairs, and why.
-    separation_view.render(run.path)
-    if metric is not None:
-        # Naive vs contextual headers (runs made with bench --context none,headings).
-        context_view.render(results, metric)
-        sections.robustness(results, runs, run, metric, lang)
-        # Which kinds of question each configuration loses (runs whose questions carry types).
-        types_view.render(results, run.path, metric, float(delta), lang)
-    sections.plots(results, rows, state, run, metric, delta if metric is not None else None,
-                   budget if metric is not None else None)
-    sections.backends(results, runs, run, lang)
-    sections.drill(results)
+    # Below the first screen, one tab at a time: only the open tab runs (and draws its charts),
+    # so the page opens on what the results file holds (issue 39).
+    tabs.below_first_screen(state, results, rows, runs, run, metric,
+                            delta if metric is not None else None, unit_word)
+    # The link carries what the sender sees: run, metric, δ, view and budget (values).
+    sections.publish_view(run, metric, delta if metric is not None else None,
+                          budget if metric is not None else None)
 
 with link_notes:
     bench_link.show_problems()

@@ -58,3 +58,34 @@ PLOTLY_PLOT = ".js-plotly-plot"
 #: Plotly.js's toolbar (the "modebar") over a chart's top right corner. Checked on Streamlit
 #: 1.67.0 (its bundled plotly.js).
 PLOTLY_MODEBAR = ".modebar-container"
+
+# --- issue 39: short screens and the file uploader (Streamlit 1.67.0) ----------------------------
+
+#: The wrapper Streamlit puts around a container inside a vertical block: the flex item that
+#: CSS ``order`` moves. Checked on Streamlit 1.67.0.
+LAYOUT_WRAPPER = '[data-testid="stLayoutWrapper"]'
+
+#: The container of Explore's numbers in the settings column
+#: (``st.container(key="explore_numbers_slot")``). Checked on Streamlit 1.67.0.
+EXPLORE_NUMBERS_SLOT = ".st-key-explore_numbers_slot"
+
+#: A page's title (``st.title`` draws an ``h1``) inside ``MAIN_BLOCK``. Checked on Streamlit
+#: 1.67.0.
+TITLE = f"{MAIN_BLOCK} h1"
+
+#: The start of a keyed element's class: an element drawn with ``key=k`` carries the class
+#: ``st-key-<k>``, so ``KEYED + k`` selects it. Checked on Streamlit 1.67.0.
+KEYED = ".st-key-"
+
+#: The text of an ``st.file_uploader``'s button ("Upload"; "Upload directories"), inside its
+#: drop zone: written by Streamlit's frontend in English, with no Python option. Checked on
+#: Streamlit 1.67.0.
+UPLOADER_BUTTON_TEXT = f'[data-testid="stFileUploaderDropzone"] button {MARKDOWN} p'
+
+#: The box of an ``st.file_uploader``'s limits line, inside its drop zone. Checked on
+#: Streamlit 1.67.0.
+UPLOADER_INSTRUCTIONS = '[data-testid="stFileUploaderDropzoneInstructions"]'
+
+#: The uploader's limits line ("64MB per file • TXT, PDF"), written by Streamlit's frontend in
+#: English from ``server.maxUploadSize`` and the accepted types. Checked on Streamlit 1.67.0.
+UPLOADER_LIMITS = f"{UPLOADER_INSTRUCTIONS} span"

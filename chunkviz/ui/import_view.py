@@ -18,6 +18,7 @@ from chunkviz.ui.guard import guard
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import imported_option
 from chunkviz.ui.state import AppState
+from chunkviz.ui.uploader import file_uploader
 from chunkviz.views.markup import escape_markdown
 
 _CLIP = 60  # characters of a gap shown in the report's table
@@ -103,10 +104,11 @@ def chunks_importer(state: AppState, *, prefix: str) -> None:
     """The upload of a chunk file and the report of each chunking imported for this document."""
     lang = state.lang
     document = state.document
-    upload = st.file_uploader(
+    upload = file_uploader(
         tr("import.upload", lang=lang),
-        type=["json", "jsonl"],
+        types=["json", "jsonl"],
         key=f"{prefix}chunks_upload",
+        lang=lang,
         help=tr("import.upload_help", lang=lang),
     )
     seen = f"{prefix}chunks_file"

@@ -36,6 +36,7 @@ from chunkviz.ui.state import (
     lang_key,
     publish_link,
 )
+from chunkviz.ui.uploader import file_uploader
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.param_ranges import carried
 
@@ -160,9 +161,9 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
                                     help=tr("document.paste_help", lang=lang))
         use_document(state, Document(content_id(state.pasted), "", state.pasted, origin="paste"))
     else:
-        upload = st.file_uploader(tr("document.upload", lang=lang), type=list(DOCUMENT_TYPES),
-                                  key=f"{prefix}doc_upload",
-                                  help=tr("document.upload_help", lang=lang))
+        upload = file_uploader(tr("document.upload", lang=lang), types=list(DOCUMENT_TYPES),
+                               key=f"{prefix}doc_upload", lang=lang,
+                               help=tr("document.upload_help", lang=lang))
         keep = st.checkbox(tr("document.keep_terminal", lang=lang), key=f"{prefix}keep_terminal",
                            help=tr("document.keep_terminal_help", lang=lang))
         furniture = st.checkbox(tr("document.keep_furniture", lang=lang),
@@ -227,9 +228,9 @@ def question_editor(state: AppState) -> None:
             else:
                 st.error(tr("explore.qa_need_both", lang=lang))
     with right:
-        qa_file = st.file_uploader(tr("explore.qa_upload", lang=lang),
-                                   type=["csv", "tsv", "json", "jsonl"], key="qa_upload",
-                                   help=tr("explore.qa_upload_help", lang=lang))
+        qa_file = file_uploader(tr("explore.qa_upload", lang=lang),
+                                types=["csv", "tsv", "json", "jsonl"], key="qa_upload",
+                                lang=lang, help=tr("explore.qa_upload_help", lang=lang))
         if qa_file is not None and st.session_state.get("qa_file") != qa_file.file_id:
             with guard() as attempt:
                 pairs = parse_qa_pairs(qa_file.getvalue(), name=qa_file.name)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -59,14 +58,31 @@ def param_items(params: Mapping[str, Any]) -> ParamItems:
     return tuple(sorted(params.items()))
 
 
-@lru_cache(maxsize=16)
+#: ``document_key`` of the documents seen last, by ``id``; each entry holds its document, so
+#: the id is not reused while the entry lives.
+_KEYS: dict[int, tuple[Document, str]] = {}
+_KEYS_KEPT = 16
+
+
 def document_key(document: Document) -> str:
-    """A digest of everything chunking and span checks read: text, paragraphs, questions."""
+    """A digest of everything chunking and span checks read: text, paragraphs, questions.
+
+    Remembered per document object: an ``lru_cache`` hashed the whole frozen document (every
+    question and span: 48,000 hashes at 200,000 characters) at each of the 15 cached calls of
+    one slider move on Explore (issue 39).
+    """
+    hit = _KEYS.get(id(document))
+    if hit is not None and hit[0] is document:
+        return hit[1]
     h = hashlib.sha256(document.text.encode("utf-8", "surrogatepass"))
     h.update(repr(document.paragraph_starts).encode())
     for q in document.questions:
         h.update(repr((q.question, q.answer, [(s.start, s.end) for s in q.spans])).encode())
-    return h.hexdigest()
+    key = h.hexdigest()
+    if len(_KEYS) >= _KEYS_KEPT:
+        _KEYS.pop(next(iter(_KEYS)), None)
+    _KEYS[id(document)] = (document, key)
+    return key
 
 
 def backend_ref(name: str) -> BackendRef:

@@ -18,6 +18,7 @@ from chunkviz.eval.decision import Choice
 from chunkviz.text import Lang
 from chunkviz.ui.benchmark.figures import log_ticks
 from chunkviz.ui.i18n import tr
+from chunkviz.views.markup import escape_markdown
 from chunkviz.views.verdict import (
     OUTCOME_COLOURS,
     chart_points,
@@ -28,8 +29,26 @@ from chunkviz.views.verdict import (
 )
 
 
+def verdict_heading(choices: Sequence[Choice], lang: Lang) -> str:
+    """The chart's title and its note (the first panel's band and margin), as Markdown.
+
+    Written as text above the chart rather than inside it: plotly does not wrap a title, and
+    on a phone the chart's own title was cut at the screen's edge (issue 39).
+    """
+    first = choices[0]
+    margin = median_detectable(first)
+    note = tr("verdict.chart_band", delta=first.delta, lang=lang)
+    if margin is not None:
+        note += " · " + tr("verdict.chart_detectable", margin=margin, lang=lang)
+    return f"**{escape_markdown(tr('verdict.chart_title', lang=lang))}** — {escape_markdown(note)}"
+
+
 def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang) -> go.Figure:
     """The first screen's chart: one panel per choice (the budget first, equal k beside it).
+
+    ``titles`` are the panels' (short: ``chunkviz.views.verdict.panel_text``, two fit side by
+    side on a phone); the chart's own title is ``verdict_heading``, text above it. The x axis
+    is named once, under both panels.
 
     Labels are in the hover, never printed on the points: at a budget every configuration
     sends about the same context, so printed labels overprinted each other. The
@@ -39,6 +58,7 @@ def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang)
     cols = len(choices)
     fig = make_subplots(rows=1, cols=cols, subplot_titles=list(titles), shared_yaxes=True,
                         horizontal_spacing=0.06)
+    fig.update_annotations(font_size=13)  # the panel titles
     seen: set[str] = set()
     for col, choice in enumerate(choices, start=1):
         points = chart_points(choice)
@@ -66,21 +86,16 @@ def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang)
         # Round ticks written in full: plotly's own read "4 5 … 9 1000 2 3" (2 for 2,000).
         ticks = log_ticks(10 ** span[0], 10 ** span[1])
         fig.update_xaxes(type="log", range=span, tickvals=ticks,
-                         ticktext=[f"{t:,}" for t in ticks],
-                         title_text=tr("verdict.chart_x", lang=lang), row=1, col=col)
+                         ticktext=[f"{t:,}" for t in ticks], row=1, col=col)
     for col, choice in enumerate(choices, start=1):
         _add_band(fig, choice, col)
-    first = choices[0]
-    margin = median_detectable(first)
-    note = tr("verdict.chart_band", delta=first.delta, lang=lang)
-    if margin is not None:
-        note += " · " + tr("verdict.chart_detectable", margin=margin, lang=lang)
-    fig.update_yaxes(title_text=tr("verdict.chart_y", name=metric_name(first.metric), lang=lang),
-                     row=1, col=1)
-    fig.update_layout(height=400, margin={"l": 10, "r": 10, "t": 85, "b": 10},
-                      legend={"orientation": "h", "y": -0.22},
-                      title={"text": f"{tr('verdict.chart_title', lang=lang)}<br>"
-                                     f"<sup>{note}</sup>", "font": {"size": 15}})
+    fig.add_annotation(text=tr("verdict.chart_x", lang=lang), xref="paper", yref="paper",
+                       x=0.5, y=-0.1, yanchor="top", showarrow=False, font={"size": 14},
+                       name="x_title")
+    fig.update_yaxes(title_text=tr("verdict.chart_y", name=metric_name(choices[0].metric),
+                                   lang=lang), row=1, col=1)
+    fig.update_layout(height=400, margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      legend={"orientation": "h", "y": -0.24})
     return fig
 
 

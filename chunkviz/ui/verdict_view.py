@@ -23,13 +23,13 @@ from chunkviz.text import Lang
 from chunkviz.text.messages import backend_text
 from chunkviz.ui.guard import guard
 from chunkviz.ui.i18n import tr
-from chunkviz.ui.verdict_figure import verdict_figure
+from chunkviz.ui.verdict_figure import verdict_figure, verdict_heading
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.verdict import (
     Said,
-    basis_text,
     ineligible_line,
     margin_note,
+    panel_text,
     pick_line,
     saturation_banner,
     verdicts,
@@ -101,9 +101,10 @@ def render(runs: Sequence[tuple[Path, Results]], metric: str, delta: float, budg
                 headline(at_budget.choice, budget, len(results.question_ids), lang,
                          units=results.stats.units or len(results.question_ids),
                          unit=results.stats.unit)
-            titles = [basis_text(lang, at_budget.choice, budget),
-                      basis_text(lang, at_k.choice, budget)]
-            st.plotly_chart(verdict_figure([at_budget.choice, at_k.choice], titles, lang),
+            choices = [at_budget.choice, at_k.choice]
+            st.caption(verdict_heading(choices, lang))
+            st.plotly_chart(verdict_figure(choices, [panel_text(lang, c, budget)
+                                                     for c in choices], lang),
                             key="bench_fig_verdict")
         backend = escape_markdown(backend_text(lang, results.backend.name))
         st.markdown(f"**{backend}** — {escape_markdown(at_budget.sentence)}")

@@ -106,8 +106,8 @@ STYLE = """
 .hl-legend details { display: inline; }
 .hl-legend summary { display: inline; cursor: pointer; font-weight: 600; color: #1d4ed8; }
 .hl-legend details[open] summary { display: block; }
-.hl-legend .item { margin-right: 0.9rem; white-space: nowrap; }
-.hl-legend .swatch { padding: 0 0.3rem; }
+.hl-legend .item { margin-right: 0.9rem; }
+.hl-legend .swatch { padding: 0 0.3rem; white-space: nowrap; }
 """
 
 MarkKind = Literal["answer", "cut_copy", "ambiguous"]

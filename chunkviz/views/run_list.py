@@ -11,7 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from chunkviz.eval.results import Results
+import msgspec
+
+from chunkviz.errors import ChunkvizError
+from chunkviz.eval.results import READABLE_VERSIONS, SCHEMA, Results
+from chunkviz.eval.results_schema import BackendRecord, DatasetRecord
+from chunkviz.textio import read_file_bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +70,42 @@ def summarize(results: Results, path: Path) -> RunSummary:
         model=results.backend.model,
         configs=len(results.configs),
     )
+
+
+class _Listed(msgspec.Struct, frozen=True):
+    """The fields of a results file that the run list shows; msgspec skips the rest unbuilt."""
+
+    schema: str
+    schema_version: int
+    run_id: str
+    created: str
+    dataset: DatasetRecord
+    backend: BackendRecord
+    question_ids: tuple[msgspec.Raw, ...]
+    configs: tuple[msgspec.Raw, ...]
+
+
+def read_summary(path: Path) -> RunSummary | None:
+    """The run-list entry of a results file from the fields the list shows, or None.
+
+    Listing every file this way builds none of their tables (ranks, pairwise rows, per-question
+    data), so a page that shows one run reads one file whole (issue 39). None when those fields
+    cannot be read (not JSON, another schema or version, a field of the wrong type): the caller
+    then reads the file whole with ``load_results``, whose error names the field and the fix.
+    A file whose listed fields are sound is checked in full when it is read whole.
+    """
+    try:
+        head = msgspec.json.decode(read_file_bytes(path).removeprefix(b"\xef\xbb\xbf"),
+                                   type=_Listed)
+    except (ChunkvizError, msgspec.DecodeError, RecursionError):
+        return None
+    if head.schema != SCHEMA or head.schema_version not in READABLE_VERSIONS:
+        return None
+    return RunSummary(
+        path=path, run_id=head.run_id, created=head.created, dataset=head.dataset.name,
+        spec=head.dataset.spec, sample=head.dataset.sample, seed=head.dataset.seed,
+        questions=len(head.question_ids), backend=head.backend.name, model=head.backend.model,
+        configs=len(head.configs))
 
 
 def backend_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[RunSummary]:

@@ -54,6 +54,13 @@ def basis_text(lang: Lang, choice: Choice, budget_chars: int) -> str:
     return text(lang, "verdict.basis_equal_k", k=parse_key(choice.metric).cutoff)
 
 
+def panel_text(lang: Lang, choice: Choice, budget_chars: int) -> str:
+    """A chart panel's short title (``budget 2,000 chars``, ``k = 5``): two fit on a phone."""
+    if choice.basis == "budget":
+        return text(lang, "verdict.panel_budget", chars=budget_chars)
+    return text(lang, "verdict.panel_equal_k", k=int(choice.metric.partition("@")[2]))
+
+
 def median_detectable(choice: Choice) -> float | None:
     """The median detectable margin of the comparisons with the best (None: not recorded)."""
     found = [v.detectable for v in choice.versus

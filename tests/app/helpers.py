@@ -55,3 +55,20 @@ def component_data(at: AppTest, key: str) -> dict[str, Any]:
             assert isinstance(data, dict)
             return data
     raise LookupError(f"no component with key {key!r}")
+
+
+def open_tab(at: AppTest, key: str, label: str) -> AppTest:
+    """Open the lazy tab labelled ``label`` of the tabs under ``key`` and rerun (issue 39)."""
+    at.session_state[key] = label
+    at.run()
+    assert not at.exception
+    return at
+
+
+def bench_tab(at: AppTest, name: str) -> AppTest:
+    """Open the Benchmark page's tab ``name`` (an id of ``sections.TABS``), in English."""
+    from chunkviz.ui.benchmark.sections import TABS
+    from chunkviz.ui.i18n import tr
+
+    assert name in TABS
+    return open_tab(at, "bench_tab", tr(f"benchmark.tab_{name}", lang="en"))

@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from chunkviz.views.results_dirs import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
+from tests.app.helpers import bench_tab
 from tests.app.helpers import metric as tile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,9 +123,13 @@ def test_the_verdict_comes_first(page):
 
 def test_the_first_screen_prices_context_never_chunk_counts_and_leads_with_the_chart(page):
     chart = _plotly_spec(page, 0)  # the first figure of the page
-    assert chart["layout"]["title"]["text"].startswith(
-        "Difference from the best, by the context each configuration sends")
-    assert chart["layout"]["xaxis"]["title"]["text"] == "characters sent to the generator"
+    # Its title is text above it (plotly does not wrap one: cut on a phone), its axis named once.
+    assert any(c.value.startswith(
+        "**Difference from the best, by the context each configuration sends**")
+        for c in page.caption)
+    notes = [a["text"] for a in chart["layout"]["annotations"]]
+    assert notes == [f"budget {SMALL['budget']['chars']:,} chars", "k = 5",
+                     "characters sent to the generator"]
     assert "xaxis2" in chart["layout"]  # equal k beside equal budget
     names = {t["name"] for t in chart["data"]}
     assert "best" in names
@@ -179,7 +184,8 @@ def test_sentences_and_labels_switch_to_japanese(page):
 
 
 def test_equal_k_and_equal_budget_toggle(page):
-    titles = [_plotly_spec(page, i)["layout"]["title"]["text"]
+    bench_tab(page, "plots")
+    titles = [_plotly_spec(page, i)["layout"].get("title", {}).get("text", "")
               for i in range(len(page.get("plotly_chart")))]
     index = next(i for i, t in enumerate(titles) if t.startswith("Recall when"))
     equal_k = _plotly_spec(page, index)["data"][0]
@@ -193,6 +199,7 @@ def test_equal_k_and_equal_budget_toggle(page):
 
 
 def test_scatter_points_are_named_with_ci_bars_and_readable_ticks(page):
+    bench_tab(page, "plots")
     spec = _plotly_spec(page, 1)  # after the verdict's chart
     traces = spec["data"]
     assert [t["name"] for t in traces] == [c["label"] for c in SMALL["configs"]]
@@ -206,12 +213,14 @@ def test_scatter_points_are_named_with_ci_bars_and_readable_ticks(page):
 
 
 def test_two_backends_side_by_side(page):
+    bench_tab(page, "backends")
     text = " ".join(m.value for m in page.markdown)
     assert "nDCG@10\\: the best configuration changes with the retriever" in text
     assert "Recall@5\\: the best configuration does not change" in text
 
 
 def test_drill_down_shows_the_answer_and_ranks(page):
+    bench_tab(page, "question")
     qid = SMALL["question_ids"][8]
     page.selectbox(key="bench_qid").set_value(qid).run()
     assert not page.exception
@@ -336,12 +345,14 @@ def test_run_and_save_feeds_the_progress_callback(monkeypatch, tmp_path):
 
 
 def test_a_file_without_alternative_definitions_says_so(page):
+    bench_tab(page, "robustness")
     assert any("written without the alternative definitions" in i.value for i in page.info)
     # No run of bm25 on another question set among the fixtures.
     assert any("with the same grid on another question set" in i.value for i in page.info)
 
 
 def test_the_drill_down_lists_questions_by_their_text(page):
+    bench_tab(page, "question")
     from chunkviz.datasets import load_dataset
 
     spec = SMALL["dataset"]["spec"]
@@ -386,8 +397,16 @@ def test_a_damaged_results_file_is_listed_as_unreadable_and_the_others_still_sho
     assert not at.exception
     warnings = [w.value for w in at.warning]
     assert any("damaged.json" in w and "dataset must be an object" in w for w in warnings)
+    # The list reads each file's listed fields only (issue 39): short.json is listed, and read
+    # whole, with every rule checked, when it is the run to show.
+    assert not any("short.json" in w for w in warnings)
+    assert list(at.dataframe[0].value["File"]) == ["results_small.json", "short.json"]
+    at.selectbox(key="bench_run").set_value(str(runs / "short.json")).run()
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
     assert any("short.json" in w and "ranks.paragraph has 3 ranks for 15 questions" in w
                for w in warnings)
+    assert at.selectbox(key="bench_run").value == str(runs / "results_small.json")
     assert list(at.dataframe[0].value["File"]) == ["results_small.json"]
     rows = _table(_markdown_starting(at, "| Configuration"))
     assert [r[0] for r in rows] == [c["label"] for c in SMALL["configs"]]

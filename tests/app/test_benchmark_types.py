@@ -16,6 +16,7 @@ from chunkviz.eval.separation import headline, separation
 from chunkviz.ui.state import STATE_KEY, AppState
 from chunkviz.views.by_type import type_text
 from chunkviz.views.results_dirs import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
+from tests.app.helpers import bench_tab, open_tab
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "4_Benchmark.py")
@@ -26,7 +27,7 @@ def _shipped(prefix: str) -> Path:
     return path
 
 
-def _page(monkeypatch, tmp_path, *prefixes: str) -> AppTest:
+def _page(monkeypatch, tmp_path, *prefixes: str, tab: str = "robustness") -> AppTest:
     runs = tmp_path / "runs"
     runs.mkdir()
     for prefix in prefixes:
@@ -35,7 +36,7 @@ def _page(monkeypatch, tmp_path, *prefixes: str) -> AppTest:
     monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path / "new"))
     at = AppTest.from_file(PAGE, default_timeout=180).run()
     assert not at.exception
-    return at
+    return bench_tab(at, tab)
 
 
 def _markdown_starting(at: AppTest, prefix: str) -> list[str]:
@@ -69,7 +70,7 @@ def test_a_jaquad_run_shows_each_type_and_what_a_configuration_loses(monkeypatch
 
 
 def test_the_page_names_the_metric_that_separates_most_and_why(monkeypatch, tmp_path):
-    at = _page(monkeypatch, tmp_path, "jaquad")
+    at = _page(monkeypatch, tmp_path, "jaquad", tab="metrics")
     assert "Which metrics separate the configurations?" in [h.value for h in at.subheader]
     counts = separation(load_results(_shipped("jaquad")))
     best = headline(counts)
@@ -106,7 +107,7 @@ def test_the_section_reads_in_japanese(monkeypatch, tmp_path):
     at = AppTest.from_file(PAGE, default_timeout=180)
     at.session_state[STATE_KEY] = AppState(lang="ja")
     at.run()
-    assert not at.exception
+    open_tab(at, "bench_tab", "頑健さ")
     assert "質問の種類別" in [h.value for h in at.subheader]
     assert any("複数文にまたがる推論" in m.value for m in at.markdown)
 

@@ -4,9 +4,9 @@
 everything else a reader sees in Latin letters: a backend shown as its id (``bm25``), the
 runner's English progress, a recorded value (``paired permutation``), a parameter list
 (``size=400 overlap=0 unit=chars``). Each page is opened in Japanese, every tab of the
-Strategies and Explore pages too, and each ASCII word shown must be on the allowed list below:
-proper names, metric names, configuration labels (``fixed-400-80``), the registry's strategy
-and parameter names, and single-letter variables.
+Strategies, Explore and Benchmark pages too, and each ASCII word shown must be on the allowed
+list below: proper names, metric names, configuration labels (``fixed-400-80``), the registry's
+strategy and parameter names, and single-letter variables.
 """
 
 from __future__ import annotations
@@ -119,7 +119,10 @@ PAGES = ["app.py", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "page
 TABS = ([("pages/5_Strategies.py", "strategies_tab", _tab("strategies.tab_{}", t))
          for t in ("perplexity", "parent")]
         + [("pages/1_Explore.py", "explore_tab", _tab("explore.tab_{}", t))
-           for t in ("figures", "table", "export", "share")])
+           for t in ("figures", "table", "export", "share")]
+        # Benchmark's sections below the first screen run in their tab only (issue 39).
+        + [("pages/4_Benchmark.py", "bench_tab", _tab("benchmark.tab_{}", t))
+           for t in ("metrics", "robustness", "plots", "backends", "question")])
 
 
 @pytest.mark.parametrize("path", PAGES)

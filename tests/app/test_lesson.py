@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from chunkviz.views.results_dirs import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV
-from tests.app.helpers import app_state, page
+from tests.app.helpers import app_state, bench_tab, page
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -74,6 +74,7 @@ def test_the_benchmark_page_writes_run_metric_delta_and_view_into_its_link(bench
     at.selectbox(key="bench_run").set_value(str(FIXTURES / "results_small_dense.json")).run()
     at.selectbox(key="bench_sig_metric").set_value("mrr@10").run()
     at.number_input(key="bench_margin_mrr@10").set_value(0.04).run()
+    bench_tab(at, "plots")  # the view's radio is drawn in its tab (issue 39)
     at.radio(key="bench_mode").set_value("budget").run()
     assert not at.exception
     assert {k: _query(at)[k] for k in ("run", "metric", "delta", "view")} == {
@@ -85,10 +86,13 @@ def test_a_benchmark_link_opened_fresh_shows_the_senders_choices(bench):
     sender.selectbox(key="bench_run").set_value(str(FIXTURES / "results_small_dense.json")).run()
     sender.selectbox(key="bench_sig_metric").set_value("mrr@10").run()
     sender.number_input(key="bench_margin_mrr@10").set_value(0.04).run()
+    bench_tab(sender, "plots")  # the view's radio is drawn in its tab (issue 39)
     sender.radio(key="bench_mode").set_value("budget").run()
     link = _query(sender)
     receiver = bench(**link)
     assert not receiver.exception
+    assert _query(receiver) == link  # the view is kept while its tab is closed
+    bench_tab(receiver, "plots")
     assert not receiver.warning
     assert receiver.selectbox(key="bench_run").value == str(FIXTURES / "results_small_dense.json")
     assert receiver.selectbox(key="bench_sig_metric").value == "mrr@10"

@@ -165,7 +165,8 @@ def test_a_benchmark_link_opens_on_the_senders_run_metric_and_numbers(browser, a
         page.wait_for_function("() => location.search.includes('metric=ndcg%4010')"
                                " || location.search.includes('metric=ndcg@10')", timeout=120_000)
         _settle(page)
-        # The view radio (the verdict chart above it names the budget too).
+        # The view radio, in its tab (the verdict chart above it names the budget too).
+        page.get_by_role("tab", name="Trade-offs").click()
         page.locator("[data-testid='stRadio'] label").filter(
             has_text="equal context budget").first.click()
         page.wait_for_function("() => location.search.includes('view=budget')", timeout=120_000)
@@ -184,6 +185,8 @@ def test_a_benchmark_link_opens_on_the_senders_run_metric_and_numbers(browser, a
         _settle(page)
         assert "Universal Sentence Encoder" in _selected(page, "Run to show")
         assert _selected(page, "Judge by") == "nDCG@10"
+        page.get_by_role("tab", name="Trade-offs").click()  # the sender's tab
+        _settle(page)
         assert _screen_text(page) == seen  # the same sentences, tables and numbers
         assert page.url == link
         page.screenshot(path=str(ARTIFACTS / "lesson-benchmark-receiver.png"), full_page=True)

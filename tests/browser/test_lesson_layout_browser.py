@@ -63,6 +63,8 @@ def test_on_a_phone_compares_panels_stack_at_full_width(browser, app_url):
 
 def _open_benchmark(page, app_url: str) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{app_url}/Benchmark")
+    # The figures below the first screen are drawn when their tab is opened (issue 39).
+    page.get_by_role("tab", name="Trade-offs").click()
     page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot .gtitle').length "
                            ">= 3", timeout=120_000)
     page.wait_for_timeout(1500)

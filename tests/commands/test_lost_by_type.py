@@ -37,5 +37,5 @@ def test_the_table_names_each_type(capsys):
 def test_a_dataset_without_types_says_so(capsys):
     assert main(["lost", "--dataset", "jsquad", "--sample", "50", "--by-type", "question"]) == 0
     assert "# no question carries a question type" in capsys.readouterr().out
-    with pytest.raises(ParameterError, match="kind must be question or answer"):
+    with pytest.raises(ParameterError, match="kind must be one of question, answer"):
         lost_by_type(load_dataset("jsquad"), [], "topic")

@@ -57,7 +57,7 @@ def test_table_on_a_small_qa_dataset(capsys, tmp_path):
 def test_bad_dataset_is_one_line_and_status_2(capsys):
     assert main(["lost", "--dataset", "nosuch"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: unknown dataset 'nosuch'")
+    assert err.startswith("error: unknown dataset nosuch;")
     assert "Traceback" not in err
 
 

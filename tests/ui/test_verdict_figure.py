@@ -7,7 +7,7 @@ import pytest
 from chunkviz.eval.results import load_results
 from chunkviz.eval.runner import shipped_results_dir
 from chunkviz.eval.verdict import choose
-from chunkviz.ui.verdict_figure import verdict_figure
+from chunkviz.ui.verdict_figure import verdict_figure, verdict_heading
 from chunkviz.views.verdict import median_detectable
 
 
@@ -36,8 +36,8 @@ def test_each_panel_has_the_band_both_margin_lines_and_zero(choices) -> None:  #
         lines = sorted(s.y0 for s in shapes if s.type == "line")
         assert lines == pytest.approx(sorted([-margin, 0.0, margin]))
         assert [s.line.dash for s in shapes if s.type == "line" and s.y0 != 0] == ["dash", "dash"]
-    # The subtitle's promise is the first panel's band and margin.
-    title = fig.layout.title.text
+    # The heading's promise is the first panel's band and margin.
+    title = verdict_heading(choices, "en")
     assert f"±δ = ±{choices[0].delta:g}" in title
     assert f"detectable margin ±{median_detectable(choices[0]):.3f}" in title
 

@@ -29,7 +29,12 @@ from chunkviz.views.markup import escape_markdown
 from chunkviz.views.numbers import format_bytes, parse_ints
 from chunkviz.views.results_dirs import RECOMPUTE_DIR_ENV, RESULTS_DIRS_ENV, results_dirs
 from chunkviz.views.retests import replication, sensitivity_definitions, sensitivity_rows
-from chunkviz.views.run_list import backend_partners, replication_partners, summarize
+from chunkviz.views.run_list import (
+    backend_partners,
+    read_summary,
+    replication_partners,
+    summarize,
+)
 from chunkviz.views.sentences import backend_sentence, sentence, sentences
 from chunkviz.views.share_link import explore_query, explore_sample_for, from_query
 from chunkviz.views.significance import (
@@ -304,6 +309,27 @@ def test_summarize_reads_what_the_run_list_shows(bm25):
     s = summarize(bm25, Path("results_small.json"))
     assert (s.backend, s.model, s.dataset, s.sample, s.seed, s.questions, s.created) == (
         "bm25", "bm25s char-2gram", "jsquad-tiny", 0, 0, 15, "2026-11-29T12:00:00Z")
+
+
+def test_the_run_list_entry_read_from_the_listed_fields_equals_the_whole_files():
+    # Issue 39: the list reads the fields it shows, not every file's tables.
+    for path in [*sorted(FIXTURES.glob("results_small*.json")),
+                 *sorted(shipped_results_dir().glob("*.json"))]:
+        assert read_summary(path) == summarize(load_results(path), path), path
+
+
+@pytest.mark.parametrize("text", [
+    '{"schema": "chunkviz.benchmark", "schema_version": 3, "configs": 7}',  # wrong type
+    '{"schema": "other"}',
+    '{"schema": "chunkviz.benchmark", "schema_version": 99}',
+    "[1, 2",  # not JSON
+])
+def test_a_file_whose_listed_fields_cannot_be_read_is_left_to_the_whole_reader(tmp_path, text):
+    path = tmp_path / "x.json"
+    path.write_text(text, encoding="utf-8")
+    assert read_summary(path) is None
+    with pytest.raises(ChunkvizError):
+        load_results(path)
 
 
 def test_answer_context_cuts_by_offsets():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
@@ -12,10 +13,48 @@ from chunkviz.views.backend_comparison import BackendComparison
 from chunkviz.views.curves import ModeRow
 from chunkviz.views.main_table import TableRow
 
+#: Widest title line, in half-width characters (a full-width one counts two): what fits a
+#: phone's chart (390 px) at plotly's title size.
+TITLE_WIDTH = 38
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def wrap_title(title: str, width: int = TITLE_WIDTH) -> str:
+    """``title`` in lines of at most ``width`` (``<br>`` between them): plotly never wraps one.
+
+    Lines break between words; a word wider than a line (Japanese has no spaces) is cut
+    between characters. On a phone a one-line title ran off the chart (issue 39).
+    """
+    lines: list[str] = []
+    line = ""
+    for word in title.split(" "):
+        joined = f"{line} {word}" if line else word
+        if _width(joined) <= width or not line:
+            line = joined
+            continue
+        lines.append(line)
+        line = word
+    lines.append(line)
+    out: list[str] = []
+    for line in lines:
+        while _width(line) > width:
+            cut = 0
+            while _width(line[:cut + 1]) <= width:
+                cut += 1
+            out.append(line[:cut])
+            line = line[cut:]
+        out.append(line)
+    return "<br>".join(out)
+
 
 def _layout(fig: go.Figure, title: str, x: str, y: str) -> go.Figure:
-    fig.update_layout(title=title, xaxis_title=x, yaxis_title=y, height=380,
-                      margin={"l": 10, "r": 10, "t": 50, "b": 10}, showlegend=False)
+    wrapped = wrap_title(title)
+    top = 30 + 22 * (wrapped.count("<br>") + 1)
+    fig.update_layout(title=wrapped, xaxis_title=x, yaxis_title=y, height=380,
+                      margin={"l": 10, "r": 10, "t": top, "b": 10}, showlegend=False)
     return fig
 
 

@@ -38,15 +38,25 @@ def no_runs() -> None:
     st.info(tr("benchmark.no_runs", dirs=dirs))
 
 
-def pick_run(state: AppState, runs: Sequence[RunSummary]) -> RunSummary:
-    """The run picker: a run just recomputed first, then the link's run, else the newest."""
-    by_path = {str(r.path): r for r in runs}
+def shown_runs(state: AppState, found: data.Found) -> data.Found:
+    """``found`` with the run to show read whole: a run just recomputed, the link's, else the first.
+
+    The list read each file's listed fields only; a shown run whose tables break a rule joins
+    the skipped files (``data.check_shown``) and the next run is shown.
+    """
+    if not found.runs:
+        return found
+    by_path = {str(r.path): r for r in found.runs}
     new_run = st.session_state.pop(recompute.NEW_RUN_KEY, None)
     if new_run in by_path:
         st.session_state["bench_run"] = new_run
-    bench_link.seed_run(state, runs, "bench_run")
-    if st.session_state.get("bench_run") not in by_path:
-        st.session_state["bench_run"] = str(runs[0].path)
+    bench_link.seed_run(state, found.runs, "bench_run")
+    return data.check_shown(found, "bench_run")
+
+
+def pick_run(state: AppState, runs: Sequence[RunSummary]) -> RunSummary:
+    """The run picker, on the run ``shown_runs`` settled."""
+    by_path = {str(r.path): r for r in runs}
     lang = state.lang
     run_path = st.selectbox(tr("benchmark.run"), options=list(by_path), key="bench_run",
                             format_func=lambda p: run_label(lang, by_path[p]))
@@ -62,6 +72,6 @@ def provenance(results: Results, lang: Lang) -> None:
 def verdict_runs(runs: Sequence[RunSummary], run: RunSummary, results: Results,
                  metric: str) -> list[tuple[Path, Results]]:
     """``run`` first, then its questions under other backends that test ``metric`` pairwise."""
-    partners = [(p.path, data.load_path(p.path)) for p in backend_partners(runs, run)]
+    partners = data.load_readable([p.path for p in backend_partners(runs, run)])
     return [(run.path, results)] + [
         (path, res) for path, res in partners if metric in pairwise_metrics(res)]

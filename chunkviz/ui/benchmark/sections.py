@@ -83,12 +83,30 @@ def robustness(results: Results, runs: Sequence[RunSummary], run: RunSummary,
         st.caption(tr("benchmark.rep_caption"))
 
 
-def plots(results: Results, rows: Sequence[TableRow], state: AppState, run: RunSummary,
-          metric: str | None, delta: float | None, budget: int | None = None) -> None:
+#: The tabs below the first screen, by id (labels: ``benchmark.tab_<id>``).
+TABS = ("significance", "metrics", "robustness", "plots", "backends", "question")
+#: The retrieval rule shown, kept outside the radio's own key: the radio is drawn only while
+#: its tab is open, and Streamlit drops a widget's state in a run that does not draw it.
+VIEW_KEY = "bench_view"
+
+
+def seed_view(state: AppState) -> None:
+    """Start the retrieval rule at the link's view (else equal k), before any tab is drawn."""
+    bench_link.seed_choice(state, "view", VIEWS, VIEW_KEY)
+    st.session_state.setdefault(VIEW_KEY, VIEWS[0])
+
+
+def publish_view(run: RunSummary, metric: str | None, delta: float | None,
+                 budget: int | None) -> None:
+    """Write the page's choices into its link, whichever tab is open."""
+    bench_link.publish(BenchView(run=run.run_id, metric=metric, delta=delta,
+                                 view=st.session_state[VIEW_KEY], budget=budget))
+
+
+def plots(results: Results, rows: Sequence[TableRow]) -> None:
     """Quality against chunk count, lost answers, recall curves and equal k against budget.
 
-    The view chosen here goes into the page's shareable link with the run, metric, δ and the
-    context budget.
+    The view chosen here goes into the page's shareable link (``publish_view``).
     """
     st.subheader(tr("benchmark.plots"))
     left, right = st.columns(2)
@@ -109,13 +127,11 @@ def plots(results: Results, rows: Sequence[TableRow], state: AppState, run: RunS
     labels_mode: dict[RetrievalRule, str] = {
         "equal_k": tr("benchmark.mode_equal_k", k=5),
         "budget": tr("benchmark.mode_budget", chars=chars)}
-    bench_link.seed_choice(state, "view", VIEWS, "bench_mode")
+    ss = st.session_state
+    ss.setdefault("bench_mode", ss[VIEW_KEY])
     mode = st.radio(tr("benchmark.mode"), list(labels_mode), key="bench_mode",
                     format_func=labels_mode.__getitem__, horizontal=True)
-    # The link carries what the sender sees: run, metric, δ and view (values, not labels).
-    bench_link.publish(BenchView(run=run.run_id, metric=metric,
-                                 delta=delta if metric is not None else None, view=mode,
-                                 budget=budget))
+    ss[VIEW_KEY] = mode
     title = (tr("benchmark.mode_title_k", k=5) if mode == "equal_k"
              else tr("benchmark.mode_title_budget", chars=chars))
     st.plotly_chart(figs.mode_bar(mode_rows(results, mode), title, "Recall"),
@@ -135,7 +151,11 @@ def backends(results: Results, runs: Sequence[RunSummary], run: RunSummary,
     other_path = st.selectbox(
         tr("benchmark.backends_other"), list(partners), key="bench_partner",
         format_func=lambda p: run_label(lang, partners[p]))
-    other = data.load_path(partners[other_path].path)
+    # Listed from its header; its tables may still break a rule.
+    with guard() as attempt:
+        other = data.load_path(partners[other_path].path)
+    if attempt.failed:
+        return
     for col, metric in zip(st.columns(2), ("recall@5", "ndcg@10"), strict=True):
         with col, guard() as attempt:
             cmp = compare_backends(results, other, metric)

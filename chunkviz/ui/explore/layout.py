@@ -9,7 +9,16 @@ in a wrapping row) and the highlight follows them.
 
 from __future__ import annotations
 
-from chunkviz.ui.dom import COLUMN, EXPLORE_NUMBERS, MAIN_BLOCK, METRIC_VALUE, TYPED_TWIN
+from chunkviz.ui.dom import (
+    COLUMN,
+    EXPLORE_NUMBERS,
+    EXPLORE_NUMBERS_SLOT,
+    LAYOUT_WRAPPER,
+    MAIN_BLOCK,
+    METRIC_VALUE,
+    TITLE,
+    TYPED_TWIN,
+)
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.pickers import document_label
 from chunkviz.ui.state import AppState
@@ -24,9 +33,18 @@ METRIC_WIDTH = 150
 # it the stacked column that held it (a column holding no column: not the settings column), so
 # no blank row is left under each slider; the settings then take one screen and the highlight
 # follows the numbers on the next.
+# On a short screen (a projector at 150%: 853×480 CSS pixels, issue 39) the numbers move to the
+# top of the settings column (CSS ``order``), under a smaller title, and all of them are on the
+# first screen beside the red answer; the header bar (3.75rem) still clears the title.
 EXPLORE_CSS = f"""<style>
 {MAIN_BLOCK} {{ padding-top: 3rem; }}
 {EXPLORE_NUMBERS} {METRIC_VALUE} {{ font-size: 1.6rem; }}
+@media (max-height: 560px) and (min-width: 641px) {{
+  {MAIN_BLOCK} {{ padding-top: 3.75rem; }}
+  {TITLE} {{ font-size: 1.6rem; padding: 0.2rem 0 0; }}
+  {LAYOUT_WRAPPER}:has(> {EXPLORE_NUMBERS_SLOT}) {{ order: -1; }}
+  {EXPLORE_NUMBERS} {METRIC_VALUE} {{ font-size: 1.15rem; }}
+}}
 @media (max-width: 640px) {{
   {MAIN_BLOCK} {TYPED_TWIN} {{ display: none; }}
   {COLUMN}:not(:has({COLUMN})):has({TYPED_TWIN}) {{

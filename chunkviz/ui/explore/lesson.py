@@ -55,7 +55,7 @@ def _configured(state: AppState, document: Document, settings: DeltaGenerator,
         strategy, params = configuration_picker(state, prefix="explore_", columns=1)
         # The key numbers come right under the configuration (the first screen's lesson); the
         # header setting below them.
-        numbers_slot = st.container()
+        numbers_slot = st.container(key="explore_numbers_slot")
         # One key per language, as every choice widget with translated labels (lang_key).
         context_key = lang_key("explore_context", state)
         bind(context_key, state.context)

@@ -38,7 +38,7 @@ from chunkviz.ui.benchmark.figures import log_ticks
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.resources import document_key, load_backend
 from chunkviz.ui.state import AppState, bind
-from chunkviz.ui.verdict_figure import verdict_figure
+from chunkviz.ui.verdict_figure import verdict_figure, verdict_heading
 from chunkviz.ui.verdict_view import headline as verdict_headline
 from chunkviz.views.markup import escape_markdown
 from chunkviz.views.numbers import format_bytes
@@ -49,7 +49,7 @@ from chunkviz.views.tune_report import (
     questions_line,
     reason_text,
 )
-from chunkviz.views.verdict import basis_text, detectable_text, outcome_word
+from chunkviz.views.verdict import detectable_text, outcome_word, panel_text
 
 RESULTS_KEY = "tune_results"
 QuestionSource = Literal["own", "synthetic", "both"]
@@ -314,5 +314,6 @@ def verdict_chart(lang: Lang, result: TuneResult) -> None:
     """The recommendation at the budget, beside the pick at equal k when the run has one."""
     rec = result.recommendation
     choices = [rec] if result.at_k is None else [rec, result.at_k]
-    titles = [basis_text(lang, c, result.budget) for c in choices]
+    titles = [panel_text(lang, c, result.budget) for c in choices]
+    st.caption(verdict_heading(choices, lang))
     st.plotly_chart(verdict_figure(choices, titles, lang), key="tune_fig_verdict")
