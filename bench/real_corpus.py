@@ -1,4 +1,4 @@
-"""chunkviz's PDF and DOCX readers on public files made by other tools, against PyMuPDF and pdfplumber.
+"""chunkviz's PDF and DOCX readers on public files other tools made, against PyMuPDF, pdfplumber.
 
 The corpus is ``bench/corpus/manifest.json`` (origin, commit, sha256, licence of each file);
 the files whose licence allows it are in ``bench/corpus/files/`` (the rest are listed with
@@ -297,7 +297,8 @@ def report(rows: list[dict[str, Any]], skipped: int, load: tuple[float, float]) 
           "(non-BMP) | breaks/1k CJK ours/PyMuPDF/pdfplumber | cpu ours/PyMuPDF")
     for r in pdfs:
         if "refused" in r or "crash" in r:
-            print(f"  {r['id']} | {r['language']} | REFUSED/CRASH: {r.get('refused') or r.get('crash')}")
+            why = r.get("refused") or r.get("crash")
+            print(f"  {r['id']} | {r['language']} | REFUSED/CRASH: {why}")
             continue
 
         def f(x: float | None) -> str:
@@ -305,14 +306,15 @@ def report(rows: list[dict[str, Any]], skipped: int, load: tuple[float, float]) 
 
         k = r.get("cjk", 0)
 
-        def per(b: int) -> str:
+        def per(b: int, k: int = k) -> str:
             return f"{1000 * b / k:.1f}" if k >= 200 else "-"
 
         print(f"  {r['id']} | {r['language']} | {','.join(r['features']) or '-'} | {r['pages']} | "
               f"{f(r['sim_mupdf'])} | {f(r['sim_plumber'])} | {f(r['sim_peers'])} | {r['lost']} "
               f"({r['lost_nonbmp']}) {r['lost_sample'][:10]!r} | {per(r['breaks_ours'])}/"
               f"{per(r['breaks_mupdf'])}/{per(r['breaks_plumber'])} | "
-              f"{1000 * r['cpu_ours'] / r['pages']:.1f}/{1000 * r['cpu_mupdf'] / r['pages']:.1f} ms")
+              f"{1000 * r['cpu_ours'] / r['pages']:.1f}/"
+              f"{1000 * r['cpu_mupdf'] / r['pages']:.1f} ms")
     ok = [r for r in pdfs if "pages" in r]
     best = [max(x for x in (r["sim_mupdf"], r["sim_plumber"]) if x is not None) for r in ok
             if r["sim_mupdf"] is not None or r["sim_plumber"] is not None]

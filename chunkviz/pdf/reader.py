@@ -131,46 +131,17 @@ def _page_chars(pdf: object, index: int, filename: str) -> PageChars:
             handle = textpage.raw
             n = textpage.count_chars()
             PAGE_CHARS.check(n, filename, page=index + 1)  # before a list or array of n
-            chars: list[str] = []
-            boxes = np.zeros((n, 4), np.float32)
-            sizes = np.zeros(n, np.float32)
-            newline: set[int] = set()
-            rect = raw.FS_RECTF()
-            pending_break = False
-            unmapped = 0
-            low = False  # the unit at i is the low half of a pair already read
-            for i in range(n):
-                if low:
-                    low = False
-                    continue
-                code = raw.FPDFText_GetUnicode(handle, i)
-                if code in (0x0A, 0x0D):
-                    pending_break = True
-                    continue
-                if 0xD800 <= code <= 0xDBFF and i + 1 < n:
-                    # NOTE: PDFium gives a character outside the BMP (CJK Extension B, emoji,
-                    # mathematical letters) as two UTF-16 units, one index each: join them.
-                    second = raw.FPDFText_GetUnicode(handle, i + 1)
-                    if 0xDC00 <= second <= 0xDFFF:
-                        code = 0x10000 + ((code - 0xD800) << 10) + (second - 0xDC00)
-                        low = True
-                if code == 0x02:  # PDFium's mark for a hyphen that ends a line
-                    code = 0x2D
-                if (code in (0xFFFE, 0xFFFF) or 0xD800 <= code <= 0xDFFF
-                        or (code < 0x20 and code != 0x09) or 0x7F <= code < 0xA0):
-                    # A glyph without a code point: a font without a Unicode map gives none,
-                    # or a control character (a glyph id read as a code). Counted, not text.
-                    unmapped += 1
-                    continue
-                raw.FPDFText_GetLooseCharBox(handle, i, ctypes.byref(rect))
-                k = len(chars)
-                if pending_break:
-                    newline.add(k)
-                    pending_break = False
-                chars.append(chr(code))
-                sizes[k] = raw.FPDFText_GetFontSize(handle, i)
-                boxes[k] = _upright(rect.left, rect.bottom, rect.right, rect.top, rotation,
-                                    width, height)
+            codes = _codes(handle, n)
+            keep, newline, unmapped = _kept(codes)
+            m = len(keep)
+            # NOTE: one C call per character for its box and one for its size (PDFium has no
+            # call for a page's boxes); each box is written straight into one array.
+            rects = (raw.FS_RECTF * m)()
+            box, size, byref = raw.FPDFText_GetLooseCharBox, raw.FPDFText_GetFontSize, ctypes.byref
+            index_of = keep.tolist()
+            for k, i in enumerate(index_of):
+                box(handle, i, byref(rects[k]))
+            sizes = np.fromiter((size(handle, i) for i in index_of), np.float32, m)
         finally:
             textpage.close()
     except pdfium.PdfiumError:
@@ -178,23 +149,93 @@ def _page_chars(pdf: object, index: int, filename: str) -> PageChars:
                          rotation=rotation)
     finally:
         page.close()
-    k = len(chars)
-    return PageChars(float(width), float(height), "".join(chars), boxes[:k].copy(),
-                     frozenset(newline), sizes[:k].copy(), unmapped, rotation)
+    raw_boxes = np.frombuffer(rects, np.float32).reshape(m, 4)  # left, top, right, bottom
+    boxes = _upright(raw_boxes, rotation, width, height)
+    text = "".join(map(chr, codes[keep].tolist()))
+    return PageChars(float(width), float(height), text, boxes, newline, sizes, unmapped,
+                     rotation)
 
 
-def _upright(left: float, bottom: float, right: float, top: float, rotation: int,
-             width: float, height: float) -> tuple[float, float, float, float]:
-    """A box in PDF space (bottom-up, before ``/Rotate``) as shown: x0, top, x1, bottom.
+def _codes(handle: object, n: int) -> np.ndarray:
+    """The code PDFium gives each of a text page's ``n`` characters (int64)."""
+    import pypdfium2.raw as raw
 
-    The layout works top-down, as the rendered image does, on the page turned as its
-    ``/Rotate`` says (``width`` and ``height`` are the page's as shown): a landscape page
-    stored as a portrait one turned a quarter is read upright, not one letter per line.
+    get = raw.FPDFText_GetUnicode
+    codes = np.fromiter((get(handle, i) for i in range(n)), np.int64, n)
+    for i in np.flatnonzero(codes > 0x10FFFF).tolist():
+        codes[i] = _packed(int(codes[i]))
+    return codes
+
+
+def _packed(code: int) -> int:
+    """A code point for a code above U+10FFFF, or -1.
+
+    NOTE: where a font's ToUnicode map gives a character as its UTF-8 bytes (``<F0A8A780>``
+    for 𨧀, pdf.js issue 18117), PDFium returns those bytes packed into one integer; its page
+    text then holds wrong BMP characters. Read the bytes as UTF-8, else as one UTF-16 pair.
     """
+    data = code.to_bytes(4, "big").lstrip(b"\0")
+    for encoding in ("utf-8", "utf-16-be"):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if len(text) == 1:
+            return ord(text)
+    return -1
+
+
+def _kept(codes: np.ndarray) -> tuple[np.ndarray, frozenset[int], int]:
+    """Which characters are text, where PDFium saw line ends, and how many have no code.
+
+    Returns the indices kept (``codes`` is rewritten in place: surrogate pairs joined into the
+    high unit, PDFium's line-end hyphen mark made a hyphen), the positions in the kept
+    characters before which a line ended, and the glyphs without a code point.
+    """
+    n = len(codes)
+    # NOTE: PDFium gives a character outside the BMP (CJK Extension B, emoji, mathematical
+    # letters) as two UTF-16 units, one index each: join them.
+    high = (codes >= 0xD800) & (codes <= 0xDBFF)
+    pair = np.zeros(n, bool)
+    if n > 1:
+        pair[:-1] = high[:-1] & (codes[1:] >= 0xDC00) & (codes[1:] <= 0xDFFF)
+    lows = np.flatnonzero(pair) + 1
+    if len(lows):
+        first = np.flatnonzero(pair)
+        codes[first] = 0x10000 + ((codes[first] - 0xD800) << 10) + (codes[lows] - 0xDC00)
+    low = np.zeros(n, bool)
+    low[lows] = True
+    codes[codes == 0x02] = 0x2D  # PDFium's mark for a hyphen that ends a line
+    brk = (codes == 0x0A) | (codes == 0x0D)
+    # A glyph without a code point: a font without a Unicode map gives none, or a control
+    # character (a glyph id read as a code). Counted, not text.
+    bad = ((codes == 0xFFFE) | (codes == 0xFFFF) | ((codes >= 0xD800) & (codes <= 0xDFFF))
+           | ((codes < 0x20) & (codes != 0x09)) | ((codes >= 0x7F) & (codes < 0xA0))
+           | (codes > 0x10FFFF) | (codes < 0))
+    bad &= ~brk & ~low
+    keep_mask = ~(brk | bad | low)
+    keep = np.flatnonzero(keep_mask)
+    # A line end counts before the next kept character.
+    kept_before = np.cumsum(keep_mask) - keep_mask  # kept characters before each index
+    newline = frozenset(int(k) for k in np.unique(kept_before[brk]) if k < len(keep))
+    return keep, newline, int(bad.sum())
+
+
+def _upright(rects: np.ndarray, rotation: int, width: float, height: float) -> np.ndarray:
+    """Boxes in PDF space (left, top, right, bottom; bottom-up, before ``/Rotate``) as shown.
+
+    The layout works top-down (x0, top, x1, bottom), as the rendered image does, on the page
+    turned as its ``/Rotate`` says (``width`` and ``height`` are the page's as shown): a
+    landscape page stored as a portrait one turned a quarter is read upright, not one letter
+    per line.
+    """
+    left, top, right, bottom = rects[:, 0], rects[:, 1], rects[:, 2], rects[:, 3]
     if rotation == 90:
-        return bottom, left, top, right
-    if rotation == 180:
-        return width - right, bottom, width - left, top
-    if rotation == 270:
-        return width - top, height - right, width - bottom, height - left
-    return left, height - top, right, height - bottom
+        cols = (bottom, left, top, right)
+    elif rotation == 180:
+        cols = (width - right, bottom, width - left, top)
+    elif rotation == 270:
+        cols = (width - top, height - right, width - bottom, height - left)
+    else:
+        cols = (left, height - top, right, height - bottom)
+    return np.stack(cols, axis=1).astype(np.float32)

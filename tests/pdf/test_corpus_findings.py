@@ -1,0 +1,88 @@
+"""What the real-file corpus (bench/corpus, bench/real_corpus.py) showed, on small PDFs made here.
+
+- A font whose CMap takes UTF-8 bytes as character codes (Adobe's ``Uni…-UTF8-H``, pdf.js
+  issue 18117): PDFium does not look such 3- and 4-byte codes up in the ToUnicode map and gives
+  the code itself (𠮷 as 0xF0A0AEB7). The reader raised OverflowError on it (a traceback for a
+  user); it now reads the bytes as UTF-8, so no character outside the BMP is lost.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunkviz.extract import extract
+from chunkviz.pdf.reader import _kept, _packed
+from tests.pdf.printing import pdf_of
+
+_SPACE = (b"4 begincodespacerange <00> <7F> <C080> <DFBF> <E08080> <EFBFBF> <F0808080> "
+          b"<F7BFBFBF> endcodespacerange\n")
+_CMAP = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << "
+         b"/Registry (Adobe) /Ordering (Identity) /Supplement 0 >> def /CMapName /%s def "
+         b"/CMapType %d def\n")
+_END = b"endcmap CMapName currentdict /CMap defineresource pop end end"
+
+
+def _stream(body: bytes) -> bytes:
+    return b"<< /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
+
+
+def utf8_cmap_pdf(text: str) -> bytes:
+    """One line of ``text`` in a Type0 font whose character codes are UTF-8 bytes."""
+    chars = sorted(set(text))
+    hexes = [c.encode("utf-8").hex().encode() for c in chars]
+    encoding = (_CMAP % (b"Uni-Utf8-H", 1) + _SPACE + b"%d begincidchar\n" % len(chars)
+                + b"".join(b"<%s> %d\n" % (h, i + 1) for i, h in enumerate(hexes))
+                + b"endcidchar " + _END)
+    to_unicode = (_CMAP % (b"Adobe-Identity-UCS", 2) + _SPACE + b"%d beginbfchar\n" % len(chars)
+                  + b"".join(b"<%s> <%s>\n" % (h, c.encode("utf-16-be").hex().encode())
+                             for h, c in zip(hexes, chars, strict=True))
+                  + b"endbfchar " + _END)
+    content = b"BT /F1 12 Tf 56 700 Td <%s> Tj ET" % text.encode("utf-8").hex().encode()
+    return pdf_of([
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        b"<< /Type /Font /Subtype /Type0 /BaseFont /NotoSansCJKjp /Encoding 6 0 R "
+        b"/DescendantFonts [8 0 R] /ToUnicode 7 0 R >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
+        b"/Resources << /Font << /F1 3 0 R >> >> >>",
+        _stream(content),
+        _stream(encoding),
+        _stream(to_unicode),
+        b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /NotoSansCJKjp /CIDSystemInfo << "
+        b"/Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 9 0 R "
+        b"/DW 1000 /CIDToGIDMap /Identity >>",
+        b"<< /Type /FontDescriptor /FontName /NotoSansCJKjp /Flags 4 /FontBBox [0 -120 1000 880] "
+        b"/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>",
+    ])
+
+
+def test_a_font_with_utf8_codes_keeps_every_character_outside_the_bmp():
+    got = extract(utf8_cmap_pdf("葛飾区の𠮷野家、𩸽と𝜀"), "utf8.pdf")
+    assert got.text == "葛飾区の𠮷野家、𩸽と𝜀"
+    assert got.quality is not None
+    assert got.quality.unmapped == 0
+
+
+@given(st.characters(min_codepoint=0x80, max_codepoint=0x10FFFF,
+                     exclude_categories=("Cs",)))
+def test_a_packed_code_above_the_unicode_range_is_read_as_its_utf8_bytes(ch):
+    packed = int.from_bytes(ch.encode("utf-8"), "big")
+    if packed > 0x10FFFF:
+        assert _packed(packed) == ord(ch)
+
+
+def test_a_code_that_is_no_character_is_counted_not_kept():
+    assert _packed(0xFFFFFFFF) == -1
+    codes = np.array([0x41, 0xD842, 0xDFB7, 0x0A, 0x02, -1, 0xFFFE, 0xDC00, 0x42], np.int64)
+    keep, newline, unmapped = _kept(codes)
+    assert "".join(chr(c) for c in codes[keep]) == "A𠮷-B"
+    assert newline == frozenset({2})  # the line end falls before "-", the third kept character
+    assert unmapped == 3
+
+
+@pytest.mark.parametrize("text", ["abc xyz0123", "東京、大阪。"])
+def test_text_in_a_utf8_font_reads_as_it_was_written(text):
+    assert extract(utf8_cmap_pdf(text), "utf8.pdf").text == text
