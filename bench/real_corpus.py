@@ -10,16 +10,18 @@ PDF
   aside, page by page, weighted by length) of our text to PyMuPDF's and to pdfplumber's;
   the higher of the two is the file's score (pdfplumber has no vertical mode, PyMuPDF follows
   the content stream: each is wrong on some files);
-- **characters lost**: characters in PyMuPDF's or pdfplumber's text (the larger count per
-  character) missing from ours (read keeping running heads, readings added back), and how many
-  of them are outside the BMP;
+- **characters lost**: characters in both PyMuPDF's and pdfplumber's text (the smaller count
+  per character; pdfplumber's ``(cid:N)`` for a glyph without a code left out) missing from
+  ours (read keeping running heads, readings added back), and how many are outside the BMP
+  (there a character either peer read counts);
 - **breaks inside sentences** per 1,000 CJK characters: a single line break between two CJK
   characters, the first not ending a sentence (ours, PyMuPDF's, pdfplumber's);
 - **refusals and crashes** with their message;
 - **CPU per page**: process CPU time of ``chunkviz.extract`` and of PyMuPDF's ``get_text``
   over every page, interleaved (ours, theirs, ours, theirs...), best of ``--rounds``; the
   corpus ratio is the sum of ours over the sum of theirs, in the same run. The load average
-  is printed with it.
+  is printed with it, and what PDFium alone costs (opening the file and each page's text
+  page, which chunkviz cannot do without).
 
 DOCX
 - the share of the words of footnotes, endnotes, comments, text boxes and content controls
@@ -110,6 +112,22 @@ def mupdf_pages(data: bytes) -> list[str]:
         return [page.get_text() for page in doc]
 
 
+def pdfium_floor(data: bytes) -> None:
+    """What PDFium alone costs: open the file and each page's text page (no character read)."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(data)
+    try:
+        for i in range(len(pdf)):
+            page = pdf[i]
+            textpage = page.get_textpage()
+            textpage.count_chars()
+            textpage.close()
+            page.close()
+    finally:
+        pdf.close()
+
+
 def plumber_pages(data: bytes) -> list[str]:
     import pdfplumber
 
@@ -153,9 +171,15 @@ def pdf_record(data: bytes, name: str, rounds: int) -> dict[str, Any]:
     rec["sim_mupdf"] = similarity(ours_pages, mu) if mu else None
     rec["sim_plumber"] = similarity(ours_pages, pl) if pl else None
     rec["sim_peers"] = similarity(mu, pl) if mu and pl else None
+    # Characters both peers read (the smaller count): one peer's garbage (PyMuPDF's mojibake on
+    # a font without a map, pdfplumber's "(cid:12)" for a glyph without a code) is not ours.
+    # Outside the BMP, a character either peer read counts (the larger count).
     ref = Counter(_dense("".join(mu)))
-    for ch, k in Counter(_dense("".join(pl))).items():
-        ref[ch] = max(ref[ch], k)
+    if pl:
+        theirs = Counter(_dense(re.sub(r"\(cid:\d+\)", "", "".join(pl))))
+        wide = {ch: max(ref[ch], theirs[ch]) for ch in ref | theirs if ord(ch) > 0xFFFF}
+        both = ref & theirs if mu else theirs
+        ref = Counter({ch: k for ch, k in both.items() if ord(ch) <= 0xFFFF}) + Counter(wide)
     lost = {ch: k - ours_count[ch] for ch, k in ref.items() if k > ours_count[ch]}
     rec["lost"] = sum(lost.values())
     rec["lost_nonbmp"] = sum(k for ch, k in lost.items() if ord(ch) > 0xFFFF)
@@ -168,12 +192,14 @@ def pdf_record(data: bytes, name: str, rounds: int) -> dict[str, Any]:
         rec[f"breaks_{key}"] = b
         rec["cjk"] = max(rec.get("cjk", 0), c) if key == "ours" else rec.get("cjk", 0)
     # CPU: interleaved, best of rounds.
-    ours_cpu, mu_cpu = [], []
+    ours_cpu, mu_cpu, floor_cpu = [], [], []
     for _ in range(rounds):
         ours_cpu.append(cpu(lambda: extract(data, name)))
         mu_cpu.append(cpu(lambda: mupdf_pages(data)))
+        floor_cpu.append(cpu(lambda: pdfium_floor(data)))
     rec["cpu_ours"] = min(ours_cpu)
     rec["cpu_mupdf"] = min(mu_cpu)
+    rec["cpu_pdfium"] = min(floor_cpu)
     rec["cpu_plumber"] = cpu(lambda: plumber_pages(data))
     return rec
 
@@ -345,10 +371,14 @@ def report(rows: list[dict[str, Any]], skipped: int, load: tuple[float, float]) 
     pages = sum(r["pages"] for r in ok)
     co, cm = sum(r["cpu_ours"] for r in ok), sum(r["cpu_mupdf"] for r in ok)
     cp = sum(r["cpu_plumber"] for r in ok)
+    cf = sum(r["cpu_pdfium"] for r in ok)
     ratios = [r["cpu_ours"] / r["cpu_mupdf"] for r in ok if r["cpu_mupdf"] > 0]
     print(f"  CPU per page over {pages} pages: chunkviz {1000 * co / pages:.1f} ms, PyMuPDF "
           f"{1000 * cm / pages:.1f} ms, pdfplumber {1000 * cp / pages:.1f} ms; ratio to PyMuPDF "
           f"{co / cm:.2f} (per file median {median(ratios):.2f}, worst {max(ratios):.2f})")
+    print(f"  PDFium alone (open, each page's text page, no character read): "
+          f"{1000 * cf / pages:.1f} ms per page, {cf / cm:.2f}x PyMuPDF; chunkviz is "
+          f"{co / cf:.2f}x that")
     print("\nDOCX  id | features | words found / words per part")
     totals: Counter[str] = Counter()
     for r in docx:
