@@ -169,19 +169,32 @@ def page_lines(page_no: int, page: PageChars) -> list[Line]:
     cut = ((np.abs(mid[1:] - mid[:-1]) > 0.6 * low) | (boxes[1:, 0] < boxes[:-1, 0] - 2 * h)
            | (boxes[1:, 0] - boxes[:-1, 2] > 3 * h))  # a gutter: the next column's line
     starts = sorted({0, *(int(i) + 1 for i in np.flatnonzero(cut)), *page.newline} - {n})
-    visible = np.array([not ch.isspace() for ch in text], bool)
+    visible = ~spaces
+    # Each line's extent over its visible characters, all lines at once.
+    at = np.asarray(starts, np.intp)
+
+    def least(values: np.ndarray) -> np.ndarray:
+        return np.minimum.reduceat(np.where(visible, values, np.inf), at)
+
+    def most(values: np.ndarray) -> np.ndarray:
+        return np.maximum.reduceat(np.where(visible, values, -np.inf), at)
+
+    x0, x1 = least(boxes[:, 0]).tolist(), most(boxes[:, 2]).tolist()
+    top, bottom = least(boxes[:, 1]).tolist(), most(boxes[:, 3]).tolist()
+    small, large = least(sizes).tolist(), most(sizes).tolist()
+    shown = (np.add.reduceat(visible.astype(np.intp), at) > 0).tolist()
     lines: list[Line] = []
-    for a, b in zip(starts, [*starts[1:], n], strict=True):
-        keep = visible[a:b]
-        if not keep.any():
+    for k, (a, b) in enumerate(zip(starts, [*starts[1:], n], strict=True)):
+        if not shown[k]:
             continue
-        seg = boxes[a:b][keep]
-        lines.append(Line(page_no, a, b, float(seg[:, 0].min()), float(seg[:, 2].max()),
-                          float(seg[:, 1].min()), float(seg[:, 3].max()),
-                          float(np.median(sizes[a:b][keep])), text[a:b]))
+        # Most lines are set in one size: the median is then that size.
+        size = small[k] if small[k] == large[k] else float(
+            np.median(sizes[a:b][visible[a:b]]))
+        lines.append(Line(page_no, a, b, x0[k], x1[k], top[k], bottom[k], size, text[a:b]))
     return lines
 
 
+_SPACE = re.compile(r"\s")
 _KANA = re.compile(r"^[\u3041-\u309f\u30a0-\u30ff]+$")
 
 
@@ -324,16 +337,15 @@ def _gutter(lines: Sequence[Line], width: float, start: float = 0.0) -> float | 
     """A gutter in the middle 40% of ``[start, start + width]`` that few lines cross."""
     if len(lines) < 6:
         return None
-    best: tuple[int, float] | None = None
-    for k in range(30, 71):
-        x = start + width * k / 100
-        crossing = sum(1 for ln in lines if ln.x0 < x < ln.x1)
-        if best is None or crossing < best[0]:
-            best = (crossing, x)
-    assert best is not None  # noqa: S101 - the loop runs at least once
-    crossing, x = best
-    left = sum(1 for ln in lines if ln.x1 <= x)
-    right = sum(1 for ln in lines if ln.x0 >= x)
+    x0 = np.fromiter((ln.x0 for ln in lines), np.float64, len(lines))
+    x1 = np.fromiter((ln.x1 for ln in lines), np.float64, len(lines))
+    xs = [start + width * k / 100 for k in range(30, 71)]
+    at = np.asarray(xs)
+    crossings = ((x0[:, None] < at) & (at < x1[:, None])).sum(axis=0)
+    best = int(np.argmin(crossings))  # the first of the fewest, left to right
+    crossing, x = int(crossings[best]), xs[best]
+    left = int(np.count_nonzero(x1 <= x))
+    right = int(np.count_nonzero(x0 >= x))
     floor = max(3, int(0.2 * len(lines)))
     if crossing > 0.1 * len(lines) or left < floor or right < floor:
         return None
@@ -546,6 +558,10 @@ def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
     em), a narrower one a real ASCII space ("東京 大阪"). Letter-spaced capitals are one word
     (``_letter_spaced``).
     """
+    cjk = list(map(is_cjk, ln.text))
+    if all(cjk) and not _SPACE.search(ln.text):
+        # Nothing is ever put between two CJK characters with no space between them.
+        return ln.text, np.arange(base + ln.start, base + ln.end, dtype=np.int64)
     chars: list[str] = []
     src: list[int] = []
     box = page.boxes[ln.start : ln.end]
@@ -565,12 +581,11 @@ def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
                 space = k
             continue
         if last >= 0:
-            prev = ln.text[last]
             gap = x0[k] - x1[last]
             if space >= 0 and ln.text[space] == "\u3000":
                 chars.append("\u3000")  # the PDF's own ideographic space
                 src.append(base + ln.start + space)
-            elif is_cjk(prev) and is_cjk(ch):
+            elif cjk[last] and cjk[k]:
                 if space >= 0:
                     # A glyph narrower than its cell ("・") is taken as centred in a cell of
                     # one em, so the gap is the one between cells.
@@ -581,7 +596,7 @@ def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
                     src.extend([-1] * run)
             elif k in spaced_out:
                 pass  # letter spacing inside a word: "C H A P T E R" is "CHAPTER"
-            elif space >= 0 or (not (is_cjk(prev) or is_cjk(ch)) and gap > 0.25 * ln.size):
+            elif space >= 0 or (not (cjk[last] or cjk[k]) and gap > 0.25 * ln.size):
                 chars.append(" ")
                 src.append(-1)
         chars.append(ch)
@@ -619,7 +634,7 @@ def _letter_spaced(text: str, visible: list[int], x0: list[float], x1: list[floa
             if not run:
                 run.append(a)
             run.append(b)
-        else:
+        elif run:
             close()
     close()
     return out
