@@ -63,3 +63,24 @@ def fold_compat(text: str) -> tuple[str, int]:
     table = compat_table()
     count = sum(1 for ch in text if ord(ch) in table) if not text.isascii() else 0
     return (text.translate(table), count) if count else (text, 0)
+
+
+# Vertical presentation forms (U+FE10 block, U+FE30 block) -> the punctuation they are the vertical
+# glyphs of, full width as Japanese sets it. Vertical text from LuaTeX-ja (its "vert" glyphs) and
+# other writers names these code points: "吾輩は猫である︒" matches no "。" and no sentence rule.
+# NFKC maps several to ASCII (︒ is "。" but ︐ is ","; ︙ is "..."): this table is one to one.
+VERTICAL_FORMS = {
+    0xFE10: 0xFF0C, 0xFE11: 0x3001, 0xFE12: 0x3002, 0xFE13: 0xFF1A, 0xFE14: 0xFF1B,
+    0xFE15: 0xFF01, 0xFE16: 0xFF1F, 0xFE17: 0x3016, 0xFE18: 0x3017, 0xFE19: 0x2026,
+    0xFE30: 0x2025, 0xFE31: 0x2014, 0xFE32: 0x2013, 0xFE33: 0xFF3F, 0xFE34: 0xFF3F,
+    0xFE35: 0xFF08, 0xFE36: 0xFF09, 0xFE37: 0xFF5B, 0xFE38: 0xFF5D, 0xFE39: 0x3014,
+    0xFE3A: 0x3015, 0xFE3B: 0x3010, 0xFE3C: 0x3011, 0xFE3D: 0x300A, 0xFE3E: 0x300B,
+    0xFE3F: 0x3008, 0xFE40: 0x3009, 0xFE41: 0x300C, 0xFE42: 0x300D, 0xFE43: 0x300E,
+    0xFE44: 0x300F, 0xFE47: 0xFF3B, 0xFE48: 0xFF3D,
+}
+
+
+def fold_vertical(text: str) -> tuple[str, int]:
+    """``text`` with every vertical presentation form made the punctuation it stands for."""
+    count = sum(1 for ch in text if ord(ch) in VERTICAL_FORMS) if not text.isascii() else 0
+    return (text.translate(VERTICAL_FORMS), count) if count else (text, 0)

@@ -21,7 +21,7 @@ import numpy as np
 from chunkviz.errors import InputTextError
 from chunkviz.limits import PAGE_CHARS
 from chunkviz.pdf.bounds import check_streams
-from chunkviz.pdf.compat import fold_compat
+from chunkviz.pdf.compat import fold_compat, fold_vertical
 from chunkviz.pdf.layout import PageChars, Ruby, assemble
 from chunkviz.pdf.pages import PageLayout
 from chunkviz.pdf.quality import ReadQuality, read_quality
@@ -102,8 +102,9 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
     if pages and empty == len(pages):
         raise InputTextError("pdf_scanned", file=filename, pages=len(pages))
     folded, compat = fold_compat("".join(p.text for p in pages))
+    folded, vertical_forms = fold_vertical(folded)
     pos = 0
-    if compat:
+    if compat or vertical_forms:
         refolded = []
         for p in pages:
             refolded.append(replace(p, text=folded[pos : pos + len(p.text)]))

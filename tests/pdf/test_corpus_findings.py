@@ -4,9 +4,13 @@
   issue 18117): PDFium does not look such 3- and 4-byte codes up in the ToUnicode map and gives
   the code itself (𠮷 as 0xF0A0AEB7). The reader raised OverflowError on it (a traceback for a
   user); it now reads the bytes as UTF-8, so no character outside the BMP is lost.
+- Vertical text from LuaTeX-ja names the vertical presentation forms (︒ ︑ ﹁ ﹂ ︵ ︶): they
+  matched no "。" (no sentence rule, no search); they are read as the punctuation they stand for.
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 import numpy as np
 import pytest
@@ -14,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunkviz.extract import extract
+from chunkviz.pdf.compat import VERTICAL_FORMS, fold_vertical
 from chunkviz.pdf.reader import _kept, _packed
 from tests.pdf.printing import pdf_of
 
@@ -86,3 +91,17 @@ def test_a_code_that_is_no_character_is_counted_not_kept():
 @pytest.mark.parametrize("text", ["abc xyz0123", "東京、大阪。"])
 def test_text_in_a_utf8_font_reads_as_it_was_written(text):
     assert extract(utf8_cmap_pdf(text), "utf8.pdf").text == text
+
+
+def test_vertical_presentation_forms_read_as_the_punctuation_they_stand_for():
+    printed = "吾輩は猫である︒名前はまだ無い︒﹁ニャー︑ニャー﹂︵猫︶"
+    got = extract(utf8_cmap_pdf(printed), "v.pdf")
+    assert got.text == "吾輩は猫である。名前はまだ無い。「ニャー、ニャー」（猫）"
+
+
+def test_the_vertical_forms_table_is_one_to_one_and_nfkc_equivalent():
+    for form, plain in VERTICAL_FORMS.items():
+        assert unicodedata.normalize("NFKC", chr(form)) == unicodedata.normalize("NFKC", chr(plain))
+        assert unicodedata.east_asian_width(chr(plain)) in ("W", "F", "A")  # full width
+    assert fold_vertical("︙﹃本﹄") == ("…『本』", 3)
+    assert fold_vertical("plain") == ("plain", 0)
