@@ -590,10 +590,13 @@ def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
                     # A glyph narrower than its cell ("・") is taken as centred in a cell of
                     # one em, so the gap is the one between cells.
                     gap = _cell(x0[k], x1[k], em)[0] - _cell(x0[last], x1[last], em)[1]
-                    wide = gap >= 0.75 * em > 0
-                    run = max(1, min(4, round(gap / em))) if wide else 1
-                    chars.extend("\u3000" * run if wide else " ")
-                    src.extend([-1] * run)
+                    # A space glyph the PDF kerned away (the glyphs' boxes touch: "关 于" set
+                    # as "关于", seen in the corpus) takes no room on the page: none is printed.
+                    if x0[k] - x1[last] >= 0.1 * em:
+                        wide = gap >= 0.75 * em > 0
+                        run = max(1, min(4, round(gap / em))) if wide else 1
+                        chars.extend("\u3000" * run if wide else " ")
+                        src.extend([-1] * run)
             elif k in spaced_out:
                 pass  # letter spacing inside a word: "C H A P T E R" is "CHAPTER"
             elif space >= 0 or (not (cjk[last] or cjk[k]) and gap > 0.25 * ln.size):

@@ -4,6 +4,8 @@
   issue 18117): PDFium does not look such 3- and 4-byte codes up in the ToUnicode map and gives
   the code itself (𠮷 as 0xF0A0AEB7). The reader raised OverflowError on it (a traceback for a
   user); it now reads the bytes as UTF-8, so no character outside the BMP is lost.
+- A Chinese table of contents sets a space glyph after every character and kerns it away
+  (``[(关 ) 1000 (于 )...] TJ``): the glyphs touch, and "关 于 红 军" is read "关于红军".
 - Vertical text from LuaTeX-ja names the vertical presentation forms (︒ ︑ ﹁ ﹂ ︵ ︶): they
   matched no "。" (no sentence rule, no search); they are read as the punctuation they stand for.
 """
@@ -34,8 +36,11 @@ def _stream(body: bytes) -> bytes:
     return b"<< /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
 
 
-def utf8_cmap_pdf(text: str) -> bytes:
-    """One line of ``text`` in a Type0 font whose character codes are UTF-8 bytes."""
+def utf8_cmap_pdf(text: str, shown: bytes | None = None) -> bytes:
+    """One line of ``text`` in a Type0 font whose character codes are UTF-8 bytes.
+
+    ``shown`` replaces the ``Tj`` that shows ``text`` (a ``TJ`` array with kerning).
+    """
     chars = sorted(set(text))
     hexes = [c.encode("utf-8").hex().encode() for c in chars]
     encoding = (_CMAP % (b"Uni-Utf8-H", 1) + _SPACE + b"%d begincidchar\n" % len(chars)
@@ -45,7 +50,8 @@ def utf8_cmap_pdf(text: str) -> bytes:
                   + b"".join(b"<%s> <%s>\n" % (h, c.encode("utf-16-be").hex().encode())
                              for h, c in zip(hexes, chars, strict=True))
                   + b"endbfchar " + _END)
-    content = b"BT /F1 12 Tf 56 700 Td <%s> Tj ET" % text.encode("utf-8").hex().encode()
+    shown = shown or b"<%s> Tj" % text.encode("utf-8").hex().encode()
+    content = b"BT /F1 12 Tf 56 700 Td " + shown + b" ET"
     return pdf_of([
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
@@ -105,3 +111,15 @@ def test_the_vertical_forms_table_is_one_to_one_and_nfkc_equivalent():
         assert unicodedata.east_asian_width(chr(plain)) in ("W", "F", "A")  # full width
     assert fold_vertical("︙﹃本﹄") == ("…『本』", 3)
     assert fold_vertical("plain") == ("plain", 0)
+
+
+def test_a_space_kerned_away_between_cjk_characters_is_not_read():
+    def code(text: str) -> str:
+        return text.encode("utf-8").hex()
+
+    # Each space is one em wide (the font's default width) and taken back by the kerning.
+    kerned = " 1000 ".join(f"<{code(c)}{code(' ')}>" for c in "关于红") + f" 1000 <{code('军')}>"
+    got = extract(utf8_cmap_pdf("关于红军 ", f"[{kerned}] TJ".encode()), "k.pdf")
+    assert got.text == "关于红军"
+    # The same space not kerned away is a space one em wide: an ideographic space.
+    assert extract(utf8_cmap_pdf("关 于"), "s.pdf").text == "关\u3000于"
