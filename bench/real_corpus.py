@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from chunkviz.errors import InputTextError  # noqa: E402
 from chunkviz.extract import extract  # noqa: E402
-from chunkviz.pdf.compat import fold_compat  # noqa: E402
+from chunkviz.pdf.compat import fold_compat, fold_vertical  # noqa: E402
 from chunkviz.pdf.layout import is_cjk  # noqa: E402
 from chunkviz.pdf.reader import read_pdf  # noqa: E402
 
@@ -68,15 +68,17 @@ W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
 def _dense(text: str) -> str:
-    """The text without whitespace, compatibility ideographs folded, NFC."""
+    """The text without whitespace, compatibility ideographs and vertical forms folded, NFC."""
     import unicodedata
 
     folded, _ = fold_compat("".join(text.split()))
+    folded, _ = fold_vertical(folded)  # as chunkviz reads them, for every reader
     return unicodedata.normalize("NFC", folded)
 
 
 def inner_breaks(text: str) -> tuple[int, int]:
     """(single line breaks inside sentences between CJK characters, CJK characters)."""
+    text, _ = fold_vertical(text)  # "︒" ends a sentence as "。" does
     cjk = sum(1 for c in text if is_cjk(c))
     breaks = 0
     for m in re.finditer(r"(?<=\S)[ \t]*\n[ \t]*(?=\S)", text):
@@ -255,16 +257,16 @@ def docx_record(data: bytes, name: str) -> dict[str, Any]:
     root = etree.fromstring(doc)
     for key, tag in (("textboxes", W + "txbxContent"), ("content_controls", W + "sdtContent")):
         words: list[str] = []
-        seen: set[int] = set()
+        seen: set[Any] = set()  # the elements themselves: an id() is reused once freed
         for node in root.iter(tag):
             if key == "textboxes" and any(
                 a.tag.endswith("}Fallback") for a in node.iterancestors()
             ):
                 continue  # Word's VML copy of a DrawingML text box
             for t in node.iter(W + "t"):
-                if id(t) in seen or _deleted(t):
+                if t in seen or _deleted(t):
                     continue
-                seen.add(id(t))
+                seen.add(t)
                 words += re.findall(r"\w+", t.text or "")
         parts[key] = words
     dense = "".join(text.split())
@@ -347,6 +349,12 @@ def report(rows: list[dict[str, Any]], skipped: int, load: tuple[float, float]) 
     print("\nPDF summary")
     print(f"  read {len(ok)}, refused {sum('refused' in r for r in pdfs)}, "
           f"crashed {sum('crash' in r for r in pdfs)}")
+    if ok and best:
+        pdf_summary(ok, best)
+    report_docx(docx)
+
+
+def pdf_summary(ok: list[dict[str, Any]], best: list[float]) -> None:
     print(f"  reading order (best of the two peers): median {median(best):.3f}, worst "
           f"{min(best):.3f}; files below 0.9: {sum(b < 0.9 for b in best)}")
     for group in ("vertical", "rotated", "non-BMP", "ruby"):
@@ -363,7 +371,7 @@ def report(rows: list[dict[str, Any]], skipped: int, load: tuple[float, float]) 
           f"(peers read {sum(r['ref_nonbmp'] for r in ok)}, we read "
           f"{sum(r['ours_nonbmp'] for r in ok)})")
     ja = [r for r in ok if r.get("cjk", 0) >= 200]
-    for key in ("ours", "mupdf", "plumber"):
+    for key in ("ours", "mupdf", "plumber") if ja else ():
         rates = [1000 * r[f"breaks_{key}"] / r["cjk"] for r in ja]
         print(f"  breaks inside sentences per 1,000 CJK characters ({key}, {len(ja)} files): "
               f"median {median(rates):.1f}, worst {max(rates):.1f}, pooled "
@@ -379,6 +387,9 @@ def report(rows: list[dict[str, Any]], skipped: int, load: tuple[float, float]) 
     print(f"  PDFium alone (open, each page's text page, no character read): "
           f"{1000 * cf / pages:.1f} ms per page, {cf / cm:.2f}x PyMuPDF; chunkviz is "
           f"{co / cf:.2f}x that")
+
+
+def report_docx(docx: list[dict[str, Any]]) -> None:
     print("\nDOCX  id | features | words found / words per part")
     totals: Counter[str] = Counter()
     for r in docx:
