@@ -488,6 +488,7 @@ def sensitivity_stage(
     seed: int,
     margins: Mapping[str, float] | None = None,
     progress: Progress = no_progress,
+    main: Sequence[PairwiseResult] = (),
 ) -> Sensitivity[PairwiseResult]:
     """The pairwise tests again under each alternative definition (``SENSITIVITY``).
 
@@ -495,12 +496,22 @@ def sensitivity_stage(
     definition differs, so a changed outcome is the definition's doing. Returns the file's
     ``sensitivity`` section: what each definition means, the ranks it gives, the places behind
     the all-relevant nDCG, and the pairwise rows per definition.
+
+    ``main`` are the main tests (``significance_stage``): a definition that gives every
+    configuration the main ranks (no ties to break, no other answer found) has the main
+    tests' rows, which are reused instead of computed again.
     """
     labels = [ix.config.label for ix in indexed]
     rows: dict[str, tuple[PairwiseResult, ...]] = {}
     for i, (name, (_, metrics)) in enumerate(SENSITIVITY.items()):
         found: list[PairwiseResult] = []
+        same = name in RANK_DEFINITIONS and all(rk.alternative_ranks[name] == rk.ranks
+                                                for rk in ranked)
         for key in metrics:
+            reused = [r for r in main if r.metric == key] if same else []
+            if reused:
+                found.extend(reused)
+                continue
             metric, k = parse_metric_key(key)
             if name == "ndcg_all_relevant":
                 values = {lab: ndcg_all_at_k(rk.places, [len(r) for r in ix.relevant], int(k))
@@ -779,7 +790,7 @@ def run_benchmark(
                                   steps_after=len(SENSITIVITY))
     sensitivity = sensitivity_stage(indexed, ranked, scored, alpha=alpha,
                                     permutations=permutations, seed=seed, margins=margin_of,
-                                    progress=report)
+                                    progress=report, main=pairwise)
     at_budget = budget_stage(scored, alpha=alpha, permutations=permutations, seed=seed,
                              margins=margin_of)
     settings = {"spec": spec or dataset.name, "sample": sample, "seed": seed, "measure": measure,
