@@ -507,6 +507,7 @@ def sensitivity_stage(
         found: list[PairwiseResult] = []
         same = name in RANK_DEFINITIONS and all(rk.alternative_ranks[name] == rk.ranks
                                                 for rk in ranked)
+        ranks: dict[str, np.ndarray] = {}
         for key in metrics:
             reused = [r for r in main if r.metric == key] if same else []
             if reused:
@@ -517,8 +518,11 @@ def sensitivity_stage(
                 values = {lab: ndcg_all_at_k(rk.places, [len(r) for r in ix.relevant], int(k))
                           for lab, ix, rk in zip(labels, indexed, ranked, strict=True)}
             else:
-                values = {lab: metric_values(metric, rk.alternative_ranks[name], int(k))
-                          for lab, rk in zip(labels, ranked, strict=True)}
+                # Each configuration's ranks as floats once (inf: not found), for all metrics.
+                ranks = ranks or {lab: np.array([math.inf if r is None else r
+                                                 for r in rk.alternative_ranks[name]], np.float64)
+                                  for lab, rk in zip(labels, ranked, strict=True)}
+                values = {lab: metric_values(metric, ranks[lab], int(k)) for lab in labels}
             found.extend(pairwise_tests(
                 values, metric=key, alpha=alpha, permutations=permutations, seed=seed,
                 resampling=scored.resampling, margin=margins_for([key], margins)[key]))
