@@ -463,7 +463,8 @@ def rank_stage(
             ranks.extend(batch.pessimistic)
             alt["ties_optimistic"].extend(batch.optimistic)
             for name in RELEVANCE_DEFINITIONS:
-                alt[name].extend(best_relevant_ranks(scores, ix.relevant_by[name][lo:hi]))
+                alt[name].extend(_wider_ranks(scores, relevant, ix.relevant_by[name][lo:hi],
+                                              batch.pessimistic))
             places.extend([p for p in row if p <= NDCG_ALL_K] for row in batch.places)
             for qi, row in zip(range(lo, hi), batch.top[:, :SPAN_K].tolist(), strict=True):
                 q = questions[qi]
@@ -475,6 +476,23 @@ def rank_stage(
             progress("rank", ci * n_qb + b + 1, len(indexed) * n_qb,
                      f"{ix.config.label}: ranking {hi}/{len(questions)} questions")
         out.append(Ranked(ranks, tops, spans, alt, places))
+    return out
+
+
+def _wider_ranks(scores: np.ndarray, relevant: Sequence[list[int]],
+                 wider: Sequence[list[int]], ranks: Sequence[int | None]) -> list[int | None]:
+    """Ranks under a wider relevance definition, from the main ``ranks`` of the same rows.
+
+    A question whose relevant chunks are the main ones keeps its main rank (the same rule,
+    ``best_relevant_ranks``); only the others (a second answer, the answer text found again)
+    are ranked again.
+    """
+    out = list(ranks)
+    changed = [i for i, (w, r) in enumerate(zip(wider, relevant, strict=True)) if w != r]
+    if changed:
+        again = best_relevant_ranks(scores[changed], [wider[i] for i in changed])
+        for i, rank in zip(changed, again, strict=True):
+            out[i] = rank
     return out
 
 
