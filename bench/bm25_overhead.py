@@ -14,7 +14,10 @@ Each round runs, in fresh interpreters and in alternating order:
 Wall time, CPU time (user + system) and peak resident memory of each child process
 (``os.wait4``) are kept, and the medians over the rounds are printed with their ratios to the
 faster bare run. On a shared machine the CPU time is the fairer figure: wall time includes the
-waits for a core. Target: chunkviz <= 1.25x bare bm25s.
+waits for a core; the load average is printed at the start and the end. Each chunkviz round
+writes to a folder of its own, as a first run does (a file already there is read back and
+compared before it is replaced, which is not the benchmark's work). Target (issue 40): chunkviz
+<= 1.10x bare bm25s in CPU time.
 
     python bench/bm25_overhead.py               # 5 rounds
     python bench/bm25_overhead.py --rounds 3
@@ -32,7 +35,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET = 1.25
+TARGET = 1.10
 
 
 def bare(backend: str) -> None:
@@ -77,10 +80,11 @@ def main() -> None:
         bare(args.bare)
         return
     me = str(Path(__file__).resolve())
+    start = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="chunkviz-bm25-") as tmp:
         contestants = {
             "chunkviz": [sys.executable, "-m", "chunkviz", "bench", "--dataset", "jsquad",
-                         "--backend", "bm25", "--sample", "0", "--out", tmp, "--quiet"],
+                         "--backend", "bm25", "--sample", "0", "--quiet", "--out"],
             "bare bm25s (default backend)": [sys.executable, me, "--bare", "auto"],
             "bare bm25s (numpy backend)": [sys.executable, me, "--bare", "numpy"],
         }
@@ -88,14 +92,16 @@ def main() -> None:
         for r in range(args.rounds):
             order = list(contestants.items())
             for name, cmd in order if r % 2 == 0 else order[::-1]:
-                runs[name].append(timed(cmd))
+                out = [str(Path(tmp) / f"round-{r}")] if name == "chunkviz" else []
+                runs[name].append(timed(cmd + out))
                 wall, cpu, mib = runs[name][-1]
                 print(f"round {r + 1} {name}: {wall:.1f} s wall, {cpu:.1f} s CPU, {mib:.0f} MiB",
                       file=sys.stderr)
     load = os.getloadavg()
     print(f"{args.rounds} interleaved rounds, finished "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
-          f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} on {os.cpu_count()} cores")
+          f"{start[0]:.1f} / {start[1]:.1f} / {start[2]:.1f} at the start, "
+          f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end, on {os.cpu_count()} cores")
     print("| run | median wall s | median CPU s | median peak MiB | CPU s per round |")
     print("|---|---:|---:|---:|---|")
     med = {}
@@ -106,7 +112,7 @@ def main() -> None:
     ref = min((n for n in med if n != "chunkviz"), key=lambda n: med[n][1])
     for i, what in ((1, "CPU time"), (0, "wall time")):
         ratio = med["chunkviz"][i] / med[ref][i]
-        print(f"- {what}: chunkviz / {ref} = {ratio:.2f}x (target <= {TARGET}): "
+        print(f"- {what}: chunkviz / {ref} = {ratio:.2f}x (target <= {TARGET:.2f}): "
               f"{'met' if ratio <= TARGET else 'NOT met'}")
     print(f"- peak memory: chunkviz / {ref} = {med['chunkviz'][2] / med[ref][2]:.2f}x")
 

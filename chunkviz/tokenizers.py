@@ -9,11 +9,12 @@ every character belongs to exactly one token, so windows of tokens cover the tex
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol, runtime_checkable
+
+import numpy as np
 
 from chunkviz.errors import MissingDependencyError, ParameterError
 
@@ -145,30 +146,25 @@ class SentencePieceTokenizer:
         text = without_surrogates(text)
         proto = self._sp.encode(text, return_type="proto")
         # SentencePiece reports begin/end in bytes of the (unnormalised) input.
-        byte_to_char = _byte_to_char_table(text)
-        spans = []
-        for piece in proto.pieces:
-            if piece.end <= piece.begin:
-                continue
-            spans.append((byte_to_char(piece.begin), byte_to_char(piece.end)))
-        return [(s, e) for s, e in spans if e > s]
+        edges = np.fromiter((x for piece in proto.pieces for x in (piece.begin, piece.end)),
+                            dtype=np.int64, count=2 * len(proto.pieces))
+        spans = _char_offsets(text, edges).reshape(-1, 2)
+        # An empty piece (no bytes) maps to an empty span: the map is monotone.
+        spans = spans[spans[:, 1] > spans[:, 0]]
+        return list(zip(spans[:, 0].tolist(), spans[:, 1].tolist(), strict=True))
 
 
-def _byte_to_char_table(text: str):  # type: ignore[no-untyped-def]
-    """A function mapping a UTF-8 byte offset of ``text`` to its code-point offset."""
-    byte_starts: list[int] = []
-    pos = 0
-    for ch in text:
-        byte_starts.append(pos)
-        pos += len(ch.encode("utf-8"))
-    total = pos
+def _char_offsets(text: str, byte_offsets: np.ndarray) -> np.ndarray:
+    """The code-point offset of each UTF-8 byte offset of ``text`` (``len(text)`` at the end).
 
-    def convert(b: int) -> int:
-        if b >= total:
-            return len(text)
-        return bisect_right(byte_starts, b) - 1
-
-    return convert
+    A byte inside a character maps to that character's start. ``text`` holds no surrogates
+    (``without_surrogates``).
+    """
+    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    widths = 1 + (points >= 0x80) + (points >= 0x800) + (points >= 0x10000)
+    starts = np.zeros(len(points) + 1, dtype=np.int64)
+    np.cumsum(widths, out=starts[1:])
+    return np.searchsorted(starts, byte_offsets, side="right") - 1
 
 
 @lru_cache(maxsize=4)

@@ -457,7 +457,8 @@ def rank_stage(
             ranks.extend(batch.pessimistic)
             alt["ties_optimistic"].extend(batch.optimistic)
             for name in RELEVANCE_DEFINITIONS:
-                alt[name].extend(best_relevant_ranks(scores, ix.relevant_by[name][lo:hi]))
+                alt[name].extend(_wider_ranks(scores, relevant, ix.relevant_by[name][lo:hi],
+                                              batch.pessimistic))
             places.extend([p for p in row if p <= NDCG_ALL_K] for row in batch.places)
             for qi, row in zip(range(lo, hi), batch.top[:, :SPAN_K].tolist(), strict=True):
                 q = questions[qi]
@@ -472,6 +473,23 @@ def rank_stage(
     return out
 
 
+def _wider_ranks(scores: np.ndarray, relevant: Sequence[list[int]],
+                 wider: Sequence[list[int]], ranks: Sequence[int | None]) -> list[int | None]:
+    """Ranks under a wider relevance definition, from the main ``ranks`` of the same rows.
+
+    A question whose relevant chunks are the main ones keeps its main rank (the same rule,
+    ``best_relevant_ranks``); only the others (a second answer, the answer text found again)
+    are ranked again.
+    """
+    out = list(ranks)
+    changed = [i for i, (w, r) in enumerate(zip(wider, relevant, strict=True)) if w != r]
+    if changed:
+        again = best_relevant_ranks(scores[changed], [wider[i] for i in changed])
+        for i, rank in zip(changed, again, strict=True):
+            out[i] = rank
+    return out
+
+
 def sensitivity_stage(
     indexed: Sequence[Indexed],
     ranked: Sequence[Ranked],
@@ -482,6 +500,7 @@ def sensitivity_stage(
     seed: int,
     margins: Mapping[str, float] | None = None,
     progress: Progress = no_progress,
+    main: Sequence[PairwiseResult] = (),
 ) -> Sensitivity:
     """The pairwise tests again under each alternative definition (``SENSITIVITY``).
 
@@ -489,20 +508,34 @@ def sensitivity_stage(
     definition differs, so a changed outcome is the definition's doing. Returns the file's
     ``sensitivity`` section: what each definition means, the ranks it gives, the places behind
     the all-relevant nDCG, and the pairwise rows per definition.
+
+    ``main`` are the main tests (``significance_stage``): a definition that gives every
+    configuration the main ranks (no ties to break, no other answer found) has the main
+    tests' rows, which are reused instead of computed again.
     """
     labels = [ix.config.label for ix in indexed]
     rows: dict[str, tuple[PairwiseResult, ...]] = {}
     tested = pairwise_keys()
     for i, (name, (_, metrics)) in enumerate(SENSITIVITY.items()):
         found: list[PairwiseResult] = []
+        same = name in RANK_DEFINITIONS and all(rk.alternative_ranks[name] == rk.ranks
+                                                for rk in ranked)
+        ranks: dict[str, np.ndarray] = {}
         for key in tested if metrics is None else metrics:
+            reused = [r for r in main if r.metric == key] if same else []
+            if reused:
+                found.extend(reused)
+                continue
             if name == "ndcg_all_relevant":
                 k = parse_key(key).cutoff
                 values = {lab: ndcg_all_at_k(rk.places, [len(r) for r in ix.relevant], k)
                           for lab, ix, rk in zip(labels, indexed, ranked, strict=True)}
             else:
-                values = {lab: key_values(key, rk.alternative_ranks[name])
-                          for lab, rk in zip(labels, ranked, strict=True)}
+                # Each configuration's ranks as floats once (inf: not found), for all metrics.
+                ranks = ranks or {lab: np.array([math.inf if r is None else r
+                                                 for r in rk.alternative_ranks[name]], np.float64)
+                                  for lab, rk in zip(labels, ranked, strict=True)}
+                values = {lab: key_values(key, ranks[lab]) for lab in labels}
             found.extend(pairwise_tests(
                 values, metric=key, alpha=alpha, permutations=permutations, seed=seed,
                 resampling=scored.resampling, margin=margins_for([key], margins)[key]))
@@ -774,7 +807,7 @@ def run_benchmark(
                                   steps_after=len(SENSITIVITY))
     sensitivity = sensitivity_stage(indexed, ranked, scored, alpha=alpha,
                                     permutations=permutations, seed=seed, margins=margin_of,
-                                    progress=report)
+                                    progress=report, main=pairwise)
     at_budget = budget_stage(scored, alpha=alpha, permutations=permutations, seed=seed,
                              margins=margin_of)
     settings = {"spec": spec or dataset.name, "sample": sample, "seed": seed, "measure": measure,

@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, Literal
 
@@ -58,6 +59,8 @@ from chunkviz.eval.pairwise import PairwiseResult as PairwiseResult
 from chunkviz.eval.pairwise import Unit as Unit
 
 _BATCH = 500  # resamples per matrix product: bounds memory at _BATCH x units floats
+_TABLE_FLOATS = 1 << 21  # bounds the sign-flip lookup tables at 16 MiB
+_CODES_CACHED = 1 << 22  # sign draws kept for reuse up to 4 MiB (5000 flips of 6,700 units)
 
 ReplicationStatus = Literal["holds", "one_only", "contradicts", "neither"]
 
@@ -370,10 +373,15 @@ def sign_flip_p_values(totals: np.ndarray, *, permutations: int, seed: int) -> n
     """Sign-flip p-values of many paired differences on the same units, in one pass.
 
     Column ``j`` of ``totals`` (shape ``(units, pairs)``) holds pair ``j``'s per-unit totals
-    ``D_g``. One sign matrix ``S`` (shape ``(permutations, units)``) is drawn from ``seed`` and
-    applied to every column at once (``S @ totals``), so each pair gets exactly the flips
-    :func:`paired_permutation_test` draws for it alone with that seed, and the p-values do not
-    depend on how many pairs are tested together.
+    ``D_g``. One sequence of random sign vectors is drawn from ``seed`` and applied to every
+    column, so each pair gets exactly the flips :func:`paired_permutation_test` draws for it
+    alone with that seed, and the p-values do not depend on how many pairs (of one metric or
+    of many) are tested together.
+
+    The signed sums ``sum_g s_g D_g`` are added up from lookup tables (:func:`_pattern_sums`),
+    in plain numpy on one thread: no BLAS product, whose thread pool spun a second core for
+    most of a benchmark's statistics (0.6-0.9 s of CPU against 0.02 s on one thread), and
+    whose last bits depend on its thread count.
 
     Returns:
         One p-value per column, in (0, 1]; 1.0 for a column of zeros.
@@ -392,20 +400,77 @@ def sign_flip_p_values(totals: np.ndarray, *, permutations: int, seed: int) -> n
     t = t[:, live]
     observed = np.abs(t.sum(axis=0))
     # NOTE: a small tolerance so that permuted totals equal to the observed one up to float
-    # rounding count as "at least as extreme" (otherwise ties would depend on summation order,
-    # and so on the BLAS kernel and its thread count).
+    # rounding count as "at least as extreme" (otherwise ties would depend on summation order:
+    # the tables' here, a BLAS kernel's and its thread count before).
     threshold = observed - 1e-12 * np.maximum(1.0, observed)
-    rng = np.random.default_rng(seed)
+    codes = sign_codes(t.shape[0], permutations, seed)
     extreme = np.zeros(live.size, dtype=np.int64)
-    done = 0
-    while done < permutations:
-        m = min(_BATCH, permutations - done)
-        signs = (rng.integers(0, 2, size=(m, t.shape[0]), dtype=np.int8) * 2 - 1).astype(
-            np.float64)
-        extreme += np.count_nonzero(np.abs(signs @ t) >= threshold, axis=0)
-        done += m
+    blocks = codes.shape[1]
+    step = max(1, _TABLE_FLOATS // (blocks * 256))  # columns per set of tables
+    for c0 in range(0, live.size, step):
+        tables = _pattern_sums(t[:, c0 : c0 + step])
+        for lo in range(0, permutations, _BATCH):
+            batch = codes[lo : lo + _BATCH]
+            sums = tables[0][batch[:, 0]]
+            for b in range(1, blocks):
+                sums += tables[b][batch[:, b]]
+            extreme[c0 : c0 + step] += np.count_nonzero(
+                np.abs(sums) >= threshold[c0 : c0 + step], axis=0)
     p[live] = (1 + extreme) / (1 + permutations)
     return p
+
+
+def sign_codes(units: int, permutations: int, seed: int) -> np.ndarray:
+    """The random sign vectors of the sign-flip tests, eight units to a byte (read-only).
+
+    Row ``i`` holds permutation ``i``'s signs, bit set for ``+1``, the first unit of each group
+    of eight in the high bit (``np.packbits``): shape ``(permutations, ceil(units / 8))``,
+    ``uint8``. They are drawn from ``seed`` in batches of ``_BATCH`` rows of ``units`` 0/1
+    draws (``rng.integers(0, 2, dtype=int8)``), the stream every release has drawn, so a seed
+    keeps its signs and its p-values. Drawn once and reused for every test on the same units
+    (every pair of every metric of a run) while they fit in ``_CODES_CACHED`` bytes.
+
+    Raises:
+        ParameterError: ``permutations`` < 1.
+    """
+    _check_resamples(permutations, "permutations")
+    if permutations * -(-units // 8) <= _CODES_CACHED:
+        return _cached_sign_codes(units, permutations, seed)
+    return _draw_sign_codes(units, permutations, seed)
+
+
+def _draw_sign_codes(units: int, permutations: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    out = np.empty((permutations, -(-units // 8)), dtype=np.uint8)
+    for lo in range(0, permutations, _BATCH):
+        m = min(_BATCH, permutations - lo)
+        out[lo : lo + m] = np.packbits(
+            rng.integers(0, 2, size=(m, units), dtype=np.int8).astype(np.bool_), axis=1)
+    out.flags.writeable = False
+    return out
+
+
+_cached_sign_codes = lru_cache(maxsize=4)(_draw_sign_codes)
+
+
+def _pattern_sums(t: np.ndarray) -> np.ndarray:
+    """Signed sums of ``t``'s rows, one table per group of eight rows (units).
+
+    ``out[b, c]`` is ``sum_j s_j t[8 b + j]`` with ``s_j = +1`` where bit ``7 - j`` of byte
+    ``c`` is set and ``-1`` where not (the byte layout of :func:`sign_codes`); rows past the
+    end count as zeros. Shape ``(ceil(units / 8), 256, columns)``. A permutation's signed sum
+    is then the sum of one entry per table, looked up by its bytes.
+    """
+    units, cols = t.shape
+    blocks = -(-units // 8)
+    rows = np.zeros((blocks * 8, cols), dtype=np.float64)
+    rows[:units] = t
+    rows = rows.reshape(blocks, 8, cols)
+    out = np.zeros((blocks, 1, cols), dtype=np.float64)
+    for j in range(7, -1, -1):  # the last row doubled in is the high bit
+        row = rows[:, j : j + 1, :]
+        out = np.concatenate([out - row, out + row], axis=1)
+    return out
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from chunkviz.datasets.base import Dataset, Document, Question
@@ -440,6 +441,70 @@ def test_sensitivity_ranks_bound_the_main_ones_and_are_retested(results):
     assert metrics["ndcg_all_relevant"] == {"ndcg@10"}
     assert metrics["ties_optimistic"] == set(pairwise_keys())
     assert all(r.unit == "document" for rows in sens.pairwise.values() for r in rows)
+
+
+
+def test_a_definition_that_keeps_the_main_ranks_reuses_the_main_tests():
+    from chunkviz.eval import runner
+
+    loaded = runner.load_stage(make_dataset(), "bm25", sample=0, seed=0, cache_dir=None)
+    indexed = runner.spans_stage(loaded, CONFIGS, runner.chunk_stage(loaded, CONFIGS,
+                                                                     LocalEngine()))
+    ranked = runner.rank_stage(loaded, indexed, runner.encode_stage(loaded, indexed, "cosine",
+                                                                    LocalEngine()))
+    scored = runner.score_stage(indexed, ranked, budget_chars=200, bootstrap=50, seed=0)
+    main = runner.significance_stage(scored, alpha=0.05, permutations=50, seed=0)
+    kept = [name for name in runner.RANK_DEFINITIONS
+            if all(rk.alternative_ranks[name] == rk.ranks for rk in ranked)]
+    assert kept  # the reuse is exercised: some definition changes no rank here
+    computed = runner.sensitivity_stage(indexed, ranked, scored, alpha=0.05, permutations=50,
+                                        seed=0)
+    reused = runner.sensitivity_stage(indexed, ranked, scored, alpha=0.05, permutations=50,
+                                      seed=0, main=main)
+    assert reused == computed
+    for name in kept:
+        assert all(any(r is m for m in main) for r in reused.pairwise[name])
+
+
+
+def test_wider_relevance_ranks_only_the_questions_it_changes():
+    # Ranks under a wider relevance definition are ranked again only where the relevant
+    # chunks differ from the main ones; every rank equals ranking all questions afresh.
+    from chunkviz.eval import runner
+    from chunkviz.retrieval.ranking import best_relevant_ranks
+
+    loaded = runner.load_stage(make_dataset(), "bm25", sample=0, seed=0, cache_dir=None)
+    indexed = runner.spans_stage(loaded, CONFIGS, runner.chunk_stage(loaded, CONFIGS,
+                                                                     LocalEngine()))
+    encoded = runner.encode_stage(loaded, indexed, "cosine", LocalEngine())
+    ranked = runner.rank_stage(loaded, indexed, encoded)
+    kept = changed = 0
+    for ix, index, rk in zip(indexed, encoded.indexes, ranked, strict=True):
+        scores = index.scores(encoded.queries)
+        for name in runner.RELEVANCE_DEFINITIONS:
+            wider = ix.relevant_by[name]
+            assert rk.alternative_ranks[name] == best_relevant_ranks(scores, wider)
+            changed += sum(w != r for w, r in zip(wider, ix.relevant, strict=True))
+            kept += sum(w == r for w, r in zip(wider, ix.relevant, strict=True))
+    assert changed  # both paths are exercised
+    assert kept
+
+
+
+def test_wider_ranks_equal_ranking_every_row_again():
+    from chunkviz.eval.runner import _wider_ranks
+    from chunkviz.retrieval.ranking import best_relevant_ranks
+
+    rng = np.random.default_rng(4)
+    scores = rng.integers(0, 4, size=(40, 12)).astype(np.float64)  # many ties
+    relevant = [sorted(rng.choice(12, size=int(rng.integers(0, 3)), replace=False).tolist())
+                for _ in range(40)]
+    wider = [sorted(set(r) | set(rng.choice(12, size=2).tolist())) if i % 2 else r
+             for i, r in enumerate(relevant)]
+    main = best_relevant_ranks(scores, relevant)
+    expected = best_relevant_ranks(scores, wider)
+    assert _wider_ranks(scores, relevant, wider, main) == expected
+    assert expected != main  # a wider definition does move ranks here
 
 
 # --- issue 41, finding 13: dense work is capped per text and per run ---------------------------

@@ -3,9 +3,14 @@ from __future__ import annotations
 import msgspec
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chunkviz.errors import ParameterError
+from chunkviz.eval.measures import key_values
 from chunkviz.eval.pairwise import NO_DIFFERENCE
+from chunkviz.eval.results import load_results
+from chunkviz.eval.runner import shipped_results_dir
 from chunkviz.eval.stats import (
     Clusters,
     PairwiseResult,
@@ -20,9 +25,11 @@ from chunkviz.eval.stats import (
     pairwise_tests,
     permutation_floor,
     replicate,
+    sign_codes,
     sign_flip_p_values,
     tost_paired,
 )
+from chunkviz.eval.verdict import resampling_of
 
 
 def test_holm_hand_computed():
@@ -206,6 +213,93 @@ def test_sign_flip_p_values_do_not_depend_on_the_other_columns():
     assert sign_flip_p_values(np.zeros((40, 2)), permutations=9, seed=0).tolist() == [1.0, 1.0]
     with pytest.raises(ParameterError, match="totals must be"):
         sign_flip_p_values(np.zeros(4), permutations=9, seed=0)
+
+
+# Extreme counts of sign_flip_p_values from the BLAS product it used before the lookup tables
+# (commit ae4ee7a): same seeds, same p-values.
+GOLDEN_EXTREMES = {
+    "normal13": [1168, 760, 310, 210, 398],
+    "binary59": [2510, 4391, 2594, 242, 93, 5000],
+    "mrr300": [0, 610, 0, 102],
+}
+
+
+def _golden_cases():
+    rng = np.random.default_rng(11)
+    # fractional totals on 13 units (not a multiple of 8), flips not a multiple of the batch
+    yield "normal13", rng.normal(size=(13, 5)), 1234, 4
+    # binary-metric differences summed per document (ties), 59 units, a column of zeros
+    d = rng.integers(-1, 2, size=(600, 6)).astype(float)
+    d[:, 5] = 0.0
+    d[:7, 4] = 1.0
+    d[7:, 4] = 0.0
+    docs = Clusters.of([i % 59 for i in range(600)])
+    yield "binary59", np.stack([docs.sums(d[:, j]) for j in range(6)], axis=1), 5000, 0
+    # MRR-like values on 300 question units
+    a = rng.integers(0, 11, size=(300, 4)) / 10.0
+    yield "mrr300", a - a[:, [0]] * 0.9, 2000, 9
+
+
+@pytest.mark.parametrize(("name", "totals", "permutations", "seed"), list(_golden_cases()))
+def test_sign_flips_keep_the_p_values_of_the_blas_product(name, totals, permutations, seed):
+    p = sign_flip_p_values(totals, permutations=permutations, seed=seed)
+    extremes = np.rint(p * (1 + permutations)).astype(int) - 1
+    assert extremes.tolist() == GOLDEN_EXTREMES[name]
+
+
+def _signs(units: int, permutations: int, seed: int) -> np.ndarray:
+    """The +-1 sign matrix of the tests, drawn as it always was."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for lo in range(0, permutations, 500):
+        m = min(500, permutations - lo)
+        rows.append(rng.integers(0, 2, size=(m, units), dtype=np.int8) * 2 - 1)
+    return np.concatenate(rows).astype(np.float64)
+
+
+@given(units=st.integers(1, 40), permutations=st.integers(1, 1200), seed=st.integers(0, 2**32),
+       cols=st.integers(1, 4), data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_sign_flip_sums_are_the_sign_matrix_product(units, permutations, seed, cols, data):
+    # The lookup tables give the signed sums of the drawn sign matrix, so the counts match a
+    # direct product (ties at the observed total included: integer totals).
+    raw = data.draw(st.lists(st.integers(-3, 3), min_size=units * cols, max_size=units * cols))
+    totals = np.asarray(raw, dtype=np.float64).reshape(units, cols)
+    signs = _signs(units, permutations, seed)
+    codes = sign_codes(units, permutations, seed)
+    assert np.array_equal(np.unpackbits(codes, axis=1)[:, :units].astype(int) * 2 - 1, signs)
+    observed = np.abs(totals.sum(axis=0))
+    direct = np.count_nonzero(np.abs(signs @ totals) >= observed - 1e-9, axis=0)
+    expected = np.where(np.any(totals != 0, axis=0), (1 + direct) / (1 + permutations), 1.0)
+    assert sign_flip_p_values(totals, permutations=permutations, seed=seed).tolist() == (
+        expected.tolist())
+    assert not codes.flags.writeable
+
+
+def test_the_shipped_bm25_run_keeps_its_p_values():
+    # The main tests and one sensitivity definition of a shipped run, recomputed from its ranks
+    # with its seed, permutations and units, give the p-values the file holds.
+    (path,) = shipped_results_dir().glob("jsquad-bm25-all-s0-*.json")
+    results = load_results(path)
+    resampling = resampling_of(results)
+    sensitivity = results.sensitivity
+    assert sensitivity is not None
+    checked = 0
+    for ranks, rows in ((results.ranks, results.pairwise),
+                        (sensitivity.ranks["ties_optimistic"],
+                         sensitivity.pairwise["ties_optimistic"])):
+        for key in ("recall@5", "ndcg@10", "mrr@10"):
+            values = {lab: key_values(key, ranks[lab]) for lab in results.labels}
+            stored = [r for r in rows if r.metric == key]
+            again = pairwise_tests(values, metric=key, alpha=results.stats.alpha,
+                                   permutations=results.stats.permutations,
+                                   seed=results.stats.seed, resampling=resampling,
+                                   margin=stored[0].delta)
+            assert [(r.a, r.b, r.p_value, r.p_holm) for r in again] == [
+                (r.a, r.b, r.p_value, r.p_holm) for r in stored]
+            checked += sum(r.p_value > permutation_floor(results.stats.permutations)
+                           for r in stored)
+    assert checked >= 10  # not only p-values at the floor
 
 
 # ------------------------------------------------------------------ equivalence
