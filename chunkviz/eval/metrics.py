@@ -39,27 +39,30 @@ def _check_k(k: int) -> None:
         raise ParameterError(f"k must be a positive integer (got k={k!r}); use k >= 1")
 
 
-def _ranks_array(ranks: Iterable[Rank] | np.ndarray) -> np.ndarray:
-    """Ranks as float64 with ``inf`` for ``None`` (never retrieved).
+def ranks_array(ranks: Iterable[Rank] | np.ndarray) -> np.ndarray:
+    """Ranks as float64 with ``inf`` for ``None`` (never retrieved), checked.
 
-    Such an array itself is checked and returned as it is (a reader scoring many metrics on
-    the same ranks converts them once).
+    The one conversion: a reader scoring many metrics on the same ranks converts them once and
+    passes the array, which is checked and returned as it is.
+
+    Raises:
+        ParameterError: A rank that is not a 1-based integer or None.
     """
     if isinstance(ranks, np.ndarray) and ranks.dtype == np.float64:
-        ok = (ranks == math.inf) | ((ranks >= 1) & (ranks == np.floor(ranks)))
-        if not ok.all():
-            bad = ranks[~ok][0]
-            raise ParameterError(f"ranks must be 1-based integers or None (got {bad!r})")
-        return ranks
-    out = []
-    for r in ranks:
-        if r is None:
-            out.append(math.inf)
-            continue
-        if isinstance(r, bool) or int(r) != r or r < 1:
-            raise ParameterError(f"ranks must be 1-based integers or None (got {r!r})")
-        out.append(float(r))
-    return np.asarray(out, dtype=np.float64)
+        out = ranks
+    else:
+        items = ranks.tolist() if isinstance(ranks, np.ndarray) else list(ranks)
+        bad_type = next((r for r in items if isinstance(r, bool)
+                         or not (r is None or isinstance(r, int | float | np.number))), None)
+        if bad_type is not None:
+            raise ParameterError(f"ranks must be 1-based integers or None (got {bad_type!r})")
+        out = np.array([math.inf if r is None else r for r in items], dtype=np.float64)
+    ok = (out == math.inf) | ((out >= 1) & (out == np.floor(out)))
+    if not ok.all():
+        first = float(out[~ok][0])
+        bad = int(first) if first.is_integer() else first
+        raise ParameterError(f"ranks must be 1-based integers or None (got {bad!r})")
+    return out
 
 
 def recall_at_k(ranks: Iterable[Rank], k: int) -> np.ndarray:
@@ -80,7 +83,7 @@ def recall_at_k(ranks: Iterable[Rank], k: int) -> np.ndarray:
         ParameterError: ``k`` < 1 or a rank that is not a positive integer.
     """
     _check_k(k)
-    r = _ranks_array(ranks)
+    r = ranks_array(ranks)
     return (r <= k).astype(np.float64)
 
 
@@ -102,7 +105,7 @@ def ndcg_at_k(ranks: Iterable[Rank], k: int) -> np.ndarray:
         ParameterError: ``k`` < 1 or a rank that is not a positive integer.
     """
     _check_k(k)
-    r = _ranks_array(ranks)
+    r = ranks_array(ranks)
     out = np.zeros_like(r)
     hit = r <= k
     out[hit] = 1.0 / np.log2(r[hit] + 1.0)
@@ -125,7 +128,7 @@ def mrr_at_k(ranks: Iterable[Rank], k: int) -> np.ndarray:
         ParameterError: ``k`` < 1 or a rank that is not a positive integer.
     """
     _check_k(k)
-    r = _ranks_array(ranks)
+    r = ranks_array(ranks)
     out = np.zeros_like(r)
     hit = r <= k
     out[hit] = 1.0 / r[hit]
@@ -189,15 +192,6 @@ def union_ranges(ranges: Iterable[Range]) -> list[Range]:
     return [(a, b) for a, b in out]
 
 
-def _length(ranges: Sequence[Range]) -> int:
-    return sum(b - a for a, b in ranges)
-
-
-def _intersection_length(merged: Sequence[Range], span: Range) -> int:
-    s0, s1 = span
-    return sum(max(0, min(b, s1) - max(a, s0)) for a, b in merged)
-
-
 def span_scores(
     retrieved: Sequence[tuple[str, int, int]], answer: Sequence[tuple[str, int, int]]
 ) -> tuple[float, float, float]:
@@ -216,19 +210,42 @@ def span_scores(
     Returns:
         ``(precision, recall, iou)``; all 0.0 when nothing was retrieved or there is no answer.
     """
+    # Called for every question of every configuration: plain loops, no generator per span.
+    if not retrieved or not answer:
+        return (0.0, 0.0, 0.0)
     by_doc: dict[str, list[Range]] = {}
     for doc, a, b in retrieved:
-        by_doc.setdefault(doc, []).append((a, b))
-    merged = {doc: union_ranges(r) for doc, r in by_doc.items()}
-    total = sum(_length(r) for r in merged.values())
-    candidates = [(0.0, 0.0, 0.0)]
-    for doc, a, b in answer:
-        alen = b - a
-        if alen <= 0 or total == 0:
+        ranges = by_doc.get(doc)
+        if ranges is None:
+            by_doc[doc] = [(a, b)]
+        else:
+            ranges.append((a, b))
+    merged: dict[str, list[Range]] = {}
+    total = 0
+    for doc, ranges in by_doc.items():
+        union = union_ranges(ranges)
+        merged[doc] = union
+        for a, b in union:
+            total += b - a
+    if total == 0:
+        return (0.0, 0.0, 0.0)
+    best = (0.0, 0.0, 0.0)
+    best_key = (0.0, 0.0, 0.0)
+    for doc, s0, s1 in answer:
+        alen = s1 - s0
+        if alen <= 0:
             continue
-        inter = _intersection_length(merged.get(doc, []), (a, b))
-        candidates.append((inter / total, inter / alen, inter / (alen + total - inter)))
-    return max(candidates, key=lambda c: (c[2], c[1], c[0]))
+        inter = 0
+        for a, b in merged.get(doc, ()):
+            lo = a if a > s0 else s0
+            hi = b if b < s1 else s1
+            if hi > lo:
+                inter += hi - lo
+        iou, recall, precision = inter / (alen + total - inter), inter / alen, inter / total
+        if (iou, recall, precision) > best_key:  # the first best, as max() keeps
+            best_key = (iou, recall, precision)
+            best = (precision, recall, iou)
+    return best
 
 
 # --------------------------------------------------------------------- context budget

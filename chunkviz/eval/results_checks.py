@@ -20,6 +20,7 @@ import numpy as np
 from chunkviz.errors import ParameterError, ResultsFileError
 from chunkviz.eval.decision import is_equivalent
 from chunkviz.eval.measures import Key, budget_keys, budget_values, parse_key, required_keys
+from chunkviz.eval.metrics import ranks_array
 from chunkviz.eval.pairwise import PairwiseResult
 from chunkviz.eval.results_schema import (
     TOKENS_VERSION,
@@ -61,8 +62,7 @@ def check_results(data: Results) -> None:
         raise ResultsFileError("question_ids must be unique")
     _check_ranks(data.ranks, data.configs, n)
     # Each label's ranks as the metrics read them, converted once for every metric's mean.
-    ranks = {lab: np.array([math.inf if r is None else r for r in data.ranks[lab]], np.float64)
-             for lab in labels}
+    ranks = {lab: ranks_array(data.ranks[lab]) for lab in labels}
     _check_metrics(data.metrics, labels, ranks)
     _check_budget(data, labels, ranks)
     _check_pairwise(data.pairwise, labels, data.metrics, data.stats.alpha, "pairwise")

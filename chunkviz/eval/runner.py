@@ -50,7 +50,7 @@ from chunkviz.eval.measures import (
     rank_keys,
     span_measures,
 )
-from chunkviz.eval.metrics import budget_k, ndcg_all_at_k, span_scores
+from chunkviz.eval.metrics import budget_k, ndcg_all_at_k, ranks_array, span_scores
 from chunkviz.eval.results import (
     SCHEMA_VERSION,
     BackendRecord,
@@ -532,8 +532,7 @@ def sensitivity_stage(
                           for lab, ix, rk in zip(labels, indexed, ranked, strict=True)}
             else:
                 # Each configuration's ranks as floats once (inf: not found), for all metrics.
-                ranks = ranks or {lab: np.array([math.inf if r is None else r
-                                                 for r in rk.alternative_ranks[name]], np.float64)
+                ranks = ranks or {lab: ranks_array(rk.alternative_ranks[name])
                                   for lab, rk in zip(labels, ranked, strict=True)}
                 values = {lab: key_values(key, ranks[lab]) for lab in labels}
             found.extend(pairwise_tests(
@@ -602,8 +601,9 @@ def score_stage(
     for ci, (ix, rk) in enumerate(zip(indexed, ranked, strict=True)):
         label = ix.config.label
         m: dict[str, Estimate] = {}
+        ranks = ranks_array(rk.ranks)  # once, for every metric of this configuration
         for key in rank_keys():
-            values = key_values(key, rk.ranks)
+            values = key_values(key, ranks)
             m[key] = _estimate(values, resampling)
             if key in per_question:
                 per_question[key][label] = values
@@ -614,7 +614,7 @@ def score_stage(
         budget_ks[label] = kb
         budget_metrics[label] = {}
         for key in budget_values:
-            values = key_values(key, rk.ranks, kb)
+            values = key_values(key, ranks, kb)
             budget_values[key][label] = values
             budget_metrics[label][key] = _estimate(values, resampling)
         progress("score", ci + 1, len(indexed), f"{label}: metrics")

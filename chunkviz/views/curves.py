@@ -6,14 +6,12 @@ module (``chunkviz.eval.metrics``); nothing is re-ranked or re-embedded.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import numpy as np
-
 from chunkviz.eval.measures import budget_values, get_measure, metric_values, rank_measures
+from chunkviz.eval.metrics import ranks_array
 from chunkviz.eval.results import Results
 
 
@@ -28,7 +26,7 @@ def curve(ranks: Sequence[int | None], metric: str, ks: Sequence[int]) -> list[f
         return [0.0 for _ in ks]
     # Converted once (float64, inf for a lost rank: the form ``metric_values`` takes as it is);
     # converting the list again for each of 20 cut-offs was most of Benchmark's rerun.
-    values = np.array([math.inf if r is None else r for r in ranks], dtype=np.float64)
+    values = ranks_array(ranks)
     return [float(metric_values(metric, values, k).mean()) for k in ks]
 
 
