@@ -82,14 +82,16 @@ class _Header(msgspec.Struct):
     schema_version: Any = None
 
 
-def _unreadable(problem: str) -> ResultsFileError:
+def _unreadable(problem: Message | str) -> ResultsFileError:
     """A results file that breaks a rule: ``problem``, then the one fix (``FIX``).
 
-    The catalogue words the frame and the fix in the reader's language; the problem itself (a
-    field path and its rule, English like the schema) stays as written, shown whole (a plain
-    value is cut at ``VALUE_LIMIT``); the values in it are bounded where it is worded.
+    The catalogue words the frame, the fix and a ``Message`` problem in the reader's language.
+    A plain ``str`` problem is what ``results_errors.problem`` words from the file's JSON
+    Schema when msgspec refuses a field (a field path and its rule, English like the schema):
+    it stays as written, shown whole; the values in it are bounded where it is worded.
     """
-    return ResultsFileError("results_file", problem=Whole(problem))
+    return ResultsFileError("results_file",
+                            problem=problem if isinstance(problem, Message) else Whole(problem))
 
 
 def results_from_json(text: str | bytes, where: str = "results") -> Results:
@@ -102,8 +104,8 @@ def results_from_json(text: str | bytes, where: str = "results") -> Results:
     """
     raw = text.encode("utf-8") if isinstance(text, str) else text
     if len(raw) > MAX_BYTES:  # before any work: a hostile file is refused unread
-        raise _unreadable(f"{where} has {len(raw):,} bytes; at most {MAX_BYTES:,} are "
-                          "accepted (MAX_BYTES)")
+        raise _unreadable(Message("results_too_large", where=Whole(where), size=len(raw),
+                                  max=MAX_BYTES))
     raw = raw.removeprefix(_UTF8_BOM)
     try:
         header = msgspec.json.decode(raw, type=_Header)
@@ -112,7 +114,7 @@ def results_from_json(text: str | bytes, where: str = "results") -> Results:
     except msgspec.DecodeError:
         raise _not_json(raw, where) from None
     except RecursionError:
-        raise _unreadable(f"{where} is nested too deeply") from None
+        raise _unreadable(Message("results_too_deep", where=Whole(where))) from None
     _check_header(header, where)
     try:
         data = msgspec.json.decode(raw, type=Results)
@@ -121,7 +123,7 @@ def results_from_json(text: str | bytes, where: str = "results") -> Results:
     except msgspec.DecodeError:
         raise _not_json(raw, where) from None
     except RecursionError:
-        raise _unreadable(f"{where} is nested too deeply") from None
+        raise _unreadable(Message("results_too_deep", where=Whole(where))) from None
     return _checked(data, where)
 
 
@@ -141,7 +143,7 @@ def results_from_dict(data: Any, where: str = "results") -> Results:
     except msgspec.ValidationError as exc:
         raise _unreadable(problem(exc, lambda: copy.deepcopy(data), where)) from None
     except RecursionError:
-        raise _unreadable(f"{where} is nested too deeply") from None
+        raise _unreadable(Message("results_too_deep", where=Whole(where))) from None
     return _checked(decoded, where)
 
 
@@ -158,7 +160,8 @@ def _checked(data: Results, where: str) -> Results:
     try:
         check_results(data)
     except ResultsFileError as exc:
-        raise _unreadable(f"{where}: {exc}") from None
+        raise _unreadable(Message("results_at", where=Whole(where), problem=exc.message)
+                          ) from None
     return data
 
 
@@ -167,12 +170,12 @@ def _not_json(raw: bytes, where: str) -> ResultsFileError:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return _unreadable(f"{where} cannot be read as JSON ({exc})")
+        return _unreadable(Message("results_not_utf8", where=Whole(where), reason=str(exc)))
     try:
         loads_json(text, where, error=ResultsFileError, parse_constant=_reject_constant, fix=FIX)
     except ResultsFileError as exc:
         return exc
-    return _unreadable(f"{where} is not valid JSON")
+    return _unreadable(Message("results_not_json", where=Whole(where)))
 
 
 def _reject_constant(name: str) -> Any:
@@ -317,11 +320,10 @@ def save_results(results: Results, out_dir: str | Path) -> Path:
         try:
             old = load_results(path)
         except ResultsFileError as exc:
-            raise ResultsFileError(f"{path} exists and is not this run ({exc}); move it away or "
-                                   "choose another --out") from None
+            raise ResultsFileError("results_exists_unreadable", path=Whole(str(path)),
+                                   problem=exc.message) from None
         if _comparable(old) != _comparable(results):
-            raise ResultsFileError(f"{path} exists and holds another run with the same id; move "
-                                   "it away or choose another --out")
+            raise ResultsFileError("results_exists_other", path=Whole(str(path)))
     blob = results_to_json(results).encode("utf-8")
     # What is written must read back: msgspec writes a NaN as null, which reading refuses.
     results_from_json(blob, f"the run {results.run_id} to be saved")
