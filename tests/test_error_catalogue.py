@@ -59,7 +59,22 @@ def _codes(arg: ast.expr) -> list[str] | None:
     return None
 
 
-def _is_sentence(arg: ast.expr) -> bool:
+def _assigned(tree: ast.AST) -> dict[str, list[ast.expr]]:
+    """What each plain name of a module is assigned anywhere in it (``HINT = "..."``)."""
+    out: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    out.setdefault(target.id, []).append(node.value)
+    return out
+
+
+def _is_sentence(arg: ast.expr, assigned: dict[str, list[ast.expr]] | None = None) -> bool:
+    """Whether ``arg`` is (or names a variable assigned) an English sentence, not a code."""
+    if isinstance(arg, ast.Name):  # raise Error(HINT) with HINT = "x is not installed; ..."
+        return any(_is_sentence(v) for v in (assigned or {}).get(arg.id, []))
     if isinstance(arg, ast.Constant):
         return isinstance(arg.value, str) and not is_code(arg.value)
     if isinstance(arg, ast.JoinedStr):  # f"limit_{key}" builds a code; f"{x} is ..." a sentence
@@ -72,13 +87,15 @@ def raise_sites(root: Path) -> Iterator[tuple[str, int, list[str] | None, set[st
     """(module, line, codes, keyword names (None with ``**``), is a sentence) of every call."""
     for path in sorted(root.rglob("*.py")):
         module = path.relative_to(root.parent).as_posix()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        assigned = _assigned(tree)
+        for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and _name(node.func) in CALLEES and node.args):
                 continue
             names = {k.arg for k in node.keywords if k.arg is not None}
             spread = any(k.arg is None for k in node.keywords)
             yield (module, node.lineno, _codes(node.args[0]), None if spread else names,
-                   _is_sentence(node.args[0]))
+                   _is_sentence(node.args[0], assigned))
 
 
 SITES = list(raise_sites(ROOT))
@@ -155,10 +172,14 @@ def test_no_raise_site_writes_english():
 
 def test_the_sentence_count_sees_a_sentence():
     tree = ast.parse('raise ParameterError(f"k must be at least 1 (got {k})")\n'
-                     'raise ParameterError("at_least", name="k", value=k, min=1)')
+                     'raise ParameterError("at_least", name="k", value=k, min=1)\n'
+                     'HINT = "ray is not installed; run pip install ray"\n'
+                     'raise MissingDependencyError(HINT)\n'
+                     'raise ChunkvizError(code, **params)')
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-    assert [_is_sentence(c.args[0]) for c in calls] == [True, False]
-    assert [_codes(c.args[0]) for c in calls] == [None, ["at_least"]]
+    assert [_is_sentence(c.args[0], _assigned(tree)) for c in calls] == [
+        True, False, True, False]
+    assert [_codes(c.args[0]) for c in calls] == [None, ["at_least"], None, None]
 
 
 def test_every_error_template_is_raised_or_a_known_fragment():
