@@ -119,8 +119,8 @@ class ChunkvizError(Exception):
         if is_code(code):
             self.code, self.params = code, MappingProxyType(params)
             super().__init__(render("en", code, params))
-        else:  # NOTE: a sentence from a raise site not yet moved to the catalogue (the test
-            # tests/test_error_catalogue.py lists those modules and lets the list only shrink).
+        else:  # NOTE: a sentence, not a code: no raise site of the package writes one (the
+            # test tests/test_error_catalogue.py refuses it); code outside it still may.
             self.code, self.params = None, MappingProxyType({})
             super().__init__(code)
 
@@ -138,7 +138,7 @@ class ChunkvizError(Exception):
 
 
 class _Plain(Message):
-    """A sentence from a raise site not yet worded by the catalogues, shown as written."""
+    """A sentence given instead of a code (outside the package), shown as written."""
 
     def render(self, lang: Lang) -> str:
         """The sentence itself, in every language."""

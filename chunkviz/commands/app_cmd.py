@@ -12,7 +12,6 @@ from typing import Any
 from chunkviz.errors import MissingDependencyError
 from chunkviz.paths import app_script
 
-INSTALL_HINT = 'streamlit is not installed; run pip install "chunkviz[app]"'
 #: Whether ``chunkviz app`` becomes Streamlit (``os.execv``) instead of running it as a child.
 REPLACE_PROCESS = os.name == "posix"
 
@@ -34,7 +33,8 @@ def command(extra: list[str]) -> list[str]:
         MissingDependencyError: Streamlit is not installed.
     """
     if importlib.util.find_spec("streamlit") is None:
-        raise MissingDependencyError(INSTALL_HINT)
+        raise MissingDependencyError("not_installed", package="streamlit",
+                                     requirement="chunkviz[app]")
     return [sys.executable, "-m", "streamlit", "run", str(app_script()), *extra]
 
 

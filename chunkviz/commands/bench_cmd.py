@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from chunkviz.commands.options import RESAMPLES, SEED, check_delta, integer, real
 from chunkviz.datasets import SPEC_HELP
-from chunkviz.errors import ParameterError, shown
+from chunkviz.errors import ParameterError
 from chunkviz.eval.decision import DEFAULT_BUDGET_CHARS
 from chunkviz.eval.engine import Engine, LocalEngine, Stage, run_fraction
 from chunkviz.eval.grid import parse_grid, with_context
@@ -122,20 +122,19 @@ def parse_margins(items: list[str]) -> dict[str, float]:
     from chunkviz.eval.measures import measures, parse_key
     from chunkviz.eval.runner import KS
 
-    names = ", ".join(sorted(m.name for m in measures()))
+    names = sorted(m.name for m in measures())
     out: dict[str, float] = {}
     for item in items:
         key, sep, value = item.partition("=")
-        rule = (f"--margin must look like METRIC@K=DELTA with METRIC one of {names}, K from "
-                f"{KS[0]} to {KS[-1]} and DELTA in (0, 1], e.g. recall@5=0.02 (got "
-                f"{shown(item)})")
         try:
             parsed = parse_key(key.strip().lower())
             if not sep or parsed.at_budget or parsed.cutoff not in KS:
-                raise ParameterError(rule)
+                raise ParameterError("margin_spec", names=names, low=KS[0], high=KS[-1],
+                                     value=item)
             delta = check_delta(float(value), "DELTA")
         except (ValueError, argparse.ArgumentTypeError):  # ParameterError is a ValueError
-            raise ParameterError(rule) from None
+            raise ParameterError("margin_spec", names=names, low=KS[0], high=KS[-1],
+                                 value=item) from None
         out[parsed.text] = delta
     return out
 

@@ -107,7 +107,7 @@ def min_discordant(alpha: float) -> int:
     discordant questions than that can never separate two configurations.
     """
     if not 0.0 < alpha < 1.0:
-        raise ParameterError(f"alpha must be between 0 and 1 (got alpha={alpha})")
+        raise ParameterError("alpha_range", value=alpha)
     return max(1, math.ceil(math.log2(1.0 / alpha) - 1e-12))
 
 
@@ -145,9 +145,9 @@ def detectable_margin(se: float, df: int, alpha: float) -> float:
     from scipy.special import stdtrit
 
     if df < 1:
-        raise ParameterError(f"df must be at least 1 (got df={df}); compare at least 2 units")
+        raise ParameterError("df_too_small", value=df)
     if not 0.0 < alpha < 1.0:
-        raise ParameterError(f"alpha must be between 0 and 1 (got alpha={alpha})")
+        raise ParameterError("alpha_range", value=alpha)
     return float(stdtrit(df, 1.0 - alpha)) * se
 
 
@@ -159,7 +159,7 @@ def units_needed(units: int, detectable: float, delta: float) -> int:
     ``delta``. Returns ``units`` when it already is.
     """
     if not delta > 0:
-        raise ParameterError(f"delta must be positive (got delta={delta!r})")
+        raise ParameterError("positive", name="delta", value=delta)
     if detectable <= delta:
         return units
     return math.ceil(units * (detectable / delta) ** 2)
@@ -464,13 +464,10 @@ def recommend(
             with the best.
     """
     if not options:
-        raise ParameterError("no configurations to recommend from; give a grid")
+        raise ParameterError("recommend_no_options")
     eligible = [o for o in options if o.eligible]
     if not eligible:
-        raise ParameterError(
-            "no configuration can be retrieved at this context budget (every one's chunks are "
-            "whole documents or longer than the budget); raise the budget or add smaller "
-            "windows to the grid")
+        raise ParameterError("recommend_none_eligible", count=len(options))
     order = {o.label: i for i, o in enumerate(options)}
 
     def key(o: Option) -> tuple[float, float, int]:
@@ -487,8 +484,7 @@ def recommend(
     found = against_top if best is top else _versus(options, pairs, best, basis)
     missing = [o.label for o in options if o.label != best.label and o.label not in found]
     if missing:
-        raise ParameterError(f"no comparison of {', '.join(missing)} with the best, "
-                             f"{best.label}; test every configuration against it")
+        raise ParameterError("recommend_no_comparison", missing=missing, best=best.label)
     ranked = sorted(options, key=key)
     candidates = [best] + [o for o in ranked if o.label != best.label and o.eligible
                            and found[o.label].outcome == "equivalent"

@@ -100,8 +100,7 @@ class Key:
         """
         if isinstance(self.k, int):
             return self.k
-        raise ParameterError(f"{self.text!r} is measured at the context budget; its k is each "
-                             "configuration's budget k, not a number")
+        raise ParameterError("key_at_budget", key=self.text)
 
 
 _REGISTRY: dict[str, Measure] = {}
@@ -114,11 +113,9 @@ def register(measure: Measure) -> Measure:
         ParameterError: A name already registered, or a rank measure without a function.
     """
     if measure.name in _REGISTRY:
-        raise ParameterError(f"measure {measure.name!r} is already registered; choose another "
-                             "name")
+        raise ParameterError("measure_registered", name=measure.name)
     if (measure.values is None) == (measure.span is None):
-        raise ParameterError(f"measure {measure.name!r} needs exactly one of values= (a rank "
-                             "measure) and span= (a span measure)")
+        raise ParameterError("measure_kind", name=measure.name)
     _REGISTRY[measure.name] = measure
     return measure
 
@@ -137,8 +134,7 @@ def get_measure(name: str) -> Measure:
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise ParameterError(f"unknown metric {name!r}; known: {', '.join(sorted(_REGISTRY))}"
-                             ) from None
+        raise ParameterError("unknown_metric", name=name, known=sorted(_REGISTRY)) from None
 
 
 def parse_key(key: str) -> Key:
@@ -150,8 +146,7 @@ def parse_key(key: str) -> Key:
     """
     name, sep, k = key.partition("@")
     if not sep or not name or not (k == BUDGET or (k.isascii() and k.isdigit() and int(k) >= 1)):
-        raise ParameterError(f"metric key must look like name@k with k a positive integer or "
-                             f"budget, e.g. ndcg@10 (got {key!r})")
+        raise ParameterError("metric_key", value=key)
     return Key(get_measure(name), BUDGET if k == BUDGET else int(k))
 
 
@@ -209,8 +204,8 @@ def metric_values(name: str, ranks: Iterable[Rank] | np.ndarray, k: int) -> np.n
     """
     fn = get_measure(name).values
     if fn is None:
-        raise ParameterError(f"metric {name!r} is scored from the retrieved text, not from "
-                             f"ranks; pick one of {', '.join(m.name for m in rank_measures())}")
+        raise ParameterError("span_metric", name=name,
+                             choices=[m.name for m in rank_measures()])
     return fn(ranks, k)
 
 
@@ -228,7 +223,7 @@ def budget_values(name: str, ranks: Iterable[Rank] | np.ndarray, k: float) -> np
         ParameterError: An unknown metric name or a non-positive ``k``.
     """
     if not k > 0:
-        raise ParameterError(f"k must be positive (got k={k!r})")
+        raise ParameterError("positive", name="k", value=k)
     # An array of ranks (inf: never found) is passed on as it is, so it is converted once.
     rank_list = ranks if isinstance(ranks, np.ndarray) else list(ranks)
     whole = int(math.floor(k + 1e-9))
@@ -253,7 +248,7 @@ def key_values(key: str, ranks: Iterable[Rank] | np.ndarray, budget_k: float | N
     parsed = parse_key(key)
     if parsed.at_budget:
         if budget_k is None:
-            raise ParameterError(f"{key!r} needs the configuration's budget k")
+            raise ParameterError("key_needs_budget_k", key=key)
         return budget_values(parsed.measure.name, ranks, budget_k)
     return metric_values(parsed.measure.name, ranks, parsed.cutoff)
 

@@ -36,7 +36,7 @@ Rank = int | None
 
 def _check_k(k: int) -> None:
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ParameterError(f"k must be a positive integer (got k={k!r}); use k >= 1")
+        raise ParameterError("positive_int", name="k", value=k)
 
 
 def ranks_array(ranks: Iterable[Rank] | np.ndarray) -> np.ndarray:
@@ -55,13 +55,13 @@ def ranks_array(ranks: Iterable[Rank] | np.ndarray) -> np.ndarray:
         bad_type = next((r for r in items if isinstance(r, bool)
                          or not (r is None or isinstance(r, int | float | np.number))), None)
         if bad_type is not None:
-            raise ParameterError(f"ranks must be 1-based integers or None (got {bad_type!r})")
+            raise ParameterError("ranks_one_based", value=bad_type)
         out = np.array([math.inf if r is None else r for r in items], dtype=np.float64)
     ok = (out == math.inf) | ((out >= 1) & (out == np.floor(out)))
     if not ok.all():
         first = float(out[~ok][0])
         bad = int(first) if first.is_integer() else first
-        raise ParameterError(f"ranks must be 1-based integers or None (got {bad!r})")
+        raise ParameterError("ranks_one_based", value=bad)
     return out
 
 
@@ -164,10 +164,7 @@ def ndcg_all_at_k(
     for ps, count in zip(places, relevant_counts, strict=True):
         hits = [p for p in ps if p <= k]
         if len(hits) > count:
-            raise ParameterError(
-                f"a question has {len(hits)} relevant places but {count} relevant chunks; "
-                "pass the count of all relevant chunks"
-            )
+            raise ParameterError("relevant_places", places=len(hits), count=count)
         if count == 0:
             out.append(0.0)
             continue
@@ -274,11 +271,9 @@ def budget_k(mean_chunk_chars: float, budget_chars: int, *, k_max: int | None = 
         ParameterError: A non-positive chunk length or budget.
     """
     if not mean_chunk_chars > 0:
-        raise ParameterError(
-            f"mean_chunk_chars must be positive (got {mean_chunk_chars!r}); chunk the corpus first"
-        )
+        raise ParameterError("mean_chunk_chars", value=mean_chunk_chars)
     if budget_chars < 1:
-        raise ParameterError(f"budget_chars must be at least 1 (got budget_chars={budget_chars})")
+        raise ParameterError("at_least", name="budget_chars", value=budget_chars, min=1)
     k = budget_chars / mean_chunk_chars
     if k_max is not None:
         k = min(k, float(max(1, k_max)))

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from chunkviz.document import Document, chunk_document
-from chunkviz.errors import ChunkvizError, MissingDependencyError, ParameterError, shown
+from chunkviz.errors import ChunkvizError, MissingDependencyError, ParameterError
 from chunkviz.eval.engine import ENCODE_BATCH, LocalEngine, Progress
 from chunkviz.eval.grid import Config
 from chunkviz.model import ChunkingResult
@@ -52,7 +52,6 @@ from chunkviz.retrieval.cache import EmbeddingCache, Role
 from chunkviz.retrieval.dense import SentenceTransformerBackend
 from chunkviz.retrieval.threads import available_cores
 
-INSTALL_HINT = 'ray is not installed; run pip install "chunkviz[ray]" (or use --engine local)'
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
 _DATA_LOG = logging.getLogger("ray.data")
 
@@ -67,7 +66,7 @@ def import_ray() -> ModuleType:
         import ray
         import ray.data  # noqa: F401  (the Data library is the part the engine needs)
     except ImportError as e:
-        raise MissingDependencyError(INSTALL_HINT) from e
+        raise MissingDependencyError("ray_not_installed") from e
     return ray
 
 
@@ -176,15 +175,12 @@ def check_address(address: str) -> None:
         ParameterError: Anything else (empty, ``http://``, a port outside 1-65535).
         MissingDependencyError: A ``ray://`` address without Ray Client installed.
     """
-    rule = (f"--address must be auto, HOST:PORT (the head's GCS, e.g. head:6379) or "
-            f"ray://HOST:PORT (got {shown(address)}); fix --address or leave it out for a "
-            "local Ray")
     if address == "auto":
         return
     rest = address[len("ray://"):] if address.startswith("ray://") else address
     m = _HOST_PORT.match(rest)
     if m is None or not 1 <= int(m["port"]) <= 65535:
-        raise ParameterError(rule)
+        raise ParameterError("ray_address", value=address)
     if address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
         raise MissingDependencyError("ray_client", address=address)
 

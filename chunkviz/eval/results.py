@@ -32,7 +32,7 @@ from chunkviz.errors import Message, ResultsFileError, Whole
 from chunkviz.eval.grid import Config
 from chunkviz.eval.pairwise import PairwiseResult
 from chunkviz.eval.results_checks import MEAN_TOLERANCE, check_results
-from chunkviz.eval.results_errors import parse_small, problem
+from chunkviz.eval.results_errors import parse_small, problem, shown_where
 from chunkviz.eval.results_schema import (
     QUESTIONS_KINDS,
     READABLE_VERSIONS,
@@ -69,6 +69,8 @@ __all__ = [
 VOLATILE = ("created", "timings", "versions")
 #: The end of every message about a damaged file (``error.fix_results``).
 FIX = Message("fix_results")
+#: What a results file is called when its reader names no file.
+RESULTS = Message("where_results")
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
@@ -82,17 +84,19 @@ class _Header(msgspec.Struct):
     schema_version: Any = None
 
 
-def _unreadable(problem: str) -> ResultsFileError:
+def _unreadable(problem: Message | str) -> ResultsFileError:
     """A results file that breaks a rule: ``problem``, then the one fix (``FIX``).
 
-    The catalogue words the frame and the fix in the reader's language; the problem itself (a
-    field path and its rule, English like the schema) stays as written, shown whole (a plain
-    value is cut at ``VALUE_LIMIT``); the values in it are bounded where it is worded.
+    The catalogue words the frame, the fix and a ``Message`` problem in the reader's language.
+    A plain ``str`` problem is what ``results_errors.problem`` words from the file's JSON
+    Schema when msgspec refuses a field (a field path and its rule, English like the schema):
+    it stays as written, shown whole; the values in it are bounded where it is worded.
     """
-    return ResultsFileError("results_file", problem=Whole(problem))
+    return ResultsFileError("results_file",
+                            problem=problem if isinstance(problem, Message) else Whole(problem))
 
 
-def results_from_json(text: str | bytes, where: str = "results") -> Results:
+def results_from_json(text: str | bytes, where: str = RESULTS) -> Results:
     """Decode, type and check a results file's text.
 
     Raises:
@@ -102,8 +106,8 @@ def results_from_json(text: str | bytes, where: str = "results") -> Results:
     """
     raw = text.encode("utf-8") if isinstance(text, str) else text
     if len(raw) > MAX_BYTES:  # before any work: a hostile file is refused unread
-        raise _unreadable(f"{where} has {len(raw):,} bytes; at most {MAX_BYTES:,} are "
-                          "accepted (MAX_BYTES)")
+        raise _unreadable(Message("results_too_large", where=shown_where(where), size=len(raw),
+                                  max=MAX_BYTES))
     raw = raw.removeprefix(_UTF8_BOM)
     try:
         header = msgspec.json.decode(raw, type=_Header)
@@ -112,7 +116,7 @@ def results_from_json(text: str | bytes, where: str = "results") -> Results:
     except msgspec.DecodeError:
         raise _not_json(raw, where) from None
     except RecursionError:
-        raise _unreadable(f"{where} is nested too deeply") from None
+        raise _unreadable(Message("results_too_deep", where=shown_where(where))) from None
     _check_header(header, where)
     try:
         data = msgspec.json.decode(raw, type=Results)
@@ -121,11 +125,11 @@ def results_from_json(text: str | bytes, where: str = "results") -> Results:
     except msgspec.DecodeError:
         raise _not_json(raw, where) from None
     except RecursionError:
-        raise _unreadable(f"{where} is nested too deeply") from None
+        raise _unreadable(Message("results_too_deep", where=shown_where(where))) from None
     return _checked(data, where)
 
 
-def results_from_dict(data: Any, where: str = "results") -> Results:
+def results_from_dict(data: Any, where: str = RESULTS) -> Results:
     """Type and check parsed JSON (``json.loads`` of a results file) like ``results_from_json``.
 
     Raises:
@@ -141,16 +145,16 @@ def results_from_dict(data: Any, where: str = "results") -> Results:
     except msgspec.ValidationError as exc:
         raise _unreadable(problem(exc, lambda: copy.deepcopy(data), where)) from None
     except RecursionError:
-        raise _unreadable(f"{where} is nested too deeply") from None
+        raise _unreadable(Message("results_too_deep", where=shown_where(where))) from None
     return _checked(decoded, where)
 
 
 def _check_header(header: _Header, where: str) -> None:
     if header.schema != SCHEMA:
-        raise ResultsFileError("results_not_ours", where=Whole(where), schema=SCHEMA)
+        raise ResultsFileError("results_not_ours", where=shown_where(where), schema=SCHEMA)
     if header.schema_version not in READABLE_VERSIONS:
         readable = ", ".join(map(str, READABLE_VERSIONS))
-        raise ResultsFileError("results_version", where=Whole(where),
+        raise ResultsFileError("results_version", where=shown_where(where),
                                version=repr(header.schema_version), readable=readable)
 
 
@@ -158,7 +162,8 @@ def _checked(data: Results, where: str) -> Results:
     try:
         check_results(data)
     except ResultsFileError as exc:
-        raise _unreadable(f"{where}: {exc}") from None
+        raise _unreadable(Message("results_at", where=shown_where(where), problem=exc.message)
+                          ) from None
     return data
 
 
@@ -167,12 +172,12 @@ def _not_json(raw: bytes, where: str) -> ResultsFileError:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return _unreadable(f"{where} cannot be read as JSON ({exc})")
+        return _unreadable(Message("results_not_utf8", where=shown_where(where), reason=str(exc)))
     try:
         loads_json(text, where, error=ResultsFileError, parse_constant=_reject_constant, fix=FIX)
     except ResultsFileError as exc:
         return exc
-    return _unreadable(f"{where} is not valid JSON")
+    return _unreadable(Message("results_not_json", where=shown_where(where)))
 
 
 def _reject_constant(name: str) -> Any:
@@ -317,14 +322,13 @@ def save_results(results: Results, out_dir: str | Path) -> Path:
         try:
             old = load_results(path)
         except ResultsFileError as exc:
-            raise ResultsFileError(f"{path} exists and is not this run ({exc}); move it away or "
-                                   "choose another --out") from None
+            raise ResultsFileError("results_exists_unreadable", path=Whole(str(path)),
+                                   problem=exc.message) from None
         if _comparable(old) != _comparable(results):
-            raise ResultsFileError(f"{path} exists and holds another run with the same id; move "
-                                   "it away or choose another --out")
+            raise ResultsFileError("results_exists_other", path=Whole(str(path)))
     blob = results_to_json(results).encode("utf-8")
     # What is written must read back: msgspec writes a NaN as null, which reading refuses.
-    results_from_json(blob, f"the run {results.run_id} to be saved")
+    results_from_json(blob, Message("where_run_to_save", run_id=results.run_id))
     write_atomically(path, blob, "--out")
     return path
 
@@ -340,7 +344,7 @@ def load_results(path: str | Path) -> Results:
     if not p.exists():
         raise ResultsFileError("results_missing", path=Whole(str(p)))
     raw = read_file_bytes(p, error=ResultsFileError)
-    return results_from_json(raw, f"results file {p}")
+    return results_from_json(raw, Message("where_results_file", path=Whole(str(p))))
 
 
 @dataclass(frozen=True, slots=True)

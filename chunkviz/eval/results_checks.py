@@ -7,12 +7,15 @@ questions per ``broken``), offsets are ranges inside the index, every rank metri
 one its ranks give, a pairwise row's difference is the difference of its two means, and its
 ``equivalent`` and ``outcome`` are the decision rule's.
 
-Each rule raises a ``ResultsFileError`` naming the field, its value and the rule.
+Each rule raises a ``ResultsFileError`` naming the field, its value and the rule: its code's
+template (``error.results_*`` of the catalogues) words the problem only, and reading the file
+(``chunkviz.eval.results``) sets it in ``error.results_file``, which names the file and the fix.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -52,14 +55,15 @@ def check_results(data: Results) -> None:
     """
     labels = [c.label for c in data.configs]
     if len(set(labels)) != len(labels):
-        raise ResultsFileError(f"configs must have unique labels (got {labels})")
+        raise ResultsFileError("results_labels_unique", labels=labels)
     _check_backend(data.backend, "backend")
     n = len(data.question_ids)
     if n != data.dataset.questions:
-        raise ResultsFileError(f"question_ids has {n} ids but dataset.questions is "
-                               f"{data.dataset.questions}")
+        raise ResultsFileError("results_question_count", ids=n,
+                               questions=data.dataset.questions)
     if len(set(data.question_ids)) != n:
-        raise ResultsFileError("question_ids must be unique")
+        twice = next(q for q, count in Counter(data.question_ids).items() if count > 1)
+        raise ResultsFileError("results_ids_unique", id=twice)
     _check_ranks(data.ranks, data.configs, n)
     # Each label's ranks as the metrics read them, converted once for every metric's mean.
     ranks = {lab: ranks_array(data.ranks[lab]) for lab in labels}
@@ -69,19 +73,19 @@ def check_results(data: Results) -> None:
     if data.schema_version >= TOKENS_VERSION:
         lacking = [c.label for c in data.configs if c.mean_chunk_tokens is None]
         if lacking:
-            raise ResultsFileError(f"configs entry {lacking[0]} lacks mean_chunk_tokens "
-                                   f"(required from schema version {TOKENS_VERSION})")
+            raise ResultsFileError("results_tokens_missing", label=lacking[0],
+                                   version=TOKENS_VERSION)
     _check_retrieval(data.retrieval, data.configs, n, data.dataset.documents)
     if data.question_docs and len(data.question_docs) != n:
-        raise ResultsFileError(f"question_docs has {len(data.question_docs)} ids for {n} "
-                               "questions; it must have one per question")
+        raise ResultsFileError("results_docs_count", count=len(data.question_docs),
+                               questions=n)
     for name in ("question_types", "answer_types"):
         labels_of = getattr(data, name)
         if labels_of and len(labels_of) != n:
-            raise ResultsFileError(f"{name} has {len(labels_of)} entries for {n} questions; it "
-                                   "must have one per question (or be absent)")
+            raise ResultsFileError("results_types_count", field=name, count=len(labels_of),
+                                   questions=n)
     if data.stats.unit == "document" and not data.question_docs:
-        raise ResultsFileError("stats.unit is 'document' but question_docs is missing")
+        raise ResultsFileError("results_unit_document")
     if data.sensitivity is not None:
         _check_sensitivity(data.sensitivity, labels, n, data.metrics)
     if data.questions_source is not None:
@@ -91,16 +95,14 @@ def check_results(data: Results) -> None:
 def _labels_match(found: Iterable[str], labels: Sequence[str], where: str) -> None:
     got = list(found)
     if sorted(got) != sorted(labels):
-        raise ResultsFileError(
-            f"{where} must have one entry per configuration {list(labels)} (got {got})"
-        )
+        raise ResultsFileError("results_labels_match", field=where, labels=list(labels),
+                               found=got)
 
 
 def _check_backend(b: BackendRecord, where: str) -> None:
     if (b.kind == "hybrid") != bool(b.components):
-        raise ResultsFileError(
-            f"{where}.components must list the fused backends of a hybrid and only of a hybrid "
-            f"(kind={b.kind!r}, {len(b.components)} components)")
+        raise ResultsFileError("results_components", field=f"{where}.components", kind=b.kind,
+                               count=len(b.components))
     for i, c in enumerate(b.components):
         _check_backend(c, f"{where}.components[{i}]")
 
@@ -111,15 +113,15 @@ def _check_ranks(ranks: Ranks, configs: Sequence[ConfigRecord], n: int) -> None:
         row = ranks[c.label]
         where = f"ranks.{c.label}"
         if len(row) != n:
-            raise ResultsFileError(f"{where} has {len(row)} ranks for {n} questions")
+            raise ResultsFileError("results_ranks_count", field=where, count=len(row),
+                                   questions=n)
         too_far = next((i for i, v in enumerate(row) if v is not None and v > c.chunks), None)
         if too_far is not None:
-            raise ResultsFileError(f"{where}[{too_far}] = {row[too_far]} is past the "
-                                   f"{c.chunks} chunks of {c.label}")
+            raise ResultsFileError("results_rank_past", field=f"{where}[{too_far}]",
+                                   rank=row[too_far], chunks=c.chunks, label=c.label)
         lost = row.count(None)
         if lost != c.broken:
-            raise ResultsFileError(f"configs entry {c.label} says broken={c.broken} but its ranks "
-                                   f"hold {lost} lost questions")
+            raise ResultsFileError("results_broken", label=c.label, broken=c.broken, lost=lost)
 
 
 def _check_estimate(e: Estimate, where: str) -> None:
@@ -127,17 +129,16 @@ def _check_estimate(e: Estimate, where: str) -> None:
     for name in ("mean", "ci_low", "ci_high"):
         v = getattr(e, name)
         if not (math.isfinite(v) and 0.0 <= v <= 1.0):
-            raise ResultsFileError(f"{where}.{name} must be a finite number in [0.0, 1.0] "
-                                   f"(got {v})")
+            raise ResultsFileError("results_estimate_range", field=f"{where}.{name}", value=v)
     if not e.ci_low <= e.ci_high:
-        raise ResultsFileError(f"{where} must have ci_low <= ci_high (got {e.ci_low} and "
-                               f"{e.ci_high})")
+        raise ResultsFileError("results_ci_order", field=where, low=e.ci_low, high=e.ci_high)
 
 
 def _check_mean(where: str, stored: float, ranks: np.ndarray, name: str, k: float) -> None:
     expected = float(budget_values(name, ranks, k).mean())
     if abs(stored - expected) > MEAN_TOLERANCE:
-        raise ResultsFileError(f"{where}.mean is {stored} but the ranks give {expected}")
+        raise ResultsFileError("results_mean", field=f"{where}.mean", stored=stored,
+                               expected=expected)
 
 
 def _check_metrics(metrics: Estimates, labels: Sequence[str], ranks: RankArrays) -> None:
@@ -149,21 +150,21 @@ def _check_metrics(metrics: Estimates, labels: Sequence[str], ranks: RankArrays)
             where = f"metrics.{lab}.{key}"
             parsed = _parsed(key, where)
             if parsed.at_budget:
-                raise ResultsFileError(f"{where} is not a known metric key (a key at the budget "
-                                       "belongs in budget.metrics)")
+                raise ResultsFileError("results_key_at_budget", field=where)
             _check_estimate(est, where)
             if parsed.measure.values is not None:
                 _check_mean(where, est.mean, ranks[lab], parsed.measure.name, parsed.cutoff)
         missing = [k for k in required_keys() if k not in row]
         if missing:
-            raise ResultsFileError(f"metrics.{lab} lacks {', '.join(missing)}")
+            raise ResultsFileError("results_metrics_lack", field=f"metrics.{lab}",
+                                   missing=missing)
 
 
 def _parsed(key: str, where: str) -> Key:
     try:
         return parse_key(key)
     except ParameterError:
-        raise ResultsFileError(f"{where} is not a known metric key") from None
+        raise ResultsFileError("results_unknown_key", field=where) from None
 
 
 def _check_budget(data: Results, labels: Sequence[str], ranks: RankArrays) -> None:
@@ -176,15 +177,16 @@ def _check_budget(data: Results, labels: Sequence[str], ranks: RankArrays) -> No
         for key, est in row.items():
             where = f"budget.metrics.{lab}.{key}"
             if key not in budget_keys():
-                raise ResultsFileError(f"{where} is not a budget metric "
-                                       f"({', '.join(budget_keys())})")
+                raise ResultsFileError("results_not_budget_key", field=where,
+                                       keys=list(budget_keys()))
             _check_estimate(est, where)
             _check_mean(where, est.mean, ranks[lab], parse_key(key).measure.name, budget.k[lab])
         if headline not in row:
-            raise ResultsFileError(f"budget.metrics.{lab}.{headline} is missing")
+            raise ResultsFileError("results_field_missing",
+                                   field=f"budget.metrics.{lab}.{headline}")
     if data.schema_version >= TOKENS_VERSION and not budget.tokenizer:
-        raise ResultsFileError(f"budget.tokenizer is missing (required from schema version "
-                               f"{TOKENS_VERSION})")
+        raise ResultsFileError("results_required_from", field="budget.tokenizer",
+                               version=TOKENS_VERSION)
     _check_pairwise(budget.pairwise, labels, budget.metrics, data.stats.alpha, "budget.pairwise")
 
 
@@ -194,34 +196,34 @@ def _check_pairwise(rows: Sequence[PairwiseResult], labels: Sequence[str], metri
         at = f"{where}[{i}]"
         _check_pair_labels(row, labels, at)
         if row.metric not in metrics[row.a]:
-            raise ResultsFileError(f"{at}.metric is not a metric of the file (got "
-                                   f"{row.metric!r})")
+            raise ResultsFileError("results_pair_metric", field=f"{at}.metric",
+                                   metric=row.metric)
         expected = metrics[row.a][row.metric].mean - metrics[row.b][row.metric].mean
         if abs(row.diff - expected) > DIFF_TOLERANCE:
-            raise ResultsFileError(f"{at}.diff is {row.diff} but the means give {expected}")
+            raise ResultsFileError("results_pair_diff", field=f"{at}.diff", diff=row.diff,
+                                   expected=expected)
         if row.equivalent and not is_equivalent(
                 p_equiv_holm=1.0 if row.p_equiv_holm is None else row.p_equiv_holm,
                 eq_ci_low=row.eq_ci_low, eq_ci_high=row.eq_ci_high, delta=row.delta,
                 detectable=row.detectable, saturated=row.saturated, alpha=alpha):
             raise ResultsFileError(
-                f"{at} is marked equivalent but the decision rule says it is not (interval "
-                f"[{row.eq_ci_low}, {row.eq_ci_high}], delta {row.delta}, detectable margin "
-                f"{row.detectable}, saturated {row.saturated})")
+                "results_not_equivalent", field=at, low=row.eq_ci_low, high=row.eq_ci_high,
+                delta=row.delta, detectable=row.detectable, saturated=row.saturated)
 
 
 def _check_pair_labels(row: PairwiseResult, labels: Sequence[str], at: str) -> None:
     for side, lab in (("a", row.a), ("b", row.b)):
         if lab not in labels:
-            raise ResultsFileError(f"{at}.{side} names no configuration (got {lab!r})")
+            raise ResultsFileError("results_pair_side", field=f"{at}.{side}", label=lab)
     if row.a == row.b:
-        raise ResultsFileError(f"{at} compares {row.a!r} with itself")
+        raise ResultsFileError("results_pair_self", field=at, label=row.a)
 
 
 def _check_retrieval(r: Retrieval, configs: Sequence[ConfigRecord], n: int,
                      documents: int) -> None:
     if len(r.document_ids) != documents:
-        raise ResultsFileError(f"retrieval.document_ids has {len(r.document_ids)} ids but "
-                               f"dataset.documents is {documents}")
+        raise ResultsFileError("results_document_count", ids=len(r.document_ids),
+                               documents=documents)
     labels = [c.label for c in configs]
     _labels_match(r.chunk_offsets, labels, "retrieval.chunk_offsets")
     _labels_match(r.topk, labels, "retrieval.topk")
@@ -229,24 +231,26 @@ def _check_retrieval(r: Retrieval, configs: Sequence[ConfigRecord], n: int,
         where = f"retrieval.chunk_offsets.{c.label}"
         offsets = r.chunk_offsets[c.label]
         if len(offsets) != c.chunks:
-            raise ResultsFileError(f"{where} has {len(offsets)} chunks but configs says "
-                                   f"{c.chunks}")
+            raise ResultsFileError("results_offsets_count", field=where, count=len(offsets),
+                                   chunks=c.chunks)
         table = np.array(offsets, dtype=np.int64).reshape(-1, 3)
         bad = np.flatnonzero((table[:, 0] >= documents) | (table[:, 1] >= table[:, 2]))
         if bad.size:
             i = int(bad[0])
-            raise ResultsFileError(f"{where}[{i}] must have document < {documents} and "
-                                   f"start < end (got {list(offsets[i])})")
+            raise ResultsFileError("results_offset_bad", field=f"{where}[{i}]",
+                                   documents=documents, offsets=list(offsets[i]))
         where = f"retrieval.topk.{c.label}"
         tops = r.topk[c.label]
         if len(tops) != n:
-            raise ResultsFileError(f"{where} has {len(tops)} rows for {n} questions")
+            raise ResultsFileError("results_rows_count", field=where, count=len(tops),
+                                   questions=n)
         for i, t in enumerate(tops):
             if len(t) > r.span_k:
-                raise ResultsFileError(f"{where}[{i}] must be a list of at most {r.span_k} "
-                                       f"chunk indices (got {len(t)})")
+                raise ResultsFileError("results_topk_long", field=f"{where}[{i}]",
+                                       max=r.span_k, count=len(t))
             if t and max(t) >= c.chunks:
-                raise ResultsFileError(f"{where}[{i}] names a chunk past the {c.chunks} chunks")
+                raise ResultsFileError("results_topk_past", field=f"{where}[{i}]",
+                                       chunks=c.chunks)
 
 
 def _check_sensitivity(s: Sensitivity, labels: Sequence[str], n: int,
@@ -255,8 +259,9 @@ def _check_sensitivity(s: Sensitivity, labels: Sequence[str], n: int,
         _labels_match(by, labels, f"sensitivity.ranks.{name}")
         for lab in labels:
             if len(by[lab]) != n:
-                raise ResultsFileError(f"sensitivity.ranks.{name}.{lab} must list one rank per "
-                                       f"question ({n}; got {len(by[lab])})")
+                raise ResultsFileError("results_sensitivity_ranks",
+                                       field=f"sensitivity.ranks.{name}.{lab}", questions=n,
+                                       count=len(by[lab]))
     _labels_match(s.ndcg_all.places, labels, "sensitivity.ndcg_all.places")
     _labels_match(s.ndcg_all.relevant_counts, labels, "sensitivity.ndcg_all.relevant_counts")
     for name, rows in s.pairwise.items():
@@ -264,9 +269,8 @@ def _check_sensitivity(s: Sensitivity, labels: Sequence[str], n: int,
             at = f"sensitivity.pairwise.{name}[{i}]"
             _check_pair_labels(row, labels, at)
             if row.metric not in metrics[row.a]:  # the page looks its main row up by it
-                raise ResultsFileError(f"{at}.metric is not a metric of the file (got "
-                                       f"{row.metric!r}); it must be one of "
-                                       f"{sorted(metrics[row.a])}")
+                raise ResultsFileError("results_pair_metric_of", field=f"{at}.metric",
+                                       metric=row.metric, choices=sorted(metrics[row.a]))
 
 
 def _check_source(q: QuestionsSource) -> None:
@@ -274,6 +278,5 @@ def _check_source(q: QuestionsSource) -> None:
                 "synthetic": q.own == 0 and q.synthetic > 0,
                 "both": q.own > 0 and q.synthetic > 0}
     if not expected[q.kind]:
-        raise ResultsFileError(
-            f"questions_source.kind is {q.kind!r} but own={q.own} and synthetic={q.synthetic}; "
-            "own counts the user's questions, synthetic the generated ones")
+        raise ResultsFileError("results_source_kind", kind=q.kind, own=q.own,
+                               synthetic=q.synthetic)

@@ -7,7 +7,9 @@ nothing else of the message. The rule is then worded from the results file's own
 (generated from the structs, ``results_schema.results_json_schema``) and the value found at
 that path: a wrong type names the types allowed, a broken bound names the bound, a missing
 field is named. Nothing depends on msgspec's English wording, so another release of msgspec
-that words its messages differently changes none of ours.
+that words its messages differently changes none of ours. The words are the catalogues'
+(``error.schema_*`` for a rule's pieces, ``error.results_schema_*`` for the sentence), so a
+page reads the problem in its own language.
 
 A mapping's key is shown by msgspec as ``[...]``; it is found again by typing the file with
 that mapping narrowed by halves (only on this path, only for a file of at most
@@ -24,6 +26,7 @@ from typing import Any
 
 import msgspec
 
+from chunkviz.errors import Message, Whole
 from chunkviz.eval.results_schema import Results, results_json_schema
 
 #: One step of a path: a field or key, an index, or a mapping key msgspec does not name.
@@ -35,8 +38,12 @@ NARROW_TRIES = 24
 #: The integers msgspec decodes (int64 and uint64).
 _INT_RANGE = (-(2**63), 2**64 - 1)
 _AT = " - at `$"
-_TYPES = {"integer": "an integer", "number": "a number", "string": "text",
-          "boolean": "true or false", "object": "an object", "array": "a list", "null": "null"}
+_TYPES = {"integer": Message("schema_integer"), "number": Message("schema_number"),
+          "string": Message("schema_string"), "boolean": Message("schema_boolean"),
+          "object": Message("schema_object"), "array": Message("schema_array"),
+          "null": Message("schema_null")}
+#: What a field is called when msgspec names no path: the file as a whole.
+_TOP = Message("schema_top_level")
 
 
 class Digits:
@@ -89,36 +96,48 @@ def error_path(exc: msgspec.ValidationError) -> list[Step]:
     return steps
 
 
-def problem(exc: msgspec.ValidationError, parse: Callable[[], Any], where: str) -> str:
+def problem(exc: msgspec.ValidationError, parse: Callable[[], Any], where: str) -> Message:
     """The sentence that says what breaks which rule: ``x.json: configs[0].chunks must be ...``.
 
     Args:
         exc: What msgspec raised while typing the file.
         parse: Gives the file as parsed JSON (may raise: the value is then not shown, and the
             rule is given whole).
-        where: What to call the file.
+        where: What to call the file (a ``Message`` is rendered in the reader's language).
     """
     steps = error_path(exc)
     try:
-        return _worded(steps, parse, where)
+        return _worded(steps, parse, shown_where(where))
     except (LookupError, StopIteration, TypeError, ValueError):  # a path the schema lacks
-        return (f"{where}: {_path_text(steps) or 'the top level'} does not have the type "
-                "docs/results-schema.md gives it")
+        return Message("results_schema_type", where=shown_where(where), field=_field(steps))
 
 
-def _worded(steps: list[Step], parse: Callable[[], Any], where: str) -> str:
+def shown_where(where: str) -> str:
+    """``where`` (what a file is called) as shown: a ``Message`` worded, else whole."""
+    return where if isinstance(where, Message) else Whole(where)
+
+
+def _field(steps: Sequence[Step]) -> str:
+    text = _path_text(steps)
+    return Whole(text) if text else _TOP
+
+
+def _worded(steps: list[Step], parse: Callable[[], Any], where: str) -> Message:
     try:
         steps, value = _locate(parse(), steps)
     except Exception:  # noqa: BLE001 - showing the value is a courtesy; the rule still stands
-        return f"{where}: {_path_text(steps) or 'the top level'} must be {_rule(_schema_at(steps))}"
+        return Message("results_schema_rule", where=where, field=_field(steps),
+                       rule=_rule(_schema_at(steps)))
     node = _schema_at(steps)
     field = _path_text(steps)
     missing = _missing(node, value)
     if missing:
-        return f"{where}: {f'{field}.{missing}' if field else missing} is missing"
+        return Message("results_at", where=where, problem=Message(
+            "results_field_missing", field=Whole(f"{field}.{missing}" if field else missing)))
     text = json.dumps(value, ensure_ascii=False, default=str)
     shown = text if len(text) <= 60 else text[:57] + "..."
-    return f"{where}: {field or 'the top level'} must be {_broken(node, value)} (got {shown})"
+    return Message("results_schema_got", where=where, field=_field(steps),
+                   rule=_broken(node, value), value=Whole(shown))
 
 
 # ---------------------------------------------------------------------------- the schema
@@ -173,38 +192,56 @@ def _fits(node: dict[str, Any], value: Any) -> bool:
     return kind == found or (kind == "number" and found == "integer")
 
 
-def _type_words(node: dict[str, Any]) -> str:
+def _type_words(node: dict[str, Any]) -> Message:
     if "enum" in node:
-        return f"one of {', '.join(map(str, node['enum']))}"
-    return _TYPES.get(str(node.get("type")), "a value of the type docs/results-schema.md gives")
+        return Message("schema_enum", choices=[Whole(str(v)) for v in node["enum"]])
+    return _TYPES.get(str(node.get("type"))) or Message("schema_other")
 
 
-def _bounds(node: dict[str, Any], value: Any = None) -> list[tuple[str, bool]]:
+def _joined(parts: Sequence[Message | str], *, either: bool = False) -> Message | str:
+    """``parts`` joined two at a time by ``error.schema_and`` (``schema_or`` if ``either``)."""
+    out = parts[0]
+    for part in parts[1:]:
+        out = (Message("schema_or", first=out, second=part) if either
+               else Message("schema_and", first=out, second=part))
+    return out
+
+
+def _bounded(kind: Message, bounds: Sequence[Message | str]) -> Message:
+    """``an integer >= 0``: a type with its bounds (the type alone when it has none)."""
+    return Message("schema_bounded", type=kind, bounds=_joined(bounds)) if (
+        bounds) else kind
+
+
+def _bounds(node: dict[str, Any], value: Any = None) -> list[tuple[Message | str, bool]]:
     """Each bound of ``node``: its words, and whether ``value`` keeps it (any, for no value)."""
     number = node.get("type") == "number"
     kept = value is None
-    out: list[tuple[str, bool]] = []
+    out: list[tuple[Message | str, bool]] = []
     for name, sign, test in (("minimum", ">=", operator.ge),
                              ("exclusiveMinimum", ">", operator.gt),
                              ("maximum", "<=", operator.le),
                              ("exclusiveMaximum", "<", operator.lt)):
         if name in node:
             bound = node[name]
-            words = f"{sign} {float(bound)!r}" if number else f"{sign} {bound}"
+            words = Whole(f"{sign} {float(bound)!r}" if number else f"{sign} {bound}")
             out.append((words, kept or bool(test(value, bound))))
     sized = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems")}
     low, high = sized.get(str(node.get("type")), ("", ""))
     size = len(value) if isinstance(value, str | list | tuple) else 0
     if low in node and node[low] == node.get(high):
-        out.append((f"of length {node[low]}", kept or size == node[low]))
+        out.append((Message("schema_length", n=node[low]), kept or size == node[low]))
     else:
         if low in node:
-            out.append((f"of length >= {node[low]}", kept or size >= node[low]))
+            out.append((Message("schema_length_at_least", n=node[low]),
+                        kept or size >= node[low]))
         if high in node:
-            out.append((f"of length <= {node[high]}", kept or size <= node[high]))
+            out.append((Message("schema_length_at_most", n=node[high]),
+                        kept or size <= node[high]))
     if "pattern" in node:
         pattern = node["pattern"]
-        out.append((f"matching regex {pattern!r}", kept or _matches(pattern, value)))
+        out.append((Message("schema_pattern", pattern=Whole(repr(pattern))),
+                    kept or _matches(pattern, value)))
     return out
 
 
@@ -214,26 +251,26 @@ def _matches(pattern: str, value: str) -> bool:
     return re.search(pattern, value) is not None
 
 
-def _rule(node: dict[str, Any]) -> str:
+def _rule(node: dict[str, Any]) -> Message | str:
     """The whole rule of ``node``: ``an integer >= 0``, ``an integer >= 1 or null``."""
-    return " or ".join(" ".join([_type_words(n), " and ".join(w for w, _ in _bounds(n))]).strip()
-                       for n in _alternatives(node))
+    return _joined([_bounded(_type_words(n), [w for w, _ in _bounds(n)])
+                    for n in _alternatives(node)], either=True)
 
 
-def _broken(node: dict[str, Any], value: Any) -> str:
+def _broken(node: dict[str, Any], value: Any) -> Message | str:
     """What ``value`` breaks: the types allowed, else the bound it fails, else the whole rule."""
     options = _alternatives(node)
     fitting = [n for n in options if _fits(n, value)]
     if not fitting:
-        return " or ".join(_type_words(n) for n in options)
+        return _joined([_type_words(n) for n in options], either=True)
     fit = fitting[0]
     if fit.get("type") in ("integer", "number") and (
             isinstance(value, Digits) or not math.isfinite(value)
             or (fit.get("type") == "integer" and not _INT_RANGE[0] <= value <= _INT_RANGE[1])):
-        return f"{_type_words(fit)} in range"
+        return Message("schema_in_range", type=_type_words(fit))
     failed = [words for words, ok in _bounds(fit, value) if not ok]
     if failed:
-        return f"{_type_words(fit)} {failed[0]}"
+        return _bounded(_type_words(fit), failed[:1])
     return _rule(node)
 
 

@@ -268,10 +268,7 @@ def load_stage(
     sampled = sample_questions(dataset, sample, seed).questions
     questions = tuple(q for q in sampled if q.doc_id in doc_pos)
     if not questions:
-        raise ParameterError(
-            f"dataset {dataset.name!r} has no questions to evaluate (sample={sample}); "
-            "check the dataset or use --sample 0"
-        )
+        raise ParameterError("dataset_no_questions", dataset=dataset.name, sample=sample)
     cache = None if not vector_backends(be) else EmbeddingCache(
         Path(cache_dir) if cache_dir else default_cache_dir())
     progress("load", 1, 1, f"{len(questions)} questions, backend {be.name}")
@@ -781,12 +778,10 @@ def run_benchmark(
     """
     started = time.perf_counter()
     if not configs:
-        raise ParameterError(
-            "configs is empty; give at least one configuration (e.g. the default grid)"
-        )
+        raise ParameterError("configs_empty")
     labels = [c.label for c in configs]
     if len(set(labels)) != len(labels):
-        raise ParameterError(f"configuration labels must be unique (got {labels})")
+        raise ParameterError("labels_unique", labels=labels)
     report = progress or no_progress
     eng = engine or LocalEngine()
     loaded = load_stage(dataset, backend, sample=sample, seed=seed, cache_dir=cache_dir,

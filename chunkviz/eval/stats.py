@@ -67,23 +67,23 @@ ReplicationStatus = Literal["holds", "one_only", "contradicts", "neither"]
 def _values(values: Sequence[float] | np.ndarray, name: str = "values") -> np.ndarray:
     v = np.asarray(values, dtype=np.float64)
     if v.ndim != 1:
-        raise ParameterError(f"{name} must be one value per question (got shape {v.shape})")
+        raise ParameterError("one_value_per_question", name=name, shape=str(v.shape))
     return v
 
 
 def _check_alpha(alpha: float) -> None:
     if not 0.0 < alpha < 1.0:
-        raise ParameterError(f"alpha must be between 0 and 1 (got alpha={alpha})")
+        raise ParameterError("alpha_range", value=alpha)
 
 
 def _check_resamples(n: int, name: str) -> None:
     if n < 1:
-        raise ParameterError(f"{name} must be at least 1 (got {name}={n})")
+        raise ParameterError("at_least", name=name, value=n, min=1)
 
 
 def _check_unit(unit: str) -> None:
     if unit not in UNITS:
-        raise ParameterError(f"unit must be one of {', '.join(UNITS)} (got unit={unit!r})")
+        raise ParameterError("one_of", name="unit", choices=list(UNITS), value=unit)
 
 
 # ---------------------------------------------------------------------------- the units
@@ -147,10 +147,7 @@ class Clusters:
             ParameterError: ``values`` not one per question.
         """
         if values.shape != self.groups.shape:
-            raise ParameterError(
-                f"values must be one per question of the clusters (got {values.size} values "
-                f"for {self.n} questions)"
-            )
+            raise ParameterError("cluster_values", values=values.size, questions=self.n)
         if self.unit == "question":
             return values
         return np.bincount(self.groups, weights=values, minlength=self.count)
@@ -160,10 +157,7 @@ def _clusters_for(n: int, clusters: Clusters | None) -> Clusters:
     if clusters is None:
         return Clusters.questions(n)
     if clusters.n != n:
-        raise ParameterError(
-            f"clusters cover {clusters.n} questions but {n} values were given; build them "
-            "from the same questions"
-        )
+        raise ParameterError("clusters_cover", questions=clusters.n, values=n)
     return clusters
 
 
@@ -221,10 +215,7 @@ class Resampling:
         idx = np.asarray(indices, dtype=np.int64)
         g = clusters.count
         if idx.ndim != 2 or (idx.size and (idx.min() < 0 or idx.max() >= g)):
-            raise ParameterError(
-                f"indices must be a (resamples, units) matrix of unit indices below {g} "
-                f"(got shape {idx.shape})"
-            )
+            raise ParameterError("resample_indices", units=g, shape=str(idx.shape))
         b = idx.shape[0]
         flat = (idx + (np.arange(b, dtype=np.int64) * g)[:, None]).ravel()
         counts = np.bincount(flat, minlength=b * g).reshape(b, g).astype(np.float64)
@@ -359,9 +350,7 @@ def paired_permutation_test(
     """
     x, y = _values(a, "a"), _values(b, "b")
     if x.shape != y.shape:
-        raise ParameterError(
-            f"a and b must hold the same questions (got {x.size} and {y.size} values)"
-        )
+        raise ParameterError("same_questions", a=x.size, b=y.size)
     _check_resamples(permutations, "permutations")
     d = x - y
     units = _clusters_for(d.size, clusters)
@@ -392,7 +381,7 @@ def sign_flip_p_values(totals: np.ndarray, *, permutations: int, seed: int) -> n
     _check_resamples(permutations, "permutations")
     t = np.asarray(totals, dtype=np.float64)
     if t.ndim != 2:
-        raise ParameterError(f"totals must be a (units, pairs) matrix (got shape {t.shape})")
+        raise ParameterError("totals_matrix", shape=str(t.shape))
     p = np.ones(t.shape[1], dtype=np.float64)
     live = np.flatnonzero(np.any(t != 0.0, axis=0)) if t.shape[0] else np.zeros(0, np.int64)
     if live.size == 0:
@@ -515,9 +504,10 @@ def holm_bounds(p_values: Sequence[float], bounds: Sequence[bool]) -> list[bool]
 def _holm(p_values: Sequence[float], bounds: Sequence[bool]) -> list[tuple[float, bool]]:
     p = np.asarray(list(p_values), dtype=np.float64)
     if len(bounds) != p.size:
-        raise ParameterError(f"bounds must be one per p-value (got {len(bounds)} for {p.size})")
-    if p.size and (np.any(p < 0) or np.any(p > 1) or np.any(np.isnan(p))):
-        raise ParameterError(f"p-values must lie in [0, 1] (got {p.tolist()})")
+        raise ParameterError("bounds_per_p", bounds=len(bounds), pvalues=p.size)
+    bad = p[(p < 0) | (p > 1) | np.isnan(p)]
+    if bad.size:
+        raise ParameterError("p_value_range", value=float(bad[0]), count=int(bad.size))
     m = p.size
     order = np.argsort(p, kind="stable")
     out: list[tuple[float, bool]] = [(0.0, False)] * m
@@ -633,22 +623,17 @@ def tost_paired(
     from scipy.special import stdtr, stdtrit
 
     if not delta > 0:
-        raise ParameterError(f"delta must be positive (got delta={delta!r}), in the metric's units")
+        raise ParameterError("positive", name="delta", value=delta)
     _check_alpha(alpha)
     x, y = _values(a, "a"), _values(b, "b")
     if x.shape != y.shape:
-        raise ParameterError(
-            f"a and b must hold the same questions (got {x.size} and {y.size} values)"
-        )
+        raise ParameterError("same_questions", a=x.size, b=y.size)
     d = x - y
     units = _clusters_for(d.size, clusters)
     g = units.count
     if g < 2:
-        fix = ("add question/answer pairs or synthetic questions" if units.unit == "question"
-               else "add documents, or resample questions instead of documents")
-        raise ParameterError(
-            f"an equivalence test needs at least 2 {units.unit}s (got {g}); {fix}"
-        )
+        raise ParameterError("equivalence_questions" if units.unit == "question"
+                             else "equivalence_documents", count=g)
     n = d.size
     dbar = float(d.mean())
     resid = units.sums(d) - units.sizes * dbar
@@ -716,20 +701,18 @@ def pairwise_tests(
     arrays = {k: _values(v, k) for k, v in per_question.items()}
     sizes = {a.size for a in arrays.values()}
     if len(sizes) > 1:
-        raise ParameterError(
-            f"every configuration must be scored on the same questions (got sizes {sorted(sizes)})"
-        )
+        raise ParameterError("same_question_counts", sizes=sorted(sizes))
     n = sizes.pop() if sizes else 0
     if resampling is not None:
         if clusters is not None and clusters is not resampling.clusters:
-            raise ParameterError("clusters and resampling must be the same units; pass one")
+            raise ParameterError("clusters_and_resampling")
         units = resampling.clusters
     else:
         units = _clusters_for(n, clusters)
         resampling = (Resampling.draw(units, resamples, seed) if indices is None
                       else Resampling.from_indices(units, indices, seed))
     if units.n != n:
-        raise ParameterError(f"the resampling covers {units.n} questions, the values {n}")
+        raise ParameterError("resampling_covers", questions=units.n, values=n)
     delta = (margin if margin is not None else default_margin(metric)) if equivalence else None
     floor = permutation_floor(permutations)
     pairs = list(combinations(labels, 2))
@@ -837,10 +820,7 @@ def replicate(
     other.update({(r.metric, r.b, r.a): r.flipped() for r in second})
     keys = {(r.metric, frozenset((r.a, r.b))) for r in first}
     if keys != {(r.metric, frozenset((r.a, r.b))) for r in second} or len(keys) != len(first):
-        raise ParameterError(
-            "the two runs must compare the same configurations on the same metrics "
-            "(same grid); rerun one with the other's grid"
-        )
+        raise ParameterError("runs_same_grid")
     return [Replication(r.metric, r.a, r.b, r.outcome, other[(r.metric, r.a, r.b)].outcome)
             for r in first]
 
@@ -859,9 +839,7 @@ def spearman_rho(a: Sequence[float], b: Sequence[float]) -> float:
     """
     x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if x.shape != y.shape or x.ndim != 1 or len(x) < 2:
-        raise ParameterError(
-            f"spearman_rho needs two sequences of the same length >= 2 (got {len(x)} and {len(y)})"
-        )
+        raise ParameterError("spearman_lengths", x=len(x), y=len(y))
     if np.all(x == x[0]) or np.all(y == y[0]):
         return float("nan")
 

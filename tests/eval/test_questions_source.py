@@ -47,7 +47,7 @@ def test_a_source_survives_the_round_trip_and_old_files_write_none():
 
 @pytest.mark.parametrize(("field", "value", "message"), [
     ("kind", "made-up", "questions_source.kind must be one of both, own, synthetic"),
-    ("kind", "own", "questions_source.kind is 'own' but own=3 and synthetic=40"),
+    ("kind", "own", "questions_source.kind is own but own=3 and synthetic=40"),
     ("synthetic", -1, "questions_source.synthetic must be an integer >= 0"),
     ("validation_rho", 2.0, r"questions_source.validation_rho must be a number <= 1.0 \(got 2.0\)"),
     ("seed", "7", "questions_source.seed must be an integer or null"),

@@ -13,6 +13,7 @@ from chunkviz.errors import ResultsFileError
 from chunkviz.eval import results_errors
 from chunkviz.eval.results import results_from_json
 from chunkviz.eval.results_errors import error_path, problem
+from chunkviz.text.messages import error_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOOD = json.loads((FIXTURES / "results_small.json").read_text(encoding="utf-8"))
@@ -69,3 +70,15 @@ def test_a_path_the_schema_lacks_still_names_the_field():
     odd = msgspec.ValidationError("Expected `int` - at `$.configs[0].chunks[3]`")
     assert problem(odd, lambda: GOOD, "x.json") == (
         "x.json: configs[0].chunks[3] does not have the type docs/results-schema.md gives it")
+
+
+def test_the_rule_reads_in_the_readers_language_with_the_same_values():
+    data = copy.deepcopy(GOOD)
+    data["configs"] = []
+    with pytest.raises(ResultsFileError) as info:
+        results_from_json(json.dumps(data), "x.json")
+    assert "x.json: configs must be a list of length >= 1 (got [])" in str(info.value)
+    ja = error_text("ja", info.value)
+    assert "x.json：configs はリスト（長さ >= 1）でなければなりません（[]）" in ja
+    assert "must be" not in ja
+    assert "a list" not in ja

@@ -19,6 +19,7 @@ from chunkviz.eval.results import (
     results_from_json,
     results_to_json,
 )
+from chunkviz.text.messages import error_text
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOOD = json.loads((FIXTURES / "results_small.json").read_text(encoding="utf-8"))
@@ -101,6 +102,17 @@ def test_the_same_damage_in_a_file_gives_the_same_message(damage, named):
         results_from_json(json.dumps(data).encode("utf-8"), "results file x.json")
     assert named in str(info.value)
     assert str(info.value).endswith("python -m chunkviz bench")
+
+
+def test_a_broken_rule_between_fields_reads_in_japanese_with_the_same_values():
+    data = copy.deepcopy(GOOD)
+    data["ranks"][FIRST] = [1, 2]
+    with pytest.raises(ResultsFileError) as info:
+        results_from_dict(data, "x.json")
+    assert f"x.json: ranks.{FIRST} has 2 ranks for 15 questions; see docs/" in str(info.value)
+    ja = error_text("ja", info.value)
+    assert f"x.json：ranks.{FIRST} は質問 15 件に対して順位が 2 件です。" in ja
+    assert "ranks for" not in ja  # the problem, not only its frame, is worded in Japanese
 
 
 def test_nan_written_as_a_json_constant_is_refused():
@@ -341,4 +353,4 @@ def test_a_sensitivity_row_must_name_a_metric_of_the_file(v3):
     name = next(iter(data["sensitivity"]["pairwise"]))
     data["sensitivity"]["pairwise"][name][0]["metric"] = "recall@7"
     _refused(data, f"sensitivity.pairwise.{name}[0].metric is not a metric of the file "
-                   "(got 'recall@7')")
+                   "(got recall@7)")
