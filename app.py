@@ -21,8 +21,7 @@ PAGES = (
 st.set_page_config(page_title="chunkviz", page_icon="✂️", layout="wide")
 state = app_state()
 render_sidebar(state)
-pages = [st.Page(path, title=tr(f"nav.{name}"), icon=icon)
-         for path, name, icon in PAGES]
+pages = [st.Page(path, title=tr(f"nav.{name}"), icon=icon) for path, name, icon in PAGES]
 
 
 def home() -> None:
@@ -38,8 +37,9 @@ def home() -> None:
     st.caption(tr("home.sidebar_hint"))
 
 
-home_page = st.Page(home, title=tr("nav.home"), icon=":material/home:", url_path="home",
-                    default=True)
+home_page = st.Page(
+    home, title=tr("nav.home"), icon=":material/home:", url_path="home", default=True
+)
 # One call runs every page: the guard keeps any traceback out of the browser.
 with guard():
     st.navigation([home_page, *pages]).run()

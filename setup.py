@@ -14,8 +14,11 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-APP_FILES = ("app.py", ".streamlit/config.toml", *sorted(
-    p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py")))
+APP_FILES = (
+    "app.py",
+    ".streamlit/config.toml",
+    *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py")),
+)
 
 
 class BuildPyWithApp(build_py):

@@ -74,8 +74,10 @@ def main() -> None:
         print("|---|---:|---:|---:|---:|---:|")
         for label, _, _ in configs:
             cpu, wall, count = best[label]
-            print(f"| {label} | {int(count):,} | {cpu:.3f} | {wall:.3f} | "
-                  f"{cpu / fixed_cpu:,.0f}x | {cpu / rec_cpu:,.1f}x |")
+            print(
+                f"| {label} | {int(count):,} | {cpu:.3f} | {wall:.3f} | "
+                f"{cpu / fixed_cpu:,.0f}x | {cpu / rec_cpu:,.1f}x |"
+            )
 
 
 if __name__ == "__main__":

@@ -69,8 +69,11 @@ MEMORY_LIMIT_MB = 300.0
 
 def _prose(n: int) -> str:
     samples = ROOT / "chunkviz" / "samples"
-    base = (samples / "policy_ja.md").read_text(encoding="utf-8") + "\n\n" + (
-        samples / "tech_en.md").read_text(encoding="utf-8")
+    base = (
+        (samples / "policy_ja.md").read_text(encoding="utf-8")
+        + "\n\n"
+        + (samples / "tech_en.md").read_text(encoding="utf-8")
+    )
     return (base * (n // len(base) + 1))[:n]
 
 
@@ -85,7 +88,8 @@ INPUTS: dict[str, Callable[[int], str]] = {
     "commas": lambda n: "a" + "," * (n - 2) + "b",
     "。 run before と": lambda n: "a" + "。" * (n - 2) + "と",
     "md tables, commas": lambda n: _repeat(
-        "| name | price, yen |\n|---|---|\n| a, b | 1,000 |\n| c | 2,000 |\n\n", n),
+        "| name | price, yen |\n|---|---|\n| a, b | 1,000 |\n| c | 2,000 |\n\n", n
+    ),
     "csv blocks": lambda n: _repeat("k,v,w\n1,2,3\n4,5,6\n7,8,9\n\n", n),
     "prose": _prose,
 }
@@ -105,8 +109,11 @@ def cpu_time(fn: Callable[[], object], min_time: float) -> float:
 
 
 def settled_pair(
-    small: Callable[[], object], large: Callable[[], object], rounds: tuple[int, int],
-    min_time: float, budget: float,
+    small: Callable[[], object],
+    large: Callable[[], object],
+    rounds: tuple[int, int],
+    min_time: float,
+    budget: float,
 ) -> tuple[float, float, int]:
     """Best per-call CPU times of ``small`` and ``large``, measured alternately round by round.
 
@@ -133,7 +140,11 @@ def settled_pair(
 
 
 def growth_rows(
-    strategy: str, n: int, rounds: tuple[int, int], min_time: float, budget: float,
+    strategy: str,
+    n: int,
+    rounds: tuple[int, int],
+    min_time: float,
+    budget: float,
     inputs: list[str],
 ) -> list[dict[str, object]]:
     """One row per input for ``strategy``: times at N and 4N, their ratio, rounds taken."""
@@ -143,18 +154,38 @@ def growth_rows(
         if inputs and name not in inputs:
             continue
         small, large = make(n), make(4 * n)
-        t1, t4, taken = settled_pair(lambda s=small: chunkviz.chunk(s, strategy),
-                                     lambda s=large: chunkviz.chunk(s, strategy),
-                                     rounds, min_time, budget)
-        rows.append({"strategy": strategy, "input": name, "t_n": t1, "t_4n": t4,
-                     "ratio": t4 / t1 if t1 > 0 else float("nan"), "rounds": taken})
-        print(f"  {strategy:<12} {name:<18} {t1 * 1e3:9.2f} ms {t4 * 1e3:9.2f} ms "
-              f"{t4 / t1:5.2f}  ({taken} rounds)", file=sys.stderr, flush=True)
+        t1, t4, taken = settled_pair(
+            lambda s=small: chunkviz.chunk(s, strategy),
+            lambda s=large: chunkviz.chunk(s, strategy),
+            rounds,
+            min_time,
+            budget,
+        )
+        rows.append(
+            {
+                "strategy": strategy,
+                "input": name,
+                "t_n": t1,
+                "t_4n": t4,
+                "ratio": t4 / t1 if t1 > 0 else float("nan"),
+                "rounds": taken,
+            }
+        )
+        print(
+            f"  {strategy:<12} {name:<18} {t1 * 1e3:9.2f} ms {t4 * 1e3:9.2f} ms "
+            f"{t4 / t1:5.2f}  ({taken} rounds)",
+            file=sys.stderr,
+            flush=True,
+        )
     return rows
 
 
 def growth_table(
-    n: int, rounds: tuple[int, int], min_time: float, budget: float, strategies: list[str],
+    n: int,
+    rounds: tuple[int, int],
+    min_time: float,
+    budget: float,
+    strategies: list[str],
     inputs: list[str],
 ) -> list[dict[str, object]]:
     """Every strategy's rows, each strategy in a fresh interpreter.
@@ -168,10 +199,26 @@ def growth_table(
         if strategies and spec.name not in strategies:
             continue
         out = subprocess.run(
-            [sys.executable, __file__, "--growth-child", spec.name, "--n", str(n),
-             "--rounds", f"{rounds[0]},{rounds[1]}", "--min-time", str(min_time),
-             "--budget", str(budget), "--inputs", ",".join(inputs)],
-            stdout=subprocess.PIPE, text=True, check=True, cwd=ROOT,
+            [
+                sys.executable,
+                __file__,
+                "--growth-child",
+                spec.name,
+                "--n",
+                str(n),
+                "--rounds",
+                f"{rounds[0]},{rounds[1]}",
+                "--min-time",
+                str(min_time),
+                "--budget",
+                str(budget),
+                "--inputs",
+                ",".join(inputs),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+            check=True,
+            cwd=ROOT,
         )
         rows += json.loads(out.stdout.strip().splitlines()[-1])
     return rows
@@ -201,15 +248,26 @@ def semantic_memory_child(size: int) -> None:
     result = chunkviz.chunk(text, "semantic")
     seconds = time.process_time() - start
     peak = _status_mb("VmHWM")
-    print(json.dumps({"chars": size, "chunks": len(result.chunks), "cpu_s": seconds,
-                      "peak_above_baseline_mb": peak - baseline}))
+    print(
+        json.dumps(
+            {
+                "chars": size,
+                "chunks": len(result.chunks),
+                "cpu_s": seconds,
+                "peak_above_baseline_mb": peak - baseline,
+            }
+        )
+    )
 
 
 def semantic_memory(size: int) -> dict[str, object]:
     """Run ``semantic_memory_child`` in a subprocess and return what it printed."""
     out = subprocess.run(
         [sys.executable, __file__, "--semantic-memory-child", str(size)],
-        capture_output=True, text=True, check=True, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
     )
     result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
@@ -230,8 +288,7 @@ def _hostile_chunks(doc_chars: int, chunks: int) -> tuple[str, list[str]]:
     import random
 
     rng = random.Random(0)
-    return "a" * doc_chars, ["".join(rng.choice("aab") for _ in range(200))
-                             for _ in range(chunks)]
+    return "a" * doc_chars, ["".join(rng.choice("aab") for _ in range(200)) for _ in range(chunks)]
 
 
 def hostile_rows(quick: bool) -> list[dict[str, object]]:
@@ -243,25 +300,42 @@ def hostile_rows(quick: bool) -> list[dict[str, object]]:
     scale = 10 if quick else 1
     rows: list[dict[str, object]] = []
     times = []
-    for doc_chars, chunks in ((250_000 // scale, 5_000 // scale), (1_000_000 // scale,
-                                                                   20_000 // scale)):
+    for doc_chars, chunks in (
+        (250_000 // scale, 5_000 // scale),
+        (1_000_000 // scale, 20_000 // scale),
+    ):
         doc, pieces = _hostile_chunks(doc_chars, chunks)
         times.append(cpu_time(lambda d=doc, c=pieces: align_chunks(d, c), 0.0))
-    rows.append({"case": f"align {20_000 // scale:,} chunks to {1_000_000 // scale:,} chars",
-                 "t_n": times[0], "t_4n": times[1], "ratio": times[1] / times[0],
-                 "limit_s": ALIGN_LIMIT_S})
+    rows.append(
+        {
+            "case": f"align {20_000 // scale:,} chunks to {1_000_000 // scale:,} chars",
+            "t_n": times[0],
+            "t_4n": times[1],
+            "ratio": times[1] / times[0],
+            "limit_s": ALIGN_LIMIT_S,
+        }
+    )
     for form in ("context", "shaped"):  # shaped: the default form
-        small, large = (Document("d", "d", _prose(n)) for n in (50_000 // scale,
-                                                                200_000 // scale))
+        small, large = (Document("d", "d", _prose(n)) for n in (50_000 // scale, 200_000 // scale))
         # A tenth of a second measured once moved the growth between 2.5 and 6.6: best of
         # settled rounds, as for the strategies.
-        t_n, t_4n, _ = settled_pair(lambda f=form, d=small: synthetic_questions(d, f),
-                                    lambda f=form, d=large: synthetic_questions(d, f),
-                                    (3, 9), 0.2, 30.0)
+        t_n, t_4n, _ = settled_pair(
+            lambda f=form, d=small: synthetic_questions(d, f),
+            lambda f=form, d=large: synthetic_questions(d, f),
+            (3, 9),
+            0.2,
+            30.0,
+        )
         times = [t_n, t_4n]
-        rows.append({"case": f"synthetic {form} questions, {200_000 // scale:,} chars",
-                     "t_n": times[0], "t_4n": times[1], "ratio": times[1] / times[0],
-                     "limit_s": SYNTHETIC_LIMIT_S})
+        rows.append(
+            {
+                "case": f"synthetic {form} questions, {200_000 // scale:,} chars",
+                "t_n": times[0],
+                "t_4n": times[1],
+                "ratio": times[1] / times[0],
+                "limit_s": SYNTHETIC_LIMIT_S,
+            }
+        )
     return rows
 
 
@@ -312,8 +386,9 @@ def _pdf_rectangles(count: int) -> tuple[str, bytes]:
     from tests.helpers import one_page_pdf
 
     square = b"0 0 1 1 re f\n"
-    return "pdf", one_page_pdf(_deflate(square * 10_000 for _ in range(count // 10_000)),
-                               deflated=True)
+    return "pdf", one_page_pdf(
+        _deflate(square * 10_000 for _ in range(count // 10_000)), deflated=True
+    )
 
 
 def _pdf_thin_page(_: int) -> tuple[str, bytes]:
@@ -440,8 +515,15 @@ def document_child(kind: str, path: str) -> None:
     except ChunkvizError as exc:
         outcome = f"refused: {str(exc)[:90]}"
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    print(json.dumps({"outcome": outcome, "cpu_s": usage.ru_utime + usage.ru_stime,
-                      "peak_mb": _status_mb("VmHWM")}))
+    print(
+        json.dumps(
+            {
+                "outcome": outcome,
+                "cpu_s": usage.ru_utime + usage.ru_stime,
+                "peak_mb": _status_mb("VmHWM"),
+            }
+        )
+    )
 
 
 def _read_in_child(kind: str, data: bytes) -> dict[str, object]:
@@ -451,8 +533,13 @@ def _read_in_child(kind: str, data: bytes) -> dict[str, object]:
         path = Path(folder) / f"bomb.{'json' if kind == 'audit' else kind}"
         path.write_bytes(data)
         del data
-        out = subprocess.run([sys.executable, __file__, "--document-child", kind, str(path)],
-                             capture_output=True, text=True, check=True, cwd=ROOT)
+        out = subprocess.run(
+            [sys.executable, __file__, "--document-child", kind, str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        )
     result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
@@ -476,18 +563,27 @@ def document_rows() -> list[dict[str, object]]:
 
 def print_documents(rows: list[dict[str, object]]) -> bool:
     """Print the hostile documents as a table; True when one breaks its CPU or memory bound."""
-    print("\n| hostile document | N | file | CPU s | peak MB | 4N: file | CPU s | peak MB | "
-          "growth | outcome at the larger |")
+    print(
+        "\n| hostile document | N | file | CPU s | peak MB | 4N: file | CPU s | peak MB | "
+        "growth | outcome at the larger |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     failed = False
     for r in rows:
         big = "4n" if r.get("n4") else "n"
-        cells = [f"{int(r['n']):,}", f"{int(r['bytes_n']):,}", f"{float(r['cpu_s_n']):.1f}",  # type: ignore[call-overload, arg-type]
-                 f"{float(r['peak_mb_n']):.0f}"]  # type: ignore[arg-type]
+        cells = [
+            f"{int(r['n']):,}",
+            f"{int(r['bytes_n']):,}",
+            f"{float(r['cpu_s_n']):.1f}",  # type: ignore[call-overload, arg-type]
+            f"{float(r['peak_mb_n']):.0f}",
+        ]  # type: ignore[arg-type]
         if big == "4n":
-            cells += [f"{int(r['bytes_4n']):,}", f"{float(r['cpu_s_4n']):.1f}",  # type: ignore[call-overload, arg-type]
-                      f"{float(r['peak_mb_4n']):.0f}",  # type: ignore[arg-type]
-                      f"{float(r['cpu_s_4n']) / float(r['cpu_s_n']):.2f}"]  # type: ignore[arg-type]
+            cells += [
+                f"{int(r['bytes_4n']):,}",
+                f"{float(r['cpu_s_4n']):.1f}",  # type: ignore[call-overload, arg-type]
+                f"{float(r['peak_mb_4n']):.0f}",  # type: ignore[arg-type]
+                f"{float(r['cpu_s_4n']) / float(r['cpu_s_n']):.2f}",
+            ]  # type: ignore[arg-type]
         else:
             cells += ["", "", "", ""]
         print(f"| {r['case']} | " + " | ".join(cells) + f" | {r[f'outcome_{big}']} |")
@@ -501,14 +597,22 @@ def print_documents(rows: list[dict[str, object]]) -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Run the growth table and the semantic memory runs; exit 1 if a bound is broken."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--n", type=int, default=1_000_000,
-                        help="the smaller size N (characters)")
-    parser.add_argument("--rounds", default="3,8",
-                        help="fewest,most alternating rounds per cell (see settled_pair)")
-    parser.add_argument("--budget", type=float, default=120.0,
-                        help="CPU seconds after which a cell takes no more rounds")
-    parser.add_argument("--min-time", type=float, default=0.05,
-                        help="seconds each measurement runs at least (calls are repeated)")
+    parser.add_argument("--n", type=int, default=1_000_000, help="the smaller size N (characters)")
+    parser.add_argument(
+        "--rounds", default="3,8", help="fewest,most alternating rounds per cell (see settled_pair)"
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=120.0,
+        help="CPU seconds after which a cell takes no more rounds",
+    )
+    parser.add_argument(
+        "--min-time",
+        type=float,
+        default=0.05,
+        help="seconds each measurement runs at least (calls are repeated)",
+    )
     parser.add_argument("--quick", action="store_true", help="N=10,000, 2-3 rounds, 1 MB only")
     parser.add_argument("--semantic-memory-child", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--growth-child", default=None, help=argparse.SUPPRESS)
@@ -516,10 +620,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strategies", default="", help="comma-separated subset (default all)")
     parser.add_argument("--inputs", default="", help="comma-separated subset of the inputs")
     parser.add_argument("--memory-only", action="store_true", help="only the semantic runs")
-    parser.add_argument("--hostile-only", action="store_true",
-                        help="only the alignment and synthetic-question cases (issue 26)")
-    parser.add_argument("--documents", action="store_true",
-                        help="only the hostile documents (issue 41; about two minutes)")
+    parser.add_argument(
+        "--hostile-only",
+        action="store_true",
+        help="only the alignment and synthetic-question cases (issue 26)",
+    )
+    parser.add_argument(
+        "--documents",
+        action="store_true",
+        help="only the hostile documents (issue 41; about two minutes)",
+    )
     parser.add_argument("--document-child", nargs=2, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.semantic_memory_child is not None:
@@ -529,16 +639,23 @@ def main(argv: list[str] | None = None) -> int:
         document_child(*args.document_child)
         return 0
     if args.documents:
-        print(f"# chunkviz adversarial: hostile documents (issue 41), each read in a fresh "
-              f"interpreter; bounds {DOCUMENT_CPU_S:g} s CPU and {DOCUMENT_PEAK_MB:g} MB")
+        print(
+            f"# chunkviz adversarial: hostile documents (issue 41), each read in a fresh "
+            f"interpreter; bounds {DOCUMENT_CPU_S:g} s CPU and {DOCUMENT_PEAK_MB:g} MB"
+        )
         failed = print_documents(document_rows())
         print("\nFAIL" if failed else "\nOK: every hostile document within its bounds")
         return 1 if failed else 0
     fewest, most = (int(x) for x in args.rounds.split(","))
     inputs = [x for x in args.inputs.split(",") if x]
     if args.growth_child is not None:
-        print(json.dumps(growth_rows(args.growth_child, args.n, (fewest, most), args.min_time,
-                                     args.budget, inputs)))
+        print(
+            json.dumps(
+                growth_rows(
+                    args.growth_child, args.n, (fewest, most), args.min_time, args.budget, inputs
+                )
+            )
+        )
         return 0
     if args.quick:
         args.n, fewest, most, args.min_time = 10_000, 2, 3, 0.05
@@ -546,14 +663,25 @@ def main(argv: list[str] | None = None) -> int:
     if args.hostile_only:
         print("# chunkviz adversarial: alignment and synthetic questions (issue 26)")
         return 1 if print_hostile(hostile) else 0
-    print(f"# chunkviz adversarial growth, N={args.n:,}, best of {fewest}-{most} alternating "
-          f"rounds (each >= {args.min_time} s CPU), Python {platform.python_version()}")
+    print(
+        f"# chunkviz adversarial growth, N={args.n:,}, best of {fewest}-{most} alternating "
+        f"rounds (each >= {args.min_time} s CPU), Python {platform.python_version()}"
+    )
     # The memory runs come first, while this process is small.
     sizes = [1_000_000] if args.quick else [1_000_000, 10_000_000]
     memory = [semantic_memory(s) for s in sizes]
-    rows = [] if args.memory_only else growth_table(
-        args.n, (fewest, most), args.min_time, args.budget,
-        [x for x in args.strategies.split(",") if x], inputs)
+    rows = (
+        []
+        if args.memory_only
+        else growth_table(
+            args.n,
+            (fewest, most),
+            args.min_time,
+            args.budget,
+            [x for x in args.strategies.split(",") if x],
+            inputs,
+        )
+    )
 
     names = list(dict.fromkeys(str(r["input"]) for r in rows))
     print("\n| strategy | " + " | ".join(names) + " |")
@@ -564,16 +692,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {spec.name} | " + " | ".join(cells) + " |")
     worst = max(rows, key=lambda r: float(r["ratio"]), default=None)  # type: ignore[arg-type]
     if worst is not None:
-        print(f"\nworst ratio: {float(worst['ratio']):.2f} ({worst['strategy']}, "  # type: ignore[arg-type]
-              f"{worst['input']}); bound {MAX_RATIO}")
+        print(
+            f"\nworst ratio: {float(worst['ratio']):.2f} ({worst['strategy']}, "  # type: ignore[arg-type]
+            f"{worst['input']}); bound {MAX_RATIO}"
+        )
     print("\n| semantic on | chunks | CPU s | peak above baseline |")
     print("|---|---:|---:|---:|")
     for m in memory:
-        print(f"| {int(m['chars']) / 1e6:g} MB | {m['chunks']:,} | {float(m['cpu_s']):.1f} | "  # type: ignore[call-overload]
-              f"{float(m['peak_above_baseline_mb']):.0f} MB |")  # type: ignore[arg-type]
+        print(
+            f"| {int(m['chars']) / 1e6:g} MB | {m['chunks']:,} | {float(m['cpu_s']):.1f} | "  # type: ignore[call-overload]
+            f"{float(m['peak_above_baseline_mb']):.0f} MB |"
+        )  # type: ignore[arg-type]
     if args.json is not None:
-        args.json.write_text(json.dumps({"rows": rows, "memory": memory, "hostile": hostile},
-                                        indent=1))
+        args.json.write_text(
+            json.dumps({"rows": rows, "memory": memory, "hostile": hostile}, indent=1)
+        )
     failed = print_hostile(hostile)
     failed |= print_documents(document_rows())
     failed |= worst is not None and float(worst["ratio"]) > MAX_RATIO  # type: ignore[arg-type]

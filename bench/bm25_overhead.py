@@ -71,8 +71,9 @@ def timed(cmd: list[str]) -> tuple[float, float, float]:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--bare", default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -83,8 +84,20 @@ def main() -> None:
     start = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="chunkviz-bm25-") as tmp:
         contestants = {
-            "chunkviz": [sys.executable, "-m", "chunkviz", "bench", "--dataset", "jsquad",
-                         "--backend", "bm25", "--sample", "0", "--quiet", "--out"],
+            "chunkviz": [
+                sys.executable,
+                "-m",
+                "chunkviz",
+                "bench",
+                "--dataset",
+                "jsquad",
+                "--backend",
+                "bm25",
+                "--sample",
+                "0",
+                "--quiet",
+                "--out",
+            ],
             "bare bm25s (default backend)": [sys.executable, me, "--bare", "auto"],
             "bare bm25s (numpy backend)": [sys.executable, me, "--bare", "numpy"],
         }
@@ -95,13 +108,17 @@ def main() -> None:
                 out = [str(Path(tmp) / f"round-{r}")] if name == "chunkviz" else []
                 runs[name].append(timed(cmd + out))
                 wall, cpu, mib = runs[name][-1]
-                print(f"round {r + 1} {name}: {wall:.1f} s wall, {cpu:.1f} s CPU, {mib:.0f} MiB",
-                      file=sys.stderr)
+                print(
+                    f"round {r + 1} {name}: {wall:.1f} s wall, {cpu:.1f} s CPU, {mib:.0f} MiB",
+                    file=sys.stderr,
+                )
     load = os.getloadavg()
-    print(f"{args.rounds} interleaved rounds, finished "
-          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
-          f"{start[0]:.1f} / {start[1]:.1f} / {start[2]:.1f} at the start, "
-          f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end, on {os.cpu_count()} cores")
+    print(
+        f"{args.rounds} interleaved rounds, finished "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
+        f"{start[0]:.1f} / {start[1]:.1f} / {start[2]:.1f} at the start, "
+        f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end, on {os.cpu_count()} cores"
+    )
     print("| run | median wall s | median CPU s | median peak MiB | CPU s per round |")
     print("|---|---:|---:|---:|---|")
     med = {}
@@ -112,8 +129,10 @@ def main() -> None:
     ref = min((n for n in med if n != "chunkviz"), key=lambda n: med[n][1])
     for i, what in ((1, "CPU time"), (0, "wall time")):
         ratio = med["chunkviz"][i] / med[ref][i]
-        print(f"- {what}: chunkviz / {ref} = {ratio:.2f}x (target <= {TARGET:.2f}): "
-              f"{'met' if ratio <= TARGET else 'NOT met'}")
+        print(
+            f"- {what}: chunkviz / {ref} = {ratio:.2f}x (target <= {TARGET:.2f}): "
+            f"{'met' if ratio <= TARGET else 'NOT met'}"
+        )
     print(f"- peak memory: chunkviz / {ref} = {med['chunkviz'][2] / med[ref][2]:.2f}x")
 
 

@@ -53,8 +53,10 @@ METRICS = {  # name -> does a better chunking have a higher value?
 
 def grid() -> list:
     base = list(default_grid())
-    recursive = [make_config("recursive", {"size": s, "overlap": o})
-                 for s, o in ((200, 0), (400, 80), (800, 0))]
+    recursive = [
+        make_config("recursive", {"size": s, "overlap": o})
+        for s, o in ((200, 0), (400, 80), (800, 0))
+    ]
     return [*base, *recursive, *snapped(base)]
 
 
@@ -67,16 +69,25 @@ def main(argv: list[str] | None = None) -> int:
     dataset = load_dataset(args.dataset)
     configs = grid()
     started = time.perf_counter()
-    res = run_benchmark(dataset, configs, args.backend, spec=args.dataset, sample=args.sample,
-                        bootstrap=200, permutations=200)
+    res = run_benchmark(
+        dataset,
+        configs,
+        args.backend,
+        spec=args.dataset,
+        sample=args.sample,
+        bootstrap=200,
+        permutations=200,
+    )
     doc_of = {q.qid: q.doc_id for q in dataset.questions}
     by_doc: dict[str, list[int]] = defaultdict(list)
     for i, qid in enumerate(res.question_ids):
         by_doc[doc_of[qid]].append(i)
     # values[metric][doc] = one value per configuration
     values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    recall: dict[str, dict[str, list[float]]] = {"Recall@5": defaultdict(list),
-                                                  "recall@budget": defaultdict(list)}
+    recall: dict[str, dict[str, list[float]]] = {
+        "Recall@5": defaultdict(list),
+        "recall@budget": defaultdict(list),
+    }
     for document in dataset.documents:
         asked = by_doc.get(document.doc_id)
         if not asked:
@@ -94,25 +105,33 @@ def main(argv: list[str] | None = None) -> int:
             row = values
             row["Pk vs paragraphs"][document.doc_id].append(pk(n, reference, cuts, k))
             row["WindowDiff vs paragraphs"][document.doc_id].append(
-                window_diff(n, reference, cuts, k))
+                window_diff(n, reference, cuts, k)
+            )
             row["size compliance"][document.doc_id].append(
-                size_compliance(result, c.params.get("size")))
+                size_compliance(result, c.params.get("size"))
+            )
             row["words cut"][document.doc_id].append(inside / total if total else 0.0)
             row["sentences cut"][document.doc_id].append(sentences_cut(result))
-            row["answers cut"][document.doc_id].append(
-                sum(r is None for r in ranks) / len(ranks))
+            row["answers cut"][document.doc_id].append(sum(r is None for r in ranks) / len(ranks))
             recall["Recall@5"][document.doc_id].append(
-                float(np.mean([r is not None and r <= 5 for r in ranks])))
+                float(np.mean([r is not None and r <= 5 for r in ranks]))
+            )
             recall["recall@budget"][document.doc_id].append(
-                float(np.mean([r is not None and r <= budget_k for r in ranks])))
+                float(np.mean([r is not None and r <= budget_k for r in ranks]))
+            )
     seconds = time.perf_counter() - started
-    print(f"dataset={res.dataset.name}: {res.dataset.documents} documents, "
-          f"{res.dataset.questions} questions, {len(configs)} configurations "
-          f"({', '.join(c.label for c in configs)}), backend={res.backend.name}, "
-          f"{seconds:.0f} s", file=sys.stderr)
+    print(
+        f"dataset={res.dataset.name}: {res.dataset.documents} documents, "
+        f"{res.dataset.questions} questions, {len(configs)} configurations "
+        f"({', '.join(c.label for c in configs)}), backend={res.backend.name}, "
+        f"{seconds:.0f} s",
+        file=sys.stderr,
+    )
     budget = res.budget.chars
-    print(f"| metric | mean over configurations | ρ with Recall@5 (docs) | ρ with recall@"
-          f"{budget:,} chars (docs) | tracks recall? |")
+    print(
+        f"| metric | mean over configurations | ρ with Recall@5 (docs) | ρ with recall@"
+        f"{budget:,} chars (docs) | tracks recall? |"
+    )
     print("|---|---|---|---|---|")
     for name, higher_better in METRICS.items():
         cells = []
@@ -131,12 +150,18 @@ def main(argv: list[str] | None = None) -> int:
                 tracks.append(False)
                 continue
             est = bootstrap_ci(rhos, resamples=2000, seed=0)
-            cells.append(f"{est.mean:+.2f} [{est.ci_low:+.2f}, {est.ci_high:+.2f}] "
-                         f"(n={len(rhos)})")
+            cells.append(f"{est.mean:+.2f} [{est.ci_low:+.2f}, {est.ci_high:+.2f}] (n={len(rhos)})")
             tracks.append(est.ci_low > 0 if higher_better else est.ci_high < 0)
         mean = float(np.mean([v for xs in values[name].values() for v in xs]))
-        verdict = ("yes, both" if all(tracks) else "at k only" if tracks[0]
-                   else "at the budget only" if tracks[1] else "**no**")
+        verdict = (
+            "yes, both"
+            if all(tracks)
+            else "at k only"
+            if tracks[0]
+            else "at the budget only"
+            if tracks[1]
+            else "**no**"
+        )
         print(f"| {name} | {mean:.3f} | {cells[0]} | {cells[1]} | {verdict} |")
     return 0
 

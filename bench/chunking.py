@@ -123,9 +123,12 @@ def contestants(size: int, overlap: int) -> list[Contestant]:
         Contestant(RECURSIVE, cv("recursive")),
         Contestant(FIXED, cv("fixed")),
         Contestant(BARE, bare, "list comprehension of text[s:s+size]"),
-        Contestant(BARE_OBJECT, bare_in_object,
-                   "control: the same slicing, returned through one small frozen object per "
-                   "document, without validation"),
+        Contestant(
+            BARE_OBJECT,
+            bare_in_object,
+            "control: the same slicing, returned through one small frozen object per "
+            "document, without validation",
+        ),
     ]
     try:
         from langchain_text_splitters import RecursiveCharacterTextSplitter
@@ -137,8 +140,10 @@ def contestants(size: int, overlap: int) -> list[Contestant]:
         )
         lc_plain = RecursiveCharacterTextSplitter(chunk_size=size, chunk_overlap=overlap)
         lc_ja = RecursiveCharacterTextSplitter(
-            chunk_size=size, chunk_overlap=overlap,
-            separators=["\n\n", "\n", "。", "、", " ", ""], keep_separator="end",
+            chunk_size=size,
+            chunk_overlap=overlap,
+            separators=["\n\n", "\n", "。", "、", " ", ""],
+            keep_separator="end",
         )
 
         def langchain_index(text: str) -> tuple[Chunks, Offsets]:
@@ -146,13 +151,21 @@ def contestants(size: int, overlap: int) -> list[Contestant]:
             return [d.page_content for d in docs], [d.metadata["start_index"] for d in docs]
 
         out += [
-            Contestant("langchain add_start_index", langchain_index,
-                       "default separators; offsets found with str.find"),
-            Contestant(LANGCHAIN_PLAIN, lambda t: (lc_plain.split_text(t), None),
-                       "default separators; strings only"),
-            Contestant("langchain split_text (。、 separators)",
-                       lambda t: (lc_ja.split_text(t), None),
-                       "\\n\\n \\n 。 、 space ''; strings only"),
+            Contestant(
+                "langchain add_start_index",
+                langchain_index,
+                "default separators; offsets found with str.find",
+            ),
+            Contestant(
+                LANGCHAIN_PLAIN,
+                lambda t: (lc_plain.split_text(t), None),
+                "default separators; strings only",
+            ),
+            Contestant(
+                "langchain split_text (。、 separators)",
+                lambda t: (lc_ja.split_text(t), None),
+                "\\n\\n \\n 。 、 space ''; strings only",
+            ),
         ]
     try:
         from semantic_text_splitter import TextSplitter
@@ -189,8 +202,13 @@ def contestants(size: int, overlap: int) -> list[Contestant]:
             chunks = chonkie.chunk(text)
             return [c.text for c in chunks], [c.start_index for c in chunks]
 
-        out.append(Contestant("chonkie RecursiveChunker", chonkie_run,
-                              "no overlap option: runs at overlap 0 (less work)"))
+        out.append(
+            Contestant(
+                "chonkie RecursiveChunker",
+                chonkie_run,
+                "no overlap option: runs at overlap 0 (less work)",
+            )
+        )
     return out
 
 
@@ -237,19 +255,26 @@ def targets(rows: dict[str, Row]) -> list[str]:
     if peers:
         fastest = min(peers, key=lambda name: rows[name].cpu)
         ratio = rows[fastest].cpu / rec.cpu
-        lines.append(f"recursive vs fastest offsets peer ({fastest}): {ratio:.2f}x faster "
-                     f"(target >= 2): {'met' if ratio >= 2 else 'NOT met'}")
+        lines.append(
+            f"recursive vs fastest offsets peer ({fastest}): {ratio:.2f}x faster "
+            f"(target >= 2): {'met' if ratio >= 2 else 'NOT met'}"
+        )
     if LANGCHAIN_PLAIN in rows:
         ratio = rows[LANGCHAIN_PLAIN].cpu / rec.cpu
-        lines.append(f"recursive vs {LANGCHAIN_PLAIN}: {ratio:.2f}x faster "
-                     f"(target >= 1): {'met' if ratio >= 1 else 'NOT met'}")
+        lines.append(
+            f"recursive vs {LANGCHAIN_PLAIN}: {ratio:.2f}x faster "
+            f"(target >= 1): {'met' if ratio >= 1 else 'NOT met'}"
+        )
     ratio = fix.cpu / rows[BARE].cpu
-    lines.append(f"fixed vs bare slicing: {ratio:.2f}x the time (target <= 1.5): "
-                 f"{'met' if ratio <= 1.5 else 'NOT met'}")
+    lines.append(
+        f"fixed vs bare slicing: {ratio:.2f}x the time (target <= 1.5): "
+        f"{'met' if ratio <= 1.5 else 'NOT met'}"
+    )
     if BARE_OBJECT in rows:
         floor = rows[BARE_OBJECT].cpu / rows[BARE].cpu
-        lines.append(f"control, bare slicing in one result object: {floor:.2f}x the time of "
-                     f"bare slicing")
+        lines.append(
+            f"control, bare slicing in one result object: {floor:.2f}x the time of bare slicing"
+        )
     return lines
 
 
@@ -257,14 +282,18 @@ def print_table(title: str, field: Sequence[Contestant], rows: dict[str, Row]) -
     rec = rows[RECURSIVE]
     fix = rows[FIXED]
     print(f"\n### {title}\n")
-    print("| contestant | CPU ms | wall ms | chunks | offsets | CPU / recursive | "
-          "wall / recursive | CPU / fixed | note |")
+    print(
+        "| contestant | CPU ms | wall ms | chunks | offsets | CPU / recursive | "
+        "wall / recursive | CPU / fixed | note |"
+    )
     print("|---|---:|---:|---:|---|---:|---:|---:|---|")
     for c in field:
         r = rows[c.name]
-        print(f"| {c.name} | {r.cpu * 1e3:.1f} | {r.wall * 1e3:.1f} | {r.chunks} | {r.offsets} "
-              f"| {r.cpu / rec.cpu:.2f} | {r.wall / rec.wall:.2f} | {r.cpu / fix.cpu:.2f} "
-              f"| {c.note} |")
+        print(
+            f"| {c.name} | {r.cpu * 1e3:.1f} | {r.wall * 1e3:.1f} | {r.chunks} | {r.offsets} "
+            f"| {r.cpu / rec.cpu:.2f} | {r.wall / rec.wall:.2f} | {r.cpu / fix.cpu:.2f} "
+            f"| {c.note} |"
+        )
     print()
     for line in targets(rows):
         print(f"- {line}")
@@ -286,15 +315,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     corpus = "".join(docs)
     long_text = corpus * max(1, round(args.long_mb * 1e6 / len(corpus)))
     field = contestants(args.size, args.overlap)
-    print(f"python {platform.python_version()} on {platform.machine()}, "
-          f"size={args.size} overlap={args.overlap} chars")
-    print(f"corpus: {len(docs)} documents, {len(corpus):,} characters; "
-          f"long text: {len(long_text):,} characters")
-    print_table(f"JSQuAD corpus, {len(docs)} documents (best of {args.repeats})",
-                field, measure(field, docs, args.repeats))
-    print_table(f"{len(long_text) / 1e6:.1f} M characters, one document "
-                f"(best of {args.long_repeats})",
-                field, measure(field, [long_text], args.long_repeats))
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, "
+        f"size={args.size} overlap={args.overlap} chars"
+    )
+    print(
+        f"corpus: {len(docs)} documents, {len(corpus):,} characters; "
+        f"long text: {len(long_text):,} characters"
+    )
+    print_table(
+        f"JSQuAD corpus, {len(docs)} documents (best of {args.repeats})",
+        field,
+        measure(field, docs, args.repeats),
+    )
+    print_table(
+        f"{len(long_text) / 1e6:.1f} M characters, one document (best of {args.long_repeats})",
+        field,
+        measure(field, [long_text], args.long_repeats),
+    )
     return 0
 
 

@@ -61,8 +61,10 @@ def main() -> None:
             assert np.array_equal(cold, warm)
     best = {k: min(v) for k, v in times.items()}
     chars = sum(map(len, texts))
-    print(f"{len(texts)} chunks, {chars:,} characters, threads={backend.threads}, "
-          f"load {os.getloadavg()[0]:.1f} (1 min)")
+    print(
+        f"{len(texts)} chunks, {chars:,} characters, threads={backend.threads}, "
+        f"load {os.getloadavg()[0]:.1f} (1 min)"
+    )
     for k, v in best.items():
         rounds = ", ".join(f"{x:.3f}" for x in times[k])
         print(f"  {k:6s} best {v:8.3f} s  ({chars / v:,.0f} chars/s)  rounds {rounds}")

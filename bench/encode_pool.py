@@ -72,8 +72,9 @@ def startup(name: str) -> tuple[float, float, int]:
     return pool_s, time.perf_counter() - t0, workers
 
 
-def cold_run(path: str, backend: str, sample: int, seed: int,
-             grid: str) -> tuple[float, float, Any]:
+def cold_run(
+    path: str, backend: str, sample: int, seed: int, grid: str
+) -> tuple[float, float, Any]:
     """``(wall s, CPU s, results)`` of one cold benchmark run under ``path`` (old or new)."""
     dataset = load_dataset("jsquad")
     configs = parse_grid(grid)
@@ -81,13 +82,21 @@ def cold_run(path: str, backend: str, sample: int, seed: int,
         cpu0, t0 = cpu_seconds(), time.perf_counter()
         if path == "old":
             be = fresh_backend(backend, available_cores())
-            results = run_benchmark(dataset, configs, be, cache_dir=tmp, sample=sample,
-                                    seed=seed, engine=LocalEngine(workers=0))
+            results = run_benchmark(
+                dataset,
+                configs,
+                be,
+                cache_dir=tmp,
+                sample=sample,
+                seed=seed,
+                engine=LocalEngine(workers=0),
+            )
         else:
             be = fresh_backend(backend, None)
             with LocalEngine() as engine:
-                results = run_benchmark(dataset, configs, be, cache_dir=tmp,
-                                        sample=sample, seed=seed, engine=engine)
+                results = run_benchmark(
+                    dataset, configs, be, cache_dir=tmp, sample=sample, seed=seed, engine=engine
+                )
         return time.perf_counter() - t0, cpu_seconds() - cpu0, results
 
 
@@ -98,38 +107,49 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--grid", default="default",
-                        help="as chunkviz bench --grid: default or labels such as paragraph")
+    parser.add_argument(
+        "--grid",
+        default="default",
+        help="as chunkviz bench --grid: default or labels such as paragraph",
+    )
     args = parser.parse_args()
     load = os.getloadavg()
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {available_cores()} cores, "
-          f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {available_cores()} cores, "
+        f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}"
+    )
     pool_s, local_s, workers = startup(args.backend)
-    print(f"startup: pool of {workers} spawned workers ready in {pool_s:.1f} s; the backend "
-          f"loads in this process in {local_s:.1f} s")
+    print(
+        f"startup: pool of {workers} spawned workers ready in {pool_s:.1f} s; the backend "
+        f"loads in this process in {local_s:.1f} s"
+    )
     walls: dict[str, list[float]] = {"old": [], "new": []}
     cpus: dict[str, list[float]] = {"old": [], "new": []}
     out: dict[str, Any] = {}
     for r in range(args.rounds):
-        for path in (("old", "new") if r % 2 == 0 else ("new", "old")):
-            wall, cpu, res = cold_run(path, args.backend, args.sample, args.seed,
-                                      args.grid)
+        for path in ("old", "new") if r % 2 == 0 else ("new", "old"):
+            wall, cpu, res = cold_run(path, args.backend, args.sample, args.seed, args.grid)
             walls[path].append(wall)
             cpus[path].append(cpu)
             out[path] = res
             t = res.timings
-            print(f"  round {r + 1} {path}: wall {wall:6.1f} s, CPU {cpu:6.1f} s, encode "
-                  f"{t.encode_seconds:6.1f} s for {t.encoded_texts} texts")
+            print(
+                f"  round {r + 1} {path}: wall {wall:6.1f} s, CPU {cpu:6.1f} s, encode "
+                f"{t.encode_seconds:6.1f} s for {t.encoded_texts} texts"
+            )
     old, new = out["old"], out["new"]
-    identical = (old.ranks == new.ranks and old.metrics == new.metrics
-                 and old.pairwise == new.pairwise)
+    identical = (
+        old.ranks == new.ranks and old.metrics == new.metrics and old.pairwise == new.pairwise
+    )
     w_old, w_new = statistics.median(walls["old"]), statistics.median(walls["new"])
     c_old, c_new = statistics.median(cpus["old"]), statistics.median(cpus["new"])
     load = os.getloadavg()
-    print(f"cold {args.backend} benchmark, {len(new.question_ids)} questions, "
-          f"{len(new.configs)} configurations: old {w_old:.1f} s, new {w_new:.1f} s -> "
-          f"new/old {w_new / w_old:.2f}x wall (CPU {c_old:.1f} -> {c_new:.1f} s); "
-          f"ranks, metrics and tests identical: {identical}")
+    print(
+        f"cold {args.backend} benchmark, {len(new.question_ids)} questions, "
+        f"{len(new.configs)} configurations: old {w_old:.1f} s, new {w_new:.1f} s -> "
+        f"new/old {w_new / w_old:.2f}x wall (CPU {c_old:.1f} -> {c_new:.1f} s); "
+        f"ranks, metrics and tests identical: {identical}"
+    )
     print(f"load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
 
 

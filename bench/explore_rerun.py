@@ -130,8 +130,11 @@ def bench_apptest(
     document = Document("paste", "", text, origin="paste")
     # The user's text with the questions as the user's own pairs, as Explore holds them.
     at.session_state[STATE_KEY] = AppState(
-        source="paste", pasted=text, user_pairs=tuple(pairs),
-        document=document.with_questions(locate_questions(text, pairs)))
+        source="paste",
+        pasted=text,
+        user_pairs=tuple(pairs),
+        document=document.with_questions(locate_questions(text, pairs)),
+    )
     at.run()
     if at.exception:
         raise SystemExit(f"page failed: {at.exception[0].message}")
@@ -192,8 +195,14 @@ def bench_core(
         every = list(assess_qa(result, items))
         render_html(text, result.chunks, qa_marks(every, result), start=a, end=b)
         clocks.append((time.perf_counter(), time.process_time()))
-        for key, lo, hi in (("chunk", 0, 1), ("tokens", 1, 2), ("spans", 2, 3),
-                            ("highlight", 3, 4), ("total", 0, 4), ("reference", 4, 5)):
+        for key, lo, hi in (
+            ("chunk", 0, 1),
+            ("tokens", 1, 2),
+            ("spans", 2, 3),
+            ("highlight", 3, 4),
+            ("total", 0, 4),
+            ("reference", 4, 5),
+        ):
             wall[key].append(clocks[hi][0] - clocks[lo][0])
             cpu[key].append(clocks[hi][1] - clocks[lo][1])
     return wall, cpu
@@ -203,14 +212,21 @@ def main() -> None:
     """Print both measurements for each document size."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=15, help="slider moves per document size")
-    parser.add_argument("--core-only", action="store_true",
-                        help="time the core functions only, not the page under AppTest")
+    parser.add_argument(
+        "--core-only",
+        action="store_true",
+        help="time the core functions only, not the page under AppTest",
+    )
     args = parser.parse_args()
     load = os.getloadavg()
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
-          f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
-    print(f"Explore rerun after a slider move (fixed window, sizes 107..{100 + 7 * args.moves}, "
-          f"overlap 0, backend bm25), {args.moves} moves each")
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
+        f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}"
+    )
+    print(
+        f"Explore rerun after a slider move (fixed window, sizes 107..{100 + 7 * args.moves}, "
+        f"overlap 0, backend bm25), {args.moves} moves each"
+    )
     for length in SIZES:
         text, pairs = japanese_document(length)
         print(f"\n{length:,} characters, {len(pairs)} QA pairs")

@@ -49,8 +49,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 PAGES = ("Strategies", "Compare", "Similarity")
 BACKENDS = ("bm25", "e5-small")
@@ -66,9 +73,24 @@ def _serve(root: Path = ROOT) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(180):
         try:
@@ -125,8 +147,7 @@ def _explore_moves(browser: Any, url: str, length: int, moves: int) -> list[floa
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"jsquad-{length}.txt"
         path.write_text(_document(length), encoding="utf-8")
-        page.locator("[data-testid='stFileUploaderDropzoneInput']").first.set_input_files(
-            str(path))
+        page.locator("[data-testid='stFileUploaderDropzoneInput']").first.set_input_files(str(path))
         page.get_by_text(f"{length:,} characters").first.wait_for(timeout=600_000)
     _settle(page)
     box = page.locator("[data-testid='stNumberInput'] input").first
@@ -135,8 +156,9 @@ def _explore_moves(browser: Any, url: str, length: int, moves: int) -> list[floa
         box.fill(str(300 + 7 * (i + 1)))  # a new size every time: nothing comes from a cache
         start = time.perf_counter()
         box.press("Enter")
-        page.wait_for_selector("[data-testid='stApp'][data-test-script-state='running']",
-                               timeout=10_000)
+        page.wait_for_selector(
+            "[data-testid='stApp'][data-test-script-state='running']", timeout=10_000
+        )
         _settle(page)
         times.append(time.perf_counter() - start)
     context.close()
@@ -157,11 +179,13 @@ def _benchmark_only(browser: Any, url: str, rounds: int, against: Path | None) -
     try:
         for name, where in servers.items():
             first = _open(browser, f"{where}/Benchmark")
-            print(f"Benchmark first screen ({name}), first open of the server "
-                  f"{first * 1000:8.0f} ms", flush=True)
+            print(
+                f"Benchmark first screen ({name}), first open of the server {first * 1000:8.0f} ms",
+                flush=True,
+            )
         warm: dict[str, list[float]] = {name: [] for name in servers}
         for r in range(rounds):
-            for name in (list(servers) if r % 2 == 0 else list(servers)[::-1]):
+            for name in list(servers) if r % 2 == 0 else list(servers)[::-1]:
                 warm[name].append(_open(browser, f"{servers[name]}/Benchmark"))
         for name, times in warm.items():
             print(f"Benchmark first screen ({name}), later opens {_ms(times)}", flush=True)
@@ -191,8 +215,14 @@ print(json.dumps(out))
 def _script_times(root: Path, runs: int) -> list[tuple[float, float]]:
     """(wall, CPU) seconds of each AppTest run of Benchmark from ``root``, in a new process."""
     env = {**os.environ, "PYTHONPATH": str(root), "HF_HUB_OFFLINE": "1"}
-    done = subprocess.run([sys.executable, "-c", _SCRIPT_CHILD, str(runs)], cwd=root, env=env,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", _SCRIPT_CHILD, str(runs)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return [tuple(x) for x in json.loads(done.stdout.strip().splitlines()[-1])]
 
 
@@ -202,11 +232,13 @@ def _script_only(runs: int, against: Path | None) -> None:
     for name, root in roots.items():
         times = _script_times(root, runs)
         first, later = times[0], times[1:]
-        print(f"Benchmark script ({name}) first run {first[0] * 1000:6.0f} ms wall "
-              f"{first[1] * 1000:6.0f} ms CPU; later runs median "
-              f"{statistics.median(t[0] for t in later) * 1000:6.0f} ms wall "
-              f"{statistics.median(t[1] for t in later) * 1000:6.0f} ms CPU (n={len(later)})",
-              flush=True)
+        print(
+            f"Benchmark script ({name}) first run {first[0] * 1000:6.0f} ms wall "
+            f"{first[1] * 1000:6.0f} ms CPU; later runs median "
+            f"{statistics.median(t[0] for t in later) * 1000:6.0f} ms wall "
+            f"{statistics.median(t[1] for t in later) * 1000:6.0f} ms CPU (n={len(later)})",
+            flush=True,
+        )
 
 
 def _ms(values: list[float]) -> str:
@@ -219,12 +251,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds")
     parser.add_argument("--moves", type=int, default=5, help="size changes per Explore size")
     parser.add_argument("--explore-only", action="store_true", help="only the size changes")
-    parser.add_argument("--benchmark-only", action="store_true",
-                        help="only Benchmark's first screen")
-    parser.add_argument("--script-only", action="store_true",
-                        help="only Benchmark's page script under AppTest (server time)")
-    parser.add_argument("--against", type=Path, default=None,
-                        help="with --benchmark-only: another checkout opened alternately")
+    parser.add_argument(
+        "--benchmark-only", action="store_true", help="only Benchmark's first screen"
+    )
+    parser.add_argument(
+        "--script-only",
+        action="store_true",
+        help="only Benchmark's page script under AppTest (server time)",
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        help="with --benchmark-only: another checkout opened alternately",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -234,8 +274,10 @@ def main() -> None:
         print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} (after)")
         return
 
-    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
-          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} (before)")
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
+        f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} (before)"
+    )
     proc, url = _serve()
     opened: dict[tuple[str, str], list[float]] = {}
     bench: list[float] = []
@@ -258,18 +300,23 @@ def main() -> None:
                     # any cache (as for a reader who just moved a slider); both backends get the
                     # same size, the first of the pair alternating between rounds.
                     size = 301 + 10 * (r * len(PAGES) + i)
-                    for backend in (BACKENDS if r % 2 == 0 else BACKENDS[::-1]):
-                        query = (f"?backend={backend}&sample=jsquad_tsuyu&strategy=fixed"
-                                 f"&size={size}&overlap=0")
+                    for backend in BACKENDS if r % 2 == 0 else BACKENDS[::-1]:
+                        query = (
+                            f"?backend={backend}&sample=jsquad_tsuyu&strategy=fixed"
+                            f"&size={size}&overlap=0"
+                        )
                         opened.setdefault((name, backend), []).append(
-                            _open(browser, f"{url}/{name}{query}"))
+                            _open(browser, f"{url}/{name}{query}")
+                        )
                 bench.append(_open(browser, f"{url}/Benchmark"))
             for name in PAGES if opened else ():
                 base = statistics.median(opened[(name, "bm25")])
                 dense = statistics.median(opened[(name, "e5-small")])
-                print(f"{name:<11} bm25 {_ms(opened[(name, 'bm25')])}   e5-small "
-                      f"{_ms(opened[(name, 'e5-small')])}   ratio {dense / base:.2f}x",
-                      flush=True)
+                print(
+                    f"{name:<11} bm25 {_ms(opened[(name, 'bm25')])}   e5-small "
+                    f"{_ms(opened[(name, 'e5-small')])}   ratio {dense / base:.2f}x",
+                    flush=True,
+                )
             if bench:
                 print(f"Benchmark first screen {_ms(bench)}", flush=True)
             for n in () if args.benchmark_only else (20_000, 200_000):

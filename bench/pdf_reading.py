@@ -113,13 +113,17 @@ def main() -> int:
     assert vertical.layout is not None
     assert vertical.quality is not None
     load = os.getloadavg()
-    print(f"PDF: {layout.page_count} pages, {len(data) / 1e6:.1f} MB, {len(got.text):,} characters"
-          f" read, {got.furniture} header/footer lines left out; load average {load[0]:.1f}")
+    print(
+        f"PDF: {layout.page_count} pages, {len(data) / 1e6:.1f} MB, {len(got.text):,} characters"
+        f" read, {got.furniture} header/footer lines left out; load average {load[0]:.1f}"
+    )
     print(f"read by layout (chunkviz): cpu {ours[0]:.2f} s, wall {ours[1]:.2f} s")
     print(f"pypdf extract_text:        cpu {ref[0]:.2f} s, wall {ref[1]:.2f} s")
     print(f"ratio chunkviz / pypdf (cpu): {ours[0] / ref[0]:.2f}")
-    print(f"one page view (render + overlay, page {middle + 1}): cpu {view[0]:.2f} s, "
-          f"wall {view[1]:.2f} s")
+    print(
+        f"one page view (render + overlay, page {middle + 1}): cpu {view[0]:.2f} s, "
+        f"wall {view[1]:.2f} s"
+    )
     try:
         import pymupdf
     except ImportError:
@@ -130,15 +134,21 @@ def main() -> int:
         with pymupdf.open(stream=pdf, filetype="pdf") as doc:
             "".join(page.get_text() for page in doc)
 
-    for name, pdf, pages in (("horizontal", data, layout.page_count),
-                             ("vertical", upright, vertical.layout.page_count)):
+    for name, pdf, pages in (
+        ("horizontal", data, layout.page_count),
+        ("vertical", upright, vertical.layout.page_count),
+    ):
         mine = best(lambda pdf=pdf: extract(pdf, "bench.pdf"), args.rounds)
         theirs = best(lambda pdf=pdf: mupdf_text(pdf), args.rounds)
-        print(f"{name} ({pages} pages): chunkviz cpu {1000 * mine[0] / pages:.1f} ms/page, "
-              f"PyMuPDF get_text cpu {1000 * theirs[0] / pages:.1f} ms/page, "
-              f"ratio {mine[0] / theirs[0]:.2f}")
-    print(f"vertical pages read as columns: {len(vertical.quality.vertical_pages)} of "
-          f"{vertical.layout.page_count}")
+        print(
+            f"{name} ({pages} pages): chunkviz cpu {1000 * mine[0] / pages:.1f} ms/page, "
+            f"PyMuPDF get_text cpu {1000 * theirs[0] / pages:.1f} ms/page, "
+            f"ratio {mine[0] / theirs[0]:.2f}"
+        )
+    print(
+        f"vertical pages read as columns: {len(vertical.quality.vertical_pages)} of "
+        f"{vertical.layout.page_count}"
+    )
     return 0
 
 

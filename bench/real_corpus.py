@@ -153,7 +153,7 @@ def pdf_record(data: bytes, name: str, rounds: int) -> dict[str, Any]:
     for p in range(1, n):
         bounds.append(int(page.searchsorted(p)) if len(page) else 0)
     bounds.append(len(text))
-    ours_pages = [text[bounds[i]:bounds[i + 1]] for i in range(n)]
+    ours_pages = [text[bounds[i] : bounds[i + 1]] for i in range(n)]
     readings = "".join(r.reading for r in got.ruby)
     ours_count = Counter(_dense(text + readings))
     rec["chars"] = len(text)
@@ -319,10 +319,14 @@ def median(xs: list[float]) -> float | None:
 def report(rows: list[dict[str, Any]], skipped: int, load: tuple[float, float]) -> None:
     pdfs = [r for r in rows if r["kind"] == "pdf"]
     docx = [r for r in rows if r["kind"] == "docx"]
-    print(f"{len(rows)} files measured ({len(pdfs)} PDF, {len(docx)} DOCX), {skipped} listed but "
-          f"not stored (skipped); load average before/after {load[0]:.1f}/{load[1]:.1f}")
-    print("\nPDF  id | lang | features | pages | sim PyMuPDF | sim pdfplumber | peers | lost "
-          "(non-BMP) | breaks/1k CJK ours/PyMuPDF/pdfplumber | cpu ours/PyMuPDF")
+    print(
+        f"{len(rows)} files measured ({len(pdfs)} PDF, {len(docx)} DOCX), {skipped} listed but "
+        f"not stored (skipped); load average before/after {load[0]:.1f}/{load[1]:.1f}"
+    )
+    print(
+        "\nPDF  id | lang | features | pages | sim PyMuPDF | sim pdfplumber | peers | lost "
+        "(non-BMP) | breaks/1k CJK ours/PyMuPDF/pdfplumber | cpu ours/PyMuPDF"
+    )
     for r in pdfs:
         if "refused" in r or "crash" in r:
             why = r.get("refused") or r.get("crash")
@@ -337,56 +341,75 @@ def report(rows: list[dict[str, Any]], skipped: int, load: tuple[float, float]) 
         def per(b: int, k: int = k) -> str:
             return f"{1000 * b / k:.1f}" if k >= 200 else "-"
 
-        print(f"  {r['id']} | {r['language']} | {','.join(r['features']) or '-'} | {r['pages']} | "
-              f"{f(r['sim_mupdf'])} | {f(r['sim_plumber'])} | {f(r['sim_peers'])} | {r['lost']} "
-              f"({r['lost_nonbmp']}) {r['lost_sample'][:10]!r} | {per(r['breaks_ours'])}/"
-              f"{per(r['breaks_mupdf'])}/{per(r['breaks_plumber'])} | "
-              f"{1000 * r['cpu_ours'] / r['pages']:.1f}/"
-              f"{1000 * r['cpu_mupdf'] / r['pages']:.1f} ms")
+        print(
+            f"  {r['id']} | {r['language']} | {','.join(r['features']) or '-'} | {r['pages']} | "
+            f"{f(r['sim_mupdf'])} | {f(r['sim_plumber'])} | {f(r['sim_peers'])} | {r['lost']} "
+            f"({r['lost_nonbmp']}) {r['lost_sample'][:10]!r} | {per(r['breaks_ours'])}/"
+            f"{per(r['breaks_mupdf'])}/{per(r['breaks_plumber'])} | "
+            f"{1000 * r['cpu_ours'] / r['pages']:.1f}/"
+            f"{1000 * r['cpu_mupdf'] / r['pages']:.1f} ms"
+        )
     ok = [r for r in pdfs if "pages" in r]
-    best = [max(x for x in (r["sim_mupdf"], r["sim_plumber"]) if x is not None) for r in ok
-            if r["sim_mupdf"] is not None or r["sim_plumber"] is not None]
+    best = [
+        max(x for x in (r["sim_mupdf"], r["sim_plumber"]) if x is not None)
+        for r in ok
+        if r["sim_mupdf"] is not None or r["sim_plumber"] is not None
+    ]
     print("\nPDF summary")
-    print(f"  read {len(ok)}, refused {sum('refused' in r for r in pdfs)}, "
-          f"crashed {sum('crash' in r for r in pdfs)}")
+    print(
+        f"  read {len(ok)}, refused {sum('refused' in r for r in pdfs)}, "
+        f"crashed {sum('crash' in r for r in pdfs)}"
+    )
     if ok and best:
         pdf_summary(ok, best)
     report_docx(docx)
 
 
 def pdf_summary(ok: list[dict[str, Any]], best: list[float]) -> None:
-    print(f"  reading order (best of the two peers): median {median(best):.3f}, worst "
-          f"{min(best):.3f}; files below 0.9: {sum(b < 0.9 for b in best)}")
+    print(
+        f"  reading order (best of the two peers): median {median(best):.3f}, worst "
+        f"{min(best):.3f}; files below 0.9: {sum(b < 0.9 for b in best)}"
+    )
     for group in ("vertical", "rotated", "non-BMP", "ruby"):
         g = [r for r in ok if group in r["features"]]
         if not g:
             continue
         gb = [max(x for x in (r["sim_mupdf"], r["sim_plumber"]) if x is not None) for r in g]
-        print(f"  {group} ({len(g)} files): reading order median {median(gb):.3f}, worst "
-              f"{min(gb):.3f}; characters lost {sum(r['lost'] for r in g)}, outside the BMP "
-              f"{sum(r['lost_nonbmp'] for r in g)} (of {sum(r['ref_nonbmp'] for r in g)} the "
-              f"peers read)")
-    print(f"  characters lost: median {median([r['lost'] for r in ok])}, total "
-          f"{sum(r['lost'] for r in ok)}, outside the BMP {sum(r['lost_nonbmp'] for r in ok)} "
-          f"(peers read {sum(r['ref_nonbmp'] for r in ok)}, we read "
-          f"{sum(r['ours_nonbmp'] for r in ok)})")
+        print(
+            f"  {group} ({len(g)} files): reading order median {median(gb):.3f}, worst "
+            f"{min(gb):.3f}; characters lost {sum(r['lost'] for r in g)}, outside the BMP "
+            f"{sum(r['lost_nonbmp'] for r in g)} (of {sum(r['ref_nonbmp'] for r in g)} the "
+            f"peers read)"
+        )
+    print(
+        f"  characters lost: median {median([r['lost'] for r in ok])}, total "
+        f"{sum(r['lost'] for r in ok)}, outside the BMP {sum(r['lost_nonbmp'] for r in ok)} "
+        f"(peers read {sum(r['ref_nonbmp'] for r in ok)}, we read "
+        f"{sum(r['ours_nonbmp'] for r in ok)})"
+    )
     ja = [r for r in ok if r.get("cjk", 0) >= 200]
     for key in ("ours", "mupdf", "plumber") if ja else ():
         rates = [1000 * r[f"breaks_{key}"] / r["cjk"] for r in ja]
-        print(f"  breaks inside sentences per 1,000 CJK characters ({key}, {len(ja)} files): "
-              f"median {median(rates):.1f}, worst {max(rates):.1f}, pooled "
-              f"{1000 * sum(r[f'breaks_{key}'] for r in ja) / sum(r['cjk'] for r in ja):.1f}")
+        print(
+            f"  breaks inside sentences per 1,000 CJK characters ({key}, {len(ja)} files): "
+            f"median {median(rates):.1f}, worst {max(rates):.1f}, pooled "
+            f"{1000 * sum(r[f'breaks_{key}'] for r in ja) / sum(r['cjk'] for r in ja):.1f}"
+        )
     pages = sum(r["pages"] for r in ok)
     co, cm = sum(r["cpu_ours"] for r in ok), sum(r["cpu_mupdf"] for r in ok)
     cp = sum(r["cpu_plumber"] for r in ok)
     cf = sum(r["cpu_pdfium"] for r in ok)
     ratios = [r["cpu_ours"] / r["cpu_mupdf"] for r in ok if r["cpu_mupdf"] > 0]
-    print(f"  CPU per page over {pages} pages: chunkviz {1000 * co / pages:.1f} ms, PyMuPDF "
-          f"{1000 * cm / pages:.1f} ms, pdfplumber {1000 * cp / pages:.1f} ms; ratio to PyMuPDF "
-          f"{co / cm:.2f} (per file median {median(ratios):.2f}, worst {max(ratios):.2f})")
-    print(f"  PDFium alone (open, each page's text page, no character read): "
-          f"{1000 * cf / pages:.1f} ms per page, {cf / cm:.2f}x PyMuPDF; chunkviz is "
-          f"{co / cf:.2f}x that")
+    print(
+        f"  CPU per page over {pages} pages: chunkviz {1000 * co / pages:.1f} ms, PyMuPDF "
+        f"{1000 * cm / pages:.1f} ms, pdfplumber {1000 * cp / pages:.1f} ms; ratio to PyMuPDF "
+        f"{co / cm:.2f} (per file median {median(ratios):.2f}, worst {max(ratios):.2f})"
+    )
+    print(
+        f"  PDFium alone (open, each page's text page, no character read): "
+        f"{1000 * cf / pages:.1f} ms per page, {cf / cm:.2f}x PyMuPDF; chunkviz is "
+        f"{co / cf:.2f}x that"
+    )
 
 
 def report_docx(docx: list[dict[str, Any]]) -> None:
@@ -403,12 +426,16 @@ def report_docx(docx: list[dict[str, Any]]) -> None:
                 totals[key + "_w"] += r[f"{key}_words"]
                 totals[key + "_f"] += r[f"{key}_found"]
         print(f"  {r['id']} | {','.join(r['features']) or '-'} | {'; '.join(parts) or '-'}")
-    print("DOCX summary: refused "
-          f"{sum('refused' in r for r in docx)}, crashed {sum('crash' in r for r in docx)}")
+    print(
+        "DOCX summary: refused "
+        f"{sum('refused' in r for r in docx)}, crashed {sum('crash' in r for r in docx)}"
+    )
     for key in ("footnotes", "endnotes", "comments", "textboxes", "content_controls"):
         if totals[key + "_w"]:
-            print(f"  {key}: {totals[key + '_f']}/{totals[key + '_w']} words "
-                  f"({100 * totals[key + '_f'] / totals[key + '_w']:.1f}%)")
+            print(
+                f"  {key}: {totals[key + '_f']}/{totals[key + '_w']} words "
+                f"({100 * totals[key + '_f'] / totals[key + '_w']:.1f}%)"
+            )
 
 
 def main() -> int:

@@ -53,8 +53,7 @@ STATUSES = ("holds", "reverses", "differs", "one only", "neither")
 
 def seed_pairs(labels: Sequence[str]) -> list[tuple[str, str, str]]:
     """The seed study's conclusions as ``(claim, a, b)``: paragraph vs fixed, overlap vs none."""
-    out = [("paragraph vs fixed", "paragraph", lab) for lab in labels
-           if lab.startswith("fixed-")]
+    out = [("paragraph vs fixed", "paragraph", lab) for lab in labels if lab.startswith("fixed-")]
     for lab in labels:
         parts = lab.split("-")
         if len(parts) == 3 and parts[0] == "fixed" and parts[2] != "0":
@@ -104,8 +103,9 @@ def replications(first: Results, second: Results, metric: str) -> list[Replicati
     return replicate(tests(first, metric), tests(second, metric))
 
 
-def pair_rows(js: Results, ja: Results, pairs: Sequence[tuple[str, str, str]], equal_k: str,
-              budget: str) -> list[list[str]]:
+def pair_rows(
+    js: Results, ja: Results, pairs: Sequence[tuple[str, str, str]], equal_k: str, budget: str
+) -> list[list[str]]:
     """One row per pair: each corpus's outcome and the status, at equal k and at the budget."""
     rows = []
     for claim, a, b in pairs:
@@ -113,10 +113,11 @@ def pair_rows(js: Results, ja: Results, pairs: Sequence[tuple[str, str, str]], e
         for metric in (equal_k, budget):
             x, y = oriented(js, metric)[(a, b)], oriented(ja, metric)[(a, b)]
             rep = Replication(metric, a, b, x.outcome, y.outcome)
-            row += [f"{outcome_words(x.outcome, a, b, x.delta)} ({x.diff:+.3f})",
-                    f"{outcome_words(y.outcome, a, b, y.delta)} ({y.diff:+.3f})",
-                    f"**{status(rep)}**" if status(rep) in ("reverses", "differs")
-                    else status(rep)]
+            row += [
+                f"{outcome_words(x.outcome, a, b, x.delta)} ({x.diff:+.3f})",
+                f"{outcome_words(y.outcome, a, b, y.delta)} ({y.diff:+.3f})",
+                f"**{status(rep)}**" if status(rep) in ("reverses", "differs") else status(rep),
+            ]
         rows.append(row)
     return rows
 
@@ -138,16 +139,28 @@ def backend_section(js: Results, ja: Results, equal_k: str, budget: str) -> str:
     """Everything for one backend's pair of runs."""
     name = js.backend.name
     labels = js.labels
-    out = [f"### {name}: JSQuAD vs JaQuAD", "",
-           f"Files: `{js.run_id}.json` ({js.dataset.questions:,} questions, "
-           f"{js.dataset.documents} documents) and `{ja.run_id}.json` "
-           f"({ja.dataset.questions:,} questions, {ja.dataset.documents} documents); "
-           f"equal k is {metric_label(equal_k)}, the budget is {js.budget.chars:,} characters "
-           f"({metric_label(budget)}); outcomes by the decision rule with the files' margins, "
-           "Holm over the 28 pairs of each metric, documents resampled.", "",
-           "**The seed study's conclusions** (difference first minus second in brackets):", ""]
-    header = ["claim", "pair", *(f"{c} ({label})" for label in ("equal k", "budget")
-                                  for c in ("JSQuAD", "JaQuAD", "status"))]
+    out = [
+        f"### {name}: JSQuAD vs JaQuAD",
+        "",
+        f"Files: `{js.run_id}.json` ({js.dataset.questions:,} questions, "
+        f"{js.dataset.documents} documents) and `{ja.run_id}.json` "
+        f"({ja.dataset.questions:,} questions, {ja.dataset.documents} documents); "
+        f"equal k is {metric_label(equal_k)}, the budget is {js.budget.chars:,} characters "
+        f"({metric_label(budget)}); outcomes by the decision rule with the files' margins, "
+        "Holm over the 28 pairs of each metric, documents resampled.",
+        "",
+        "**The seed study's conclusions** (difference first minus second in brackets):",
+        "",
+    ]
+    header = [
+        "claim",
+        "pair",
+        *(
+            f"{c} ({label})"
+            for label in ("equal k", "budget")
+            for c in ("JSQuAD", "JaQuAD", "status")
+        ),
+    ]
     out += [table(header, pair_rows(js, ja, seed_pairs(labels), equal_k, budget)), ""]
     out += ["**Every pair, counted** (28 pairs per metric):", ""]
     rows = []
@@ -158,44 +171,76 @@ def backend_section(js: Results, ja: Results, equal_k: str, budget: str) -> str:
     for metric in SEPARATING:
         for rep in replications(js, ja, metric):
             if status(rep) in ("reverses", "differs"):
-                out.append(f"- {metric_label(metric)}, {rep.a} vs {rep.b} {status(rep)}: "
-                           f"{outcome_words(rep.first, rep.a, rep.b, None)} on JSQuAD, "
-                           f"{outcome_words(rep.second, rep.a, rep.b, None)} on JaQuAD.")
+                out.append(
+                    f"- {metric_label(metric)}, {rep.a} vs {rep.b} {status(rep)}: "
+                    f"{outcome_words(rep.first, rep.a, rep.b, None)} on JSQuAD, "
+                    f"{outcome_words(rep.second, rep.a, rep.b, None)} on JaQuAD."
+                )
     out.append("")
     js_only, ja_only = hidden(js, ja, "recall@5")
-    out += [f"**Saturation hides** (at {metric_label('recall@5')}): JaQuAD separates "
-            f"{len(ja_only)} pair(s) that JSQuAD cannot"
-            + (": " + "; ".join(ja_only) if ja_only else "")
-            + f". JSQuAD separates {len(js_only)} pair(s) that JaQuAD cannot"
-            + (": " + "; ".join(js_only) if js_only else "") + ".", ""]
-    out += ["**Metrics that separate** (pairs of 28 with a significant difference / shown "
-            "equivalent / inconclusive / saturated):", ""]
+    out += [
+        f"**Saturation hides** (at {metric_label('recall@5')}): JaQuAD separates "
+        f"{len(ja_only)} pair(s) that JSQuAD cannot"
+        + (": " + "; ".join(ja_only) if ja_only else "")
+        + f". JSQuAD separates {len(js_only)} pair(s) that JaQuAD cannot"
+        + (": " + "; ".join(js_only) if js_only else "")
+        + ".",
+        "",
+    ]
+    out += [
+        "**Metrics that separate** (pairs of 28 with a significant difference / shown "
+        "equivalent / inconclusive / saturated):",
+        "",
+    ]
     sep = {"JSQuAD": separation(js), "JaQuAD": separation(ja)}
-    rows = [[metric_label(metric), *(
-        f"{s.separated} / {s.equivalent} / {s.inconclusive} / {s.saturated}"
-        for s in (sep[d][i] for d in sep))] for i, metric in enumerate(SEPARATING)]
+    rows = [
+        [
+            metric_label(metric),
+            *(
+                f"{s.separated} / {s.equivalent} / {s.inconclusive} / {s.saturated}"
+                for s in (sep[d][i] for d in sep)
+            ),
+        ]
+        for i, metric in enumerate(SEPARATING)
+    ]
     out += [table(["metric", "JSQuAD", "JaQuAD"], rows), ""]
     for corpus, counts in sep.items():
         best = headline(counts)
-        tied = [metric_label(s.metric) for s in counts
-                if s.metric != best.metric and s.separated == best.separated]
+        tied = [
+            metric_label(s.metric)
+            for s in counts
+            if s.metric != best.metric and s.separated == best.separated
+        ]
         r5 = next(s.separated for s in counts if s.metric == "recall@5")
-        out.append(f"- {corpus}: headline metric **{metric_label(best.metric)}**: it separates "
-                   f"{best.separated} of {best.pairs} pairs, the most of any metric"
-                   + (f" (tied with {', '.join(tied)}; the first in the list wins)" if tied
-                      else "")
-                   + f"; Recall@5 separates {r5}.")
+        out.append(
+            f"- {corpus}: headline metric **{metric_label(best.metric)}**: it separates "
+            f"{best.separated} of {best.pairs} pairs, the most of any metric"
+            + (f" (tied with {', '.join(tied)}; the first in the list wins)" if tied else "")
+            + f"; Recall@5 separates {r5}."
+        )
     rows_by_type = metric_by_type(ja, equal_k, "question")
     if rows_by_type:
-        out += ["", f"**JaQuAD by question type** ({metric_label(equal_k)}, mean [95% CI]; "
-                "`chunkviz.eval.by_type`, the Benchmark page's section):", "",
-                by_type_views.metric_markdown(rows_by_type, ja.labels, "en"), "",
-                "Answers lost before retrieval, by question type:", "",
-                by_type_views.lost_markdown(rows_by_type, ja.labels, "en")]
+        out += [
+            "",
+            f"**JaQuAD by question type** ({metric_label(equal_k)}, mean [95% CI]; "
+            "`chunkviz.eval.by_type`, the Benchmark page's section):",
+            "",
+            by_type_views.metric_markdown(rows_by_type, ja.labels, "en"),
+            "",
+            "Answers lost before retrieval, by question type:",
+            "",
+            by_type_views.lost_markdown(rows_by_type, ja.labels, "en"),
+        ]
     out += ["", "**Every pair**:", ""]
     all_pairs = [("", p.a, p.b) for p in tests(js, equal_k)]
-    header = ["pair", *(f"{c} ({label})" for label in ("equal k", "budget")
-                        for c in ("JSQuAD", "JaQuAD", "status"))]
+    header = [
+        "pair",
+        *(
+            f"{c} ({label})"
+            for label in ("equal k", "budget")
+            for c in ("JSQuAD", "JaQuAD", "status")
+        ),
+    ]
     out += [table(header, pair_rows(js, ja, all_pairs, equal_k, budget)), ""]
     return "\n".join(out)
 
@@ -207,16 +252,19 @@ def shipped_pairs(folder: Path) -> list[tuple[Results, Results]]:
         r = load_results(path)
         if r.dataset.spec in ("jsquad", "jaquad") and r.dataset.sample == 0:
             runs[(r.dataset.spec, r.backend.name)] = r
-    return [(js, runs[("jaquad", b)]) for (spec, b), js in sorted(runs.items())
-            if spec == "jsquad" and ("jaquad", b) in runs and runs[("jaquad", b)].labels
-            == js.labels]
+    return [
+        (js, runs[("jaquad", b)])
+        for (spec, b), js in sorted(runs.items())
+        if spec == "jsquad" and ("jaquad", b) in runs and runs[("jaquad", b)].labels == js.labels
+    ]
 
 
 def report(pairs: Sequence[tuple[Results, Results]], equal_k: str, budget: str) -> str:
     """The whole Markdown section."""
-    head = ("Produced by `python bench/replication.py --write docs/benchmarks.md` from the "
-            "shipped results files; backends: "
-            + ", ".join(js.backend.name for js, _ in pairs) + ".")
+    head = (
+        "Produced by `python bench/replication.py --write docs/benchmarks.md` from the "
+        "shipped results files; backends: " + ", ".join(js.backend.name for js, _ in pairs) + "."
+    )
     return "\n\n".join([head, *(backend_section(js, ja, equal_k, budget) for js, ja in pairs)])
 
 
@@ -228,8 +276,10 @@ def write_section(doc: Path, body: str) -> None:
     """
     text = doc.read_text(encoding="utf-8")
     if START not in text or END not in text:
-        raise SystemExit(f"{doc} has no replication section: add the lines {START!r} and "
-                         f"{END!r} where it goes, then rerun")
+        raise SystemExit(
+            f"{doc} has no replication section: add the lines {START!r} and "
+            f"{END!r} where it goes, then rerun"
+        )
     before, rest = text.split(START, 1)
     _, after = rest.split(END, 1)
     doc.write_text(before + f"{START}\n{body.rstrip()}\n{END}" + after, encoding="utf-8")
@@ -238,13 +288,18 @@ def write_section(doc: Path, body: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the Markdown (or write it into a document's section)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--results", type=Path, default=shipped_results_dir(),
-                   help="folder of results files (default: the shipped ones)")
+    p.add_argument(
+        "--results",
+        type=Path,
+        default=shipped_results_dir(),
+        help="folder of results files (default: the shipped ones)",
+    )
     p.add_argument("--jsquad", type=Path, help="a JSQuAD run (with --jaquad: just these two)")
     p.add_argument("--jaquad", type=Path, help="a JaQuAD run of the same grid")
     p.add_argument("--metric", default="recall@5", help="the equal-k metric of the pair tables")
-    p.add_argument("--budget-metric", default="recall@budget",
-                   help="the budget metric of the pair tables")
+    p.add_argument(
+        "--budget-metric", default="recall@budget", help="the budget metric of the pair tables"
+    )
     p.add_argument("--write", type=Path, help="replace the section in this Markdown file")
     args = p.parse_args(argv)
     if args.jsquad or args.jaquad:

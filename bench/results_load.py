@@ -58,25 +58,34 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--root", type=Path, default=ROOT,
-                        help="the chunkviz checkout whose reader is timed (default: this one), "
-                        "e.g. an export of the commit before, for a before/after")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=ROOT,
+        help="the chunkviz checkout whose reader is timed (default: this one), "
+        "e.g. an export of the commit before, for a before/after",
+    )
     args = parser.parse_args(argv)
     read = loader(args.root)
     files = args.files or sorted((ROOT / "chunkviz" / "results").glob("*.json"))
     print(f"reader: {args.root}")
-    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
-          f"{os.getloadavg()[2]:.2f}; {args.rounds} rounds")
+    print(
+        f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
+        f"{os.getloadavg()[2]:.2f}; {args.rounds} rounds"
+    )
     print("| file | MB | load CPU ms | json.loads CPU ms | ratio | load wall ms |")
     print("|---|---|---|---|---|---|")
     for path in files:
         raw = path.read_bytes()
         read(raw, str(path))  # warm: imports, first-use caches
         (load_cpu, load_wall), (base_cpu, _) = timed(
-            [lambda raw=raw, p=path: read(raw, str(p)),
-             lambda raw=raw: json.loads(raw)], args.rounds)
-        print(f"| `{path.name}` | {len(raw) / 1e6:.2f} | {load_cpu * 1e3:.0f} | "
-              f"{base_cpu * 1e3:.0f} | {load_cpu / base_cpu:.1f}× | {load_wall * 1e3:.0f} |")
+            [lambda raw=raw, p=path: read(raw, str(p)), lambda raw=raw: json.loads(raw)],
+            args.rounds,
+        )
+        print(
+            f"| `{path.name}` | {len(raw) / 1e6:.2f} | {load_cpu * 1e3:.0f} | "
+            f"{base_cpu * 1e3:.0f} | {load_cpu / base_cpu:.1f}× | {load_wall * 1e3:.0f} |"
+        )
     return 0
 
 

@@ -31,8 +31,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run_cli(args: list[str]) -> float:
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "chunkviz", "bench", "--quiet", *args], cwd=ROOT,
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "chunkviz", "bench", "--quiet", *args],
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     return time.perf_counter() - t0
 
 
@@ -40,8 +44,16 @@ def timing(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="chunkviz-bench-") as tmp:
         cache = str(Path(tmp) / "cache")
         warm_out = str(Path(tmp) / "warm")
-        common = ["--dataset", args.dataset, "--backend", args.backend, "--sample",
-                  str(args.sample), "--cache-dir", cache]
+        common = [
+            "--dataset",
+            args.dataset,
+            "--backend",
+            args.backend,
+            "--sample",
+            str(args.sample),
+            "--cache-dir",
+            cache,
+        ]
         cold_out = Path(tmp) / "cold"
         cold = run_cli([*common, "--out", str(cold_out)])
         (written,) = cold_out.glob("*.json")  # the one file of this run (its id has a hash)
@@ -51,16 +63,24 @@ def timing(args: argparse.Namespace) -> None:
         t = results["timings"]
         warm = run_cli([*common, "--out", warm_out])
         warm_t = json.loads((Path(warm_out) / written.name).read_text())["timings"]
-    print(f"backend={args.backend} questions={len(results['question_ids'])} "
-          f"configs={len(results['configs'])}")
-    print(f"unique chunk texts={t['unique_texts']} encoded texts (chunks+questions)="
-          f"{t['encoded_texts']}")
+    print(
+        f"backend={args.backend} questions={len(results['question_ids'])} "
+        f"configs={len(results['configs'])}"
+    )
+    print(
+        f"unique chunk texts={t['unique_texts']} encoded texts (chunks+questions)="
+        f"{t['encoded_texts']}"
+    )
     print(f"encode only (each unique text once): {t['encode_seconds']:.1f} s")
-    print(f"cold run, wall: {cold:.1f} s (in-process {t['total_seconds']:.1f} s) -> "
-          f"{cold / t['encode_seconds']:.2f}x encode-only")
-    print(f"warm run, wall: {warm:.1f} s (in-process {warm_t['total_seconds']:.1f} s, "
-          f"cache hits {warm_t['cache_hits']}, encoded {warm_t['encoded_texts']}) -> "
-          f"{cold / warm:.1f}x faster than cold")
+    print(
+        f"cold run, wall: {cold:.1f} s (in-process {t['total_seconds']:.1f} s) -> "
+        f"{cold / t['encode_seconds']:.2f}x encode-only"
+    )
+    print(
+        f"warm run, wall: {warm:.1f} s (in-process {warm_t['total_seconds']:.1f} s, "
+        f"cache hits {warm_t['cache_hits']}, encoded {warm_t['encoded_texts']}) -> "
+        f"{cold / warm:.1f}x faster than cold"
+    )
 
 
 def ngram_sweep(args: argparse.Namespace) -> None:
@@ -75,12 +95,21 @@ def ngram_sweep(args: argparse.Namespace) -> None:
     print("| n | config | Recall@5 | nDCG@10 | MRR@10 |")
     print("|---|---|---|---|---|")
     for n in (1, 2, 3):
-        r = run_benchmark(dataset, configs, BM25Backend(n), sample=args.sample, seed=args.seed,
-                          bootstrap=200, permutations=200)
+        r = run_benchmark(
+            dataset,
+            configs,
+            BM25Backend(n),
+            sample=args.sample,
+            seed=args.seed,
+            bootstrap=200,
+            permutations=200,
+        )
         for c in configs:
             m = r.metrics[c.label]
-            print(f"| {n} | {c.label} | {m['recall@5'].mean:.3f} | {m['ndcg@10'].mean:.3f} "
-                  f"| {m['mrr@10'].mean:.3f} |")
+            print(
+                f"| {n} | {c.label} | {m['recall@5'].mean:.3f} | {m['ndcg@10'].mean:.3f} "
+                f"| {m['mrr@10'].mean:.3f} |"
+            )
 
 
 def main() -> None:
@@ -89,8 +118,11 @@ def main() -> None:
     p.add_argument("--backend", default="use-m3")
     p.add_argument("--sample", type=int, default=0)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default=str(ROOT / "chunkviz" / "results"),
-                   help="where the cold run's results file goes")
+    p.add_argument(
+        "--out",
+        default=str(ROOT / "chunkviz" / "results"),
+        help="where the cold run's results file goes",
+    )
     p.add_argument("--ngram-sweep", action="store_true")
     args = p.parse_args()
     if args.ngram_sweep:

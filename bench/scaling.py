@@ -31,11 +31,25 @@ ROOT = Path(__file__).resolve().parent.parent
 TARGET = 1.5
 
 
-def run_engine(engine: str, common: list[str], extra: list[str], tmp: Path,
-               cores: int | None = None) -> dict:
+def run_engine(
+    engine: str, common: list[str], extra: list[str], tmp: Path, cores: int | None = None
+) -> dict:
     out, cache = tmp / f"out-{engine}", tmp / f"cache-{engine}"
-    cmd = [sys.executable, "-m", "chunkviz", "bench", "--quiet", *common, "--engine", engine,
-           "--out", str(out), "--cache-dir", str(cache), *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "chunkviz",
+        "bench",
+        "--quiet",
+        *common,
+        "--engine",
+        engine,
+        "--out",
+        str(out),
+        "--cache-dir",
+        str(cache),
+        *extra,
+    ]
     # use-m3 takes its thread count from the process's CPU affinity (available_cores).
     pin = None if cores is None else (lambda: os.sched_setaffinity(0, range(cores)))
     t0 = time.perf_counter()
@@ -45,10 +59,17 @@ def run_engine(engine: str, common: list[str], extra: list[str], tmp: Path,
     results = json.loads(path.read_text(encoding="utf-8"))
     t = results["timings"]
     doc_encode = sum(c["encode_seconds"] for c in results["configs"])
-    return {"engine": engine, "wall": wall, "results": results, "doc_encode": doc_encode,
-            "chunks": t["unique_texts"], "encoded": t["encoded_texts"],
-            "encode": t["encode_seconds"], "chunk": t["chunk_seconds"],
-            "in_process": t["total_seconds"]}
+    return {
+        "engine": engine,
+        "wall": wall,
+        "results": results,
+        "doc_encode": doc_encode,
+        "chunks": t["unique_texts"],
+        "encoded": t["encoded_texts"],
+        "encode": t["encode_seconds"],
+        "chunk": t["chunk_seconds"],
+        "in_process": t["total_seconds"],
+    }
 
 
 def main() -> None:
@@ -63,16 +84,27 @@ def main() -> None:
     p.add_argument("--gpus-per-actor", type=float, default=None)
     p.add_argument("--batch-size", type=int, default=None)
     p.add_argument("--num-cpus", type=int, default=None, help="CPUs of the local Ray")
-    p.add_argument("--local-cores", type=int, default=None,
-                   help="pin the local run to this many cores (and so use-m3 threads); with "
-                   "--actors 1 this compares one encoding thread on each engine")
+    p.add_argument(
+        "--local-cores",
+        type=int,
+        default=None,
+        help="pin the local run to this many cores (and so use-m3 threads); with "
+        "--actors 1 this compares one encoding thread on each engine",
+    )
     args = p.parse_args()
 
-    common = ["--dataset", args.dataset, "--backend", args.backend, "--sample",
-              str(args.sample), "--grid", args.grid]
+    common = [
+        "--dataset",
+        args.dataset,
+        "--backend",
+        args.backend,
+        "--sample",
+        str(args.sample),
+        "--grid",
+        args.grid,
+    ]
     extra = []
-    for name in ("address", "actors", "cpus_per_actor", "gpus_per_actor", "batch_size",
-                 "num_cpus"):
+    for name in ("address", "actors", "cpus_per_actor", "gpus_per_actor", "batch_size", "num_cpus"):
         value = getattr(args, name)
         if value is not None:
             extra += [f"--{name.replace('_', '-')}", str(value)]
@@ -81,16 +113,20 @@ def main() -> None:
         ray = run_engine("ray", common, extra, Path(tmp))
 
     r = local["results"]
-    print(f"dataset={args.dataset} backend={args.backend} questions={len(r['question_ids'])} "
-          f"configs={len(r['configs'])} unique chunk texts={local['chunks']} "
-          f"cores={os.cpu_count()} local cores={args.local_cores or 'all'} ray options={extra} "
-          f"load average={os.getloadavg()[0]:.1f}")
+    print(
+        f"dataset={args.dataset} backend={args.backend} questions={len(r['question_ids'])} "
+        f"configs={len(r['configs'])} unique chunk texts={local['chunks']} "
+        f"cores={os.cpu_count()} local cores={args.local_cores or 'all'} ray options={extra} "
+        f"load average={os.getloadavg()[0]:.1f}"
+    )
     print("| engine | wall s | in-process s | chunk stage s | encode stage s | chunks encoded/s |")
     print("|---|---|---|---|---|---|")
     for row in (local, ray):
         rate = row["chunks"] / row["doc_encode"] if row["doc_encode"] else float("nan")
-        print(f"| {row['engine']} | {row['wall']:.1f} | {row['in_process']:.1f} | "
-              f"{row['chunk']:.1f} | {row['encode']:.1f} | {rate:.1f} |")
+        print(
+            f"| {row['engine']} | {row['wall']:.1f} | {row['in_process']:.1f} | "
+            f"{row['chunk']:.1f} | {row['encode']:.1f} | {rate:.1f} |"
+        )
     ratio = ray["wall"] / local["wall"]
     verdict = "met" if ratio <= TARGET else "NOT met"
     print(f"time ratio ray/local: {ratio:.2f}x (target <= {TARGET}x: {verdict})")

@@ -36,8 +36,12 @@ def _configs(snaps: list[str], max_shift: int) -> list[tuple[Config, list[Config
     out = []
     for size, overlap in WINDOWS:
         base = make_config("fixed", {"size": size, "overlap": overlap})
-        snapped = [make_config("fixed", {"size": size, "overlap": overlap, "snap": s,
-                                         "max_shift": max_shift}) for s in snaps]
+        snapped = [
+            make_config(
+                "fixed", {"size": size, "overlap": overlap, "snap": s, "max_shift": max_shift}
+            )
+            for s in snaps
+        ]
         out.append((base, snapped))
     return out
 
@@ -53,8 +57,9 @@ def _test(rows: tuple, key: str, a: str, b: str) -> str:
             sign = -1 if r.b == b else 1  # diff is a - b; shown: snapped minus unsnapped
             low, high = sorted((sign * r.ci_low, sign * r.ci_high))
             verdict = r.verdict if isinstance(r.verdict, str) else ""
-            return (f"{sign * r.diff:+.3f} [{low:+.3f}, {high:+.3f}], p_Holm {r.p_holm:.3g}"
-                    f" ({verdict})")
+            return (
+                f"{sign * r.diff:+.3f} [{low:+.3f}, {high:+.3f}], p_Holm {r.p_holm:.3g} ({verdict})"
+            )
     return "—"
 
 
@@ -118,8 +123,9 @@ def mecab(dataset_spec: str) -> None:
         theirs = mecab_boundaries(text)
         ours = set(text_boundaries(text, "word").positions.tolist())
         # Positions MeCab can judge: between two non-space characters.
-        judged = {p for p in range(1, len(text)) if not text[p - 1].isspace()
-                  and not text[p].isspace()}
+        judged = {
+            p for p in range(1, len(text)) if not text[p - 1].isspace() and not text[p].isspace()
+        }
         agree += len(ours & theirs & judged)
         ours_only += len((ours - theirs) & judged)
         theirs_only += len((theirs - ours) & judged)
@@ -127,16 +133,21 @@ def mecab(dataset_spec: str) -> None:
             r = chunk(text, "fixed", size=size, overlap=overlap)
             cols = r.columns
             cuts, inside = word_cut_counts(text, cols.starts, cols.ends)
-            in_mecab = sum(1 for p in set(cols.starts) | set(cols.ends)
-                           if 0 < p < len(text) and p not in theirs)
+            in_mecab = sum(
+                1
+                for p in set(cols.starts) | set(cols.ends)
+                if 0 < p < len(text) and p not in theirs
+            )
             row = cut_rows.setdefault(f"fixed {size}/{overlap}", [0, 0, 0])
             row[0] += cuts
             row[1] += inside
             row[2] += in_mecab
     precision = agree / (agree + ours_only)
     recall = agree / (agree + theirs_only)
-    print(f"BudouX word boundaries vs MeCab/unidic-lite: precision {precision:.3f}, recall "
-          f"{recall:.3f}, F1 {2 * precision * recall / (precision + recall):.3f}")
+    print(
+        f"BudouX word boundaries vs MeCab/unidic-lite: precision {precision:.3f}, recall "
+        f"{recall:.3f}, F1 {2 * precision * recall / (precision + recall):.3f}"
+    )
     print("| windows | cuts | inside a BudouX word | inside a MeCab word |")
     print("|---|---|---|---|")
     for name, (cuts, inside, in_mecab) in cut_rows.items():
@@ -166,15 +177,27 @@ def main(argv: list[str] | None = None) -> int:
     configs = [c for base, snapped in groups for c in (base, *snapped)]
     dataset = load_dataset(args.dataset)
     started = time.perf_counter()
-    res = run_benchmark(dataset, configs, args.backend, spec=args.dataset, sample=args.sample,
-                        permutations=args.permutations, bootstrap=args.bootstrap)
+    res = run_benchmark(
+        dataset,
+        configs,
+        args.backend,
+        spec=args.dataset,
+        sample=args.sample,
+        permutations=args.permutations,
+        bootstrap=args.bootstrap,
+    )
     seconds = time.perf_counter() - started
     budget = res.budget.chars
-    print(f"dataset={res.dataset.name} ({res.dataset.documents} documents, "
-          f"{res.dataset.questions} questions), backend={res.backend.name}, "
-          f"max_shift={args.max_shift}, {seconds:.0f} s", file=sys.stderr)
-    print(f"| window | chunks | cuts inside words | answers lost | Recall@5 | Δ Recall@5 vs "
-          f"unsnapped | recall@{budget:,} chars | Δ recall@{budget:,} chars vs unsnapped |")
+    print(
+        f"dataset={res.dataset.name} ({res.dataset.documents} documents, "
+        f"{res.dataset.questions} questions), backend={res.backend.name}, "
+        f"max_shift={args.max_shift}, {seconds:.0f} s",
+        file=sys.stderr,
+    )
+    print(
+        f"| window | chunks | cuts inside words | answers lost | Recall@5 | Δ Recall@5 vs "
+        f"unsnapped | recall@{budget:,} chars | Δ recall@{budget:,} chars vs unsnapped |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for base, snapped in groups:
         for c in (base, *snapped):
@@ -182,12 +205,15 @@ def main(argv: list[str] | None = None) -> int:
             share = (rec.words_cut or 0) / rec.cuts if rec.cuts else 0.0
             same = c is base
             at_k = "—" if same else _test(res.pairwise, "recall@5", base.label, c.label)
-            at_budget = ("—" if same else
-                         _test(res.budget.pairwise, "recall@budget", base.label, c.label))
-            print(f"| `{c.label}` | {rec.chunks:,} | {rec.words_cut:,} of {rec.cuts:,} "
-                  f"({share:.1%}) | {rec.broken} | {_estimate(res.metrics, c.label, 'recall@5')}"
-                  f" | {at_k} | {_estimate(res.budget.metrics, c.label, 'recall@budget')} | "
-                  f"{at_budget} |")
+            at_budget = (
+                "—" if same else _test(res.budget.pairwise, "recall@budget", base.label, c.label)
+            )
+            print(
+                f"| `{c.label}` | {rec.chunks:,} | {rec.words_cut:,} of {rec.cuts:,} "
+                f"({share:.1%}) | {rec.broken} | {_estimate(res.metrics, c.label, 'recall@5')}"
+                f" | {at_k} | {_estimate(res.budget.metrics, c.label, 'recall@budget')} | "
+                f"{at_budget} |"
+            )
     return 0
 
 

@@ -60,55 +60,71 @@ def probe_figures(dataset: Any, n: int, seed: int, real: dict[str, Any]) -> list
     out = []
     for method in METHODS:
         t0 = time.perf_counter()
-        spans = {(d.doc_id, p.start, p.end) for d in dataset.documents
-                 for p in extract_probes(d.text, method=method)}
+        spans = {
+            (d.doc_id, p.start, p.end)
+            for d in dataset.documents
+            for p in extract_probes(d.text, method=method)
+        }
         probes = probe_dataset(dataset.documents, method=method, sample=n, seed=seed)
         rows = lost_table(probes, configs)
         shares = [r.share for r in rows]
         lengths = [s[2] - s[1] for s in spans]
-        out.append({
-            "method": method,
-            "probes_total": len(spans),
-            "probes_sampled": len(probes.questions),
-            "broken_share": dict(zip([r.config for r in rows], shares, strict=True)),
-            "rho_vs_real_broken": spearman_rho(shares, real["broken"]),
-            "rho_vs_real_recall@5": spearman_rho([-s for s in shares], real["recall@5"]),
-            "answers_that_are_probes": sum(1 for a in answers if a in spans) / len(answers),
-            "mean_probe_chars": sum(lengths) / len(lengths),
-            "seconds": round(time.perf_counter() - t0, 2),
-        })
+        out.append(
+            {
+                "method": method,
+                "probes_total": len(spans),
+                "probes_sampled": len(probes.questions),
+                "broken_share": dict(zip([r.config for r in rows], shares, strict=True)),
+                "rho_vs_real_broken": spearman_rho(shares, real["broken"]),
+                "rho_vs_real_recall@5": spearman_rho([-s for s in shares], real["recall@5"]),
+                "answers_that_are_probes": sum(1 for a in answers if a in spans) / len(answers),
+                "mean_probe_chars": sum(lengths) / len(lengths),
+                "seconds": round(time.perf_counter() - t0, 2),
+            }
+        )
     return out
 
 
-def synthetic_figures(dataset: Any, backend: str, n: int, seed: int, real: dict[str, Any],
-                      forms: list[str]) -> list[dict[str, Any]]:
+def synthetic_figures(
+    dataset: Any, backend: str, n: int, seed: int, real: dict[str, Any], forms: list[str]
+) -> list[dict[str, Any]]:
     out = []
     for form in forms:
         t0 = time.perf_counter()
         data = synthetic_dataset(dataset.documents, form, n=n, seed=seed)  # type: ignore[arg-type]
-        results = run_benchmark(data, default_grid(), backend, sample=0, seed=seed,
-                                bootstrap=200, permutations=100)
+        results = run_benchmark(
+            data, default_grid(), backend, sample=0, seed=seed, bootstrap=200, permutations=100
+        )
         labels = list(results.labels)
         assert labels == real["labels"]
         recall = [results.metrics[lab]["recall@5"].mean for lab in labels]
-        out.append({
-            "form": form,
-            "backend": backend,
-            "questions": len(data.questions),
-            "recall@5": dict(zip(labels, recall, strict=True)),
-            "rho_vs_real_recall@5": spearman_rho(recall, real["recall@5"]),
-            "seconds": round(time.perf_counter() - t0, 1),
-        })
-        print(f"  {form} {backend}: rho={out[-1]['rho_vs_real_recall@5']:.2f} "
-              f"({out[-1]['seconds']} s)", file=sys.stderr)
+        out.append(
+            {
+                "form": form,
+                "backend": backend,
+                "questions": len(data.questions),
+                "recall@5": dict(zip(labels, recall, strict=True)),
+                "rho_vs_real_recall@5": spearman_rho(recall, real["recall@5"]),
+                "seconds": round(time.perf_counter() - t0, 1),
+            }
+        )
+        print(
+            f"  {form} {backend}: rho={out[-1]['rho_vs_real_recall@5']:.2f} "
+            f"({out[-1]['seconds']} s)",
+            file=sys.stderr,
+        )
     return out
 
 
 def markdown(report: dict[str, Any]) -> str:
-    lines = ["### Probes: broken share per configuration vs the real questions' lost counts", "",
-             "| method | probes (all) | sampled | answers that are probes | mean chars | "
-             + " | ".join(report["labels"]) + " | rho vs real broken | rho vs real Recall@5 |",
-             "|---|---:|---:|---:|---:|" + "---:|" * len(report["labels"]) + "---:|---:|"]
+    lines = [
+        "### Probes: broken share per configuration vs the real questions' lost counts",
+        "",
+        "| method | probes (all) | sampled | answers that are probes | mean chars | "
+        + " | ".join(report["labels"])
+        + " | rho vs real broken | rho vs real Recall@5 |",
+        "|---|---:|---:|---:|---:|" + "---:|" * len(report["labels"]) + "---:|---:|",
+    ]
     for p in report["probes"]:
         shares = " | ".join(f"{100 * p['broken_share'][lab]:.1f}%" for lab in report["labels"])
         lines.append(
@@ -117,21 +133,31 @@ def markdown(report: dict[str, Any]) -> str:
             f"{p['rho_vs_real_broken']:.2f} | {p['rho_vs_real_recall@5']:.2f} |"
         )
     real = report["real"]
-    lines += ["", "Real questions (shipped results): broken "
-              + ", ".join(f"{lab} {b}" for lab, b in zip(report["labels"],
-                                                         real["bm25"]["broken"], strict=True)),
-              "", "### Synthetic questions: Recall@5 per configuration vs the real questions'", "",
-              "| form | backend | questions | " + " | ".join(report["labels"])
-              + " | rho vs real |",
-              "|---|---|---:|" + "---:|" * len(report["labels"]) + "---:|"]
+    lines += [
+        "",
+        "Real questions (shipped results): broken "
+        + ", ".join(
+            f"{lab} {b}" for lab, b in zip(report["labels"], real["bm25"]["broken"], strict=True)
+        ),
+        "",
+        "### Synthetic questions: Recall@5 per configuration vs the real questions'",
+        "",
+        "| form | backend | questions | " + " | ".join(report["labels"]) + " | rho vs real |",
+        "|---|---|---:|" + "---:|" * len(report["labels"]) + "---:|",
+    ]
     for backend, rows in report["synthetic"].items():
         r = real[backend]["recall@5"]
-        lines.append(f"| **real** | {backend} | {real[backend]['questions']} | "
-                     + " | ".join(f"{v:.3f}" for v in r) + " | 1 |")
+        lines.append(
+            f"| **real** | {backend} | {real[backend]['questions']} | "
+            + " | ".join(f"{v:.3f}" for v in r)
+            + " | 1 |"
+        )
         for s in rows:
             vals = " | ".join(f"{s['recall@5'][lab]:.3f}" for lab in report["labels"])
-            lines.append(f"| {s['form']} | {backend} | {s['questions']} | {vals} | "
-                         f"{s['rho_vs_real_recall@5']:.2f} |")
+            lines.append(
+                f"| {s['form']} | {backend} | {s['questions']} | {vals} | "
+                f"{s['rho_vs_real_recall@5']:.2f} |"
+            )
     return "\n".join(lines)
 
 
@@ -147,9 +173,13 @@ def main() -> None:
     dataset = load_dataset("jsquad")
     backends = [b for b in args.backends.split(",") if b]
     real = {b: real_figures(b) for b in {"bm25", *backends}}
-    report: dict[str, Any] = {"labels": real["bm25"]["labels"], "n": args.n, "seed": args.seed,
-                              "real": real, "probes": probe_figures(dataset, args.n, args.seed,
-                                                                    real["bm25"])}
+    report: dict[str, Any] = {
+        "labels": real["bm25"]["labels"],
+        "n": args.n,
+        "seed": args.seed,
+        "real": real,
+        "probes": probe_figures(dataset, args.n, args.seed, real["bm25"]),
+    }
     report["synthetic"] = {
         b: synthetic_figures(dataset, b, args.n, args.seed, real[b], args.forms.split(","))
         for b in backends

@@ -76,8 +76,9 @@ class Article:
         queries = prepare_queries(self.backend, [q.question for q in questions])
         for c, (result, index) in enumerate(zip(self.chunkings, self.indexes, strict=True)):
             report = analyze_spans(result, [q.spans[0] for q in questions])
-            ranks = best_relevant_ranks(index.scores(queries),
-                                        [list(st.containing) for st in report.statuses])
+            ranks = best_relevant_ranks(
+                index.scores(queries), [list(st.containing) for st in report.statuses]
+            )
             out[c] = [r is not None and r <= K for r in ranks]
         return out
 
@@ -88,17 +89,27 @@ def halves(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return order[: n // 2], order[n // 2 :]
 
 
-def article_figures(article: Article, real: Sequence[Question], forms: Sequence[str], *,
-                    n: int, seed: int, pick: bool) -> dict[str, Any]:
+def article_figures(
+    article: Article,
+    real: Sequence[Question],
+    forms: Sequence[str],
+    *,
+    n: int,
+    seed: int,
+    pick: bool,
+) -> dict[str, Any]:
     doc = article.document
     real_hits = article.hits(real)
     real_recall = real_hits.mean(axis=1)
     a, b = halves(len(real), seed)
     row: dict[str, Any] = {
-        "doc_id": doc.doc_id, "chars": len(doc.text), "real_questions": len(real),
+        "doc_id": doc.doc_id,
+        "chars": len(doc.text),
+        "real_questions": len(real),
         "real_recall@5": dict(zip(article.labels, real_recall.round(4).tolist(), strict=True)),
-        "real_split_half_rho": spearman_rho(real_hits[:, a].mean(axis=1),
-                                            real_hits[:, b].mean(axis=1)),
+        "real_split_half_rho": spearman_rho(
+            real_hits[:, a].mean(axis=1), real_hits[:, b].mean(axis=1)
+        ),
         "forms": {},
     }
     for form in forms:
@@ -117,15 +128,17 @@ def article_figures(article: Article, real: Sequence[Question], forms: Sequence[
             p = article.labels.index(label)
             held = real_hits[:, b].mean(axis=1)
             stability = result.stability
-            fig.update({
-                "pick": label,
-                "driver": result.recommendation.driver,
-                "stability": None if stability is None else stability.share,
-                "real_best": bool(real_recall[p] == real_recall.max()),
-                "regret": float(real_recall.max() - real_recall[p]),
-                "heldout_pick": float(held[p]),
-                **{f"heldout_{d}": float(held[article.labels.index(d)]) for d in DEFAULTS},
-            })
+            fig.update(
+                {
+                    "pick": label,
+                    "driver": result.recommendation.driver,
+                    "stability": None if stability is None else stability.share,
+                    "real_best": bool(real_recall[p] == real_recall.max()),
+                    "regret": float(real_recall.max() - real_recall[p]),
+                    "heldout_pick": float(held[p]),
+                    **{f"heldout_{d}": float(held[article.labels.index(d)]) for d in DEFAULTS},
+                }
+            )
         row["forms"][form] = fig
     return row
 
@@ -135,8 +148,12 @@ def document_blind_rhos(rows: Sequence[dict[str, Any]]) -> np.ndarray:
     Recall@5 per configuration. A synthetic form must beat it to say something about *this*
     document rather than about Wikipedia articles in general."""
     real = np.array([list(r["real_recall@5"].values()) for r in rows])
-    return np.array([spearman_rho((real.sum(axis=0) - real[i]) / (len(rows) - 1), real[i])
-                     for i in range(len(rows))])
+    return np.array(
+        [
+            spearman_rho((real.sum(axis=0) - real[i]) / (len(rows) - 1), real[i])
+            for i in range(len(rows))
+        ]
+    )
 
 
 def summary(rows: Sequence[dict[str, Any]], form: str) -> dict[str, Any]:
@@ -154,16 +171,21 @@ def summary(rows: Sequence[dict[str, Any]], form: str) -> dict[str, Any]:
         # Does the form rank the grid like the real questions on average over the articles?
         "mean_profile_rho": spearman_rho(
             np.mean([f["recall@5"] for f in figs], axis=0),
-            np.mean([list(r["real_recall@5"].values()) for r in rows], axis=0)),
+            np.mean([list(r["real_recall@5"].values()) for r in rows], axis=0),
+        ),
     }
     if all("pick" in f for f in figs):
-        out.update({
-            "mean_regret": float(np.mean([f["regret"] for f in figs])),
-            "max_regret": float(np.max([f["regret"] for f in figs])),
-            "heldout_pick": float(np.mean([f["heldout_pick"] for f in figs])),
-            **{f"heldout_{d}": float(np.mean([f[f"heldout_{d}"] for f in figs]))
-               for d in DEFAULTS},
-        })
+        out.update(
+            {
+                "mean_regret": float(np.mean([f["regret"] for f in figs])),
+                "max_regret": float(np.max([f["regret"] for f in figs])),
+                "heldout_pick": float(np.mean([f["heldout_pick"] for f in figs])),
+                **{
+                    f"heldout_{d}": float(np.mean([f[f"heldout_{d}"] for f in figs]))
+                    for d in DEFAULTS
+                },
+            }
+        )
     return out
 
 
@@ -179,8 +201,10 @@ def markdown(report: dict[str, Any]) -> str:
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for s in report["summary"]:
+
         def f(key: str, fmt: str = "{:.3f}", s: dict[str, Any] = s) -> str:
             return fmt.format(s[key]) if key in s else "–"
+
         lines.append(
             f"| {s['form']} | {f('median_rho', '{:.2f}')} | {f('min_rho', '{:.2f}')} | "
             f"{f('mean_profile_rho', '{:.2f}')} | "
@@ -202,12 +226,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--forms", default=DEFAULT_FORM)
     parser.add_argument("--backend", default="bm25")
-    parser.add_argument("--n", type=int, default=DEFAULT_QUESTIONS,
-                        help="synthetic questions per article")
+    parser.add_argument(
+        "--n", type=int, default=DEFAULT_QUESTIONS, help="synthetic questions per article"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--min-questions", type=int, default=20)
-    parser.add_argument("--pick", action="store_true",
-                        help="also run Tune's recommendation per article (slower)")
+    parser.add_argument(
+        "--pick", action="store_true", help="also run Tune's recommendation per article (slower)"
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args()
     t0 = time.perf_counter()
@@ -219,19 +245,29 @@ def main() -> None:
         real = [q for q in data.questions if q.doc_id == doc.doc_id]
         if len(real) < args.min_questions:
             continue
-        rows.append(article_figures(Article(doc, backend), real, forms, n=args.n,
-                                    seed=args.seed, pick=args.pick))
-        print(f"  {doc.doc_id}: " + ", ".join(
-            f"{f} rho={rows[-1]['forms'][f]['rho']:.2f}" for f in forms), file=sys.stderr)
+        rows.append(
+            article_figures(
+                Article(doc, backend), real, forms, n=args.n, seed=args.seed, pick=args.pick
+            )
+        )
+        print(
+            f"  {doc.doc_id}: "
+            + ", ".join(f"{f} rho={rows[-1]['forms'][f]['rho']:.2f}" for f in forms),
+            file=sys.stderr,
+        )
     split = np.array([r["real_split_half_rho"] for r in rows], dtype=float)
     blind = document_blind_rhos(rows)
     report = {
-        "backend": args.backend, "n": args.n, "seed": args.seed,
-        "min_questions": args.min_questions, "articles": len(rows),
+        "backend": args.backend,
+        "n": args.n,
+        "seed": args.seed,
+        "min_questions": args.min_questions,
+        "articles": len(rows),
         "real_split_half_median_rho": float(np.nanmedian(split)),
         "document_blind_median_rho": float(np.nanmedian(blind)),
         "document_blind_min_rho": float(np.nanmin(blind)),
-        "summary": [summary(rows, f) for f in forms], "rows": rows,
+        "summary": [summary(rows, f) for f in forms],
+        "rows": rows,
         "seconds": round(time.perf_counter() - t0, 1),
     }
     print(markdown(report))

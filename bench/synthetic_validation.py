@@ -68,13 +68,15 @@ def figures(rows: list[dict[str, Any]], form: str) -> dict[str, Any]:
     by_size = []
     for low, high in ((20, 50), (50, 100), (100, None)):
         keep = (sizes >= low) & (sizes < (high or np.inf))
-        by_size.append({
-            "questions": f"{low}-{high - 1}" if high else f"{low}+",
-            "articles": int(keep.sum()),
-            "median_rho": float(np.nanmedian(rhos[keep])),
-            "blind_median_rho": float(np.nanmedian(blind[keep])),
-            "split_half": float(np.nanmedian(split[keep])),
-        })
+        by_size.append(
+            {
+                "questions": f"{low}-{high - 1}" if high else f"{low}+",
+                "articles": int(keep.sum()),
+                "median_rho": float(np.nanmedian(rhos[keep])),
+                "blind_median_rho": float(np.nanmedian(blind[keep])),
+                "split_half": float(np.nanmedian(split[keep])),
+            }
+        )
     return {
         "by_size": by_size,
         "articles": len(rows),
@@ -107,10 +109,15 @@ def markdown(report: dict[str, Any]) -> str:
         f"| median per-article ρ (synthetic vs real Recall@5, 16 configurations) | "
         f"{f['median_rho']:.2f} | ≥ {TARGETS['median_rho']:.2f} |",
         f"| minimum per-article ρ | {f['min_rho']:.2f} | |",
-        *([f"| median per-article ρ by seed ({', '.join(map(str, report['seeds']))}) | "
-           f"{', '.join(f'{x:.2f}' for x in report['median_rho_by_seed'])} (mean "
-           f"{np.mean(report['median_rho_by_seed']):.3f}) | |"]
-          if len(report["seeds"]) > 1 else []),
+        *(
+            [
+                f"| median per-article ρ by seed ({', '.join(map(str, report['seeds']))}) | "
+                f"{', '.join(f'{x:.2f}' for x in report['median_rho_by_seed'])} (mean "
+                f"{np.mean(report['median_rho_by_seed']):.3f}) | |"
+            ]
+            if len(report["seeds"]) > 1
+            else []
+        ),
         f"| reference blind to the document: other articles' mean real Recall@5 (median ρ) | "
         f"{f['document_blind_median_rho']:.2f} | |",
         f"| real questions' split-half ρ (median; the ceiling) | "
@@ -128,20 +135,23 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         "Picks: " + ", ".join(f"{k} {v}" for k, v in f["picks"].items()) + ".",
         "",
-        "By the number of real questions per article (median ρ at seed "
-        f"{report['seed']}):",
+        f"By the number of real questions per article (median ρ at seed {report['seed']}):",
         "",
         "| real questions | articles | synthetic | blind to the document | split-half |",
         "|---|---:|---:|---:|---:|",
-        *(f"| {b['questions']} | {b['articles']} | {b['median_rho']:.2f} | "
-          f"{b['blind_median_rho']:.2f} | {b['split_half']:.2f} |" for b in f["by_size"]),
+        *(
+            f"| {b['questions']} | {b['articles']} | {b['median_rho']:.2f} | "
+            f"{b['blind_median_rho']:.2f} | {b['split_half']:.2f} |"
+            for b in f["by_size"]
+        ),
         "",
         "Acceptance: median ρ "
         + ("met" if f["median_rho"] >= TARGETS["median_rho"] else "NOT met")
         + "; mean regret "
         + ("met" if f["mean_regret"] <= TARGETS["mean_regret"] else "NOT met")
         + f"; held-out pick vs fixed-400-80 {held:+.4f} ("
-        + ("met" if held >= 0 else "NOT met") + ").",
+        + ("met" if held >= 0 else "NOT met")
+        + ").",
     ]
     return "\n".join(lines)
 
@@ -150,12 +160,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--backend", default="bm25")
     parser.add_argument("--form", default=DEFAULT_FORM)
-    parser.add_argument("--n", type=int, default=DEFAULT_QUESTIONS,
-                        help="synthetic questions per article")
+    parser.add_argument(
+        "--n", type=int, default=DEFAULT_QUESTIONS, help="synthetic questions per article"
+    )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--seeds", default=None,
-                        help="also report the median rho for these seeds, e.g. 0,1,2,3,4 "
-                             "(the table's other figures are --seed's)")
+    parser.add_argument(
+        "--seeds",
+        default=None,
+        help="also report the median rho for these seeds, e.g. 0,1,2,3,4 "
+        "(the table's other figures are --seed's)",
+    )
     parser.add_argument("--min-questions", type=int, default=20)
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args()
@@ -170,26 +184,48 @@ def main() -> None:
         if len(real) < args.min_questions:
             continue
         article = Article(doc, backend)
-        rows.append(article_figures(article, real, [args.form], n=args.n, seed=args.seed,
-                                    pick=True))
+        rows.append(
+            article_figures(article, real, [args.form], n=args.n, seed=args.seed, pick=True)
+        )
         for seed in seeds:
             if seed != args.seed:
-                other = article_figures(article, real, [args.form], n=args.n, seed=seed,
-                                        pick=False)
+                other = article_figures(article, real, [args.form], n=args.n, seed=seed, pick=False)
                 rows[-1].setdefault("rho_by_seed", {})[seed] = other["forms"][args.form]["rho"]
         fig = rows[-1]["forms"][args.form]
-        print(f"  {doc.doc_id}: rho={fig['rho']:.2f} pick={fig['pick']} "
-              f"regret={fig['regret']:.3f} driver={fig['driver']}", file=sys.stderr,
-              flush=True)
-    by_seed = [float(np.nanmedian([r["forms"][args.form]["rho"] if s == args.seed
-                                   else r["rho_by_seed"][s] for r in rows])) for s in seeds]
-    report = {"backend": args.backend, "form": args.form, "n": args.n, "seed": args.seed,
-              "seeds": seeds, "median_rho_by_seed": by_seed,
-              "min_questions": args.min_questions, "figures": figures(rows, args.form),
-              "rows": rows, "seconds": round(time.perf_counter() - t0, 1)}
+        print(
+            f"  {doc.doc_id}: rho={fig['rho']:.2f} pick={fig['pick']} "
+            f"regret={fig['regret']:.3f} driver={fig['driver']}",
+            file=sys.stderr,
+            flush=True,
+        )
+    by_seed = [
+        float(
+            np.nanmedian(
+                [
+                    r["forms"][args.form]["rho"] if s == args.seed else r["rho_by_seed"][s]
+                    for r in rows
+                ]
+            )
+        )
+        for s in seeds
+    ]
+    report = {
+        "backend": args.backend,
+        "form": args.form,
+        "n": args.n,
+        "seed": args.seed,
+        "seeds": seeds,
+        "median_rho_by_seed": by_seed,
+        "min_questions": args.min_questions,
+        "figures": figures(rows, args.form),
+        "rows": rows,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
     print(markdown(report))
-    print(f"\n({report['seconds']} s; load average {load[0]:.2f} at the start, "
-          f"{os.getloadavg()[0]:.2f} at the end)")
+    print(
+        f"\n({report['seconds']} s; load average {load[0]:.2f} at the start, "
+        f"{os.getloadavg()[0]:.2f} at the end)"
+    )
     if args.json:
         args.json.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
 

@@ -53,8 +53,13 @@ def measure(name: str, threads: int, chunks: int, repeat: int) -> dict[str, floa
     # The child imports this checkout's chunkviz too, from any working directory.
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
     env = {**os.environ, "OMP_NUM_THREADS": str(threads), "PYTHONPATH": path}
-    out = subprocess.run([sys.executable, "-c", CHILD, name, str(threads), str(chunks),
-                          str(repeat)], capture_output=True, text=True, env=env, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, name, str(threads), str(chunks), str(repeat)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
@@ -77,16 +82,17 @@ def main() -> None:
                 for p in spinners:
                     p.start()
             try:
-                rows = {t: measure(name, t, args.chunks, args.repeat)
-                        for t in sorted({1, cores})}
+                rows = {t: measure(name, t, args.chunks, args.repeat) for t in sorted({1, cores})}
             finally:
                 for p in spinners:
                     p.terminate()
                     p.join()
             one = rows[1]["seconds"]
             for t, r in rows.items():
-                print(f"| {name} | {condition} | {t} | {r['seconds']:.2f} | "
-                      f"{r['chars'] / r['seconds']:,.0f} | {r['seconds'] / one:.2f}× |")
+                print(
+                    f"| {name} | {condition} | {t} | {r['seconds']:.2f} | "
+                    f"{r['chars'] / r['seconds']:,.0f} | {r['seconds'] / one:.2f}× |"
+                )
     print(f"load after: {os.getloadavg()[0]:.1f} (1 min)")
 
 

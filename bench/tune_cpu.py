@@ -45,8 +45,12 @@ def document(chars: int) -> str:
 def child(args: list[str]) -> tuple[float, float]:
     """CPU seconds (user + system) and wall seconds of ``python -m chunkviz ARGS``."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "chunkviz", *args], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chunkviz", *args],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) != 0:
@@ -74,12 +78,14 @@ def main() -> None:
         wall = statistics.median(r[1] for r in rows)
         print(f"| {name} | {cpu:.1f} | {wall:.1f} |")
     cpu = statistics.median(r[0] for r in runs["tune"])
-    print(f"\n{args.chars:,} characters, BM25, {DEFAULT_QUESTIONS} {DEFAULT_FORM} synthetic "
-          f"questions; load average "
-          f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start, "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end. "
-          f"Target: <= {TARGET_CPU_SECONDS:g} CPU s: "
-          f"{'met' if cpu <= TARGET_CPU_SECONDS else 'NOT met'}.")
+    print(
+        f"\n{args.chars:,} characters, BM25, {DEFAULT_QUESTIONS} {DEFAULT_FORM} synthetic "
+        f"questions; load average "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start, "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end. "
+        f"Target: <= {TARGET_CPU_SECONDS:g} CPU s: "
+        f"{'met' if cpu <= TARGET_CPU_SECONDS else 'NOT met'}."
+    )
 
 
 if __name__ == "__main__":

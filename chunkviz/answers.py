@@ -43,9 +43,14 @@ def normalize_pairs(pairs: Sequence[Any], *, name: str = "qa pairs") -> list[dic
         keys = {_ALIASES.get(str(k).strip(), str(k).strip().lower()): v for k, v in pair.items()}
         for key in REQUIRED:
             if key not in keys:
-                raise DatasetError("qa_missing_column", file=name, row=row, column=key,
-                                   found=sorted(keys))
+                raise DatasetError(
+                    "qa_missing_column", file=name, row=row, column=key, found=sorted(keys)
+                )
         # A JSON "\\ud800" is a lone surrogate, which nothing downstream can encode as UTF-8.
-        out.append({k: "" if keys.get(k) is None else without_surrogates(str(keys[k])).strip()
-                    for k in (*REQUIRED, "document")})
+        out.append(
+            {
+                k: "" if keys.get(k) is None else without_surrogates(str(keys[k])).strip()
+                for k in (*REQUIRED, "document")
+            }
+        )
     return out

@@ -19,9 +19,15 @@ from chunkviz.errors import Message, OutputError, Whole
 
 #: errno -> catalogue key of the cause (``error.write_<key>``); anything else is ``other``.
 _CAUSES = {
-    errno.ENOSPC: "full", errno.EDQUOT: "full", errno.EFBIG: "full",
-    errno.EACCES: "read_only", errno.EPERM: "read_only", errno.EROFS: "read_only",
-    errno.ENAMETOOLONG: "too_long", errno.EISDIR: "is_folder", errno.ENOTDIR: "not_folder",
+    errno.ENOSPC: "full",
+    errno.EDQUOT: "full",
+    errno.EFBIG: "full",
+    errno.EACCES: "read_only",
+    errno.EPERM: "read_only",
+    errno.EROFS: "read_only",
+    errno.ENAMETOOLONG: "too_long",
+    errno.EISDIR: "is_folder",
+    errno.ENOTDIR: "not_folder",
 }
 
 
@@ -61,8 +67,7 @@ def write_atomically(path: str | Path, data: bytes, option: str = "") -> None:
         if target.is_dir():
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:80]}.",
-                                   suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:80]}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()

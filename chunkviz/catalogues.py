@@ -61,8 +61,7 @@ def templates(lang: Lang) -> Mapping[str, str]:
     """
     if lang not in LANGUAGES:
         raise KeyError(f"no catalogue for language {lang!r}; languages: {', '.join(LANGUAGES)}")
-    raw = resources.files("chunkviz").joinpath("text", f"{lang}.toml").read_text(
-        encoding="utf-8")
+    raw = resources.files("chunkviz").joinpath("text", f"{lang}.toml").read_text(encoding="utf-8")
     flat: dict[str, str] = {}
     _flatten(tomllib.loads(raw), "", flat)
     return MappingProxyType(flat)
@@ -77,8 +76,11 @@ def error_template(lang: Lang, code: str) -> str | None:
 
 def fields(template: str) -> frozenset[str]:
     """The names of the fields ``template`` fills (``{max:,}`` is ``max``)."""
-    return frozenset(name for _, name, _, _ in string.Formatter().parse(template)
-                     if name is not None and name != "")
+    return frozenset(
+        name
+        for _, name, _, _ in string.Formatter().parse(template)
+        if name is not None and name != ""
+    )
 
 
 def value_text(lang: Lang, value: Any) -> str:

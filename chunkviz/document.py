@@ -93,16 +93,30 @@ class Document:
 
         Offsets count code points of ``text``; a PDF's page layout is left out.
         """
+
         def spans(of: Sequence[Span]) -> list[list[int]]:
             return [[s.start, s.end] for s in of]
 
-        return json.dumps({
-            "doc_id": self.doc_id, "title": self.title, "origin": self.origin,
-            "text": self.text, "paragraph_starts": list(self.paragraph_starts),
-            "questions": [{"qid": q.qid, "question": q.question, "answer": q.answer,
-                           "spans": spans(q.spans), "alternatives": spans(q.alternatives)}
-                          for q in self.questions],
-        }, ensure_ascii=False)
+        return json.dumps(
+            {
+                "doc_id": self.doc_id,
+                "title": self.title,
+                "origin": self.origin,
+                "text": self.text,
+                "paragraph_starts": list(self.paragraph_starts),
+                "questions": [
+                    {
+                        "qid": q.qid,
+                        "question": q.question,
+                        "answer": q.answer,
+                        "spans": spans(q.spans),
+                        "alternatives": spans(q.alternatives),
+                    }
+                    for q in self.questions
+                ],
+            },
+            ensure_ascii=False,
+        )
 
 
 def content_id(text: str) -> str:

@@ -40,12 +40,9 @@ _REL = "http://schemas.openxmlformats.org/package/2006/relationships"
 _STRICT = {
     b"http://purl.oclc.org/ooxml/wordprocessingml/main": _W.encode(),
     b"http://purl.oclc.org/ooxml/officeDocument/math": _M.encode(),
-    b"http://purl.oclc.org/ooxml/officeDocument/relationships":
-        b"http://schemas.openxmlformats.org/officeDocument/2006/relationships",
-    b"http://purl.oclc.org/ooxml/drawingml/main":
-        b"http://schemas.openxmlformats.org/drawingml/2006/main",
-    b"http://purl.oclc.org/ooxml/drawingml/wordprocessingDrawing":
-        b"http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing",
+    b"http://purl.oclc.org/ooxml/officeDocument/relationships": b"http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+    b"http://purl.oclc.org/ooxml/drawingml/main": b"http://schemas.openxmlformats.org/drawingml/2006/main",
+    b"http://purl.oclc.org/ooxml/drawingml/wordprocessingDrawing": b"http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing",
 }
 _HEADING_STYLE = re.compile(r"^(?:heading|見出し)\s*([1-6])$", re.IGNORECASE)
 
@@ -59,10 +56,27 @@ def _m(name: str) -> str:
 
 
 # Inline elements whose text is not the document's: deleted revisions, field codes, properties.
-_SKIP = {_w(n) for n in ("delText", "instrText", "del", "moveFrom", "rPr", "pPr", "sdtPr",
-                         "footnoteRef", "endnoteRef", "annotationRef", "commentRangeStart",
-                         "commentRangeEnd", "proofErr", "bookmarkStart", "bookmarkEnd",
-                         "rt")}  # rt: a ruby's reading (furigana), not its base
+_SKIP = {
+    _w(n)
+    for n in (
+        "delText",
+        "instrText",
+        "del",
+        "moveFrom",
+        "rPr",
+        "pPr",
+        "sdtPr",
+        "footnoteRef",
+        "endnoteRef",
+        "annotationRef",
+        "commentRangeStart",
+        "commentRangeEnd",
+        "proofErr",
+        "bookmarkStart",
+        "bookmarkEnd",
+        "rt",
+    )
+}  # rt: a ruby's reading (furigana), not its base
 _SKIP.add(f"{{{_MC}}}Fallback")
 
 
@@ -100,7 +114,8 @@ class _Reader:
     parts: dict[str, str] = field(default_factory=dict)  # relationship kind -> part name
     main: str = "word/document.xml"
     styles: dict[str, tuple[str, tuple[str, str] | None, str | None]] = field(
-        default_factory=dict)  # id -> (name, (numId, ilvl) or None, basedOn)
+        default_factory=dict
+    )  # id -> (name, (numId, ilvl) or None, basedOn)
     abstract: dict[str, dict[int, _Level]] = field(default_factory=dict)
     nums: dict[str, tuple[str, dict[int, int]]] = field(default_factory=dict)
     counters: dict[str, dict[int, int]] = field(default_factory=dict)  # per abstract list
@@ -121,18 +136,25 @@ class _Reader:
                 if rel.get("TargetMode") == "External" or not target:
                     continue
                 kind = rel.get("Type", "").rsplit("/", 1)[-1]
-                name = (target.lstrip("/") if target.startswith("/")
-                        else posixpath.normpath(posixpath.join(base, target)))
+                name = (
+                    target.lstrip("/")
+                    if target.startswith("/")
+                    else posixpath.normpath(posixpath.join(base, target))
+                )
                 self.parts.setdefault(kind, name)
         if "styles" in self.parts:
             self._read_styles(self._xml(self.parts["styles"]))
         if "numbering" in self.parts:
             self._read_numbering(self._xml(self.parts["numbering"]))
-        for kind, tag in (("footnotes", "footnote"), ("endnotes", "endnote"),
-                          ("comments", "comment")):
+        for kind, tag in (
+            ("footnotes", "footnote"),
+            ("endnotes", "endnote"),
+            ("comments", "comment"),
+        ):
             if kind in self.parts:
-                self.notes[tag] = {el.get(_w("id")): el
-                                   for el in self._xml(self.parts[kind]).iter(_w(tag))}
+                self.notes[tag] = {
+                    el.get(_w("id")): el for el in self._xml(self.parts[kind]).iter(_w(tag))
+                }
 
     def _xml(self, name: str) -> Any:
         # Optional (chunkviz[app]): lxml comes with python-docx.
@@ -159,15 +181,20 @@ class _Reader:
             self.styles[style.get(_w("styleId"), "")] = (
                 name_el.get(_w("val"), "") if name_el is not None else "",
                 _num_pr(style.find(_w("pPr"))),
-                based.get(_w("val")) if based is not None else None)
+                based.get(_w("val")) if based is not None else None,
+            )
 
     def _read_numbering(self, root: Any) -> None:
         for abstract in root.iter(_w("abstractNum")):
             levels: dict[int, _Level] = {}
             for lvl in abstract.iter(_w("lvl")):
                 level = _Level()
-                for tag, attr in (("start", "start"), ("numFmt", "fmt"), ("lvlText", "text"),
-                                  ("suff", "suffix")):
+                for tag, attr in (
+                    ("start", "start"),
+                    ("numFmt", "fmt"),
+                    ("lvlText", "text"),
+                    ("suff", "suffix"),
+                ):
                     el = lvl.find(_w(tag))
                     if el is None or el.get(_w("val")) is None:
                         continue
@@ -188,7 +215,9 @@ class _Reader:
                 if start is not None:
                     starts[int(override.get(_w("ilvl"), "0"))] = int(start.get(_w("val"), "1"))
             self.nums[num.get(_w("numId"), "")] = (
-                ref.get(_w("val"), "") if ref is not None else "", starts)
+                ref.get(_w("val"), "") if ref is not None else "",
+                starts,
+            )
 
     def _style(self, p: Any) -> tuple[str, tuple[str, str] | None]:
         """The paragraph's style name and its numbering (its own, else its style's)."""
@@ -277,8 +306,9 @@ class _Reader:
         for box in boxes:
             yield from self.blocks(box)
 
-    def _inline(self, el: Any, out: list[str], refs: list[tuple[str, str]],
-                boxes: list[Any]) -> None:
+    def _inline(
+        self, el: Any, out: list[str], refs: list[tuple[str, str]], boxes: list[Any]
+    ) -> None:
         for child in el:
             tag = child.tag
             if not isinstance(tag, str) or tag in _SKIP:
@@ -298,15 +328,15 @@ class _Reader:
                 boxes.append(child)
             elif tag in (_m("oMath"), _m("oMathPara")):
                 out.append("$" + _math(child) + "$")
-            elif tag in (_w("footnoteReference"), _w("endnoteReference"),
-                         _w("commentReference")):
+            elif tag in (_w("footnoteReference"), _w("endnoteReference"), _w("commentReference")):
                 kind = tag.rsplit("}", 1)[1].replace("Reference", "")
                 note = self.notes.get(kind, {}).get(child.get(_w("id")))
                 if note is None:
                     continue
                 key = (kind, child.get(_w("id"), ""))
                 number = self.numbers.setdefault(
-                    key, 1 + sum(1 for k, _ in self.numbers if k == kind))
+                    key, 1 + sum(1 for k, _ in self.numbers if k == kind)
+                )
                 mark = {"footnote": "", "endnote": "e", "comment": "c"}[kind] + str(number)
                 out.append(f"[^{mark}]")
                 refs.append((mark, note))
@@ -358,12 +388,27 @@ def _num_pr(ppr: Any) -> tuple[str, str] | None:
 
 _KANJI = "〇一二三四五六七八九"
 _FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
-_AIUEO = ("アイウエオカキクケコサシスセソタチツテトナニヌネノ"
-          "ハヒフヘホマミムメモヤユヨラリルレロワヲン")
-_IROHA = ("イロハニホヘトチリヌルヲワカヨタレソツネナラムウヰノオクヤマケフコエテアサキユメミシヱ"
-          "ヒモセス")
-_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
-          (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+_AIUEO = (
+    "アイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワヲン"
+)
+_IROHA = (
+    "イロハニホヘトチリヌルヲワカヨタレソツネナラムウヰノオクヤマケフコエテアサキユメミシヱヒモセス"
+)
+_ROMAN = (
+    (1000, "m"),
+    (900, "cm"),
+    (500, "d"),
+    (400, "cd"),
+    (100, "c"),
+    (90, "xc"),
+    (50, "l"),
+    (40, "xl"),
+    (10, "x"),
+    (9, "ix"),
+    (5, "v"),
+    (4, "iv"),
+    (1, "i"),
+)
 
 
 def _roman(n: int) -> str:
@@ -385,7 +430,8 @@ def _kanji(n: int) -> str:
         return "".join(_KANJI[int(d)] for d in str(n))
     tens, ones = divmod(n, 10)
     return (("" if tens == 1 else _KANJI[tens]) + "十" if tens else "") + (
-        _KANJI[ones] if ones else "")
+        _KANJI[ones] if ones else ""
+    )
 
 
 _FORMATS: dict[str, Callable[[int], str]] = {
@@ -446,14 +492,21 @@ def _math(el: Any) -> str:
         return f"√{'[' + degree + ']' if degree else ''}({part('e')})"
     if name == "nary":
         sub, sup = part("sub"), part("sup")
-        return (chr_of("naryPr", "∫") + (f"_({sub})" if sub else "") + (f"^({sup})" if sup else "")
-                + part("e"))
+        return (
+            chr_of("naryPr", "∫")
+            + (f"_({sub})" if sub else "")
+            + (f"^({sup})" if sup else "")
+            + part("e")
+        )
     if name == "d":
         begin = el.find(f"{_m('dPr')}/{_m('begChr')}")
         end = el.find(f"{_m('dPr')}/{_m('endChr')}")
         inner = ",".join(_math(e) for e in el.findall(_m("e")))
-        return ((begin.get(_m("val"), "(") if begin is not None else "(") + inner
-                + (end.get(_m("val"), ")") if end is not None else ")"))
+        return (
+            (begin.get(_m("val"), "(") if begin is not None else "(")
+            + inner
+            + (end.get(_m("val"), ")") if end is not None else ")")
+        )
     return "".join(_math(child) for child in el)
 
 
@@ -479,7 +532,6 @@ def _markdown_table(rows: list[list[str]]) -> str:
         return " ".join(value.split()).replace("|", "\\|")
 
     width = max(len(r) for r in rows)
-    lines = ["| " + " | ".join(cell(c) for c in r + [""] * (width - len(r))) + " |"
-             for r in rows]
+    lines = ["| " + " | ".join(cell(c) for c in r + [""] * (width - len(r))) + " |" for r in rows]
     lines.insert(1, "|" + " --- |" * width)
     return "\n".join(lines)

@@ -31,9 +31,20 @@ from typing import Any
 from chunkviz.catalogues import Lang, Whole, error_template, fill, value_text
 
 __all__ = [
-    "ChunkvizError", "DatasetError", "InputTextError", "Message", "MissingDependencyError",
-    "ModelUnavailableError", "OutputError", "ParameterError", "ResultsFileError",
-    "UnknownStrategyError", "Whole", "is_code", "render", "shown",
+    "ChunkvizError",
+    "DatasetError",
+    "InputTextError",
+    "Message",
+    "MissingDependencyError",
+    "ModelUnavailableError",
+    "OutputError",
+    "ParameterError",
+    "ResultsFileError",
+    "UnknownStrategyError",
+    "Whole",
+    "is_code",
+    "render",
+    "shown",
 ]
 
 _CODE = re.compile(r"[a-z][a-z0-9_]*")

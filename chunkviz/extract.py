@@ -42,7 +42,6 @@ from chunkviz.textio import (
 )
 
 if TYPE_CHECKING:
-
     from chunkviz.pdf.pages import PageLayout
     from chunkviz.pdf.quality import ReadQuality
 
@@ -117,8 +116,12 @@ def extract(
     kind = kind or document_kind(filename)
     if kind not in DOCUMENT_TYPES:
         ext = PurePath(filename).suffix.lower().lstrip(".")
-        raise InputTextError("unsupported_type", file=filename, ext=ext or "(none)",
-                             types=["." + t for t in DOCUMENT_TYPES])
+        raise InputTextError(
+            "unsupported_type",
+            file=filename,
+            ext=ext or "(none)",
+            types=["." + t for t in DOCUMENT_TYPES],
+        )
     check_bytes(len(data), filename)
     if kind in ("txt", "md"):
         text = decode_bytes(data, name=filename, newlines=newlines)
@@ -133,9 +136,15 @@ def extract(
         check_chars(len(pdf.text), filename)
         if not pdf.text.strip():  # every line was a running header, footer or page number
             raise InputTextError("pdf_only_furniture", file=filename)
-        return ExtractedText(pdf.text, layout=pdf.layout, compat_ideographs=pdf.compat_ideographs,
-                             furniture=pdf.furniture, pages=pdf.pages,
-                             pages_without_text=pdf.pages_without_text, quality=pdf.quality)
+        return ExtractedText(
+            pdf.text,
+            layout=pdf.layout,
+            compat_ideographs=pdf.compat_ideographs,
+            furniture=pdf.furniture,
+            pages=pdf.pages,
+            pages_without_text=pdf.pages_without_text,
+            quality=pdf.quality,
+        )
     else:
         text = _docx_text(data, filename)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -155,7 +164,10 @@ def extract_text(data: bytes, filename: str) -> str:
 
 
 def read_document(
-    path: str | Path, *, keep_terminal_formatting: bool = False, newlines: NewlineMode = "lf",
+    path: str | Path,
+    *,
+    keep_terminal_formatting: bool = False,
+    newlines: NewlineMode = "lf",
     keep_furniture: bool = False,
 ) -> ExtractedText:
     """A document on disk, through the same readers as an upload.
@@ -167,8 +179,11 @@ def read_document(
     """
     name = Path(path).name
     return extract(
-        read_file_bytes(path), name, kind=document_kind(name) or "txt",
-        keep_terminal_formatting=keep_terminal_formatting, newlines=newlines,
+        read_file_bytes(path),
+        name,
+        kind=document_kind(name) or "txt",
+        keep_terminal_formatting=keep_terminal_formatting,
+        newlines=newlines,
         keep_furniture=keep_furniture,
     )
 
@@ -190,7 +205,9 @@ def _looks_like_xml(head: bytes) -> bool:
     lxml skips a BOM and white space; UTF-16 starts with its BOM.
     """
     return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<") or head[:2] in (
-        b"\xff\xfe", b"\xfe\xff")
+        b"\xff\xfe",
+        b"\xfe\xff",
+    )
 
 
 def _zip_entries(data: bytes) -> int:
@@ -235,8 +252,15 @@ def _check_docx_parts(data: bytes, filename: str) -> None:
                 DOCX_XML_BYTES.check(xml, filename)
     except LimitError:
         raise
-    except (BadZipFile, ValueError, OSError, EOFError, zlib.error,
-            RuntimeError, NotImplementedError) as exc:  # an encrypted entry, an unknown method
+    except (
+        BadZipFile,
+        ValueError,
+        OSError,
+        EOFError,
+        zlib.error,
+        RuntimeError,
+        NotImplementedError,
+    ) as exc:  # an encrypted entry, an unknown method
         raise InputTextError("docx_damaged", file=filename, reason=type(exc).__name__) from None
 
 

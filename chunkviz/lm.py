@@ -229,7 +229,9 @@ class TransformersLM:
         encoded = self._tokenizer(prompt, return_tensors="pt")
         with torch.no_grad():
             out = self._model.generate(
-                **encoded, max_new_tokens=max_new_tokens, do_sample=False,
+                **encoded,
+                max_new_tokens=max_new_tokens,
+                do_sample=False,
                 pad_token_id=self._tokenizer.eos_token_id,
             )
         new = out[0][encoded["input_ids"].shape[1] :]

@@ -146,8 +146,9 @@ class ChunkSequence(Sequence[Chunk]):
         self._ends = ends
         # A column is kept only when some chunk has a value in it (the class's invariant, which
         # the fast paths of equality and of prefixed texts rely on).
-        self._parents = parents if parents is not None and any(
-            p is not None for p in parents) else None
+        self._parents = (
+            parents if parents is not None and any(p is not None for p in parents) else None
+        )
         self._prefixes = prefixes if prefixes is not None and any(prefixes) else None
         self._items: tuple[Chunk, ...] | None = None
 
@@ -226,8 +227,10 @@ class ChunkSequence(Sequence[Chunk]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, ChunkSequence):
-            if self._parents is None and self._prefixes is None and (
-                other._parents is None and other._prefixes is None
+            if (
+                self._parents is None
+                and self._prefixes is None
+                and (other._parents is None and other._prefixes is None)
             ):
                 return list(self._starts) == list(other._starts) and list(self._ends) == list(
                     other._ends

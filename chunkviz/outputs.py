@@ -228,28 +228,53 @@ def tune_report(result: TuneResult) -> TuneReport:
     at_k = result.at_k
     return TuneReport(
         schema_version=TUNE_VERSION,
-        document=TunedDocument(doc_id=result.document.doc_id,
-                               title=result.document.title,
-                               chars=len(result.document.text)),
-        metric=rec.metric, budget_chars=result.budget, pick=result.pick, rule=rec.rule,
-        driver=rec.driver, prior_pick=rec.prior_pick, best=rec.best, delta=rec.delta,
-        ineligible=rec.ineligible, at_k_best=at_k.best if at_k is not None else "",
-        questions=TuneQuestions(own=source.own if source else 0,
-                                synthetic=source.synthetic if source else 0,
-                                form=source.form if source else "", asked=result.asked),
+        document=TunedDocument(
+            doc_id=result.document.doc_id,
+            title=result.document.title,
+            chars=len(result.document.text),
+        ),
+        metric=rec.metric,
+        budget_chars=result.budget,
+        pick=result.pick,
+        rule=rec.rule,
+        driver=rec.driver,
+        prior_pick=rec.prior_pick,
+        best=rec.best,
+        delta=rec.delta,
+        ineligible=rec.ineligible,
+        at_k_best=at_k.best if at_k is not None else "",
+        questions=TuneQuestions(
+            own=source.own if source else 0,
+            synthetic=source.synthetic if source else 0,
+            form=source.form if source else "",
+            asked=result.asked,
+        ),
         probes=result.probes,
         configs=tuple(
-            TuneConfig(label=p.label, budget_quality=rec.option(p.label).mean,
-                       budget_ci_low=rec.option(p.label).ci_low,
-                       budget_ci_high=rec.option(p.label).ci_high,
-                       eligible=rec.option(p.label).eligible, quality=p.quality,
-                       ci_low=p.ci_low, ci_high=p.ci_high, chunks=p.chunks,
-                       index_bytes=p.index_bytes, context_chars=p.context_chars,
-                       context_tokens=p.context_tokens, probes_cut=p.probes_cut,
-                       broken=p.broken, front=p.front)
-            for p in result.points),
-        stability=None if stability is None else TuneStability(
-            kept=stability.kept, resamples=stability.resamples, share=stability.share),
+            TuneConfig(
+                label=p.label,
+                budget_quality=rec.option(p.label).mean,
+                budget_ci_low=rec.option(p.label).ci_low,
+                budget_ci_high=rec.option(p.label).ci_high,
+                eligible=rec.option(p.label).eligible,
+                quality=p.quality,
+                ci_low=p.ci_low,
+                ci_high=p.ci_high,
+                chunks=p.chunks,
+                index_bytes=p.index_bytes,
+                context_chars=p.context_chars,
+                context_tokens=p.context_tokens,
+                probes_cut=p.probes_cut,
+                broken=p.broken,
+                front=p.front,
+            )
+            for p in result.points
+        ),
+        stability=None
+        if stability is None
+        else TuneStability(
+            kept=stability.kept, resamples=stability.resamples, share=stability.share
+        ),
         run_id=result.results.run_id,
     )
 
@@ -276,8 +301,9 @@ def cli_json_schema() -> dict[str, Any]:
     the top level accepts any one of them (``bench``'s and ``tune``'s carry a ``schema`` tag:
     ``chunkviz.benchmark``, ``chunkviz.tune``).
     """
-    schemas, defs = msgspec.json.schema_components(tuple(COMMAND_DOCUMENTS.values()),
-                                                   ref_template="#/$defs/{name}")
+    schemas, defs = msgspec.json.schema_components(
+        tuple(COMMAND_DOCUMENTS.values()), ref_template="#/$defs/{name}"
+    )
     dedent_descriptions(defs)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -33,8 +33,31 @@ _CLOSE_JA = "」』）】〕〉》"
 _CLOSE_EN = "\"'”’)\\]"
 # Abbreviations after which "." does not end a sentence (case-sensitive, as written).
 _ABBREVIATIONS = (
-    "Mr", "Mrs", "Ms", "Dr", "Prof", "Sr", "Jr", "St", "vs", "etc", "e.g", "i.e", "cf",
-    "al", "Fig", "fig", "Inc", "Ltd", "Co", "approx", "Eq", "eq", "No", "Vol", "pp",
+    "Mr",
+    "Mrs",
+    "Ms",
+    "Dr",
+    "Prof",
+    "Sr",
+    "Jr",
+    "St",
+    "vs",
+    "etc",
+    "e.g",
+    "i.e",
+    "cf",
+    "al",
+    "Fig",
+    "fig",
+    "Inc",
+    "Ltd",
+    "Co",
+    "approx",
+    "Eq",
+    "eq",
+    "No",
+    "Vol",
+    "pp",
 )
 # Checked right after the ".", so that the regex engine looks at them only at a ".".
 _NOT_AFTER_ABBREVIATION = "".join(
@@ -51,9 +74,11 @@ _CLOSE = _CLOSE_JA + _CLOSE_EN
 # characters before the current position. The one exception is an English run whose first "."
 # ends an abbreviation or initial ("Mr.. Smith", "etc..."): the second "." may start.
 _JA_RUN_START = "(?<![。！？].)"
-_EN_RUN_START = "(?:(?<![.!?].)" + "".join(
-    f"|(?<=\\b{re.escape(a)}\\..)" for a in sorted(_ABBREVIATIONS, key=len, reverse=True)
-) + "|(?<=\\b[A-Z]\\..))"
+_EN_RUN_START = (
+    "(?:(?<![.!?].)"
+    + "".join(f"|(?<=\\b{re.escape(a)}\\..)" for a in sorted(_ABBREVIATIONS, key=len, reverse=True))
+    + "|(?<=\\b[A-Z]\\..))"
+)
 
 #: The end of a sentence's own text: a terminator with its closing brackets (no whitespace).
 #: One character class comes first and each branch checks which one it saw (measured about
@@ -87,8 +112,15 @@ _NOT_ABBREVIATION_OR_INITIAL = _NOT_AFTER_ABBREVIATION + r"(?<!\b[A-Z]\.)"
 #: Characters after a Japanese terminator that make its separator longer than the terminator
 #: itself (a run, brackets, whitespace) or cancel it (と/って): anywhere else, a Japanese
 #: terminator's separator is exactly that one character.
-JA_TERMINATOR_FOLLOWERS = "。！？" + _CLOSE + "とっ" + "".join(
-    chr(c) for c in range(0x3001) if chr(c).isspace()  # every Unicode space is below U+3001
+JA_TERMINATOR_FOLLOWERS = (
+    "。！？"
+    + _CLOSE
+    + "とっ"
+    + "".join(
+        chr(c)
+        for c in range(0x3001)
+        if chr(c).isspace()  # every Unicode space is below U+3001
+    )
 )
 
 #: Separator patterns for splitters, ``(character, regex)`` for each terminator character (each

@@ -51,9 +51,19 @@ _MODEL_FILES: dict[str, str] = {"word": "ja_word.json", "phrase": "ja.json"}
 #: The position ``i`` is the boundary before ``text[i]``; ``UW1`` is ``text[i - 3]``, ``BW2``
 #: ``text[i - 1:i + 1]``, ``TW4`` ``text[i:i + 3]`` (budoux/parser.py, ``Parser.parse``).
 _BUDOUX_FEATURES: tuple[tuple[str, int, int], ...] = (
-    ("UW1", -3, 1), ("UW2", -2, 1), ("UW3", -1, 1), ("UW4", 0, 1), ("UW5", 1, 1), ("UW6", 2, 1),
-    ("BW1", -2, 2), ("BW2", -1, 2), ("BW3", 0, 2),
-    ("TW1", -3, 3), ("TW2", -2, 3), ("TW3", -1, 3), ("TW4", 0, 3),
+    ("UW1", -3, 1),
+    ("UW2", -2, 1),
+    ("UW3", -1, 1),
+    ("UW4", 0, 1),
+    ("UW5", 1, 1),
+    ("UW6", 2, 1),
+    ("BW1", -2, 2),
+    ("BW2", -1, 2),
+    ("BW3", 0, 2),
+    ("TW1", -3, 3),
+    ("TW2", -2, 3),
+    ("TW3", -1, 3),
+    ("TW4", 0, 3),
 )
 
 # Code points fit in 21 bits: a bigram packs into 42 bits and a trigram into 63.
@@ -90,8 +100,11 @@ class _Model:
 @lru_cache(maxsize=2)
 def _load_model(level: str) -> _Model:
     try:
-        raw = resources.files("budoux").joinpath("models", _MODEL_FILES[level]).read_text(
-            encoding="utf-8")
+        raw = (
+            resources.files("budoux")
+            .joinpath("models", _MODEL_FILES[level])
+            .read_text(encoding="utf-8")
+        )
     except ModuleNotFoundError:
         raise MissingDependencyError("missing_budoux") from None
     data: dict[str, dict[str, int]] = json.loads(raw)
@@ -101,8 +114,7 @@ def _load_model(level: str) -> _Model:
     tables = []
     for name, offset, length in _BUDOUX_FEATURES:
         entries = data.get(name, {})
-        keys = np.fromiter((_pack(k, length) for k in entries), dtype=np.int64,
-                           count=len(entries))
+        keys = np.fromiter((_pack(k, length) for k in entries), dtype=np.int64, count=len(entries))
         scores = np.fromiter(entries.values(), dtype=np.int64, count=len(entries))
         order = np.argsort(keys, kind="stable")
         tables.append(_Table(offset, length, keys[order], scores[order]))
@@ -122,7 +134,7 @@ def _pack(key: str, length: int) -> int:
 def _padded(text: str) -> Any:
     # The code points with three pad values on either side (features look 3 characters away).
     padded = np.full(len(text) + 6, _PAD, dtype=np.int64)
-    padded[3:len(text) + 3] = code_points(text)
+    padded[3 : len(text) + 3] = code_points(text)
     return padded
 
 
@@ -175,16 +187,24 @@ def _char_class(cp: int) -> int:
         return _EXTEND | _WORD
     if category[0] not in "LN":
         return 0
-    japanese = (0x3040 <= cp <= 0x30FF or 0x31F0 <= cp <= 0x31FF or 0x3400 <= cp <= 0x4DBF
-                or 0x4E00 <= cp <= 0x9FFF or 0xF900 <= cp <= 0xFAFF or 0xFF66 <= cp <= 0xFF9F
-                or 0x20000 <= cp <= 0x3FFFF or cp in (0x3005, 0x3006, 0x3007))
+    japanese = (
+        0x3040 <= cp <= 0x30FF
+        or 0x31F0 <= cp <= 0x31FF
+        or 0x3400 <= cp <= 0x4DBF
+        or 0x4E00 <= cp <= 0x9FFF
+        or 0xF900 <= cp <= 0xFAFF
+        or 0xFF66 <= cp <= 0xFF9F
+        or 0x20000 <= cp <= 0x3FFFF
+        or cp in (0x3005, 0x3006, 0x3007)
+    )
     return _WORD | (_JAPANESE if japanese else 0)
 
 
 def _classes(codes: Any) -> Any:
     distinct, inverse = np.unique(codes, return_inverse=True)
-    table = np.fromiter((_char_class(int(c)) for c in distinct), dtype=np.int64,
-                        count=distinct.size)
+    table = np.fromiter(
+        (_char_class(int(c)) for c in distinct), dtype=np.int64, count=distinct.size
+    )
     return table[inverse.reshape(-1)]
 
 
@@ -268,7 +288,7 @@ def boundary_mask(text: str, offsets: Any, level: Level = "word") -> Any:
         return np.zeros(0, dtype=bool)
     codes = code_points(text)
     cls = _classes(np.concatenate((codes[at - 1], codes[at])))
-    a, b = cls[:at.size], cls[at.size:]
+    a, b = cls[: at.size], cls[at.size :]
     glue = ((b & _EXTEND) != 0) | ((a & _JOINER) != 0) | ((b & _JOINER) != 0)
     glue |= ((a & _HIGH) != 0) & ((b & _LOW) != 0)
     glue |= ((a & _REGIONAL) != 0) & ((b & _REGIONAL) != 0)
@@ -278,7 +298,7 @@ def boundary_mask(text: str, offsets: Any, level: Level = "word") -> Any:
     breaks = ~glue & ~(both_words & ~japanese)
     if decided.any():
         padded = np.full(codes.size + 6, _PAD, dtype=np.int64)
-        padded[3:codes.size + 3] = codes
+        padded[3 : codes.size + 3] = codes
         breaks[decided] = _budoux_at(padded, at[decided], level)
     return breaks
 
@@ -308,7 +328,7 @@ def _words_around(text: str, cuts: Any, level: Level) -> list[tuple[int, int]]:
     # The nearest boundary column on each side (a side with none: its far edge, clipped).
     left = marks[:, :middle][:, ::-1]
     before = np.where(left.any(axis=1), middle - 1 - left.argmax(axis=1), 0)
-    right = marks[:, middle + 1:]
+    right = marks[:, middle + 1 :]
     after = np.where(right.any(axis=1), middle + 1 + right.argmax(axis=1), 2 * middle)
     starts = np.maximum(cuts - middle + before, 0)
     ends = np.minimum(cuts - middle + after, n)
@@ -361,8 +381,9 @@ def cut_offsets(length: int, starts: Iterable[int], ends: Iterable[int]) -> Any:
     The text's own start and end are cut by every chunking and are not counted; a cut shared by
     two chunks (one ends where the next starts) counts once.
     """
-    offsets = np.unique(np.concatenate((np.fromiter(starts, dtype=np.int64),
-                                        np.fromiter(ends, dtype=np.int64))))
+    offsets = np.unique(
+        np.concatenate((np.fromiter(starts, dtype=np.int64), np.fromiter(ends, dtype=np.int64)))
+    )
     return offsets[(offsets > 0) & (offsets < length)]
 
 

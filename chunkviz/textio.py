@@ -111,7 +111,9 @@ def decode_bytes(data: bytes, *, name: str = "input", newlines: NewlineMode = "k
 
 
 def read_file_bytes(
-    path: str | Path, *, max_bytes: int = MAX_BYTES,
+    path: str | Path,
+    *,
+    max_bytes: int = MAX_BYTES,
     error: type[ChunkvizError] = InputTextError,
 ) -> bytes:
     """The bytes of a regular file, its size checked before anything is read.
@@ -177,7 +179,7 @@ def shown_path(path: str | Path, limit: int = 120) -> Whole:
     A ``Whole``: a message shows it as it is, in every language (it is bounded here).
     """
     text = neutral_bidi(str(path))
-    return Whole(text if len(text) <= limit else "..." + text[-(limit - 3):])
+    return Whole(text if len(text) <= limit else "..." + text[-(limit - 3) :])
 
 
 def _reason(exc: BaseException) -> str:
@@ -186,8 +188,12 @@ def _reason(exc: BaseException) -> str:
 
 def _check_size(size: int, name: str, max_bytes: int, error: type[ChunkvizError]) -> None:
     if size > max_bytes:
-        raise error("too_large", file=Whole(neutral_bidi(name)), mb=f"{size / 1e6:.1f}",
-                    max_mib=f"{max_bytes / _MIB:g}")
+        raise error(
+            "too_large",
+            file=Whole(neutral_bidi(name)),
+            mb=f"{size / 1e6:.1f}",
+            max_mib=f"{max_bytes / _MIB:g}",
+        )
 
 
 #: Unicode bidirectional controls (embeddings, overrides, isolates, marks): in a file name or a
@@ -220,16 +226,20 @@ def json_problem(text: str) -> str | None:
     bare = _JSON_STRING.sub('""', text)
     long = _JSON_LONG_NUMBER.search(bare)
     if long is not None:
-        return (f"a number of {len(long.group().lstrip('-')):,} digits; at most "
-                f"{MAX_JSON_DIGITS} are accepted (MAX_JSON_DIGITS)")
+        return (
+            f"a number of {len(long.group().lstrip('-')):,} digits; at most "
+            f"{MAX_JSON_DIGITS} are accepted (MAX_JSON_DIGITS)"
+        )
     brackets = re.sub(r"[^\[\]{}]+", "", bare)
     if len(brackets) > 2 * MAX_JSON_DEPTH:
         codes = np.frombuffer(brackets.encode("ascii"), dtype=np.uint8)
         steps = np.where((codes == ord("[")) | (codes == ord("{")), 1, -1)
         depth = int(np.cumsum(steps).max())
         if depth > MAX_JSON_DEPTH:
-            return (f"nested too deeply: {depth:,} levels, at most {MAX_JSON_DEPTH} are "
-                    "accepted (MAX_JSON_DEPTH)")
+            return (
+                f"nested too deeply: {depth:,} levels, at most {MAX_JSON_DEPTH} are "
+                "accepted (MAX_JSON_DEPTH)"
+            )
     return None
 
 
@@ -257,8 +267,13 @@ def json_values(text: str) -> int:
 
 
 def loads_json(
-    text: str, name: str, *, fix: Message, error: type[ChunkvizError] = InputTextError,
-    what: str = "JSON", parse_constant: Callable[[str], Any] | None = None,
+    text: str,
+    name: str,
+    *,
+    fix: Message,
+    error: type[ChunkvizError] = InputTextError,
+    what: str = "JSON",
+    parse_constant: Callable[[str], Any] | None = None,
     line: int | None = None,
 ) -> Any:
     """Parse ``text`` as JSON after ``json_problem`` found nothing wrong with it.
@@ -280,17 +295,34 @@ def loads_json(
         try:
             return json.loads(text, parse_constant=parse_constant)
         except (ValueError, RecursionError) as exc:  # the checks above make both unlikely
-            problem = str(exc) if isinstance(exc, json.JSONDecodeError) else (
-                "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0])
+            problem = (
+                str(exc)
+                if isinstance(exc, json.JSONDecodeError)
+                else (
+                    "nested too deeply"
+                    if isinstance(exc, RecursionError)
+                    else str(exc).split(";")[0]
+                )
+            )
     if line is not None:
-        raise error("bad_json_line", file=Whole(neutral_bidi(name)), line=line, what=what,
-                    problem=Whole(problem), fix=fix)
-    raise error("bad_json", file=Whole(neutral_bidi(name)), what=what, problem=Whole(problem),
-                fix=fix)
+        raise error(
+            "bad_json_line",
+            file=Whole(neutral_bidi(name)),
+            line=line,
+            what=what,
+            problem=Whole(problem),
+            fix=fix,
+        )
+    raise error(
+        "bad_json", file=Whole(neutral_bidi(name)), what=what, problem=Whole(problem), fix=fix
+    )
 
 
 def read_json_file(
-    path: str | Path, *, fix: Message, error: type[ChunkvizError] = InputTextError,
+    path: str | Path,
+    *,
+    fix: Message,
+    error: type[ChunkvizError] = InputTextError,
     max_bytes: int = MAX_BYTES,
 ) -> Any:
     """A JSON file read through ``read_file_bytes`` and parsed by ``loads_json``.
@@ -351,8 +383,9 @@ def _strict(data: bytes, encoding: str, name: str, label: str) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise InputTextError("bad_bom", file=Whole(name), label=label, byte=exc.start,
-                             reason=exc.reason) from None
+        raise InputTextError(
+            "bad_bom", file=Whole(name), label=label, byte=exc.start, reason=exc.reason
+        ) from None
 
 
 def _decode(data: bytes, name: str) -> str:

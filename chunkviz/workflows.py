@@ -111,17 +111,33 @@ def evaluate(
     from chunkviz.eval.preflight import preflight
     from chunkviz.eval.runner import BUDGET_CHARS, run_benchmark
 
-    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
-                               or not MIN_BUDGET_CHARS <= budget <= MAX_BUDGET_CHARS):
-        raise ParameterError("budget_range", value=shown(budget), min=MIN_BUDGET_CHARS,
-                             max=MAX_BUDGET_CHARS, default=DEFAULT_BUDGET_CHARS)
+    if budget is not None and (
+        isinstance(budget, bool)
+        or not isinstance(budget, int)
+        or not MIN_BUDGET_CHARS <= budget <= MAX_BUDGET_CHARS
+    ):
+        raise ParameterError(
+            "budget_range",
+            value=shown(budget),
+            min=MIN_BUDGET_CHARS,
+            max=MAX_BUDGET_CHARS,
+            default=DEFAULT_BUDGET_CHARS,
+        )
     grid = _configs(configs)
     ready = preflight(backend, cache_dir=cache_dir)
     data = _corpus(corpus)
     spec = corpus if isinstance(corpus, str) else None
-    return run_benchmark(data, grid, ready.backend, cache_dir=cache_dir, progress=progress,
-                         spec=spec, sample=sample, seed=seed,
-                         budget_chars=BUDGET_CHARS if budget is None else budget)
+    return run_benchmark(
+        data,
+        grid,
+        ready.backend,
+        cache_dir=cache_dir,
+        progress=progress,
+        spec=spec,
+        sample=sample,
+        seed=seed,
+        budget_chars=BUDGET_CHARS if budget is None else budget,
+    )
 
 
 @dataclass(frozen=True)
@@ -216,6 +232,17 @@ def tune(
     own += locate_questions(document.text, pairs, doc_id=document.doc_id) if pairs else []
     made = synthetic if synthetic is not None else (0 if own else DEFAULT_QUESTIONS)
     grid = None if configs is None else _configs(configs)
-    return Recommendation(run_tune(
-        document, questions=own, synthetic=made, configs=grid, backend=ready.backend,
-        seed=seed, cache_dir=cache_dir, progress=progress, margin=margin, budget=budget))
+    return Recommendation(
+        run_tune(
+            document,
+            questions=own,
+            synthetic=made,
+            configs=grid,
+            backend=ready.backend,
+            seed=seed,
+            cache_dir=cache_dir,
+            progress=progress,
+            margin=margin,
+            budget=budget,
+        )
+    )

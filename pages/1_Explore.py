@@ -22,8 +22,9 @@ link_warnings(state)
 # stacks them: numbers first, the highlight one swipe below). Further views go in the tabs below.
 settings, view = st.columns([5, 7], gap="medium")
 with settings:
-    document = page_document(state, prefix="explore_", heading=document_heading(state),
-                             key="explore_document")
+    document = page_document(
+        state, prefix="explore_", heading=document_heading(state), key="explore_document"
+    )
     with st.expander(tr("import.heading")):
         chunks_importer(state, prefix="explore_")
 

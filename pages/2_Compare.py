@@ -27,14 +27,21 @@ n = st.slider(tr("compare.count"), 2, 4, 2, key="compare_n", help=tr("compare.co
 backend_words = backend_text(state.lang, state.backend)
 # A dense backend encodes every chunk of every configuration: only once the reader asks.
 ranked = bool(document.questions) and encoding_asked(
-    state.backend, key="compare_rank", label=tr("compare.rank_ask", backend=backend_words),
-    help=tr("compare.rank_ask_help", n=len(document.questions)))
+    state.backend,
+    key="compare_rank",
+    label=tr("compare.rank_ask", backend=backend_words),
+    help=tr("compare.rank_ask_help", n=len(document.questions)),
+)
 outcomes, names = sections.configurations(state, document, n, ranked)
 ready, numbers = sections.numbered(outcomes, names)
 words = table_words(state.lang)
 st.subheader(tr("compare.summary"), help=tr("compare.summary_help"))
-st.dataframe(summary_rows(ready, ks=(1, 5) if ranked else (), words=words), hide_index=True,
-             key="compare_summary", width="stretch")
+st.dataframe(
+    summary_rows(ready, ks=(1, 5) if ranked else (), words=words),
+    hide_index=True,
+    key="compare_summary",
+    width="stretch",
+)
 
 st.subheader(tr("compare.boundaries"))
 pages = page_count(len(text), PANEL_PAGE_SIZE)
@@ -44,8 +51,12 @@ page = st.slider(tr("compare.page"), 1, pages, key="compare_page") if pages > 1 
 a, b = page_bounds(len(text), page - 1, PANEL_PAGE_SIZE)
 st.caption(tr("compare.boundaries_note", a=a, b=b, n=len(text)))
 st.caption(tr("compare.sync_note"))
-compare_view(sections.panels(text, ready, numbers, diffed, (a, b), state.lang), start=a, end=b,
-             key="compare_panels")
+compare_view(
+    sections.panels(text, ready, numbers, diffed, (a, b), state.lang),
+    start=a,
+    end=b,
+    key="compare_panels",
+)
 st.subheader(tr("compare.ranks"), help=tr("compare.ranks_help"))
 if not document.questions:
     st.info(tr("compare.no_questions"))

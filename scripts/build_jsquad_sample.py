@@ -36,8 +36,10 @@ def main() -> None:
         "qa_pairs": questions,
     }
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", "utf-8")
-    print(f"wrote {OUT}: {len(doc.text)} chars, {len(doc.paragraph_starts)} paragraphs, "
-          f"{len(questions)} questions")
+    print(
+        f"wrote {OUT}: {len(doc.text)} chars, {len(doc.paragraph_starts)} paragraphs, "
+        f"{len(questions)} questions"
+    )
 
 
 if __name__ == "__main__":

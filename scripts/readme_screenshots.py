@@ -43,8 +43,10 @@ def shoot(url: str, chromium: str) -> None:
         page.mouse.move(5, 895)
         page.screenshot(path=str(IMAGES / "explore.png"))
         page.goto(f"{url}/Benchmark")
-        page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot .gtitle').length"
-                               " >= 1", timeout=180_000)
+        page.wait_for_function(
+            "() => document.querySelectorAll('.js-plotly-plot .gtitle').length >= 1",
+            timeout=180_000,
+        )
         page.wait_for_timeout(2500)
         page.mouse.move(5, 895)
         page.screenshot(path=str(IMAGES / "benchmark.png"))
@@ -59,9 +61,24 @@ def main() -> None:
     port = _free_port()
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         url = f"http://127.0.0.1:{port}"
         _wait_healthy(url, proc)

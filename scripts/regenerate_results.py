@@ -29,8 +29,19 @@ from chunkviz.eval.measures import rank_keys, span_measures  # noqa: E402
 from chunkviz.eval.results import results_to_dict, save_results  # noqa: E402
 from chunkviz.eval.runner import run_benchmark  # noqa: E402
 
-CONFIG_FIELDS = ("label", "strategy", "params", "chunks", "predicted_chunks", "broken",
-                 "chars_embedded", "index_bytes", "dims", "mean_chunk_chars", "over_limit")
+CONFIG_FIELDS = (
+    "label",
+    "strategy",
+    "params",
+    "chunks",
+    "predicted_chunks",
+    "broken",
+    "chars_embedded",
+    "index_bytes",
+    "dims",
+    "mean_chunk_chars",
+    "over_limit",
+)
 
 
 def compare(old: dict, new: dict) -> list[str]:
@@ -51,8 +62,10 @@ def compare(old: dict, new: dict) -> list[str]:
             problems.append(f"ranks of {label}: {n} differ")
         for key in rank_keys():
             if old["metrics"][label][key] != new["metrics"][label][key]:
-                problems.append(f"metrics {label} {key}: {old['metrics'][label][key]} != "
-                                f"{new['metrics'][label][key]}")
+                problems.append(
+                    f"metrics {label} {key}: {old['metrics'][label][key]} != "
+                    f"{new['metrics'][label][key]}"
+                )
     if old["budget"] != new["budget"]:
         problems.append("budget section differs")
     strip = [{k: v for k, v in p.items() if k != "verdict"} for p in old["pairwise"]]
@@ -65,15 +78,18 @@ def span_report(old: dict, new: dict) -> list[str]:
     """Per configuration: how many top-k lists changed, and the span metrics' old and new means."""
     lines = []
     for label in old["ranks"]:
-        changed = sum(a != b for a, b in zip(old["retrieval"]["topk"][label],
-                                             new["retrieval"]["topk"][label], strict=True))
+        changed = sum(
+            a != b
+            for a, b in zip(
+                old["retrieval"]["topk"][label], new["retrieval"]["topk"][label], strict=True
+            )
+        )
         means = []
         for measure in span_measures():
             name, key = measure.name, measure.key(new["retrieval"]["span_k"])
             o, n = old["metrics"][label][key]["mean"], new["metrics"][label][key]["mean"]
             means.append(f"{name} {o:.6f} -> {n:.6f}")
-        lines.append(f"  {label}: top-k lists changed for {changed} questions; "
-                     + ", ".join(means))
+        lines.append(f"  {label}: top-k lists changed for {changed} questions; " + ", ".join(means))
     return lines
 
 
@@ -92,18 +108,27 @@ def main() -> int:
         t0 = time.perf_counter()
         dataset = load_dataset(old["dataset"]["spec"])
         results = run_benchmark(
-            dataset, configs, old["backend"]["name"], measure=measure,
-            spec=old["dataset"]["spec"], sample=old["dataset"]["sample"],
-            seed=old["dataset"]["seed"], ks=old["ks"], budget_chars=old["budget"]["chars"],
-            alpha=old["stats"]["alpha"], bootstrap=old["stats"]["bootstrap"],
+            dataset,
+            configs,
+            old["backend"]["name"],
+            measure=measure,
+            spec=old["dataset"]["spec"],
+            sample=old["dataset"]["sample"],
+            seed=old["dataset"]["seed"],
+            ks=old["ks"],
+            budget_chars=old["budget"]["chars"],
+            alpha=old["stats"]["alpha"],
+            bootstrap=old["stats"]["bootstrap"],
             permutations=old["stats"]["permutations"],
         )
         wall = time.perf_counter() - t0
         new = results_to_dict(results)
         problems = compare(old, new)
         print(f"{path}: rerun in {wall:.1f} s (in-process {results.timings.total_seconds:.1f} s)")
-        print("  ranks, rank metrics, budget, pairwise tests, counts: "
-              + ("identical" if not problems else "DIFFER"))
+        print(
+            "  ranks, rank metrics, budget, pairwise tests, counts: "
+            + ("identical" if not problems else "DIFFER")
+        )
         for line in problems:
             print(f"  {line}")
         print("\n".join(span_report(old, new)))

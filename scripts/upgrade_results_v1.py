@@ -71,8 +71,10 @@ def main(paths: list[str]) -> None:
     for p in map(Path, paths):
         data = upgrade(json.loads(p.read_text(encoding="utf-8")))
         results = results_from_dict(data, str(p))  # every field checked
-        p.write_text(json.dumps(results_to_dict(results), ensure_ascii=False, indent=1) + "\n",
-                     encoding="utf-8")
+        p.write_text(
+            json.dumps(results_to_dict(results), ensure_ascii=False, indent=1) + "\n",
+            encoding="utf-8",
+        )
         print(f"upgraded {p}")
 
 

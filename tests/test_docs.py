@@ -86,18 +86,23 @@ def relative(target: str) -> bool:
 
 def test_the_slug_rule_on_known_headings() -> None:
     assert slug(heading_text("Chunking speed (`bench/chunking.py`)")) == (
-        "chunking-speed-benchchunkingpy")
+        "chunking-speed-benchchunkingpy"
+    )
     assert slug(heading_text("Tune's CPU time on a 30,000-character document")) == (
-        "tunes-cpu-time-on-a-30000-character-document")
+        "tunes-cpu-time-on-a-30000-character-document"
+    )
     assert slug("Growth of every strategy: every ratio ≤ 5") == (
-        "growth-of-every-strategy-every-ratio--5")
+        "growth-of-every-strategy-every-ratio--5"
+    )
     assert slug("梅雨 の 例") == "梅雨-の-例"
 
 
 def test_fenced_code_is_not_a_heading_nor_a_link(tmp_path: Path) -> None:
     doc = tmp_path / "x.md"
-    doc.write_text("# Real\n\n```\n# not a heading\n[no](missing.md)\n```\n[yes](y.md)\n"
-                   "## Real\n", encoding="utf-8")
+    doc.write_text(
+        "# Real\n\n```\n# not a heading\n[no](missing.md)\n```\n[yes](y.md)\n## Real\n",
+        encoding="utf-8",
+    )
     assert anchors(doc) == {"real", "real-1"}
     assert links(doc) == ["y.md"]
 
@@ -114,8 +119,7 @@ def test_every_relative_link_and_anchor_resolves(doc: Path) -> None:
             broken.append(f"{target}: no file {dest.relative_to(ROOT)}")
             continue
         if anchor and dest.suffix == ".md" and anchor not in anchors(dest):
-            broken.append(f"{target}: no heading with anchor #{anchor} in "
-                          f"{dest.relative_to(ROOT)}")
+            broken.append(f"{target}: no heading with anchor #{anchor} in {dest.relative_to(ROOT)}")
     assert not broken, f"{doc.relative_to(ROOT)}: " + "; ".join(broken)
 
 
@@ -128,9 +132,12 @@ def test_docs_link_the_benchmark_history() -> None:
 
 def named_sections() -> list[tuple[str, str]]:
     """``(file, name)`` for every section of docs/benchmarks.md named in words elsewhere."""
-    files = [*DOCS, *sorted((ROOT / "chunkviz").rglob("*.py")),
-             *sorted((ROOT / "bench").glob("*.py")),
-             *sorted((ROOT / "chunkviz" / "text").glob("*.toml"))]
+    files = [
+        *DOCS,
+        *sorted((ROOT / "chunkviz").rglob("*.py")),
+        *sorted((ROOT / "bench").glob("*.py")),
+        *sorted((ROOT / "chunkviz" / "text").glob("*.toml")),
+    ]
     out: list[tuple[str, str]] = []
     for path in files:
         if path == BENCHMARKS or path.name == "benchmarks-history.md":
@@ -143,10 +150,14 @@ def named_sections() -> list[tuple[str, str]]:
 def test_sections_named_in_words_exist() -> None:
     named = named_sections()
     # The known ones are found, so the pattern is not vacuous.
-    assert {"Encoder threads", "Retrieval benchmark",
-            "Dense encoding on worker processes"} <= {name for _, name in named}
+    assert {"Encoder threads", "Retrieval benchmark", "Dense encoding on worker processes"} <= {
+        name for _, name in named
+    }
     heads = headings(BENCHMARKS)
-    missing = [f"{where}: {name!r}" for where, name in named
-               if not any(h.startswith(name) for h in heads)]
-    assert not missing, ("sections of docs/benchmarks.md named elsewhere but not headings there: "
-                         + "; ".join(missing))
+    missing = [
+        f"{where}: {name!r}" for where, name in named if not any(h.startswith(name) for h in heads)
+    ]
+    assert not missing, (
+        "sections of docs/benchmarks.md named elsewhere but not headings there: "
+        + "; ".join(missing)
+    )

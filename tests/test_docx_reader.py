@@ -15,13 +15,15 @@ import pytest
 from chunkviz.errors import InputTextError
 from chunkviz.extract import extract_text
 
-NS = ('xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
-      'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math" '
-      'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
-      'xmlns:v="urn:schemas-microsoft-com:vml" '
-      'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
-      'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" '
-      'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"')
+NS = (
+    'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" '
+    'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math" '
+    'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
+    'xmlns:v="urn:schemas-microsoft-com:vml" '
+    'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
+    'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" '
+    'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"'
+)
 
 FOOTNOTES = f"""<w:footnotes {NS}>
 <w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>
@@ -68,8 +70,10 @@ NUM = f"""<w:num {NS} w:numId="90"><w:abstractNumId w:val="90"/></w:num>"""
 
 
 def _numbered(text: str, level: int) -> str:
-    return (f'<w:p {NS}><w:pPr><w:numPr><w:ilvl w:val="{level}"/><w:numId w:val="90"/>'
-            f"</w:numPr></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>")
+    return (
+        f'<w:p {NS}><w:pPr><w:numPr><w:ilvl w:val="{level}"/><w:numId w:val="90"/>'
+        f"</w:numPr></w:pPr><w:r><w:t>{text}</w:t></w:r></w:p>"
+    )
 
 
 def _word_file() -> bytes:
@@ -83,9 +87,20 @@ def _word_file() -> bytes:
     document.add_heading("就業規則", level=1)
     body = document.element.body
     sect = body[-1]  # w:sectPr stays last
-    for xml in (CITING, TEXT_BOX, CONTROL, INLINE_CONTROL, _numbered("目的", 0),
-                _numbered("この規則は従業員に適用する", 1), _numbered("役員は除く", 1),
-                _numbered("定義", 0), _numbered("用語の意味", 1), DELETED, EQUATION, RUBY):
+    for xml in (
+        CITING,
+        TEXT_BOX,
+        CONTROL,
+        INLINE_CONTROL,
+        _numbered("目的", 0),
+        _numbered("この規則は従業員に適用する", 1),
+        _numbered("役員は除く", 1),
+        _numbered("定義", 0),
+        _numbered("用語の意味", 1),
+        DELETED,
+        EQUATION,
+        RUBY,
+    ):
         sect.addprevious(parse_xml(xml))
     bullet = document.add_paragraph("箇条書きの項目", style="List Bullet")
     first = document.add_paragraph("番号付きの一つ目", style="List Number")
@@ -96,11 +111,16 @@ def _word_file() -> bytes:
     numbering.insert(0, parse_xml(NUMBERING))
     numbering.append(parse_xml(NUM))
     package = document.part.package
-    for name, kind, xml in (("footnotes", RT.FOOTNOTES, FOOTNOTES),
-                            ("endnotes", RT.ENDNOTES, ENDNOTES)):
-        part = Part(PackURI(f"/word/{name}.xml"),
-                    f"application/vnd.openxmlformats-officedocument.wordprocessingml.{name}+xml",
-                    xml.encode(), package)
+    for name, kind, xml in (
+        ("footnotes", RT.FOOTNOTES, FOOTNOTES),
+        ("endnotes", RT.ENDNOTES, ENDNOTES),
+    ):
+        part = Part(
+            PackURI(f"/word/{name}.xml"),
+            f"application/vnd.openxmlformats-officedocument.wordprocessingml.{name}+xml",
+            xml.encode(),
+            package,
+        )
         document.part.relate_to(part, kind)
     buffer = io.BytesIO()
     document.save(buffer)
@@ -113,10 +133,20 @@ def word_text() -> str:
 
 
 def test_every_word_of_notes_boxes_controls_and_lists_is_in_the_text(word_text):
-    words = ["労働基準法第三十九条による脚注。", "巻末の注記。", "テキストボックスの注意書き",
-             "申請者氏名 山田太郎", "提出日 2026年12月4日", "この規則は従業員に適用する",
-             "役員は除く", "用語の意味", "箇条書きの項目", "番号付きの一つ目", "番号付きの二つ目",
-             "ここは要確認"]
+    words = [
+        "労働基準法第三十九条による脚注。",
+        "巻末の注記。",
+        "テキストボックスの注意書き",
+        "申請者氏名 山田太郎",
+        "提出日 2026年12月4日",
+        "この規則は従業員に適用する",
+        "役員は除く",
+        "用語の意味",
+        "箇条書きの項目",
+        "番号付きの一つ目",
+        "番号付きの二つ目",
+        "ここは要確認",
+    ]
     assert [w for w in words if w not in word_text] == []
     # The VML copy of the text box is not read twice; deleted text and field codes not at all.
     assert word_text.count("テキストボックスの注意書き") == 1
@@ -131,19 +161,28 @@ def test_notes_follow_the_paragraph_that_cites_them_marked(word_text):
     cited = blocks.index("年次有給休暇を付与する[^1]。詳細は巻末[^e1]を参照。")
     assert blocks[cited + 1] == "[^1]: 労働基準法第三十九条による脚注。\n[^e1]: 巻末の注記。"
     # The text box comes after the paragraph it is anchored in, then the content control.
-    assert blocks[cited + 2 : cited + 5] == ["本文の段落。", "テキストボックスの注意書き",
-                                             "申請者氏名 山田太郎"]
+    assert blocks[cited + 2 : cited + 5] == [
+        "本文の段落。",
+        "テキストボックスの注意書き",
+        "申請者氏名 山田太郎",
+    ]
     assert "番号付きの一つ目[^c1]" in blocks[blocks.index("[^c1]: ここは要確認") - 1]
 
 
 def test_list_numbers_and_bullets_are_kept_as_word_counts_them(word_text):
     lines = word_text.split("\n\n")
     assert [ln for ln in lines if ln.startswith(("第", "①", "②"))] == [
-        "第1条 目的", "① この規則は従業員に適用する", "② 役員は除く", "第2条 定義",
-        "① 用語の意味"]
+        "第1条 目的",
+        "① この規則は従業員に適用する",
+        "② 役員は除く",
+        "第2条 定義",
+        "① 用語の意味",
+    ]
     assert "• 箇条書きの項目" in lines  # Word's Symbol-font bullet (U+F0B7) as a bullet
     assert [ln for ln in lines if re.match(r"^\d+\. 番号付き", ln)] == [
-        "1. 番号付きの一つ目[^c1]", "2. 番号付きの二つ目"]
+        "1. 番号付きの一つ目[^c1]",
+        "2. 番号付きの二つ目",
+    ]
 
 
 def test_an_equation_is_linear_text_between_dollar_signs(word_text):
@@ -152,12 +191,9 @@ def test_an_equation_is_linear_text_between_dollar_signs(word_text):
 
 def test_strict_open_xml_is_read_like_transitional():
     strict = {
-        b"http://schemas.openxmlformats.org/wordprocessingml/2006/main":
-            b"http://purl.oclc.org/ooxml/wordprocessingml/main",
-        b"http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument":
-            b"http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument",
-        b"http://schemas.openxmlformats.org/officeDocument/2006/relationships":
-            b"http://purl.oclc.org/ooxml/officeDocument/relationships",
+        b"http://schemas.openxmlformats.org/wordprocessingml/2006/main": b"http://purl.oclc.org/ooxml/wordprocessingml/main",
+        b"http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument": b"http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument",
+        b"http://schemas.openxmlformats.org/officeDocument/2006/relationships": b"http://purl.oclc.org/ooxml/officeDocument/relationships",
     }
     source = io.BytesIO(_word_file())
     out = io.BytesIO()
@@ -210,13 +246,20 @@ def test_lists_sharing_a_definition_go_on_counting_unless_one_restarts():
     numbering.append(parse_xml(NUM))
     # Two more lists on the same definition: 91 goes on, 92 restarts at 1 (Word's "Restart").
     numbering.append(parse_xml(NUM.replace('w:numId="90"', 'w:numId="91"')))
-    numbering.append(parse_xml(
-        f'<w:num {NS} w:numId="92"><w:abstractNumId w:val="90"/><w:lvlOverride w:ilvl="0">'
-        '<w:startOverride w:val="1"/></w:lvlOverride></w:num>'))
+    numbering.append(
+        parse_xml(
+            f'<w:num {NS} w:numId="92"><w:abstractNumId w:val="90"/><w:lvlOverride w:ilvl="0">'
+            '<w:startOverride w:val="1"/></w:lvlOverride></w:num>'
+        )
+    )
     body = document.element.body
     for num, text in (("90", "目的"), ("90", "定義"), ("91", "適用"), ("92", "附則")):
         body[-1].addprevious(parse_xml(_numbered(text, 0).replace('w:val="90"', f'w:val="{num}"')))
     buffer = io.BytesIO()
     document.save(buffer)
     assert extract_text(buffer.getvalue(), "lists.docx").split("\n\n") == [
-        "第1条 目的", "第2条 定義", "第3条 適用", "第1条 附則"]
+        "第1条 目的",
+        "第2条 定義",
+        "第3条 適用",
+        "第1条 附則",
+    ]

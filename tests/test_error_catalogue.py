@@ -94,8 +94,13 @@ def raise_sites(root: Path) -> Iterator[tuple[str, int, list[str] | None, set[st
                 continue
             names = {k.arg for k in node.keywords if k.arg is not None}
             spread = any(k.arg is None for k in node.keywords)
-            yield (module, node.lineno, _codes(node.args[0]), None if spread else names,
-                   _is_sentence(node.args[0], assigned))
+            yield (
+                module,
+                node.lineno,
+                _codes(node.args[0]),
+                None if spread else names,
+                _is_sentence(node.args[0], assigned),
+            )
 
 
 SITES = list(raise_sites(ROOT))
@@ -106,9 +111,14 @@ DYNAMIC = sorted(
     | {f"cause_{key}" for key in {*_CAUSES.values(), "other"}}
     | {f"kind_{t}" for t in ("int", "float", "bool", "choice", "str")}
     | {f"fix_{t}" for t in ("bool", "str")}
-    | {f"{rule}_{t}" for rule in ("rule_between", "rule_at_least", "rule_at_most", "rule_any")
-       for t in ("int", "float")})
+    | {
+        f"{rule}_{t}"
+        for rule in ("rule_between", "rule_at_least", "rule_at_most", "rule_any")
+        for t in ("int", "float")
+    }
+)
 CODES = sorted({*STATIC, *DYNAMIC})
+
 
 def catalogue_problems(code: str, keywords: set[str] | None = None) -> list[str]:
     """What is wrong with ``code`` against the catalogues ([] when nothing is).
@@ -151,16 +161,23 @@ def test_every_code_is_its_english_template_rendered_and_has_both_languages(code
 
 
 def test_every_raise_site_gives_exactly_the_values_its_template_fills():
-    wrong = [f"{module}:{line}: {problem}" for module, line, codes, names, _ in SITES
-             if codes for code in codes for problem in catalogue_problems(code, names)]
+    wrong = [
+        f"{module}:{line}: {problem}"
+        for module, line, codes, names, _ in SITES
+        if codes
+        for code in codes
+        for problem in catalogue_problems(code, names)
+    ]
     assert wrong == []
 
 
 def test_a_code_without_a_template_or_with_other_values_fails_the_check():
     assert catalogue_problems("no_such_code_anywhere") == [
-        "error.no_such_code_anywhere is missing from en.toml"]
+        "error.no_such_code_anywhere is missing from en.toml"
+    ]
     assert catalogue_problems("overlap", {"overlap", "size"}) == [
-        "error.overlap: given ['overlap', 'size'], it fills ['most', 'overlap', 'size']"]
+        "error.overlap: given ['overlap', 'size'], it fills ['most', 'overlap', 'size']"
+    ]
     # ... and the error still reaches a reader as its code and values, never a traceback.
     assert str(ChunkvizError("no_such_code_anywhere", size=3)) == "no_such_code_anywhere (size=3)"
 
@@ -171,14 +188,15 @@ def test_no_raise_site_writes_english():
 
 
 def test_the_sentence_count_sees_a_sentence():
-    tree = ast.parse('raise ParameterError(f"k must be at least 1 (got {k})")\n'
-                     'raise ParameterError("at_least", name="k", value=k, min=1)\n'
-                     'HINT = "ray is not installed; run pip install ray"\n'
-                     'raise MissingDependencyError(HINT)\n'
-                     'raise ChunkvizError(code, **params)')
+    tree = ast.parse(
+        'raise ParameterError(f"k must be at least 1 (got {k})")\n'
+        'raise ParameterError("at_least", name="k", value=k, min=1)\n'
+        'HINT = "ray is not installed; run pip install ray"\n'
+        "raise MissingDependencyError(HINT)\n"
+        "raise ChunkvizError(code, **params)"
+    )
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
-    assert [_is_sentence(c.args[0], _assigned(tree)) for c in calls] == [
-        True, False, True, False]
+    assert [_is_sentence(c.args[0], _assigned(tree)) for c in calls] == [True, False, True, False]
     assert [_codes(c.args[0]) for c in calls] == [None, ["at_least"], None, None]
 
 
@@ -190,14 +208,20 @@ def test_every_error_template_is_raised_or_a_known_fragment():
 
 def test_an_error_reads_in_japanese_with_the_same_values():
     exc = ChunkvizError("pdf_pages", file="a.pdf", pages=1200, max=1000)
-    assert str(exc) == ("a.pdf has 1,200 pages; PDFs of up to 1,000 pages are read "
-                        "(MAX_PDF_PAGES); split it into parts and upload one")
+    assert str(exc) == (
+        "a.pdf has 1,200 pages; PDFs of up to 1,000 pages are read "
+        "(MAX_PDF_PAGES); split it into parts and upload one"
+    )
     assert error_text("ja", exc).startswith("a.pdf は 1,200 ページあります。")
 
 
 def test_the_formatter_is_the_standard_one():
     # catalogue_problems' expectation uses str.format: the fields it sees are Python's own.
-    assert fields("{a} {b:,} {{c}}") == {"a", "b"} == {
-        f for _, f, _, _ in string.Formatter().parse("{a} {b:,}") if f}
+    assert (
+        fields("{a} {b:,} {{c}}")
+        == {"a", "b"}
+        == {f for _, f, _, _ in string.Formatter().parse("{a} {b:,}") if f}
+    )
     assert errors.render("en", "pdf_no_page", {"file": "x", "page": 2, "pages": 1}) == (
-        "x has no page 2 (it has 1); pick another page")
+        "x has no page 2 (it has 1); pick another page"
+    )

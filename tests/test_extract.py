@@ -18,13 +18,16 @@ def test_markdown_is_kept_as_written():
 
 
 def test_html_text_without_scripts_or_styles():
-    markup = ("<html><head><style>p{}</style><script>alert(1)</script></head>"
-              "<body><h1>題名</h1><p>本文 &amp; more</p></body></html>")
+    markup = (
+        "<html><head><style>p{}</style><script>alert(1)</script></head>"
+        "<body><h1>題名</h1><p>本文 &amp; more</p></body></html>"
+    )
     assert extract_text(markup.encode(), "page.html") == "題名\n本文 & more"
 
 
 def test_docx_paragraphs_and_tables_in_document_order():
     import docx  # python-docx, a runtime requirement
+
     document = docx.Document()
     document.add_paragraph("第1条 目的")
     table = document.add_table(rows=2, cols=2)
@@ -35,8 +38,9 @@ def test_docx_paragraphs_and_tables_in_document_order():
     document.save(buffer)
     text = extract_text(buffer.getvalue(), "policy.docx")
     # A table stays a table (Markdown, the first row its header, a | in a cell escaped).
-    assert text == ("第1条 目的\n\n| 勤続年数 | 付与日数 |\n| --- | --- |\n| 6か月 | 10\\|11日 |"
-                    "\n\n附則")
+    assert text == (
+        "第1条 目的\n\n| 勤続年数 | 付与日数 |\n| --- | --- |\n| 6か月 | 10\\|11日 |\n\n附則"
+    )
 
 
 def test_docx_headings_become_markdown_headings_for_the_markdown_strategy():
@@ -54,11 +58,15 @@ def test_docx_headings_become_markdown_headings_for_the_markdown_strategy():
     document.save(buffer)
     text = extract_text(buffer.getvalue(), "rules.docx")
     assert text.splitlines()[::2] == [
-        "# 就業規則", "# 第5章 休暇", "年次有給休暇は入社6か月後に付与する。", "## 第21条 有給休暇",
-        "前項の日数を上限として繰り越すことができる。"]
+        "# 就業規則",
+        "# 第5章 休暇",
+        "年次有給休暇は入社6か月後に付与する。",
+        "## 第21条 有給休暇",
+        "前項の日数を上限として繰り越すことができる。",
+    ]
     result = chunk(text, "markdown", size=200)
     last = result.chunks[-1]
-    assert text[last.start:last.end].endswith("繰り越すことができる。")
+    assert text[last.start : last.end].endswith("繰り越すことができる。")
     assert "第5章 休暇" in last.prefix
     assert "第21条 有給休暇" in last.prefix
 
@@ -133,7 +141,7 @@ def _docx_with_document_xml(write_body) -> bytes:
 
 _BILLION_LAUGHS = (
     b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol0 "lol">'
-    + b"".join(b"<!ENTITY lol%d \"" % i + b"&lol%d;" % (i - 1) * 10 + b'">' for i in range(1, 10))
+    + b"".join(b'<!ENTITY lol%d "' % i + b"&lol%d;" % (i - 1) * 10 + b'">' for i in range(1, 10))
     + b"]>"
 )
 _W = b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
@@ -152,8 +160,11 @@ def test_a_docx_that_unpacks_to_gigabytes_is_refused_before_it_is_parsed():
 
     data = _docx_with_document_xml(body)
     assert len(data) < 1_000_000
-    with pytest.raises(InputTextError, match=r"bomb\.docx holds more than 64,000,000 bytes of "
-                                             r"XML.*MAX_DOCX_XML_BYTES"):
+    with pytest.raises(
+        InputTextError,
+        match=r"bomb\.docx holds more than 64,000,000 bytes of "
+        r"XML.*MAX_DOCX_XML_BYTES",
+    ):
         extract_text(data, "bomb.docx")
 
 
@@ -224,8 +235,12 @@ def test_the_cli_reads_every_format_the_app_reads(tmp_path, capsys):
     (tmp_path / "guide.pdf").write_bytes(_pdf_with_text("Orbit Queue retention"))
     (tmp_path / "page.html").write_text("<p>本文<script>x()</script></p>", encoding="utf-8")
     (tmp_path / "notes.rst").write_text("Plain text of any name", encoding="utf-8")
-    expected = {"policy.docx": "第1条 目的", "guide.pdf": "Orbit Queue retention",
-                "page.html": "本文", "notes.rst": "Plain text of any name"}
+    expected = {
+        "policy.docx": "第1条 目的",
+        "guide.pdf": "Orbit Queue retention",
+        "page.html": "本文",
+        "notes.rst": "Plain text of any name",
+    }
     for name, text in expected.items():
         assert main(["chunk", str(tmp_path / name), "--format", "json"]) == 0
         chunks = json.loads(capsys.readouterr().out)["chunks"]
@@ -255,7 +270,9 @@ def test_the_cli_removes_terminal_formatting_and_says_how_many(tmp_path, capsys)
     captured = capsys.readouterr()
     assert [r["text"] for r in json.loads(captured.out)["chunks"]] == ["NAME ls"]
     assert "removed 2 terminal formatting sequences" in captured.err
-    assert main(["chunk", str(tmp_path / "ls.txt"), "--format", "json",
-                 "--keep-terminal-formatting"]) == 0
+    assert (
+        main(["chunk", str(tmp_path / "ls.txt"), "--format", "json", "--keep-terminal-formatting"])
+        == 0
+    )
     kept = json.loads(capsys.readouterr().out)["chunks"]
     assert kept[0]["text"] == "\x1b[1mNAME\x1b[0m ls"

@@ -113,13 +113,16 @@ def test_character_boxes_of_a_turned_page_lie_on_the_ink_of_the_image(rotate):
     got = extract(data, "turned.pdf")
     assert got.text == "HHHH"
     width, height = got.layout.sizes[0]
-    x0, top, x1, bottom = got.layout.boxes[:4].min(0)[:2].tolist() + \
-        got.layout.boxes[:4].max(0)[2:].tolist()
+    x0, top, x1, bottom = (
+        got.layout.boxes[:4].min(0)[:2].tolist() + got.layout.boxes[:4].max(0)[2:].tolist()
+    )
     assert 0 <= x0 < x1 <= width
     assert 0 <= top < bottom <= height
     image = np.asarray(Image.open(io.BytesIO(render_page(data, 0, width_px=600))).convert("L"))
     scale = image.shape[1] / width
-    inside = image[int(top * scale):int(bottom * scale) + 1, int(x0 * scale):int(x1 * scale) + 1]
+    inside = image[
+        int(top * scale) : int(bottom * scale) + 1, int(x0 * scale) : int(x1 * scale) + 1
+    ]
     ink = (image < 128).sum()
     assert ink > 0
     assert (inside < 128).sum() == ink  # every dark pixel of the page is inside the boxes
@@ -134,8 +137,7 @@ def test_a_pdf_with_no_pages_is_refused_for_that_reason():
         offsets.append(len(data))
         data += b"%d 0 obj\n" % i + body + b"\nendobj\n"
     xref = len(data)
-    data += b"xref\n0 3\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o
-                                                          for o in offsets)
+    data += b"xref\n0 3\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
     data += b"trailer\n<< /Size 3 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
     with pytest.raises(InputTextError) as info:
         extract(bytes(data), "empty.pdf")
@@ -245,6 +247,7 @@ def _merge_down(rows: int):
             tr.tc_lst[0].get_or_add_tcPr().vMerge_val = "restart" if i == 0 else "continue"
             _Cell(tr.tc_lst[1], table).text = f"r{i}"
         _Cell(table._tbl.tr_lst[0].tc_lst[0], table).text = "merged"
+
     return edit
 
 
@@ -285,11 +288,19 @@ def test_every_limit_has_a_refusal_in_both_languages_and_a_documented_reason():
     for limit in LIMITS:
         refusal = limit.error(limit.value + 1, "f", page=1)  # worded by the catalogue only
         assert str(refusal) == english["error"][f"limit_{limit.key}"].format(
-            file="f", value=f"{limit.value + 1:,}", max=f"{limit.value:,}", page=1)
+            file="f", value=f"{limit.value + 1:,}", max=f"{limit.value:,}", page=1
+        )
         for lang in ("en", "ja"):
             assert has(lang, f"error.limit_{limit.key}"), (lang, limit.name)
-            assert limit.name in text(lang, f"error.limit_{limit.key}", file="f", value="1",
-                                      max="0", limit=limit.name, page=1)
+            assert limit.name in text(
+                lang,
+                f"error.limit_{limit.key}",
+                file="f",
+                value="1",
+                max="0",
+                limit=limit.name,
+                page=1,
+            )
         assert f"| `{limit.name}` | {limit.value:,} | {limit.reason} |" in reference, limit.name
 
 
@@ -323,9 +334,11 @@ def test_a_zip_of_thousands_of_entries_is_refused_before_it_is_opened(monkeypatc
     assert opened == []
 
 
-@pytest.mark.parametrize(("offsets", "value", "reason"),
-                         [((6, 8), 1, "RuntimeError"), ((8, 10), 99, "NotImplementedError")],
-                         ids=["encrypted entry", "unknown compression"])
+@pytest.mark.parametrize(
+    ("offsets", "value", "reason"),
+    [((6, 8), 1, "RuntimeError"), ((8, 10), 99, "NotImplementedError")],
+    ids=["encrypted entry", "unknown compression"],
+)
 def test_zip_entries_python_cannot_open_are_refused_by_name(offsets, value, reason):
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
@@ -334,8 +347,9 @@ def test_zip_entries_python_cannot_open_are_refused_by_name(offsets, value, reas
     local, central = data.find(b"PK\x03\x04"), data.find(b"PK\x01\x02")
     data[local + offsets[0]] |= value  # the local header's flags or method
     data[central + offsets[1]] |= value  # and the central directory's
-    with pytest.raises(InputTextError, match=f"cannot read odd.docx as a Word document "
-                                             f"\\({reason}\\)"):
+    with pytest.raises(
+        InputTextError, match=f"cannot read odd.docx as a Word document \\({reason}\\)"
+    ):
         extract_text(bytes(data), "odd.docx")
 
 

@@ -32,7 +32,8 @@ def _modules(root: Path, package: str) -> dict[str, Path]:
 def _type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _imports(node: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
@@ -119,27 +120,36 @@ def test_chunkviz_has_no_import_cycle():
 
 
 def test_a_cycle_hidden_in_a_function_is_found_and_type_checking_is_not(tmp_path):
-    _write(tmp_path / "pkg", {
-        "__init__.py": "",
-        "ui/__init__.py": "",
-        "ui/state.py": "from pkg.ui.controls import bind\n",
-        "ui/controls.py": "def bind():\n    from pkg.ui import resources\n",
-        "ui/resources.py": "def read():\n    from .state import x\n",
-        "typed.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-                    "    from pkg.other import y\n",
-        "other.py": "import pkg.typed\n",
-    })
+    _write(
+        tmp_path / "pkg",
+        {
+            "__init__.py": "",
+            "ui/__init__.py": "",
+            "ui/state.py": "from pkg.ui.controls import bind\n",
+            "ui/controls.py": "def bind():\n    from pkg.ui import resources\n",
+            "ui/resources.py": "def read():\n    from .state import x\n",
+            "typed.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+            "    from pkg.other import y\n",
+            "other.py": "import pkg.typed\n",
+        },
+    )
     graph = import_graph(tmp_path / "pkg", "pkg")
     assert cycles(graph) == [["pkg.ui.controls", "pkg.ui.resources", "pkg.ui.state"]]
 
 
 def forbidden_arrows(graph: Graph, source: str, target: str) -> list[tuple[str, str]]:
     """Every edge from a module under ``source`` to one under ``target`` (dotted prefixes)."""
+
     def under(module: str, package: str) -> bool:
         return module == package or module.startswith(package + ".")
 
-    return sorted((a, b) for a, targets in graph.items() if under(a, source)
-                  for b in targets if under(b, target))
+    return sorted(
+        (a, b)
+        for a, targets in graph.items()
+        if under(a, source)
+        for b in targets
+        if under(b, target)
+    )
 
 
 def test_strategies_never_import_retrieval():
@@ -151,19 +161,23 @@ def test_strategies_never_import_retrieval():
 
 
 def test_a_forbidden_arrow_is_found_even_inside_a_function(tmp_path):
-    _write(tmp_path / "pkg", {
-        "__init__.py": "",
-        "strategies/__init__.py": "",
-        "strategies/semantic.py": "def f():\n    from pkg.retrieval.backends import get\n",
-        "strategies/fixed.py": "import pkg.retrieval\n",
-        "retrieval/__init__.py": "",
-        "retrieval/backends.py": "from pkg.strategies import fixed\n",
-    })
+    _write(
+        tmp_path / "pkg",
+        {
+            "__init__.py": "",
+            "strategies/__init__.py": "",
+            "strategies/semantic.py": "def f():\n    from pkg.retrieval.backends import get\n",
+            "strategies/fixed.py": "import pkg.retrieval\n",
+            "retrieval/__init__.py": "",
+            "retrieval/backends.py": "from pkg.strategies import fixed\n",
+        },
+    )
     graph = import_graph(tmp_path / "pkg", "pkg")
     assert forbidden_arrows(graph, "pkg.strategies", "pkg.retrieval") == [
         ("pkg.strategies.fixed", "pkg.retrieval"),
         ("pkg.strategies.semantic", "pkg.retrieval.backends"),
     ]
+
 
 # --- issue 40: chunkviz/views/ is Streamlit-free -------------------------------------------------
 
@@ -189,23 +203,33 @@ def test_views_never_mention_streamlit():
     assert streamlit_mentions(views) == []
 
 
-@pytest.mark.parametrize("line", [
-    "import streamlit as st",
-    "from streamlit.testing.v1 import AppTest",
-    '"""Drawn by Streamlit."""',
-    "CSS = \"[data-testid='stMarkdownContainer'] table {}\"",
-    "# the stMetricValue of a tile",
-    ".st-key-explore_numbers { color: red; }",
-    ".stPlotlyChart { display: none; }",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "import streamlit as st",
+        "from streamlit.testing.v1 import AppTest",
+        '"""Drawn by Streamlit."""',
+        "CSS = \"[data-testid='stMarkdownContainer'] table {}\"",
+        "# the stMetricValue of a tile",
+        ".st-key-explore_numbers { color: red; }",
+        ".stPlotlyChart { display: none; }",
+    ],
+)
 def test_each_kind_of_streamlit_mention_is_found(tmp_path, line):
     (tmp_path / "view.py").write_text(f"x = 1\n{line}\n", encoding="utf-8")
     assert streamlit_mentions(tmp_path) == [f"view.py:2: {line}"]
 
 
-@pytest.mark.parametrize("line", [
-    "best-ranked chunk", "the first stage", "a list of strings", "stats.mean", "self.start",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "best-ranked chunk",
+        "the first stage",
+        "a list of strings",
+        "stats.mean",
+        "self.start",
+    ],
+)
 def test_ordinary_words_are_not_streamlit_mentions(tmp_path, line):
     (tmp_path / "view.py").write_text(f"{line}\n", encoding="utf-8")
     assert streamlit_mentions(tmp_path) == []

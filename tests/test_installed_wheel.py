@@ -30,13 +30,23 @@ class Installed:
     env: dict[str, str]
 
     def run(self, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(args, cwd=self.work, env=self.env, capture_output=True, text=True,
-                              timeout=timeout, check=False)
+        return subprocess.run(
+            args,
+            cwd=self.work,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
 
 
 def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
-    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -46,18 +56,34 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     for name in SOURCES:
         origin = ROOT / name
         if origin.is_dir():
-            shutil.copytree(origin, src / name,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_app"))
+            shutil.copytree(
+                origin, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_app")
+            )
         else:
             src.mkdir(exist_ok=True)
             shutil.copy2(origin, src / name)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
-    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-q",
-                    "-w", str(base / "dist"), str(src)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            *pip,
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(base / "dist"),
+            str(src),
+        ],
+        check=True,
+        capture_output=True,
+    )
     (wheel,) = (base / "dist").glob("chunkviz-*.whl")
     site = base / "site"
-    subprocess.run([*pip, "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [*pip, "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
     work = base / "work"
     work.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("CHUNKVIZ_CACHE_DIR", "PYTHONPATH")}
@@ -74,8 +100,15 @@ def test_the_installed_package_is_the_one_imported(installed):
 
 def test_bench_on_the_vendored_jsquad_writes_only_to_the_user_cache(installed):
     before = _snapshot(installed.site)
-    out = installed.run(str(installed.site / "bin" / "chunkviz"), "bench", "--dataset", "jsquad",
-                        "--sample", "50", "--quiet")
+    out = installed.run(
+        str(installed.site / "bin" / "chunkviz"),
+        "bench",
+        "--dataset",
+        "jsquad",
+        "--sample",
+        "50",
+        "--quiet",
+    )
     assert out.returncode == 0, out.stderr
     (written,) = (installed.cache / "chunkviz" / "results").glob("jsquad-bm25-n50-s0-*.json")
     assert f"wrote {written}" in out.stdout
@@ -84,8 +117,10 @@ def test_bench_on_the_vendored_jsquad_writes_only_to_the_user_cache(installed):
 
 
 def test_the_installed_dashboard_lists_the_shipped_results(installed):
-    code = ("from chunkviz.eval.runner import shipped_results_dir as d;"
-            "print(d()); print(len(list(d().glob('jsquad-*.json'))))")
+    code = (
+        "from chunkviz.eval.runner import shipped_results_dir as d;"
+        "print(d()); print(len(list(d().glob('jsquad-*.json'))))"
+    )
     out = installed.run(sys.executable, "-c", code)
     assert out.returncode == 0, out.stderr
     folder, count = out.stdout.split()
@@ -94,11 +129,13 @@ def test_the_installed_dashboard_lists_the_shipped_results(installed):
 
 
 def test_the_installed_package_makes_shaped_questions_from_its_shipped_shapes(installed):
-    code = ("import chunkviz.eval.question_shapes as q, chunkviz.eval.synthetic as s;"
-            "from chunkviz.datasets.base import Document;"
-            "print(q.__file__); print(sum(map(len, q.shipped_shapes().values())));"
-            "print(len(s.synthetic_questions(Document('d', 'd', '梅雨前線は六月に北上する。"
-            "寒帯ジェット気流が南下すると梅雨前線が停滞する。'), 'shaped')))")
+    code = (
+        "import chunkviz.eval.question_shapes as q, chunkviz.eval.synthetic as s;"
+        "from chunkviz.datasets.base import Document;"
+        "print(q.__file__); print(sum(map(len, q.shipped_shapes().values())));"
+        "print(len(s.synthetic_questions(Document('d', 'd', '梅雨前線は六月に北上する。"
+        "寒帯ジェット気流が南下すると梅雨前線が停滞する。'), 'shaped')))"
+    )
     out = installed.run(sys.executable, "-c", code)
     assert out.returncode == 0, out.stderr
     where, shapes, questions = out.stdout.split()
@@ -115,7 +152,7 @@ def test_chunkviz_app_runs_the_shipped_entrypoint(installed):
     shipped = sorted(p.name for p in (entry.parent / "pages").glob("*.py"))
     assert shipped == sorted(p.name for p in (ROOT / "pages").glob("*.py"))
     assert (entry.parent / ".streamlit" / "config.toml").is_file()
-    code = ("from chunkviz.commands.app_cmd import command; print(command([])[-1])")
+    code = "from chunkviz.commands.app_cmd import command; print(command([])[-1])"
     out = installed.run(sys.executable, "-c", code)
     assert out.returncode == 0, out.stderr
     assert Path(out.stdout.strip()) == entry

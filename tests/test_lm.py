@@ -97,8 +97,9 @@ def tiny_causal_lm(tmp_path_factory):
     folder_in_wheel = Path(spec.origin).parent / "model"
     tokenizer = AutoTokenizer.from_pretrained(folder_in_wheel, local_files_only=True)
     torch.manual_seed(0)
-    model = GPT2LMHeadModel(GPT2Config(vocab_size=len(tokenizer), n_positions=64, n_embd=16,
-                                       n_layer=2, n_head=2))
+    model = GPT2LMHeadModel(
+        GPT2Config(vocab_size=len(tokenizer), n_positions=64, n_embd=16, n_layer=2, n_head=2)
+    )
     folder = tmp_path_factory.mktemp("tiny-gpt2")
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)

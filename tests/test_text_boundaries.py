@@ -33,8 +33,11 @@ def _pieces(text: str, level: str) -> list[str]:
 @pytest.mark.parametrize("text", [JA, JA * 3, "今日はいい天気ですね。明日は雨でしょう。", "あ"])
 def test_breaks_are_budoux_own(level, text):
     # Pins BudouX's model format: the vectorised scores must give what its parser gives.
-    model = json.loads(resources.files("budoux").joinpath("models", _MODEL_FILES[level])
-                       .read_text(encoding="utf-8"))
+    model = json.loads(
+        resources.files("budoux")
+        .joinpath("models", _MODEL_FILES[level])
+        .read_text(encoding="utf-8")
+    )
     parsed = budoux.Parser(model).parse(text)
     expected = list(itertools.accumulate(len(p) for p in parsed))[:-1]
     assert [i + 1 for i, b in enumerate(budoux_breaks(text, level).tolist()) if b] == expected
@@ -48,7 +51,16 @@ def test_word_and_phrase_levels_differ_on_japanese():
 def test_other_scripts_break_at_spaces_and_keep_graphemes():
     text = "Hello w1 e\u0301x 😀👨\u200d👩\u200d👧🇯🇵 か\u3099"
     assert _pieces(text, "word") == [
-        "Hello", " ", "w1", " ", "e\u0301x", " ", "😀", "👨\u200d👩\u200d👧", "🇯🇵", " ",
+        "Hello",
+        " ",
+        "w1",
+        " ",
+        "e\u0301x",
+        " ",
+        "😀",
+        "👨\u200d👩\u200d👧",
+        "🇯🇵",
+        " ",
         "か\u3099",
     ]
 

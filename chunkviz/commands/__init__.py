@@ -14,5 +14,16 @@ from chunkviz.commands import (
     tune_cmd,
 )
 
-COMMANDS = (strategies_cmd, chunk_cmd, lost_cmd, bench_cmd, audit_cmd, tune_cmd, app_cmd,
-            schema_cmd, shapes_cmd, prior_cmd, export_cmd)
+COMMANDS = (
+    strategies_cmd,
+    chunk_cmd,
+    lost_cmd,
+    bench_cmd,
+    audit_cmd,
+    tune_cmd,
+    app_cmd,
+    schema_cmd,
+    shapes_cmd,
+    prior_cmd,
+    export_cmd,
+)

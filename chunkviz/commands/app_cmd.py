@@ -19,7 +19,8 @@ REPLACE_PROCESS = os.name == "posix"
 def add_parser(sub: Any) -> None:
     """Register the subcommand."""
     p = sub.add_parser(
-        "app", help="start the app in the browser",
+        "app",
+        help="start the app in the browser",
         description="Start the chunkviz app with Streamlit. Arguments after the command go to "
         "streamlit run, e.g. chunkviz app --server.port 8600.",
     )
@@ -33,8 +34,9 @@ def command(extra: list[str]) -> list[str]:
         MissingDependencyError: Streamlit is not installed.
     """
     if importlib.util.find_spec("streamlit") is None:
-        raise MissingDependencyError("not_installed", package="streamlit",
-                                     requirement="chunkviz[app]")
+        raise MissingDependencyError(
+            "not_installed", package="streamlit", requirement="chunkviz[app]"
+        )
     return [sys.executable, "-m", "streamlit", "run", str(app_script()), *extra]
 
 

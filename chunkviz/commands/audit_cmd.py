@@ -28,8 +28,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("doc", help="the document the chunks were made from (a text file)")
     p.add_argument("chunks", help="the chunks: a JSON list or JSONL file")
-    p.add_argument("--limit", type=integer(0, 1_000_000), default=20,
-                   help="items listed per section (default 20)")
+    p.add_argument(
+        "--limit",
+        type=integer(0, 1_000_000),
+        default=20,
+        help="items listed per section (default 20)",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(run=run)
 

@@ -38,72 +38,135 @@ def add_parser(sub: Any) -> None:
         description="Chunk every document under each configuration, rank all chunks for every "
         "question, and write metrics with confidence intervals and Holm-corrected paired tests.",
     )
-    p.add_argument("--dataset", default="jsquad",
-                   help=f"dataset spec: {SPEC_HELP}")
-    p.add_argument("--backend", default="bm25",
-                   help="bm25 (default), tfidf, use-m3, e5-small, hybrid (BM25 + e5-small by "
-                   "reciprocal rank fusion), hybrid:<lexical>+<dense> or st:<model name or path>")
-    p.add_argument("--sample", type=integer(0, 10_000_000), default=0,
-                   help="questions to sample (0: all)")
+    p.add_argument("--dataset", default="jsquad", help=f"dataset spec: {SPEC_HELP}")
+    p.add_argument(
+        "--backend",
+        default="bm25",
+        help="bm25 (default), tfidf, use-m3, e5-small, hybrid (BM25 + e5-small by "
+        "reciprocal rank fusion), hybrid:<lexical>+<dense> or st:<model name or path>",
+    )
+    p.add_argument(
+        "--sample", type=integer(0, 10_000_000), default=0, help="questions to sample (0: all)"
+    )
     p.add_argument("--seed", type=SEED, default=0, help="seed of the sample and the statistics")
-    p.add_argument("--grid", default="default",
-                   help="'default' (the seed study's 8 configurations) or comma-separated labels "
-                   "such as fixed-200-40,paragraph")
-    p.add_argument("--context", default="none", metavar="MODES",
-                   help="contextual chunk headers embedded with each chunk, never part of its "
-                   "offsets: none (default), title (the document title) or headings (title and "
-                   "Markdown heading breadcrumb); comma-separated to compare them on the same "
-                   "cuts, e.g. none,headings (each configuration once per mode, labelled "
-                   "<label>+<mode>)")
-    p.add_argument("--measure", choices=("cosine", "dot", "l2"), default="cosine",
-                   help="similarity for vector backends (BM25 uses its own score)")
-    p.add_argument("--out", default=None,
-                   help="results folder (default <cache>/results; <cache> is "
-                   "$CHUNKVIZ_CACHE_DIR or the user's cache folder, e.g. ~/.cache/chunkviz)")
-    p.add_argument("--cache-dir", default=None,
-                   help="embedding cache (default <cache>/embeddings)")
+    p.add_argument(
+        "--grid",
+        default="default",
+        help="'default' (the seed study's 8 configurations) or comma-separated labels "
+        "such as fixed-200-40,paragraph",
+    )
+    p.add_argument(
+        "--context",
+        default="none",
+        metavar="MODES",
+        help="contextual chunk headers embedded with each chunk, never part of its "
+        "offsets: none (default), title (the document title) or headings (title and "
+        "Markdown heading breadcrumb); comma-separated to compare them on the same "
+        "cuts, e.g. none,headings (each configuration once per mode, labelled "
+        "<label>+<mode>)",
+    )
+    p.add_argument(
+        "--measure",
+        choices=("cosine", "dot", "l2"),
+        default="cosine",
+        help="similarity for vector backends (BM25 uses its own score)",
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        help="results folder (default <cache>/results; <cache> is "
+        "$CHUNKVIZ_CACHE_DIR or the user's cache folder, e.g. ~/.cache/chunkviz)",
+    )
+    p.add_argument("--cache-dir", default=None, help="embedding cache (default <cache>/embeddings)")
     p.add_argument("--bootstrap", type=RESAMPLES, default=2000, help="bootstrap resamples")
-    p.add_argument("--permutations", type=RESAMPLES, default=5000,
-                   help="sign flips per paired test")
-    p.add_argument("--unit", choices=("document", "question"), default=None,
-                   help="unit of resampling of the intervals and tests (default: document when "
-                   "the questions come from two or more documents)")
-    p.add_argument("--margin", action="append", default=[], metavar="METRIC=DELTA",
-                   help="equivalence margin in the metric's units, e.g. recall@5=0.02 "
-                   "(repeatable; default 0.01 for Recall, nDCG and MRR)")
-    p.add_argument("--budget", type=integer(MIN_BUDGET_CHARS, MAX_BUDGET_CHARS,
-                                            fix=f"try {DEFAULT_BUDGET_CHARS}"),
-                   default=DEFAULT_BUDGET_CHARS, metavar="CHARS",
-                   help="the reader's context budget in characters, where the verdict is made "
-                   f"(default {DEFAULT_BUDGET_CHARS:,}); equal k is reported beside it")
+    p.add_argument(
+        "--permutations", type=RESAMPLES, default=5000, help="sign flips per paired test"
+    )
+    p.add_argument(
+        "--unit",
+        choices=("document", "question"),
+        default=None,
+        help="unit of resampling of the intervals and tests (default: document when "
+        "the questions come from two or more documents)",
+    )
+    p.add_argument(
+        "--margin",
+        action="append",
+        default=[],
+        metavar="METRIC=DELTA",
+        help="equivalence margin in the metric's units, e.g. recall@5=0.02 "
+        "(repeatable; default 0.01 for Recall, nDCG and MRR)",
+    )
+    p.add_argument(
+        "--budget",
+        type=integer(MIN_BUDGET_CHARS, MAX_BUDGET_CHARS, fix=f"try {DEFAULT_BUDGET_CHARS}"),
+        default=DEFAULT_BUDGET_CHARS,
+        metavar="CHARS",
+        help="the reader's context budget in characters, where the verdict is made "
+        f"(default {DEFAULT_BUDGET_CHARS:,}); equal k is reported beside it",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text (default: the main table and the sentences) or json: the results "
-                   "file itself on standard output (docs/results-schema.json); the path written "
-                   "goes to standard error")
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default: the main table and the sentences) or json: the results "
+        "file itself on standard output (docs/results-schema.json); the path written "
+        "goes to standard error",
+    )
     r = p.add_argument_group("engine", "where chunking and encoding run (docs/scaling.md)")
-    r.add_argument("--engine", choices=("local", "ray"), default="local",
-                   help="local (default: this process) or ray (Ray Data stages; needs "
-                   'pip install "chunkviz[ray]")')
-    r.add_argument("--workers", type=int, default=None,
-                   help="local engine: encoding processes, one thread each (default: one per "
-                   "core; 0: encode in this process)")
-    r.add_argument("--address", default=None,
-                   help="Ray cluster to connect to (e.g. ray://head:10001 or auto); default: "
-                   "start a local Ray for the run")
-    r.add_argument("--actors", type=integer(1, 4096), default=None,
-                   help="encoder actors, one model each (default: one per GPU, else per "
-                   "--cpus-per-actor CPUs)")
-    r.add_argument("--cpus-per-actor", type=real(0, 1024, low_open=True), default=1.0,
-                   help="CPUs reserved by each encoder actor (default 1)")
-    r.add_argument("--gpus-per-actor", type=real(0, 64), default=None,
-                   help="GPUs per encoder actor (default: 1 for st: models when the cluster has "
-                   "GPUs, else 0)")
-    r.add_argument("--batch-size", type=integer(1, 100_000), default=None,
-                   help="texts per encode call on Ray (default 256, the local engine's, which "
-                   "keeps vectors bit-identical to a local run)")
-    r.add_argument("--num-cpus", type=integer(1, 4096), default=None,
-                   help="CPUs of a local Ray (default: this process's cores)")
+    r.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local (default: this process) or ray (Ray Data stages; needs "
+        'pip install "chunkviz[ray]")',
+    )
+    r.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="local engine: encoding processes, one thread each (default: one per "
+        "core; 0: encode in this process)",
+    )
+    r.add_argument(
+        "--address",
+        default=None,
+        help="Ray cluster to connect to (e.g. ray://head:10001 or auto); default: "
+        "start a local Ray for the run",
+    )
+    r.add_argument(
+        "--actors",
+        type=integer(1, 4096),
+        default=None,
+        help="encoder actors, one model each (default: one per GPU, else per "
+        "--cpus-per-actor CPUs)",
+    )
+    r.add_argument(
+        "--cpus-per-actor",
+        type=real(0, 1024, low_open=True),
+        default=1.0,
+        help="CPUs reserved by each encoder actor (default 1)",
+    )
+    r.add_argument(
+        "--gpus-per-actor",
+        type=real(0, 64),
+        default=None,
+        help="GPUs per encoder actor (default: 1 for st: models when the cluster has GPUs, else 0)",
+    )
+    r.add_argument(
+        "--batch-size",
+        type=integer(1, 100_000),
+        default=None,
+        help="texts per encode call on Ray (default 256, the local engine's, which "
+        "keeps vectors bit-identical to a local run)",
+    )
+    r.add_argument(
+        "--num-cpus",
+        type=integer(1, 4096),
+        default=None,
+        help="CPUs of a local Ray (default: this process's cores)",
+    )
     p.set_defaults(run=run)
 
     b = sub.add_parser("backends", help="list retrieval backends and whether they load offline")
@@ -129,12 +192,12 @@ def parse_margins(items: list[str]) -> dict[str, float]:
         try:
             parsed = parse_key(key.strip().lower())
             if not sep or parsed.at_budget or parsed.cutoff not in KS:
-                raise ParameterError("margin_spec", names=names, low=KS[0], high=KS[-1],
-                                     value=item)
+                raise ParameterError("margin_spec", names=names, low=KS[0], high=KS[-1], value=item)
             delta = check_delta(float(value), "DELTA")
         except (ValueError, argparse.ArgumentTypeError):  # ParameterError is a ValueError
-            raise ParameterError("margin_spec", names=names, low=KS[0], high=KS[-1],
-                                 value=item) from None
+            raise ParameterError(
+                "margin_spec", names=names, low=KS[0], high=KS[-1], value=item
+            ) from None
         out[parsed.text] = delta
     return out
 
@@ -170,9 +233,13 @@ def make_engine(args: argparse.Namespace) -> Engine:
             install it).
         ParameterError: Ray options given to the local engine, or invalid Ray options.
     """
-    ray_options = {"address": args.address, "actors": args.actors,
-                   "gpus_per_actor": args.gpus_per_actor, "batch_size": args.batch_size,
-                   "num_cpus": args.num_cpus}
+    ray_options = {
+        "address": args.address,
+        "actors": args.actors,
+        "gpus_per_actor": args.gpus_per_actor,
+        "batch_size": args.batch_size,
+        "num_cpus": args.num_cpus,
+    }
     if args.engine == "local":
         given = sorted(k for k, v in ray_options.items() if v is not None)
         if given or args.cpus_per_actor != 1.0:
@@ -212,10 +279,21 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         # A Ray engine starts (or connects to) Ray here and stops a Ray it started on the way out.
         with engine if isinstance(engine, AbstractContextManager) else nullcontext():
             results = run_benchmark(
-                dataset, configs, backend, measure=args.measure, cache_dir=args.cache_dir,
-                progress=bar, spec=args.dataset, sample=args.sample, seed=args.seed,
-                bootstrap=args.bootstrap, permutations=args.permutations, unit=args.unit,
-                margins=margins, engine=engine, budget_chars=args.budget,
+                dataset,
+                configs,
+                backend,
+                measure=args.measure,
+                cache_dir=args.cache_dir,
+                progress=bar,
+                spec=args.dataset,
+                sample=args.sample,
+                seed=args.seed,
+                bootstrap=args.bootstrap,
+                permutations=args.permutations,
+                unit=args.unit,
+                margins=margins,
+                engine=engine,
+                budget_chars=args.budget,
             )
     finally:
         bar.close()
@@ -259,10 +337,13 @@ def format_report(results: Results) -> str:
     stats = results.stats
     unit, units = unit_of(results)
     encode = "col_index_build" if results.backend.kind == "lexical" else "col_encode"
-    lines = [main_table_markdown(main_table(results), "en", encode), "",
-             f"Inference resamples {units:,} {unit}s ({stats.bootstrap} bootstrap resamples, "
-             f"{stats.permutations} sign flips per test: p >= {floor_text(results)}, printed "
-             f"as p ≤ {floor_text(results)} at that floor)."]
+    lines = [
+        main_table_markdown(main_table(results), "en", encode),
+        "",
+        f"Inference resamples {units:,} {unit}s ({stats.bootstrap} bootstrap resamples, "
+        f"{stats.permutations} sign flips per test: p >= {floor_text(results)}, printed "
+        f"as p ≤ {floor_text(results)} at that floor).",
+    ]
     for key in pairwise_metrics(results):
         comps = comparisons(results, key)
         outcomes = [c.outcome for c in comps]
@@ -278,15 +359,21 @@ def format_report(results: Results) -> str:
         if delta is not None:
             # The budget decides; equal k is the second view.
             at_k, at_budget = verdicts("en", results, key, delta)
-            lines += [f"  - {pick_line('en', at_budget.choice, results.budget.chars)}",
-                      f"  - {at_budget.sentence.strip()}", f"  - {at_k.sentence.strip()}"]
+            lines += [
+                f"  - {pick_line('en', at_budget.choice, results.budget.chars)}",
+                f"  - {at_budget.sentence.strip()}",
+                f"  - {at_k.sentence.strip()}",
+            ]
         for row in sensitivity_rows(results, key):
             changes = "; ".join(
                 f"{name}: {outcome_text(row.under[name], row.a, row.b, row.delta, 'en')}"
-                for name in row.changed)
-            lines.append(f"  - depends on the definitions: {row.a} vs {row.b} is "
-                         f"{outcome_text(row.main, row.a, row.b, row.delta, 'en')}, "
-                         f"but under {changes}")
+                for name in row.changed
+            )
+            lines.append(
+                f"  - depends on the definitions: {row.a} vs {row.b} is "
+                f"{outcome_text(row.main, row.a, row.b, row.delta, 'en')}, "
+                f"but under {changes}"
+            )
         lines.extend(f"  - {s}" for s in sentences(results, key, "en").shown)
     return "\n".join(lines)
 

@@ -26,21 +26,37 @@ def add_parser(sub: Any) -> None:
         description="Any parameter of the strategy is settable as --name value "
         "(see `python -m chunkviz strategies`).",
     )
-    p.add_argument("file", help=f"a document ({', '.join('.' + t for t in DOCUMENT_TYPES)}, "
-                   "read as the app reads uploads); any other name is read as text (UTF-8, "
-                   "UTF-16, CP932, EUC-JP, ...)")
+    p.add_argument(
+        "file",
+        help=f"a document ({', '.join('.' + t for t in DOCUMENT_TYPES)}, "
+        "read as the app reads uploads); any other name is read as text (UTF-8, "
+        "UTF-16, CP932, EUC-JP, ...)",
+    )
     p.add_argument("--strategy", default="fixed")
     p.add_argument("--format", choices=("jsonl", "json", "csv"), default="jsonl")
-    p.add_argument("--newlines", choices=("keep", "lf"), default="keep",
-                   help="keep line ends as they are, or turn CRLF/CR into LF at load")
-    p.add_argument("--keep-terminal-formatting", action="store_true",
-                   help="keep ANSI escapes and backspace overstrikes in text files (removed by "
-                   "default; the count goes to standard error)")
-    p.add_argument("--keep-furniture", action="store_true",
-                   help="keep a PDF's running headers, footers and page numbers (left out by "
-                   "default; the count goes to standard error)")
-    p.add_argument("--tokenizer", default=None,
-                   help="tokenizer for unit=tokens: use-m3 (default), whitespace or chars")
+    p.add_argument(
+        "--newlines",
+        choices=("keep", "lf"),
+        default="keep",
+        help="keep line ends as they are, or turn CRLF/CR into LF at load",
+    )
+    p.add_argument(
+        "--keep-terminal-formatting",
+        action="store_true",
+        help="keep ANSI escapes and backspace overstrikes in text files (removed by "
+        "default; the count goes to standard error)",
+    )
+    p.add_argument(
+        "--keep-furniture",
+        action="store_true",
+        help="keep a PDF's running headers, footers and page numbers (left out by "
+        "default; the count goes to standard error)",
+    )
+    p.add_argument(
+        "--tokenizer",
+        default=None,
+        help="tokenizer for unit=tokens: use-m3 (default), whitespace or chars",
+    )
     p.set_defaults(run=run, accepts_extra=True)
 
 
@@ -74,17 +90,25 @@ def parse_strategy_options(strategy: str, extra: list[str]) -> dict[str, Any]:
 
 def run(args: argparse.Namespace, extra: list[str]) -> int:
     """Chunk the file and write the chunks to standard output."""
-    document = read_document(args.file, newlines=args.newlines,
-                             keep_terminal_formatting=args.keep_terminal_formatting,
-                             keep_furniture=args.keep_furniture)
+    document = read_document(
+        args.file,
+        newlines=args.newlines,
+        keep_terminal_formatting=args.keep_terminal_formatting,
+        keep_furniture=args.keep_furniture,
+    )
     if document.layout is not None:
-        print(f"read {document.pages} PDF pages by layout: {document.compat_ideographs} "
-              f"compatibility ideographs replaced, {document.furniture} header, footer and "
-              "page-number lines left out (--keep-furniture keeps them)", file=sys.stderr)
+        print(
+            f"read {document.pages} PDF pages by layout: {document.compat_ideographs} "
+            f"compatibility ideographs replaced, {document.furniture} header, footer and "
+            "page-number lines left out (--keep-furniture keeps them)",
+            file=sys.stderr,
+        )
         if document.pages_without_text:
-            print(f"{document.pages_without_text} of {document.pages} pages have no text layer "
-                  "(scanned?); run OCR on the PDF (for example ocrmypdf) to read them",
-                  file=sys.stderr)
+            print(
+                f"{document.pages_without_text} of {document.pages} pages have no text layer "
+                "(scanned?); run OCR on the PDF (for example ocrmypdf) to read them",
+                file=sys.stderr,
+            )
         if document.quality is not None:  # the same note as the app's upload shows
             from chunkviz.text.messages import read_quality_text
 
@@ -92,9 +116,11 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
                 if line:
                     print(line, file=sys.stderr)
     if document.terminal_sequences:
-        print(f"removed {document.terminal_sequences} terminal formatting sequences (ANSI "
-              "escapes, backspace overstrikes); --keep-terminal-formatting keeps them",
-              file=sys.stderr)
+        print(
+            f"removed {document.terminal_sequences} terminal formatting sequences (ANSI "
+            "escapes, backspace overstrikes); --keep-terminal-formatting keeps them",
+            file=sys.stderr,
+        )
     text = document.text
     params = parse_strategy_options(args.strategy, extra)
     spec = get_strategy(args.strategy)

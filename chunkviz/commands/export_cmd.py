@@ -26,8 +26,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--dataset", default="jsquad", help="dataset spec (as for bench)")
     p.add_argument("--out", required=True, help="the folder to write")
-    p.add_argument("--sample", type=integer(0, 10_000_000), default=0,
-                   help="questions to sample (0: all); every document is kept")
+    p.add_argument(
+        "--sample",
+        type=integer(0, 10_000_000),
+        default=0,
+        help="questions to sample (0: all); every document is kept",
+    )
     p.add_argument("--seed", type=SEED, default=0, help="seed of the sample")
     p.set_defaults(run=run)
 
@@ -43,6 +47,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     check_writable(args.out)
     dataset = sample_questions(load_dataset(args.dataset), args.sample, args.seed)
     folder = write_mtcb(dataset, args.out)
-    print(f"wrote {len(dataset.documents)} documents and {len(dataset.questions)} questions "
-          f"to {folder}")
+    print(
+        f"wrote {len(dataset.documents)} documents and {len(dataset.questions)} questions "
+        f"to {folder}"
+    )
     return 0

@@ -32,15 +32,20 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--dataset", default="jsquad", help=f"{SPEC_HELP} (default: jsquad)")
     p.add_argument(
-        "--sample", type=integer(0, 10_000_000), default=None,
-        help=f"questions to draw (0 = all; default {DEFAULT_SAMPLE}, or all when there are "
-        "fewer)",
+        "--sample",
+        type=integer(0, 10_000_000),
+        default=None,
+        help=f"questions to draw (0 = all; default {DEFAULT_SAMPLE}, or all when there are fewer)",
     )
     p.add_argument("--seed", type=SEED, default=0, help="seed of the sample (default 0)")
     p.add_argument("--format", choices=("table", "json"), default="table")
-    p.add_argument("--by-type", choices=("question", "answer"), default=None,
-                   help="also count the lost questions per question or answer type (datasets "
-                   "that label them: jaquad)")
+    p.add_argument(
+        "--by-type",
+        choices=("question", "answer"),
+        default=None,
+        help="also count the lost questions per question or answer type (datasets "
+        "that label them: jaquad)",
+    )
     p.set_defaults(run=run)
 
 
@@ -56,16 +61,23 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     from tqdm import tqdm
 
     with tqdm(
-        total=len(configs) * len(dataset.documents), desc="chunking", unit="doc",
-        file=sys.stderr, disable=None,
+        total=len(configs) * len(dataset.documents),
+        desc="chunking",
+        unit="doc",
+        file=sys.stderr,
+        disable=None,
     ) as bar:
         rows = lost_table(dataset, configs, progress=bar.update)
     by_type = lost_by_type(dataset, rows, args.by_type) if args.by_type else []
     if args.format == "json":
         out: Any = [r.as_dict() for r in rows]
         if args.by_type:
-            out = {"configs": out, "by_type": [
-                {"type": t, "questions": n, "broken": counts} for t, n, counts in by_type]}
+            out = {
+                "configs": out,
+                "by_type": [
+                    {"type": t, "questions": n, "broken": counts} for t, n, counts in by_type
+                ],
+            }
         print(json.dumps(out, ensure_ascii=False, indent=2))
         return 0
     print(f"# dataset {dataset.name}: {len(dataset.documents)} documents")

@@ -58,8 +58,7 @@ def real(
             value = float(text)
         except ValueError:
             value = math.nan
-        ok = math.isfinite(value) and (low < value if low_open else low <= value) \
-            and value <= high
+        ok = math.isfinite(value) and (low < value if low_open else low <= value) and value <= high
         if not ok:
             bracket = "(" if low_open else "["
             raise argparse.ArgumentTypeError(

@@ -21,15 +21,20 @@ from chunkviz.retrieval.backends import get_backend
 def add_parser(sub: Any) -> None:
     """Register the subcommand."""
     p = sub.add_parser(
-        "prior", help="print the document-blind prior (real ranks per bundled document)",
+        "prior",
+        help="print the document-blind prior (real ranks per bundled document)",
         description="Rank every bundled corpus document's real questions under every "
         "configuration of Tune's grid, each document indexed alone (BM25): the prior Tune "
         "breaks ties with (chunkviz.eval.prior).",
     )
-    p.add_argument("--out", type=Path, default=None,
-                   help="write it to this file instead of printing it")
-    p.add_argument("--datasets", default=",".join(PRIOR_DATASETS),
-                   help=f"comma-separated corpora (default {','.join(PRIOR_DATASETS)})")
+    p.add_argument(
+        "--out", type=Path, default=None, help="write it to this file instead of printing it"
+    )
+    p.add_argument(
+        "--datasets",
+        default=",".join(PRIOR_DATASETS),
+        help=f"comma-separated corpora (default {','.join(PRIOR_DATASETS)})",
+    )
     p.set_defaults(run=run)
 
 

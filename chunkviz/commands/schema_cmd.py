@@ -19,15 +19,19 @@ from chunkviz.eval.results_schema import results_json_schema
 def add_parser(sub: Any) -> None:
     """Register the subcommand."""
     p = sub.add_parser(
-        "schema", help="print the JSON Schema of the benchmark results file",
+        "schema",
+        help="print the JSON Schema of the benchmark results file",
         description="Print the JSON Schema of the results file chunkviz bench writes "
         "(generated from chunkviz.eval.results_schema; documented in docs/results-schema.md).",
     )
-    p.add_argument("--out", type=Path, default=None,
-                   help="write it to this file instead of printing it")
-    p.add_argument("--cli", action="store_true",
-                   help="the schema of every --format json document instead "
-                   "(docs/cli-schema.json)")
+    p.add_argument(
+        "--out", type=Path, default=None, help="write it to this file instead of printing it"
+    )
+    p.add_argument(
+        "--cli",
+        action="store_true",
+        help="the schema of every --format json document instead (docs/cli-schema.json)",
+    )
     p.set_defaults(run=run)
 
 

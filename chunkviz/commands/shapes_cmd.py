@@ -19,13 +19,15 @@ from chunkviz.eval.question_shapes import dataset_shapes, shapes_json
 def add_parser(sub: Any) -> None:
     """Register the subcommand."""
     p = sub.add_parser(
-        "shapes", help="print the layouts of JSQuAD's real questions (for shaped questions)",
+        "shapes",
+        help="print the layouts of JSQuAD's real questions (for shaped questions)",
         description="Print where each of JSQuAD's real validation questions has its words "
         "around its answer (lengths and distances only): the shapes the 'shaped' synthetic "
         "questions copy (chunkviz.eval.question_shapes).",
     )
-    p.add_argument("--out", type=Path, default=None,
-                   help="write them to this file instead of printing them")
+    p.add_argument(
+        "--out", type=Path, default=None, help="write them to this file instead of printing them"
+    )
     p.set_defaults(run=run)
 
 

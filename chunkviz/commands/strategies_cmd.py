@@ -31,6 +31,8 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
             elif p["min"] is not None or p["max"] is not None:
                 bounds = f" [{p['min']}, {p['max']}]"
             unit = f" {p['unit']}" if p["unit"] else ""
-            print(f"  --{p['name'].replace('_', '-')} {p['type']}{bounds}{unit} "
-                  f"(default {p['default']}): {p['help']}")
+            print(
+                f"  --{p['name'].replace('_', '-')} {p['type']}{bounds}{unit} "
+                f"(default {p['default']}): {p['help']}"
+            )
     return 0

@@ -33,33 +33,60 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("doc", help="the document (a text file)")
     p.add_argument("--qa", default=None, help="your question/answer pairs (CSV or JSON)")
-    p.add_argument("--synthetic", type=integer(0, 100_000), default=None, metavar="N",
-                   help=f"synthetic questions to add (default {DEFAULT_QUESTIONS} without --qa, "
-                   "else 0; 0 without --qa counts only the key phrases each configuration cuts)")
-    p.add_argument("--form", choices=FORMS, default=DEFAULT_FORM,
-                   help=f"synthetic question form (default {DEFAULT_FORM}; lm needs --lm)")
-    p.add_argument("--lm", default=None, metavar="hf:PATH",
-                   help="a local causal language model that writes the questions of --form lm")
-    p.add_argument("--chunks", default=None,
-                   help="chunks made by another library (JSON/JSONL), added as 'imported-<id>'")
-    p.add_argument("--margin", type=real(0, 1, low_open=True, fix="try 0.01"), default=None,
-                   metavar="DELTA",
-                   help="equivalence margin of the recommendation, in Recall@5 (default 0.01, "
-                   "the Benchmark page's): the cheapest configuration equivalent to the best "
-                   "within +-DELTA is recommended, else the cheapest not significantly worse")
-    p.add_argument("--budget", type=integer(MIN_BUDGET_CHARS, MAX_BUDGET_CHARS,
-                                            fix=f"try {DEFAULT_BUDGET_CHARS}"),
-                   default=DEFAULT_BUDGET_CHARS, metavar="CHARS",
-                   help="the reader's context budget in characters, where the recommendation "
-                   f"is made (default {DEFAULT_BUDGET_CHARS:,}: the seed study's 5 x 400); "
-                   "equal k is shown beside it")
+    p.add_argument(
+        "--synthetic",
+        type=integer(0, 100_000),
+        default=None,
+        metavar="N",
+        help=f"synthetic questions to add (default {DEFAULT_QUESTIONS} without --qa, "
+        "else 0; 0 without --qa counts only the key phrases each configuration cuts)",
+    )
+    p.add_argument(
+        "--form",
+        choices=FORMS,
+        default=DEFAULT_FORM,
+        help=f"synthetic question form (default {DEFAULT_FORM}; lm needs --lm)",
+    )
+    p.add_argument(
+        "--lm",
+        default=None,
+        metavar="hf:PATH",
+        help="a local causal language model that writes the questions of --form lm",
+    )
+    p.add_argument(
+        "--chunks",
+        default=None,
+        help="chunks made by another library (JSON/JSONL), added as 'imported-<id>'",
+    )
+    p.add_argument(
+        "--margin",
+        type=real(0, 1, low_open=True, fix="try 0.01"),
+        default=None,
+        metavar="DELTA",
+        help="equivalence margin of the recommendation, in Recall@5 (default 0.01, "
+        "the Benchmark page's): the cheapest configuration equivalent to the best "
+        "within +-DELTA is recommended, else the cheapest not significantly worse",
+    )
+    p.add_argument(
+        "--budget",
+        type=integer(MIN_BUDGET_CHARS, MAX_BUDGET_CHARS, fix=f"try {DEFAULT_BUDGET_CHARS}"),
+        default=DEFAULT_BUDGET_CHARS,
+        metavar="CHARS",
+        help="the reader's context budget in characters, where the recommendation "
+        f"is made (default {DEFAULT_BUDGET_CHARS:,}: the seed study's 5 x 400); "
+        "equal k is shown beside it",
+    )
     p.add_argument("--backend", default="bm25", help="bm25 (default), tfidf, use-m3, st:<model>")
     p.add_argument("--seed", type=SEED, default=0, help="seed of the questions and statistics")
     p.add_argument("--out", default=None, help="also write the results file into this folder")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text (default) or json: one chunkviz.tune document on standard output "
-                   "(its JSON Schema: docs/cli-schema.json)")
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default) or json: one chunkviz.tune document on standard output "
+        "(its JSON Schema: docs/cli-schema.json)",
+    )
     p.set_defaults(run=run)
 
 
@@ -94,8 +121,9 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         from chunkviz.eval.imported import import_chunks, imported_config
         from chunkviz.textio import read_file_bytes
 
-        chunking = import_chunks(read_file_bytes(args.chunks), Path(args.chunks).name,
-                                 document.text)
+        chunking = import_chunks(
+            read_file_bytes(args.chunks), Path(args.chunks).name, document.text
+        )
         print(format_report(chunking.report, limit=5), file=sys.stderr)
         grid.append(imported_config(chunking, document.doc_id))
     if not questions and not synthetic and args.format == "json":
@@ -110,14 +138,25 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
     from chunkviz.eval.engine import run_fraction
 
     with tqdm(total=1000, desc="tune", file=sys.stderr, disable=args.quiet or None) as bar:
+
         def progress(stage: Any, done: int, total: int, message: str) -> None:
             bar.n = round(1000 * run_fraction(stage, done, total))
             bar.set_postfix_str(f"{stage}: {message}"[:50])
             bar.refresh()
 
-        result = tune(document, questions=questions, synthetic=synthetic, form=args.form,
-                      configs=grid, backend=backend, seed=args.seed, progress=progress,
-                      writer=writer, margin=args.margin, budget=args.budget)
+        result = tune(
+            document,
+            questions=questions,
+            synthetic=synthetic,
+            form=args.form,
+            configs=grid,
+            backend=backend,
+            seed=args.seed,
+            progress=progress,
+            writer=writer,
+            margin=args.margin,
+            budget=args.budget,
+        )
     if args.format == "json":
         from chunkviz.outputs import to_json, tune_report
 
@@ -128,4 +167,3 @@ def run(args: argparse.Namespace, extra: list[str]) -> int:
         path = save_results(result.results, args.out)
         print(f"results: {path}", file=sys.stderr)
     return 0
-

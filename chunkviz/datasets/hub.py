@@ -74,14 +74,19 @@ def load_hub(spec: str, *, cache_dir: str | Path | None = None) -> Dataset:
     except (OSError, ValueError) as exc:
         # ConnectionError (offline / unreachable hub), FileNotFoundError and
         # DatasetNotFoundError (no such dataset), ValueError (unknown split, bad file).
-        where = (Whole(data_files) if data_files
-                 else Message("where_hub", name=name, split=split))
-        raise DatasetError("hub_load", spec=Whole(spec), where=where, kind=type(exc).__name__,
-                           reason=str(exc)) from None
+        where = Whole(data_files) if data_files else Message("where_hub", name=name, split=split)
+        raise DatasetError(
+            "hub_load", spec=Whole(spec), where=where, kind=type(exc).__name__, reason=str(exc)
+        ) from None
     missing = [c for c in REQUIRED_COLUMNS if c not in rows.column_names]
     if missing:
-        raise DatasetError("hub_column", spec=Whole(spec), column=missing[0],
-                           columns=list(rows.column_names), required=list(REQUIRED_COLUMNS))
+        raise DatasetError(
+            "hub_column",
+            spec=Whole(spec),
+            column=missing[0],
+            columns=list(rows.column_names),
+            required=list(REQUIRED_COLUMNS),
+        )
     label = Path(data_files).name if data_files else f"{name}:{split}"
     return build_squad(rows_to_squad(rows, name=label), name=label)
 
@@ -99,15 +104,19 @@ def rows_to_squad(rows: Iterable[Mapping[str, Any]], *, name: str) -> dict[str, 
         paragraph = articles.setdefault(title, {}).setdefault(
             context, {"context": context, "qas": []}
         )
-        paragraph["qas"].append({
-            "id": str(row.get("id") or f"row{i}"),
-            "question": str(row["question"]),
-            "answers": _answers(row["answers"], row=i, name=name),
-        })
-    return {"data": [
-        {"title": title or f"article {k}", "paragraphs": list(paragraphs.values())}
-        for k, (title, paragraphs) in enumerate(articles.items())
-    ]}
+        paragraph["qas"].append(
+            {
+                "id": str(row.get("id") or f"row{i}"),
+                "question": str(row["question"]),
+                "answers": _answers(row["answers"], row=i, name=name),
+            }
+        )
+    return {
+        "data": [
+            {"title": title or f"article {k}", "paragraphs": list(paragraphs.values())}
+            for k, (title, paragraphs) in enumerate(articles.items())
+        ]
+    }
 
 
 def _answers(value: Any, *, row: int, name: str) -> list[dict[str, Any]]:

@@ -90,8 +90,10 @@ def _types(qas: list[Mapping[str, Any]]) -> dict[str, tuple[str, str]]:
     for qa in qas:
         answers = qa.get("answers") or []
         first = answers[0] if answers and isinstance(answers[0], Mapping) else {}
-        out[str(qa.get("id", ""))] = (str(qa.get("question_type") or ""),
-                                      str(first.get("answer_type") or ""))
+        out[str(qa.get("id", ""))] = (
+            str(qa.get("question_type") or ""),
+            str(first.get("answer_type") or ""),
+        )
     return out
 
 
@@ -124,8 +126,7 @@ def build_jaquad(data: Any, *, name: str = "jaquad", seen: set[str] | None = Non
         offset = 0
         for j, paragraph in enumerate(paragraphs):
             if not isinstance(paragraph, Mapping) or "context" not in paragraph:
-                raise DatasetError("squad_no_context", file=Whole(name), paragraph=j,
-                                   article=i)
+                raise DatasetError("squad_no_context", file=Whole(name), paragraph=j, article=i)
             context = str(paragraph["context"])
             if contexts:
                 offset += len(SEPARATOR)
@@ -133,15 +134,29 @@ def build_jaquad(data: Any, *, name: str = "jaquad", seen: set[str] | None = Non
             contexts.append(context)
             qas = list(paragraph.get("qas", []))
             types = _types(qas)
-            kept = paragraph_questions(qas, context=context, skip=0, offset=offset,
-                                       doc_id=doc_id, dropped=dropped, name=name)
-            questions += [Question(q.qid, q.doc_id, q.question, q.answer, q.spans,
-                                   q.alternatives, *types[q.qid]) for q in kept]
+            kept = paragraph_questions(
+                qas,
+                context=context,
+                skip=0,
+                offset=offset,
+                doc_id=doc_id,
+                dropped=dropped,
+                name=name,
+            )
+            questions += [
+                Question(
+                    q.qid, q.doc_id, q.question, q.answer, q.spans, q.alternatives, *types[q.qid]
+                )
+                for q in kept
+            ]
             offset += len(context)
         text = SEPARATOR.join(contexts)
         documents.append(Document(doc_id, title, text, tuple(starts) if text else ()))
     return Dataset(
-        name, tuple(documents), tuple(questions), dropped,
+        name,
+        tuple(documents),
+        tuple(questions),
+        dropped,
         summary_notes(documents, questions, dropped),
     )
 
@@ -158,8 +173,9 @@ def jaquad_files(path: Path) -> list[Path]:
     if not files:
         raise DatasetError("jaquad_no_file", folder=shown_path(path))
     if len(files) > MAX_FILES:
-        raise DatasetError("jaquad_too_many_files", folder=shown_path(path), count=len(files),
-                           max=MAX_FILES)
+        raise DatasetError(
+            "jaquad_too_many_files", folder=shown_path(path), count=len(files), max=MAX_FILES
+        )
     return files
 
 
@@ -186,5 +202,6 @@ def load_jaquad(path: str | Path | None = None) -> Dataset:
     documents = tuple(d for part in parts for d in part.documents)
     questions = tuple(q for part in parts for q in part.questions)
     dropped = {k: v for part in parts for k, v in part.dropped.items()}
-    return Dataset(name, documents, questions, dropped,
-                   summary_notes(documents, questions, dropped))
+    return Dataset(
+        name, documents, questions, dropped, summary_notes(documents, questions, dropped)
+    )

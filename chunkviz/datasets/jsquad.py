@@ -58,8 +58,9 @@ def paragraph_number(paragraph: Mapping[str, Any], *, where: str) -> tuple[str, 
             raise DatasetError("jsquad_question_id", where=where, id=str(qa.get("id")))
         found.add((m["article"], int(m["paragraph"])))
     if len(found) != 1:
-        raise DatasetError("jsquad_paragraph_number", where=where,
-                           found=[f"{a}p{n}" for a, n in sorted(found)])
+        raise DatasetError(
+            "jsquad_paragraph_number", where=where, found=[f"{a}p{n}" for a, n in sorted(found)]
+        )
     return found.pop()
 
 
@@ -78,14 +79,17 @@ def build_jsquad(data: Any, *, name: str = "jsquad") -> Dataset:
         prefix = title + SEPARATOR
         numbered = []
         for j, paragraph in enumerate(article["paragraphs"]):
-            where = Message("where_paragraph", file=Whole(name), article=i, title=title,
-                            paragraph=j)
+            where = Message(
+                "where_paragraph", file=Whole(name), article=i, title=title, paragraph=j
+            )
             numbered.append((*paragraph_number(paragraph, where=where), paragraph, where))
         article_ids = {a for a, _, _, _ in numbered}
         if len(article_ids) > 1:
-            raise DatasetError("jsquad_mixed_ids", where=Message(
-                "where_article", file=Whole(name), article=i, title=title),
-                found=sorted(article_ids))
+            raise DatasetError(
+                "jsquad_mixed_ids",
+                where=Message("where_article", file=Whole(name), article=i, title=title),
+                found=sorted(article_ids),
+            )
         doc_id = numbered[0][0] if numbered else f"article-{i}"
         # NOTE: the numeric sort is the whole point; raw order is p0, p1, p10, ..., p2, ...
         numbered.sort(key=lambda item: item[1])
@@ -100,13 +104,22 @@ def build_jsquad(data: Any, *, name: str = "jsquad") -> Dataset:
             starts.append(offset)
             bodies.append(body)
             questions += paragraph_questions(
-                paragraph["qas"], context=context, skip=len(prefix), offset=offset,
-                doc_id=doc_id, dropped=dropped, name=name, skip_reason=REASON_IN_TITLE,
+                paragraph["qas"],
+                context=context,
+                skip=len(prefix),
+                offset=offset,
+                doc_id=doc_id,
+                dropped=dropped,
+                name=name,
+                skip_reason=REASON_IN_TITLE,
             )
             offset += len(body)
         documents.append(Document(doc_id, title, "".join(bodies), tuple(starts)))
     return Dataset(
-        name, tuple(documents), tuple(questions), dropped,
+        name,
+        tuple(documents),
+        tuple(questions),
+        dropped,
         summary_notes(documents, questions, dropped),
     )
 

@@ -80,8 +80,11 @@ FIX = Message("fix_mtcb")
 
 def _files(folder: Path, config: str) -> list[Path]:
     sub = folder / config
-    found = sorted(p for p in sub.glob("*") if p.suffix in (".parquet", ".jsonl")) \
-        if sub.is_dir() else []
+    found = (
+        sorted(p for p in sub.glob("*") if p.suffix in (".parquet", ".jsonl"))
+        if sub.is_dir()
+        else []
+    )
     found += [p for p in (folder / f"{config}.jsonl", folder / f"{config}.parquet") if p.is_file()]
     if not found:
         raise DatasetError("mtcb_no_files", folder=shown_path(folder), config=config, fix=FIX)
@@ -98,15 +101,17 @@ def _rows(path: Path) -> Iterator[Mapping[str, Any]]:
         try:
             table = pq.read_table(path)
         except Exception as exc:  # noqa: BLE001 - pyarrow raises many types on a bad file
-            raise DatasetError("mtcb_bad_parquet", file=shown_path(path.name),
-                               reason=str(exc), fix=FIX) from None
+            raise DatasetError(
+                "mtcb_bad_parquet", file=shown_path(path.name), reason=str(exc), fix=FIX
+            ) from None
         yield from table.to_pylist()
         return
     try:
         text = read_file_bytes(path, error=DatasetError).decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DatasetError("mtcb_not_utf8", file=shown_path(path.name), reason=exc.reason,
-                           byte=exc.start, fix=FIX) from None
+        raise DatasetError(
+            "mtcb_not_utf8", file=shown_path(path.name), reason=exc.reason, byte=exc.start, fix=FIX
+        ) from None
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -124,8 +129,9 @@ def _text(row: Mapping[str, Any], file: str, number: int) -> str:
 
 
 def _int_list(value: Any) -> tuple[int, ...]:
-    if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool)
-                                       for v in value):
+    if isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
         return tuple(value)
     return ()
 
@@ -143,8 +149,9 @@ def read_mtcb(folder: str | Path) -> Dataset:
     files = {config: _files(root, config) for config in CONFIGS}
     total = sum(p.stat().st_size for paths in files.values() for p in paths)
     if total > MAX_TOTAL_BYTES:
-        raise DatasetError("mtcb_too_large", folder=shown_path(root), bytes=total,
-                           max=MAX_TOTAL_BYTES)
+        raise DatasetError(
+            "mtcb_too_large", folder=shown_path(root), bytes=total, max=MAX_TOTAL_BYTES
+        )
     documents: list[Document] = []
     seen: set[str] = set()
     for path in files["corpus"]:
@@ -152,14 +159,19 @@ def read_mtcb(folder: str | Path) -> Dataset:
             raw_id = row.get("id", row.get("doc_id"))
             doc_id = str(raw_id) if raw_id is not None else f"d{len(documents)}"
             if doc_id in seen:
-                raise DatasetError("mtcb_id_twice", file=shown_path(path.name),
-                                   document=len(documents) + 1, id=doc_id, fix=FIX)
+                raise DatasetError(
+                    "mtcb_id_twice",
+                    file=shown_path(path.name),
+                    document=len(documents) + 1,
+                    id=doc_id,
+                    fix=FIX,
+                )
             seen.add(doc_id)
             text = _text(row, path.name, len(documents) + 1)
-            starts = tuple(s for s in _int_list(row.get("paragraph_starts"))
-                           if 0 <= s < len(text))
-            documents.append(Document(doc_id, str(row.get("title") or doc_id), text,
-                                      paragraph_starts=starts))
+            starts = tuple(s for s in _int_list(row.get("paragraph_starts")) if 0 <= s < len(text))
+            documents.append(
+                Document(doc_id, str(row.get("title") or doc_id), text, paragraph_starts=starts)
+            )
     by_id = {d.doc_id: d for d in documents}
     questions: list[Question] = []
     dropped: dict[str, str] = {}
@@ -184,25 +196,32 @@ def read_mtcb(folder: str | Path) -> Dataset:
                     continue
                 doc = holders[0]
                 elsewhere += len(holders) > 1
-                spans = tuple(Span(doc.doc_id, s, s + len(passage))
-                              for s in occurrences(doc.text, passage))
+                spans = tuple(
+                    Span(doc.doc_id, s, s + len(passage)) for s in occurrences(doc.text, passage)
+                )
             answer = row.get("answer")
-            questions.append(Question(qid, doc.doc_id, question,
-                                      answer if isinstance(answer, str) else passage, spans))
+            questions.append(
+                Question(
+                    qid, doc.doc_id, question, answer if isinstance(answer, str) else passage, spans
+                )
+            )
     if not questions:
         raise DatasetError("mtcb_no_question", folder=shown_path(root), count=count, fix=FIX)
     notes = [f"{len(documents)} documents, {len(questions)} questions kept"]
     if elsewhere:
-        notes.append(f"{elsewhere} passages also occur in another document (MTCB would count "
-                     "a chunk of that document; here only the first document's occurrences "
-                     "count)")
+        notes.append(
+            f"{elsewhere} passages also occur in another document (MTCB would count "
+            "a chunk of that document; here only the first document's occurrences "
+            "count)"
+        )
     if dropped:
         notes.append(f"{len(dropped)} questions dropped (see dropped)")
     return Dataset(root.name, tuple(documents), tuple(questions), dropped, tuple(notes))
 
 
-def _exported_span(row: Mapping[str, Any], passage: str, by_id: Mapping[str, Document]
-                   ) -> tuple[Document, tuple[Span, ...]] | None:
+def _exported_span(
+    row: Mapping[str, Any], passage: str, by_id: Mapping[str, Document]
+) -> tuple[Document, tuple[Span, ...]] | None:
     """The spans chunkviz exported with the passage, when they are there and still valid.
 
     ``spans`` is every answer span of the question (``[start, end]`` pairs in
@@ -218,7 +237,7 @@ def _exported_span(row: Mapping[str, Any], passage: str, by_id: Mapping[str, Doc
         if len(bounds) != 2 or not 0 <= bounds[0] < bounds[1] <= len(doc.text):
             return None
         spans.append(Span(doc.doc_id, bounds[0], bounds[1]))
-    if doc.text[spans[0].start:spans[0].end] != passage:
+    if doc.text[spans[0].start : spans[0].end] != passage:
         return None
     return doc, tuple(spans)
 
@@ -242,20 +261,32 @@ def write_mtcb(dataset: Dataset, folder: str | Path) -> Path:
 
     root = check_writable(folder, "--out")
     by_id = {d.doc_id: d for d in dataset.documents}
-    corpus = [{"id": d.doc_id, "title": d.title, "text": d.text,
-               "paragraph_starts": list(d.paragraph_starts)} for d in dataset.documents]
+    corpus = [
+        {
+            "id": d.doc_id,
+            "title": d.title,
+            "text": d.text,
+            "paragraph_starts": list(d.paragraph_starts),
+        }
+        for d in dataset.documents
+    ]
     questions = []
     for q in dataset.questions:
         spans = [s for s in q.spans if s.doc_id == q.doc_id]
         if not spans or q.doc_id not in by_id:
             continue
         first = spans[0]
-        questions.append({"id": q.qid, "question": q.question,
-                          PASSAGE: by_id[q.doc_id].text[first.start:first.end],
-                          "answer": q.answer, "document_id": q.doc_id,
-                          "spans": [[s.start, s.end] for s in spans]})
+        questions.append(
+            {
+                "id": q.qid,
+                "question": q.question,
+                PASSAGE: by_id[q.doc_id].text[first.start : first.end],
+                "answer": q.answer,
+                "document_id": q.doc_id,
+                "spans": [[s.start, s.end] for s in spans],
+            }
+        )
     write_atomically(root / "corpus" / "train-00000-of-00001.jsonl", _jsonl(corpus), "--out")
-    write_atomically(root / "questions" / "train-00000-of-00001.jsonl", _jsonl(questions),
-                     "--out")
+    write_atomically(root / "questions" / "train-00000-of-00001.jsonl", _jsonl(questions), "--out")
     write_atomically(root / "README.md", CARD.format(name=dataset.name).encode("utf-8"), "--out")
     return root

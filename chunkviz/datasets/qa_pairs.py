@@ -164,8 +164,10 @@ def locate_qa_pairs(
         tuple(Document(n, n, t) for n, t in texts.items()),
         tuple(questions),
         dropped,
-        (f"{len(questions)} of {len(questions) + len(dropped)} pairs located",
-         *(i.message() for i in issues)),
+        (
+            f"{len(questions)} of {len(questions) + len(dropped)} pairs located",
+            *(i.message() for i in issues),
+        ),
     )
     return QAPairsReport(dataset, tuple(issues))
 
@@ -197,13 +199,21 @@ def _parse(text: str, name: str) -> list[Any]:
     if suffix == ".jsonl":
         lines = itertools.islice(
             ((n, ln) for n, ln in enumerate(text.splitlines(), start=1) if ln.strip()),
-            MAX_QA_PAIRS + 1)
-        pairs: Any = [loads_json(line, name, line=n, what="JSON Lines", error=DatasetError,
-                                 fix=Message("fix_qa_jsonl"))
-                      for n, line in lines]
+            MAX_QA_PAIRS + 1,
+        )
+        pairs: Any = [
+            loads_json(
+                line,
+                name,
+                line=n,
+                what="JSON Lines",
+                error=DatasetError,
+                fix=Message("fix_qa_jsonl"),
+            )
+            for n, line in lines
+        ]
     elif suffix == ".json" or (suffix not in (".csv", ".tsv") and stripped[:1] in ("[", "{")):
-        pairs = loads_json(text, name, error=DatasetError,
-                           fix=Message("fix_qa_json"))
+        pairs = loads_json(text, name, error=DatasetError, fix=Message("fix_qa_json"))
         if isinstance(pairs, Mapping) and isinstance(pairs.get("qa_pairs"), list):
             pairs = pairs["qa_pairs"]
         if not isinstance(pairs, list):
@@ -216,8 +226,13 @@ def _parse(text: str, name: str) -> list[Any]:
         try:
             pairs = list(itertools.islice(reader, MAX_QA_PAIRS + 1))
         except csv.Error as exc:
-            raise DatasetError("qa_bad_csv", file=name, line=reader.line_num, reason=str(exc),
-                               limit=csv.field_size_limit()) from None
+            raise DatasetError(
+                "qa_bad_csv",
+                file=name,
+                line=reader.line_num,
+                reason=str(exc),
+                limit=csv.field_size_limit(),
+            ) from None
         if not pairs:
             normalize_pairs([dict.fromkeys(reader.fieldnames, "")], name=name)  # names the column
     return list(pairs)

@@ -60,8 +60,9 @@ def first_answer(qa: Mapping[str, Any], *, name: str) -> tuple[str, int] | None:
     """
     for key in ("id", "question"):
         if key not in qa:
-            raise DatasetError("squad_question_key", file=Whole(name), key=key,
-                               found=sorted(map(str, qa)))
+            raise DatasetError(
+                "squad_question_key", file=Whole(name), key=key, found=sorted(map(str, qa))
+            )
     answers = qa.get("answers") or []
     if qa.get("is_impossible") or not answers:
         return None
@@ -111,13 +112,22 @@ def paragraph_questions(
             continue
         begin = offset + start - skip
         span = Span(doc_id, begin, begin + len(text))
-        kept.append(Question(qid, doc_id, str(qa["question"]), text, (span,),
-                             _alternatives(qa, context, skip, offset, doc_id, span)))
+        kept.append(
+            Question(
+                qid,
+                doc_id,
+                str(qa["question"]),
+                text,
+                (span,),
+                _alternatives(qa, context, skip, offset, doc_id, span),
+            )
+        )
     return kept
 
 
-def _alternatives(qa: Mapping[str, Any], context: str, skip: int, offset: int, doc_id: str,
-                  first: Span) -> tuple[Span, ...]:
+def _alternatives(
+    qa: Mapping[str, Any], context: str, skip: int, offset: int, doc_id: str, first: Span
+) -> tuple[Span, ...]:
     """Spans of ``answers[1:]`` that match the context and lie outside the skipped prefix."""
     out: list[Span] = []
     for answer in (qa.get("answers") or [])[1:]:
@@ -150,17 +160,26 @@ def build_squad(data: Any, *, name: str) -> Dataset:
         title = str(article.get("title", f"article {i}"))
         for j, paragraph in enumerate(article["paragraphs"]):
             if "context" not in paragraph:
-                raise DatasetError("squad_no_context", file=Whole(name), paragraph=j,
-                                   article=i)
+                raise DatasetError("squad_no_context", file=Whole(name), paragraph=j, article=i)
             context = str(paragraph["context"])
             doc_id = f"{i}-{j}"
             documents.append(Document(doc_id, f"{title} ¶{j}", context, (0,) if context else ()))
             questions += paragraph_questions(
-                paragraph.get("qas", []), context=context, skip=0, offset=0, doc_id=doc_id,
-                dropped=dropped, name=name,
+                paragraph.get("qas", []),
+                context=context,
+                skip=0,
+                offset=0,
+                doc_id=doc_id,
+                dropped=dropped,
+                name=name,
             )
-    return Dataset(name, tuple(documents), tuple(questions), dropped, summary_notes(
-        documents, questions, dropped))
+    return Dataset(
+        name,
+        tuple(documents),
+        tuple(questions),
+        dropped,
+        summary_notes(documents, questions, dropped),
+    )
 
 
 def load_squad(path: str | Path) -> Dataset:

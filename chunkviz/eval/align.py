@@ -225,8 +225,12 @@ class AlignmentReport:
             for c in self.chunks
             if c.start is not None and c.end is not None and c.index not in skip
         )
-        params = {"format": self.format, "source": label or self.format,
-                  "imported": len(self.chunks), "aligned": len(chunks)}
+        params = {
+            "format": self.format,
+            "source": label or self.format,
+            "imported": len(self.chunks),
+            "aligned": len(chunks),
+        }
         return ChunkingResult(self.text, chunks, STRATEGY, params)
 
 
@@ -327,8 +331,12 @@ def loads_chunks(raw: str, name: str) -> tuple[ChunkFormat, tuple[ImportedChunk,
     """
     problem = json_problem(raw)
     if problem is not None:
-        raise InputTextError("chunks_bad_json", file=Whole(neutral_bidi(name)),
-                             problem=Whole(problem), fix=_CHUNKS_FIX)
+        raise InputTextError(
+            "chunks_bad_json",
+            file=Whole(neutral_bidi(name)),
+            problem=Whole(problem),
+            fix=_CHUNKS_FIX,
+        )
     _check_count(name, json_values(raw))  # before millions of objects are built
     try:
         data = json.loads(raw)
@@ -341,18 +349,25 @@ def loads_chunks(raw: str, name: str) -> tuple[ChunkFormat, tuple[ImportedChunk,
                 data.append(json.loads(line))
             except (ValueError, RecursionError) as exc:
                 reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "not a JSON value"
-                raise InputTextError("chunks_bad_line", file=Whole(neutral_bidi(name)), line=n,
-                                     problem=Whole(reason), fix=_CHUNKS_FIX) from None
+                raise InputTextError(
+                    "chunks_bad_line",
+                    file=Whole(neutral_bidi(name)),
+                    line=n,
+                    problem=Whole(reason),
+                    fix=_CHUNKS_FIX,
+                ) from None
     except (ValueError, RecursionError):  # json_problem bounds both; kept as a last guard
-        raise InputTextError("chunks_not_json", file=Whole(neutral_bidi(name)),
-                             fix=_CHUNKS_FIX) from None
+        raise InputTextError(
+            "chunks_not_json", file=Whole(neutral_bidi(name)), fix=_CHUNKS_FIX
+        ) from None
     return parse_chunks(data)
 
 
 def _check_count(name: str, count: int) -> None:
     if count > MAX_IMPORTED_CHUNKS:
-        raise InputTextError("chunks_too_many", file=Whole(neutral_bidi(name)), count=count,
-                             max=MAX_IMPORTED_CHUNKS)
+        raise InputTextError(
+            "chunks_too_many", file=Whole(neutral_bidi(name)), count=count, max=MAX_IMPORTED_CHUNKS
+        )
 
 
 def check_chunks(name: str, chunks: Sequence[ImportedChunk], document_chars: int) -> None:
@@ -370,9 +385,14 @@ def check_chunks(name: str, chunks: Sequence[ImportedChunk], document_chars: int
     chars = sum(len(c.text) for c in chunks)
     limit = MAX_CHARS_PER_DOCUMENT_CHAR * document_chars + _CHAR_SLACK
     if chars > limit:
-        raise InputTextError("chunks_too_much_text", file=Whole(name), chars=chars,
-                             document=document_chars, max=limit,
-                             per_char=MAX_CHARS_PER_DOCUMENT_CHAR)
+        raise InputTextError(
+            "chunks_too_much_text",
+            file=Whole(name),
+            chars=chars,
+            document=document_chars,
+            max=limit,
+            per_char=MAX_CHARS_PER_DOCUMENT_CHAR,
+        )
 
 
 # ---------------------------------------------------------------------------------- aligning
@@ -541,8 +561,9 @@ def align_chunks(
     pieces = [_WS.sub("", c if isinstance(c, str) else c.text) for c in chunks]
     # Chunks in their places hold the document's text about once (1.25 times at 20% overlap):
     # beyond twice the document, more chunk text earns no more budget.
-    budget = _Budget(_FILE_STEPS_PER_CHAR * min(sum(map(len, pieces)), 2 * len(doc.text))
-                     + _FILE_STEPS_FLOOR)
+    budget = _Budget(
+        _FILE_STEPS_PER_CHAR * min(sum(map(len, pieces)), 2 * len(doc.text)) + _FILE_STEPS_FLOOR
+    )
     unsearched = 0
     # ``reach``: where the previous chunk ends, or would end if the chunks that could not be
     # aligned since then were where expected (so one lost chunk does not misplace the next).
@@ -578,8 +599,12 @@ def align_chunks(
         found: tuple[int, int, Match, int] | None = None
         # A claim inside the previous chunk's span is an earlier copy (str.find's answer on
         # repeated text), not where a next chunk starts: no library nests its chunks.
-        if (claim is not None and lo <= claim and claim + len(t) > prev_end
-                and text.startswith(t, claim)):
+        if (
+            claim is not None
+            and lo <= claim
+            and claim + len(t) > prev_end
+            and text.startswith(t, claim)
+        ):
             found = (claim, claim + len(t), "claimed", len(piece))
         if found is None:
             k = _nearest(text, t, wlo, expected, hi + len(t))
@@ -595,8 +620,9 @@ def align_chunks(
         if found is None and budget.left <= 0:
             unsearched += 1
         elif found is None:
-            mine = _Budget(min(budget.left,
-                               _CHUNK_STEPS_PER_CHAR * len(piece) + _CHUNK_STEPS_FLOOR))
+            mine = _Budget(
+                min(budget.left, _CHUNK_STEPS_PER_CHAR * len(piece) + _CHUNK_STEPS_FLOOR)
+            )
             start_left = mine.left
             part = _partial(doc, piece, swlo, doc.at_or_after(expected), shi + len(piece), mine)
             budget.left -= start_left - mine.left
@@ -630,8 +656,7 @@ def align_chunks(
         if c.end <= reach and reach > 0:
             nested.append(c.index)
         reach = max(reach, c.end)
-    return AlignmentReport(text, format, tuple(out), _gaps(text, out), tuple(nested),
-                           unsearched)
+    return AlignmentReport(text, format, tuple(out), _gaps(text, out), tuple(nested), unsearched)
 
 
 def _gaps(text: str, chunks: Sequence[AlignedChunk]) -> tuple[Gap, ...]:
@@ -663,8 +688,13 @@ def report_dict(report: AlignmentReport) -> dict[str, Any]:
         "chunks": len(report.chunks),
         "aligned": report.aligned_count,
         "not_as_is": [
-            {"index": c.index, "match": c.match, "start": c.start, "end": c.end,
-             "matched_chars": c.matched}
+            {
+                "index": c.index,
+                "match": c.match,
+                "start": c.start,
+                "end": c.end,
+                "matched_chars": c.matched,
+            }
             for c in report.not_as_is
         ],
         "wrong_claims": [

@@ -65,8 +65,7 @@ def pk(length: int, reference: Iterable[int], hypothesis: Iterable[int], k: int)
     return float(np.mean(same_ref != same_hyp))
 
 
-def window_diff(length: int, reference: Iterable[int], hypothesis: Iterable[int],
-                k: int) -> float:
+def window_diff(length: int, reference: Iterable[int], hypothesis: Iterable[int], k: int) -> float:
     """WindowDiff of ``hypothesis`` against ``reference`` boundaries over ``length`` chars.
 
     Raises:

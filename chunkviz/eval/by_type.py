@@ -79,8 +79,9 @@ def _values(results: Results, metric: str) -> dict[str, np.ndarray]:
 def _subset(results: Results, mask: np.ndarray) -> Resampling:
     """The file's resampling restricted to the questions in ``mask``."""
     docs = results.question_docs or results.question_ids
-    clusters = Clusters.of([d for d, keep in zip(docs, mask, strict=True) if keep],
-                           results.stats.unit)
+    clusters = Clusters.of(
+        [d for d, keep in zip(docs, mask, strict=True) if keep], results.stats.unit
+    )
     return Resampling.draw(clusters, results.stats.bootstrap, results.stats.seed)
 
 
@@ -119,24 +120,42 @@ def metric_by_type(results: Results, metric: str, kind: TypeKind) -> tuple[TypeM
         estimates: dict[str, Estimate] = {}
         if n >= MIN_QUESTIONS:
             resampling = _subset(results, mask)
-            estimates = {lab: bootstrap_ci(v[mask], resampling=resampling)
-                         for lab, v in values.items()}
-        lost = {lab: sum(1 for r, keep in zip(results.ranks[lab], mask, strict=True)
-                         if keep and r is None) for lab in results.labels}
+            estimates = {
+                lab: bootstrap_ci(v[mask], resampling=resampling) for lab, v in values.items()
+            }
+        lost = {
+            lab: sum(
+                1 for r, keep in zip(results.ranks[lab], mask, strict=True) if keep and r is None
+            )
+            for lab in results.labels
+        }
         out.append(TypeMetric(name, n, len(set(docs[mask].tolist())), estimates, lost))
     return tuple(out)
 
 
-def _pairs(results: Results, metric: str, values: Mapping[str, np.ndarray], mask: np.ndarray,
-           resampling: Resampling, margin: float | None) -> list[PairwiseResult]:
+def _pairs(
+    results: Results,
+    metric: str,
+    values: Mapping[str, np.ndarray],
+    mask: np.ndarray,
+    resampling: Resampling,
+    margin: float | None,
+) -> list[PairwiseResult]:
     delta = margin if margin is not None else results.stats.margins.get(metric)
-    return pairwise_tests({lab: v[mask] for lab, v in values.items()}, metric=metric,
-                          alpha=results.stats.alpha, permutations=results.stats.permutations,
-                          seed=results.stats.seed, resampling=resampling, margin=delta)
+    return pairwise_tests(
+        {lab: v[mask] for lab, v in values.items()},
+        metric=metric,
+        alpha=results.stats.alpha,
+        permutations=results.stats.permutations,
+        seed=results.stats.seed,
+        resampling=resampling,
+        margin=delta,
+    )
 
 
-def retest_pairs(results: Results, metric: str,
-                 margin: float | None = None) -> tuple[PairwiseResult, ...]:
+def retest_pairs(
+    results: Results, metric: str, margin: float | None = None
+) -> tuple[PairwiseResult, ...]:
     """Every pair of the file tested on any rank metric, as the runner tests its own metrics.
 
     The same units, seed, bootstrap, permutations and Holm correction over the pairs as the
@@ -147,8 +166,9 @@ def retest_pairs(results: Results, metric: str,
         ParameterError: An unknown metric.
     """
     mask = np.ones(len(results.question_ids), dtype=bool)
-    return tuple(_pairs(results, metric, _values(results, metric), mask,
-                        _subset(results, mask), margin))
+    return tuple(
+        _pairs(results, metric, _values(results, metric), mask, _subset(results, mask), margin)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,8 +190,9 @@ class TypeComparison:
 ByType = dict[tuple[str, str], tuple[TypeComparison, ...]]
 
 
-def compare_by_type(results: Results, metric: str, kind: TypeKind,
-                    margin: float | None = None) -> ByType:
+def compare_by_type(
+    results: Results, metric: str, kind: TypeKind, margin: float | None = None
+) -> ByType:
     """Every pair of the file on ``metric``, tested on each type's questions alone.
 
     Args:
@@ -208,21 +229,40 @@ def compare_by_type(results: Results, metric: str, kind: TypeKind,
         eq_adjusted = holm([1.0 if r.p_equiv is None else r.p_equiv for r in across])
         items = []
         for (name, n, mask, resampling, _rows), r, ph, bound, peh in zip(
-                raw, across, adjusted, bounds, eq_adjusted, strict=True):
+            raw, across, adjusted, bounds, eq_adjusted, strict=True
+        ):
             a, b = values[r.a][mask], values[r.b][mask]
-            eq = (tost_paired(a, b, r.delta, alpha=alpha, clusters=resampling.clusters)
-                  if r.delta is not None else None)
+            eq = (
+                tost_paired(a, b, r.delta, alpha=alpha, clusters=resampling.clusters)
+                if r.delta is not None
+                else None
+            )
             fields = equivalence_fields(a, b, eq, peh, alpha)
-            items.append(TypeComparison(name, n, msgspec.structs.replace(
-                r, p_holm=float(ph), p_holm_bound=bound, significant=bool(ph < alpha),
-                p_equiv_holm=float(peh) if eq is not None else None, **fields)))
+            items.append(
+                TypeComparison(
+                    name,
+                    n,
+                    msgspec.structs.replace(
+                        r,
+                        p_holm=float(ph),
+                        p_holm_bound=bound,
+                        significant=bool(ph < alpha),
+                        p_equiv_holm=float(peh) if eq is not None else None,
+                        **fields,
+                    ),
+                )
+            )
         out[(first.a, first.b)] = tuple(items)
     return out
 
 
-def losses_by_type(results: Results, metric: str, kind: TypeKind, label: str,
-                   comparisons: Mapping[tuple[str, str], tuple[TypeComparison, ...]] | None = None,
-                   ) -> tuple[tuple[str, str, PairwiseResult], ...]:
+def losses_by_type(
+    results: Results,
+    metric: str,
+    kind: TypeKind,
+    label: str,
+    comparisons: Mapping[tuple[str, str], tuple[TypeComparison, ...]] | None = None,
+) -> tuple[tuple[str, str, PairwiseResult], ...]:
     """The types on which ``label`` does significantly worse than another configuration.
 
     Args:

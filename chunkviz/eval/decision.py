@@ -64,6 +64,7 @@ Outcome = Literal["a_better", "b_better", "equivalent", "inconclusive", "saturat
 Basis = Literal["equal_k", "budget"]
 Rule = Literal["equivalent", "best"]
 
+
 def default_margin(metric: str) -> float:
     """The default equivalence margin delta of a metric key (``recall@5`` -> 0.01).
 
@@ -90,8 +91,9 @@ def default_margin(metric: str) -> float:
     return parse_key(metric).measure.margin
 
 
-def margins_for(metrics: Sequence[str], given: Mapping[str, float] | None = None
-                ) -> dict[str, float]:
+def margins_for(
+    metrics: Sequence[str], given: Mapping[str, float] | None = None
+) -> dict[str, float]:
     """The margin of each metric key: ``given`` where it names one, else ``default_margin``."""
     return {key: float((given or {}).get(key, default_margin(key))) for key in metrics}
 
@@ -226,12 +228,22 @@ class Cost:
     index_bytes: int
 
 
-def context_cost(*, k: float, chunks: int, mean_chunk_chars: float,
-                 mean_chunk_tokens: float | None, index_bytes: int) -> Cost:
+def context_cost(
+    *,
+    k: float,
+    chunks: int,
+    mean_chunk_chars: float,
+    mean_chunk_tokens: float | None,
+    index_bytes: int,
+) -> Cost:
     """The cost of retrieving ``k`` chunks (never more than the index holds)."""
     kk = max(0, min(k, chunks))
-    return Cost(kk, kk * mean_chunk_chars,
-                None if mean_chunk_tokens is None else kk * mean_chunk_tokens, index_bytes)
+    return Cost(
+        kk,
+        kk * mean_chunk_chars,
+        None if mean_chunk_tokens is None else kk * mean_chunk_tokens,
+        index_bytes,
+    )
 
 
 def cost_key(cost: Cost, basis: Basis) -> tuple[float, float]:
@@ -278,8 +290,9 @@ class Compared(Protocol):
 DEFAULT_BUDGET_CHARS = 2000
 
 
-def retrievable(*, chunks: int, documents: int, median_chunk_chars: float,
-                budget_chars: int) -> bool:
+def retrievable(
+    *, chunks: int, documents: int, median_chunk_chars: float, budget_chars: int
+) -> bool:
     """Whether a configuration's chunks can be retrieved at all at a context budget.
 
     Not when its chunks are whole documents (at most one chunk per document: retrieving one
@@ -335,9 +348,13 @@ def preference(option: Option) -> tuple[float, float, float, float]:
     return (-prior, option.cut, float(option.cost.index_bytes), option.cost.chars)
 
 
-_FLIP: Mapping[Outcome, Outcome] = {"a_better": "b_better", "b_better": "a_better",
-                                    "equivalent": "equivalent", "inconclusive": "inconclusive",
-                                    "saturated": "saturated"}
+_FLIP: Mapping[Outcome, Outcome] = {
+    "a_better": "b_better",
+    "b_better": "a_better",
+    "equivalent": "equivalent",
+    "inconclusive": "inconclusive",
+    "saturated": "saturated",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,27 +494,47 @@ def recommend(
     against_top = _versus(options, pairs, top, basis)
     # NOTE: the questions cannot tell the top from these, so the noisiest mean must not decide:
     # the one rule (``preference``) does, and never by sending more context.
-    group = [top] + [o for o in eligible if o.label in against_top
-                     and against_top[o.label].outcome in ("saturated", "inconclusive")
-                     and not against_top[o.label].worse_by_interval]
+    group = [top] + [
+        o
+        for o in eligible
+        if o.label in against_top
+        and against_top[o.label].outcome in ("saturated", "inconclusive")
+        and not against_top[o.label].worse_by_interval
+    ]
     best = min(group, key=lambda o: (*preference(o), order[o.label]))
     found = against_top if best is top else _versus(options, pairs, best, basis)
     missing = [o.label for o in options if o.label != best.label and o.label not in found]
     if missing:
         raise ParameterError("recommend_no_comparison", missing=missing, best=best.label)
     ranked = sorted(options, key=key)
-    candidates = [best] + [o for o in ranked if o.label != best.label and o.eligible
-                           and found[o.label].outcome == "equivalent"
-                           and not found[o.label].worse_by_interval]
+    candidates = [best] + [
+        o
+        for o in ranked
+        if o.label != best.label
+        and o.eligible
+        and found[o.label].outcome == "equivalent"
+        and not found[o.label].worse_by_interval
+    ]
     pick = min(candidates, key=key)
     versus = tuple(found[o.label] for o in ranked if o.label != best.label)
     by_label = {o.label: o for o in options}
-    cheaper = tuple(v for v in versus
-                    if by_label[v.label].eligible and key(by_label[v.label]) < key(pick))
-    return Choice(basis, metric, delta, best.label, pick.label,
-                  "best" if pick.label == best.label else "equivalent", tuple(ranked), versus,
-                  cheaper, top.label, tuple(o.label for o in ranked if not o.eligible),
-                  prior_pick(options))
+    cheaper = tuple(
+        v for v in versus if by_label[v.label].eligible and key(by_label[v.label]) < key(pick)
+    )
+    return Choice(
+        basis,
+        metric,
+        delta,
+        best.label,
+        pick.label,
+        "best" if pick.label == best.label else "equivalent",
+        tuple(ranked),
+        versus,
+        cheaper,
+        top.label,
+        tuple(o.label for o in ranked if not o.eligible),
+        prior_pick(options),
+    )
 
 
 def prior_pick(options: Sequence[Option]) -> str:
@@ -513,8 +550,9 @@ def prior_pick(options: Sequence[Option]) -> str:
     return min(with_prior, key=lambda o: (*preference(o), order[o.label])).label
 
 
-def _versus(options: Sequence[Option], pairs: Sequence[Compared], best: Option,
-            basis: Basis) -> dict[str, Versus]:
+def _versus(
+    options: Sequence[Option], pairs: Sequence[Compared], best: Option, basis: Basis
+) -> dict[str, Versus]:
     """Every option's comparison with ``best``, oriented ``option - best``."""
     found: dict[str, Versus] = {}
     for p in pairs:

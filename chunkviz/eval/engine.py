@@ -153,8 +153,7 @@ class LocalEngine:
         self, documents: Sequence[Document], configs: Sequence[Config]
     ) -> list[list[ChunkingResult]]:
         """Chunk every document under every configuration: ``result[config][document]``."""
-        return [[chunk_config(config, doc) for doc in documents]
-                for config in configs]
+        return [[chunk_config(config, doc) for doc in documents] for config in configs]
 
     def encode(
         self,
@@ -210,8 +209,13 @@ class LocalEngine:
         """The running pool when it serves ``backend`` with ``size`` workers or more, else anew."""
         pool = self._pool
         threads = self.threads or encoder_threads()
-        if (pool is not None and pool.name == backend.name and pool.model == backend.model
-                and pool.threads == threads and pool.workers >= size):
+        if (
+            pool is not None
+            and pool.name == backend.name
+            and pool.model == backend.model
+            and pool.threads == threads
+            and pool.workers >= size
+        ):
             return pool
         self.close()
         pool = EncoderPool(backend, workers=size, threads=threads)

@@ -58,13 +58,20 @@ def encode_estimate(
     if not encoders:
         return None
     encoder = encoders[0]
-    chunks = list(dict.fromkeys(
-        t for c in configs for d in dataset.documents
-        for t in contextual_texts(chunk_config(c, d), d.title, c.context)))
-    questions = list(dict.fromkeys(q.question for q in sample_questions(
-        dataset, sample, seed).questions))
-    missing = (sum(map(len, cache.missing(encoder, chunks, "document")))
-               + sum(map(len, cache.missing(encoder, questions, "query"))))
+    chunks = list(
+        dict.fromkeys(
+            t
+            for c in configs
+            for d in dataset.documents
+            for t in contextual_texts(chunk_config(c, d), d.title, c.context)
+        )
+    )
+    questions = list(
+        dict.fromkeys(q.question for q in sample_questions(dataset, sample, seed).questions)
+    )
+    missing = sum(map(len, cache.missing(encoder, chunks, "document"))) + sum(
+        map(len, cache.missing(encoder, questions, "query"))
+    )
     total = sum(map(len, chunks)) + sum(map(len, questions))
     rate = CHARS_PER_THREAD_SECOND.get(encoder.name)
     threads = int(getattr(encoder, "threads", 1) or 1)

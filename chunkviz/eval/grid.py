@@ -51,8 +51,12 @@ class Config:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Config:
         """Inverse of ``as_dict``."""
-        return cls(str(data["label"]), str(data["strategy"]), dict(data.get("params", {})),
-                   context=str(data.get("context", "none")))
+        return cls(
+            str(data["label"]),
+            str(data["strategy"]),
+            dict(data.get("params", {})),
+            context=str(data.get("context", "none")),
+        )
 
 
 @dataclass(frozen=True)
@@ -83,11 +87,9 @@ class ImportedConfig(Config):
         """
         result = self.chunkings.get(document.doc_id)
         if result is None:
-            raise ParameterError("imported_no_chunks", label=self.label,
-                                 document=document.doc_id)
+            raise ParameterError("imported_no_chunks", label=self.label, document=document.doc_id)
         if result.text != document.text:
-            raise ParameterError("imported_other_text", label=self.label,
-                                 document=document.doc_id)
+            raise ParameterError("imported_other_text", label=self.label, document=document.doc_id)
         return result
 
 
@@ -114,8 +116,11 @@ def config_label(strategy: str, params: Mapping[str, Any]) -> str:
         if "overlap" in checked:
             parts.append(str(checked["overlap"]))
     defaults = spec.defaults()
-    parts += [f"{k}={checked[k]}" for k in sorted(params)
-              if k not in (size_name, "overlap") and checked[k] != defaults[k]]
+    parts += [
+        f"{k}={checked[k]}"
+        for k in sorted(params)
+        if k not in (size_name, "overlap") and checked[k] != defaults[k]
+    ]
     return "-".join(parts)
 
 
@@ -151,8 +156,11 @@ def parse_label(label: str) -> Config:
     """
     name, *pieces = label.strip().split("-")
     spec = get_strategy(name)
-    positional = [p for p in (spec.size_param, "overlap")
-                  if p is not None and p in {q.name for q in spec.params}]
+    positional = [
+        p
+        for p in (spec.size_param, "overlap")
+        if p is not None and p in {q.name for q in spec.params}
+    ]
     params: dict[str, Any] = {}
     for i, piece in enumerate(pieces):
         key, eq, value = piece.partition("=")
@@ -161,8 +169,9 @@ def parse_label(label: str) -> Config:
         elif piece.isdigit() and i < len(positional) and len(params) == i:
             params[positional[i]] = int(piece)
         else:
-            raise ParameterError("label_piece", label=label, piece=piece,
-                                 positional=list(positional), strategy=name)
+            raise ParameterError(
+                "label_piece", label=label, piece=piece, positional=list(positional), strategy=name
+            )
     return make_config(name, params)
 
 
@@ -194,7 +203,8 @@ def with_context(configs: Sequence[Config], modes: Sequence[str]) -> tuple[Confi
     check_grid_size(len(configs) * len(checked), "--grid x --context")
     return tuple(
         c if mode == "none" else replace(c, label=f"{c.label}+{mode}", context=mode)
-        for mode in checked for c in configs
+        for mode in checked
+        for c in configs
     )
 
 
@@ -223,9 +233,12 @@ def snapped(configs: Sequence[Config], snap: str = "phrase") -> tuple[Config, ..
     Tune offers these beside ``tune_grid()`` without selecting them: the default grid, the
     shipped results and the prior stay as they are.
     """
-    return tuple(make_config(c.strategy, {**c.params, "snap": snap}) for c in configs
-                 if "snap" in {p.name for p in get_strategy(c.strategy).params}
-                 and c.params.get("snap", "none") == "none")
+    return tuple(
+        make_config(c.strategy, {**c.params, "snap": snap})
+        for c in configs
+        if "snap" in {p.name for p in get_strategy(c.strategy).params}
+        and c.params.get("snap", "none") == "none"
+    )
 
 
 def tune_grid() -> tuple[Config, ...]:
@@ -280,9 +293,12 @@ def chunk_config(config: Config, document: Document) -> ChunkingResult:
     return chunk_document(document, config.strategy, config.params)
 
 
-def build_grid(strategies: Sequence[str], sizes: Sequence[int],
-               overlap_percents: Sequence[int],
-               snaps: Sequence[str] = ("none",)) -> tuple[Config, ...]:
+def build_grid(
+    strategies: Sequence[str],
+    sizes: Sequence[int],
+    overlap_percents: Sequence[int],
+    snaps: Sequence[str] = ("none",),
+) -> tuple[Config, ...]:
     """Configurations for Recompute.
 
     Each strategy with a required size runs over ``sizes`` x ``overlap_percents`` (overlap =
@@ -295,14 +311,19 @@ def build_grid(strategies: Sequence[str], sizes: Sequence[int],
     """
     if not strategies:
         raise ParameterError("grid_no_strategy")
-    check_grid_size(len(strategies) * max(1, len(sizes)) * max(1, len(overlap_percents)),
-                    "strategies x sizes x overlaps")
+    check_grid_size(
+        len(strategies) * max(1, len(sizes)) * max(1, len(overlap_percents)),
+        "strategies x sizes x overlaps",
+    )
     configs: list[Config] = []
     for name in strategies:
         spec = get_strategy(name)
         names = {p.name for p in spec.params}
-        size_param = (spec.param(spec.size_param)
-                      if spec.size_param is not None and spec.size_param in names else None)
+        size_param = (
+            spec.param(spec.size_param)
+            if spec.size_param is not None and spec.size_param in names
+            else None
+        )
         # A strategy without a size, or whose size is an optional cap (paragraph's max_size,
         # off by default), runs once in its natural form, as the study's "paragraph" does.
         if size_param is None or size_param.optional:

@@ -33,9 +33,17 @@ from chunkviz.textio import decode_bytes
 
 #: The reserved strategy name of an imported chunking (not in the registry).
 IMPORTED = STRATEGY
-__all__ = ["IMPORTED", "MAX_CHARS_PER_DOCUMENT_CHAR", "MAX_CHUNK_FILE_BYTES",
-           "MAX_IMPORTED_CHUNKS", "ImportedChunking", "check_chunk_file", "import_chunks",
-           "imported_config", "imported_label"]
+__all__ = [
+    "IMPORTED",
+    "MAX_CHARS_PER_DOCUMENT_CHAR",
+    "MAX_CHUNK_FILE_BYTES",
+    "MAX_IMPORTED_CHUNKS",
+    "ImportedChunking",
+    "check_chunk_file",
+    "import_chunks",
+    "imported_config",
+    "imported_label",
+]
 
 
 @dataclass(frozen=True)
@@ -67,8 +75,12 @@ def check_chunk_file(size: int, name: str) -> None:
         InputTextError: The file is too large.
     """
     if size > MAX_CHUNK_FILE_BYTES:
-        raise InputTextError("chunks_too_large", file=Whole(name), mb=f"{size / 1e6:.1f}",
-                             max_mib=MAX_CHUNK_FILE_BYTES // (1024 * 1024))
+        raise InputTextError(
+            "chunks_too_large",
+            file=Whole(name),
+            mb=f"{size / 1e6:.1f}",
+            max_mib=MAX_CHUNK_FILE_BYTES // (1024 * 1024),
+        )
 
 
 def import_chunks(data: bytes, name: str, text: str) -> ImportedChunking:
@@ -93,8 +105,7 @@ def import_chunks(data: bytes, name: str, text: str) -> ImportedChunking:
     report = align_chunks(text, chunks, format=fmt)
     result = report.result(name)
     if not result.chunks:
-        raise InputTextError("chunks_none_aligned", file=Whole(name), count=len(chunks),
-                             format=fmt)
+        raise InputTextError("chunks_none_aligned", file=Whole(name), count=len(chunks), format=fmt)
     h = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
     h.update(json.dumps([[c.start, c.end] for c in result.chunks]).encode("ascii"))
     return ImportedChunking(h.hexdigest()[:16], name, report, result)
@@ -111,6 +122,9 @@ def imported_label(chunking: ImportedChunking) -> str:
 
 def imported_config(chunking: ImportedChunking, doc_id: str) -> ImportedConfig:
     """The chunking as a configuration of the benchmark runner, for the document ``doc_id``."""
-    return ImportedConfig(imported_label(chunking), IMPORTED,
-                          {"file": chunking.name, "offsets": chunking.report.digest},
-                          {doc_id: chunking.result})
+    return ImportedConfig(
+        imported_label(chunking),
+        IMPORTED,
+        {"file": chunking.name, "offsets": chunking.report.digest},
+        {doc_id: chunking.result},
+    )

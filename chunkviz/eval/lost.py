@@ -97,8 +97,12 @@ def lost_row(
             progress(1)
     ids = tuple(q.qid for q in dataset.questions if q.qid in broken)
     return LostRow(
-        config.label, chunks, predicted_chunks(dataset, config), len(dataset.questions),
-        len(ids), ids,
+        config.label,
+        chunks,
+        predicted_chunks(dataset, config),
+        len(dataset.questions),
+        len(ids),
+        ids,
     )
 
 
@@ -129,14 +133,16 @@ def format_lost_table(rows: Sequence[LostRow]) -> str:
     widths = [max(len(row[i]) for row in (header, *body)) for i in range(len(header))]
     lines = []
     for row in (header, *body):
-        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:],
-                                                                          strict=True)]
+        cells = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
         lines.append("  ".join(cells))
     return "\n".join(lines)
 
 
-def lost_by_type(dataset: Dataset, rows: Sequence[LostRow],
-                 kind: str = "question") -> list[tuple[str, int, dict[str, int]]]:
+def lost_by_type(
+    dataset: Dataset, rows: Sequence[LostRow], kind: str = "question"
+) -> list[tuple[str, int, dict[str, int]]]:
     """Broken questions per type (JaQuAD's question or answer types), per configuration.
 
     Args:
@@ -153,11 +159,14 @@ def lost_by_type(dataset: Dataset, rows: Sequence[LostRow],
     """
     if kind not in ("question", "answer"):
         raise ParameterError("one_of", name="kind", value=kind, choices=["question", "answer"])
-    of = {q.qid: q.question_type if kind == "question" else q.answer_type
-          for q in dataset.questions}
+    of = {
+        q.qid: q.question_type if kind == "question" else q.answer_type for q in dataset.questions
+    }
     sizes = Counter(t for t in of.values() if t)
-    return [(t, n, {r.config: sum(1 for qid in r.broken_ids if of.get(qid) == t) for r in rows})
-            for t, n in sorted(sizes.items(), key=lambda item: (-item[1], item[0]))]
+    return [
+        (t, n, {r.config: sum(1 for qid in r.broken_ids if of.get(qid) == t) for r in rows})
+        for t, n in sorted(sizes.items(), key=lambda item: (-item[1], item[0]))
+    ]
 
 
 def format_lost_by_type(table: Sequence[tuple[str, int, dict[str, int]]]) -> str:
@@ -166,9 +175,14 @@ def format_lost_by_type(table: Sequence[tuple[str, int, dict[str, int]]]) -> str
         return ""
     configs = list(table[0][2])
     header = ("type", "questions", *configs)
-    body = [(t, str(n), *(f"{c[k]} ({100 * c[k] / n:.1f}%)" for k in configs))
-            for t, n, c in table]
+    body = [(t, str(n), *(f"{c[k]} ({100 * c[k] / n:.1f}%)" for k in configs)) for t, n, c in table]
     widths = [max(len(row[i]) for row in (header, *body)) for i in range(len(header))]
-    return "\n".join("  ".join([row[0].ljust(widths[0]),
-                                *(c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True))])
-                     for row in (header, *body))
+    return "\n".join(
+        "  ".join(
+            [
+                row[0].ljust(widths[0]),
+                *(c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)),
+            ]
+        )
+        for row in (header, *body)
+    )

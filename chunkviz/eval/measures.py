@@ -169,8 +169,9 @@ def rank_measures() -> tuple[Measure, ...]:
 
 def span_measures() -> tuple[Measure, ...]:
     """The measures scored from the retrieved text, by column."""
-    return tuple(sorted((m for m in _REGISTRY.values() if m.span is not None),
-                        key=lambda m: m.span or 0))
+    return tuple(
+        sorted((m for m in _REGISTRY.values() if m.span is not None), key=lambda m: m.span or 0)
+    )
 
 
 def rank_keys() -> tuple[str, ...]:
@@ -204,8 +205,7 @@ def metric_values(name: str, ranks: Iterable[Rank] | np.ndarray, k: int) -> np.n
     """
     fn = get_measure(name).values
     if fn is None:
-        raise ParameterError("span_metric", name=name,
-                             choices=[m.name for m in rank_measures()])
+        raise ParameterError("span_metric", name=name, choices=[m.name for m in rank_measures()])
     return fn(ranks, k)
 
 
@@ -228,8 +228,11 @@ def budget_values(name: str, ranks: Iterable[Rank] | np.ndarray, k: float) -> np
     rank_list = ranks if isinstance(ranks, np.ndarray) else list(ranks)
     whole = int(math.floor(k + 1e-9))
     frac = k - whole if k - whole > 1e-9 else 0.0
-    low = (metric_values(name, rank_list, whole) if whole >= 1
-           else np.zeros(len(rank_list), dtype=np.float64))
+    low = (
+        metric_values(name, rank_list, whole)
+        if whole >= 1
+        else np.zeros(len(rank_list), dtype=np.float64)
+    )
     if frac == 0.0:
         return low
     high = metric_values(name, rank_list, whole + 1)
@@ -237,8 +240,9 @@ def budget_values(name: str, ranks: Iterable[Rank] | np.ndarray, k: float) -> np
     return out
 
 
-def key_values(key: str, ranks: Iterable[Rank] | np.ndarray, budget_k: float | None = None
-               ) -> np.ndarray:
+def key_values(
+    key: str, ranks: Iterable[Rank] | np.ndarray, budget_k: float | None = None
+) -> np.ndarray:
     """Per-question values of a rank key; a key at the budget needs the configuration's k.
 
     Raises:
@@ -285,12 +289,27 @@ def metric_label(name: str) -> str:
 # Default margins: Recall@k, nDCG@k and MRR@k (also at the budget) 0.01, one question in a
 # hundred gaining or losing a relevant chunk in the top k; span measures 0.02, continuous
 # character ratios whose means move more (``chunkviz.eval.decision.default_margin``).
-register(Measure("recall", "Recall", 0.01, recall_at_k, cutoffs=(1, 5, 10, 20), tested=(5,),
-                 budget=True, required=True, binary=True))
-register(Measure("ndcg", "nDCG", 0.01, ndcg_at_k, cutoffs=(5, 10), tested=(10,), budget=True,
-                 required=True))
-register(Measure("mrr", "MRR", 0.01, mrr_at_k, cutoffs=(5, 10), tested=(10,), budget=True,
-                 required=True))
+register(
+    Measure(
+        "recall",
+        "Recall",
+        0.01,
+        recall_at_k,
+        cutoffs=(1, 5, 10, 20),
+        tested=(5,),
+        budget=True,
+        required=True,
+        binary=True,
+    )
+)
+register(
+    Measure(
+        "ndcg", "nDCG", 0.01, ndcg_at_k, cutoffs=(5, 10), tested=(10,), budget=True, required=True
+    )
+)
+register(
+    Measure("mrr", "MRR", 0.01, mrr_at_k, cutoffs=(5, 10), tested=(10,), budget=True, required=True)
+)
 register(Measure("span_precision", "Span precision", 0.02, span=0))
 register(Measure("span_recall", "Span recall", 0.02, span=1))
 register(Measure("span_iou", "Span IoU", 0.02, span=2))

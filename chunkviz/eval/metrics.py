@@ -52,8 +52,14 @@ def ranks_array(ranks: Iterable[Rank] | np.ndarray) -> np.ndarray:
         out = ranks
     else:
         items = ranks.tolist() if isinstance(ranks, np.ndarray) else list(ranks)
-        bad_type = next((r for r in items if isinstance(r, bool)
-                         or not (r is None or isinstance(r, int | float | np.number))), None)
+        bad_type = next(
+            (
+                r
+                for r in items
+                if isinstance(r, bool) or not (r is None or isinstance(r, int | float | np.number))
+            ),
+            None,
+        )
         if bad_type is not None:
             raise ParameterError("ranks_one_based", value=bad_type)
         out = np.array([math.inf if r is None else r for r in items], dtype=np.float64)

@@ -94,8 +94,12 @@ class PairwiseResult(msgspec.Struct, frozen=True, kw_only=True):
 
     def __post_init__(self) -> None:
         """The outcome and verdict by the rule, whatever was given or read."""
-        rule = outcome(significant=self.significant, diff=self.diff,
-                       equivalent=self.equivalent, saturated=self.saturated)
+        rule = outcome(
+            significant=self.significant,
+            diff=self.diff,
+            equivalent=self.equivalent,
+            saturated=self.saturated,
+        )
         msgspec.structs.force_setattr(self, "outcome", rule)
         msgspec.structs.force_setattr(self, "verdict", self._verdict(rule))
 
@@ -134,6 +138,12 @@ class PairwiseResult(msgspec.Struct, frozen=True, kw_only=True):
     def flipped(self) -> PairwiseResult:
         """The same test oriented as ``b - a``."""
         return msgspec.structs.replace(
-            self, a=self.b, b=self.a, diff=-self.diff, ci_low=-self.ci_high, ci_high=-self.ci_low,
+            self,
+            a=self.b,
+            b=self.a,
+            diff=-self.diff,
+            ci_low=-self.ci_high,
+            ci_high=-self.ci_low,
             eq_ci=None if self.eq_ci is None else (-self.eq_ci[1], -self.eq_ci[0]),
-            wins=None if self.wins is None else (self.wins[1], self.wins[0]))
+            wins=None if self.wins is None else (self.wins[1], self.wins[0]),
+        )

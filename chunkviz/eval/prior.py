@@ -79,8 +79,9 @@ class PriorFile(msgspec.Struct, frozen=True, kw_only=True):
     documents: tuple[DocumentRanks, ...]
 
 
-def document_ranks(document: Document, questions: Sequence[Question],
-                   configs: Sequence[Config], backend: Backend) -> dict[str, ConfigRanks]:
+def document_ranks(
+    document: Document, questions: Sequence[Question], configs: Sequence[Config], backend: Backend
+) -> dict[str, ConfigRanks]:
     """Each configuration's chunks of ``document`` alone and its questions' best relevant ranks.
 
     The runner's stages on one document without the statistics (as ``tune`` indexes a
@@ -95,14 +96,21 @@ def document_ranks(document: Document, questions: Sequence[Question],
     for config in configs:
         result = chunk_config(config, document)
         lengths = [c.end - c.start for c in result.chunks]
-        relevant = [sorted({i for st in analyze_spans(result, list(q.spans)).statuses
-                            for i in st.containing}) for q in questions]
+        relevant = [
+            sorted(
+                {i for st in analyze_spans(result, list(q.spans)).statuses for i in st.containing}
+            )
+            for q in questions
+        ]
         index = build_index(backend, result.embed_texts(), "cosine")
         ranks = best_relevant_ranks(index.scores(queries), relevant) if questions else []
         out[config.label] = ConfigRanks(
-            chunks=len(lengths), mean_chunk_chars=float(np.mean(lengths)) if lengths else 0.0,
+            chunks=len(lengths),
+            mean_chunk_chars=float(np.mean(lengths)) if lengths else 0.0,
             median_chunk_chars=float(statistics.median(lengths)) if lengths else 0.0,
-            index_bytes=int(index.nbytes), ranks=tuple(int(r or 0) for r in ranks))
+            index_bytes=int(index.nbytes),
+            ranks=tuple(int(r or 0) for r in ranks),
+        )
     return out
 
 
@@ -135,9 +143,14 @@ class Prior:
         """How many documents it averages over."""
         return len(self.data.documents)
 
-    def means(self, budget_chars: int, *, measure: str = "recall",
-              exclude: Collection[str] = (),
-              keep: Callable[[DocumentRanks], bool] | None = None) -> dict[str, float]:
+    def means(
+        self,
+        budget_chars: int,
+        *,
+        measure: str = "recall",
+        exclude: Collection[str] = (),
+        keep: Callable[[DocumentRanks], bool] | None = None,
+    ) -> dict[str, float]:
         """Each configuration's document-weighted mean of ``measure`` at ``budget_chars``.
 
         Args:
@@ -156,14 +169,18 @@ class Prior:
                 continue
             count += 1
             for label in self.data.grid:
-                sums[label] += float(budget_values(doc.configs[label], measure,
-                                                   budget_chars).mean())
+                sums[label] += float(
+                    budget_values(doc.configs[label], measure, budget_chars).mean()
+                )
         return {label: s / count for label, s in sums.items()} if count else {}
 
 
-def build_prior(datasets: Sequence[Dataset], backend: Backend,
-                configs: Sequence[Config] | None = None,
-                progress: Callable[[int, int, str], None] | None = None) -> PriorFile:
+def build_prior(
+    datasets: Sequence[Dataset],
+    backend: Backend,
+    configs: Sequence[Config] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> PriorFile:
     """Rank every document's real questions under every configuration (the shipped file)."""
     grid = tuple(configs) if configs is not None else tune_grid()
     docs: list[DocumentRanks] = []
@@ -180,18 +197,29 @@ def build_prior(datasets: Sequence[Dataset], backend: Backend,
                 progress(done, total, doc.doc_id)
             if not questions:
                 continue
-            docs.append(DocumentRanks(dataset=data.name, doc_id=doc.doc_id, chars=len(doc.text),
-                                      configs=document_ranks(doc, questions, grid, backend)))
-    return PriorFile(schema=PRIOR_SCHEMA, version=PRIOR_VERSION, backend=backend.name,
-                     grid=tuple(c.label for c in grid), datasets=tuple(d.name for d in datasets),
-                     documents=tuple(docs))
+            docs.append(
+                DocumentRanks(
+                    dataset=data.name,
+                    doc_id=doc.doc_id,
+                    chars=len(doc.text),
+                    configs=document_ranks(doc, questions, grid, backend),
+                )
+            )
+    return PriorFile(
+        schema=PRIOR_SCHEMA,
+        version=PRIOR_VERSION,
+        backend=backend.name,
+        grid=tuple(c.label for c in grid),
+        datasets=tuple(d.name for d in datasets),
+        documents=tuple(docs),
+    )
 
 
 def prior_json(prior: PriorFile) -> str:
     """The file's text: sorted keys, one document a line (stable bytes for the same inputs)."""
     head = msgspec.json.encode(msgspec.structs.replace(prior, documents=())).decode()
     lines = [msgspec.json.encode(d, order="sorted").decode() for d in prior.documents]
-    return head[:-len('[]}')] + "[\n" + ",\n".join(lines) + "\n]}\n"
+    return head[: -len("[]}")] + "[\n" + ",\n".join(lines) + "\n]}\n"
 
 
 def read_prior(text: str | bytes, name: str = PRIOR_FILE) -> PriorFile:
@@ -207,8 +235,9 @@ def read_prior(text: str | bytes, name: str = PRIOR_FILE) -> PriorFile:
     except msgspec.DecodeError as exc:
         raise DatasetError("prior_not_json", file=Whole(name), reason=Whole(str(exc))) from exc
     if data.version != PRIOR_VERSION:
-        raise DatasetError("prior_version", file=Whole(name), version=data.version,
-                           readable=PRIOR_VERSION)
+        raise DatasetError(
+            "prior_version", file=Whole(name), version=data.version, readable=PRIOR_VERSION
+        )
     return data
 
 
@@ -231,8 +260,11 @@ def prior_means(budget_chars: int, measure: str = "recall") -> Mapping[str, floa
 
 #: Document sizes the held-out figures are given for: (name, lowest characters, below). The
 #: bounds are about the terciles of the held-out documents (3,900 and 6,500 characters).
-SIZES: tuple[tuple[str, int, int], ...] = (("small", 0, 4_000), ("medium", 4_000, 8_000),
-                                           ("large", 8_000, 2**62))
+SIZES: tuple[tuple[str, int, int], ...] = (
+    ("small", 0, 4_000),
+    ("medium", 4_000, 8_000),
+    ("large", 8_000, 2**62),
+)
 HOLDOUT_FILE = "tune_validation.json"
 
 

@@ -67,12 +67,26 @@ _LATIN_WORD = r"[A-Za-zＡ-Ｚａ-ｚ][A-Za-z0-9Ａ-Ｚａ-ｚ０-９&'\-]*"
 _LATIN_RUN = re.compile(rf"{_LATIN_WORD}(?: {_LATIN_WORD})*")
 _WORD = re.compile(_LATIN_WORD)
 _OPENERS = frozenset(
-    ("The", "A", "An", "In", "On", "At", "It", "This", "That", "These", "Those", "For", "By",
-     "With", "From", "As")
+    (
+        "The",
+        "A",
+        "An",
+        "In",
+        "On",
+        "At",
+        "It",
+        "This",
+        "That",
+        "These",
+        "Those",
+        "For",
+        "By",
+        "With",
+        "From",
+        "As",
+    )
 )
-_QUOTED = re.compile(
-    r"「([^「」\n]+)」|『([^『』\n]+)』|“([^“”\n]+)”|\"([^\"\n]+)\"|‘([^‘’\n]+)’"
-)
+_QUOTED = re.compile(r"「([^「」\n]+)」|『([^『』\n]+)』|“([^“”\n]+)”|\"([^\"\n]+)\"|‘([^‘’\n]+)’")
 _KATAKANA = re.compile(f"[{KATAKANA}]+")
 _KANJI = re.compile(f"[{KANJI}]+")
 _TABLE_RULE = re.compile(r"^[\s|:\-+]+$")
@@ -209,8 +223,11 @@ def _fugashi_japanese(text: str) -> Iterator[Probe]:
             start, end = run[0][0], run[-1][1]
             s = text[start:end]
             kind: ProbeKind = (
-                "number" if any(ch.isdigit() for ch in s)
-                else "latin" if s.isascii() else _ja_kind(s)
+                "number"
+                if any(ch.isdigit() for ch in s)
+                else "latin"
+                if s.isascii()
+                else _ja_kind(s)
             )
             yield Probe(start, end, kind)
         run.clear()
@@ -288,8 +305,15 @@ def probe_questions(document: Document, probes: Sequence[Probe]) -> tuple[Questi
     out = []
     for p in probes:
         answer = document.text[p.start : p.end]
-        out.append(Question(f"{document.doc_id}:probe:{p.start}-{p.end}", document.doc_id,
-                            answer, answer, (Span(document.doc_id, p.start, p.end),)))
+        out.append(
+            Question(
+                f"{document.doc_id}:probe:{p.start}-{p.end}",
+                document.doc_id,
+                answer,
+                answer,
+                (Span(document.doc_id, p.start, p.end),),
+            )
+        )
     return tuple(out)
 
 
@@ -318,8 +342,9 @@ def probe_dataset(
     questions = tuple(
         q for d in documents for q in probe_questions(d, extract_probes(d.text, method=method))
     )
-    data = Dataset(name, tuple(documents), questions,
-                   notes=(SYNTHETIC_NOTE, f"probe method: {method}"))
+    data = Dataset(
+        name, tuple(documents), questions, notes=(SYNTHETIC_NOTE, f"probe method: {method}")
+    )
     if sample and sample < len(questions):
         data = sample_questions(data, sample, seed)
     return data

@@ -79,8 +79,13 @@ def paragraph_starts(document: Document) -> list[int]:
 
 
 def question_shape(
-    text: str, sentences: Sequence[tuple[int, int]], paragraph_starts: Sequence[int],
-    question: str, answer: str, start: int, end: int,
+    text: str,
+    sentences: Sequence[tuple[int, int]],
+    paragraph_starts: Sequence[int],
+    question: str,
+    answer: str,
+    start: int,
+    end: int,
 ) -> Shape:
     """The layout of ``question`` (answered by ``text[start:end]``) over ``text``'s sentences.
 
@@ -108,13 +113,15 @@ def question_shape(
         at = _nearest(text, question[i : i + length], start, end)
         j = max(0, bisect_right(starts, at) - 1)
         if j == home:
-            place = float(-(start - (at + length) + 1) if at + length <= start
-                          else max(0, at - end))
+            place = float(
+                -(start - (at + length) + 1) if at + length <= start else max(0, at - end)
+            )
         else:
             s, e = sentences[j]
             place = round(max(0.0, min(1.0, (at - s) / max(1, e - s - length))), 2)
-        pieces.append((j - home, place, length,
-                       j == home or bisect_right(paragraph_starts, at) == paragraph))
+        pieces.append(
+            (j - home, place, length, j == home or bisect_right(paragraph_starts, at) == paragraph)
+        )
         i += length
     return tuple(pieces)
 
@@ -132,25 +139,42 @@ def dataset_shapes(data: Dataset) -> dict[str, list[Shape]]:
         sentences = sentence_spans(doc.text)
         paragraphs = paragraph_starts(doc)
         out[doc.doc_id] = [
-            question_shape(doc.text, sentences, paragraphs, q.question, q.answer,
-                           q.spans[0].start, q.spans[0].end)
-            for q in questions if q.spans
+            question_shape(
+                doc.text,
+                sentences,
+                paragraphs,
+                q.question,
+                q.answer,
+                q.spans[0].start,
+                q.spans[0].end,
+            )
+            for q in questions
+            if q.spans
         ]
     return out
 
 
 def shapes_json(shapes: Mapping[str, Sequence[Shape]]) -> str:
     """The committed file's text: the source, then one line per document."""
-    lines = [f'  {json.dumps(doc)}: {json.dumps([[list(p) for p in s] for s in v])}'
-             for doc, v in shapes.items()]
-    return ('{\n"source": ' + json.dumps(SOURCE) + ',\n"shapes": {\n' + ",\n".join(lines)
-            + "\n}\n}\n")
+    lines = [
+        f"  {json.dumps(doc)}: {json.dumps([[list(p) for p in s] for s in v])}"
+        for doc, v in shapes.items()
+    ]
+    return (
+        '{\n"source": ' + json.dumps(SOURCE) + ',\n"shapes": {\n' + ",\n".join(lines) + "\n}\n}\n"
+    )
 
 
 def _piece(raw: Any, path: str, doc: str) -> Piece:
-    if (not isinstance(raw, list) or len(raw) != 4 or not isinstance(raw[0], int)
-            or not isinstance(raw[1], int | float) or not isinstance(raw[2], int)
-            or raw[2] < 2 or not isinstance(raw[3], bool)):
+    if (
+        not isinstance(raw, list)
+        or len(raw) != 4
+        or not isinstance(raw[0], int)
+        or not isinstance(raw[1], int | float)
+        or not isinstance(raw[2], int)
+        or raw[2] < 2
+        or not isinstance(raw[3], bool)
+    ):
         raise DatasetError("shape_piece", file=shown_path(path), document=doc, value=repr(raw))
     return (raw[0], float(raw[1]), raw[2], raw[3])
 
@@ -175,5 +199,6 @@ def shapes_for(doc_id: str) -> tuple[Shape, ...]:
     A JSQuAD article never borrows the layouts of its own questions, so measuring synthetic
     questions against those real ones (``bench/synthetic_validation.py``) stays honest.
     """
-    return tuple(s for doc, shapes in shipped_shapes().items() if doc != doc_id
-                 for s in shapes if s)
+    return tuple(
+        s for doc, shapes in shipped_shapes().items() if doc != doc_id for s in shapes if s
+    )

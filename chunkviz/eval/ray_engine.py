@@ -93,8 +93,7 @@ def load_worker_backend(name: str, model: str, threads: int, gpu: bool = False) 
     else:
         backend = make_backend(name, threads=threads)
     if backend.model != model:
-        raise ChunkvizError("ray_model_mismatch", backend=name, worker=backend.model,
-                            driver=model)
+        raise ChunkvizError("ray_model_mismatch", backend=name, worker=backend.model, driver=model)
     return backend
 
 
@@ -124,13 +123,17 @@ class _Encoder:
         self.role = role
 
     def __call__(self, table: Any) -> dict[str, np.ndarray]:
-        fn = (self.backend.encode_documents if self.role == "document"
-              else self.backend.encode_queries)
+        fn = (
+            self.backend.encode_documents
+            if self.role == "document"
+            else self.backend.encode_queries
+        )
         ids: list[int] = []
         positions: list[int] = []
         vectors: list[np.ndarray] = []
-        for batch_id, texts in zip(table.column("batch").to_pylist(),
-                                   table.column("texts").to_pylist(), strict=True):
+        for batch_id, texts in zip(
+            table.column("batch").to_pylist(), table.column("texts").to_pylist(), strict=True
+        ):
             out = np.asarray(fn([unpack(t) for t in texts]), dtype=np.float32)
             ids.extend([batch_id] * len(texts))
             positions.extend(range(len(texts)))
@@ -146,9 +149,12 @@ def _chunk_rows(table: Any, configs: Sequence[Config]) -> dict[str, Any]:
     """A Ray Data task: chunk each document row under every configuration; offsets only."""
     indices = table.column("index").to_pylist()
     blobs = []
-    for doc_id, text, starts in zip(table.column("doc_id").to_pylist(),
-                                    table.column("text").to_pylist(),
-                                    table.column("paragraph_starts").to_pylist(), strict=True):
+    for doc_id, text, starts in zip(
+        table.column("doc_id").to_pylist(),
+        table.column("text").to_pylist(),
+        table.column("paragraph_starts").to_pylist(),
+        strict=True,
+    ):
         doc = Document(doc_id, "", unpack(text), tuple(starts))
         parts = []
         for config in configs:
@@ -159,8 +165,10 @@ def _chunk_rows(table: Any, configs: Sequence[Config]) -> dict[str, Any]:
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-_HOST_PORT = re.compile(r"^(?P<host>[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:]+\])"
-                        r":(?P<port>[0-9]{1,5})$")
+_HOST_PORT = re.compile(
+    r"^(?P<host>[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:]+\])"
+    r":(?P<port>[0-9]{1,5})$"
+)
 #: Seconds a TCP connection to ``--address`` may take before the address is refused.
 CONNECT_TIMEOUT = 5.0
 
@@ -177,7 +185,7 @@ def check_address(address: str) -> None:
     """
     if address == "auto":
         return
-    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    rest = address[len("ray://") :] if address.startswith("ray://") else address
     m = _HOST_PORT.match(rest)
     if m is None or not 1 <= int(m["port"]) <= 65535:
         raise ParameterError("ray_address", value=address)
@@ -202,7 +210,7 @@ def reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     Raises:
         ParameterError: Nothing answers there, or what answers is not a gRPC server.
     """
-    rest = address[len("ray://"):] if address.startswith("ray://") else address
+    rest = address[len("ray://") :] if address.startswith("ray://") else address
     m = _HOST_PORT.match(rest)
     if m is None:  # auto: Ray finds the local cluster itself, and says so quickly
         return
@@ -210,8 +218,9 @@ def reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     try:
         conn = socket.create_connection((host, int(m["port"])), timeout=timeout)
     except OSError as exc:
-        raise ParameterError("ray_nothing_there", address=address,
-                             reason=exc.strerror or str(exc), timeout=timeout) from None
+        raise ParameterError(
+            "ray_nothing_there", address=address, reason=exc.strerror or str(exc), timeout=timeout
+        ) from None
     reply = b""
     deadline = time.monotonic() + timeout
     try:
@@ -229,8 +238,9 @@ def reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
         raise ParameterError("ray_not_ray", address=address, timeout=timeout)
 
 
-def check_resources(cluster: Mapping[str, float], cpus_per_actor: float,
-                    gpus_per_actor: float) -> None:
+def check_resources(
+    cluster: Mapping[str, float], cpus_per_actor: float, gpus_per_actor: float
+) -> None:
     """Refuse actors the cluster can never place (they would wait forever).
 
     Raises:
@@ -290,13 +300,18 @@ class RayEngine:
             ParameterError: A non-positive batch size, actor count, CPU count or block count, or
                 a negative GPU count or driver batch count.
         """
-        for label, value in (("batch_size", batch_size), ("actors", actors),
-                             ("num_cpus", num_cpus), ("cpus_per_actor", cpus_per_actor),
-                             ("chunk_blocks", chunk_blocks)):
+        for label, value in (
+            ("batch_size", batch_size),
+            ("actors", actors),
+            ("num_cpus", num_cpus),
+            ("cpus_per_actor", cpus_per_actor),
+            ("chunk_blocks", chunk_blocks),
+        ):
             if value is not None and not (value > 0 and math.isfinite(value)):
                 raise ParameterError("positive", name=label, value=value)
-        if gpus_per_actor is not None and not (gpus_per_actor >= 0
-                                               and math.isfinite(gpus_per_actor)):
+        if gpus_per_actor is not None and not (
+            gpus_per_actor >= 0 and math.isfinite(gpus_per_actor)
+        ):
             raise ParameterError("at_least", name="gpus_per_actor", value=gpus_per_actor, min=0)
         if driver_batches < 0:
             raise ParameterError("at_least", name="driver_batches", value=driver_batches, min=0)
@@ -334,8 +349,9 @@ class RayEngine:
         try:
             ray.init(**kwargs)
         except Exception as exc:  # noqa: BLE001 - Ray raises bare Exception (start-up timeout)
-            first = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()),
-                         type(exc).__name__)
+            first = next(
+                (ln.strip() for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__
+            )
             reason = _ANSI.sub("", first)[:160]
             if self.address is None:
                 raise ParameterError("ray_local_start", reason=reason) from None
@@ -357,24 +373,34 @@ class RayEngine:
 
         if self.address is None:
             # A local Ray's workers run on this machine: point them at this very package.
-            path = os.pathsep.join(p for p in (str(_PACKAGE_DIR.parent),
-                                               os.environ.get("PYTHONPATH", "")) if p)
-            self._connect(ray, num_cpus=self.num_cpus or available_cores(),
-                          include_dashboard=False, log_to_driver=False,
-                          logging_level=logging.ERROR,
-                          runtime_env={"env_vars": {"PYTHONPATH": path}})
+            path = os.pathsep.join(
+                p for p in (str(_PACKAGE_DIR.parent), os.environ.get("PYTHONPATH", "")) if p
+            )
+            self._connect(
+                ray,
+                num_cpus=self.num_cpus or available_cores(),
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.ERROR,
+                runtime_env={"env_vars": {"PYTHONPATH": path}},
+            )
         else:
             # Ray retries an unreachable GCS for minutes, printing to the terminal: a plain TCP
             # connection answers in seconds first.
             reachable(self.address)
             # A cluster's workers get the driver's own chunkviz, whatever they have installed.
-            self._connect(ray, address=self.address, log_to_driver=False,
-                          logging_level=logging.ERROR,
-                          runtime_env={"py_modules": [str(_PACKAGE_DIR)]})
+            self._connect(
+                ray,
+                address=self.address,
+                log_to_driver=False,
+                logging_level=logging.ERROR,
+                runtime_env={"py_modules": [str(_PACKAGE_DIR)]},
+            )
         self._owned = True
         try:  # before any work: actors the cluster cannot place would wait forever
-            check_resources(ray.cluster_resources(), self.cpus_per_actor,
-                            self.gpus_per_actor or 0.0)
+            check_resources(
+                ray.cluster_resources(), self.cpus_per_actor, self.gpus_per_actor or 0.0
+            )
         except ParameterError:
             self.close()
             raise
@@ -420,10 +446,19 @@ class RayEngine:
             self.start()
         cpus = float(ray.cluster_resources().get("CPU", 1.0))
         blocks = min(len(documents), self.chunk_blocks or max(1, int(2 * cpus)))
-        rows = [{"index": i, "doc_id": d.doc_id, "text": pack(d.text),
-                 "paragraph_starts": list(d.paragraph_starts)} for i, d in enumerate(documents)]
+        rows = [
+            {
+                "index": i,
+                "doc_id": d.doc_id,
+                "text": pack(d.text),
+                "paragraph_starts": list(d.paragraph_starts),
+            }
+            for i, d in enumerate(documents)
+        ]
         ds = ray.data.from_items(rows, override_num_blocks=blocks).map_batches(
-            _chunk_rows, batch_format="pyarrow", fn_kwargs={"configs": list(configs)},
+            _chunk_rows,
+            batch_format="pyarrow",
+            fn_kwargs={"configs": list(configs)},
             batch_size=None,
         )
         out: list[list[ChunkingResult | None]] = [[None] * len(documents) for _ in configs]
@@ -431,8 +466,9 @@ class RayEngine:
             for index, blob in zip(block["index"], block["blob"], strict=True):
                 d = int(index)
                 for ci, (chunks, strategy, params, parents) in enumerate(pickle.loads(blob)):
-                    out[ci][d] = ChunkingResult(documents[d].text, chunks, strategy, params,
-                                                parents)
+                    out[ci][d] = ChunkingResult(
+                        documents[d].text, chunks, strategy, params, parents
+                    )
         missing = [d for d in range(len(documents)) if out[0][d] is None]
         if missing:
             raise ChunkvizError("ray_no_chunks", documents=[str(m) for m in missing[:5]])
@@ -460,19 +496,26 @@ class RayEngine:
             return
         ray = import_ray()
         actors, gpus = self._resources(backend)
-        batches = [missing[lo : lo + self.batch_size]
-                   for lo in range(0, len(missing), self.batch_size)]
+        batches = [
+            missing[lo : lo + self.batch_size] for lo in range(0, len(missing), self.batch_size)
+        ]
         threads = max(1, math.floor(self.cpus_per_actor))
         ds = ray.data.from_items(
             [{"batch": i, "texts": [pack(t) for t in b]} for i, b in enumerate(batches)],
             override_num_blocks=len(batches),
         ).map_batches(
             _Encoder,
-            fn_constructor_kwargs={"name": backend.name, "model": backend.model,
-                                   "threads": threads, "role": role},
-            batch_size=1, batch_format="pyarrow",
+            fn_constructor_kwargs={
+                "name": backend.name,
+                "model": backend.model,
+                "threads": threads,
+                "role": role,
+            },
+            batch_size=1,
+            batch_format="pyarrow",
             compute=ray.data.ActorPoolStrategy(size=min(actors, len(batches))),
-            num_cpus=self.cpus_per_actor, num_gpus=gpus,
+            num_cpus=self.cpus_per_actor,
+            num_gpus=gpus,
         )
         noun = "chunks" if role == "document" else "questions"
         pending: dict[int, dict[int, np.ndarray]] = {}
@@ -486,11 +529,16 @@ class RayEngine:
                     batch = batches[int(b)]
                     if len(got) == len(batch):
                         del pending[int(b)]
-                        cache.store(backend, batch, np.stack([got[i] for i in range(len(batch))]),
-                                    role)
+                        cache.store(
+                            backend, batch, np.stack([got[i] for i in range(len(batch))]), role
+                        )
                         done += len(batch)
-                        progress("encode", done, len(missing),
-                                 f"encoding {noun} on Ray {done}/{len(missing)}")
+                        progress(
+                            "encode",
+                            done,
+                            len(missing),
+                            f"encoding {noun} on Ray {done}/{len(missing)}",
+                        )
         finally:
             close = getattr(blocks, "close", None)
             if close is not None:

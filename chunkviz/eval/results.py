@@ -56,13 +56,38 @@ from chunkviz.retrieval.cache import ENV_VAR, default_cache_dir
 from chunkviz.textio import MAX_BYTES, loads_json, read_file_bytes, shown_path
 
 __all__ = [
-    "MEAN_TOLERANCE", "QUESTIONS_KINDS", "READABLE_VERSIONS", "SCHEMA", "SCHEMA_VERSION",
-    "VOLATILE", "BackendRecord", "BenchmarkRun",
-    "Budget", "ConfigRecord", "DatasetRecord", "Listed", "NdcgAll", "PairwiseResult",
-    "QuestionsKind", "QuestionsSource", "Results", "Retrieval", "Sensitivity",
-    "StatsSettings", "Timings", "check_cache_writable", "check_writable", "list_results",
-    "load_results", "results_from_dict", "results_from_json", "results_to_dict",
-    "results_to_json", "run_id", "save_results", "settings_hash",
+    "MEAN_TOLERANCE",
+    "QUESTIONS_KINDS",
+    "READABLE_VERSIONS",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "VOLATILE",
+    "BackendRecord",
+    "BenchmarkRun",
+    "Budget",
+    "ConfigRecord",
+    "DatasetRecord",
+    "Listed",
+    "NdcgAll",
+    "PairwiseResult",
+    "QuestionsKind",
+    "QuestionsSource",
+    "Results",
+    "Retrieval",
+    "Sensitivity",
+    "StatsSettings",
+    "Timings",
+    "check_cache_writable",
+    "check_writable",
+    "list_results",
+    "load_results",
+    "results_from_dict",
+    "results_from_json",
+    "results_to_dict",
+    "results_to_json",
+    "run_id",
+    "save_results",
+    "settings_hash",
 ]
 
 #: Fields that differ between two runs of the same inputs (the clock and the machine).
@@ -92,8 +117,9 @@ def _unreadable(problem: Message | str) -> ResultsFileError:
     Schema when msgspec refuses a field (a field path and its rule, English like the schema):
     it stays as written, shown whole; the values in it are bounded where it is worded.
     """
-    return ResultsFileError("results_file",
-                            problem=problem if isinstance(problem, Message) else Whole(problem))
+    return ResultsFileError(
+        "results_file", problem=problem if isinstance(problem, Message) else Whole(problem)
+    )
 
 
 def results_from_json(text: str | bytes, where: str = RESULTS) -> Results:
@@ -106,8 +132,9 @@ def results_from_json(text: str | bytes, where: str = RESULTS) -> Results:
     """
     raw = text.encode("utf-8") if isinstance(text, str) else text
     if len(raw) > MAX_BYTES:  # before any work: a hostile file is refused unread
-        raise _unreadable(Message("results_too_large", where=shown_where(where), size=len(raw),
-                                  max=MAX_BYTES))
+        raise _unreadable(
+            Message("results_too_large", where=shown_where(where), size=len(raw), max=MAX_BYTES)
+        )
     raw = raw.removeprefix(_UTF8_BOM)
     try:
         header = msgspec.json.decode(raw, type=_Header)
@@ -154,16 +181,21 @@ def _check_header(header: _Header, where: str) -> None:
         raise ResultsFileError("results_not_ours", where=shown_where(where), schema=SCHEMA)
     if header.schema_version not in READABLE_VERSIONS:
         readable = ", ".join(map(str, READABLE_VERSIONS))
-        raise ResultsFileError("results_version", where=shown_where(where),
-                               version=repr(header.schema_version), readable=readable)
+        raise ResultsFileError(
+            "results_version",
+            where=shown_where(where),
+            version=repr(header.schema_version),
+            readable=readable,
+        )
 
 
 def _checked(data: Results, where: str) -> Results:
     try:
         check_results(data)
     except ResultsFileError as exc:
-        raise _unreadable(Message("results_at", where=shown_where(where), problem=exc.message)
-                          ) from None
+        raise _unreadable(
+            Message("results_at", where=shown_where(where), problem=exc.message)
+        ) from None
     return data
 
 
@@ -234,11 +266,21 @@ def run_id(
     differ in any of them get different ids; two runs of the same inputs get the same id.
     """
     settings = {
-        "schema_version": SCHEMA_VERSION, "spec": spec, "backend": backend, "model": model,
-        "measure": measure, "sample": sample, "seed": seed,
-        "grid": [c.as_dict() for c in configs], "ks": list(ks), "budget_chars": budget_chars,
-        "alpha": alpha, "bootstrap": bootstrap, "permutations": permutations,
-        "unit": unit, "margins": dict(sorted((margins or {}).items())),
+        "schema_version": SCHEMA_VERSION,
+        "spec": spec,
+        "backend": backend,
+        "model": model,
+        "measure": measure,
+        "sample": sample,
+        "seed": seed,
+        "grid": [c.as_dict() for c in configs],
+        "ks": list(ks),
+        "budget_chars": budget_chars,
+        "alpha": alpha,
+        "bootstrap": bootstrap,
+        "permutations": permutations,
+        "unit": unit,
+        "margins": dict(sorted((margins or {}).items())),
     }
     # Cut: a document's name may be 244 characters, and the file name must fit NAME_MAX with
     # room to spare (``check_writable`` proves a name of ``MAX_RUN_ID`` characters fits).
@@ -275,8 +317,9 @@ def check_writable(out_dir: str | Path, option: str = "--out") -> Path:
         Path(tmp).unlink()
     except OSError as exc:
         # The real cause: a read-only folder was once told to use "a shorter path".
-        raise ResultsFileError("folder_unwritable", path=Whole(f"{option} {shown_path(folder)}"),
-                               cause=cause(exc)) from None
+        raise ResultsFileError(
+            "folder_unwritable", path=Whole(f"{option} {shown_path(folder)}"), cause=cause(exc)
+        ) from None
     return folder
 
 
@@ -293,8 +336,10 @@ def check_cache_writable(cache_dir: str | Path | None, kind: str) -> None:
     """
     if kind == "lexical":
         return
-    check_writable(cache_dir or default_cache_dir(), "--cache-dir" if cache_dir else
-                   f"the embedding cache (${ENV_VAR}/embeddings)")
+    check_writable(
+        cache_dir or default_cache_dir(),
+        "--cache-dir" if cache_dir else f"the embedding cache (${ENV_VAR}/embeddings)",
+    )
 
 
 def _comparable(results: Results) -> dict[str, Any]:
@@ -322,8 +367,9 @@ def save_results(results: Results, out_dir: str | Path) -> Path:
         try:
             old = load_results(path)
         except ResultsFileError as exc:
-            raise ResultsFileError("results_exists_unreadable", path=Whole(str(path)),
-                                   problem=exc.message) from None
+            raise ResultsFileError(
+                "results_exists_unreadable", path=Whole(str(path)), problem=exc.message
+            ) from None
         if _comparable(old) != _comparable(results):
             raise ResultsFileError("results_exists_other", path=Whole(str(path)))
     blob = results_to_json(results).encode("utf-8")

@@ -59,8 +59,7 @@ def check_results(data: Results) -> None:
     _check_backend(data.backend, "backend")
     n = len(data.question_ids)
     if n != data.dataset.questions:
-        raise ResultsFileError("results_question_count", ids=n,
-                               questions=data.dataset.questions)
+        raise ResultsFileError("results_question_count", ids=n, questions=data.dataset.questions)
     if len(set(data.question_ids)) != n:
         twice = next(q for q, count in Counter(data.question_ids).items() if count > 1)
         raise ResultsFileError("results_ids_unique", id=twice)
@@ -73,17 +72,18 @@ def check_results(data: Results) -> None:
     if data.schema_version >= TOKENS_VERSION:
         lacking = [c.label for c in data.configs if c.mean_chunk_tokens is None]
         if lacking:
-            raise ResultsFileError("results_tokens_missing", label=lacking[0],
-                                   version=TOKENS_VERSION)
+            raise ResultsFileError(
+                "results_tokens_missing", label=lacking[0], version=TOKENS_VERSION
+            )
     _check_retrieval(data.retrieval, data.configs, n, data.dataset.documents)
     if data.question_docs and len(data.question_docs) != n:
-        raise ResultsFileError("results_docs_count", count=len(data.question_docs),
-                               questions=n)
+        raise ResultsFileError("results_docs_count", count=len(data.question_docs), questions=n)
     for name in ("question_types", "answer_types"):
         labels_of = getattr(data, name)
         if labels_of and len(labels_of) != n:
-            raise ResultsFileError("results_types_count", field=name, count=len(labels_of),
-                                   questions=n)
+            raise ResultsFileError(
+                "results_types_count", field=name, count=len(labels_of), questions=n
+            )
     if data.stats.unit == "document" and not data.question_docs:
         raise ResultsFileError("results_unit_document")
     if data.sensitivity is not None:
@@ -95,14 +95,14 @@ def check_results(data: Results) -> None:
 def _labels_match(found: Iterable[str], labels: Sequence[str], where: str) -> None:
     got = list(found)
     if sorted(got) != sorted(labels):
-        raise ResultsFileError("results_labels_match", field=where, labels=list(labels),
-                               found=got)
+        raise ResultsFileError("results_labels_match", field=where, labels=list(labels), found=got)
 
 
 def _check_backend(b: BackendRecord, where: str) -> None:
     if (b.kind == "hybrid") != bool(b.components):
-        raise ResultsFileError("results_components", field=f"{where}.components", kind=b.kind,
-                               count=len(b.components))
+        raise ResultsFileError(
+            "results_components", field=f"{where}.components", kind=b.kind, count=len(b.components)
+        )
     for i, c in enumerate(b.components):
         _check_backend(c, f"{where}.components[{i}]")
 
@@ -113,12 +113,16 @@ def _check_ranks(ranks: Ranks, configs: Sequence[ConfigRecord], n: int) -> None:
         row = ranks[c.label]
         where = f"ranks.{c.label}"
         if len(row) != n:
-            raise ResultsFileError("results_ranks_count", field=where, count=len(row),
-                                   questions=n)
+            raise ResultsFileError("results_ranks_count", field=where, count=len(row), questions=n)
         too_far = next((i for i, v in enumerate(row) if v is not None and v > c.chunks), None)
         if too_far is not None:
-            raise ResultsFileError("results_rank_past", field=f"{where}[{too_far}]",
-                                   rank=row[too_far], chunks=c.chunks, label=c.label)
+            raise ResultsFileError(
+                "results_rank_past",
+                field=f"{where}[{too_far}]",
+                rank=row[too_far],
+                chunks=c.chunks,
+                label=c.label,
+            )
         lost = row.count(None)
         if lost != c.broken:
             raise ResultsFileError("results_broken", label=c.label, broken=c.broken, lost=lost)
@@ -137,8 +141,9 @@ def _check_estimate(e: Estimate, where: str) -> None:
 def _check_mean(where: str, stored: float, ranks: np.ndarray, name: str, k: float) -> None:
     expected = float(budget_values(name, ranks, k).mean())
     if abs(stored - expected) > MEAN_TOLERANCE:
-        raise ResultsFileError("results_mean", field=f"{where}.mean", stored=stored,
-                               expected=expected)
+        raise ResultsFileError(
+            "results_mean", field=f"{where}.mean", stored=stored, expected=expected
+        )
 
 
 def _check_metrics(metrics: Estimates, labels: Sequence[str], ranks: RankArrays) -> None:
@@ -156,8 +161,7 @@ def _check_metrics(metrics: Estimates, labels: Sequence[str], ranks: RankArrays)
                 _check_mean(where, est.mean, ranks[lab], parsed.measure.name, parsed.cutoff)
         missing = [k for k in required_keys() if k not in row]
         if missing:
-            raise ResultsFileError("results_metrics_lack", field=f"metrics.{lab}",
-                                   missing=missing)
+            raise ResultsFileError("results_metrics_lack", field=f"metrics.{lab}", missing=missing)
 
 
 def _parsed(key: str, where: str) -> Key:
@@ -177,38 +181,57 @@ def _check_budget(data: Results, labels: Sequence[str], ranks: RankArrays) -> No
         for key, est in row.items():
             where = f"budget.metrics.{lab}.{key}"
             if key not in budget_keys():
-                raise ResultsFileError("results_not_budget_key", field=where,
-                                       keys=list(budget_keys()))
+                raise ResultsFileError(
+                    "results_not_budget_key", field=where, keys=list(budget_keys())
+                )
             _check_estimate(est, where)
             _check_mean(where, est.mean, ranks[lab], parse_key(key).measure.name, budget.k[lab])
         if headline not in row:
-            raise ResultsFileError("results_field_missing",
-                                   field=f"budget.metrics.{lab}.{headline}")
+            raise ResultsFileError(
+                "results_field_missing", field=f"budget.metrics.{lab}.{headline}"
+            )
     if data.schema_version >= TOKENS_VERSION and not budget.tokenizer:
-        raise ResultsFileError("results_required_from", field="budget.tokenizer",
-                               version=TOKENS_VERSION)
+        raise ResultsFileError(
+            "results_required_from", field="budget.tokenizer", version=TOKENS_VERSION
+        )
     _check_pairwise(budget.pairwise, labels, budget.metrics, data.stats.alpha, "budget.pairwise")
 
 
-def _check_pairwise(rows: Sequence[PairwiseResult], labels: Sequence[str], metrics: Estimates,
-                    alpha: float, where: str) -> None:
+def _check_pairwise(
+    rows: Sequence[PairwiseResult],
+    labels: Sequence[str],
+    metrics: Estimates,
+    alpha: float,
+    where: str,
+) -> None:
     for i, row in enumerate(rows):
         at = f"{where}[{i}]"
         _check_pair_labels(row, labels, at)
         if row.metric not in metrics[row.a]:
-            raise ResultsFileError("results_pair_metric", field=f"{at}.metric",
-                                   metric=row.metric)
+            raise ResultsFileError("results_pair_metric", field=f"{at}.metric", metric=row.metric)
         expected = metrics[row.a][row.metric].mean - metrics[row.b][row.metric].mean
         if abs(row.diff - expected) > DIFF_TOLERANCE:
-            raise ResultsFileError("results_pair_diff", field=f"{at}.diff", diff=row.diff,
-                                   expected=expected)
-        if row.equivalent and not is_equivalent(
-                p_equiv_holm=1.0 if row.p_equiv_holm is None else row.p_equiv_holm,
-                eq_ci_low=row.eq_ci_low, eq_ci_high=row.eq_ci_high, delta=row.delta,
-                detectable=row.detectable, saturated=row.saturated, alpha=alpha):
             raise ResultsFileError(
-                "results_not_equivalent", field=at, low=row.eq_ci_low, high=row.eq_ci_high,
-                delta=row.delta, detectable=row.detectable, saturated=row.saturated)
+                "results_pair_diff", field=f"{at}.diff", diff=row.diff, expected=expected
+            )
+        if row.equivalent and not is_equivalent(
+            p_equiv_holm=1.0 if row.p_equiv_holm is None else row.p_equiv_holm,
+            eq_ci_low=row.eq_ci_low,
+            eq_ci_high=row.eq_ci_high,
+            delta=row.delta,
+            detectable=row.detectable,
+            saturated=row.saturated,
+            alpha=alpha,
+        ):
+            raise ResultsFileError(
+                "results_not_equivalent",
+                field=at,
+                low=row.eq_ci_low,
+                high=row.eq_ci_high,
+                delta=row.delta,
+                detectable=row.detectable,
+                saturated=row.saturated,
+            )
 
 
 def _check_pair_labels(row: PairwiseResult, labels: Sequence[str], at: str) -> None:
@@ -219,11 +242,11 @@ def _check_pair_labels(row: PairwiseResult, labels: Sequence[str], at: str) -> N
         raise ResultsFileError("results_pair_self", field=at, label=row.a)
 
 
-def _check_retrieval(r: Retrieval, configs: Sequence[ConfigRecord], n: int,
-                     documents: int) -> None:
+def _check_retrieval(r: Retrieval, configs: Sequence[ConfigRecord], n: int, documents: int) -> None:
     if len(r.document_ids) != documents:
-        raise ResultsFileError("results_document_count", ids=len(r.document_ids),
-                               documents=documents)
+        raise ResultsFileError(
+            "results_document_count", ids=len(r.document_ids), documents=documents
+        )
     labels = [c.label for c in configs]
     _labels_match(r.chunk_offsets, labels, "retrieval.chunk_offsets")
     _labels_match(r.topk, labels, "retrieval.topk")
@@ -231,37 +254,43 @@ def _check_retrieval(r: Retrieval, configs: Sequence[ConfigRecord], n: int,
         where = f"retrieval.chunk_offsets.{c.label}"
         offsets = r.chunk_offsets[c.label]
         if len(offsets) != c.chunks:
-            raise ResultsFileError("results_offsets_count", field=where, count=len(offsets),
-                                   chunks=c.chunks)
+            raise ResultsFileError(
+                "results_offsets_count", field=where, count=len(offsets), chunks=c.chunks
+            )
         table = np.array(offsets, dtype=np.int64).reshape(-1, 3)
         bad = np.flatnonzero((table[:, 0] >= documents) | (table[:, 1] >= table[:, 2]))
         if bad.size:
             i = int(bad[0])
-            raise ResultsFileError("results_offset_bad", field=f"{where}[{i}]",
-                                   documents=documents, offsets=list(offsets[i]))
+            raise ResultsFileError(
+                "results_offset_bad",
+                field=f"{where}[{i}]",
+                documents=documents,
+                offsets=list(offsets[i]),
+            )
         where = f"retrieval.topk.{c.label}"
         tops = r.topk[c.label]
         if len(tops) != n:
-            raise ResultsFileError("results_rows_count", field=where, count=len(tops),
-                                   questions=n)
+            raise ResultsFileError("results_rows_count", field=where, count=len(tops), questions=n)
         for i, t in enumerate(tops):
             if len(t) > r.span_k:
-                raise ResultsFileError("results_topk_long", field=f"{where}[{i}]",
-                                       max=r.span_k, count=len(t))
+                raise ResultsFileError(
+                    "results_topk_long", field=f"{where}[{i}]", max=r.span_k, count=len(t)
+                )
             if t and max(t) >= c.chunks:
-                raise ResultsFileError("results_topk_past", field=f"{where}[{i}]",
-                                       chunks=c.chunks)
+                raise ResultsFileError("results_topk_past", field=f"{where}[{i}]", chunks=c.chunks)
 
 
-def _check_sensitivity(s: Sensitivity, labels: Sequence[str], n: int,
-                       metrics: Estimates) -> None:
+def _check_sensitivity(s: Sensitivity, labels: Sequence[str], n: int, metrics: Estimates) -> None:
     for name, by in s.ranks.items():
         _labels_match(by, labels, f"sensitivity.ranks.{name}")
         for lab in labels:
             if len(by[lab]) != n:
-                raise ResultsFileError("results_sensitivity_ranks",
-                                       field=f"sensitivity.ranks.{name}.{lab}", questions=n,
-                                       count=len(by[lab]))
+                raise ResultsFileError(
+                    "results_sensitivity_ranks",
+                    field=f"sensitivity.ranks.{name}.{lab}",
+                    questions=n,
+                    count=len(by[lab]),
+                )
     _labels_match(s.ndcg_all.places, labels, "sensitivity.ndcg_all.places")
     _labels_match(s.ndcg_all.relevant_counts, labels, "sensitivity.ndcg_all.relevant_counts")
     for name, rows in s.pairwise.items():
@@ -269,14 +298,19 @@ def _check_sensitivity(s: Sensitivity, labels: Sequence[str], n: int,
             at = f"sensitivity.pairwise.{name}[{i}]"
             _check_pair_labels(row, labels, at)
             if row.metric not in metrics[row.a]:  # the page looks its main row up by it
-                raise ResultsFileError("results_pair_metric_of", field=f"{at}.metric",
-                                       metric=row.metric, choices=sorted(metrics[row.a]))
+                raise ResultsFileError(
+                    "results_pair_metric_of",
+                    field=f"{at}.metric",
+                    metric=row.metric,
+                    choices=sorted(metrics[row.a]),
+                )
 
 
 def _check_source(q: QuestionsSource) -> None:
-    expected = {"own": q.own > 0 and q.synthetic == 0,
-                "synthetic": q.own == 0 and q.synthetic > 0,
-                "both": q.own > 0 and q.synthetic > 0}
+    expected = {
+        "own": q.own > 0 and q.synthetic == 0,
+        "synthetic": q.own == 0 and q.synthetic > 0,
+        "both": q.own > 0 and q.synthetic > 0,
+    }
     if not expected[q.kind]:
-        raise ResultsFileError("results_source_kind", kind=q.kind, own=q.own,
-                               synthetic=q.synthetic)
+        raise ResultsFileError("results_source_kind", kind=q.kind, own=q.own, synthetic=q.synthetic)

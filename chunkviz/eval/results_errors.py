@@ -38,10 +38,15 @@ NARROW_TRIES = 24
 #: The integers msgspec decodes (int64 and uint64).
 _INT_RANGE = (-(2**63), 2**64 - 1)
 _AT = " - at `$"
-_TYPES = {"integer": Message("schema_integer"), "number": Message("schema_number"),
-          "string": Message("schema_string"), "boolean": Message("schema_boolean"),
-          "object": Message("schema_object"), "array": Message("schema_array"),
-          "null": Message("schema_null")}
+_TYPES = {
+    "integer": Message("schema_integer"),
+    "number": Message("schema_number"),
+    "string": Message("schema_string"),
+    "boolean": Message("schema_boolean"),
+    "object": Message("schema_object"),
+    "array": Message("schema_array"),
+    "null": Message("schema_null"),
+}
 #: What a field is called when msgspec names no path: the file as a whole.
 _TOP = Message("schema_top_level")
 
@@ -83,10 +88,10 @@ def error_path(exc: msgspec.ValidationError) -> list[Step]:
     while i < len(path):
         if path[i] == ".":
             end = next((j for j in range(i + 1, len(path)) if path[j] in ".["), len(path))
-            steps.append(path[i + 1:end])
+            steps.append(path[i + 1 : end])
         elif path[i] == "[" and "]" in path[i:]:
             end = path.index("]", i) + 1
-            inner = path[i + 1:end - 1]
+            inner = path[i + 1 : end - 1]
             if inner != "..." and not inner.isdigit():
                 return []
             steps.append(None if inner == "..." else int(inner))
@@ -126,18 +131,29 @@ def _worded(steps: list[Step], parse: Callable[[], Any], where: str) -> Message:
     try:
         steps, value = _locate(parse(), steps)
     except Exception:  # noqa: BLE001 - showing the value is a courtesy; the rule still stands
-        return Message("results_schema_rule", where=where, field=_field(steps),
-                       rule=_rule(_schema_at(steps)))
+        return Message(
+            "results_schema_rule", where=where, field=_field(steps), rule=_rule(_schema_at(steps))
+        )
     node = _schema_at(steps)
     field = _path_text(steps)
     missing = _missing(node, value)
     if missing:
-        return Message("results_at", where=where, problem=Message(
-            "results_field_missing", field=Whole(f"{field}.{missing}" if field else missing)))
+        return Message(
+            "results_at",
+            where=where,
+            problem=Message(
+                "results_field_missing", field=Whole(f"{field}.{missing}" if field else missing)
+            ),
+        )
     text = json.dumps(value, ensure_ascii=False, default=str)
     shown = text if len(text) <= 60 else text[:57] + "..."
-    return Message("results_schema_got", where=where, field=_field(steps),
-                   rule=_broken(node, value), value=Whole(shown))
+    return Message(
+        "results_schema_got",
+        where=where,
+        field=_field(steps),
+        rule=_broken(node, value),
+        value=Whole(shown),
+    )
 
 
 # ---------------------------------------------------------------------------- the schema
@@ -202,15 +218,17 @@ def _joined(parts: Sequence[Message | str], *, either: bool = False) -> Message 
     """``parts`` joined two at a time by ``error.schema_and`` (``schema_or`` if ``either``)."""
     out = parts[0]
     for part in parts[1:]:
-        out = (Message("schema_or", first=out, second=part) if either
-               else Message("schema_and", first=out, second=part))
+        out = (
+            Message("schema_or", first=out, second=part)
+            if either
+            else Message("schema_and", first=out, second=part)
+        )
     return out
 
 
 def _bounded(kind: Message, bounds: Sequence[Message | str]) -> Message:
     """``an integer >= 0``: a type with its bounds (the type alone when it has none)."""
-    return Message("schema_bounded", type=kind, bounds=_joined(bounds)) if (
-        bounds) else kind
+    return Message("schema_bounded", type=kind, bounds=_joined(bounds)) if (bounds) else kind
 
 
 def _bounds(node: dict[str, Any], value: Any = None) -> list[tuple[Message | str, bool]]:
@@ -218,10 +236,12 @@ def _bounds(node: dict[str, Any], value: Any = None) -> list[tuple[Message | str
     number = node.get("type") == "number"
     kept = value is None
     out: list[tuple[Message | str, bool]] = []
-    for name, sign, test in (("minimum", ">=", operator.ge),
-                             ("exclusiveMinimum", ">", operator.gt),
-                             ("maximum", "<=", operator.le),
-                             ("exclusiveMaximum", "<", operator.lt)):
+    for name, sign, test in (
+        ("minimum", ">=", operator.ge),
+        ("exclusiveMinimum", ">", operator.gt),
+        ("maximum", "<=", operator.le),
+        ("exclusiveMaximum", "<", operator.lt),
+    ):
         if name in node:
             bound = node[name]
             words = Whole(f"{sign} {float(bound)!r}" if number else f"{sign} {bound}")
@@ -233,15 +253,17 @@ def _bounds(node: dict[str, Any], value: Any = None) -> list[tuple[Message | str
         out.append((Message("schema_length", n=node[low]), kept or size == node[low]))
     else:
         if low in node:
-            out.append((Message("schema_length_at_least", n=node[low]),
-                        kept or size >= node[low]))
+            out.append((Message("schema_length_at_least", n=node[low]), kept or size >= node[low]))
         if high in node:
-            out.append((Message("schema_length_at_most", n=node[high]),
-                        kept or size <= node[high]))
+            out.append((Message("schema_length_at_most", n=node[high]), kept or size <= node[high]))
     if "pattern" in node:
         pattern = node["pattern"]
-        out.append((Message("schema_pattern", pattern=Whole(repr(pattern))),
-                    kept or _matches(pattern, value)))
+        out.append(
+            (
+                Message("schema_pattern", pattern=Whole(repr(pattern))),
+                kept or _matches(pattern, value),
+            )
+        )
     return out
 
 
@@ -253,8 +275,10 @@ def _matches(pattern: str, value: str) -> bool:
 
 def _rule(node: dict[str, Any]) -> Message | str:
     """The whole rule of ``node``: ``an integer >= 0``, ``an integer >= 1 or null``."""
-    return _joined([_bounded(_type_words(n), [w for w, _ in _bounds(n)])
-                    for n in _alternatives(node)], either=True)
+    return _joined(
+        [_bounded(_type_words(n), [w for w, _ in _bounds(n)]) for n in _alternatives(node)],
+        either=True,
+    )
 
 
 def _broken(node: dict[str, Any], value: Any) -> Message | str:
@@ -265,8 +289,10 @@ def _broken(node: dict[str, Any], value: Any) -> Message | str:
         return _joined([_type_words(n) for n in options], either=True)
     fit = fitting[0]
     if fit.get("type") in ("integer", "number") and (
-            isinstance(value, Digits) or not math.isfinite(value)
-            or (fit.get("type") == "integer" and not _INT_RANGE[0] <= value <= _INT_RANGE[1])):
+        isinstance(value, Digits)
+        or not math.isfinite(value)
+        or (fit.get("type") == "integer" and not _INT_RANGE[0] <= value <= _INT_RANGE[1])
+    ):
         return Message("schema_in_range", type=_type_words(fit))
     failed = [words for words, ok in _bounds(fit, value) if not ok]
     if failed:
@@ -314,8 +340,12 @@ def _locate(data: Any, steps: Sequence[Step]) -> tuple[list[Step], Any]:
     return out, node
 
 
-def _failing_key(root: Any, mapping: dict[str, Any],
-                 narrowed: list[tuple[dict[str, Any], dict[str, Any]]], tries: list[int]) -> str:
+def _failing_key(
+    root: Any,
+    mapping: dict[str, Any],
+    narrowed: list[tuple[dict[str, Any], dict[str, Any]]],
+    tries: list[int],
+) -> str:
     """The first key of ``mapping`` whose value fails to type, found by halving the keys.
 
     ``mapping`` is left narrowed to it, so that deeper keys are found within it; ``_locate``
@@ -333,7 +363,7 @@ def _failing_key(root: Any, mapping: dict[str, Any],
         mapping.update((k, saved[k]) for k in half)
         try:
             msgspec.convert(root, Results)
-            keys = keys[len(keys) // 2:]
+            keys = keys[len(keys) // 2 :]
         except msgspec.ValidationError:
             keys = half
     mapping.clear()

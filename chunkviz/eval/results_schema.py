@@ -78,6 +78,7 @@ Resamples = Annotated[int, Meta(ge=1, le=MAX_RESAMPLES)]
 Cutoff = Annotated[int, Meta(ge=1, le=MAX_K)]
 BudgetChars = Annotated[int, Meta(ge=MIN_BUDGET_CHARS, le=MAX_BUDGET_CHARS)]
 
+
 class DatasetRecord(Struct, frozen=True, kw_only=True):
     """The question set of a run (``docs/results-schema.md``, ``dataset``)."""
 
@@ -234,8 +235,9 @@ class QuestionsSource(Struct, frozen=True, kw_only=True):
         return self.synthetic > 0
 
 
-class BenchmarkRun(Struct, omit_defaults=True, tag_field="schema", tag=SCHEMA,
-                   frozen=True, kw_only=True):
+class BenchmarkRun(
+    Struct, omit_defaults=True, tag_field="schema", tag=SCHEMA, frozen=True, kw_only=True
+):
     """A benchmark run, as its results file holds it (``docs/results-schema.md``).
 
     Fields in the file's order; ``schema`` (always ``chunkviz.benchmark``) is written first.

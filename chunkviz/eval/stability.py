@@ -111,8 +111,14 @@ def sign_test_p(plus: np.ndarray, minus: np.ndarray) -> np.ndarray:
     return np.where(plus == minus, 1.0, np.minimum(1.0, 2.0 * tail))
 
 
-def pick_stability(results: Results, choice: Choice, *, cut: Mapping[str, float] | None = None,
-                   resamples: int = RESAMPLES, seed: int = 0) -> Stability | None:
+def pick_stability(
+    results: Results,
+    choice: Choice,
+    *,
+    cut: Mapping[str, float] | None = None,
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+) -> Stability | None:
     """How often ``choice.pick`` stays the pick over bootstrap resamples of the questions.
 
     The per-question values are the choice's metric at its cut-off, or at the run's budget
@@ -148,8 +154,9 @@ def pick_stability(results: Results, choice: Choice, *, cut: Mapping[str, float]
     counts = Resampling.draw(Clusters.questions(n), resamples, seed).counts  # (B, n)
     means = counts @ hits.T / n  # (B, configs)
     misses = counts @ (hits < 1.0).T
-    ia, ib = (np.array(x, dtype=np.int64) for x in zip(*combinations(range(len(labels)), 2),
-                                                         strict=True))
+    ia, ib = (
+        np.array(x, dtype=np.int64) for x in zip(*combinations(range(len(labels)), 2), strict=True)
+    )
     d = hits[ia] - hits[ib]  # (pairs, n)
     plus, minus = counts @ (d > 0).T, counts @ (d < 0).T  # (B, pairs)
     squares = counts @ (d**2).T
@@ -164,15 +171,22 @@ def pick_stability(results: Results, choice: Choice, *, cut: Mapping[str, float]
     half_eq = stdtrit(df, 1.0 - alpha) * se
     detectable = half_eq
     saturated = ~live | (misses[:, ia] + misses[:, ib] < min_discordant(alpha))
-    equivalent = (~saturated & (delta >= detectable) & (p_equiv < alpha)
-                  & (-delta < dbar - half_eq) & (dbar + half_eq < delta))
+    equivalent = (
+        ~saturated
+        & (delta >= detectable)
+        & (p_equiv < alpha)
+        & (-delta < dbar - half_eq)
+        & (dbar + half_eq < delta)
+    )
     half_ci = stdtrit(df, 0.975) * se
     base = {o.label: o for o in choice.options}
     shares = dict(cut) if cut is not None else {o.label: o.cut for o in choice.options}
     picked: Counter[str] = Counter()
     for r in range(resamples):
-        options = [replace(base[lab], mean=float(means[r, c]), cut=shares.get(lab, 0.0))
-                   for c, lab in enumerate(labels)]
+        options = [
+            replace(base[lab], mean=float(means[r, c]), cut=shares.get(lab, 0.0))
+            for c, lab in enumerate(labels)
+        ]
         pairs = []
         for j, (a, b) in enumerate(zip(ia.tolist(), ib.tolist(), strict=True)):
             outcome: Outcome
@@ -183,9 +197,11 @@ def pick_stability(results: Results, choice: Choice, *, cut: Mapping[str, float]
             else:
                 outcome = "equivalent" if equivalent[r, j] else "inconclusive"
             x, h = float(dbar[r, j]), float(half_ci[r, j])
-            pairs.append(_Pair(labels[a], labels[b], x, x - h, x + h, outcome,
-                               float(detectable[r, j])))
-        picked[recommend(options, pairs, basis=choice.basis, metric=choice.metric,
-                         delta=delta).pick] += 1
+            pairs.append(
+                _Pair(labels[a], labels[b], x, x - h, x + h, outcome, float(detectable[r, j]))
+            )
+        picked[
+            recommend(options, pairs, basis=choice.basis, metric=choice.metric, delta=delta).pick
+        ] += 1
     ordered = tuple(sorted(picked.items(), key=lambda kv: (-kv[1], labels.index(kv[0]))))
     return Stability(choice.pick, picked[choice.pick], resamples, seed, ordered)

@@ -64,6 +64,7 @@ _CODES_CACHED = 1 << 22  # sign draws kept for reuse up to 4 MiB (5000 flips of 
 
 ReplicationStatus = Literal["holds", "one_only", "contradicts", "neither"]
 
+
 def _values(values: Sequence[float] | np.ndarray, name: str = "values") -> np.ndarray:
     v = np.asarray(values, dtype=np.float64)
     if v.ndim != 1:
@@ -116,8 +117,9 @@ class Clusters:
         if unit == "question":
             return cls.questions(len(documents))
         seen: dict[Hashable, int] = {}
-        groups = np.fromiter((seen.setdefault(d, len(seen)) for d in documents), dtype=np.int64,
-                             count=len(documents))
+        groups = np.fromiter(
+            (seen.setdefault(d, len(seen)) for d in documents), dtype=np.int64, count=len(documents)
+        )
         return cls("document", groups)
 
     @classmethod
@@ -168,8 +170,10 @@ def bootstrap_indices(n: int, resamples: int, seed: int) -> np.ndarray:
     """
     _check_resamples(resamples, "resamples")
     rng = np.random.default_rng(seed)
-    return rng.integers(0, n, size=(resamples, n), dtype=np.int64) if n else np.zeros(
-        (resamples, 0), dtype=np.int64
+    return (
+        rng.integers(0, n, size=(resamples, n), dtype=np.int64)
+        if n
+        else np.zeros((resamples, 0), dtype=np.int64)
     )
 
 
@@ -202,8 +206,7 @@ class Resampling:
         Raises:
             ParameterError: ``resamples`` < 1.
         """
-        return cls.from_indices(clusters, bootstrap_indices(clusters.count, resamples, seed),
-                                seed)
+        return cls.from_indices(clusters, bootstrap_indices(clusters.count, resamples, seed), seed)
 
     @classmethod
     def from_indices(cls, clusters: Clusters, indices: np.ndarray, seed: int = 0) -> Resampling:
@@ -301,8 +304,11 @@ def bootstrap_ci(
         return Estimate(float("nan"), float("nan"), float("nan"))
     if resampling is None:
         clusters = Clusters.questions(v.size)
-        resampling = (Resampling.draw(clusters, resamples, seed) if indices is None
-                      else Resampling.from_indices(clusters, indices, seed))
+        resampling = (
+            Resampling.draw(clusters, resamples, seed)
+            if indices is None
+            else Resampling.from_indices(clusters, indices, seed)
+        )
     means = resampling.means(v)
     tail = (1.0 - confidence) / 2.0 * 100.0
     low, high = np.percentile(means, [tail, 100.0 - tail])
@@ -354,8 +360,9 @@ def paired_permutation_test(
     _check_resamples(permutations, "permutations")
     d = x - y
     units = _clusters_for(d.size, clusters)
-    return float(sign_flip_p_values(units.sums(d)[:, None], permutations=permutations,
-                                    seed=seed)[0])
+    return float(
+        sign_flip_p_values(units.sums(d)[:, None], permutations=permutations, seed=seed)[0]
+    )
 
 
 def sign_flip_p_values(totals: np.ndarray, *, permutations: int, seed: int) -> np.ndarray:
@@ -404,7 +411,8 @@ def sign_flip_p_values(totals: np.ndarray, *, permutations: int, seed: int) -> n
             for b in range(1, blocks):
                 sums += tables[b][batch[:, b]]
             extreme[c0 : c0 + step] += np.count_nonzero(
-                np.abs(sums) >= threshold[c0 : c0 + step], axis=0)
+                np.abs(sums) >= threshold[c0 : c0 + step], axis=0
+            )
     p[live] = (1 + extreme) / (1 + permutations)
     return p
 
@@ -434,7 +442,8 @@ def _draw_sign_codes(units: int, permutations: int, seed: int) -> np.ndarray:
     for lo in range(0, permutations, _BATCH):
         m = min(_BATCH, permutations - lo)
         out[lo : lo + m] = np.packbits(
-            rng.integers(0, 2, size=(m, units), dtype=np.int8).astype(np.bool_), axis=1)
+            rng.integers(0, 2, size=(m, units), dtype=np.int8).astype(np.bool_), axis=1
+        )
     out.flags.writeable = False
     return out
 
@@ -632,8 +641,10 @@ def tost_paired(
     units = _clusters_for(d.size, clusters)
     g = units.count
     if g < 2:
-        raise ParameterError("equivalence_questions" if units.unit == "question"
-                             else "equivalence_documents", count=g)
+        raise ParameterError(
+            "equivalence_questions" if units.unit == "question" else "equivalence_documents",
+            count=g,
+        )
     n = d.size
     dbar = float(d.mean())
     resid = units.sums(d) - units.sizes * dbar
@@ -709,8 +720,11 @@ def pairwise_tests(
         units = resampling.clusters
     else:
         units = _clusters_for(n, clusters)
-        resampling = (Resampling.draw(units, resamples, seed) if indices is None
-                      else Resampling.from_indices(units, indices, seed))
+        resampling = (
+            Resampling.draw(units, resamples, seed)
+            if indices is None
+            else Resampling.from_indices(units, indices, seed)
+        )
     if units.n != n:
         raise ParameterError("resampling_covers", questions=units.n, values=n)
     delta = (margin if margin is not None else default_margin(metric)) if equivalence else None
@@ -725,8 +739,11 @@ def pairwise_tests(
     for (a, b), p in zip(pairs, p_flip.tolist(), strict=True):
         d = arrays[a] - arrays[b]
         est = bootstrap_ci(d, resampling=resampling)
-        eq = (tost_paired(arrays[a], arrays[b], delta, alpha=alpha, clusters=units)
-              if delta is not None and n else None)
+        eq = (
+            tost_paired(arrays[a], arrays[b], delta, alpha=alpha, clusters=units)
+            if delta is not None and n
+            else None
+        )
         raw.append((a, b, est, p, eq, int(np.count_nonzero(d > 0)), int(np.count_nonzero(d < 0))))
     p_raw = [r[3] for r in raw]
     at_floor = [p <= floor * (1 + 1e-9) for p in p_raw]
@@ -737,33 +754,61 @@ def pairwise_tests(
         raw, adjusted, eq_adjusted, at_floor, strict=True
     ):
         fields = equivalence_fields(arrays[a], arrays[b], eq, peh, alpha)
-        out.append(PairwiseResult(
-            metric=metric, a=a, b=b, diff=est.mean, ci_low=est.ci_low, ci_high=est.ci_high,
-            p_value=p, p_holm=ph, significant=bool(ph < alpha), unit=units.unit,
-            p_bound=bound, p_holm_bound=ph_bound, delta=delta,
-            p_equiv=eq.p_value if eq is not None else None,
-            p_equiv_holm=peh if eq is not None else None,
-            eq_ci=(eq.ci_low, eq.ci_high) if eq is not None else None, wins=(wa, wb), **fields,
-        ))
+        out.append(
+            PairwiseResult(
+                metric=metric,
+                a=a,
+                b=b,
+                diff=est.mean,
+                ci_low=est.ci_low,
+                ci_high=est.ci_high,
+                p_value=p,
+                p_holm=ph,
+                significant=bool(ph < alpha),
+                unit=units.unit,
+                p_bound=bound,
+                p_holm_bound=ph_bound,
+                delta=delta,
+                p_equiv=eq.p_value if eq is not None else None,
+                p_equiv_holm=peh if eq is not None else None,
+                eq_ci=(eq.ci_low, eq.ci_high) if eq is not None else None,
+                wins=(wa, wb),
+                **fields,
+            )
+        )
     return out
 
 
-def equivalence_fields(a: np.ndarray, b: np.ndarray, eq: Equivalence | None, p_equiv_holm: float,
-                       alpha: float) -> dict[str, Any]:
+def equivalence_fields(
+    a: np.ndarray, b: np.ndarray, eq: Equivalence | None, p_equiv_holm: float, alpha: float
+) -> dict[str, Any]:
     """A pair's ``se``, ``detectable``, ``saturated`` and ``equivalent``, by the decision rule.
 
     ``eq`` is the pair's TOST (None when none was made: then only saturation is known).
     """
     if eq is None:
-        return {"se": None, "detectable": None, "equivalent": False,
-                "saturated": is_saturated(a, b, math.nan, alpha)}
+        return {
+            "se": None,
+            "detectable": None,
+            "equivalent": False,
+            "saturated": is_saturated(a, b, math.nan, alpha),
+        }
     saturated = is_saturated(a, b, eq.se, alpha)
     detectable = detectable_margin(eq.se, eq.df, alpha)
-    return {"se": eq.se, "detectable": detectable, "saturated": saturated,
-            "equivalent": is_equivalent(p_equiv_holm=p_equiv_holm, eq_ci_low=eq.ci_low,
-                                        eq_ci_high=eq.ci_high, delta=eq.delta,
-                                        detectable=detectable, saturated=saturated,
-                                        alpha=alpha)}
+    return {
+        "se": eq.se,
+        "detectable": detectable,
+        "saturated": saturated,
+        "equivalent": is_equivalent(
+            p_equiv_holm=p_equiv_holm,
+            eq_ci_low=eq.ci_low,
+            eq_ci_high=eq.ci_high,
+            delta=eq.delta,
+            detectable=detectable,
+            saturated=saturated,
+            alpha=alpha,
+        ),
+    }
 
 
 # ---------------------------------------------------------------------------- replication
@@ -821,8 +866,10 @@ def replicate(
     keys = {(r.metric, frozenset((r.a, r.b))) for r in first}
     if keys != {(r.metric, frozenset((r.a, r.b))) for r in second} or len(keys) != len(first):
         raise ParameterError("runs_same_grid")
-    return [Replication(r.metric, r.a, r.b, r.outcome, other[(r.metric, r.a, r.b)].outcome)
-            for r in first]
+    return [
+        Replication(r.metric, r.a, r.b, r.outcome, other[(r.metric, r.a, r.b)].outcome)
+        for r in first
+    ]
 
 
 def spearman_rho(a: Sequence[float], b: Sequence[float]) -> float:

@@ -81,11 +81,16 @@ from chunkviz.eval.question_shapes import Piece, Shape, paragraph_starts, shapes
 from chunkviz.model import Span
 from chunkviz.segment import sentence_spans
 
-Form = Literal[
-    "cloze", "keywords", "template", "inverse", "context", "calibrated", "shaped", "lm"
-]
+Form = Literal["cloze", "keywords", "template", "inverse", "context", "calibrated", "shaped", "lm"]
 FORMS: tuple[Form, ...] = (
-    "cloze", "keywords", "template", "inverse", "context", "calibrated", "shaped", "lm"
+    "cloze",
+    "keywords",
+    "template",
+    "inverse",
+    "context",
+    "calibrated",
+    "shaped",
+    "lm",
 )
 KEYWORDS = 3
 #: The form shipped by default: per JSQuAD document, the one whose ranking of the tune grid and
@@ -110,21 +115,21 @@ SYNTHETIC_NOTE = (
 )
 CAVEATS: Mapping[Form, str] = {
     "cloze": "cloze questions repeat the passage's own words, so they favour lexical retrieval "
-             "(BM25) and overstate its quality",
+    "(BM25) and overstate its quality",
     "keywords": "keyword questions reuse the document's key terms, so they favour lexical "
-                "retrieval",
+    "retrieval",
     "template": "template questions reuse the document's key terms, so they favour lexical "
-                "retrieval",
+    "retrieval",
     "inverse": "inverse-cloze questions are a neighbouring sentence, not a question",
     "context": "context-keyword questions reuse key terms of the answer's sentence and its "
-               "neighbours, so they favour lexical retrieval",
+    "neighbours, so they favour lexical retrieval",
     "calibrated": "questions assembled from a few key terms of the answer's sentence, calibrated "
-                  "to be as hard as JSQuAD's real questions for BM25; they still reuse the "
-                  "document's words, so they favour lexical retrieval",
+    "to be as hard as JSQuAD's real questions for BM25; they still reuse the "
+    "document's words, so they favour lexical retrieval",
     "shaped": "questions made of the document's own words, laid out around each answer as "
-              "JSQuAD's real questions lay theirs out (Japanese Wikipedia, BM25); they reuse "
-              "the document's words, so they favour lexical retrieval, and are not fluent "
-              "questions",
+    "JSQuAD's real questions lay theirs out (Japanese Wikipedia, BM25); they reuse "
+    "the document's words, so they favour lexical retrieval, and are not fluent "
+    "questions",
     "lm": "questions written by a language model from the passage; they may reuse its words",
 }
 #: Per JSQuAD article, how well each form's synthetic Recall@5 ranks the tune grid's 16
@@ -155,8 +160,10 @@ USEFUL_RHO = 0.8
 
 _TEMPLATES = {"number": "{}はいつ、いくつ？", "other": "{}とは何？"}
 _QUESTION_ENDS = {
-    ("ja", "number"): "はいつ？", ("ja", "other"): "は何？",
-    ("en", "number"): " when?", ("en", "other"): " what?",
+    ("ja", "number"): "はいつ？",
+    ("ja", "other"): "は何？",
+    ("en", "number"): " when?",
+    ("en", "other"): " what?",
 }
 
 
@@ -187,7 +194,8 @@ def _keywords(text: str, group: _Group, p: Probe, limit: int = KEYWORDS) -> list
     # The nearest probes are around p's place among the sentence's probes.
     at = bisect_left(group.starts, p.start)
     others = [
-        q for q in group.probes[max(0, at - _NEIGHBOURS) : at + _NEIGHBOURS]
+        q
+        for q in group.probes[max(0, at - _NEIGHBOURS) : at + _NEIGHBOURS]
         if q.end <= p.start or q.start >= p.end
     ]
     # Nearest first, then in document order; the same terms once.
@@ -208,8 +216,9 @@ def _rng(seed: int, doc_id: str, p: Probe) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def _asked(text: str, groups: Sequence[_Group], surfaces: Counter[str]
-           ) -> Iterator[tuple[int, int, Probe]]:
+def _asked(
+    text: str, groups: Sequence[_Group], surfaces: Counter[str]
+) -> Iterator[tuple[int, int, Probe]]:
     """``(sentence, place in its group, probe)`` of each answer a question is made for.
 
     Those are the probes whose surface occurs once among the key terms (``surfaces``), so the
@@ -246,8 +255,10 @@ def _calibrated_form(
         answer = text[p.start : p.end]
         near_own = own[max(0, j - _NEIGHBOURS) : j] + own[j + 1 : j + 1 + _NEIGHBOURS]
         terms = [
-            t for t in dict.fromkeys(
-                text[q.start : q.end] for q in near_own if q.end <= p.start or q.start >= p.end)
+            t
+            for t in dict.fromkeys(
+                text[q.start : q.end] for q in near_own if q.end <= p.start or q.start >= p.end
+            )
             if answer not in t and t not in answer
         ]
         if not terms:
@@ -288,8 +299,12 @@ def _snap(text: str, x: int, y: int, lo: int, hi: int) -> tuple[int, int]:
 
 
 def _shaped_piece(
-    text: str, sentences: Sequence[tuple[int, int]], home: int, paragraph: tuple[int, int],
-    p: Probe, piece: Piece,
+    text: str,
+    sentences: Sequence[tuple[int, int]],
+    home: int,
+    paragraph: tuple[int, int],
+    p: Probe,
+    piece: Piece,
 ) -> tuple[int, int] | None:
     """Where one piece of a real question's shape lands around the answer ``p``, or None.
 
@@ -325,8 +340,9 @@ def _shaped_piece(
     return None if x < p.end and y > p.start else (x, y)
 
 
-def _paragraph_ranges(document: Document, sentences: Sequence[tuple[int, int]]
-                      ) -> list[tuple[int, int]]:
+def _paragraph_ranges(
+    document: Document, sentences: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
     """For each sentence, the range of sentence indices of its paragraph (``paragraph_starts``)."""
     starts = paragraph_starts(document)
     ranges: list[tuple[int, int]] = []
@@ -337,8 +353,11 @@ def _paragraph_ranges(document: Document, sentences: Sequence[tuple[int, int]]
 
 
 def _shaped_form(
-    document: Document, sentences: Sequence[tuple[int, int]], groups: Sequence[_Group],
-    seed: int, shapes: Sequence[Shape],
+    document: Document,
+    sentences: Sequence[tuple[int, int]],
+    groups: Sequence[_Group],
+    seed: int,
+    shapes: Sequence[Shape],
 ) -> list[tuple[Probe, str]]:
     """``shaped`` for every probe that can be asked about: a real question's layout, new words.
 
@@ -372,8 +391,13 @@ def _shaped_form(
 
 
 def _question(
-    form: Form, text: str, groups: Sequence[_Group], sentences: Sequence[tuple[int, int]],
-    i: int, p: Probe, writer: Any,
+    form: Form,
+    text: str,
+    groups: Sequence[_Group],
+    sentences: Sequence[tuple[int, int]],
+    i: int,
+    p: Probe,
+    writer: Any,
 ) -> str:
     s, e = sentences[i]
     if form == "cloze":
@@ -446,11 +470,19 @@ def synthetic_questions(
             groups[i].starts.append(p.start)
     out: list[Question] = []
     if form in ("calibrated", "shaped"):
-        made = (_calibrated_form(document, groups, seed) if form == "calibrated"
-                else _shaped_form(document, sentences, groups, seed, shapes_for(document.doc_id)))
+        made = (
+            _calibrated_form(document, groups, seed)
+            if form == "calibrated"
+            else _shaped_form(document, sentences, groups, seed, shapes_for(document.doc_id))
+        )
         return tuple(
-            Question(f"synthetic:{form}:{document.doc_id}:{p.start}-{p.end}", document.doc_id,
-                     q, text[p.start : p.end], (Span(document.doc_id, p.start, p.end),))
+            Question(
+                f"synthetic:{form}:{document.doc_id}:{p.start}-{p.end}",
+                document.doc_id,
+                q,
+                text[p.start : p.end],
+                (Span(document.doc_id, p.start, p.end),),
+            )
             for p, q in made
         )
     for p, i in zip(found, where, strict=True):
@@ -460,8 +492,15 @@ def synthetic_questions(
         if not q:
             continue
         answer = text[p.start : p.end]
-        out.append(Question(f"synthetic:{form}:{document.doc_id}:{p.start}-{p.end}",
-                            document.doc_id, q, answer, (Span(document.doc_id, p.start, p.end),)))
+        out.append(
+            Question(
+                f"synthetic:{form}:{document.doc_id}:{p.start}-{p.end}",
+                document.doc_id,
+                q,
+                answer,
+                (Span(document.doc_id, p.start, p.end),),
+            )
+        )
     return tuple(out)
 
 
@@ -482,11 +521,16 @@ def synthetic_dataset(
     form's caveat.
     """
     questions = tuple(
-        q for d in documents
+        q
+        for d in documents
         for q in synthetic_questions(d, form, method=method, writer=writer, seed=seed)
     )
-    data = Dataset(name or f"synthetic-{form}", tuple(documents), questions,
-                   notes=(SYNTHETIC_NOTE, CAVEATS[form]))
+    data = Dataset(
+        name or f"synthetic-{form}",
+        tuple(documents),
+        questions,
+        notes=(SYNTHETIC_NOTE, CAVEATS[form]),
+    )
     if n and n < len(questions):
         data = sample_questions(data, n, seed)
     return data

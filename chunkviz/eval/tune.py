@@ -146,11 +146,13 @@ def pareto_front(points: Sequence[TunePoint], cost: Cost) -> list[str]:
 
     A point dominates another with at most its cost and at least its quality, one strictly.
     """
+
     def c(p: TunePoint) -> float:
         return float(getattr(p, cost))
 
     front = [
-        p for p in points
+        p
+        for p in points
         if not any(
             c(q) <= c(p) and q.quality >= p.quality and (c(q) < c(p) or q.quality > p.quality)
             for q in points
@@ -165,10 +167,27 @@ def tune_points(results: Results, lost: Sequence[LostRow]) -> tuple[TunePoint, .
     points = []
     for c in results.configs:
         e = results.metrics[c.label][METRIC]
-        cost = context_cost(k=TOP_K, chunks=c.chunks, mean_chunk_chars=c.mean_chunk_chars,
-                            mean_chunk_tokens=c.mean_chunk_tokens, index_bytes=c.index_bytes)
-        points.append(TunePoint(c.label, e.mean, e.ci_low, e.ci_high, c.chunks, c.index_bytes,
-                                cost.chars, cost.tokens or 0.0, cut.get(c.label, 0), c.broken))
+        cost = context_cost(
+            k=TOP_K,
+            chunks=c.chunks,
+            mean_chunk_chars=c.mean_chunk_chars,
+            mean_chunk_tokens=c.mean_chunk_tokens,
+            index_bytes=c.index_bytes,
+        )
+        points.append(
+            TunePoint(
+                c.label,
+                e.mean,
+                e.ci_low,
+                e.ci_high,
+                c.chunks,
+                c.index_bytes,
+                cost.chars,
+                cost.tokens or 0.0,
+                cut.get(c.label, 0),
+                c.broken,
+            )
+        )
     fronts = {cost: set(pareto_front(points, cost)) for cost in COSTS}
     return tuple(
         replace(p, front=tuple(cost for cost in COSTS if p.label in fronts[cost])) for p in points
@@ -182,14 +201,24 @@ def check_budget(budget: int) -> int:
         ParameterError: A budget outside ``MIN_BUDGET_CHARS``..``MAX_BUDGET_CHARS``.
     """
     if not MIN_BUDGET_CHARS <= budget <= MAX_BUDGET_CHARS:
-        raise ParameterError("tune_budget", value=budget, min=MIN_BUDGET_CHARS,
-                             max=MAX_BUDGET_CHARS, default=DEFAULT_BUDGET_CHARS)
+        raise ParameterError(
+            "tune_budget",
+            value=budget,
+            min=MIN_BUDGET_CHARS,
+            max=MAX_BUDGET_CHARS,
+            default=DEFAULT_BUDGET_CHARS,
+        )
     return budget
 
 
-def recommend(results: Results, margin: float | None = None,
-              points: Sequence[TunePoint] = (), probes: int = 0, *,
-              budget: int | None = None) -> tuple[Choice, Choice]:
+def recommend(
+    results: Results,
+    margin: float | None = None,
+    points: Sequence[TunePoint] = (),
+    probes: int = 0,
+    *,
+    budget: int | None = None,
+) -> tuple[Choice, Choice]:
     """The decision at the context budget and, beside it, at equal k (``verdict.choose``).
 
     Ties the questions cannot break go to the document-blind prior (``chunkviz.eval.prior``),
@@ -212,10 +241,12 @@ def recommend(results: Results, margin: float | None = None,
     if not delta > 0:
         raise ParameterError("tune_margin", value=shown(margin))
     chars = budget or results.budget.chars
-    cut = ({p.label: p.probes_cut / probes for p in points} if probes and points else None)
+    cut = {p.label: p.probes_cut / probes for p in points} if probes and points else None
     prior = prior_means(chars)
-    return (choose(results, METRIC, "budget", delta, chars, cut=cut, prior=prior),
-            choose(results, METRIC, "equal_k", delta, chars, cut=cut, prior=prior))
+    return (
+        choose(results, METRIC, "budget", delta, chars, cut=cut, prior=prior),
+        choose(results, METRIC, "equal_k", delta, chars, cut=cut, prior=prior),
+    )
 
 
 def questions_source(source: Mapping[str, Any]) -> QuestionsSource:
@@ -225,14 +256,25 @@ def questions_source(source: Mapping[str, Any]) -> QuestionsSource:
         return QuestionsSource(kind="own", own=own, synthetic=0)
     made = int(source["questions"])
     return QuestionsSource(
-        kind="both" if own else "synthetic", own=own, synthetic=made, form=str(source["form"]),
-        seed=int(source["seed"]), note=str(source["note"]), caveat=str(source["caveat"]),
-        validation_rho=source.get("validation_rho"), validation=str(source["validation"]))
+        kind="both" if own else "synthetic",
+        own=own,
+        synthetic=made,
+        form=str(source["form"]),
+        seed=int(source["seed"]),
+        note=str(source["note"]),
+        caveat=str(source["caveat"]),
+        validation_rho=source.get("validation_rho"),
+        validation=str(source["validation"]),
+    )
 
 
-def decide(results: Results, points: Sequence[TunePoint], probes: int,
-           margin: float | None = None, budget: int | None = None
-           ) -> tuple[Choice, Choice, Stability | None]:
+def decide(
+    results: Results,
+    points: Sequence[TunePoint],
+    probes: int,
+    margin: float | None = None,
+    budget: int | None = None,
+) -> tuple[Choice, Choice, Stability | None]:
     """The decision at the budget, at equal k, and the budget pick's stability.
 
     Raises:
@@ -246,8 +288,9 @@ def decide(results: Results, points: Sequence[TunePoint], probes: int,
 
 def with_margin(result: TuneResult, margin: float) -> TuneResult:
     """``result`` recommended again under the equivalence margin ``margin`` (no rerun)."""
-    rec, at_k, stability = decide(result.results, result.points, result.probes, margin,
-                                  result.budget)
+    rec, at_k, stability = decide(
+        result.results, result.points, result.probes, margin, result.budget
+    )
     return replace(result, recommendation=rec, at_k=at_k, stability=stability)
 
 
@@ -309,8 +352,7 @@ def tune(
     own = tuple(q for q in questions if q.doc_id == document.doc_id)
     made: tuple[Question, ...] = ()
     if synthetic:
-        made = synthetic_dataset([document], form, n=synthetic, seed=seed,
-                                 writer=writer).questions
+        made = synthetic_dataset([document], form, n=synthetic, seed=seed, writer=writer).questions
     if not own and not made:
         if synthetic:
             raise ParameterError("tune_no_questions_of_form", form=form)
@@ -329,22 +371,44 @@ def tune(
         source = {"synthetic": False, "own": len(own)}
         name, spec = title, f"tune:{title}:own-{len(own)}"
     data = Dataset(name, (document,), own + made)
-    results = run_benchmark(data, grid, be, seed=seed, cache_dir=cache_dir, spec=spec,
-                            progress=progress, bootstrap=bootstrap, permutations=permutations,
-                            budget_chars=budget)
+    results = run_benchmark(
+        data,
+        grid,
+        be,
+        seed=seed,
+        cache_dir=cache_dir,
+        spec=spec,
+        progress=progress,
+        bootstrap=bootstrap,
+        permutations=permutations,
+        budget_chars=budget,
+    )
     results = msgspec.structs.replace(results, questions_source=questions_source(source))
     probes = probe_dataset([document], method=DEFAULT_METHOD)
     lost = tuple(lost_table(probes, grid)) if probes.questions else ()
     points = tune_points(results, lost)
     rec, at_k, stability = decide(results, points, len(probes.questions), margin, budget)
     prior = shipped_prior()
-    return TuneResult(document, results, source, points, rec, len(probes.questions), lost,
-                      stability, at_k, budget, prior.backend if prior is not None else "",
-                      synthetic, len(made))
+    return TuneResult(
+        document,
+        results,
+        source,
+        points,
+        rec,
+        len(probes.questions),
+        lost,
+        stability,
+        at_k,
+        budget,
+        prior.backend if prior is not None else "",
+        synthetic,
+        len(made),
+    )
 
 
-def probe_lost(document: Document, configs: Sequence[Config] | None = None
-               ) -> tuple[int, tuple[LostRow, ...]]:
+def probe_lost(
+    document: Document, configs: Sequence[Config] | None = None
+) -> tuple[int, tuple[LostRow, ...]]:
     """Lost before retrieval with no questions: probes cut by each configuration.
 
     Returns:
@@ -374,7 +438,7 @@ def qa_questions(path: str | Path, document: Document) -> tuple[Question, ...]:
     """The user's pairs from ``path``, located in ``document`` (see ``chunkviz.datasets``)."""
     from chunkviz.datasets.qa_pairs import locate_qa_pairs, read_qa_pairs
 
-    located = locate_qa_pairs(read_qa_pairs(path), {document.doc_id: document.text},
-                              name=Path(path).name).dataset
+    located = locate_qa_pairs(
+        read_qa_pairs(path), {document.doc_id: document.text}, name=Path(path).name
+    ).dataset
     return located.questions
-

@@ -53,8 +53,13 @@ def family(metric: str) -> str:
 # ---------------------------------------------------------------------------- margins
 
 
-def retest_margin(rows: Sequence[PairwiseResult], values: dict[str, np.ndarray],
-                  clusters: Clusters, alpha: float, delta: float) -> list[PairwiseResult]:
+def retest_margin(
+    rows: Sequence[PairwiseResult],
+    values: dict[str, np.ndarray],
+    clusters: Clusters,
+    alpha: float,
+    delta: float,
+) -> list[PairwiseResult]:
     """``rows`` with their equivalence tests redone at ``delta`` (Holm over ``rows``).
 
     The TOST is analytic, so only it is recomputed; the difference tests stay as they are.
@@ -64,13 +69,21 @@ def retest_margin(rows: Sequence[PairwiseResult], values: dict[str, np.ndarray],
     """
     if not delta > 0:
         raise ParameterError("margin_positive", value=shown(delta))
-    tests = [tost_paired(values[r.a], values[r.b], delta, alpha=alpha, clusters=clusters)
-             for r in rows]
+    tests = [
+        tost_paired(values[r.a], values[r.b], delta, alpha=alpha, clusters=clusters) for r in rows
+    ]
     adjusted = holm([e.p_value for e in tests])
-    return [msgspec.structs.replace(
-                r, delta=delta, p_equiv=e.p_value, p_equiv_holm=ph, eq_ci=(e.ci_low, e.ci_high),
-                **equivalence_fields(values[r.a], values[r.b], e, ph, alpha))
-            for r, e, ph in zip(rows, tests, adjusted, strict=True)]
+    return [
+        msgspec.structs.replace(
+            r,
+            delta=delta,
+            p_equiv=e.p_value,
+            p_equiv_holm=ph,
+            eq_ci=(e.ci_low, e.ci_high),
+            **equivalence_fields(values[r.a], values[r.b], e, ph, alpha),
+        )
+        for r, e, ph in zip(rows, tests, adjusted, strict=True)
+    ]
 
 
 def with_margin(results: Results, metric: str, delta: float) -> Results:
@@ -89,8 +102,9 @@ def with_margin(results: Results, metric: str, delta: float) -> Results:
     values = {lab: results.values(lab, metric) for lab in results.labels}
     rows = [p for p in results.pairwise if p.metric == metric]
     new = iter(retest_margin(rows, values, clusters_of(results), results.stats.alpha, delta))
-    return msgspec.structs.replace(results, pairwise=tuple(next(new) if p.metric == metric else p
-                                           for p in results.pairwise))
+    return msgspec.structs.replace(
+        results, pairwise=tuple(next(new) if p.metric == metric else p for p in results.pairwise)
+    )
 
 
 # ---------------------------------------------------------------------------- the budget
@@ -131,12 +145,16 @@ def budget_view(results: Results, measure: str, chars: int, delta: float) -> Bud
     if chars < 1:
         raise ParameterError("budget_positive", value=chars)
     key = get_measure(measure).key(BUDGET)
-    ks = {c.label: budget_k(c.mean_chunk_chars, chars, k_max=max(1, c.chunks))
-          for c in results.configs}
-    values = {lab: budget_values(measure, results.ranks[lab], ks[lab])
-              for lab in results.labels}
-    stored = ([p for p in results.budget.pairwise if p.metric == key]
-              if results.schema_version >= FRACTIONAL_BUDGET_VERSION else [])
+    ks = {
+        c.label: budget_k(c.mean_chunk_chars, chars, k_max=max(1, c.chunks))
+        for c in results.configs
+    }
+    values = {lab: budget_values(measure, results.ranks[lab], ks[lab]) for lab in results.labels}
+    stored = (
+        [p for p in results.budget.pairwise if p.metric == key]
+        if results.schema_version >= FRACTIONAL_BUDGET_VERSION
+        else []
+    )
     resampling = resampling_of(results)
     alpha = results.stats.alpha
     if chars == results.budget.chars and stored:
@@ -146,8 +164,15 @@ def budget_view(results: Results, measure: str, chars: int, delta: float) -> Bud
             rows = retest_margin(rows, values, resampling.clusters, alpha, delta)
         return BudgetView(chars, key, ks, estimates, tuple(rows), True)
     estimates = {lab: bootstrap_ci(v, resampling=resampling) for lab, v in values.items()}
-    rows = pairwise_tests(values, metric=key, alpha=alpha, permutations=results.stats.permutations,
-                          seed=results.stats.seed, resampling=resampling, margin=delta)
+    rows = pairwise_tests(
+        values,
+        metric=key,
+        alpha=alpha,
+        permutations=results.stats.permutations,
+        seed=results.stats.seed,
+        resampling=resampling,
+        margin=delta,
+    )
     return BudgetView(chars, key, ks, estimates, tuple(rows), False)
 
 
@@ -164,14 +189,24 @@ def eligibility(results: Results, budget_chars: int) -> dict[str, bool]:
     for c in results.configs:
         lengths = [end - start for _doc, start, end in results.retrieval.chunk_offsets[c.label]]
         median = float(np.median(lengths)) if lengths else 0.0
-        out[c.label] = retrievable(chunks=c.chunks, documents=documents,
-                                   median_chunk_chars=median, budget_chars=budget_chars)
+        out[c.label] = retrievable(
+            chunks=c.chunks,
+            documents=documents,
+            median_chunk_chars=median,
+            budget_chars=budget_chars,
+        )
     return out
 
 
-def choose(results: Results, metric: str, basis: Basis, delta: float,
-           budget_chars: int | None = None, cut: Mapping[str, float] | None = None,
-           prior: Mapping[str, float] | None = None) -> Choice:
+def choose(
+    results: Results,
+    metric: str,
+    basis: Basis,
+    delta: float,
+    budget_chars: int | None = None,
+    cut: Mapping[str, float] | None = None,
+    prior: Mapping[str, float] | None = None,
+) -> Choice:
     """The recommendation of ``results`` on ``metric`` at equal k or at an equal budget.
 
     At equal k every configuration retrieves ``k`` chunks (the metric's own cut-off) and costs
@@ -196,10 +231,23 @@ def choose(results: Results, metric: str, basis: Basis, delta: float,
 
     def option(label: str, kk: float, e: Estimate) -> Option:
         c = by_label[label]
-        cost = context_cost(k=kk, chunks=c.chunks, mean_chunk_chars=c.mean_chunk_chars,
-                            mean_chunk_tokens=c.mean_chunk_tokens, index_bytes=c.index_bytes)
-        return Option(label, e.mean, e.ci_low, e.ci_high, cost, shares.get(label, 0.0),
-                      eligible[label], priors.get(label))
+        cost = context_cost(
+            k=kk,
+            chunks=c.chunks,
+            mean_chunk_chars=c.mean_chunk_chars,
+            mean_chunk_tokens=c.mean_chunk_tokens,
+            index_bytes=c.index_bytes,
+        )
+        return Option(
+            label,
+            e.mean,
+            e.ci_low,
+            e.ci_high,
+            cost,
+            shares.get(label, 0.0),
+            eligible[label],
+            priors.get(label),
+        )
 
     if basis == "budget":
         view = budget_view(results, parsed.measure.name, chars, delta)
@@ -211,8 +259,7 @@ def choose(results: Results, metric: str, basis: Basis, delta: float,
         raise ParameterError("no_pairwise", metric=metric, choices=list(tested))
     if any(p.delta != delta for p in rows):
         rows = [p for p in with_margin(results, metric, delta).pairwise if p.metric == metric]
-    options = [option(lab, parsed.cutoff, results.metrics[lab][metric])
-               for lab in results.labels]
+    options = [option(lab, parsed.cutoff, results.metrics[lab][metric]) for lab in results.labels]
     return recommend(options, rows, basis=basis, metric=metric, delta=delta)
 
 

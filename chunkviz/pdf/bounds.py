@@ -75,8 +75,9 @@ def _pieces(data: bytes | memoryview, start: int) -> Iterator[bytes]:
             yield out
 
 
-def _measure(data: bytes | memoryview, start: int, before: int, filename: str,
-             depth: int = 0) -> int:
+def _measure(
+    data: bytes | memoryview, start: int, before: int, filename: str, depth: int = 0
+) -> int:
     """Bytes the zlib stream at ``data[start:]`` unpacks to, Flate inside Flate followed.
 
     Checked against the limits as it unpacks (``before``: the bytes of the streams before it).
@@ -122,8 +123,9 @@ def _is_content(data: bytes | bytearray | memoryview) -> bool:
     return False
 
 
-def _measure_nested(data: bytes | memoryview, start: int, before: int, filename: str,
-                    depth: int) -> int:
+def _measure_nested(
+    data: bytes | memoryview, start: int, before: int, filename: str, depth: int
+) -> int:
     # Flate twice: the outer output (compressed data) is kept, at most MAX_INFLATED_BYTES of
     # it, and the inner stream is measured from it; if it is not zlib after all, the outer
     # output is what counts.

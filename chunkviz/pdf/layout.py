@@ -46,12 +46,16 @@ import numpy as np
 BAND = 0.12
 _PAGE_NUMBER = re.compile(
     r"^[-–—\s(]*(page|p\.|ページ)?\s*(\d{1,5}|[ivxlcdm]{1,7})\s*((/|of|／)\s*\d{1,5})?"
-    r"\s*(ページ|頁)?[-–—\s)]*$", re.IGNORECASE)
+    r"\s*(ページ|頁)?[-–—\s)]*$",
+    re.IGNORECASE,
+)
 # Characters that may not start a line (closing marks, small kana) or end one (opening marks):
 # the printer moves a neighbour with them, so a wrapped line can stop one character short.
-_NO_START = set("、。，．・：；？！」』）］｝〕〉》】〙〗ー’”"
-                "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々ゝゞヽヾ"
-                ",.:;!?)]}\"'")
+_NO_START = set(
+    "、。，．・：；？！」』）］｝〕〉》】〙〗ー’”"
+    "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々ゝゞヽヾ"
+    ",.:;!?)]}\"'"
+)
 _NO_END = set("「『（［｛〔〈《【〘〖‘“([{")
 
 
@@ -61,9 +65,14 @@ def is_cjk(ch: str) -> bool:
     Hangul is not: Korean puts spaces between words, as Latin does.
     """
     o = ord(ch)
-    return (o >= 0x2E80 and not (0xFE70 <= o <= 0xFEFF) and not (0x1F000 <= o <= 0x1FAFF)
-            and not (0xAC00 <= o <= 0xD7FF) and not (0x3130 <= o <= 0x318F)
-            and not (0xA960 <= o <= 0xA97F))
+    return (
+        o >= 0x2E80
+        and not (0xFE70 <= o <= 0xFEFF)
+        and not (0x1F000 <= o <= 0x1FAFF)
+        and not (0xAC00 <= o <= 0xD7FF)
+        and not (0x3130 <= o <= 0x318F)
+        and not (0xA960 <= o <= 0xA97F)
+    )
 
 
 @dataclass(slots=True)
@@ -166,8 +175,11 @@ def page_lines(page_no: int, page: PageChars) -> list[Line]:
     solid = np.where(spaces, np.inf, scale)
     low = np.minimum(solid[1:], solid[:-1])
     low = np.maximum(np.where(np.isinf(low), h, low), 1.0)
-    cut = ((np.abs(mid[1:] - mid[:-1]) > 0.6 * low) | (boxes[1:, 0] < boxes[:-1, 0] - 2 * h)
-           | (boxes[1:, 0] - boxes[:-1, 2] > 3 * h))  # a gutter: the next column's line
+    cut = (
+        (np.abs(mid[1:] - mid[:-1]) > 0.6 * low)
+        | (boxes[1:, 0] < boxes[:-1, 0] - 2 * h)
+        | (boxes[1:, 0] - boxes[:-1, 2] > 3 * h)
+    )  # a gutter: the next column's line
     starts = sorted({0, *(int(i) + 1 for i in np.flatnonzero(cut)), *page.newline} - {n})
     visible = ~spaces
     # Each line's extent over its visible characters, all lines at once.
@@ -188,8 +200,7 @@ def page_lines(page_no: int, page: PageChars) -> list[Line]:
         if not shown[k]:
             continue
         # Most lines are set in one size: the median is then that size.
-        size = small[k] if small[k] == large[k] else float(
-            np.median(sizes[a:b][visible[a:b]]))
+        size = small[k] if small[k] == large[k] else float(np.median(sizes[a:b][visible[a:b]]))
         lines.append(Line(page_no, a, b, x0[k], x1[k], top[k], bottom[k], size, text[a:b]))
     return lines
 
@@ -208,15 +219,25 @@ def mark_ruby(lines: Sequence[Line]) -> None:
         if not _KANA.match("".join(r.text.split())):
             continue
         for b in lines:
-            if (b is not r and r.size <= 0.7 * b.size and r.x0 < b.x1 and r.x1 > b.x0
-                    and r.bottom < b.top + 0.3 * b.size
-                    and b.top - r.bottom < 0.5 * b.size and b.ruby is None):
+            if (
+                b is not r
+                and r.size <= 0.7 * b.size
+                and r.x0 < b.x1
+                and r.x1 > b.x0
+                and r.bottom < b.top + 0.3 * b.size
+                and b.top - r.bottom < 0.5 * b.size
+                and b.ruby is None
+            ):
                 r.ruby = b
                 break
 
 
-def _readings(per_page: Sequence[list[Line]], pages: Sequence[PageChars], offsets: np.ndarray,
-              source: np.ndarray) -> tuple[Ruby, ...]:
+def _readings(
+    per_page: Sequence[list[Line]],
+    pages: Sequence[PageChars],
+    offsets: np.ndarray,
+    source: np.ndarray,
+) -> tuple[Ruby, ...]:
     """Each reading left out, with the text offsets of the base characters below it."""
     where = np.full(int(offsets[-1]), -1, np.int64)
     real = source >= 0
@@ -229,8 +250,11 @@ def _readings(per_page: Sequence[list[Line]], pages: Sequence[PageChars], offset
                 continue
             base = int(offsets[b.page])
             box = pages[b.page].boxes
-            under = [where[base + k] for k in range(b.start, b.end)
-                     if box[k, 2] > r.x0 and box[k, 0] < r.x1 and where[base + k] >= 0]
+            under = [
+                where[base + k]
+                for k in range(b.start, b.end)
+                if box[k, 2] > r.x0 and box[k, 0] < r.x1 and where[base + k] >= 0
+            ]
             if under:
                 out.append(Ruby(int(min(under)), int(max(under)) + 1, "".join(r.text.split())))
     return tuple(sorted(out))
@@ -240,8 +264,9 @@ def _furniture_key(line: Line) -> str:
     return re.sub(r"\d+", "#", "".join(line.text.split()))
 
 
-def mark_furniture(pages: Sequence[list[Line]], heights: Sequence[float],
-                   numbers: Sequence[int] | None = None) -> None:
+def mark_furniture(
+    pages: Sequence[list[Line]], heights: Sequence[float], numbers: Sequence[int] | None = None
+) -> None:
     """Flag running headers, footers and page numbers (``Line.furniture``) across ``pages``.
 
     A line in the top or bottom band is one when its text, digits aside, recurs on half of the
@@ -276,8 +301,7 @@ def _run(pages: Sequence[int]) -> int:
     return best
 
 
-def order_columns(lines: list[Line], width: float, *, usual: float | None = None
-                  ) -> list[Line]:
+def order_columns(lines: list[Line], width: float, *, usual: float | None = None) -> list[Line]:
     """``lines`` in reading order: top to bottom, a two-column band left column first.
 
     ``usual`` is the gutter the document's other pages have: a page too short to show its
@@ -285,8 +309,7 @@ def order_columns(lines: list[Line], width: float, *, usual: float | None = None
     """
     body = sorted(lines, key=lambda ln: (ln.top, ln.x0))
     gutter = _gutter(body, width)
-    if gutter is None and usual is not None and not any(
-            ln.x0 < usual < ln.x1 for ln in body):
+    if gutter is None and usual is not None and not any(ln.x0 < usual < ln.x1 for ln in body):
         gutter = usual
     if gutter is None:
         return body
@@ -329,8 +352,9 @@ def _split(lines: list[Line]) -> list[list[Line]]:
     gutter = _gutter(body, hi - lo, lo)
     if gutter is None or any(ln.x0 < gutter < ln.x1 for ln in body):
         return [body]
-    return (_split([ln for ln in body if ln.x1 <= gutter])
-            + _split([ln for ln in body if ln.x0 >= gutter]))
+    return _split([ln for ln in body if ln.x1 <= gutter]) + _split(
+        [ln for ln in body if ln.x0 >= gutter]
+    )
 
 
 def _gutter(lines: Sequence[Line], width: float, start: float = 0.0) -> float | None:
@@ -376,8 +400,11 @@ def directions(page: PageChars) -> np.ndarray:
     s = np.maximum(np.maximum(cell[1:], cell[:-1]), 1.0)
     dx, dy = xc[1:] - xc[:-1], yc[1:] - yc[:-1]
     still, moves = np.abs(dx) < 0.45 * s, (np.abs(dy) > 0.15 * s) & (np.abs(dy) < 2.5 * s)
-    steps = {DOWN: still & moves & (dy > 0), UP: still & moves & (dy < 0),
-             ROWS: (np.abs(dy) < 0.45 * s) & (dx > 0.15 * s) & (dx < 2.5 * s)}
+    steps = {
+        DOWN: still & moves & (dy > 0),
+        UP: still & moves & (dy < 0),
+        ROWS: (np.abs(dy) < 0.45 * s) & (dx > 0.15 * s) & (dx < 2.5 * s),
+    }
 
     def runs(step: np.ndarray) -> np.ndarray:
         pair = step & (np.r_[False, step[:-1]] | np.r_[step[1:], False])
@@ -398,7 +425,8 @@ def directions(page: PageChars) -> np.ndarray:
         before = np.flatnonzero(found[:i] >= 0)
         after = np.flatnonzero(found[i + 1 :] >= 0)
         sides = ({int(found[before[-1]])} if len(before) else set()) | (
-            {int(found[i + 1 + after[0]])} if len(after) else set())
+            {int(found[i + 1 + after[0]])} if len(after) else set()
+        )
         found[i] = sides.pop() if len(sides) == 1 else most
     out[vis] = found
     # Spaces and line ends between characters go with the character before them.
@@ -408,8 +436,9 @@ def directions(page: PageChars) -> np.ndarray:
     return out[idx]
 
 
-def by_direction(pages: Sequence[PageChars]
-                 ) -> tuple[list[PageChars], np.ndarray, tuple[int, ...], list[int]]:
+def by_direction(
+    pages: Sequence[PageChars],
+) -> tuple[list[PageChars], np.ndarray, tuple[int, ...], list[int]]:
     """Each page's columns as a page of their own, turned so that they read as rows.
 
     A page with columns (``directions``) becomes up to three: its rows (running heads, page
@@ -459,11 +488,15 @@ def by_direction(pages: Sequence[PageChars]
                 boxes = np.stack([page.height - bottom, x0, page.height - top, x1], axis=1)
             if d == ROWS:
                 newline = frozenset(j for j, i in enumerate(idx) if j and i - idx[j - 1] > 1)
-                out.append(PageChars(page.width, page.height, text, boxes, newline, sizes,
-                                     page.unmapped))
+                out.append(
+                    PageChars(page.width, page.height, text, boxes, newline, sizes, page.unmapped)
+                )
             else:
-                out.append(PageChars(page.height, page.width, text, boxes.astype(np.float32),
-                                     frozenset(), sizes))
+                out.append(
+                    PageChars(
+                        page.height, page.width, text, boxes.astype(np.float32), frozenset(), sizes
+                    )
+                )
             real.append(idx + base)
             origin.append(p)
         base += n
@@ -481,16 +514,20 @@ def assemble(pages: Sequence[PageChars], *, keep_furniture: bool = False) -> Ass
     offsets = np.cumsum([0] + [len(p.text) for p in pages])
     ordered: list[Line] = []
     furniture = sum(1 for lines in per_page for ln in lines if ln.furniture)
-    kept = [[ln for ln in lines if (keep_furniture or not ln.furniture) and not ln.ruby]
-            for lines in per_page]
-    found = Counter(g for p, lines in enumerate(kept) if (g := _gutter(
-        sorted(lines, key=lambda ln: (ln.top, ln.x0)), pages[p].width)) is not None)
+    kept = [
+        [ln for ln in lines if (keep_furniture or not ln.furniture) and not ln.ruby]
+        for lines in per_page
+    ]
+    found = Counter(
+        g
+        for p, lines in enumerate(kept)
+        if (g := _gutter(sorted(lines, key=lambda ln: (ln.top, ln.x0)), pages[p].width)) is not None
+    )
     usual = found.most_common(1)[0][0] if found and found.most_common(1)[0][1] >= 2 else None
     for p, lines in enumerate(kept):
         ordered += order_columns(lines, pages[p].width, usual=usual)
     if not ordered:
-        return Assembled("", np.zeros(0, np.int64), np.zeros(0, np.int32), furniture, 0,
-                         vertical)
+        return Assembled("", np.zeros(0, np.int64), np.zeros(0, np.int32), furniture, 0, vertical)
     for ln in ordered:
         ln.need = _first_unit(ln, pages[ln.page].text, pages[ln.page].boxes)
     rights = _right_edges(ordered)
@@ -504,8 +541,14 @@ def assemble(pages: Sequence[PageChars], *, keep_furniture: bool = False) -> Ass
     for n, ln in enumerate(ordered):
         if n:
             prev = ordered[n - 1]
-            sep = _separator(prev, ln, ordered[n + 1] if n + 1 < len(ordered) else None,
-                             rights, pitch, indents=indents)
+            sep = _separator(
+                prev,
+                ln,
+                ordered[n + 1] if n + 1 < len(ordered) else None,
+                rights,
+                pitch,
+                indents=indents,
+            )
             if prev.page != ln.page and prev.page in early and sep in ("", " ", "-"):
                 sep = "\n\n"  # the page ended early: its last paragraph (a slide's) ended
             if sep == "\n\n":
@@ -525,8 +568,15 @@ def assemble(pages: Sequence[PageChars], *, keep_furniture: bool = False) -> Ass
     source = np.concatenate(source_parts)
     ruby = _readings(per_page, pages, offsets, source)
     source = np.where(source >= 0, real[np.maximum(source, 0)], -1)
-    return Assembled("".join(text_parts), source, np.concatenate(line_parts), furniture,
-                     paragraphs, vertical, ruby)
+    return Assembled(
+        "".join(text_parts),
+        source,
+        np.concatenate(line_parts),
+        furniture,
+        paragraphs,
+        vertical,
+        ruby,
+    )
 
 
 def _ended_early(lines: Sequence[Line]) -> set[int]:
@@ -609,8 +659,9 @@ def _line_text(ln: Line, page: PageChars, base: int) -> tuple[str, np.ndarray]:
     return "".join(chars), np.asarray(src, np.int64)
 
 
-def _letter_spaced(text: str, visible: list[int], x0: list[float], x1: list[float],
-                   em: float) -> set[int]:
+def _letter_spaced(
+    text: str, visible: list[int], x0: list[float], x1: list[float], em: float
+) -> set[int]:
     """Characters of ``text`` set apart from the one before only by letter spacing.
 
     Six or more capitals (Latin, Greek, Cyrillic) in a row, each standing apart from the next
@@ -632,8 +683,13 @@ def _letter_spaced(text: str, visible: list[int], x0: list[float], x1: list[floa
 
     for a, b in zip(visible, visible[1:], strict=False):
         # Latin, Greek and Cyrillic letters only: a Hangul syllable is often a word alone.
-        if (x0[b] - x1[a] > 0.12 * em and text[a].isupper() and text[b].isupper()
-                and ord(text[a]) < 0x530 and ord(text[b]) < 0x530):
+        if (
+            x0[b] - x1[a] > 0.12 * em
+            and text[a].isupper()
+            and text[b].isupper()
+            and ord(text[a]) < 0x530
+            and ord(text[b]) < 0x530
+        ):
             if not run:
                 run.append(a)
             run.append(b)
@@ -672,9 +728,15 @@ def _pitch(lines: Sequence[Line]) -> float:
 
     Most consecutive lines sit in one paragraph, so the median is the gap inside a paragraph.
     """
-    ratios = [(b.top - a.bottom) / a.size for a, b in zip(lines, lines[1:], strict=False)
-              if a.page == b.page and a.column == b.column and b.top > a.top
-              and abs(a.size - b.size) < 0.1 * a.size and a.size > 0]
+    ratios = [
+        (b.top - a.bottom) / a.size
+        for a, b in zip(lines, lines[1:], strict=False)
+        if a.page == b.page
+        and a.column == b.column
+        and b.top > a.top
+        and abs(a.size - b.size) < 0.1 * a.size
+        and a.size > 0
+    ]
     return float(statistics.median(ratios)) if ratios else 0.3
 
 
@@ -683,8 +745,11 @@ def _spaced(lines: Sequence[Line], pitch: float) -> bool:
 
     True when at least one in forty consecutive line pairs is a gap wider than the usual one.
     """
-    pairs = [(a, b) for a, b in zip(lines, lines[1:], strict=False)
-             if a.page == b.page and a.column == b.column and b.top > a.top]
+    pairs = [
+        (a, b)
+        for a, b in zip(lines, lines[1:], strict=False)
+        if a.page == b.page and a.column == b.column and b.top > a.top
+    ]
     wide = sum(1 for a, b in pairs if b.top - a.bottom > (pitch + 0.4) * max(a.size, b.size))
     return bool(pairs) and wide * 40 >= len(pairs)
 
@@ -703,8 +768,11 @@ def _first_unit(ln: Line, page_text: str, boxes: np.ndarray) -> float:
         k += 1
     latin = not is_cjk(page_text[chars[k]])
     if latin:  # the word runs to a gap or a CJK character
-        while (k + 1 < len(chars) and not is_cjk(page_text[chars[k + 1]])
-               and boxes[chars[k + 1], 0] - boxes[chars[k], 2] <= 0.25 * ln.size):
+        while (
+            k + 1 < len(chars)
+            and not is_cjk(page_text[chars[k + 1]])
+            and boxes[chars[k + 1], 0] - boxes[chars[k], 2] <= 0.25 * ln.size
+        ):
             k += 1
     while k + 1 < len(chars) and page_text[chars[k + 1]] in _NO_START:
         k += 1
@@ -712,8 +780,9 @@ def _first_unit(ln: Line, page_text: str, boxes: np.ndarray) -> float:
     return width + (0.3 * ln.size if latin else 0.0)
 
 
-def _separator(a: Line, b: Line, after: Line | None, rights: dict[int, float], pitch: float,
-               *, indents: bool) -> str:
+def _separator(
+    a: Line, b: Line, after: Line | None, rights: dict[int, float], pitch: float, *, indents: bool
+) -> str:
     """What goes between line ``a`` and the next line ``b``.
 
     Nothing, a space, a hyphen to drop (``-``), a line break or a paragraph break.
@@ -756,12 +825,12 @@ _BULLETS = set("•◦▪▫■□●○◆◇▶►▸・※")
 
 
 def _is_bullet(text: str) -> bool:
-    return bool(text) and (text[0] in _BULLETS or (text[:1] in ("-", "*", "–")
-                                                   and text[1:2] == " "))
+    return bool(text) and (
+        text[0] in _BULLETS or (text[:1] in ("-", "*", "–") and text[1:2] == " ")
+    )
 
 
-def _indented(a: Line, b: Line, after: Line | None, rights: dict[int, float], size: float
-              ) -> bool:
+def _indented(a: Line, b: Line, after: Line | None, rights: dict[int, float], size: float) -> bool:
     """Whether ``b`` opens a paragraph with a first-line indent.
 
     It is indented, it runs to the right edge (so it is a paragraph's first line, not a line of

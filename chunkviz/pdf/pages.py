@@ -54,16 +54,26 @@ class PageLayout:
     ruby: tuple[Ruby, ...] = ()
 
     @classmethod
-    def build(cls, pdf: bytes, pages: Sequence[PageChars], source: np.ndarray,
-              line: np.ndarray, *, quality: ReadQuality | None = None,
-              ruby: tuple[Ruby, ...] = ()) -> PageLayout:
+    def build(
+        cls,
+        pdf: bytes,
+        pages: Sequence[PageChars],
+        source: np.ndarray,
+        line: np.ndarray,
+        *,
+        quality: ReadQuality | None = None,
+        ruby: tuple[Ruby, ...] = (),
+    ) -> PageLayout:
         """The layout of a text whose character ``i`` came from source character ``source[i]``.
 
         ``source`` indexes the pages' characters laid end to end; -1 marks an inserted one.
         """
         counts = np.array([len(p.text) for p in pages], np.int64)
-        all_boxes = (np.concatenate([p.boxes for p in pages]) if pages and counts.sum()
-                     else np.zeros((0, 4), np.float32))
+        all_boxes = (
+            np.concatenate([p.boxes for p in pages])
+            if pages and counts.sum()
+            else np.zeros((0, 4), np.float32)
+        )
         page_of_source = np.repeat(np.arange(len(pages), dtype=np.int32), counts)
         real = source >= 0
         boxes = np.zeros((len(source), 4), np.float32)
@@ -75,8 +85,15 @@ class PageLayout:
         np.maximum.accumulate(idx, out=idx)
         page = np.where(real, page, page[idx])
         page[page < 0] = 0
-        return cls(pdf, tuple((p.width, p.height) for p in pages), page.astype(np.int32),
-                   line.astype(np.int32), boxes, quality, ruby)
+        return cls(
+            pdf,
+            tuple((p.width, p.height) for p in pages),
+            page.astype(np.int32),
+            line.astype(np.int32),
+            boxes,
+            quality,
+            ruby,
+        )
 
     @property
     def page_count(self) -> int:
@@ -118,8 +135,10 @@ class PageLayout:
         x1 = np.maximum.reduceat(sel[:, 2], heads)
         bottom = np.maximum.reduceat(sel[:, 3], heads)
         pages = self.page[start:end][keep][heads]
-        return [Box(int(p), float(a), float(t), float(b), float(c))
-                for p, a, t, b, c in zip(pages, x0, top, x1, bottom, strict=True)]
+        return [
+            Box(int(p), float(a), float(t), float(b), float(c))
+            for p, a, t, b, c in zip(pages, x0, top, x1, bottom, strict=True)
+        ]
 
     def point_of(self, offset: int) -> Box | None:
         """The box of the printed character at ``offset``, or of the nearest one before it."""

@@ -24,15 +24,18 @@ UNMAPPED_WARNING = 0.05
 
 
 #: What ``is_unusable`` says yes to, as a pattern (one pass over a page's text).
-_UNUSABLE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff\x00-\x08\x0b\x0c\x0e-\x1f"
-                       "\x7f-\x9f]")
+_UNUSABLE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def is_unusable(ch: str) -> bool:
     """Whether ``ch`` stands for no character: private use, or a control character."""
     o = ord(ch)
-    return (0xE000 <= o <= 0xF8FF or o >= 0xF0000 or (o < 0x20 and ch not in "\t\n\r")
-            or 0x7F <= o < 0xA0)
+    return (
+        0xE000 <= o <= 0xF8FF
+        or o >= 0xF0000
+        or (o < 0x20 and ch not in "\t\n\r")
+        or 0x7F <= o < 0xA0
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +70,9 @@ class ReadQuality:
         return (self.unmapped + self.unusable) / self.glyphs if self.glyphs else 0.0
 
 
-def read_quality(pages: Sequence[PageChars], *, vertical: Sequence[int] = (),
-                 ruby: int = 0) -> ReadQuality:
+def read_quality(
+    pages: Sequence[PageChars], *, vertical: Sequence[int] = (), ruby: int = 0
+) -> ReadQuality:
     """The note for ``pages`` as read (``vertical``: 0-based pages read as columns)."""
     glyphs = unmapped = unusable = 0
     warn = []
@@ -82,5 +86,12 @@ def read_quality(pages: Sequence[PageChars], *, vertical: Sequence[int] = (),
         if total and (page.unmapped + bad) / total > UNMAPPED_WARNING:
             warn.append(number)
     rotated = tuple(n for n, p in enumerate(pages, start=1) if p.rotation)
-    return ReadQuality(glyphs, unmapped, unusable, tuple(int(p) + 1 for p in np.unique(
-        np.asarray(vertical, np.int64))), rotated, ruby, tuple(warn))
+    return ReadQuality(
+        glyphs,
+        unmapped,
+        unusable,
+        tuple(int(p) + 1 for p in np.unique(np.asarray(vertical, np.int64))),
+        rotated,
+        ruby,
+        tuple(warn),
+    )

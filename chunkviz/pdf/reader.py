@@ -112,10 +112,20 @@ def read_pdf(data: bytes, filename: str, *, keep_furniture: bool = False) -> Pdf
         pages = refolded
     assembled = assemble(pages, keep_furniture=keep_furniture)
     quality = read_quality(pages, vertical=assembled.vertical, ruby=len(assembled.ruby))
-    layout = PageLayout.build(data, pages, assembled.source, assembled.line, quality=quality,
-                              ruby=assembled.ruby)
-    return PdfText(assembled.text, layout, compat, 0 if keep_furniture else assembled.furniture,
-                   len(pages), empty, assembled.paragraphs, quality, assembled.ruby)
+    layout = PageLayout.build(
+        data, pages, assembled.source, assembled.line, quality=quality, ruby=assembled.ruby
+    )
+    return PdfText(
+        assembled.text,
+        layout,
+        compat,
+        0 if keep_furniture else assembled.furniture,
+        len(pages),
+        empty,
+        assembled.paragraphs,
+        quality,
+        assembled.ruby,
+    )
 
 
 def _page_chars(pdf: object, index: int, filename: str) -> PageChars:
@@ -146,15 +156,15 @@ def _page_chars(pdf: object, index: int, filename: str) -> PageChars:
         finally:
             textpage.close()
     except pdfium.PdfiumError:
-        return PageChars(float(width), float(height), "", np.zeros((0, 4), np.float32),
-                         rotation=rotation)
+        return PageChars(
+            float(width), float(height), "", np.zeros((0, 4), np.float32), rotation=rotation
+        )
     finally:
         page.close()
     raw_boxes = np.frombuffer(rects, np.float32).reshape(m, 4)  # left, top, right, bottom
     boxes = _upright(raw_boxes, rotation, width, height)
     text = "".join(map(chr, codes[keep].tolist()))
-    return PageChars(float(width), float(height), text, boxes, newline, sizes, unmapped,
-                     rotation)
+    return PageChars(float(width), float(height), text, boxes, newline, sizes, unmapped, rotation)
 
 
 def _codes(handle: object, n: int) -> np.ndarray:
@@ -210,9 +220,15 @@ def _kept(codes: np.ndarray) -> tuple[np.ndarray, frozenset[int], int]:
     brk = (codes == 0x0A) | (codes == 0x0D)
     # A glyph without a code point: a font without a Unicode map gives none, or a control
     # character (a glyph id read as a code). Counted, not text.
-    bad = ((codes == 0xFFFE) | (codes == 0xFFFF) | ((codes >= 0xD800) & (codes <= 0xDFFF))
-           | ((codes < 0x20) & (codes != 0x09)) | ((codes >= 0x7F) & (codes < 0xA0))
-           | (codes > 0x10FFFF) | (codes < 0))
+    bad = (
+        (codes == 0xFFFE)
+        | (codes == 0xFFFF)
+        | ((codes >= 0xD800) & (codes <= 0xDFFF))
+        | ((codes < 0x20) & (codes != 0x09))
+        | ((codes >= 0x7F) & (codes < 0xA0))
+        | (codes > 0x10FFFF)
+        | (codes < 0)
+    )
     bad &= ~brk & ~low
     keep_mask = ~(brk | bad | low)
     keep = np.flatnonzero(keep_mask)

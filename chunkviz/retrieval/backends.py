@@ -89,8 +89,13 @@ def _e5_small(threads: int | None) -> Backend:
 # install without it must not list use-m3 as available.
 _Needs = tuple[tuple[str, str], ...]
 _FIXED: dict[str, tuple[str, BackendKind, Callable[[int | None], Backend], _Needs, str]] = {
-    "bm25": ("BM25, character bigrams (no weights)", "lexical", _bm25, (("bm25s", "bm25s"),),
-             "lexical"),
+    "bm25": (
+        "BM25, character bigrams (no weights)",
+        "lexical",
+        _bm25,
+        (("bm25s", "bm25s"),),
+        "lexical",
+    ),
     "tfidf": (
         "TF-IDF, character bigrams, raw vectors",
         "lexical",
@@ -141,8 +146,13 @@ def _fixed_info(name: str) -> BackendInfo:
     requirement = f"chunkviz[{extra}]"
     for module, package in needs:
         if importlib.util.find_spec(module) is None:
-            return BackendInfo(name, label, kind, False, Message(
-                "not_installed", package=package, requirement=requirement))
+            return BackendInfo(
+                name,
+                label,
+                kind,
+                False,
+                Message("not_installed", package=package, requirement=requirement),
+            )
     return BackendInfo(name, label, kind, True)
 
 
@@ -157,8 +167,13 @@ def _hybrid_info(name: str) -> BackendInfo:
     for part in (lexical, dense):
         info = _fixed_info(part) if part in _FIXED else None
         if info is not None and not info.available:
-            return BackendInfo(name, label, "hybrid", False, Message(
-                "part_unavailable", part=part, reason=info.reason))
+            return BackendInfo(
+                name,
+                label,
+                "hybrid",
+                False,
+                Message("part_unavailable", part=part, reason=info.reason),
+            )
     return BackendInfo(name, label, "hybrid", True)
 
 
@@ -222,8 +237,13 @@ class _ModelCache:
                     return self._refs[name]
             backend = load(name)  # a failure is raised to this caller and cached nowhere
             dims = getattr(backend, "dims", None)
-            ref = BackendRef(backend.name, backend.model, backend.kind,
-                             int(dims) if backend.kind == "dense" and dims else None, backend)
+            ref = BackendRef(
+                backend.name,
+                backend.model,
+                backend.kind,
+                int(dims) if backend.kind == "dense" and dims else None,
+                backend,
+            )
             with self._lock:
                 self._refs[name] = ref
                 while len(self._refs) > self._size:

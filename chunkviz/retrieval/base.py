@@ -41,8 +41,13 @@ def check_dense_work(texts: Sequence[str]) -> None:
     """
     chars = sum(min(len(t), MAX_DENSE_TEXT_CHARS) for t in texts)
     if len(texts) > MAX_DENSE_TEXTS or chars > MAX_DENSE_CHARS:
-        raise ParameterError("dense_work", texts=f"{len(texts):,}", chars=f"{chars:,}",
-                             max_texts=f"{MAX_DENSE_TEXTS:,}", max_chars=f"{MAX_DENSE_CHARS:,}")
+        raise ParameterError(
+            "dense_work",
+            texts=f"{len(texts):,}",
+            chars=f"{chars:,}",
+            max_texts=f"{MAX_DENSE_TEXTS:,}",
+            max_chars=f"{MAX_DENSE_CHARS:,}",
+        )
 
 
 BackendKind = Literal["lexical", "dense", "hybrid"]

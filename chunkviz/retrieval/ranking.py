@@ -70,12 +70,13 @@ def _pairs(
     """Every (row, document) relevant pair, each once, ordered by row then document."""
     if len(relevant) != q:
         raise ParameterError("scores_2d_sets", shape=str((q, n)), sets=len(relevant))
-    if all(isinstance(rel, list) and not (rel and isinstance(rel[0], bool | np.bool_))
-           for rel in relevant):
+    if all(
+        isinstance(rel, list) and not (rel and isinstance(rel[0], bool | np.bool_))
+        for rel in relevant
+    ):
         # Lists of indices (the benchmark's): one flat array, no per-row conversion.
         lengths = np.fromiter(map(len, relevant), dtype=np.int64, count=q)
-        cols = np.fromiter(chain.from_iterable(relevant), dtype=np.int64,
-                           count=int(lengths.sum()))
+        cols = np.fromiter(chain.from_iterable(relevant), dtype=np.int64, count=int(lengths.sum()))
         rows = np.repeat(np.arange(q, dtype=np.int64), lengths)
     else:
         parts = [_indices(rel, n) for rel in relevant]
@@ -156,8 +157,9 @@ Ties = Literal["pessimistic", "optimistic"]
 
 def _check_ties(ties: str) -> None:
     if ties not in ("pessimistic", "optimistic"):
-        raise ParameterError("one_of", name="ties", value=ties,
-                             choices=["pessimistic", "optimistic"])
+        raise ParameterError(
+            "one_of", name="ties", value=ties, choices=["pessimistic", "optimistic"]
+        )
 
 
 def _check_2d(scores: np.ndarray) -> np.ndarray:
@@ -190,7 +192,8 @@ def _as_ranks(has: np.ndarray, ranks: np.ndarray) -> list[int | None]:
 
 
 def best_relevant_ranks(
-    scores: np.ndarray, relevant: Sequence[np.ndarray | Sequence[int]],
+    scores: np.ndarray,
+    relevant: Sequence[np.ndarray | Sequence[int]],
     ties: Ties = "pessimistic",
 ) -> list[int | None]:
     """Per row, the 1-based place in ``rank_order`` of the best relevant document.
@@ -255,8 +258,9 @@ def rank_batch(
     top = _top(s, kk, mask) if kk and q else np.empty((q, kk), dtype=np.int64)
     hits = np.take_along_axis(mask, top, axis=1)
     places = [(np.flatnonzero(h) + 1).tolist() for h in hits]
-    return BatchRanks(_as_ranks(has, 1 + higher + tied_irrelevant), _as_ranks(has, 1 + higher),
-                      top, places)
+    return BatchRanks(
+        _as_ranks(has, 1 + higher + tied_irrelevant), _as_ranks(has, 1 + higher), top, places
+    )
 
 
 def relevant_places(

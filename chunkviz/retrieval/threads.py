@@ -40,8 +40,13 @@ from chunkviz.errors import ParameterError
 ENV_VAR = "CHUNKVIZ_ENCODE_THREADS"
 
 #: Environment variables that thread pools read when their library loads.
-THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-               "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+THREAD_VARS = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+)
 
 
 def available_cores() -> int:

@@ -43,14 +43,22 @@ _FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})([^`\r\n]*)$")
 _PYTHON_INFO = {"python", "py", "python3", "py3"}
 
 SIZE = Param(
-    "size", "int", 1200, min=1, max=100_000, unit="chars",
+    "size",
+    "int",
+    1200,
+    min=1,
+    max=100_000,
+    unit="chars",
     help="Largest chunk length in characters; definitions and fenced blocks are kept whole "
-         "when they fit.",
+    "when they fit.",
 )
 LANGUAGE = Param(
-    "language", "choice", "auto", choices=("auto", "python", "markdown", "text"),
+    "language",
+    "choice",
+    "auto",
+    choices=("auto", "python", "markdown", "text"),
     help="How to read the text: auto-detect, Python source, Markdown with fenced code, or "
-         "blank-line blocks.",
+    "blank-line blocks.",
 )
 
 
@@ -199,8 +207,7 @@ def detect_language(text: str) -> Literal["python", "markdown", "text"]:
         return "text"
     tree = parse_python(text)
     if tree is not None and any(
-        isinstance(n, (*_DEFINITIONS, ast.Import, ast.ImportFrom))
-        for n in tree.body
+        isinstance(n, (*_DEFINITIONS, ast.Import, ast.ImportFrom)) for n in tree.body
     ):
         return "python"
     return "text"
@@ -255,7 +262,7 @@ register(
     Strategy(
         name="code",
         description="Code-aware: Python at top-level def/class, fenced blocks kept whole, "
-                    "other code at blank lines.",
+        "other code at blank lines.",
         params=(SIZE, LANGUAGE),
         gaps="whitespace",
         fn=code_split,

@@ -12,15 +12,29 @@ Unit = Literal["chars", "tokens"]
 MAX_SIZE = 100_000
 
 SIZE = Param(
-    "size", "int", 400, min=1, max=MAX_SIZE, unit="chars/tokens",
+    "size",
+    "int",
+    400,
+    min=1,
+    max=MAX_SIZE,
+    unit="chars/tokens",
     help="Largest chunk length, in the chosen unit.",
 )
 OVERLAP = Param(
-    "overlap", "int", 0, min=0, max=MAX_SIZE - 1, unit="chars/tokens", less_than="size",
+    "overlap",
+    "int",
+    0,
+    min=0,
+    max=MAX_SIZE - 1,
+    unit="chars/tokens",
+    less_than="size",
     help="How much of the end of a chunk is repeated at the start of the next (must be < size).",
 )
 UNIT = Param(
-    "unit", "choice", "chars", choices=("chars", "tokens"),
+    "unit",
+    "choice",
+    "chars",
+    choices=("chars", "tokens"),
     help="Count lengths in characters (len()) or in tokens of the active model's tokenizer.",
 )
 

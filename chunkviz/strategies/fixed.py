@@ -59,14 +59,20 @@ def fixed_window(
         params.update(snap=snap, max_shift=max_shift)
         boundaries = text_boundaries(text, snap)
         if tok is None:
-            starts_, ends_ = snapped_windows(len(text), size, overlap, max_shift,
-                                             boundaries.positions.tolist())
+            starts_, ends_ = snapped_windows(
+                len(text), size, overlap, max_shift, boundaries.positions.tolist()
+            )
             return ChunkingResult(text, ChunkSequence(starts_, ends_), "fixed", params)
         bounds = token_boundaries(tok, text)
-        unit_starts, unit_ends = snapped_windows(len(bounds) - 1, size, overlap, max_shift,
-                                                 allowed_offsets(boundaries, bounds))
-        return ChunkingResult(text, ChunkSequence([bounds[s] for s in unit_starts],
-                                                  [bounds[e] for e in unit_ends]), "fixed", params)
+        unit_starts, unit_ends = snapped_windows(
+            len(bounds) - 1, size, overlap, max_shift, allowed_offsets(boundaries, bounds)
+        )
+        return ChunkingResult(
+            text,
+            ChunkSequence([bounds[s] for s in unit_starts], [bounds[e] for e in unit_ends]),
+            "fixed",
+            params,
+        )
     if tok is None:
         n = len(text)
         starts = window_starts(n, size, overlap)

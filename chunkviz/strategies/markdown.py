@@ -94,13 +94,13 @@ def markdown_split(
     prefixes: list[str] = []
     for start, end, crumbs in heading_sections(text):
         prefix = BREADCRUMB_SEPARATOR.join(crumbs) + "\n" if crumbs else ""
-        chunk_starts, chunk_ends = recursive_columns(text, start, end, size=size,
-                                                     overlap=overlap, measure=measure)
+        chunk_starts, chunk_ends = recursive_columns(
+            text, start, end, size=size, overlap=overlap, measure=measure
+        )
         starts += chunk_starts
         ends += chunk_ends
         prefixes += [prefix] * len(chunk_starts)
-    return ChunkingResult(text, ChunkSequence(starts, ends, prefixes=prefixes), "markdown",
-                          params)
+    return ChunkingResult(text, ChunkSequence(starts, ends, prefixes=prefixes), "markdown", params)
 
 
 register(

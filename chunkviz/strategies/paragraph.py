@@ -20,7 +20,13 @@ from chunkviz.strategies.registry import Param, Strategy, register
 from chunkviz.tokenizers import Tokenizer
 
 PARAGRAPH_MAX_SIZE = Param(
-    "max_size", "int", None, min=1, max=MAX_SIZE, unit="chars/tokens", optional=True,
+    "max_size",
+    "int",
+    None,
+    min=1,
+    max=MAX_SIZE,
+    unit="chars/tokens",
+    optional=True,
     help="Cut paragraphs longer than this (in unit) with the recursive splitter; empty: never.",
 )
 

@@ -27,28 +27,49 @@ from chunkviz.strategies.registry import Param, Strategy, register
 Mode = Literal["hierarchy", "sentence_window"]
 
 MODE = Param(
-    "mode", "choice", "hierarchy", choices=("hierarchy", "sentence_window"),
+    "mode",
+    "choice",
+    "hierarchy",
+    choices=("hierarchy", "sentence_window"),
     help="hierarchy: children packed inside parents; sentence_window: each sentence is a child, "
-         "its parent is the sentences around it.",
+    "its parent is the sentences around it.",
 )
 CHILD_SIZE = Param(
-    "child_size", "int", 200, min=1, max=100_000, unit="chars", at_most="parent_size",
+    "child_size",
+    "int",
+    200,
+    min=1,
+    max=100_000,
+    unit="chars",
+    at_most="parent_size",
     help="Largest child (retrieved) chunk in characters.",
 )
 PARENT_FACTOR = 5
 PARENT_SIZE = Param(
-    "parent_size", "int", None, min=1, max=100_000, unit="chars", optional=True,
+    "parent_size",
+    "int",
+    None,
+    min=1,
+    max=100_000,
+    unit="chars",
+    optional=True,
     help=f"Largest parent (context) chunk in characters (hierarchy mode); empty: "
-         f"{PARENT_FACTOR} x child_size.",
+    f"{PARENT_FACTOR} x child_size.",
 )
 WINDOW = Param(
-    "window", "int", 1, min=0, max=50, unit="sentences",
+    "window",
+    "int",
+    1,
+    min=0,
+    max=50,
+    unit="sentences",
     help="Sentences on each side of a child that its parent adds (sentence_window mode).",
 )
 
 
-def _hierarchy(units: list[Bounds], child_size: int, parent_size: int) -> tuple[
-        list[Chunk], list[Chunk]]:
+def _hierarchy(
+    units: list[Bounds], child_size: int, parent_size: int
+) -> tuple[list[Chunk], list[Chunk]]:
     parents = pack(units, parent_size)
     children: list[Chunk] = []
     u = 0
@@ -94,8 +115,7 @@ def parent_child_split(
     Returns:
         Children in ``chunks`` (with ``parent``), parents in ``parents``.
     """
-    params = {"mode": mode, "child_size": child_size, "parent_size": parent_size,
-              "window": window}
+    params = {"mode": mode, "child_size": child_size, "parent_size": parent_size, "window": window}
     units = sentence_units(text, child_size)
     if mode == "hierarchy":
         cap = parent_size if parent_size is not None else PARENT_FACTOR * child_size
@@ -109,7 +129,7 @@ register(
     Strategy(
         name="parent_child",
         description="Parent-child (small-to-big): small children for retrieval inside larger "
-                    "parents, or sentence windows; children point at their parent.",
+        "parents, or sentence windows; children point at their parent.",
         params=(MODE, CHILD_SIZE, PARENT_SIZE, WINDOW),
         gaps="whitespace",
         fn=parent_child_split,

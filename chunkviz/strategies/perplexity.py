@@ -31,17 +31,29 @@ from chunkviz.strategies.registry import Param, Strategy, register
 from chunkviz.strategies.semantic import MAX_SIZE, MIN_SIZE
 
 THRESHOLD = Param(
-    "threshold", "float", 1.0, min=0.0, max=20.0, unit="ln PPL",
+    "threshold",
+    "float",
+    1.0,
+    min=0.0,
+    max=20.0,
+    unit="ln PPL",
     help="Cut where the log-perplexity of adjacent sentences differs by more than this "
-         "(1.0 = by a factor of e ≈ 2.7; 0.4 ≈ 1.5).",
+    "(1.0 = by a factor of e ≈ 2.7; 0.4 ≈ 1.5).",
 )
 LM = Param(
-    "lm", "str", CHAR_NGRAM,
+    "lm",
+    "str",
+    CHAR_NGRAM,
     help="Language model: char-ngram (offline, fitted on the document) or hf:<local causal "
-         "model path or cached name>.",
+    "model path or cached name>.",
 )
 ORDER = Param(
-    "order", "int", 3, min=1, max=8, unit="chars",
+    "order",
+    "int",
+    3,
+    min=1,
+    max=8,
+    unit="chars",
     help="n of the character n-gram model (ignored for hf: models).",
 )
 
@@ -144,10 +156,22 @@ def perplexity_split(
         ParameterError: An unknown ``lm``.
         ModelUnavailableError: An ``hf:`` model that is not on this machine.
     """
-    curve = perplexity_curve(text, threshold=threshold, min_size=min_size, max_size=max_size,
-                             lm=lm, order=order, language_model=language_model)
-    params = {"threshold": threshold, "min_size": min_size, "max_size": max_size, "lm": lm,
-              "order": order}
+    curve = perplexity_curve(
+        text,
+        threshold=threshold,
+        min_size=min_size,
+        max_size=max_size,
+        lm=lm,
+        order=order,
+        language_model=language_model,
+    )
+    params = {
+        "threshold": threshold,
+        "min_size": min_size,
+        "max_size": max_size,
+        "lm": lm,
+        "order": order,
+    }
     chunks = tuple(Chunk(s, e) for s, e in curve.spans)
     return ChunkingResult(text, chunks, "perplexity", params)
 
@@ -156,7 +180,7 @@ register(
     Strategy(
         name="perplexity",
         description="Perplexity (Meta-PPL): cut where sentence perplexity jumps by more than a "
-                    "threshold in log space; offline character n-gram model by default.",
+        "threshold in log space; offline character n-gram model by default.",
         params=(THRESHOLD, MIN_SIZE, MAX_SIZE, LM, ORDER),
         gaps="whitespace",
         fn=perplexity_split,

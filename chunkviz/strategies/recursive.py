@@ -110,8 +110,9 @@ class Separator:
                 if codes is None:
                     codes = code_points(text, start, end)
                 if literal in self.single:
-                    ends = _single_char_cuts(text, start, end, codes, literal, pattern,
-                                             self.followers, self.leaders)
+                    ends = _single_char_cuts(
+                        text, start, end, codes, literal, pattern, self.followers, self.leaders
+                    )
                 else:
                     ends = _candidate_cuts(text, start, end, codes, literal, pattern)
             if ends is None:
@@ -213,14 +214,14 @@ def _level(name: str, *patterns: tuple[str, str]) -> Separator:
     return Separator(name, tuple((lit, re.compile(src)) for lit, src in patterns))
 
 
-
 #: Default separator levels, coarsest first.
 DEFAULT_SEPARATORS: tuple[Separator, ...] = (
     _level("blank line", ("\n", "\n" + BLANK_REST), ("\r", "\r\n?" + BLANK_REST)),
     _level("line break", ("\n", r"\n\s*"), ("\r", r"\r\s*")),
     # 。！？ with closing brackets; . ! ? before whitespace (see chunkviz.segment)
-    Separator("sentence end", SENTENCE_SEPARATORS, frozenset("。！？"), JA_TERMINATOR_FOLLOWERS,
-              "。！？"),
+    Separator(
+        "sentence end", SENTENCE_SEPARATORS, frozenset("。！？"), JA_TERMINATOR_FOLLOWERS, "。！？"
+    ),
     _level("comma", ("、", r"、\s*"), ("，", r"，\s*"), (",", r",\s+")),
     _level("whitespace", ("", r"\s+")),
 )
@@ -431,8 +432,17 @@ def _split_into(
     done = 0
     for i in over:
         out.extend(cuts[done:i])
-        _split_into(text, cuts[i - 1] if i else start, cuts[i], size, measure, separators,
-                    level + 1, out, set(absent))
+        _split_into(
+            text,
+            cuts[i - 1] if i else start,
+            cuts[i],
+            size,
+            measure,
+            separators,
+            level + 1,
+            out,
+            set(absent),
+        )
         done = i + 1
     out.extend(cuts[done:])
 
@@ -508,6 +518,7 @@ def pack_columns(
 
 def _searchsorted(side: Literal["left", "right"]) -> Any:
     """``bisect_left``/``bisect_right`` with ``lo`` and ``hi`` for a sorted numpy array."""
+
     def search(values: Any, x: int, lo: int, hi: int) -> int:
         return lo + int(np.searchsorted(values[lo:hi], x, side))
 
@@ -589,9 +600,15 @@ def recursive_split(
     if snap != "none":
         params.update(snap=snap, max_shift=max_shift)  # recorded only when on (see fixed)
     measure = Ruler(text, resolve_tokenizer(unit, tokenizer))
-    starts, ends = recursive_columns(text, 0, len(text), size=size, overlap=overlap,
-                                     measure=measure,
-                                     separators=snap_separators(snap, max_shift))
+    starts, ends = recursive_columns(
+        text,
+        0,
+        len(text),
+        size=size,
+        overlap=overlap,
+        measure=measure,
+        separators=snap_separators(snap, max_shift),
+    )
     return ChunkingResult(text, ChunkSequence(starts, ends), "recursive", params)
 
 
@@ -607,9 +624,13 @@ def sentence_units(text: str, max_size: int) -> list[Bounds]:
         if e - s <= max_size:
             units.append((s, e))
         else:
-            units.extend(recursive_spans(text, s, e, size=max_size, overlap=0, measure=measure,
-                                         level=CLAUSE_LEVEL))
+            units.extend(
+                recursive_spans(
+                    text, s, e, size=max_size, overlap=0, measure=measure, level=CLAUSE_LEVEL
+                )
+            )
     return units
+
 
 register(
     Strategy(

@@ -132,8 +132,7 @@ class Param:
 
     def _refuse(self, value: Any) -> NoReturn:
         fix = Message("fix_those") if self.type == "choice" else self._fix()
-        raise ParameterError("param_type", name=self.name, value=value,
-                             kind=self._kind(), rule=fix)
+        raise ParameterError("param_type", name=self.name, value=value, kind=self._kind(), rule=fix)
 
     def _rule(self) -> Message:
         if self.min is not None and self.max is not None:
@@ -189,12 +188,29 @@ class Relation:
             return ParameterError("overlap", overlap=small, size=large, most=large - 1)
         if self.strict:
             if not isinstance(large, int):
-                return ParameterError("relation_below", small=self.small, large=self.large,
-                                      small_value=small, large_value=large)
-            return ParameterError("relation_less_than", small=self.small, large=self.large,
-                                  small_value=small, large_value=large, most=large - 1)
-        return ParameterError("relation_at_most", small=self.small, large=self.large,
-                              small_value=small, large_value=large, most=large)
+                return ParameterError(
+                    "relation_below",
+                    small=self.small,
+                    large=self.large,
+                    small_value=small,
+                    large_value=large,
+                )
+            return ParameterError(
+                "relation_less_than",
+                small=self.small,
+                large=self.large,
+                small_value=small,
+                large_value=large,
+                most=large - 1,
+            )
+        return ParameterError(
+            "relation_at_most",
+            small=self.small,
+            large=self.large,
+            small_value=small,
+            large_value=large,
+            most=large,
+        )
 
 
 def relations(params: Sequence[Param]) -> tuple[Relation, ...]:
@@ -214,10 +230,12 @@ def relations(params: Sequence[Param]) -> tuple[Relation, ...]:
 #: parameter that makes one instead (or None).
 RESOURCE_METHODS: Mapping[str, tuple[str, str, str | None]] = {
     "tokenizer": ("token_spans", 'get_tokenizer("use-m3") from chunkviz.tokenizers', None),
-    "embedder": ("encode_documents", 'get_backend("tfidf") from chunkviz.retrieval.backends',
-                 "model"),
-    "language_model": ("perplexities", 'get_language_model("char-ngram") from chunkviz.lm',
-                       "lm"),
+    "embedder": (
+        "encode_documents",
+        'get_backend("tfidf") from chunkviz.retrieval.backends',
+        "model",
+    ),
+    "language_model": ("perplexities", 'get_language_model("char-ngram") from chunkviz.lm', "lm"),
 }
 
 
@@ -235,10 +253,17 @@ def check_resources(resources: Mapping[str, Any]) -> None:
         method, make, option = RESOURCE_METHODS[name]
         if not callable(getattr(value, method, None)):
             if option is None:
-                raise ParameterError("bad_resource", name=name, method=method,
-                                     value=shown(value), make=make)
-            raise ParameterError("bad_resource_or", name=name, method=method,
-                                 value=shown(value), make=make, option=option)
+                raise ParameterError(
+                    "bad_resource", name=name, method=method, value=shown(value), make=make
+                )
+            raise ParameterError(
+                "bad_resource_or",
+                name=name,
+                method=method,
+                value=shown(value),
+                make=make,
+                option=option,
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,8 +298,9 @@ class Strategy:
         for p in self.params:
             if p.name == name:
                 return p
-        raise ParameterError("no_param", strategy=self.name, name=name,
-                             params=[p.name for p in self.params])
+        raise ParameterError(
+            "no_param", strategy=self.name, name=name, params=[p.name for p in self.params]
+        )
 
     def defaults(self) -> dict[str, Any]:
         """Default value of every parameter."""
@@ -291,14 +317,19 @@ class Strategy:
         # targets without one (docs/benchmarks.md), and the check is about 1 µs per call.
         unknown = sorted(params.keys() - self._names)
         if unknown:
-            raise ParameterError("no_param_given", strategy=self.name, name=unknown[0],
-                                 value=params[unknown[0]],
-                                 params=[p.name for p in self.params])
+            raise ParameterError(
+                "no_param_given",
+                strategy=self.name,
+                name=unknown[0],
+                value=params[unknown[0]],
+                params=[p.name for p in self.params],
+            )
         checked = {p.name: p.validate(params.get(p.name, p.default)) for p in self.params}
         for rel in relations(self.params):
             if not rel.holds(checked):
                 raise rel.error(checked)
         return checked
+
 
 _REGISTRY: dict[str, Strategy] = {}
 
@@ -320,8 +351,9 @@ def get_strategy(name: str) -> Strategy:
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise UnknownStrategyError("unknown_strategy", name=name,
-                                   choices=sorted(_REGISTRY)) from None
+        raise UnknownStrategyError(
+            "unknown_strategy", name=name, choices=sorted(_REGISTRY)
+        ) from None
 
 
 def all_strategies() -> Sequence[Strategy]:

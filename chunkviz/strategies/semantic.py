@@ -38,24 +38,42 @@ from chunkviz.strategies.registry import Param, Strategy, register
 DEFAULT_MODEL = "tfidf"
 
 PERCENTILE = Param(
-    "percentile", "float", 5.0, min=0.0, max=100.0, unit="%",
+    "percentile",
+    "float",
+    5.0,
+    min=0.0,
+    max=100.0,
+    unit="%",
     help="Cut where adjacent-sentence similarity is below this percentile of the document's own "
-         "similarities (lower: fewer cuts).",
+    "similarities (lower: fewer cuts).",
 )
 MIN_SIZE = Param(
-    "min_size", "int", 100, min=0, max=100_000, unit="chars", at_most="max_size",
+    "min_size",
+    "int",
+    100,
+    min=0,
+    max=100_000,
+    unit="chars",
+    at_most="max_size",
     help="A topic change does not end a chunk shorter than this.",
 )
 MAX_SIZE = Param(
-    "max_size", "int", 1000, min=1, max=100_000, unit="chars",
+    "max_size",
+    "int",
+    1000,
+    min=1,
+    max=100_000,
+    unit="chars",
     help="Hard cap: a chunk never exceeds this; an over-long sentence is cut.",
 )
 MODEL = Param(
-    "model", "str", DEFAULT_MODEL,
+    "model",
+    "str",
+    DEFAULT_MODEL,
     # Offered in a list; any other st:<model> is still accepted.
     choices=(DEFAULT_MODEL, "use-m3", "st:cl-nagoya/ruri-v3-130m"),
     help="Sentence vectors: tfidf (fast, lexical), use-m3 (bundled multilingual encoder, "
-         "offline) or st:<model name or path>.",
+    "offline) or st:<model name or path>.",
 )
 
 
@@ -174,8 +192,12 @@ def semantic_curve(
     sparse = getattr(emb, "encode_documents_sparse", None)
     vectors = sparse(sentences) if callable(sparse) else np.asarray(emb.encode_documents(sentences))
     if len(vectors.shape) != 2 or vectors.shape[0] != len(units):
-        raise ParameterError("embedder_shape", embedder=embedder_name(emb),
-                             shape=str(vectors.shape), sentences=len(units))
+        raise ParameterError(
+            "embedder_shape",
+            embedder=embedder_name(emb),
+            shape=str(vectors.shape),
+            sentences=len(units),
+        )
     sims = adjacent_similarities(vectors)
     threshold = float(np.percentile(sims, percentile))
     wanted = sims < threshold
@@ -210,10 +232,15 @@ def semantic_split(
     Raises:
         ParameterError: No embedder, or one that returns the wrong shape.
     """
-    curve = semantic_curve(text, percentile=percentile, min_size=min_size, max_size=max_size,
-                           model=model, embedder=embedder)
-    params = {"percentile": percentile, "min_size": min_size, "max_size": max_size,
-              "model": model}
+    curve = semantic_curve(
+        text,
+        percentile=percentile,
+        min_size=min_size,
+        max_size=max_size,
+        model=model,
+        embedder=embedder,
+    )
+    params = {"percentile": percentile, "min_size": min_size, "max_size": max_size, "model": model}
     return ChunkingResult(text, ChunkSequence.from_spans(curve.spans), "semantic", params)
 
 
@@ -221,7 +248,7 @@ register(
     Strategy(
         name="semantic",
         description="Semantic: cut where adjacent-sentence similarity falls below a percentile "
-                    "of the document's own similarities; min_size and a hard max_size.",
+        "of the document's own similarities; min_size and a hard max_size.",
         params=(PERCENTILE, MIN_SIZE, MAX_SIZE, MODEL),
         gaps="whitespace",
         fn=semantic_split,

@@ -28,7 +28,13 @@ from chunkviz.strategies.registry import Param, Strategy, register
 from chunkviz.tokenizers import Tokenizer
 
 MAX_SENTENCES = Param(
-    "max_sentences", "int", None, min=1, max=MAX_SIZE, unit="sentences", optional=True,
+    "max_sentences",
+    "int",
+    None,
+    min=1,
+    max=MAX_SIZE,
+    unit="sentences",
+    optional=True,
     help="At most this many sentences per chunk (empty: only size limits a chunk).",
 )
 
@@ -74,8 +80,9 @@ def sentence_split(
             continue
         flush()
         spans.extend(
-            recursive_spans(text, s, e, size=size, overlap=overlap, measure=measure,
-                            level=CLAUSE_LEVEL)
+            recursive_spans(
+                text, s, e, size=size, overlap=overlap, measure=measure, level=CLAUSE_LEVEL
+            )
         )
     flush()
     return ChunkingResult(text, ChunkSequence.from_spans(spans), "sentence", params)

@@ -23,11 +23,19 @@ from chunkviz.text_boundaries import Boundaries
 Snap = Literal["none", "word", "phrase"]
 
 SNAP = Param(
-    "snap", "choice", "none", choices=("none", "word", "phrase"),
+    "snap",
+    "choice",
+    "none",
+    choices=("none", "word", "phrase"),
     help="Move each cut to the nearest word or phrase boundary (BudouX) within max_shift.",
 )
 MAX_SHIFT = Param(
-    "max_shift", "int", 10, min=0, max=1_000, unit="chars/tokens",
+    "max_shift",
+    "int",
+    10,
+    min=0,
+    max=1_000,
+    unit="chars/tokens",
     help="Furthest a snapped cut may move, in the unit of size.",
 )
 

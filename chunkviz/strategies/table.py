@@ -34,11 +34,18 @@ _CSV_DELIMITERS = (",", "\t", ";")
 _CSV_MIN_LINES = 3
 
 SIZE = Param(
-    "size", "int", 800, min=1, max=100_000, unit="chars",
+    "size",
+    "int",
+    800,
+    min=1,
+    max=100_000,
+    unit="chars",
     help="Largest chunk length in characters; tables are cut between rows to stay within it.",
 )
 REPEAT_HEADER = Param(
-    "repeat_header", "bool", True,
+    "repeat_header",
+    "bool",
+    True,
     help="Give every chunk of a table after the first the table's header row as its prefix.",
 )
 
@@ -69,8 +76,13 @@ def _markdown_tables(text: str, lines: list[Bounds], taken: _Taken) -> list[Tabl
         hs, he = lines[i]
         ds, de = lines[i + 1]
         header, delimiter = text[hs:he], text[ds:de]
-        if ("|" in header and "|" in delimiter and _MD_DELIMITER.match(delimiter)
-                and header.strip() and not taken.overlaps((hs, de))):
+        if (
+            "|" in header
+            and "|" in delimiter
+            and _MD_DELIMITER.match(delimiter)
+            and header.strip()
+            and not taken.overlaps((hs, de))
+        ):
             rows = []
             j = i + 2
             while j < len(lines):
@@ -133,8 +145,11 @@ def _csv_tables(text: str, lines: list[Bounds], taken: _Taken) -> list[Table]:
             if count == 0 or taken.overlaps((s, e)):
                 continue
             j = i + 1
-            while (j < len(lines) and not taken.overlaps(lines[j])
-                   and _count_outside_quotes(text[lines[j][0]:lines[j][1]], delimiter) == count):
+            while (
+                j < len(lines)
+                and not taken.overlaps(lines[j])
+                and _count_outside_quotes(text[lines[j][0] : lines[j][1]], delimiter) == count
+            ):
                 j += 1
             if j - i >= _CSV_MIN_LINES:
                 found = j

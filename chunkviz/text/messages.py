@@ -19,8 +19,14 @@ if TYPE_CHECKING:
     from chunkviz.pdf.quality import ReadQuality
 
 __all__ = [
-    "backend_text", "error_text", "language_model_text", "progress_text",
-    "read_quality_text", "recorded_text", "render", "value_text",
+    "backend_text",
+    "error_text",
+    "language_model_text",
+    "progress_text",
+    "read_quality_text",
+    "recorded_text",
+    "render",
+    "value_text",
 ]
 
 
@@ -82,9 +88,14 @@ def read_quality_text(lang: Lang, quality: ReadQuality) -> tuple[str, str | None
     """
     from chunkviz.pdf.quality import UNMAPPED_WARNING
 
-    note = text(lang, "document.pdf_quality", vertical=len(quality.vertical_pages),
-                rotated=len(quality.rotated_pages), ruby=quality.ruby,
-                unmapped=quality.unmapped_share)
+    note = text(
+        lang,
+        "document.pdf_quality",
+        vertical=len(quality.vertical_pages),
+        rotated=len(quality.rotated_pages),
+        ruby=quality.ruby,
+        unmapped=quality.unmapped_share,
+    )
     if not quality.warn_pages:
         return note, None
     pages = value_text(lang, [str(p) for p in quality.warn_pages])

@@ -52,8 +52,11 @@ def param_label(lang: Lang, p: Param, unit: str = "chars", tokenizer: str | None
     shown = unit if p.unit == "chars/tokens" else p.unit
     if not shown:
         return name
-    word = (tr("unit.tokens_of", tokenizer=tokenizer, lang=lang) if shown == "tokens" and tokenizer
-            else _word(lang, "unit", shown))
+    word = (
+        tr("unit.tokens_of", tokenizer=tokenizer, lang=lang)
+        if shown == "tokens" and tokenizer
+        else _word(lang, "unit", shown)
+    )
     return tr("param.label", name=name, unit=word, lang=lang)
 
 
@@ -112,8 +115,16 @@ def _typed(p: Param) -> bool:
     return p.type == "int" and _slid(p)
 
 
-def _number(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang,
-            bounds: tuple[float | None, float | None], beside: bool) -> Any:
+def _number(
+    p: Param,
+    key: str,
+    label: str,
+    help_text: str,
+    disabled: bool,
+    lang: Lang,
+    bounds: tuple[float | None, float | None],
+    beside: bool,
+) -> Any:
     cast: Callable[[float], Any] = int if p.type == "int" else float
     low, high = bounds
     if low is not None and high is not None:
@@ -121,12 +132,20 @@ def _number(p: Param, key: str, label: str, help_text: str, disabled: bool, lang
         if _typed(p):
             # Beside the slider in a wide column; under it in a narrow one (five per row),
             # where a third of the width would clip "1000" to "10".
-            slider_col, typed_col = (st.columns([2, 1], vertical_alignment="bottom") if beside
-                                     else (st.container(), st.container()))
+            slider_col, typed_col = (
+                st.columns([2, 1], vertical_alignment="bottom")
+                if beside
+                else (st.container(), st.container())
+            )
             typed = typed_col.number_input(
-                tr("param.typed", name=label, lang=lang), min_value=cast(low),
-                max_value=cast(high), step=1, key=typed_key(key), disabled=disabled,
-                label_visibility="collapsed")
+                tr("param.typed", name=label, lang=lang),
+                min_value=cast(low),
+                max_value=cast(high),
+                step=1,
+                key=typed_key(key),
+                disabled=disabled,
+                label_visibility="collapsed",
+            )
         else:
             slider_col = st.container()
         if low == high:
@@ -135,8 +154,15 @@ def _number(p: Param, key: str, label: str, help_text: str, disabled: bool, lang
         # The step comes from the schema's range, not the narrowed one, so it does not jump.
         top = min(p.max or high, SLIDER_MAX)
         step = 1 if p.type == "int" else (top - (p.min or 0)) / 100
-        return slider_col.slider(label, min_value=cast(low), max_value=cast(high),
-                                 step=cast(step), key=key, help=help_text, disabled=disabled)
+        return slider_col.slider(
+            label,
+            min_value=cast(low),
+            max_value=cast(high),
+            step=cast(step),
+            key=key,
+            help=help_text,
+            disabled=disabled,
+        )
     given: dict[str, Any] = {}
     if low is not None:
         given["min_value"] = cast(low)
@@ -148,10 +174,18 @@ def _number(p: Param, key: str, label: str, help_text: str, disabled: bool, lang
 def _choice(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: Lang) -> Any:
     names = {c: _word(lang, "choice", c) for c in p.choices}
     if len(p.choices) <= 4:
-        return st.radio(label, p.choices, key=key, help=help_text, horizontal=True,
-                        format_func=names.__getitem__, disabled=disabled)
-    return st.selectbox(label, p.choices, key=key, help=help_text,
-                        format_func=names.__getitem__, disabled=disabled)
+        return st.radio(
+            label,
+            p.choices,
+            key=key,
+            help=help_text,
+            horizontal=True,
+            format_func=names.__getitem__,
+            disabled=disabled,
+        )
+    return st.selectbox(
+        label, p.choices, key=key, help=help_text, format_func=names.__getitem__, disabled=disabled
+    )
 
 
 def _offered(p: Param) -> list[str]:
@@ -168,9 +202,15 @@ def _text(p: Param, key: str, label: str, help_text: str, disabled: bool, lang: 
     current = st.session_state.get(key)
     if isinstance(current, str) and current and current not in options:
         options.append(current)
-    return st.selectbox(label, options, key=key, help=help_text, disabled=disabled,
-                        accept_new_options=True,
-                        format_func=lambda c: _word(lang, "choice", c))
+    return st.selectbox(
+        label,
+        options,
+        key=key,
+        help=help_text,
+        disabled=disabled,
+        accept_new_options=True,
+        format_func=lambda c: _word(lang, "choice", c),
+    )
 
 
 def _resolve(spec: Strategy, values: Mapping[str, Any], keys: Mapping[str, str]) -> dict[str, Any]:
@@ -190,8 +230,9 @@ def _resolve(spec: Strategy, values: Mapping[str, Any], keys: Mapping[str, str])
         value = ss[key]
         if _typed(p):
             bind(typed_key(key), value)
-            value = changed_value(_fallback(p) if start is None else start, value,
-                                  ss[typed_key(key)])
+            value = changed_value(
+                _fallback(p) if start is None else start, value, ss[typed_key(key)]
+            )
         on = ss.get(key + "__on", True) if p.optional else True
         proposed[p.name] = value if on else None
     for p in spec.params:
@@ -259,13 +300,20 @@ def param_controls(
         with cols[i % len(cols)]:
             enabled = True
             if p.optional:
-                enabled = st.checkbox(tr("param.use", name=label, lang=lang), key=key + "__on",
-                                      help=tr("param.use_help", name=label, lang=lang))
+                enabled = st.checkbox(
+                    tr("param.use", name=label, lang=lang),
+                    key=key + "__on",
+                    help=tr("param.use_help", name=label, lang=lang),
+                )
             if p.type in ("int", "float"):
-                bounds = (control_range(spec.params, settled, p.name, SLIDER_MAX) if _slid(p)
-                          else (p.min, p.max))
-                result = _number(p, key, label, help_text, not enabled, lang, bounds,
-                                 beside=columns <= 3)
+                bounds = (
+                    control_range(spec.params, settled, p.name, SLIDER_MAX)
+                    if _slid(p)
+                    else (p.min, p.max)
+                )
+                result = _number(
+                    p, key, label, help_text, not enabled, lang, bounds, beside=columns <= 3
+                )
             else:
                 result = _WIDGETS[p.type](p, key, label, help_text, not enabled, lang)
         chosen[p.name] = result if enabled else None

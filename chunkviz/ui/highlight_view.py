@@ -35,8 +35,9 @@ from chunkviz.views.highlight import STYLE, legend_html
 from chunkviz.views.standalone import standalone_filename, standalone_html
 
 # The legend goes under the box: the text (and its red answer) comes first on a short screen.
-_HTML = ('<div class="hl-box" data-testid="chunkviz-highlight"></div>'
-         '<div class="hl-legend-slot"></div>')
+_HTML = (
+    '<div class="hl-box" data-testid="chunkviz-highlight"></div><div class="hl-legend-slot"></div>'
+)
 
 _JS = """
 function textSpans(box) { return box.querySelectorAll("[data-s]"); }
@@ -260,13 +261,23 @@ def highlight_view(
             answer instead of the top, so the lesson is on the first screen.
         key_phrases: The red marks are cut key phrases, not answers (the legend says so).
     """
-    legend_markup = (legend_html(legend, parents=parents, key_phrases=key_phrases)
-                     if legend is not None else "")
-    _component()(key=key, data={
-        "html": markup, "version": text_key(markup), "scroll_to": scroll_to, "focus": focus,
-        "request": request, "legend": legend_markup, "legend_version": text_key(legend_markup),
-        "text_id": text_id, "lead": lead,
-    })
+    legend_markup = (
+        legend_html(legend, parents=parents, key_phrases=key_phrases) if legend is not None else ""
+    )
+    _component()(
+        key=key,
+        data={
+            "html": markup,
+            "version": text_key(markup),
+            "scroll_to": scroll_to,
+            "focus": focus,
+            "request": request,
+            "legend": legend_markup,
+            "legend_version": text_key(legend_markup),
+            "text_id": text_id,
+            "lead": lead,
+        },
+    )
 
 
 def save_view_button(
@@ -287,6 +298,11 @@ def save_view_button(
     def build() -> str:
         return standalone_html(result, qa_marks(qa, result), qa, name=name, lang=lang)
 
-    st.download_button(tr("highlight.save_html", lang=lang), build,
-                       standalone_filename(name, result.strategy), "text/html", key=key,
-                       help=tr("highlight.save_help", lang=lang))
+    st.download_button(
+        tr("highlight.save_html", lang=lang),
+        build,
+        standalone_filename(name, result.strategy),
+        "text/html",
+        key=key,
+        help=tr("highlight.save_help", lang=lang),
+    )

@@ -33,11 +33,20 @@ def _clip(s: str) -> str:
 def report_summary(lang: Lang, chunking: ImportedChunking) -> str:
     """The alignment report in one paragraph (Markdown-safe: the file name is escaped)."""
     r = chunking.report
-    return tr("import.summary", name=escape_markdown(chunking.name),
-              total=len(r.chunks), format=r.format, aligned=r.aligned_count,
-              as_is=sum(1 for c in r.chunks if c.as_is), not_as_is=len(r.not_as_is),
-              wrong=len(r.wrong_claims), gaps=len(r.gaps), chars=r.uncovered_chars,
-              chunks=len(chunking.result.chunks), lang=lang)
+    return tr(
+        "import.summary",
+        name=escape_markdown(chunking.name),
+        total=len(r.chunks),
+        format=r.format,
+        aligned=r.aligned_count,
+        as_is=sum(1 for c in r.chunks if c.as_is),
+        not_as_is=len(r.not_as_is),
+        wrong=len(r.wrong_claims),
+        gaps=len(r.gaps),
+        chars=r.uncovered_chars,
+        chunks=len(chunking.result.chunks),
+        lang=lang,
+    )
 
 
 def report_rows(lang: Lang, report: AlignmentReport) -> list[dict[str, Any]]:

@@ -38,8 +38,9 @@ class Jump:
     request: int
 
 
-def request_jump(state: State, prefix: str, index: int | None = None, *,
-                 offset: int | None = None) -> None:
+def request_jump(
+    state: State, prefix: str, index: int | None = None, *, offset: int | None = None
+) -> None:
     """Bring chunk ``index`` (or character ``offset``) into view at the next run."""
     state[f"{prefix}_scroll"] = index
     state[f"{prefix}_focus"] = offset
@@ -47,8 +48,9 @@ def request_jump(state: State, prefix: str, index: int | None = None, *,
     state[f"{prefix}_scroll_pending"] = True
 
 
-def current_jump(state: State, prefix: str, chunks: Sequence[Chunk], length: int,
-                 page_size: int = PAGE_SIZE) -> Jump:
+def current_jump(
+    state: State, prefix: str, chunks: Sequence[Chunk], length: int, page_size: int = PAGE_SIZE
+) -> Jump:
     """The jump to draw now; a pending one moves the pager to the target's page.
 
     A target out of range (the configuration or the document changed since) is dropped. The
@@ -93,8 +95,15 @@ def selected(rows: Sequence[int], shown: Sequence[int]) -> int | None:
     return shown[rows[0]] if rows and 0 <= rows[0] < len(shown) else None
 
 
-def follow_answer(state: State, prefix: str, kind: str, rows: Sequence[int],
-                  shown: Sequence[int], qa: Sequence[Any], chunks: Sequence[Chunk]) -> bool:
+def follow_answer(
+    state: State,
+    prefix: str,
+    kind: str,
+    rows: Sequence[int],
+    shown: Sequence[int],
+    qa: Sequence[Any],
+    chunks: Sequence[Chunk],
+) -> bool:
     """Jump to the answer of a newly selected QA row; True when the page must run again.
 
     The handled choice is remembered per filter ``kind`` (one table per filter): row 0 of
@@ -117,8 +126,9 @@ def valid_page(state: State, key: str, pages: int) -> int:
     return int(state.get(key, 1))
 
 
-def follow_to_page(state: State, key: str, page_key: str, offset: int | None, length: int,
-                   page_size: int) -> bool:
+def follow_to_page(
+    state: State, key: str, page_key: str, offset: int | None, length: int, page_size: int
+) -> bool:
     """Move the pager under ``page_key`` to a newly clicked ``offset``; True: run again.
 
     Called before the pager is drawn in the run, so its key may still be written.

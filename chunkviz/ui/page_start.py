@@ -24,8 +24,9 @@ def is_empty(text: str) -> bool:
     return not text.strip()
 
 
-def page_document(state: AppState, *, prefix: str, heading: str | None = None,
-                  key: str | None = None) -> Document:
+def page_document(
+    state: AppState, *, prefix: str, heading: str | None = None, key: str | None = None
+) -> Document:
     """The document expander (``document.heading`` unless ``heading``); stop if it is empty.
 
     Args:

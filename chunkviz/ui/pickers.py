@@ -54,18 +54,29 @@ def backend_picker(state: AppState) -> None:
     """The retrieval backend (one select box; the sidebar draws it) and what is unavailable."""
     lang = state.lang
     infos = backend_infos()
-    labels = {i.name: tr("backend.option", label=backend_label(lang, i),
-                         kind=tr(f"sidebar.kind_{i.kind}", lang=lang), lang=lang)
-              for i in infos if i.available}
+    labels = {
+        i.name: tr(
+            "backend.option",
+            label=backend_label(lang, i),
+            kind=tr(f"sidebar.kind_{i.kind}", lang=lang),
+            lang=lang,
+        )
+        for i in infos
+        if i.available
+    }
     if state.backend not in labels:
         # A backend that vanished (uninstalled, or named by an old session) falls back to the
         # default rather than leaving the select box with a value it cannot show.
         state.backend = DEFAULT_BACKEND if DEFAULT_BACKEND in labels else next(iter(labels))
     key = lang_key("backend", state)
     bind(key, state.backend)
-    state.backend = st.selectbox(tr("sidebar.backend", lang=lang), list(labels), key=key,
-                                 format_func=labels.__getitem__,
-                                 help=tr("sidebar.backend_help", lang=lang))
+    state.backend = st.selectbox(
+        tr("sidebar.backend", lang=lang),
+        list(labels),
+        key=key,
+        format_func=labels.__getitem__,
+        help=tr("sidebar.backend_help", lang=lang),
+    )
     missing = [i for i in infos if not i.available]
     if missing:
         with st.expander(tr("sidebar.unavailable", n=len(missing), lang=lang)):
@@ -109,7 +120,8 @@ def use_document(state: AppState, base: Document) -> None:
     current = state.document
     # A paste being edited stays the same document (its id follows its text).
     same = current.origin == base.origin and (
-        base.origin == "paste" or current.doc_id == base.doc_id)
+        base.origin == "paste" or current.doc_id == base.doc_id
+    )
     if same and current.text == base.text:
         return
     if not same:
@@ -144,31 +156,52 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
     lang = state.lang
     key = lang_key(f"{prefix}doc_source", state)
     bind(key, state.source)
-    state.source = st.radio(tr("document.source", lang=lang), SOURCES, key=key, horizontal=True,
-                            format_func=lambda s: tr(f"document.src_{s}", lang=lang),
-                            help=tr("document.source_help", lang=lang))
+    state.source = st.radio(
+        tr("document.source", lang=lang),
+        SOURCES,
+        key=key,
+        horizontal=True,
+        format_func=lambda s: tr(f"document.src_{s}", lang=lang),
+        help=tr("document.source_help", lang=lang),
+    )
     if state.source == "sample":
         key = lang_key(f"{prefix}doc_sample", state)
         bind(key, state.sample)
-        state.sample = st.selectbox(tr("document.sample", lang=lang), sample_names(), key=key,
-                                    format_func=lambda n: tr(f"sample.{n}", lang=lang),
-                                    help=tr("document.sample_help", lang=lang))
+        state.sample = st.selectbox(
+            tr("document.sample", lang=lang),
+            sample_names(),
+            key=key,
+            format_func=lambda n: tr(f"sample.{n}", lang=lang),
+            help=tr("document.sample_help", lang=lang),
+        )
         use_document(state, load_sample(state.sample))
     elif state.source == "paste":
         bind(f"{prefix}doc_paste", state.pasted)
-        state.pasted = st.text_area(tr("document.paste", lang=lang), key=f"{prefix}doc_paste",
-                                    height=180,
-                                    help=tr("document.paste_help", lang=lang))
+        state.pasted = st.text_area(
+            tr("document.paste", lang=lang),
+            key=f"{prefix}doc_paste",
+            height=180,
+            help=tr("document.paste_help", lang=lang),
+        )
         use_document(state, Document(content_id(state.pasted), "", state.pasted, origin="paste"))
     else:
-        upload = file_uploader(tr("document.upload", lang=lang), types=list(DOCUMENT_TYPES),
-                               key=f"{prefix}doc_upload", lang=lang,
-                               help=tr("document.upload_help", lang=lang))
-        keep = st.checkbox(tr("document.keep_terminal", lang=lang), key=f"{prefix}keep_terminal",
-                           help=tr("document.keep_terminal_help", lang=lang))
-        furniture = st.checkbox(tr("document.keep_furniture", lang=lang),
-                                key=f"{prefix}keep_furniture",
-                                help=tr("document.keep_furniture_help", lang=lang))
+        upload = file_uploader(
+            tr("document.upload", lang=lang),
+            types=list(DOCUMENT_TYPES),
+            key=f"{prefix}doc_upload",
+            lang=lang,
+            help=tr("document.upload_help", lang=lang),
+        )
+        keep = st.checkbox(
+            tr("document.keep_terminal", lang=lang),
+            key=f"{prefix}keep_terminal",
+            help=tr("document.keep_terminal_help", lang=lang),
+        )
+        furniture = st.checkbox(
+            tr("document.keep_furniture", lang=lang),
+            key=f"{prefix}keep_furniture",
+            help=tr("document.keep_furniture_help", lang=lang),
+        )
         doc = state.document
         # Streamlit's upload id only says whether this upload was read already; the document's
         # id comes from its text (content_id), so the same file gives the same id every time.
@@ -177,16 +210,34 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
         if upload is not None and (doc.origin != "upload" or st.session_state.get(seen) != wanted):
             st.session_state[seen] = wanted
             with guard() as attempt:
-                extracted = extract(upload.getvalue(), upload.name,
-                                    keep_terminal_formatting=keep, keep_furniture=furniture)
+                extracted = extract(
+                    upload.getvalue(),
+                    upload.name,
+                    keep_terminal_formatting=keep,
+                    keep_furniture=furniture,
+                )
             if attempt.ok:
                 st.session_state[f"{prefix}terminal_removed"] = extracted.terminal_sequences
                 st.session_state[f"{prefix}pdf_read"] = (
-                    (extracted.pages, extracted.compat_ideographs, extracted.furniture,
-                     extracted.pages_without_text) if extracted.layout is not None else None)
-                use_document(state, Document(content_id(extracted.text), upload.name,
-                                             extracted.text, origin="upload",
-                                             layout=extracted.layout))
+                    (
+                        extracted.pages,
+                        extracted.compat_ideographs,
+                        extracted.furniture,
+                        extracted.pages_without_text,
+                    )
+                    if extracted.layout is not None
+                    else None
+                )
+                use_document(
+                    state,
+                    Document(
+                        content_id(extracted.text),
+                        upload.name,
+                        extracted.text,
+                        origin="upload",
+                        layout=extracted.layout,
+                    ),
+                )
         elif upload is None and doc.origin == "upload":
             st.caption(tr("document.upload_kept", name=escape_markdown(doc.title), lang=lang))
         removed = st.session_state.get(f"{prefix}terminal_removed")
@@ -195,8 +246,9 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
         pdf_read = st.session_state.get(f"{prefix}pdf_read")
         if pdf_read and state.document.layout is not None:
             pages, compat, lines, empty = pdf_read
-            st.caption(tr("document.pdf_read", pages=pages, compat=compat,
-                          furniture=lines, lang=lang))
+            st.caption(
+                tr("document.pdf_read", pages=pages, compat=compat, furniture=lines, lang=lang)
+            )
             if empty:
                 st.warning(tr("document.pdf_no_text", n=empty, pages=pages, lang=lang))
         layout = state.document.layout
@@ -207,8 +259,15 @@ def document_picker(state: AppState, *, prefix: str) -> Document:
             if warning:
                 st.warning(warning)
     doc = state.document
-    st.caption(tr("document.info", name=escape_markdown(document_label(lang, doc)),
-                  chars=len(doc.text), questions=len(doc.questions), lang=lang))
+    st.caption(
+        tr(
+            "document.info",
+            name=escape_markdown(document_label(lang, doc)),
+            chars=len(doc.text),
+            questions=len(doc.questions),
+            lang=lang,
+        )
+    )
     publish_link(state)
     return doc
 
@@ -228,27 +287,37 @@ def question_editor(state: AppState) -> None:
             else:
                 st.error(tr("explore.qa_need_both", lang=lang))
     with right:
-        qa_file = file_uploader(tr("explore.qa_upload", lang=lang),
-                                types=["csv", "tsv", "json", "jsonl"], key="qa_upload",
-                                lang=lang, help=tr("explore.qa_upload_help", lang=lang))
+        qa_file = file_uploader(
+            tr("explore.qa_upload", lang=lang),
+            types=["csv", "tsv", "json", "jsonl"],
+            key="qa_upload",
+            lang=lang,
+            help=tr("explore.qa_upload_help", lang=lang),
+        )
         if qa_file is not None and st.session_state.get("qa_file") != qa_file.file_id:
             with guard() as attempt:
                 pairs = parse_qa_pairs(qa_file.getvalue(), name=qa_file.name)
             if attempt.ok:
                 st.session_state["qa_file"] = qa_file.file_id
-                add_pairs(state, [{"question": p["question"], "answer": p["answer"]}
-                                  for p in pairs])
-                added = state.document.questions[len(state.document.questions) - len(pairs):]
+                add_pairs(
+                    state, [{"question": p["question"], "answer": p["answer"]} for p in pairs]
+                )
+                added = state.document.questions[len(state.document.questions) - len(pairs) :]
                 missing = sum(1 for q in added if not q.spans)
-                st.session_state["qa_loaded"] = tr("explore.qa_loaded", n=len(pairs),
-                                                   name=escape_markdown(qa_file.name),
-                                                   found=len(pairs) - missing, missing=missing,
-                                                   lang=lang)
+                st.session_state["qa_loaded"] = tr(
+                    "explore.qa_loaded",
+                    n=len(pairs),
+                    name=escape_markdown(qa_file.name),
+                    found=len(pairs) - missing,
+                    missing=missing,
+                    lang=lang,
+                )
                 st.rerun()
         if st.session_state.get("qa_loaded"):
             st.success(st.session_state.pop("qa_loaded"))
-        if state.document.questions and st.button(tr("explore.qa_clear", lang=lang),
-                                                  key="qa_clear"):
+        if state.document.questions and st.button(
+            tr("explore.qa_clear", lang=lang), key="qa_clear"
+        ):
             clear_pairs(state)
             st.rerun()
 
@@ -276,11 +345,22 @@ def strategy_picker(
     def label(n: str) -> str:
         if n in extra:
             return tr("import.option", name=extra[n], lang=lang)
-        return tr("config.strategy_option", name=n,
-                  description=strategy_description(lang, get_strategy(n)), lang=lang)
+        return tr(
+            "config.strategy_option",
+            name=n,
+            description=strategy_description(lang, get_strategy(n)),
+            lang=lang,
+        )
 
-    return str(st.selectbox(tr("config.strategy", lang=lang), names, key=key, format_func=label,
-                            help=tr("config.strategy_help", lang=lang)))
+    return str(
+        st.selectbox(
+            tr("config.strategy", lang=lang),
+            names,
+            key=key,
+            format_func=label,
+            help=tr("config.strategy_help", lang=lang),
+        )
+    )
 
 
 def imported_option(ident: str) -> str:
@@ -304,9 +384,13 @@ def _imported_configuration(
     if option in offered:
         return option, offered
     old = state.imported.get(str(params.get("id", "")))
-    st.caption(tr("import.not_this_document",
-                  name=escape_markdown(old.name if old else str(params.get("name", ""))),
-                  lang=state.lang))
+    st.caption(
+        tr(
+            "import.not_this_document",
+            name=escape_markdown(old.name if old else str(params.get("name", ""))),
+            lang=state.lang,
+        )
+    )
     return DEFAULT_STRATEGY, offered
 
 
@@ -339,14 +423,14 @@ def configuration_picker(
     if picked in offered:
         ident = picked.removeprefix(f"{IMPORTED}:")
         strategy, chosen = IMPORTED, {"id": ident, "name": offered[picked]}
-        st.caption(tr("import.chunks",
-                      n=len(state.imported[ident].result.chunks), lang=lang))
+        st.caption(tr("import.chunks", n=len(state.imported[ident].result.chunks), lang=lang))
     else:
         values: Mapping[str, Any] = params if picked == strategy else {}
         if picked != strategy and strategy != IMPORTED:
             values = _carry_over(state, slot, strategy, picked, prefix=prefix)
-        chosen = _parameters(state, slot, picked, values, prefix=prefix, columns=columns,
-                             expander=expander)
+        chosen = _parameters(
+            state, slot, picked, values, prefix=prefix, columns=columns, expander=expander
+        )
         strategy = picked
     if slot is None:
         state.strategy = strategy
@@ -368,8 +452,11 @@ def _carry_over(
     """
     old_values = state.params_of(old) if slot is None else dict(state.compare[slot][1])
     new_spec = get_strategy(new)
-    start = (state.params_of(new) if slot is None
-             else {**new_spec.defaults(), **state.params.get(new, {})})
+    start = (
+        state.params_of(new)
+        if slot is None
+        else {**new_spec.defaults(), **state.params.get(new, {})}
+    )
     values = carried(get_strategy(old).params, old_values, new_spec.params, start)
     ss = st.session_state
     for p in new_spec.params:
@@ -384,8 +471,14 @@ def _carry_over(
 
 
 def _parameters(
-    state: AppState, slot: int | None, strategy: str, params: Mapping[str, Any], *,
-    prefix: str, columns: int, expander: str | None
+    state: AppState,
+    slot: int | None,
+    strategy: str,
+    params: Mapping[str, Any],
+    *,
+    prefix: str,
+    columns: int,
+    expander: str | None,
 ) -> dict[str, Any]:
     """The parameter controls of a registered strategy; returns the chosen values."""
     lang = state.lang
@@ -393,8 +486,14 @@ def _parameters(
     values = state.params_of(strategy) if slot is None else {**defaults, **params}
     box = st.expander(expander) if expander else st.container()
     with box:
-        chosen = param_controls(get_strategy(strategy), values, prefix=f"{prefix}p_", lang=lang,
-                                columns=columns, tokenizer=_tokenizer_name(state))
+        chosen = param_controls(
+            get_strategy(strategy),
+            values,
+            prefix=f"{prefix}p_",
+            lang=lang,
+            columns=columns,
+            tokenizer=_tokenizer_name(state),
+        )
         if not chosen:
             st.caption(tr("config.no_params", lang=lang))
     return chosen

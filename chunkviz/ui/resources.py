@@ -133,13 +133,19 @@ def imported_chunking(
     if found is None:
         raise ParameterError("imported_not_in_session", id=ident)
     if not found.matches(document.text):
-        raise ParameterError("imported_other_document", file=Whole(found.name),
-                             document=document.title or document.doc_id)
+        raise ParameterError(
+            "imported_other_document",
+            file=Whole(found.name),
+            document=document.title or document.doc_id,
+        )
     return found.result
 
 
 def chunk_cached(
-    document: Document, strategy: str, params: Mapping[str, Any], backend: str,
+    document: Document,
+    strategy: str,
+    params: Mapping[str, Any],
+    backend: str,
     imported: Imported,
 ) -> ChunkingResult:
     """``chunk_document`` through the cache (a ChunkvizError is raised, never cached).
@@ -151,32 +157,48 @@ def chunk_cached(
     """
     if strategy == IMPORTED:
         return imported_chunking(document, params, imported)
-    return _chunking(document_key(document), strategy, param_items(params),
-                     _token_backend(strategy, params, backend), document)
+    return _chunking(
+        document_key(document),
+        strategy,
+        param_items(params),
+        _token_backend(strategy, params, backend),
+        document,
+    )
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _token_counts(
-    key: str, strategy: str, params: ParamItems, backend: str, context: str,
-    _document: Document, _imported: Imported,
+    key: str,
+    strategy: str,
+    params: ParamItems,
+    backend: str,
+    context: str,
+    _document: Document,
+    _imported: Imported,
 ) -> tuple[int, ...]:
     result = chunk_cached(_document, strategy, dict(params), backend, _imported)
     loaded = load_backend(backend)
-    return chunk_token_counts(result, loaded.tokenizer, loaded.document_prefix,
-                              title=_document.title, context=context)
+    return chunk_token_counts(
+        result, loaded.tokenizer, loaded.document_prefix, title=_document.title, context=context
+    )
 
 
 def token_counts_cached(
-    document: Document, strategy: str, params: Mapping[str, Any], backend: str,
-    context: str, imported: Imported,
+    document: Document,
+    strategy: str,
+    params: Mapping[str, Any],
+    backend: str,
+    context: str,
+    imported: Imported,
 ) -> tuple[int, ...]:
     """Tokens of every chunk as the backend reads it, header included.
 
     That is its document prefix, the contextual header of ``context`` and the chunk's own prefix
     and text.
     """
-    return _token_counts(document_key(document), strategy, param_items(params), backend,
-                         context, document, imported)
+    return _token_counts(
+        document_key(document), strategy, param_items(params), backend, context, document, imported
+    )
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
@@ -193,7 +215,11 @@ def _question_spans(key: str, _document: Document) -> QuestionSpans:
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _qa(
-    key: str, strategy: str, params: ParamItems, backend: str, _document: Document,
+    key: str,
+    strategy: str,
+    params: ParamItems,
+    backend: str,
+    _document: Document,
     _imported: Imported,
 ) -> QAReport:
     result = chunk_cached(_document, strategy, dict(params), backend, _imported)
@@ -201,7 +227,10 @@ def _qa(
 
 
 def qa_cached(
-    document: Document, strategy: str, params: Mapping[str, Any], backend: str,
+    document: Document,
+    strategy: str,
+    params: Mapping[str, Any],
+    backend: str,
     imported: Imported,
 ) -> QAReport:
     """Every question's status under one configuration (``assess_qa``; read-only columns).
@@ -209,8 +238,7 @@ def qa_cached(
     Kept while the user pages through the document, switches tabs or the language; only a new
     configuration, text or set of questions recomputes it.
     """
-    return _qa(document_key(document), strategy, param_items(params), backend, document,
-               imported)
+    return _qa(document_key(document), strategy, param_items(params), backend, document, imported)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
@@ -221,7 +249,11 @@ def _key_phrase_spans(key: str, _document: Document) -> QuestionSpans:
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _key_phrase_report(
-    key: str, strategy: str, params: ParamItems, backend: str, _document: Document,
+    key: str,
+    strategy: str,
+    params: ParamItems,
+    backend: str,
+    _document: Document,
     _imported: Imported,
 ) -> QAReport:
     result = chunk_cached(_document, strategy, dict(params), backend, _imported)
@@ -229,7 +261,10 @@ def _key_phrase_report(
 
 
 def key_phrases_cached(
-    document: Document, strategy: str, params: Mapping[str, Any], backend: str,
+    document: Document,
+    strategy: str,
+    params: Mapping[str, Any],
+    backend: str,
     imported: Imported,
 ) -> QAReport:
     """Which key phrases (Tune's probes) one configuration cuts, for a document without questions.
@@ -237,14 +272,21 @@ def key_phrases_cached(
     ``chunkviz.views.key_phrases``: the phrases are found once per document, their fate once
     per configuration.
     """
-    return _key_phrase_report(document_key(document), strategy, param_items(params), backend,
-                              document, imported)
+    return _key_phrase_report(
+        document_key(document), strategy, param_items(params), backend, document, imported
+    )
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _marks(
-    key: str, strategy: str, params: ParamItems, backend: str, start: int, end: int,
-    _document: Document, _imported: Imported,
+    key: str,
+    strategy: str,
+    params: ParamItems,
+    backend: str,
+    start: int,
+    end: int,
+    _document: Document,
+    _imported: Imported,
 ) -> tuple[Mark, ...]:
     result = chunk_cached(_document, strategy, dict(params), backend, _imported)
     qa = qa_cached(_document, strategy, dict(params), backend, _imported)
@@ -252,21 +294,38 @@ def _marks(
 
 
 def marks_cached(
-    document: Document, strategy: str, params: Mapping[str, Any], backend: str, start: int,
-    end: int, imported: Imported,
+    document: Document,
+    strategy: str,
+    params: Mapping[str, Any],
+    backend: str,
+    start: int,
+    end: int,
+    imported: Imported,
 ) -> tuple[Mark, ...]:
     """The answer marks of one page ``[start, end)`` of the highlight (``qa_marks``).
 
     Only the drawn page is marked: a 200,000-character document has thousands of answers, and
     a slider move should not build a mark for each.
     """
-    return _marks(document_key(document), strategy, param_items(params), backend, start, end,
-                  document, imported)
+    return _marks(
+        document_key(document),
+        strategy,
+        param_items(params),
+        backend,
+        start,
+        end,
+        document,
+        imported,
+    )
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _index_size(
-    key: str, strategy: str, params: ParamItems, backend: str, _document: Document,
+    key: str,
+    strategy: str,
+    params: ParamItems,
+    backend: str,
+    _document: Document,
     _imported: Imported,
 ) -> IndexSize | None:
     result = chunk_cached(_document, strategy, dict(params), backend, _imported)
@@ -274,40 +333,70 @@ def _index_size(
 
 
 def index_size_cached(
-    document: Document, strategy: str, params: Mapping[str, Any], backend: str,
+    document: Document,
+    strategy: str,
+    params: Mapping[str, Any],
+    backend: str,
     imported: Imported,
 ) -> IndexSize | None:
     """The index size of one configuration under ``backend`` (a lexical one builds its index)."""
-    return _index_size(document_key(document), strategy, param_items(params), backend, document,
-                       imported)
+    return _index_size(
+        document_key(document), strategy, param_items(params), backend, document, imported
+    )
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _outcome(
-    key: str, strategy: str, params: ParamItems, backend: str, label: str, rank: bool,
-    _document: Document, _imported: Imported,
+    key: str,
+    strategy: str,
+    params: ParamItems,
+    backend: str,
+    label: str,
+    rank: bool,
+    _document: Document,
+    _imported: Imported,
 ) -> Outcome:
     result = chunk_cached(_document, strategy, dict(params), backend, _imported)
     return outcome(label, result, _document.questions, load_backend(backend) if rank else None)
 
 
 def outcome_cached(
-    label: str, document: Document, strategy: str, params: Mapping[str, Any], backend: str,
-    imported: Imported, *, rank: bool = True,
+    label: str,
+    document: Document,
+    strategy: str,
+    params: Mapping[str, Any],
+    backend: str,
+    imported: Imported,
+    *,
+    rank: bool = True,
 ) -> Outcome:
     """``chunkviz.views.compare.outcome``: counts, lost answers and ranks under the backend.
 
     ``rank=False`` judges the chunks alone (every rank None): no chunk is encoded.
     """
-    return _outcome(document_key(document), strategy, param_items(params), backend, label,
-                    rank, document, imported)
+    return _outcome(
+        document_key(document),
+        strategy,
+        param_items(params),
+        backend,
+        label,
+        rank,
+        document,
+        imported,
+    )
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _qa_table(
-    key: str, strategy: str, params: ParamItems, backend: str, qa_filter: QAFilter,
-    columns: tuple[tuple[str, str], ...], statuses: tuple[tuple[str, str], ...],
-    _document: Document, _imported: Imported,
+    key: str,
+    strategy: str,
+    params: ParamItems,
+    backend: str,
+    qa_filter: QAFilter,
+    columns: tuple[tuple[str, str], ...],
+    statuses: tuple[tuple[str, str], ...],
+    _document: Document,
+    _imported: Imported,
 ) -> tuple[tuple[int, ...], pa.Table]:
     qa = qa_cached(_document, strategy, dict(params), backend, _imported)
     shown = shown_questions(qa, qa_filter)
@@ -319,13 +408,20 @@ def _qa_table(
 def _near_labels(key: str, _qa: QAReport, _document: Document) -> dict[int, str]:
     # An answer is found or not in the text, whatever the chunking: once per document.
     every = range(len(_qa))
-    return {i: near_label(_document.text, m)
-            for i, m in near_matches(_document.text, _qa, every).items()}
+    return {
+        i: near_label(_document.text, m)
+        for i, m in near_matches(_document.text, _qa, every).items()
+    }
 
 
 def qa_table_cached(
-    document: Document, strategy: str, params: Mapping[str, Any], backend: str,
-    imported: Imported, qa_filter: QAFilter, columns: Mapping[str, str],
+    document: Document,
+    strategy: str,
+    params: Mapping[str, Any],
+    backend: str,
+    imported: Imported,
+    qa_filter: QAFilter,
+    columns: Mapping[str, str],
     statuses: Mapping[str, str],
 ) -> tuple[tuple[int, ...], pa.Table]:
     """The questions shown under ``qa_filter`` and their table (``qa_rows``), as Arrow.
@@ -334,8 +430,17 @@ def qa_table_cached(
     4,062 rows, and building them, finding near-matches of the answers not found and
     converting the rows for the browser cost about 100 ms, on every rerun of the page.
     """
-    return _qa_table(document_key(document), strategy, param_items(params), backend, qa_filter,
-                     tuple(columns.items()), tuple(statuses.items()), document, imported)
+    return _qa_table(
+        document_key(document),
+        strategy,
+        param_items(params),
+        backend,
+        qa_filter,
+        tuple(columns.items()),
+        tuple(statuses.items()),
+        document,
+        imported,
+    )
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -25,9 +25,15 @@ def render_sidebar(state: AppState) -> None:
     """Draw the shared controls; their values live in the app state."""
     bind(LANG_KEY, state.lang)
     with st.sidebar:
-        st.radio(tr("sidebar.language", lang=state.lang), options=list(LANGUAGES),
-                 format_func=LANGUAGES.__getitem__, key=LANG_KEY, horizontal=True,
-                 on_change=_on_lang, help=tr("sidebar.language_help", lang=state.lang))
+        st.radio(
+            tr("sidebar.language", lang=state.lang),
+            options=list(LANGUAGES),
+            format_func=LANGUAGES.__getitem__,
+            key=LANG_KEY,
+            horizontal=True,
+            on_change=_on_lang,
+            help=tr("sidebar.language_help", lang=state.lang),
+        )
         backend_picker(state)
         fold_sidebar_when_narrow()
         app_css()

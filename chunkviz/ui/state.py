@@ -153,7 +153,8 @@ def _apply_link(state: AppState, query: Mapping[str, Any]) -> None:
         current = state.params_of(spec.name)
         # Settled as pairs over the values they join, before either side is applied.
         kept, paired = settle_pairs(
-            spec.params, {k: v for k, v in shared.params.items() if k not in too_big}, current)
+            spec.params, {k: v for k, v in shared.params.items() if k not in too_big}, current
+        )
         problems += paired
         state.set_params(spec.name, {**current, **kept})
     state.link_problems = tuple(problems)

@@ -37,18 +37,19 @@ def uploader_css(key: str, types: Sequence[str], lang: Lang, size_mb: int) -> st
     button = css_string(tr("document.uploader_button", lang=lang))
     limits = css_string(tr("document.uploader_limits", size=size_mb, types=shown, lang=lang))
     scope = f"{KEYED}{key}"
-    return (f"<style>{scope} {UPLOADER_BUTTON_TEXT}, {scope} {UPLOADER_LIMITS} "
-            "{ font-size: 0; }"
-            f"{scope} {UPLOADER_BUTTON_TEXT}::after {{ content: {button}; font-size: 1rem; }}"
-            f"{scope} {UPLOADER_LIMITS}::after {{ content: {limits}; font-size: 0.875rem; }}"
-            # The line wraps in a narrow column rather than being cut at the box's edge.
-            f"{scope} {UPLOADER_INSTRUCTIONS}, {scope} {UPLOADER_INSTRUCTIONS} * "
-            "{ white-space: normal; overflow: visible; text-overflow: clip; }"
-            "</style>")
+    return (
+        f"<style>{scope} {UPLOADER_BUTTON_TEXT}, {scope} {UPLOADER_LIMITS} "
+        "{ font-size: 0; }"
+        f"{scope} {UPLOADER_BUTTON_TEXT}::after {{ content: {button}; font-size: 1rem; }}"
+        f"{scope} {UPLOADER_LIMITS}::after {{ content: {limits}; font-size: 0.875rem; }}"
+        # The line wraps in a narrow column rather than being cut at the box's edge.
+        f"{scope} {UPLOADER_INSTRUCTIONS}, {scope} {UPLOADER_INSTRUCTIONS} * "
+        "{ white-space: normal; overflow: visible; text-overflow: clip; }"
+        "</style>"
+    )
 
 
-def file_uploader(label: str, *, types: Sequence[str], key: str, lang: Lang,
-                  **kwargs: Any) -> Any:
+def file_uploader(label: str, *, types: Sequence[str], key: str, lang: Lang, **kwargs: Any) -> Any:
     """``st.file_uploader(label, type=types, key=key, ...)`` worded in ``lang`` throughout."""
     size = int(st.get_option("server.maxUploadSize"))
     st.html(uploader_css(key, types, lang, size))

@@ -56,8 +56,9 @@ def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang)
     a subplot that has no trace yet (``NOTES.md``), and a test counts them.
     """
     cols = len(choices)
-    fig = make_subplots(rows=1, cols=cols, subplot_titles=list(titles), shared_yaxes=True,
-                        horizontal_spacing=0.06)
+    fig = make_subplots(
+        rows=1, cols=cols, subplot_titles=list(titles), shared_yaxes=True, horizontal_spacing=0.06
+    )
     fig.update_annotations(font_size=13)  # the panel titles
     seen: set[str] = set()
     for col, choice in enumerate(choices, start=1):
@@ -67,43 +68,87 @@ def verdict_figure(choices: Sequence[Choice], titles: Sequence[str], lang: Lang)
             if not group:
                 continue
             word = outcome_word(lang, outcome)
-            fig.add_trace(go.Scatter(
-                x=[p.x for p in group], y=[p.diff for p in group], mode="markers",
-                marker={"size": 11, "color": OUTCOME_COLOURS[outcome],
-                        "symbol": "star" if outcome == "best" else "circle"},
-                error_y={"type": "data", "symmetric": False,
-                         "array": [p.high - p.diff for p in group],
-                         "arrayminus": [p.diff - p.low for p in group],
-                         "color": OUTCOME_COLOURS[outcome], "thickness": 1.5},
-                customdata=[[p.label, word, f"{p.low:+.3f} – {p.high:+.3f}", f"{p.k:.1f}",
-                             detectable_text(p.detectable)] for p in group],
-                hovertemplate=tr("verdict.chart_hover", lang=lang),
-                name=word, legendgroup=outcome, showlegend=outcome not in seen,
-            ), row=1, col=col)
+            fig.add_trace(
+                go.Scatter(
+                    x=[p.x for p in group],
+                    y=[p.diff for p in group],
+                    mode="markers",
+                    marker={
+                        "size": 11,
+                        "color": OUTCOME_COLOURS[outcome],
+                        "symbol": "star" if outcome == "best" else "circle",
+                    },
+                    error_y={
+                        "type": "data",
+                        "symmetric": False,
+                        "array": [p.high - p.diff for p in group],
+                        "arrayminus": [p.diff - p.low for p in group],
+                        "color": OUTCOME_COLOURS[outcome],
+                        "thickness": 1.5,
+                    },
+                    customdata=[
+                        [
+                            p.label,
+                            word,
+                            f"{p.low:+.3f} – {p.high:+.3f}",
+                            f"{p.k:.1f}",
+                            detectable_text(p.detectable),
+                        ]
+                        for p in group
+                    ],
+                    hovertemplate=tr("verdict.chart_hover", lang=lang),
+                    name=word,
+                    legendgroup=outcome,
+                    showlegend=outcome not in seen,
+                ),
+                row=1,
+                col=col,
+            )
             seen.add(outcome)
         xs = [p.x for p in points]
         span = _log_range(min(xs), max(xs))
         # Round ticks written in full: plotly's own read "4 5 … 9 1000 2 3" (2 for 2,000).
         ticks = log_ticks(10 ** span[0], 10 ** span[1])
-        fig.update_xaxes(type="log", range=span, tickvals=ticks,
-                         ticktext=[f"{t:,}" for t in ticks], row=1, col=col)
+        fig.update_xaxes(
+            type="log",
+            range=span,
+            tickvals=ticks,
+            ticktext=[f"{t:,}" for t in ticks],
+            row=1,
+            col=col,
+        )
     for col, choice in enumerate(choices, start=1):
         _add_band(fig, choice, col)
-    fig.add_annotation(text=tr("verdict.chart_x", lang=lang), xref="paper", yref="paper",
-                       x=0.5, y=-0.1, yanchor="top", showarrow=False, font={"size": 14},
-                       name="x_title")
-    fig.update_yaxes(title_text=tr("verdict.chart_y", name=metric_name(choices[0].metric),
-                                   lang=lang), row=1, col=1)
-    fig.update_layout(height=400, margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      legend={"orientation": "h", "y": -0.24})
+    fig.add_annotation(
+        text=tr("verdict.chart_x", lang=lang),
+        xref="paper",
+        yref="paper",
+        x=0.5,
+        y=-0.1,
+        yanchor="top",
+        showarrow=False,
+        font={"size": 14},
+        name="x_title",
+    )
+    fig.update_yaxes(
+        title_text=tr("verdict.chart_y", name=metric_name(choices[0].metric), lang=lang),
+        row=1,
+        col=1,
+    )
+    fig.update_layout(
+        height=400,
+        margin={"l": 10, "r": 10, "t": 30, "b": 10},
+        legend={"orientation": "h", "y": -0.24},
+    )
     return fig
 
 
 def _add_band(fig: go.Figure, choice: Choice, col: int) -> None:
     """The ±δ band, the detectable margin's two lines and zero on panel ``col``."""
     band = {"row": 1, "col": col}
-    fig.add_hrect(y0=-choice.delta, y1=choice.delta, fillcolor="#2ca02c", opacity=0.12,
-                  line_width=0, **band)
+    fig.add_hrect(
+        y0=-choice.delta, y1=choice.delta, fillcolor="#2ca02c", opacity=0.12, line_width=0, **band
+    )
     margin = median_detectable(choice)
     if margin is not None:
         for y in (-margin, margin):

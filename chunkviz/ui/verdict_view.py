@@ -40,14 +40,16 @@ BUDGET_KEY = "bench_budget"
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _verdicts(path: str, mtime_ns: int, _results: Results, metric: str, delta: float,
-              budget: int, lang: Lang) -> tuple[Said, Said]:
+def _verdicts(
+    path: str, mtime_ns: int, _results: Results, metric: str, delta: float, budget: int, lang: Lang
+) -> tuple[Said, Said]:
     del path, mtime_ns  # only cache keys: the file's identity
     return verdicts(lang, _results, metric, delta, budget)
 
 
-def cached_verdicts(path: Path, results: Results, metric: str, delta: float, budget: int,
-                    lang: Lang) -> tuple[Said, Said]:
+def cached_verdicts(
+    path: Path, results: Results, metric: str, delta: float, budget: int, lang: Lang
+) -> tuple[Said, Said]:
     """``verdicts`` of the file at ``path``, cached by its path, mtime and every setting."""
     return _verdicts(str(path), path.stat().st_mtime_ns, results, metric, delta, budget, lang)
 
@@ -59,13 +61,21 @@ def default_budget(results: Results) -> int:
 
 def budget_input(lang: Lang, key: str = BUDGET_KEY) -> int:
     """The context budget control (characters); its state is seeded (``bench_link``) first."""
-    return int(st.number_input(tr("decision.budget", lang=lang), min_value=MIN_BUDGET_CHARS,
-                               max_value=MAX_BUDGET_CHARS, step=250, key=key,
-                               help=tr("decision.budget_help", lang=lang)))
+    return int(
+        st.number_input(
+            tr("decision.budget", lang=lang),
+            min_value=MIN_BUDGET_CHARS,
+            max_value=MAX_BUDGET_CHARS,
+            step=250,
+            key=key,
+            help=tr("decision.budget_help", lang=lang),
+        )
+    )
 
 
-def headline(at_budget: Choice, budget: int, questions: int, lang: Lang, *,
-             units: int, unit: str) -> None:
+def headline(
+    at_budget: Choice, budget: int, questions: int, lang: Lang, *, units: int, unit: str
+) -> None:
     """The first screen's answer, before any number: the tile(s), the verdict line, banners.
 
     One tile when the pick is the best; a second one names the best when a cheaper
@@ -79,14 +89,22 @@ def headline(at_budget: Choice, budget: int, questions: int, lang: Lang, *,
     banner = saturation_banner(lang, at_budget, questions)
     if banner:
         st.info(escape_markdown(banner))
-    for line in (ineligible_line(lang, at_budget, budget),
-                 margin_note(lang, at_budget, units, unit)):
+    for line in (
+        ineligible_line(lang, at_budget, budget),
+        margin_note(lang, at_budget, units, unit),
+    ):
         if line:
             st.caption(escape_markdown(line))
 
 
-def render(runs: Sequence[tuple[Path, Results]], metric: str, delta: float, budget: int,
-           lang: Lang, top: DeltaGenerator | None = None) -> None:
+def render(
+    runs: Sequence[tuple[Path, Results]],
+    metric: str,
+    delta: float,
+    budget: int,
+    lang: Lang,
+    top: DeltaGenerator | None = None,
+) -> None:
     """The first run's answer at the budget (in ``top``), its chart beside equal k, sentences.
 
     ``runs``: the run shown first, then the same questions under other backends.
@@ -98,26 +116,38 @@ def render(runs: Sequence[tuple[Path, Results]], metric: str, delta: float, budg
             continue
         if i == 0:
             with top if top is not None else st.container():
-                headline(at_budget.choice, budget, len(results.question_ids), lang,
-                         units=results.stats.units or len(results.question_ids),
-                         unit=results.stats.unit)
+                headline(
+                    at_budget.choice,
+                    budget,
+                    len(results.question_ids),
+                    lang,
+                    units=results.stats.units or len(results.question_ids),
+                    unit=results.stats.unit,
+                )
             choices = [at_budget.choice, at_k.choice]
             st.caption(verdict_heading(choices, lang))
-            st.plotly_chart(verdict_figure(choices, [panel_text(lang, c, budget)
-                                                     for c in choices], lang),
-                            key="bench_fig_verdict")
+            st.plotly_chart(
+                verdict_figure(choices, [panel_text(lang, c, budget) for c in choices], lang),
+                key="bench_fig_verdict",
+            )
         backend = escape_markdown(backend_text(lang, results.backend.name))
         st.markdown(f"**{backend}** — {escape_markdown(at_budget.sentence)}")
         st.markdown(f"**{backend}** — {escape_markdown(at_k.sentence)}")
     first = runs[0][1]
-    st.caption(tr("verdict.caption",
-                  tokenizer=escape_markdown(first.budget.tokenizer or "—"),
-                  unit=tr(f"benchmark.unit_{first.stats.unit}", lang=lang), lang=lang))
+    st.caption(
+        tr(
+            "verdict.caption",
+            tokenizer=escape_markdown(first.budget.tokenizer or "—"),
+            unit=tr(f"benchmark.unit_{first.stats.unit}", lang=lang),
+            lang=lang,
+        )
+    )
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def _document_means(run_id: str, created: str, _results: Results, metric: str
-                    ) -> dict[str, Estimate]:
+def _document_means(
+    run_id: str, created: str, _results: Results, metric: str
+) -> dict[str, Estimate]:
     del run_id, created  # only cache keys
     return document_means(_results, metric)
 
@@ -129,7 +159,11 @@ def weight_rows(results: Results, metric: str, lang: Lang) -> list[dict[str, str
     def cell(e: Estimate) -> str:
         return f"{e.mean:.3f} [{e.ci_low:.3f}, {e.ci_high:.3f}]"
 
-    return [{tr("verdict.col_config", lang=lang): lab,
-             tr("verdict.col_by_question", lang=lang): cell(results.metrics[lab][metric]),
-             tr("verdict.col_by_document", lang=lang): cell(by_doc[lab])}
-            for lab in results.labels]
+    return [
+        {
+            tr("verdict.col_config", lang=lang): lab,
+            tr("verdict.col_by_question", lang=lang): cell(results.metrics[lab][metric]),
+            tr("verdict.col_by_document", lang=lang): cell(by_doc[lab]),
+        }
+        for lab in results.labels
+    ]

@@ -64,8 +64,9 @@ def compare_backends(a: Results, b: Results, metric: str) -> BackendComparison:
     means_a = {lab: a.metrics[lab][metric].mean for lab in shared}
     means_b = {lab: b.metrics[lab][metric].mean for lab in shared}
     place_a, place_b = _places(means_a), _places(means_b)
-    rows = tuple(BackendRow(lab, means_a[lab], place_a[lab], means_b[lab], place_b[lab])
-                 for lab in shared)
+    rows = tuple(
+        BackendRow(lab, means_a[lab], place_a[lab], means_b[lab], place_b[lab]) for lab in shared
+    )
     best_a = tuple(lab for lab in shared if place_a[lab] == 1)
     best_b = tuple(lab for lab in shared if place_b[lab] == 1)
     return BackendComparison(

@@ -59,8 +59,9 @@ def _bad(key: str, value: str, choices: Collection[str]) -> Message:
     return Message("bench_link_value", field=key, value=value, choices=list(choices))
 
 
-def read_run(query: Mapping[str, str], run_ids: Collection[str]) -> tuple[str | None,
-                                                                          Message | None]:
+def read_run(
+    query: Mapping[str, str], run_ids: Collection[str]
+) -> tuple[str | None, Message | None]:
     """The link's run if this page lists it, else None and why."""
     value = query.get("run")
     if value is None:
@@ -70,8 +71,9 @@ def read_run(query: Mapping[str, str], run_ids: Collection[str]) -> tuple[str | 
     return None, Message("bench_link_run", value=value)
 
 
-def read_choice(query: Mapping[str, str], key: str,
-                choices: Collection[str]) -> tuple[str | None, Message | None]:
+def read_choice(
+    query: Mapping[str, str], key: str, choices: Collection[str]
+) -> tuple[str | None, Message | None]:
     """The link's ``key`` if it is one of ``choices``, else None and why."""
     value = query.get(key)
     if value is None:
@@ -110,8 +112,17 @@ def read_budget(query: Mapping[str, str]) -> tuple[int | None, Message | None]:
 
 def run_label(lang: Lang, run: RunSummary) -> str:
     """A run in words: dataset, backend, questions and date (``JSQuAD · BM25 … · 500 q``)."""
-    dataset = (text(lang, f"bench_link.dataset_{run.dataset}")
-               if has("en", f"bench_link.dataset_{run.dataset}") else run.dataset)
+    dataset = (
+        text(lang, f"bench_link.dataset_{run.dataset}")
+        if has("en", f"bench_link.dataset_{run.dataset}")
+        else run.dataset
+    )
     backend = backend_text(lang, run.backend)
-    return text(lang, "bench_link.run_label", dataset=dataset, backend=backend,
-                questions=run.questions, date=run.created[:10])
+    return text(
+        lang,
+        "bench_link.run_label",
+        dataset=dataset,
+        backend=backend,
+        questions=run.questions,
+        date=run.created[:10],
+    )

@@ -58,8 +58,9 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int
     return "\n".join(lines)
 
 
-def main_table_markdown(rows: Sequence[TableRow], lang: Lang,
-                        encode_key: str = "col_encode") -> str:
+def main_table_markdown(
+    rows: Sequence[TableRow], lang: Lang, encode_key: str = "col_encode"
+) -> str:
     """The main table.
 
     Metrics with 95% CIs (a clear best in bold, a tied top group marked), chunks, index size,
@@ -74,14 +75,16 @@ def main_table_markdown(rows: Sequence[TableRow], lang: Lang,
         chunks = f"{r.chunks:,}"
         if r.predicted_chunks is not None and r.predicted_chunks != r.chunks:
             chunks += f" ({text(lang, 'benchmark.predicted')} {r.predicted_chunks:,})"
-        body.append([
-            escape_markdown(r.label),
-            *(cell_text(r.cells[m]) for m in metrics),
-            chunks,
-            format_bytes(r.index_bytes),
-            encode_time_text(r.encode_seconds, lang),
-            f"{r.broken:,} / {r.questions:,} ({r.broken_share:.1%})",
-        ])
+        body.append(
+            [
+                escape_markdown(r.label),
+                *(cell_text(r.cells[m]) for m in metrics),
+                chunks,
+                format_bytes(r.index_bytes),
+                encode_time_text(r.encode_seconds, lang),
+                f"{r.broken:,} / {r.questions:,} ({r.broken_share:.1%})",
+            ]
+        )
     return _table(header, body)
 
 
@@ -117,8 +120,9 @@ def runs_records(runs: Sequence[RunSummary], lang: Lang) -> list[dict[str, objec
             text(lang, "benchmark.col_backend"): r.backend,
             text(lang, "benchmark.col_model"): r.model,
             text(lang, "benchmark.col_dataset"): r.dataset,
-            text(lang, "benchmark.col_sample"): (text(lang, "benchmark.all") if r.sample == 0
-                                                 else str(r.sample)),
+            text(lang, "benchmark.col_sample"): (
+                text(lang, "benchmark.all") if r.sample == 0 else str(r.sample)
+            ),
             text(lang, "benchmark.col_seed"): r.seed,
             text(lang, "benchmark.col_questions"): r.questions,
             text(lang, "benchmark.col_configs"): r.configs,
@@ -128,8 +132,7 @@ def runs_records(runs: Sequence[RunSummary], lang: Lang) -> list[dict[str, objec
     ]
 
 
-def sensitivity_markdown(rows: Sequence[SensitivityRow], names: Sequence[str],
-                         lang: Lang) -> str:
+def sensitivity_markdown(rows: Sequence[SensitivityRow], names: Sequence[str], lang: Lang) -> str:
     """Pairs whose outcome depends on a definition: the main outcome, then one per definition.
 
     A cell is bold where the definition changes the outcome.
@@ -137,8 +140,10 @@ def sensitivity_markdown(rows: Sequence[SensitivityRow], names: Sequence[str],
     header = _headers(lang, "col_pair", "col_main", *(f"def_{n}" for n in names))
     body = []
     for r in rows:
-        cells = [escape_markdown(f"{r.a} vs {r.b}"),
-                 escape_markdown(outcome_text(r.main, r.a, r.b, r.delta, lang))]
+        cells = [
+            escape_markdown(f"{r.a} vs {r.b}"),
+            escape_markdown(outcome_text(r.main, r.a, r.b, r.delta, lang)),
+        ]
         for n in names:
             o = r.under.get(n)
             shown = "—" if o is None else escape_markdown(outcome_text(o, r.a, r.b, r.delta, lang))
@@ -151,10 +156,13 @@ def replication_markdown(reps: Sequence[Replication], lang: Lang) -> str:
     """Every pair with a conclusion on either question set: both outcomes and whether it holds."""
     header = _headers(lang, "col_pair", "col_this", "col_other", "col_holds")
     body = [
-        [escape_markdown(f"{r.a} vs {r.b}"),
-         escape_markdown(outcome_text(r.first, r.a, r.b, None, lang)),
-         escape_markdown(outcome_text(r.second, r.a, r.b, None, lang)),
-         text(lang, f"benchmark.rep_{r.status}")]
-        for r in reps if r.status != "neither"
+        [
+            escape_markdown(f"{r.a} vs {r.b}"),
+            escape_markdown(outcome_text(r.first, r.a, r.b, None, lang)),
+            escape_markdown(outcome_text(r.second, r.a, r.b, None, lang)),
+            text(lang, f"benchmark.rep_{r.status}"),
+        ]
+        for r in reps
+        if r.status != "neither"
     ]
     return _table(header, body, right_from=len(header))

@@ -40,9 +40,13 @@ def _type_cell(lang: Lang, value: str) -> str:
 
 
 def _type_header(lang: Lang, rows: Sequence[TypeMetric]) -> list[str]:
-    return [text(lang, "by_type.col_config"),
-            *(text(lang, "by_type.col_type_n", type=_type_cell(lang, r.type), n=r.questions)
-              for r in rows)]
+    return [
+        text(lang, "by_type.col_config"),
+        *(
+            text(lang, "by_type.col_type_n", type=_type_cell(lang, r.type), n=r.questions)
+            for r in rows
+        ),
+    ]
 
 
 def metric_markdown(rows: Sequence[TypeMetric], labels: Sequence[str], lang: Lang) -> str:
@@ -64,33 +68,55 @@ def metric_markdown(rows: Sequence[TypeMetric], labels: Sequence[str], lang: Lan
 
 def lost_markdown(rows: Sequence[TypeMetric], labels: Sequence[str], lang: Lang) -> str:
     """Answers of each type no chunk holds whole, per configuration (count and share)."""
-    body = [[escape_markdown(lab),
-             *(f"{r.lost[lab]:,} ({r.lost[lab] / r.questions:.1%})" for r in rows)]
-            for lab in labels]
+    body = [
+        [
+            escape_markdown(lab),
+            *(f"{r.lost[lab]:,} ({r.lost[lab] / r.questions:.1%})" for r in rows),
+        ]
+        for lab in labels
+    ]
     return _table(_type_header(lang, rows), body)
 
 
 def comparison_markdown(items: Sequence[TypeComparison], lang: Lang) -> str:
     """One pair by type: both means' difference with its interval, Holm p across the types."""
-    header = [text(lang, "by_type.col_type"), text(lang, "by_type.col_questions"),
-              text(lang, "by_type.col_diff"), text(lang, "by_type.col_p"),
-              text(lang, "by_type.col_outcome")]
+    header = [
+        text(lang, "by_type.col_type"),
+        text(lang, "by_type.col_questions"),
+        text(lang, "by_type.col_diff"),
+        text(lang, "by_type.col_p"),
+        text(lang, "by_type.col_outcome"),
+    ]
     body = []
     for item in items:
         r = item.result
-        body.append([
-            _type_cell(lang, item.type), f"{item.questions:,}",
-            f"{r.diff:+.3f} [{r.ci_low:+.3f},\u00a0{r.ci_high:+.3f}]",
-            format_p(r.p_holm, bound=r.p_holm_bound),
-            escape_markdown(outcome_text(r.outcome, r.a, r.b, r.delta, lang)),
-        ])
+        body.append(
+            [
+                _type_cell(lang, item.type),
+                f"{item.questions:,}",
+                f"{r.diff:+.3f} [{r.ci_low:+.3f},\u00a0{r.ci_high:+.3f}]",
+                format_p(r.p_holm, bound=r.p_holm_bound),
+                escape_markdown(outcome_text(r.outcome, r.a, r.b, r.delta, lang)),
+            ]
+        )
     return _table(header, body)
 
 
-def loss_lines(losses: Sequence[tuple[str, str, PairwiseResult]], label: str,
-               lang: Lang) -> list[str]:
+def loss_lines(
+    losses: Sequence[tuple[str, str, PairwiseResult]], label: str, lang: Lang
+) -> list[str]:
     """One sentence per (type, configuration) that beats ``label`` on that type."""
-    return [text(lang, "by_type.loss", config=label, type=type_text(lang, t), other=other,
-                 diff=f"{r.diff:+.3f}", low=f"{r.ci_low:+.3f}", high=f"{r.ci_high:+.3f}",
-                 p=format_p(r.p_holm, bound=r.p_holm_bound))
-            for t, other, r in losses]
+    return [
+        text(
+            lang,
+            "by_type.loss",
+            config=label,
+            type=type_text(lang, t),
+            other=other,
+            diff=f"{r.diff:+.3f}",
+            low=f"{r.ci_low:+.3f}",
+            high=f"{r.ci_high:+.3f}",
+            p=format_p(r.p_holm, bound=r.p_holm_bound),
+        )
+        for t, other, r in losses
+    ]

@@ -64,8 +64,12 @@ def _chunkviz(strategy: str, params: Mapping[str, Any]) -> Snippet:
 
 
 #: How each library spells its own name.
-NAMES: dict[Library, str] = {"chunkviz": "chunkviz", "langchain": "LangChain",
-                             "llamaindex": "LlamaIndex", "chonkie": "chonkie"}
+NAMES: dict[Library, str] = {
+    "chunkviz": "chunkviz",
+    "langchain": "LangChain",
+    "llamaindex": "LlamaIndex",
+    "chonkie": "chonkie",
+}
 
 
 def _none(library: Library, strategy: str) -> Snippet:
@@ -83,7 +87,8 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
     if library == "langchain":
         if tokens:
             return Snippet(
-                library, "closest",
+                library,
+                "closest",
                 "from langchain_text_splitters import TokenTextSplitter\n\n"
                 f"splitter = TokenTextSplitter(chunk_size={size}, chunk_overlap={overlap})\n"
                 "chunks = splitter.split_text(text)",
@@ -91,7 +96,8 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
                 note_id="lc_tokens",
             )
         return Snippet(
-            library, "equivalent",
+            library,
+            "equivalent",
             "from langchain_text_splitters import CharacterTextSplitter\n\n"
             "splitter = CharacterTextSplitter(\n"
             f'    separator="", chunk_size={size}, chunk_overlap={overlap}, '
@@ -103,7 +109,8 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
     if library == "chonkie":
         if tokens:
             return Snippet(
-                library, "closest",
+                library,
+                "closest",
                 "from chonkie import TokenChunker\n\n"
                 f'chunker = TokenChunker(tokenizer="gpt2", chunk_size={size}, '
                 f"chunk_overlap={overlap})\n"
@@ -112,7 +119,8 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
                 note_id="chonkie_tokens",
             )
         return Snippet(
-            library, "equivalent",
+            library,
+            "equivalent",
             "from chonkie import TokenChunker\n\n"
             f'chunker = TokenChunker(tokenizer="character", chunk_size={size}, '
             f"chunk_overlap={overlap})\n"
@@ -122,7 +130,8 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
         )
     if tokens:
         return Snippet(
-            library, "closest",
+            library,
+            "closest",
             "from llama_index.core.node_parser import TokenTextSplitter\n\n"
             f"splitter = TokenTextSplitter(chunk_size={size}, chunk_overlap={overlap})\n"
             "chunks = splitter.split_text(text)",
@@ -130,7 +139,8 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
             note_id="li_tokens",
         )
     return Snippet(
-        library, "none",
+        library,
+        "none",
         "# LlamaIndex has no fixed character window: its splitters count tokens and prefer\n"
         "# word/sentence separators. The nearest is TokenTextSplitter (token counts):\n"
         "# from llama_index.core.node_parser import TokenTextSplitter\n"
@@ -143,7 +153,8 @@ def _fixed(library: Library, params: Mapping[str, Any]) -> Snippet:
 def _paragraph(library: Library, params: Mapping[str, Any]) -> Snippet:
     if library == "langchain":
         return Snippet(
-            library, "closest",
+            library,
+            "closest",
             "from langchain_text_splitters import CharacterTextSplitter\n\n"
             "# chunk_size=1 keeps every paragraph on its own (LangChain logs a warning per\n"
             "# paragraph longer than chunk_size); a larger chunk_size merges short paragraphs.\n"
@@ -161,10 +172,11 @@ def _recursive(library: Library, params: Mapping[str, Any]) -> Snippet:
     if library == "langchain":
         seps = f"    separators={list(separators)!r},\n" if separators else ""
         return Snippet(
-            library, "closest",
+            library,
+            "closest",
             "from langchain_text_splitters import RecursiveCharacterTextSplitter\n\n"
             "splitter = RecursiveCharacterTextSplitter(\n"
-            f"{seps}    chunk_size={size}, chunk_overlap={overlap}, keep_separator=\"end\",\n"
+            f'{seps}    chunk_size={size}, chunk_overlap={overlap}, keep_separator="end",\n'
             "    strip_whitespace=False,\n)\n"
             "chunks = splitter.split_text(text)",
             "Same idea; merge and overlap rules differ in detail.",
@@ -172,7 +184,8 @@ def _recursive(library: Library, params: Mapping[str, Any]) -> Snippet:
         )
     if library == "chonkie":
         return Snippet(
-            library, "closest",
+            library,
+            "closest",
             "from chonkie import RecursiveChunker\n\n"
             f'chunker = RecursiveChunker(tokenizer="character", chunk_size={size})\n'
             "chunks = [c.text for c in chunker.chunk(text)]",
@@ -186,7 +199,8 @@ def _sentence(library: Library, params: Mapping[str, Any]) -> Snippet:
     size, overlap = _size_overlap(params)
     if library == "chonkie":
         return Snippet(
-            library, "closest",
+            library,
+            "closest",
             "from chonkie import SentenceChunker\n\n"
             f'chunker = SentenceChunker(tokenizer="character", chunk_size={size}, '
             f"chunk_overlap={overlap},\n"
@@ -197,7 +211,8 @@ def _sentence(library: Library, params: Mapping[str, Any]) -> Snippet:
         )
     if library == "llamaindex":
         return Snippet(
-            library, "closest",
+            library,
+            "closest",
             "from llama_index.core.node_parser import SentenceSplitter\n\n"
             f"splitter = SentenceSplitter(chunk_size={size}, chunk_overlap={overlap})\n"
             "chunks = splitter.split_text(text)",
@@ -210,7 +225,8 @@ def _sentence(library: Library, params: Mapping[str, Any]) -> Snippet:
 def _markdown(library: Library, params: Mapping[str, Any]) -> Snippet:
     if library == "langchain":
         return Snippet(
-            library, "closest",
+            library,
+            "closest",
             "from langchain_text_splitters import MarkdownHeaderTextSplitter\n\n"
             "splitter = MarkdownHeaderTextSplitter(\n"
             '    headers_to_split_on=[("#", "h1"), ("##", "h2"), ("###", "h3")],\n'
@@ -221,7 +237,8 @@ def _markdown(library: Library, params: Mapping[str, Any]) -> Snippet:
         )
     if library == "llamaindex":
         return Snippet(
-            library, "closest",
+            library,
+            "closest",
             "from llama_index.core import Document\n"
             "from llama_index.core.node_parser import MarkdownNodeParser\n\n"
             "nodes = MarkdownNodeParser().get_nodes_from_documents([Document(text=text)])",
@@ -256,8 +273,10 @@ def import_back_code(snip: Snippet) -> str | None:
     last = snip.code.rstrip().splitlines()[-1]
     # LlamaIndex nodes carry their own offsets (start_char_idx); LangChain Documents their
     # text; the other snippets end with a list of texts.
-    items = {"nodes": "[{'text': n.text, 'start_char_idx': n.start_char_idx} for n in nodes]",
-             "docs": "[d.page_content for d in docs]"}.get(last.split(" =")[0], "chunks")
+    items = {
+        "nodes": "[{'text': n.text, 'start_char_idx': n.start_char_idx} for n in nodes]",
+        "docs": "[d.page_content for d in docs]",
+    }.get(last.split(" =")[0], "chunks")
     return (
         "import json\n\n"
         f"with open({IMPORT_FILE!r}, 'w', encoding='utf-8') as f:\n"
@@ -268,8 +287,11 @@ def import_back_code(snip: Snippet) -> str | None:
 def note_text(lang: Lang, snip: Snippet) -> str:
     """The snippet's note in ``lang`` (its English ``note`` when it has no catalogue key)."""
     key = f"codegen_note.{snip.note_id}"
-    return text(lang, key, library=NAMES[snip.library]) if snip.note_id and has("en", key) \
+    return (
+        text(lang, key, library=NAMES[snip.library])
+        if snip.note_id and has("en", key)
         else snip.note
+    )
 
 
 def snippet(strategy: str, params: Mapping[str, Any], library: Library) -> Snippet:
@@ -283,8 +305,13 @@ def snippet(strategy: str, params: Mapping[str, Any], library: Library) -> Snipp
     made = builder(library, {k: v for k, v in params.items() if k not in ("snap", "max_shift")})
     if snap != "none" and made.fidelity in ("exact", "equivalent"):
         # No peer moves a window's cuts to word boundaries: its chunks are the unsnapped ones.
-        return Snippet(library, "closest", made.code,
-                       "Cuts where the window lands: no snapping to word boundaries.", "no_snap")
+        return Snippet(
+            library,
+            "closest",
+            made.code,
+            "Cuts where the window lands: no snapping to word boundaries.",
+            "no_snap",
+        )
     return made
 
 

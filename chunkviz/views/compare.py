@@ -132,8 +132,20 @@ def outcome(
 
 
 #: The column and status words of the tables below, as the catalogues name them.
-WORDS = ("configuration", "strategy", "chunks", "mean chars", "broken answers", "questions",
-         "chars in no chunk", "cuts inside words", "question", "answer", "broken", "not found")
+WORDS = (
+    "configuration",
+    "strategy",
+    "chunks",
+    "mean chars",
+    "broken answers",
+    "questions",
+    "chars in no chunk",
+    "cuts inside words",
+    "question",
+    "answer",
+    "broken",
+    "not found",
+)
 
 
 def table_words(lang: Lang) -> dict[str, str]:
@@ -143,8 +155,10 @@ def table_words(lang: Lang) -> dict[str, str]:
 
 def diff_words(lang: Lang) -> dict[str, str]:
     """``words`` for ``diff_rows`` in ``lang``."""
-    return {w: text(lang, f"compare.diff_col_{w.replace(' ', '_')}")
-            for w in ("question", "answer", "broken in")}
+    return {
+        w: text(lang, f"compare.diff_col_{w.replace(' ', '_')}")
+        for w in ("question", "answer", "broken in")
+    }
 
 
 def _relabel(row: dict[str, Any], words: Mapping[str, str]) -> dict[str, Any]:
@@ -223,10 +237,16 @@ def config_text(lang: Lang, strategy: str, params: Mapping[str, Any]) -> str:
     """
     if strategy == IMPORTED:
         return config_label(strategy, params)
-    shown = [text(lang, "recorded.param_value",
-                  name=text(lang, f"param.{k}") if has(lang, f"param.{k}") else k,
-                  value=_value_word(lang, v))
-             for k, v in active_params(params).items() if v is not None]
+    shown = [
+        text(
+            lang,
+            "recorded.param_value",
+            name=text(lang, f"param.{k}") if has(lang, f"param.{k}") else k,
+            value=_value_word(lang, v),
+        )
+        for k, v in active_params(params).items()
+        if v is not None
+    ]
     return f"{strategy} {text(lang, 'recorded.param_sep').join(shown)}".strip()
 
 
@@ -287,10 +307,12 @@ def boundary_diff(a: Outcome, b: Outcome) -> BoundaryDiff:
         only_a=tuple(sorted(cuts_a - cuts_b)),
         only_b=tuple(sorted(cuts_b - cuts_a)),
         shared=tuple(sorted(cuts_a & cuts_b)),
-        broken_only_a=tuple(i for i, (x, y) in enumerate(pairs)
-                            if x.status == "broken" and y.status == "contained"),
-        broken_only_b=tuple(i for i, (x, y) in enumerate(pairs)
-                            if y.status == "broken" and x.status == "contained"),
+        broken_only_a=tuple(
+            i for i, (x, y) in enumerate(pairs) if x.status == "broken" and y.status == "contained"
+        ),
+        broken_only_b=tuple(
+            i for i, (x, y) in enumerate(pairs) if y.status == "broken" and x.status == "contained"
+        ),
     )
 
 
@@ -336,8 +358,10 @@ def mark_cuts(
             kind = kinds.get(a)
             if kind is not None:
                 cls, words = kind
-                out.append(f'<span class="bd {cls}" role="img" aria-label="{words}" '
-                           f'title="{words}"></span>')
+                out.append(
+                    f'<span class="bd {cls}" role="img" aria-label="{words}" '
+                    f'title="{words}"></span>'
+                )
             out.append(f"{head}{a}{attrs}{escape_html(chars[a - start : b - start])}{tail}")
         return "".join(out)
 
@@ -356,6 +380,10 @@ def diff_rows(
     for indices, where in ((diff.broken_only_a, a), (diff.broken_only_b, b)):
         for qi in indices:
             item = where.qa[qi].item
-            rows.append(_relabel({"question": item.question, "answer": item.answer,
-                                  "broken in": where.label}, words or {}))
+            rows.append(
+                _relabel(
+                    {"question": item.question, "answer": item.answer, "broken in": where.label},
+                    words or {},
+                )
+            )
     return rows

@@ -44,9 +44,13 @@ class ContextRow:
     outcome: str
 
 
-_FLIP: dict[Outcome, str] = {"a_better": "contextual_better", "b_better": "naive_better",
-                             "equivalent": "equivalent", "inconclusive": "inconclusive",
-                             "saturated": "saturated"}
+_FLIP: dict[Outcome, str] = {
+    "a_better": "contextual_better",
+    "b_better": "naive_better",
+    "equivalent": "equivalent",
+    "inconclusive": "inconclusive",
+    "saturated": "saturated",
+}
 
 
 def context_rows(results: Results, metric: str) -> tuple[ContextRow, ...]:
@@ -71,11 +75,18 @@ def context_rows(results: Results, metric: str) -> tuple[ContextRow, ...]:
         if sign < 0 and outcome in ("a_better", "b_better"):
             outcome = "b_better" if outcome == "a_better" else "a_better"
         low, high = (p.ci_low, p.ci_high) if sign > 0 else (-p.ci_high, -p.ci_low)
-        rows.append(ContextRow(
-            naive=naive.label, contextual=c.label, mode=c.context,
-            naive_mean=results.metrics[naive.label][metric].mean,
-            contextual_mean=results.metrics[c.label][metric].mean,
-            diff=sign * p.diff, ci_low=low, ci_high=high, p_holm=p.p_holm,
-            outcome=_FLIP[outcome],
-        ))
+        rows.append(
+            ContextRow(
+                naive=naive.label,
+                contextual=c.label,
+                mode=c.context,
+                naive_mean=results.metrics[naive.label][metric].mean,
+                contextual_mean=results.metrics[c.label][metric].mean,
+                diff=sign * p.diff,
+                ci_low=low,
+                ci_high=high,
+                p_holm=p.p_holm,
+                outcome=_FLIP[outcome],
+            )
+        )
     return tuple(rows)

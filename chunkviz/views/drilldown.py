@@ -51,8 +51,9 @@ class DrillRow:
     top_relevant: bool | None
 
 
-def drilldown_rows(results: Results, qid: str, doc_id: str,
-                   spans: Sequence[Range]) -> tuple[DrillRow, ...]:
+def drilldown_rows(
+    results: Results, qid: str, doc_id: str, spans: Sequence[Range]
+) -> tuple[DrillRow, ...]:
     """Rank, answer-holding chunks and top-ranked chunk of one question per configuration.
 
     Chunk positions come from the file's ``retrieval`` section (``chunk_offsets``: document
@@ -107,5 +108,6 @@ def answer_context(text: str, start: int, end: int, width: int = 120) -> AnswerC
     """``text[start:end]`` with up to ``width`` characters on each side."""
     if not 0 <= start < end <= len(text):
         raise ParameterError("span_outside", start=start, end=end, length=len(text))
-    return AnswerContext(text[max(0, start - width):start], text[start:end],
-                         text[end:end + width], start, end)
+    return AnswerContext(
+        text[max(0, start - width) : start], text[start:end], text[end : end + width], start, end
+    )

@@ -65,10 +65,14 @@ class QAResult:
 
 _STATUS_NAMES: tuple[QAStatus, ...] = ("contained", "broken", "not found")
 
+
 def first_broken(qa: Sequence[QAResult]) -> QAResult | None:
     """The broken question whose answer comes first in the text (None if none is broken)."""
-    broken = ([qa[i] for i in qa.with_status("broken")] if isinstance(qa, QAReport)
-              else [r for r in qa if r.status == "broken"])
+    broken = (
+        [qa[i] for i in qa.with_status("broken")]
+        if isinstance(qa, QAReport)
+        else [r for r in qa if r.status == "broken"]
+    )
     broken = [r for r in broken if r.item.spans]
     return min(broken, key=lambda r: r.item.spans[0].start, default=None)
 
@@ -153,8 +157,7 @@ class QuestionSpans:
         pairs = np.array(flat, dtype=np.int64).reshape(-1, 2)
         self.starts, self.ends = pairs[:, 0].copy(), pairs[:, 1].copy()
         self.owner = np.repeat(np.arange(n), self.counts)
-        short = np.fromiter((len(item.answer) <= AMBIGUOUS_LENGTH for item in self.items),
-                            bool, n)
+        short = np.fromiter((len(item.answer) <= AMBIGUOUS_LENGTH for item in self.items), bool, n)
         self.ambiguous = (self.counts >= 2) | ((self.counts == 1) & short)
 
 
@@ -167,11 +170,21 @@ class QAReport(Sequence[QAResult]):
     marks of the page drawn (``qa_marks``), not an object per answer.
     """
 
-    __slots__ = ("_first", "_hi", "_items", "_lo", "_offsets", "_owner", "_stop", "ambiguous",
-                 "codes", "span_ends", "span_starts")
+    __slots__ = (
+        "_first",
+        "_hi",
+        "_items",
+        "_lo",
+        "_offsets",
+        "_owner",
+        "_stop",
+        "ambiguous",
+        "codes",
+        "span_ends",
+        "span_starts",
+    )
 
-    def __init__(self, result: ChunkingResult,
-                 items: Sequence[Question] | QuestionSpans) -> None:
+    def __init__(self, result: ChunkingResult, items: Sequence[Question] | QuestionSpans) -> None:
         """Search the chunks around every span of every question in ``items``.
 
         ``items`` may come as ``QuestionSpans`` made once per document: they do not change
@@ -184,8 +197,7 @@ class QAReport(Sequence[QAResult]):
         #: Start and end offset of every span, questions in order and their spans in order.
         self.span_starts = spans.starts
         self.span_ends = spans.ends
-        self._first, self._stop, self._lo, self._hi = chunk_ranges(result, spans.starts,
-                                                                   spans.ends)
+        self._first, self._stop, self._lo, self._hi = chunk_ranges(result, spans.starts, spans.ends)
         held = np.zeros(len(self._items), dtype=np.int64)
         np.add.at(held, self._owner, (self._hi > self._lo).astype(np.int64))
         #: Status of each question: 0 contained, 1 broken, 2 not found (``_STATUS_NAMES``).
@@ -208,8 +220,9 @@ class QAReport(Sequence[QAResult]):
         chosen[self._owner[touching]] = True
         spans = np.flatnonzero(chosen[self._owner])  # every span of those questions, in order
         owner = self._owner[spans].tolist()
-        ranges = zip(*(a[spans].tolist() for a in (self._first, self._stop, self._lo, self._hi)),
-                     strict=True)
+        ranges = zip(
+            *(a[spans].tolist() for a in (self._first, self._stop, self._lo, self._hi)), strict=True
+        )
         counts = np.diff(self._offsets).tolist()
         statuses: dict[int, list[SpanStatus]] = {}
         for i, (first, stop_, lo, hi) in zip(owner, ranges, strict=True):
@@ -218,8 +231,9 @@ class QAReport(Sequence[QAResult]):
                 statuses[i] = []
                 continue
             mine = statuses.setdefault(i, [])
-            mine.append(SpanStatus(self._items[i].spans[len(mine)],
-                                   *cut_and_held(first, stop_, lo, hi)))
+            mine.append(
+                SpanStatus(self._items[i].spans[len(mine)], *cut_and_held(first, stop_, lo, hi))
+            )
         out: list[Mark] = []
         for i, mine in statuses.items():
             if not mine:
@@ -227,8 +241,11 @@ class QAReport(Sequence[QAResult]):
                 out.append(Mark(span.start, span.end, self._items[i].question))
                 continue
             code = int(self.codes[i])
-            containing = (mine[0].containing if len(mine) == 1 else
-                          tuple(sorted({c for st in mine for c in st.containing})))
+            containing = (
+                mine[0].containing
+                if len(mine) == 1
+                else tuple(sorted({c for st in mine for c in st.containing}))
+            )
             out.extend(_marks(self._items[i], _STATUS_NAMES[code], mine, containing))
         return out
 
@@ -241,19 +258,22 @@ class QAReport(Sequence[QAResult]):
         spans = self.spans_of(i)
         if len(spans) == 1:
             j = spans.start
-            containing, cutting = cut_and_held(int(self._first[j]), int(self._stop[j]),
-                                               int(self._lo[j]), int(self._hi[j]))
+            containing, cutting = cut_and_held(
+                int(self._first[j]), int(self._stop[j]), int(self._lo[j]), int(self._hi[j])
+            )
         else:
             held: set[int] = set()
             cut: set[int] = set()
             for j in spans:
-                whole, part = cut_and_held(int(self._first[j]), int(self._stop[j]),
-                                           int(self._lo[j]), int(self._hi[j]))
+                whole, part = cut_and_held(
+                    int(self._first[j]), int(self._stop[j]), int(self._lo[j]), int(self._hi[j])
+                )
                 held.update(whole)
                 cut.update(part)
             containing, cutting = tuple(sorted(held)), tuple(sorted(cut))
-        return QAResult(item, _STATUS_NAMES[int(self.codes[i])], containing, cutting,
-                        bool(self.ambiguous[i]))
+        return QAResult(
+            item, _STATUS_NAMES[int(self.codes[i])], containing, cutting, bool(self.ambiguous[i])
+        )
 
     def __len__(self) -> int:
         return len(self._items)
@@ -278,9 +298,7 @@ class QAReport(Sequence[QAResult]):
         return f"QAReport({len(self)} questions)"
 
 
-def assess_qa(
-    result: ChunkingResult, items: Sequence[Question] | QuestionSpans
-) -> QAReport:
+def assess_qa(result: ChunkingResult, items: Sequence[Question] | QuestionSpans) -> QAReport:
     """The status of every question under ``result`` (``items`` as questions or their spans).
 
     A question is ``broken`` when no chunk holds any of its spans whole, ``not found`` when it
@@ -303,8 +321,9 @@ def qa_marks(
     noise. Marks come in question order, so a page's marks are those of the whole text that
     touch it, in the same order (and so drawn alike).
     """
-    report = (results if isinstance(results, QAReport)
-              else assess_qa(result, [r.item for r in results]))
+    report = (
+        results if isinstance(results, QAReport) else assess_qa(result, [r.item for r in results])
+    )
     return report.marks(start, len(result.text) if end is None else end)
 
 
@@ -316,8 +335,9 @@ def qa_report(
     return results, qa_marks(results, result, start=start, end=end)
 
 
-def _marks(item: Question, status: QAStatus, mine: Sequence[SpanStatus],
-           containing: tuple[int, ...]) -> list[Mark]:
+def _marks(
+    item: Question, status: QAStatus, mine: Sequence[SpanStatus], containing: tuple[int, ...]
+) -> list[Mark]:
     label = item.question
     if status == "broken":
         return [Mark(s.span.start, s.span.end, label, True, s.cutting) for s in mine]
@@ -327,11 +347,15 @@ def _marks(item: Question, status: QAStatus, mine: Sequence[SpanStatus],
     out = []
     for s in mine:
         if s.broken:
-            out.append(Mark(s.span.start, s.span.end, label, False, s.cutting, "cut_copy",
-                            containing))
+            out.append(
+                Mark(s.span.start, s.span.end, label, False, s.cutting, "cut_copy", containing)
+            )
         else:
-            out.append(Mark(s.span.start, s.span.end, label, False, (),
-                            "ambiguous" if several else "answer"))
+            out.append(
+                Mark(
+                    s.span.start, s.span.end, label, False, (), "ambiguous" if several else "answer"
+                )
+            )
     return out
 
 
@@ -454,8 +478,9 @@ def chunk_stats(
     )
 
 
-def words_at_cuts(source: str, cuts: WordCuts | None, start: int = 0,
-                  end: int | None = None) -> dict[int, str]:
+def words_at_cuts(
+    source: str, cuts: WordCuts | None, start: int = 0, end: int | None = None
+) -> dict[int, str]:
     """Each cut inside a word in ``[start, end]``, with the word it cuts (the hover text).
 
     Only the page shown is looked at, so a long document costs what its page costs.

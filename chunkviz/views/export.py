@@ -40,7 +40,8 @@ WORD_CUT_FIELDS = ("start_in_word", "end_in_word")
 
 
 def chunk_records(
-    result: ChunkingResult, qa: Sequence[QAResult] | None = None,
+    result: ChunkingResult,
+    qa: Sequence[QAResult] | None = None,
     word_cuts: WordCuts | None = None,
 ) -> list[dict[str, Any]]:
     """One record per chunk: ``index``, ``start``, ``end``, ``length``, ``text``.
@@ -104,16 +105,28 @@ def document_id(document: Document) -> str:
 
 def document_info(document: Document) -> dict[str, Any]:
     """What an export says about its document: name, id, origin, length, question count."""
-    return {"name": document_name(document), "id": document_id(document),
-            "origin": document.origin, "chars": len(document.text),
-            "questions": len(document.questions)}
+    return {
+        "name": document_name(document),
+        "id": document_id(document),
+        "origin": document.origin,
+        "chars": len(document.text),
+        "questions": len(document.questions),
+    }
 
 
 def question_records(qa: Sequence[QAResult]) -> list[dict[str, Any]]:
     """One record per question: id, question, answer, status and the chunks that hold/cut it."""
-    return [{"id": r.item.qid, "question": r.item.question, "answer": r.item.answer,
-             "status": r.status, "in_chunks": list(r.containing),
-             "cut_by_chunks": list(r.cutting) if r.status == "broken" else []} for r in qa]
+    return [
+        {
+            "id": r.item.qid,
+            "question": r.item.question,
+            "answer": r.item.answer,
+            "status": r.status,
+            "in_chunks": list(r.containing),
+            "cut_by_chunks": list(r.cutting) if r.status == "broken" else [],
+        }
+        for r in qa
+    ]
 
 
 def export_stem(result: ChunkingResult, document: Document | None = None) -> str:
@@ -146,8 +159,11 @@ def to_json(
     payload["strategy"] = result.strategy
     payload["params"] = dict(result.params)
     if word_cuts is not None:
-        payload["word_cuts"] = {"level": word_cuts.level, "cuts": len(word_cuts.cuts),
-                                "inside_words": word_cuts.count}
+        payload["word_cuts"] = {
+            "level": word_cuts.level,
+            "cuts": len(word_cuts.cuts),
+            "inside_words": word_cuts.count,
+        }
     payload["chunks"] = chunk_records(result, qa, word_cuts)
     if qa is not None:
         payload["questions"] = question_records(qa)
@@ -157,8 +173,11 @@ def to_json(
 def _context(result: ChunkingResult, document: Document | None) -> dict[str, Any]:
     if document is None:
         return {}
-    return {"document": document_name(document), "strategy": result.strategy,
-            "params": dict(result.params)}
+    return {
+        "document": document_name(document),
+        "strategy": result.strategy,
+        "params": dict(result.params),
+    }
 
 
 def to_jsonl(
@@ -169,8 +188,10 @@ def to_jsonl(
 ) -> str:
     """One JSON chunk record per line; each line names its document and configuration if given."""
     context = _context(result, document)
-    return "".join(json.dumps({**context, **r}, ensure_ascii=False) + "\n"
-                   for r in chunk_records(result, qa, word_cuts))
+    return "".join(
+        json.dumps({**context, **r}, ensure_ascii=False) + "\n"
+        for r in chunk_records(result, qa, word_cuts)
+    )
 
 
 def csv_cell(value: Any) -> Any:
@@ -190,8 +211,13 @@ def write_csv(
 
     Missing fields are empty and fields outside ``fields`` are left out.
     """
-    writer = csv.DictWriter(stream, fieldnames=list(fields), extrasaction="ignore",
-                            lineterminator="\n", quoting=csv.QUOTE_ALL)
+    writer = csv.DictWriter(
+        stream,
+        fieldnames=list(fields),
+        extrasaction="ignore",
+        lineterminator="\n",
+        quoting=csv.QUOTE_ALL,
+    )
     writer.writeheader()
     for record in records:
         writer.writerow({k: csv_cell(v) for k, v in record.items()})

@@ -214,7 +214,6 @@ class _Layer:
         return tuple(range(first, max(first, last)))
 
 
-
 def segments(
     length: int,
     chunks: Sequence[Chunk],
@@ -232,12 +231,19 @@ def segments(
     return [Segment(*row) for row in _rows(length, chunks, marks, start, end, parents)]
 
 
-_Row = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...],
-             tuple[int, ...]]
+_Row = tuple[
+    int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]
+]
 
 
-def _rows(length: int, chunks: Sequence[Chunk], marks: Sequence[Mark], start: int,
-          end: int | None, parents: Sequence[Chunk]) -> list[_Row]:
+def _rows(
+    length: int,
+    chunks: Sequence[Chunk],
+    marks: Sequence[Mark],
+    start: int,
+    end: int | None,
+    parents: Sequence[Chunk],
+) -> list[_Row]:
     """``segments`` as plain tuples, in ``Segment``'s field order (what the renderer reads)."""
     stop = length if end is None else min(end, length)
     if stop <= start:
@@ -277,15 +283,19 @@ def _rows(length: int, chunks: Sequence[Chunk], marks: Sequence[Mark], start: in
         covering = tuple(range(first, last)) if last > first else ()
         # Every start inside the window is a bound, so the chunks starting at ``a`` are the
         # ones the sweep just passed (and that still cover ``a``).
-        starting = (tuple(i for i in range(max(passed, first), last) if starts[i] == a)
-                    if last > passed else ())
+        starting = (
+            tuple(i for i in range(max(passed, first), last) if starts[i] == a)
+            if last > passed
+            else ()
+        )
         over: tuple[int, ...] = ()
         over_starting: tuple[int, ...] = ()
         if parents:
             over = upper.covering(a)
             over_starting = tuple(i for i in over if upper.starts[i] == a)
-        out.append((a, b, covering, tuple(sorted(active)) if active else (), starting,
-                    over, over_starting))
+        out.append(
+            (a, b, covering, tuple(sorted(active)) if active else (), starting, over, over_starting)
+        )
     return out
 
 
@@ -320,8 +330,13 @@ def _numbers(indices: Sequence[int]) -> str:
     return ", ".join(f"#{i}" for i in indices)
 
 
-def _segment_title(covering: tuple[int, ...], parents: tuple[int, ...], mark_ids: tuple[int, ...],
-                   marks: Sequence[Mark], labels: Labels) -> str:
+def _segment_title(
+    covering: tuple[int, ...],
+    parents: tuple[int, ...],
+    mark_ids: tuple[int, ...],
+    marks: Sequence[Mark],
+    labels: Labels,
+) -> str:
     if not covering:
         parts = [labels.gap]
     elif len(covering) == 1:
@@ -335,8 +350,10 @@ def _segment_title(covering: tuple[int, ...], parents: tuple[int, ...], mark_ids
         if m.broken:
             parts.append(f"{labels.broken} {_numbers(m.cut_by)}: {m.label}")
         elif m.kind == "cut_copy":
-            parts.append(f"{labels.cut_copy} {_numbers(m.cut_by)} ({labels.whole_in}"
-                         f" {_numbers(m.whole_in)}): {m.label}")
+            parts.append(
+                f"{labels.cut_copy} {_numbers(m.cut_by)} ({labels.whole_in}"
+                f" {_numbers(m.whole_in)}): {m.label}"
+            )
         elif m.kind == "ambiguous":
             parts.append(f"{labels.ambiguous}: {m.label}")
         else:
@@ -344,16 +361,19 @@ def _segment_title(covering: tuple[int, ...], parents: tuple[int, ...], mark_ids
     return "\n".join(parts)
 
 
-def _cut_marker(at: int, ending: Sequence[int], starting: Sequence[int],
-                broken: Sequence[Mark], labels: Labels) -> str:
+def _cut_marker(
+    at: int, ending: Sequence[int], starting: Sequence[int], broken: Sequence[Mark], labels: Labels
+) -> str:
     """A focusable marker naming the chunk boundary at ``at`` inside broken answers."""
     name = f"{' '.join(f'#{i}' for i in ending)}|{' '.join(f'#{i}' for i in starting)}"
     said = [f"{labels.chunk} #{i} {labels.ends}" for i in ending]
     said += [f"{labels.chunk} #{i} {labels.starts}" for i in starting]
     why = [f"{labels.broken} {_numbers(m.cut_by)}: {m.label}" for m in broken]
     tip = escape_html(f"{labels.cut} · {' · '.join(said)}\n" + "\n".join(why))
-    return (f'<span class="cut" tabindex="0" data-cut="{at}">✂{name}'
-            f'<span class="tip" role="tooltip">{tip}</span></span>')
+    return (
+        f'<span class="cut" tabindex="0" data-cut="{at}">✂{name}'
+        f'<span class="tip" role="tooltip">{tip}</span></span>'
+    )
 
 
 def render_html(
@@ -412,8 +432,10 @@ def render_html(
             if broken and (a in ends_at or starting):
                 out.append(_cut_marker(a, ends_at.get(a, ()), starting, broken, words))
         for p in over_starting:
-            out.append(f'<span class="pn" id="parent-{p}" title="{escape_html(words.parent)}'
-                       f' #{p}">{escape_html(words.parent_mark)}#{p}</span>')
+            out.append(
+                f'<span class="pn" id="parent-{p}" title="{escape_html(words.parent)}'
+                f' #{p}">{escape_html(words.parent_mark)}#{p}</span>'
+            )
         for i in starting:
             prefix = chunks[i].prefix
             if a in inside:
@@ -423,13 +445,17 @@ def render_html(
             tip = f' title="{escape_html(prefix)}"' if prefix else ""
             out.append(f'<span class="cn" id="chunk-{i}"{tip}>#{i}</span>')
         depth = len(covering)
-        classes = ("gap" if depth == 0 else f"c{covering[0] % 2}" if depth == 1
-                   else f"ov d{min(depth, 4)}")
+        classes = (
+            "gap" if depth == 0 else f"c{covering[0] % 2}" if depth == 1 else f"ov d{min(depth, 4)}"
+        )
         if over:
             classes += " pov" if len(over) > 1 else f" pa{over[0] % 2}"
         if mark_ids:
-            style = (marks[mark_ids[0]].style if len(mark_ids) == 1 else
-                     min((marks[i].style for i in mark_ids), key=_PRECEDENCE.__getitem__))
+            style = (
+                marks[mark_ids[0]].style
+                if len(mark_ids) == 1
+                else min((marks[i].style for i in mark_ids), key=_PRECEDENCE.__getitem__)
+            )
             classes += " " + _MARK_CSS[style]
             title = escape_html(_segment_title(covering, over, mark_ids, marks, words))
         else:
@@ -437,8 +463,9 @@ def render_html(
             cover = (covering, over)
             title = titles.get(cover, "")
             if not title:
-                title = titles[cover] = escape_html(_segment_title(covering, over, (), marks,
-                                                                   words))
+                title = titles[cover] = escape_html(
+                    _segment_title(covering, over, (), marks, words)
+                )
         body = text[a:b] if clean else escape_html(text[a:b])
         # data-s (the segment's first character) lets a view keep or share a reading position.
         out.append(f'<span class="{classes}" data-s="{a}" title="{title}">{body}</span>')
@@ -471,16 +498,18 @@ _ANSWER_KEYS = ("answer", "ambiguous", "cut_copy", "broken", "cut")
 _KEY_PHRASE_LEGEND = (("kp_broken", (("broken", "Aa"),)), ("kp_cut", (("cut", "✂#n|#m"),)))
 
 
-def _legend_items(parents: bool, key_phrases: bool) -> tuple[tuple[str, tuple[tuple[str, str],
-                                                                              ...]], ...]:
+def _legend_items(
+    parents: bool, key_phrases: bool
+) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
     items = _LEGEND
     if key_phrases:
         items = (*(i for i in _LEGEND if i[0] not in _ANSWER_KEYS), *_KEY_PHRASE_LEGEND)
     return (*items, _PARENT_LEGEND) if parents else items
 
 
-def legend_entries(lang: Lang, *, parents: bool = False, key_phrases: bool = False
-                   ) -> list[tuple[tuple[tuple[str, str], ...], str]]:
+def legend_entries(
+    lang: Lang, *, parents: bool = False, key_phrases: bool = False
+) -> list[tuple[tuple[tuple[str, str], ...], str]]:
     """``(swatches, explanation)`` for every mark of the view; parents only when drawn.
 
     ``key_phrases``: the red marks are cut key phrases, not answers (a document without
@@ -488,9 +517,16 @@ def legend_entries(lang: Lang, *, parents: bool = False, key_phrases: bool = Fal
     """
     items = _legend_items(parents, key_phrases)
     mark = text(lang, "highlight.parent_mark")
-    return [(tuple((css, sample.replace("P", mark) if key == "parent" else sample)
-                   for css, sample in swatches), text(lang, f"highlight.legend.{key}"))
-            for key, swatches in items]
+    return [
+        (
+            tuple(
+                (css, sample.replace("P", mark) if key == "parent" else sample)
+                for css, sample in swatches
+            ),
+            text(lang, f"highlight.legend.{key}"),
+        )
+        for key, swatches in items
+    ]
 
 
 #: The legend entries always in sight; the others fold into "all marks" (a projected legend of
@@ -509,10 +545,13 @@ def legend_html(lang: Lang, *, parents: bool = False, key_phrases: bool = False)
     keys = [key for key, _ in _legend_items(parents, key_phrases)]
     entries = legend_entries(lang, parents=parents, key_phrases=key_phrases)
     for key, (swatches, words) in zip(keys, entries, strict=True):
-        drawn = "".join(f'<span class="swatch {css}">{escape_html(sample)}</span>'
-                        for css, sample in swatches)
+        drawn = "".join(
+            f'<span class="swatch {css}">{escape_html(sample)}</span>' for css, sample in swatches
+        )
         item = f'<span class="item">{drawn} {escape_html(words)}</span>'
         (first if key in _LEGEND_FIRST else rest).append(item)
     more = escape_html(text(lang, "highlight.legend.title"))
-    return (f'<div class="hl-legend">{" ".join(first)} '
-            f'<details><summary>{more}</summary>{" ".join(rest)}</details></div>')
+    return (
+        f'<div class="hl-legend">{" ".join(first)} '
+        f"<details><summary>{more}</summary>{' '.join(rest)}</details></div>"
+    )

@@ -64,8 +64,9 @@ def index_size(
         if any(p is None for p in parts):
             return None
         known = tuple(p for p in parts if p is not None)
-        total = sum(p.nbytes or 0 for p in known) if all(p.nbytes is not None for p in known) \
-            else None
+        total = (
+            sum(p.nbytes or 0 for p in known) if all(p.nbytes is not None for p in known) else None
+        )
         dense = next((p.dims for p in known if p.kind == "dense"), None)
         return IndexSize("hybrid", total, count, dense, known)
     dims = getattr(backend, "dims", None)

@@ -27,9 +27,16 @@ def key_phrases(document: Document) -> tuple[Question, ...]:
     ids are ``kp<start>-<end>`` (distinct: probes are distinct spans).
     """
     text = document.text
-    return tuple(Question(f"kp{p.start}-{p.end}", document.doc_id, text[p.start:p.end],
-                          text[p.start:p.end], (Span(document.doc_id, p.start, p.end),))
-                 for p in extract_probes(text))
+    return tuple(
+        Question(
+            f"kp{p.start}-{p.end}",
+            document.doc_id,
+            text[p.start : p.end],
+            text[p.start : p.end],
+            (Span(document.doc_id, p.start, p.end),),
+        )
+        for p in extract_probes(text)
+    )
 
 
 def cut_phrase_marks(report: QAReport, start: int, end: int) -> tuple[Mark, ...]:
@@ -43,8 +50,11 @@ def cut_phrase_marks(report: QAReport, start: int, end: int) -> tuple[Mark, ...]
 
 def key_phrase_labels(lang: Lang) -> Labels:
     """The view's tooltip words, the red marks named as cut key phrases (never answers)."""
-    return replace(labels_for(lang), broken=text(lang, "highlight.kp_broken"),
-                   cut=text(lang, "highlight.kp_cut"))
+    return replace(
+        labels_for(lang),
+        broken=text(lang, "highlight.kp_broken"),
+        cut=text(lang, "highlight.kp_cut"),
+    )
 
 
 def key_phrase_line(lang: Lang, report: QAReport) -> str:

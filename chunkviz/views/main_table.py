@@ -104,8 +104,13 @@ def main_table(results: Results, metrics: Sequence[str] | None = None) -> tuple[
     for c in results.configs:
         stats = results.metrics[c.label]
         cells = {
-            m: Cell(stats[m].mean, stats[m].ci_low, stats[m].ci_high, c.label in best[m],
-                    c.label in tied[m])
+            m: Cell(
+                stats[m].mean,
+                stats[m].ci_low,
+                stats[m].ci_high,
+                c.label in best[m],
+                c.label in tied[m],
+            )
             for m in metrics
         }
         rows.append(

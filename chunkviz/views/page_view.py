@@ -64,13 +64,18 @@ def chunk_pages(layout: PageLayout, chunk: Chunk) -> tuple[int, ...]:
 
 
 def _rect(box: Box, width: float, height: float, chunk: int) -> Rect:
-    return Rect(round(box.x0 / width, 5), round(box.top / height, 5),
-                round((box.x1 - box.x0) / width, 5), round((box.bottom - box.top) / height, 5),
-                chunk)
+    return Rect(
+        round(box.x0 / width, 5),
+        round(box.top / height, 5),
+        round((box.x1 - box.x0) / width, 5),
+        round((box.bottom - box.top) / height, 5),
+        chunk,
+    )
 
 
-def page_shapes(layout: PageLayout, chunks: Sequence[Chunk], marks: Sequence[Mark],
-                page: int) -> PageShapes:
+def page_shapes(
+    layout: PageLayout, chunks: Sequence[Chunk], marks: Sequence[Mark], page: int
+) -> PageShapes:
     """The shapes of ``page``: every chunk and broken answer printed on it (see the docstring)."""
     width, height = layout.sizes[page]
     a, b = layout.page_range(page)
@@ -88,16 +93,24 @@ def page_shapes(layout: PageLayout, chunks: Sequence[Chunk], marks: Sequence[Mar
         if not m.broken or m.end <= a or m.start >= b:
             continue
         broken += [_rect(box, width, height, -1) for box in layout.boxes_of(m.start, m.end, page)]
-        for at in sorted({c.start for c in chunks if m.start < c.start < m.end}
-                         | {c.end for c in chunks if m.start < c.end < m.end}):
+        for at in sorted(
+            {c.start for c in chunks if m.start < c.start < m.end}
+            | {c.end for c in chunks if m.start < c.end < m.end}
+        ):
             point = layout.point_of(at)
             if point is None or point.page != page:
                 continue
             before = [i for i, c in enumerate(chunks) if c.start < at <= c.end]
             after = [i for i, c in enumerate(chunks) if c.start <= at < c.end]
             label = "✂" + "|".join(f"#{i}" for i in (before[-1:] + after[:1]))
-            cuts.append(Cut(round(point.x1 / width, 5), round(point.top / height, 5),
-                            round((point.bottom - point.top) / height, 5), label))
+            cuts.append(
+                Cut(
+                    round(point.x1 / width, 5),
+                    round(point.top / height, 5),
+                    round((point.bottom - point.top) / height, 5),
+                    label,
+                )
+            )
     return PageShapes(page, width, height, tuple(rects), tuple(broken), tuple(cuts))
 
 
@@ -109,32 +122,41 @@ def page_svg(shapes: PageShapes, selected: int | None = None) -> str:
     are red with a bar and a ``✂#i|#j`` label at each cut.
     """
     sx, sy = 1000, 1000 * shapes.height / shapes.width
-    out = [f'<svg class="pv-svg" viewBox="0 0 {sx} {sy:.1f}" preserveAspectRatio="none" '
-           'xmlns="http://www.w3.org/2000/svg">']
+    out = [
+        f'<svg class="pv-svg" viewBox="0 0 {sx} {sy:.1f}" preserveAspectRatio="none" '
+        'xmlns="http://www.w3.org/2000/svg">'
+    ]
     for r in shapes.chunks:
         sel = " pv-sel" if r.chunk == selected else ""
         out.append(
             f'<rect class="pv-chunk{sel}" data-chunk="{r.chunk}" x="{r.x * sx:.1f}" '
             f'y="{r.y * sy:.1f}" width="{r.w * sx:.1f}" height="{r.h * sy:.1f}" '
             f'fill="{CHUNK_FILL[r.chunk % 2]}" fill-opacity="{CHUNK_OPACITY}">'
-            f"<title>#{r.chunk}</title></rect>")
+            f"<title>#{r.chunk}</title></rect>"
+        )
     # Each chunk's number at its first box on the page, so boxes read without hovering.
     first: dict[int, Rect] = {}
     for r in shapes.chunks:
         first.setdefault(r.chunk, r)
     for chunk, r in first.items():
-        out.append(f'<text class="pv-num" x="{r.x * sx + 1:.1f}" y="{r.y * sy + 13:.1f}" '
-                   f'font-size="14" font-weight="700" fill="#1f2328" fill-opacity="0.8" '
-                   f'pointer-events="none">#{chunk}</text>')
+        out.append(
+            f'<text class="pv-num" x="{r.x * sx + 1:.1f}" y="{r.y * sy + 13:.1f}" '
+            f'font-size="14" font-weight="700" fill="#1f2328" fill-opacity="0.8" '
+            f'pointer-events="none">#{chunk}</text>'
+        )
     for r in shapes.broken:
-        out.append(f'<rect class="pv-broken" x="{r.x * sx:.1f}" y="{r.y * sy:.1f}" '
-                   f'width="{r.w * sx:.1f}" height="{r.h * sy:.1f}" fill="{BROKEN}" '
-                   f'fill-opacity="0.35" stroke="{BROKEN}" stroke-width="1.5"/>')
+        out.append(
+            f'<rect class="pv-broken" x="{r.x * sx:.1f}" y="{r.y * sy:.1f}" '
+            f'width="{r.w * sx:.1f}" height="{r.h * sy:.1f}" fill="{BROKEN}" '
+            f'fill-opacity="0.35" stroke="{BROKEN}" stroke-width="1.5"/>'
+        )
     for c in shapes.cuts:
         x, y, h = c.x * sx, c.y * sy, c.h * sy
-        out.append(f'<g class="pv-cut"><line x1="{x:.1f}" y1="{y - 2:.1f}" x2="{x:.1f}" '
-                   f'y2="{y + h + 2:.1f}" stroke="{BROKEN}" stroke-width="3"/>'
-                   f'<text x="{x + 2:.1f}" y="{max(y - 3, 10):.1f}" fill="{BROKEN}" '
-                   f'font-size="18" font-weight="700">{escape_html(c.label)}</text></g>')
+        out.append(
+            f'<g class="pv-cut"><line x1="{x:.1f}" y1="{y - 2:.1f}" x2="{x:.1f}" '
+            f'y2="{y + h + 2:.1f}" stroke="{BROKEN}" stroke-width="3"/>'
+            f'<text x="{x + 2:.1f}" y="{max(y - 3, 10):.1f}" fill="{BROKEN}" '
+            f'font-size="18" font-weight="700">{escape_html(c.label)}</text></g>'
+        )
     out.append("</svg>")
     return "".join(out)

@@ -18,8 +18,14 @@ from typing import Any
 from chunkviz.strategies.registry import Param, Relation, relations
 
 __all__ = [
-    "SLIDER_MAX", "Relation", "broken_relations", "changed_value", "control_range", "relations",
-    "settle", "start_within",
+    "SLIDER_MAX",
+    "Relation",
+    "broken_relations",
+    "changed_value",
+    "control_range",
+    "relations",
+    "settle",
+    "start_within",
 ]
 
 # Sliders are for moving in front of a class; beyond this a slider's pixels are too coarse to
@@ -28,8 +34,13 @@ SLIDER_MAX = 4000
 
 
 def _narrow(
-    params: Sequence[Param], values: Mapping[str, Any], name: str,
-    low: float | None, high: float | None, *, only_holding: bool,
+    params: Sequence[Param],
+    values: Mapping[str, Any],
+    name: str,
+    low: float | None,
+    high: float | None,
+    *,
+    only_holding: bool,
 ) -> tuple[float | None, float | None]:
     """``(low, high)`` narrowed by the relations of ``name`` with the others' set values."""
     p = {q.name: q for q in params}[name]
@@ -131,7 +142,9 @@ SHARED_PARAMS = ("size", "overlap", "unit")
 
 
 def carried(
-    old: Sequence[Param], old_values: Mapping[str, Any], new: Sequence[Param],
+    old: Sequence[Param],
+    old_values: Mapping[str, Any],
+    new: Sequence[Param],
     new_values: Mapping[str, Any],
 ) -> dict[str, Any]:
     """``new_values`` with the shared parameters (``SHARED_PARAMS``) taken from the old strategy.
@@ -152,8 +165,9 @@ def carried(
         if p.choices and value not in p.choices:
             continue
         low, high = p.min, p.max
-        if p.type in ("int", "float") and ((low is not None and value < low)
-                                           or (high is not None and value > high)):
+        if p.type in ("int", "float") and (
+            (low is not None and value < low) or (high is not None and value > high)
+        ):
             continue
         result[name] = value
     # A carried pair that breaks a relation falls back, bounded side first (overlap < size).

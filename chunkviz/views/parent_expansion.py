@@ -115,14 +115,16 @@ def _merge_overlapping(contexts: list[Context], hits: Sequence[int]) -> list[Con
         members = [contexts[i] for i in group]
         best = min(members, key=lambda c: c.rank)
         children = sorted({ch for c in members for ch in c.children}, key=rank_of.__getitem__)
-        merged.append(Context(
-            kind=best.kind if len(members) == 1 else "parent",
-            start=min(c.start for c in members),
-            end=max(c.end for c in members),
-            parents=tuple(sorted({p for c in members for p in c.parents})),
-            children=tuple(children),
-            rank=best.rank,
-        ))
+        merged.append(
+            Context(
+                kind=best.kind if len(members) == 1 else "parent",
+                start=min(c.start for c in members),
+                end=max(c.end for c in members),
+                parents=tuple(sorted({p for c in members for p in c.parents})),
+                children=tuple(children),
+                rank=best.rank,
+            )
+        )
     return sorted(merged, key=lambda c: c.rank)
 
 

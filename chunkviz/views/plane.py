@@ -250,6 +250,7 @@ def component_data(
 
 # --- explanations --------------------------------------------------------------------------------
 
+
 def measure_names(lang: Lang) -> dict[Measure, str]:
     """Display name of each measure in ``lang`` (catalogue section ``measure``)."""
     return {m: text(lang, f"measure.{m}") for m in MEASURES}
@@ -290,8 +291,9 @@ def describe_change(
     _check_lang(lang)
     n = len(labels)
     if sorted(before) != list(range(n)) or sorted(after) != list(range(n)):
-        raise ParameterError("full_rankings", count=n, before=str(list(before)),
-                             after=str(list(after)))
+        raise ParameterError(
+            "full_rankings", count=n, before=str(list(before)), after=str(list(after))
+        )
     if n == 0:
         return text(lang, "plane.nothing")
     names = {"before": before_name, "after": after_name, "After": _cap(after_name)}
@@ -355,13 +357,23 @@ def describe_move(
     label = [p.label for p in points]
     if not changed:
         return text(lang, "plane.move_none")
-    parts = [text(lang, "plane.move_part", measure=names[m], old=label[old[m][0]],
-                  new=label[new[m][0]]) for m in changed]
+    parts = [
+        text(lang, "plane.move_part", measure=names[m], old=label[old[m][0]], new=label[new[m][0]])
+        for m in changed
+    ]
     sentence = text(lang, "plane.move_changed", parts=_join(lang, parts))
     if kept:
-        sentence += text(lang, "plane.move_kept", parts=_join(lang, [
-            text(lang, "plane.move_kept_part", measure=names[m], new=label[new[m][0]])
-            for m in kept]))
+        sentence += text(
+            lang,
+            "plane.move_kept",
+            parts=_join(
+                lang,
+                [
+                    text(lang, "plane.move_kept_part", measure=names[m], new=label[new[m][0]])
+                    for m in kept
+                ],
+            ),
+        )
     return sentence + text(lang, "plane.move_end")
 
 

@@ -65,8 +65,7 @@ def answer_place(r: QAResult, chunks: Sequence[Chunk]) -> tuple[int, int] | None
 QA_COLUMNS = ("question", "answer", "status", "in", "cut", "found", "ambiguous", "nearest")
 
 
-def near_matches(text: str, qa: Sequence[QAResult], shown: Sequence[int]
-                 ) -> dict[int, NearMatch]:
+def near_matches(text: str, qa: Sequence[QAResult], shown: Sequence[int]) -> dict[int, NearMatch]:
     """The nearest near-match of each shown question whose answer is not found (by index)."""
     missing = [i for i in shown if qa[i].status == "not found"]
     if not missing:
@@ -106,14 +105,18 @@ def qa_rows(
     rows = []
     for i in shown:
         r = qa[i]
-        rows.append({
-            columns["question"]: r.item.question,
-            columns["answer"]: r.item.answer,
-            columns["status"]: statuses[r.status],
-            columns["in"]: ", ".join(f"#{c}" for c in r.containing),
-            columns["cut"]: ", ".join(f"#{c}" for c in r.cutting) if r.status == "broken" else "",
-            columns["found"]: len(r.item.spans),
-            columns["ambiguous"]: statuses["ambiguous"] if r.ambiguous else "",
-            columns["nearest"]: (nearest_text or {}).get(i, ""),
-        })
+        rows.append(
+            {
+                columns["question"]: r.item.question,
+                columns["answer"]: r.item.answer,
+                columns["status"]: statuses[r.status],
+                columns["in"]: ", ".join(f"#{c}" for c in r.containing),
+                columns["cut"]: ", ".join(f"#{c}" for c in r.cutting)
+                if r.status == "broken"
+                else "",
+                columns["found"]: len(r.item.spans),
+                columns["ambiguous"]: statuses["ambiguous"] if r.ambiguous else "",
+                columns["nearest"]: (nearest_text or {}).get(i, ""),
+            }
+        )
     return rows

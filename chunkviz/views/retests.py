@@ -45,8 +45,11 @@ def sensitivity_definitions(results: Results, metric: str) -> tuple[str, ...]:
     """The alternative definitions retested on ``metric`` (empty for files without them)."""
     if results.sensitivity is None:
         return ()
-    return tuple(name for name, rows in results.sensitivity.pairwise.items()
-                 if any(r.metric == metric for r in rows))
+    return tuple(
+        name
+        for name, rows in results.sensitivity.pairwise.items()
+        if any(r.metric == metric for r in rows)
+    )
 
 
 def sensitivity_rows(results: Results, metric: str) -> tuple[SensitivityRow, ...]:
@@ -71,6 +74,5 @@ def replication(a: Results, b: Results, metric: str) -> tuple[Replication, ...]:
         ParameterError: Different backends, or the runs do not hold the same pairs.
     """
     if a.backend.name != b.backend.name:
-        raise ParameterError("replication_backends", first=a.backend.name,
-                             second=b.backend.name)
+        raise ParameterError("replication_backends", first=a.backend.name, second=b.backend.name)
     return tuple(replicate(comparisons(a, metric), comparisons(b, metric)))

@@ -95,17 +95,26 @@ def read_summary(path: Path) -> RunSummary | None:
     A file whose listed fields are sound is checked in full when it is read whole.
     """
     try:
-        head = msgspec.json.decode(read_file_bytes(path).removeprefix(b"\xef\xbb\xbf"),
-                                   type=_Listed)
+        head = msgspec.json.decode(
+            read_file_bytes(path).removeprefix(b"\xef\xbb\xbf"), type=_Listed
+        )
     except (ChunkvizError, msgspec.DecodeError, RecursionError):
         return None
     if head.schema != SCHEMA or head.schema_version not in READABLE_VERSIONS:
         return None
     return RunSummary(
-        path=path, run_id=head.run_id, created=head.created, dataset=head.dataset.name,
-        spec=head.dataset.spec, sample=head.dataset.sample, seed=head.dataset.seed,
-        questions=len(head.question_ids), backend=head.backend.name, model=head.backend.model,
-        configs=len(head.configs))
+        path=path,
+        run_id=head.run_id,
+        created=head.created,
+        dataset=head.dataset.name,
+        spec=head.dataset.spec,
+        sample=head.dataset.sample,
+        seed=head.dataset.seed,
+        questions=len(head.question_ids),
+        backend=head.backend.name,
+        model=head.backend.model,
+        configs=len(head.configs),
+    )
 
 
 def backend_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[RunSummary]:
@@ -120,8 +129,14 @@ def backend_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[RunSum
 def replication_partners(runs: Sequence[RunSummary], run: RunSummary) -> list[RunSummary]:
     """Runs with the same backend and model on other questions (another split or sample)."""
     return sorted(
-        (r for r in runs if r.backend == run.backend and r.model == run.model
-         and r.group != run.group and r.configs == run.configs),
+        (
+            r
+            for r in runs
+            if r.backend == run.backend
+            and r.model == run.model
+            and r.group != run.group
+            and r.configs == run.configs
+        ),
         key=lambda r: r.created,
         reverse=True,
     )

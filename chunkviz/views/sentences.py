@@ -39,8 +39,13 @@ def sentence(comp: PairwiseResult, lang: Lang) -> str:
     c = comp if comp.diff >= 0 else comp.flipped()
     within = text(lang, "dashboard.margin", delta=c.delta) if c.delta is not None else ""
     fields = {
-        "a": c.a, "b": c.b, "name": metric_label(c.metric), "diff": c.diff, "p": _p_text(c),
-        "ci": text(lang, "dashboard.ci", low=c.ci_low, high=c.ci_high), "within": within,
+        "a": c.a,
+        "b": c.b,
+        "name": metric_label(c.metric),
+        "diff": c.diff,
+        "p": _p_text(c),
+        "ci": text(lang, "dashboard.ci", low=c.ci_low, high=c.ci_high),
+        "within": within,
     }
     wins = ""
     if _binary(c.metric) and c.a_wins is not None:
@@ -85,8 +90,11 @@ def sentences(results: Results, metric: str, lang: Lang) -> Words:
 
 def outcome_text(outcome: Outcome, a: str, b: str, delta: float | None, lang: Lang) -> str:
     """One outcome in words (``a better``, ``equivalent within ±δ``, ``inconclusive``...)."""
-    margin = (text(lang, "dashboard.margin", delta=delta) if delta is not None
-              else text(lang, "dashboard.margin_unknown"))
+    margin = (
+        text(lang, "dashboard.margin", delta=delta)
+        if delta is not None
+        else text(lang, "dashboard.margin_unknown")
+    )
     return text(lang, f"dashboard.outcome_{outcome}", a=a, b=b, margin=margin)
 
 
@@ -98,7 +106,15 @@ def backend_sentence(cmp: BackendComparison, lang: Lang) -> str:
         return text(lang, "dashboard.backend_clear" if ok else "dashboard.backend_unclear")
 
     head = text(lang, "dashboard.backend_same" if cmp.same_best else "dashboard.backend_changes")
-    return text(lang, "dashboard.backend", name=metric_label(cmp.metric), head=head,
-                backend_a=backend_text(lang, cmp.backend_a), best_a=sep.join(cmp.best_a),
-                clear_a=clear(cmp.clear_a), backend_b=backend_text(lang, cmp.backend_b),
-                best_b=sep.join(cmp.best_b), clear_b=clear(cmp.clear_b))
+    return text(
+        lang,
+        "dashboard.backend",
+        name=metric_label(cmp.metric),
+        head=head,
+        backend_a=backend_text(lang, cmp.backend_a),
+        best_a=sep.join(cmp.best_a),
+        clear_a=clear(cmp.clear_a),
+        backend_b=backend_text(lang, cmp.backend_b),
+        best_b=sep.join(cmp.best_b),
+        clear_b=clear(cmp.clear_b),
+    )

@@ -135,19 +135,23 @@ def settle_pairs(
         if not broken:
             break
         rel = broken[0]
-        problems.append(Message(
-            "link_pair_less_than" if rel.strict else "link_pair_at_most",
-            small=rel.small, large=rel.large, small_value=merged[rel.small],
-            large_value=merged[rel.large], small_kept=base.get(rel.small),
-            large_kept=base.get(rel.large)))
+        problems.append(
+            Message(
+                "link_pair_less_than" if rel.strict else "link_pair_at_most",
+                small=rel.small,
+                large=rel.large,
+                small_value=merged[rel.small],
+                large_value=merged[rel.large],
+                small_kept=base.get(rel.small),
+                large_kept=base.get(rel.large),
+            )
+        )
         kept.pop(rel.small, None)
         kept.pop(rel.large, None)
     return kept, problems
 
 
-def from_query(
-    query: Mapping[str, Any], backends: Collection[str] | None = None
-) -> SharedConfig:
+def from_query(query: Mapping[str, Any], backends: Collection[str] | None = None) -> SharedConfig:
     """Read a configuration from query parameters; bad values are reported, not guessed at.
 
     Args:
@@ -167,11 +171,19 @@ def from_query(
     try:
         spec = get_strategy(name)
     except ChunkvizError:
-        return SharedConfig(None, {}, sample, lang, backend, (
-            *problems,
-            Message("link_strategy", value=name,
-                    choices=sorted(s.name for s in all_strategies())),
-        ))
+        return SharedConfig(
+            None,
+            {},
+            sample,
+            lang,
+            backend,
+            (
+                *problems,
+                Message(
+                    "link_strategy", value=name, choices=sorted(s.name for s in all_strategies())
+                ),
+            ),
+        )
     params: dict[str, Any] = {}
     for p in spec.params:
         if p.name not in query:
@@ -185,8 +197,9 @@ def from_query(
     problems += paired
     for key in query:
         if key not in RESERVED and key not in {p.name for p in spec.params}:
-            problems.append(Message("link_not_param", field=key, value=_first(query[key]),
-                                    strategy=name))
+            problems.append(
+                Message("link_not_param", field=key, value=_first(query[key]), strategy=name)
+            )
     return SharedConfig(name, params, sample, lang, backend, tuple(problems))
 
 

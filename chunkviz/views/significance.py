@@ -76,8 +76,7 @@ def margin_of(results: Results, metric: str) -> float | None:
     return next((c.delta for c in comparisons(results, metric) if c.delta is not None), None)
 
 
-def clear_winner(results: Results, metric: str, best: Sequence[str],
-                 among: Sequence[str]) -> bool:
+def clear_winner(results: Results, metric: str, best: Sequence[str], among: Sequence[str]) -> bool:
     """Whether ``best`` is one configuration that beats every other of ``among`` significantly."""
     if len(best) != 1:
         return False
@@ -134,8 +133,7 @@ def verdict(results: Results, metric: str) -> Verdict:
     """
     comps = comparisons(results, metric)
     if not comps:
-        raise ParameterError("no_pairwise", metric=metric,
-                             choices=list(pairwise_metrics(results)))
+        raise ParameterError("no_pairwise", metric=metric, choices=list(pairwise_metrics(results)))
     labs = list(results.labels)
     means = {lab: results.metrics[lab][metric].mean for lab in labs}
     best = max(labs, key=lambda lab: (means[lab], -labs.index(lab)))

@@ -197,8 +197,7 @@ def pca_2d(documents: np.ndarray, query: np.ndarray) -> Projection:
     d = np.asarray(documents, dtype=np.float64)
     q = np.asarray(query, dtype=np.float64)
     if d.ndim != 2 or d.shape[0] == 0 or q.shape != (d.shape[1],):
-        raise ParameterError("documents_query_shapes", documents=str(d.shape),
-                             query=str(q.shape))
+        raise ParameterError("documents_query_shapes", documents=str(d.shape), query=str(q.shape))
     mean = d.mean(axis=0)
     n, dim = d.shape
     axes = np.zeros((2, dim))

@@ -56,13 +56,21 @@ def standalone_html(
     Returns:
         A complete ``<!DOCTYPE html>`` document, UTF-8.
     """
-    body = render_html(result.text, result.chunks, marks, labels=labels_for(lang),
-                       parents=result.parents)
+    body = render_html(
+        result.text, result.chunks, marks, labels=labels_for(lang), parents=result.parents
+    )
     broken = sum(1 for r in qa if r.status == "broken")
     title = text(lang, "highlight.saved_title", name=name)
-    config = text(lang, "highlight.saved_config", strategy=result.strategy,
-                  params=_params_line(result.params), chunks=len(result.chunks), broken=broken,
-                  questions=len(qa), chars=len(result.text))
+    config = text(
+        lang,
+        "highlight.saved_config",
+        strategy=result.strategy,
+        params=_params_line(result.params),
+        chunks=len(result.chunks),
+        broken=broken,
+        questions=len(qa),
+        chars=len(result.text),
+    )
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'

@@ -35,9 +35,14 @@ from chunkviz.views.verdict import (
 def reason_text(lang: Lang, result: TuneResult) -> str:
     """The recommendation's reason in ``lang`` (``chunkviz.views.verdict.choice_sentence``)."""
     results = result.results
-    return choice_sentence(lang, result.recommendation, budget_chars=result.budget,
-                           questions=len(results.question_ids), unit=results.stats.unit,
-                           units=results.stats.units or len(results.question_ids)).strip()
+    return choice_sentence(
+        lang,
+        result.recommendation,
+        budget_chars=result.budget,
+        questions=len(results.question_ids),
+        unit=results.stats.unit,
+        units=results.stats.units or len(results.question_ids),
+    ).strip()
 
 
 def headline_lines(lang: Lang, result: TuneResult) -> list[str]:
@@ -48,9 +53,11 @@ def headline_lines(lang: Lang, result: TuneResult) -> list[str]:
     rec = result.recommendation
     units = result.results.stats.units or len(result.results.question_ids)
     lines = [pick_line(lang, rec, result.budget)]
-    for line in (saturation_banner(lang, rec, len(result.results.question_ids)),
-                 ineligible_line(lang, rec, result.budget),
-                 margin_note(lang, rec, units, result.results.stats.unit)):
+    for line in (
+        saturation_banner(lang, rec, len(result.results.question_ids)),
+        ineligible_line(lang, rec, result.budget),
+        margin_note(lang, rec, units, result.results.stats.unit),
+    ):
         if line:
             lines.append(line)
     return lines
@@ -74,11 +81,18 @@ def holdout_text(lang: Lang, result: TuneResult) -> str:
     fig = holdout_figure(result.budget, len(result.document.text))
     if fig is None:
         return text(lang, "decision.holdout_none")
-    return text(lang, "decision.holdout", documents=fig.documents,
-                corpora=" + ".join(CORPUS_NAMES.get(c, c) for c in fig.corpora),
-                size=text(lang, f"decision.size_{fig.size}"), zero=fig.zero, prior=fig.prior,
-                fixed=fig.fixed, name=metric_name(result.recommendation.metric),
-                budget=fig.budget)
+    return text(
+        lang,
+        "decision.holdout",
+        documents=fig.documents,
+        corpora=" + ".join(CORPUS_NAMES.get(c, c) for c in fig.corpora),
+        size=text(lang, f"decision.size_{fig.size}"),
+        zero=fig.zero,
+        prior=fig.prior,
+        fixed=fig.fixed,
+        name=metric_name(result.recommendation.metric),
+        budget=fig.budget,
+    )
 
 
 def questions_line(lang: Lang, result: TuneResult) -> str | None:
@@ -113,11 +127,19 @@ def provenance_lines(lang: Lang, source: QuestionsSource | None, backend: str) -
     if not source.is_synthetic:
         return [check]
     if source.own:
-        label = text(lang, "provenance.both", n=source.own + source.synthetic, own=source.own,
-                     synthetic=source.synthetic, form=source.form, seed=source.seed)
+        label = text(
+            lang,
+            "provenance.both",
+            n=source.own + source.synthetic,
+            own=source.own,
+            synthetic=source.synthetic,
+            form=source.form,
+            seed=source.seed,
+        )
     else:
-        label = text(lang, "provenance.synthetic", n=source.synthetic, form=source.form,
-                     seed=source.seed)
+        label = text(
+            lang, "provenance.synthetic", n=source.synthetic, form=source.form, seed=source.seed
+        )
     return [label, text(lang, "tune.lexical"), check]
 
 
@@ -126,8 +148,10 @@ def format_probe_lost(total: int, rows: Sequence[LostRow]) -> str:
     if not total:
         return "no key phrases found in the document: nothing to count"
     lines = [f"{lost_sentence(r.config, r.broken, total)}" for r in rows]
-    lines += [f"# {PROBE_VALIDATION}",
-              "# retrieval was not measured (no questions); add --qa or --synthetic N"]
+    lines += [
+        f"# {PROBE_VALIDATION}",
+        "# retrieval was not measured (no questions); add --qa or --synthetic N",
+    ]
     return "\n".join(lines)
 
 
@@ -148,41 +172,72 @@ def format_tune(result: TuneResult) -> str:
         if asked:
             lines.append(f"# {asked}")
     budget = f"@{result.budget:,}ch"
-    header = ("config", f"recall{budget}", "95% CI", "vs best", "difference CI", "detectable",
-              f"k{budget}", METRIC, "chunks", f"ctx chars@{TOP_K}", "index bytes", "probes cut",
-              "front")
+    header = (
+        "config",
+        f"recall{budget}",
+        "95% CI",
+        "vs best",
+        "difference CI",
+        "detectable",
+        f"k{budget}",
+        METRIC,
+        "chunks",
+        f"ctx chars@{TOP_K}",
+        "index bytes",
+        "probes cut",
+        "front",
+    )
     body = []
     for p in result.points:
         v = versus.get(p.label)
         o = rec.option(p.label)
-        body.append((
-            p.label, f"{o.mean:.3f}", f"{o.ci_low:.3f}-{o.ci_high:.3f}",
-            "not retrieval" if not o.eligible
-            else outcome_word("en", "best" if v is None else v.outcome),
-            "-" if v is None else f"{v.ci_low:+.3f} to {v.ci_high:+.3f}",
-            "-" if v is None else detectable_text(v.detectable), f"{o.cost.k:.1f}",
-            f"{p.quality:.3f}", str(p.chunks), f"{p.context_chars:,.0f}", f"{p.index_bytes:,}",
-            f"{p.probes_cut}/{result.probes}",
-            ",".join("size" if c == "index_bytes" else "context" for c in p.front) or "-"))
+        body.append(
+            (
+                p.label,
+                f"{o.mean:.3f}",
+                f"{o.ci_low:.3f}-{o.ci_high:.3f}",
+                "not retrieval"
+                if not o.eligible
+                else outcome_word("en", "best" if v is None else v.outcome),
+                "-" if v is None else f"{v.ci_low:+.3f} to {v.ci_high:+.3f}",
+                "-" if v is None else detectable_text(v.detectable),
+                f"{o.cost.k:.1f}",
+                f"{p.quality:.3f}",
+                str(p.chunks),
+                f"{p.context_chars:,.0f}",
+                f"{p.index_bytes:,}",
+                f"{p.probes_cut}/{result.probes}",
+                ",".join("size" if c == "index_bytes" else "context" for c in p.front) or "-",
+            )
+        )
     widths = [max(len(r[i]) for r in (header, *body)) for i in range(len(header))]
     for row in (header, *body):
-        lines.append("  ".join([row[0].ljust(widths[0])]
-                               + [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]))
+        lines.append(
+            "  ".join(
+                [row[0].ljust(widths[0])]
+                + [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+            )
+        )
     questions = len(result.results.question_ids)
     for p in result.points:
         if p.whole_index_retrieved:
             # NOTE: every chunk is in the top k, so only answers cut by a chunk boundary miss:
             # the figure measures cutting, not retrieval (it is 1 only when nothing is cut).
-            lines.append(f"# {p.label}: at most {TOP_K} chunks, so every chunk is retrieved; "
-                         f"its {METRIC} ({p.quality:.3f}) only counts answers no chunk holds "
-                         f"whole ({p.broken} of {questions} questions lost), not retrieval")
+            lines.append(
+                f"# {p.label}: at most {TOP_K} chunks, so every chunk is retrieved; "
+                f"its {METRIC} ({p.quality:.3f}) only counts answers no chunk holds "
+                f"whole ({p.broken} of {questions} questions lost), not retrieval"
+            )
     for cost, name in (("index_bytes", "index size"), ("context_chars", "context characters")):
         front = pareto_front(result.points, cost)  # type: ignore[arg-type]
         lines.append(f"Pareto front ({METRIC} vs {name}): {' < '.join(front)}")
-    lines += [f"Recommended at {result.budget:,} characters: {result.pick}",
-              f"Why: {reason_text('en', result)}", *evidence_lines("en", result),
-              *decision_lines("en", result),
-              validation_text("en", questions_source(source), result.results.backend.name)]
+    lines += [
+        f"Recommended at {result.budget:,} characters: {result.pick}",
+        f"Why: {reason_text('en', result)}",
+        *evidence_lines("en", result),
+        *decision_lines("en", result),
+        validation_text("en", questions_source(source), result.results.backend.name),
+    ]
     cut = {row.config: row.broken for row in result.lost}
     if result.pick in cut:
         sentence = lost_sentence(result.pick, cut[result.pick], result.probes)
@@ -200,12 +255,28 @@ def decision_lines(lang: Lang, result: TuneResult) -> list[str]:
     stab = result.stability
     if stab is not None:
         key = "tune.fallback.stable" if stab.stable else "tune.fallback.unstable"
-        lines.append(text(lang, key, pick=stab.pick, share=f"{stab.share:.0%}",
-                          resamples=stab.resamples, seed=stab.seed,
-                          threshold=f"{STABLE_SHARE:.0%}"))
+        lines.append(
+            text(
+                lang,
+                key,
+                pick=stab.pick,
+                share=f"{stab.share:.0%}",
+                resamples=stab.resamples,
+                seed=stab.seed,
+                threshold=f"{STABLE_SHARE:.0%}",
+            )
+        )
     at_k = result.at_k
     if at_k is not None:
         best = at_k.option(at_k.best)
-        lines.append(text(lang, "decision.at_k_line", k=TOP_K, best=best.label,
-                          name=metric_name(at_k.metric), mean=best.mean))
+        lines.append(
+            text(
+                lang,
+                "decision.at_k_line",
+                k=TOP_K,
+                best=best.label,
+                name=metric_name(at_k.metric),
+                mean=best.mean,
+            )
+        )
     return lines

@@ -63,13 +63,22 @@ def panel_text(lang: Lang, choice: Choice, budget_chars: int) -> str:
 
 def median_detectable(choice: Choice) -> float | None:
     """The median detectable margin of the comparisons with the best (None: not recorded)."""
-    found = [v.detectable for v in choice.versus
-             if v.detectable is not None and v.outcome != "saturated"]
+    found = [
+        v.detectable for v in choice.versus if v.detectable is not None and v.outcome != "saturated"
+    ]
     return float(statistics.median(found)) if found else None
 
 
-def choice_sentence(lang: Lang, choice: Choice, *, budget_chars: int, questions: int,
-                    unit: str, units: int, alternatives: int = 3) -> str:
+def choice_sentence(
+    lang: Lang,
+    choice: Choice,
+    *,
+    budget_chars: int,
+    questions: int,
+    unit: str,
+    units: int,
+    alternatives: int = 3,
+) -> str:
     """The recommendation of one basis in a few sentences (plain text, unescaped).
 
     Args:
@@ -83,8 +92,15 @@ def choice_sentence(lang: Lang, choice: Choice, *, budget_chars: int, questions:
     """
     name = metric_name(choice.metric)
     best = choice.option(choice.best)
-    out = text(lang, "verdict.head", name=name, basis=basis_text(lang, choice, budget_chars),
-               best=best.label, mean=best.mean, context=context_text(lang, best.cost))
+    out = text(
+        lang,
+        "verdict.head",
+        name=name,
+        basis=basis_text(lang, choice, budget_chars),
+        best=best.label,
+        mean=best.mean,
+        context=context_text(lang, best.cost),
+    )
     if choice.top and choice.top != choice.best:
         top = choice.option(choice.top)
         out += text(lang, "verdict.top_group", top=top.label, mean=top.mean, best=best.label)
@@ -93,12 +109,23 @@ def choice_sentence(lang: Lang, choice: Choice, *, budget_chars: int, questions:
     if choice.rule == "equivalent":
         pick = choice.option(choice.pick)
         vs = next(v for v in choice.versus if v.label == pick.label)
-        key = ("verdict.pick_equivalent_budget" if choice.basis == "budget"
-               else "verdict.pick_equivalent")
-        out += text(lang, key, pick=pick.label, mean=pick.mean, best=best.label,
-                    delta=choice.delta, detectable=vs.detectable or 0.0,
-                    context=context_text(lang, pick.cost), saving=vs.saving,
-                    bytes=f"{pick.cost.index_bytes:,}")
+        key = (
+            "verdict.pick_equivalent_budget"
+            if choice.basis == "budget"
+            else "verdict.pick_equivalent"
+        )
+        out += text(
+            lang,
+            key,
+            pick=pick.label,
+            mean=pick.mean,
+            best=best.label,
+            delta=choice.delta,
+            detectable=vs.detectable or 0.0,
+            context=context_text(lang, pick.cost),
+            saving=vs.saving,
+            bytes=f"{pick.cost.index_bytes:,}",
+        )
     elif choice.alternatives:
         out += text(lang, "verdict.pick_best", best=best.label, delta=choice.delta)
     else:
@@ -106,17 +133,32 @@ def choice_sentence(lang: Lang, choice: Choice, *, budget_chars: int, questions:
     if choice.alternatives:
         key = "verdict.alternative_budget" if choice.basis == "budget" else "verdict.alternative"
         items = text(lang, "verdict.sep").join(
-            text(lang, key, label=v.label, saving=v.saving,
-                 context=context_text(lang, choice.option(v.label).cost),
-                 bytes=f"{choice.option(v.label).cost.index_bytes:,}", name=name,
-                 diff=v.diff, low=v.ci_low, high=v.ci_high,
-                 outcome=outcome_word(lang, v.outcome))
-            for v in sorted(choice.alternatives, key=lambda v: -v.diff)[:alternatives])
+            text(
+                lang,
+                key,
+                label=v.label,
+                saving=v.saving,
+                context=context_text(lang, choice.option(v.label).cost),
+                bytes=f"{choice.option(v.label).cost.index_bytes:,}",
+                name=name,
+                diff=v.diff,
+                low=v.ci_low,
+                high=v.ci_high,
+                outcome=outcome_word(lang, v.outcome),
+            )
+            for v in sorted(choice.alternatives, key=lambda v: -v.diff)[:alternatives]
+        )
         out += text(lang, "verdict.alternatives", items=items)
     counts = {o: choice.count(o) for o in ("b_better", "equivalent", "inconclusive", "saturated")}
     key = "verdict.counts" if counts["equivalent"] else "verdict.counts_saturated"
-    out += text(lang, key, worse=counts["b_better"], equivalent=counts["equivalent"],
-                inconclusive=counts["inconclusive"], saturated=counts["saturated"])
+    out += text(
+        lang,
+        key,
+        worse=counts["b_better"],
+        equivalent=counts["equivalent"],
+        inconclusive=counts["inconclusive"],
+        saturated=counts["saturated"],
+    )
     margin = median_detectable(choice)
     if margin is None:
         if any(v.detectable is None for v in choice.versus):
@@ -124,9 +166,14 @@ def choice_sentence(lang: Lang, choice: Choice, *, budget_chars: int, questions:
         return out
     out += text(lang, "verdict.detectable", margin=margin)
     if margin > choice.delta:
-        out += text(lang, "verdict.needed", delta=choice.delta,
-                    needed=units_needed(units, margin, choice.delta), units=units,
-                    unit=text(lang, f"verdict.unit_{unit}"))
+        out += text(
+            lang,
+            "verdict.needed",
+            delta=choice.delta,
+            needed=units_needed(units, margin, choice.delta),
+            units=units,
+            unit=text(lang, f"verdict.unit_{unit}"),
+        )
     return out
 
 
@@ -164,8 +211,18 @@ def chart_points(choice: Choice) -> tuple[ChartPoint, ...]:
         if v is None:
             out.append(ChartPoint(o.label, o.cost.chars, o.cost.k, 0.0, 0.0, 0.0, "best", None))
         else:
-            out.append(ChartPoint(o.label, o.cost.chars, o.cost.k, v.diff, v.ci_low, v.ci_high,
-                                  v.outcome, v.detectable))
+            out.append(
+                ChartPoint(
+                    o.label,
+                    o.cost.chars,
+                    o.cost.k,
+                    v.diff,
+                    v.ci_low,
+                    v.ci_high,
+                    v.outcome,
+                    v.detectable,
+                )
+            )
     return tuple(out)
 
 
@@ -179,10 +236,17 @@ def pick_line(lang: Lang, choice: Choice, budget_chars: int) -> str:
     pick = choice.option(choice.pick)
     name = metric_name(choice.metric)
     if choice.basis == "budget":
-        return text(lang, "decision.pick_line", pick=pick.label, budget=budget_chars,
-                    name=name, mean=pick.mean)
-    return text(lang, "decision.pick_line_k", pick=pick.label, k=pick.cost.k, name=name,
-                mean=pick.mean)
+        return text(
+            lang,
+            "decision.pick_line",
+            pick=pick.label,
+            budget=budget_chars,
+            name=name,
+            mean=pick.mean,
+        )
+    return text(
+        lang, "decision.pick_line_k", pick=pick.label, k=pick.cost.k, name=name, mean=pick.mean
+    )
 
 
 def saturation_banner(lang: Lang, choice: Choice, questions: int) -> str | None:
@@ -193,16 +257,26 @@ def saturation_banner(lang: Lang, choice: Choice, questions: int) -> str | None:
     saturated = choice.count("saturated")
     if not saturated:
         return None
-    return text(lang, "decision.saturated_banner", n=questions, saturated=saturated,
-                total=len(choice.versus), best=choice.best)
+    return text(
+        lang,
+        "decision.saturated_banner",
+        n=questions,
+        saturated=saturated,
+        total=len(choice.versus),
+        best=choice.best,
+    )
 
 
 def ineligible_line(lang: Lang, choice: Choice, budget_chars: int) -> str | None:
     """The configurations that are not retrieval at this budget (None when every one is)."""
     if not choice.ineligible:
         return None
-    return text(lang, "decision.ineligible", labels=text(lang, "verdict.sep").join(
-        choice.ineligible), budget=budget_chars)
+    return text(
+        lang,
+        "decision.ineligible",
+        labels=text(lang, "verdict.sep").join(choice.ineligible),
+        budget=budget_chars,
+    )
 
 
 def driver_line(lang: Lang, choice: Choice, budget_chars: int, documents: int) -> str | None:
@@ -215,16 +289,29 @@ def driver_line(lang: Lang, choice: Choice, budget_chars: int, documents: int) -
     if choice.driver == "none":
         return None
     if choice.driver == "prior":
-        return text(lang, "decision.driver_prior", pick=choice.pick, name=name,
-                    budget=budget_chars, documents=documents)
+        return text(
+            lang,
+            "decision.driver_prior",
+            pick=choice.pick,
+            name=name,
+            budget=budget_chars,
+            documents=documents,
+        )
     prior_pick = choice.prior_pick
     v = choice.versus_of(prior_pick) if choice.best == choice.pick else None
     if v is not None and v.outcome == "b_better":
-        return text(lang, "decision.driver_worse", pick=choice.pick, prior=prior_pick, name=name,
-                    diff=v.diff, low=v.ci_low, high=v.ci_high,
-                    outcome=outcome_word(lang, v.outcome))
-    return text(lang, "decision.driver_questions", pick=choice.pick, prior=prior_pick,
-                name=name)
+        return text(
+            lang,
+            "decision.driver_worse",
+            pick=choice.pick,
+            prior=prior_pick,
+            name=name,
+            diff=v.diff,
+            low=v.ci_low,
+            high=v.ci_high,
+            outcome=outcome_word(lang, v.outcome),
+        )
+    return text(lang, "decision.driver_questions", pick=choice.pick, prior=prior_pick, name=name)
 
 
 def margin_note(lang: Lang, choice: Choice, units: int, unit: str) -> str | None:
@@ -232,9 +319,14 @@ def margin_note(lang: Lang, choice: Choice, units: int, unit: str) -> str | None
     margin = median_detectable(choice)
     if margin is None or margin <= choice.delta:
         return None
-    return text(lang, "decision.margin_note", delta=choice.delta, margin=margin,
-                needed=units_needed(units, margin, choice.delta),
-                unit=text(lang, f"verdict.unit_{unit}"))
+    return text(
+        lang,
+        "decision.margin_note",
+        delta=choice.delta,
+        margin=margin,
+        needed=units_needed(units, margin, choice.delta),
+        unit=text(lang, f"verdict.unit_{unit}"),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,8 +337,9 @@ class Said:
     sentence: str
 
 
-def verdicts(lang: Lang, results: Results, metric: str, delta: float,
-             budget_chars: int | None = None) -> tuple[Said, Said]:
+def verdicts(
+    lang: Lang, results: Results, metric: str, delta: float, budget_chars: int | None = None
+) -> tuple[Said, Said]:
     """The equal-k and equal-budget recommendations of a results file with their sentences.
 
     Raises:
@@ -258,7 +351,17 @@ def verdicts(lang: Lang, results: Results, metric: str, delta: float,
     out = []
     for basis in ("equal_k", "budget"):
         choice = choose(results, metric, basis, delta, chars)
-        out.append(Said(choice, choice_sentence(
-            lang, choice, budget_chars=chars, questions=len(results.question_ids), unit=unit,
-            units=units)))
+        out.append(
+            Said(
+                choice,
+                choice_sentence(
+                    lang,
+                    choice,
+                    budget_chars=chars,
+                    questions=len(results.question_ids),
+                    unit=unit,
+                    units=units,
+                ),
+            )
+        )
     return out[0], out[1]

@@ -16,8 +16,9 @@ from chunkviz.ui.state import STATE_KEY, AppState
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def page(name: str, *, timeout: int = 120, query: dict[str, str] | None = None,
-         **state: Any) -> AppTest:
+def page(
+    name: str, *, timeout: int = 120, query: dict[str, str] | None = None, **state: Any
+) -> AppTest:
     """``pages/<name>`` with an app state made of ``state`` (none: the page creates it), run."""
     at = AppTest.from_file(str(ROOT / "pages" / name), default_timeout=timeout)
     if query:

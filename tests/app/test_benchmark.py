@@ -67,7 +67,9 @@ def test_run_list_shows_every_results_file(page):
     assert list(frame["File"]) == ["results_small.json", "results_small_dense.json"]
     assert list(frame["Backend"]) == ["bm25", "use-m3"]
     assert list(frame["Model"]) == [
-        "bm25s char-2gram", "Universal Sentence Encoder multilingual v3"]
+        "bm25s char-2gram",
+        "Universal Sentence Encoder multilingual v3",
+    ]
     assert list(frame["Dataset"]) == ["jsquad-tiny", "jsquad-tiny"]
     assert list(frame["Date"]) == ["2026-11-29T12:00:00Z", "2026-11-29T12:30:00Z"]
     assert list(frame["Questions"]) == [15, 15]
@@ -82,8 +84,7 @@ def test_main_table_numbers_equal_the_file(page):
     for row, config in zip(rows, SMALL["configs"], strict=True):
         for col, metric in enumerate(METRICS, start=1):
             m = SMALL["metrics"][config["label"]][metric]
-            assert _plain(row[col]) == (
-                f"{m['mean']:.3f} [{m['ci_low']:.3f}, {m['ci_high']:.3f}]")
+            assert _plain(row[col]) == (f"{m['mean']:.3f} [{m['ci_low']:.3f}, {m['ci_high']:.3f}]")
         assert row[4] == f"{config['chunks']:,}"
         assert row[6] == f"{config['encode_seconds']:.2f} s"
         assert row[7].startswith(f"{config['broken']} / {n}")
@@ -95,8 +96,9 @@ def test_no_bold_without_a_clear_winner_and_the_tied_group_is_marked(page):
     rows = _table(_markdown_starting(page, "| Configuration"))
     for col, _metric in enumerate(METRICS, start=1):
         assert not [r for r in rows if r[col].startswith("**")]
-        assert {r[0] for r in rows if "▲" in r[col]} == {
-            c["label"] for c in SMALL["configs"]} - {"fixed-100-0"}
+        assert {r[0] for r in rows if "▲" in r[col]} == {c["label"] for c in SMALL["configs"]} - {
+            "fixed-100-0"
+        }
 
 
 def test_the_verdict_comes_first(page):
@@ -110,11 +112,11 @@ def test_the_verdict_comes_first(page):
     # The tile and the one-line verdict at the budget, before any number.
     assert tile(page, f"Recommended at {chars:,} characters") == at_budget.pick
     first = page.markdown[1].value  # right after the intro
-    assert first.startswith(f"**Recommended at {chars:,} characters of context\\: "
-                            f"{at_budget.pick}")
+    assert first.startswith(f"**Recommended at {chars:,} characters of context\\: {at_budget.pick}")
     budget_line = page.markdown[2].value
-    assert budget_line.startswith(f"**{BM25}** — Recall@budget at Equal context budget\\: "
-                                  f"{chars:,} characters each")
+    assert budget_line.startswith(
+        f"**{BM25}** — Recall@budget at Equal context budget\\: {chars:,} characters each"
+    )
     # Equal k is the second view; its best is the rule's, never the one sending more context.
     assert page.markdown[3].value.startswith(f"**{BM25}** — Recall@5 at Equal k\\: 5 chunks each")
     assert f"the best is {at_k.best}" in page.markdown[3].value
@@ -124,12 +126,16 @@ def test_the_verdict_comes_first(page):
 def test_the_first_screen_prices_context_never_chunk_counts_and_leads_with_the_chart(page):
     chart = _plotly_spec(page, 0)  # the first figure of the page
     # Its title is text above it (plotly does not wrap one: cut on a phone), its axis named once.
-    assert any(c.value.startswith(
-        "**Difference from the best, by the context each configuration sends**")
-        for c in page.caption)
+    assert any(
+        c.value.startswith("**Difference from the best, by the context each configuration sends**")
+        for c in page.caption
+    )
     notes = [a["text"] for a in chart["layout"]["annotations"]]
-    assert notes == [f"budget {SMALL['budget']['chars']:,} chars", "k = 5",
-                     "characters sent to the generator"]
+    assert notes == [
+        f"budget {SMALL['budget']['chars']:,} chars",
+        "k = 5",
+        "characters sent to the generator",
+    ]
     assert "xaxis2" in chart["layout"]  # equal k beside equal budget
     names = {t["name"] for t in chart["data"]}
     assert "best" in names
@@ -144,7 +150,8 @@ def test_the_first_screen_prices_context_never_chunk_counts_and_leads_with_the_c
     page.number_input(key="bench_budget").set_value(500).run()
     assert not page.exception
     assert page.markdown[2].value.startswith(
-        f"**{BM25}** — Recall@budget at Equal context budget\\: 500 characters each")
+        f"**{BM25}** — Recall@budget at Equal context budget\\: 500 characters each"
+    )
     assert page.markdown[1].value.startswith("**Recommended at 500 characters of context")
 
 
@@ -160,9 +167,11 @@ def test_a_pair_the_file_marks_significant_reads_significant(page, metric):
         if p["significant"]:
             assert "survives correction" in line
         else:  # the page tests equivalence within the default ±0.01 from the file's ranks
-            assert ("inconclusive — no detectable difference" in line
-                    or "equivalent within ±0.01" in line
-                    or "saturated — these questions cannot separate them" in line)
+            assert (
+                "inconclusive — no detectable difference" in line
+                or "equivalent within ±0.01" in line
+                or "saturated — these questions cannot separate them" in line
+            )
     matrix = _table(_markdown_starting(page, "| row − column"))
     labels = [r[0] for r in matrix]
     for p in (p for p in SMALL["pairwise"] if p["metric"] == metric):
@@ -185,8 +194,10 @@ def test_sentences_and_labels_switch_to_japanese(page):
 
 def test_equal_k_and_equal_budget_toggle(page):
     bench_tab(page, "plots")
-    titles = [_plotly_spec(page, i)["layout"].get("title", {}).get("text", "")
-              for i in range(len(page.get("plotly_chart")))]
+    titles = [
+        _plotly_spec(page, i)["layout"].get("title", {}).get("text", "")
+        for i in range(len(page.get("plotly_chart")))
+    ]
     index = next(i for i, t in enumerate(titles) if t.startswith("Recall when"))
     equal_k = _plotly_spec(page, index)["data"][0]
     assert equal_k["text"][0].startswith("k=5")
@@ -228,8 +239,10 @@ def test_drill_down_shows_the_answer_and_ranks(page):
     assert "14人" in text  # the answer of a10743p1q0, cut from the document by its offsets
     rows = {r[0]: r for r in _table(_markdown_starting(page, "| Configuration | Rank"))}
     assert {label: r[1] for label, r in rows.items()} == {
-        "fixed-100-0": "lost (no chunk contains the answer)", "fixed-200-40": "1",
-        "paragraph": "3"}
+        "fixed-100-0": "lost (no chunk contains the answer)",
+        "fixed-200-40": "1",
+        "paragraph": "3",
+    }
     # Lost under fixed-100-0: the chunks at 0–100 and 100–200 of the document cut the answer.
     assert rows["fixed-100-0"][2] == ":red[cut by 0–100, 100–200]"
     assert rows["fixed-200-40"][3].endswith("✓")  # rank 1: the top chunk holds the answer
@@ -334,8 +347,16 @@ def test_run_and_save_feeds_the_progress_callback(monkeypatch, tmp_path):
 
     calls: list[tuple[str, int, int]] = []
     spec = f"jsquad:{FIXTURES / 'data' / 'jsquad_tiny.json'}"
-    path = run_and_save(spec, 0, 0, ["fixed", "paragraph"], "100", "0", "bm25",
-                        lambda stage, done, total, message: calls.append((stage, done, total)))
+    path = run_and_save(
+        spec,
+        0,
+        0,
+        ["fixed", "paragraph"],
+        "100",
+        "0",
+        "bm25",
+        lambda stage, done, total, message: calls.append((stage, done, total)),
+    )
     assert Path(path).parent == tmp_path
     assert json.loads(Path(path).read_text(encoding="utf-8"))["dataset"]["spec"] == spec
     assert calls
@@ -369,8 +390,9 @@ def test_the_user_sets_the_equivalence_margin(page):
     page.number_input(key="bench_margin_recall@5").set_value(0.5).run()
     assert not page.exception
     best = choose(load_results(FIXTURE), "recall@5", "equal_k", 0.5).best
-    at_k = next(m.value for m in page.markdown
-                if m.value.startswith(f"**{BM25}** — Recall@5 at Equal k"))
+    at_k = next(
+        m.value for m in page.markdown if m.value.startswith(f"**{BM25}** — Recall@5 at Equal k")
+    )
     assert f"the best is {best}" in at_k
     # Fifteen questions, four of them missed by anything: the pairs the tests cannot separate
     # are saturated, and a wider margin does not make them equivalent.
@@ -404,8 +426,9 @@ def test_a_damaged_results_file_is_listed_as_unreadable_and_the_others_still_sho
     at.selectbox(key="bench_run").set_value(str(runs / "short.json")).run()
     assert not at.exception
     warnings = [w.value for w in at.warning]
-    assert any("short.json" in w and "ranks.paragraph has 3 ranks for 15 questions" in w
-               for w in warnings)
+    assert any(
+        "short.json" in w and "ranks.paragraph has 3 ranks for 15 questions" in w for w in warnings
+    )
     assert at.selectbox(key="bench_run").value == str(runs / "results_small.json")
     assert list(at.dataframe[0].value["File"]) == ["results_small.json"]
     rows = _table(_markdown_starting(at, "| Configuration"))
@@ -423,16 +446,26 @@ def test_document_weighted_means_stand_beside_question_weighted_ones(page):
 @pytest.mark.parametrize(
     ("content", "english", "japanese"),
     [
-        ('{"schema": "chunkviz.benchmark", "schema_version": 3, "configs": 7}',
-         "see docs/results-schema.md", "結果ファイルの中身が規則に合いません"),
-        ('{"schema": "other"}', "not a chunkviz benchmark results file",
-         "chunkviz のベンチマーク結果ファイルではありません"),
-        ('{"schema": "chunkviz.benchmark", "schema_version": 99}', "this chunkviz reads versions",
-         "この chunkviz が読めるのはバージョン"),
+        (
+            '{"schema": "chunkviz.benchmark", "schema_version": 3, "configs": 7}',
+            "see docs/results-schema.md",
+            "結果ファイルの中身が規則に合いません",
+        ),
+        (
+            '{"schema": "other"}',
+            "not a chunkviz benchmark results file",
+            "chunkviz のベンチマーク結果ファイルではありません",
+        ),
+        (
+            '{"schema": "chunkviz.benchmark", "schema_version": 99}',
+            "this chunkviz reads versions",
+            "この chunkviz が読めるのはバージョン",
+        ),
     ],
 )
-def test_a_skipped_file_is_told_in_the_readers_language(monkeypatch, tmp_path, content,
-                                                          english, japanese):
+def test_a_skipped_file_is_told_in_the_readers_language(
+    monkeypatch, tmp_path, content, english, japanese
+):
     from chunkviz.ui.state import STATE_KEY, AppState
 
     folder = tmp_path / "runs"

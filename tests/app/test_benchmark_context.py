@@ -20,10 +20,12 @@ PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "4_Benchmark.py")
 
 def test_a_run_with_headings_shows_naive_against_contextual(monkeypatch, tmp_path):
     doc = load_sample("policy_ja")
-    grid = with_context((fixed_config(200, 40), Config("markdown", "markdown", {"size": 300})),
-                        ["none", "headings"])
-    results = run_benchmark(Dataset(doc.doc_id, (doc,), doc.questions), grid, "bm25",
-                            bootstrap=100, permutations=100)
+    grid = with_context(
+        (fixed_config(200, 40), Config("markdown", "markdown", {"size": 300})), ["none", "headings"]
+    )
+    results = run_benchmark(
+        Dataset(doc.doc_id, (doc,), doc.questions), grid, "bm25", bootstrap=100, permutations=100
+    )
     save_results(results, tmp_path / "runs")
     monkeypatch.setenv(RESULTS_DIRS_ENV, str(tmp_path / "runs"))
     monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path / "new"))
@@ -35,16 +37,21 @@ def test_a_run_with_headings_shows_naive_against_contextual(monkeypatch, tmp_pat
     assert list(table["Naive"]) == ["fixed-200-40", "markdown"] == [r.naive for r in rows]
     assert list(table["Contextual"]) == ["fixed-200-40+headings", "markdown+headings"]
     assert list(table["Difference [95% CI]"]) == [
-        f"{r.diff:+.3f} [{r.ci_low:+.3f}, {r.ci_high:+.3f}]" for r in rows]
+        f"{r.diff:+.3f} [{r.ci_low:+.3f}, {r.ci_high:+.3f}]" for r in rows
+    ]
     for r in rows:
         assert abs(r.diff - (r.contextual_mean - r.naive_mean)) < 1e-12
 
 
 def test_a_run_without_headers_shows_no_comparison(monkeypatch, tmp_path):
     doc = load_sample("policy_ja")
-    results = run_benchmark(Dataset(doc.doc_id, (doc,), doc.questions),
-                            (fixed_config(200, 40), Config("markdown", "markdown", {"size": 300})),
-                            "bm25", bootstrap=100, permutations=100)
+    results = run_benchmark(
+        Dataset(doc.doc_id, (doc,), doc.questions),
+        (fixed_config(200, 40), Config("markdown", "markdown", {"size": 300})),
+        "bm25",
+        bootstrap=100,
+        permutations=100,
+    )
     assert context_rows(results, "recall@5") == ()
     save_results(results, tmp_path / "runs")
     monkeypatch.setenv(RESULTS_DIRS_ENV, str(tmp_path / "runs"))

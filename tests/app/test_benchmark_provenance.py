@@ -15,9 +15,16 @@ from tests.app.helpers import ROOT
 
 
 def _page(monkeypatch, tmp_path, lang: str) -> AppTest:
-    result = tune(load_sample("tech_en"), synthetic=30, form="cloze", seed=5,
-                  configs=tune_grid()[:3], bootstrap=100, permutations=200,
-                  cache_dir=tmp_path / "cache")
+    result = tune(
+        load_sample("tech_en"),
+        synthetic=30,
+        form="cloze",
+        seed=5,
+        configs=tune_grid()[:3],
+        bootstrap=100,
+        permutations=200,
+        cache_dir=tmp_path / "cache",
+    )
     save_results(result.results, tmp_path / "runs")
     monkeypatch.setenv(RESULTS_DIRS_ENV, str(tmp_path / "runs"))
     monkeypatch.setenv(RECOMPUTE_DIR_ENV, str(tmp_path / "new"))
@@ -26,8 +33,7 @@ def _page(monkeypatch, tmp_path, lang: str) -> AppTest:
     return at.run()
 
 
-def test_a_synthetic_run_is_captioned_with_form_seed_and_the_lexical_caveat(monkeypatch,
-                                                                             tmp_path):
+def test_a_synthetic_run_is_captioned_with_form_seed_and_the_lexical_caveat(monkeypatch, tmp_path):
     at = _page(monkeypatch, tmp_path, "en")
     assert not at.exception
     captions = [c.value for c in at.caption]

@@ -57,9 +57,15 @@ def test_a_jaquad_run_shows_each_type_and_what_a_configuration_loses(monkeypatch
     assert lost.splitlines()[2].startswith("| fixed-100-0 | 33 (3.5%) | 49 (5.5%) | 56 (6.8%) |")
     # The default configuration is the one with the lowest mean over the types: fixed-100-0.
     assert at.selectbox(key="bench_type_config").value == "fixed-100-0"
-    losses = losses_by_type(results, metric, "question", "fixed-100-0",
-                            compare_by_type(results, metric, "question",
-                                            at.number_input(key=f"bench_margin_{metric}").value))
+    losses = losses_by_type(
+        results,
+        metric,
+        "question",
+        "fixed-100-0",
+        compare_by_type(
+            results, metric, "question", at.number_input(key=f"bench_margin_{metric}").value
+        ),
+    )
     bullets = [m.value for m in at.markdown if m.value.startswith("- fixed-100-0 loses")]
     assert len(bullets) == 1
     assert len(bullets[0].splitlines()) == len(losses) > 0

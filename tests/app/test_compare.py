@@ -50,7 +50,7 @@ def test_four_default_configurations_are_four_different_chunkings():
     configs = [state.configuration(), *state.compare]
     cuts = [{c.end for c in chunk_document(state.document, s, p).chunks} for s, p in configs]
     for i, a in enumerate(cuts):
-        for b in cuts[i + 1:]:
+        for b in cuts[i + 1 :]:
             assert len(a & b) / len(a | b) < 1 / 3
 
 
@@ -60,9 +60,10 @@ def test_the_first_configuration_is_the_apps_current_one():
     assert at.selectbox(key="compare_0_strategy_en").value == "paragraph"
     assert _chunk_counts(at)[0] == "49"  # 梅雨's own paragraphs, passed by chunk_document
     at.slider(key="compare_1_p_recursive_size").set_value(300).run()
-    assert app_state(at).compare[0] == ("recursive", {"size": 300, "overlap": 0,
-                                                      "unit": "chars", "snap": "none",
-                                                      "max_shift": 10})
+    assert app_state(at).compare[0] == (
+        "recursive",
+        {"size": 300, "overlap": 0, "unit": "chars", "snap": "none", "max_shift": 10},
+    )
     at.selectbox(key="compare_0_strategy_en").set_value("fixed").run()
     assert app_state(at).strategy == "fixed"
 
@@ -98,8 +99,12 @@ def test_the_current_document_and_its_questions_are_used():
     text = "寒帯ジェット気流が南下する。梅雨前線が停滞する。"
     pairs = ({"question": "何が南下する？", "answer": "寒帯ジェット気流"},)
     document = Document("paste", "", text, origin="paste")
-    at = _page(source="paste", pasted=text, user_pairs=pairs,
-               document=document.with_questions(locate_questions(text, pairs)))
+    at = _page(
+        source="paste",
+        pasted=text,
+        user_pairs=pairs,
+        document=document.with_questions(locate_questions(text, pairs)),
+    )
     assert not at.exception
     ranks = at.dataframe[1].value
     assert list(ranks["answer"]) == ["寒帯ジェット気流"]
@@ -111,8 +116,10 @@ def _defaults():
     sample = load_sample("jsquad_tsuyu")
     fixed = chunkviz.chunk(sample.text, "fixed", size=400, overlap=0)
     recursive = chunkviz.chunk(sample.text, "recursive", size=200, overlap=0)
-    return (outcome("1", fixed, sample.questions, None),
-            outcome("2", recursive, sample.questions, None))
+    return (
+        outcome("1", fixed, sample.questions, None),
+        outcome("2", recursive, sample.questions, None),
+    )
 
 
 def _metric_value(at: AppTest, label: str) -> str:
@@ -134,8 +141,10 @@ def test_boundary_differences_are_counted_and_marked_in_both_panels():
     data = component_data(at, "compare_panels")
     assert (data["start"], data["end"]) == (0, 4000)  # the first page of 4000 characters
     panels = data["panels"]
-    assert [p["caption"] for p in panels] == ["1: fixed Size 400, Overlap 0, Unit characters",
-                                              "2: recursive Size 200, Overlap 0, Unit characters"]
+    assert [p["caption"] for p in panels] == [
+        "1: fixed Size 400, Overlap 0, Unit characters",
+        "2: recursive Size 200, Overlap 0, Unit characters",
+    ]
     only_a = sum(1 for c in diff.only_a if c < 4000)
     only_b = sum(1 for c in diff.only_b if c < 4000)
     # Each panel marks its own cuts solid and the other's dashed, so both show the same places.
@@ -146,8 +155,10 @@ def test_boundary_differences_are_counted_and_marked_in_both_panels():
     table = at.dataframe[2].value
     assert list(table.columns) == ["question", "answer", "broken in"]
     assert len(table) == len(diff.broken_only_a) + len(diff.broken_only_b)
-    assert set(table["broken in"]) <= {"1: fixed Size 400, Overlap 0, Unit characters",
-                                        "2: recursive Size 200, Overlap 0, Unit characters"}
+    assert set(table["broken in"]) <= {
+        "1: fixed Size 400, Overlap 0, Unit characters",
+        "2: recursive Size 200, Overlap 0, Unit characters",
+    }
 
 
 def test_another_pair_moves_the_markers_and_the_same_pair_asks_for_two():
@@ -192,8 +203,9 @@ def test_a_click_on_the_strip_shows_that_part_of_the_document(monkeypatch):
     first, second = _defaults()
     diff = boundary_diff(first, second)
     later = next(c for c in diff.only_b if c >= 4000)
-    at.session_state["compare_strip"] = {"selection": {"points": [{"x": later,
-                                                                   "customdata": later}]}}
+    at.session_state["compare_strip"] = {
+        "selection": {"points": [{"x": later, "customdata": later}]}
+    }
     at.run()
     assert not at.exception
     assert not at.warning

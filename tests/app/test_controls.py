@@ -15,7 +15,9 @@ def _controls_page() -> None:
     from chunkviz.ui.i18n import current_lang
 
     spec = Strategy(
-        name="demo", description="d", gaps="none",
+        name="demo",
+        description="d",
+        gaps="none",
         fn=lambda text, **kw: ChunkingResult(text, (), "demo", kw),
         params=(
             Param("size", "int", 300, min=1, max=100_000, unit="chars/tokens", help="h"),
@@ -23,19 +25,23 @@ def _controls_page() -> None:
             Param("strict", "bool", False, help="s"),
             Param("mode", "choice", "a", choices=("a", "b"), help="m"),
             Param("pattern", "str", "。", help="p"),
-            Param("window", "int", None, min=1, max=50, unit="sentences", optional=True,
-                  help="w"),
+            Param("window", "int", None, min=1, max=50, unit="sentences", optional=True, help="w"),
         ),
     )
-    st.session_state["chosen"] = param_controls(spec, spec.defaults(), prefix="t_",
-                                                lang=current_lang())
+    st.session_state["chosen"] = param_controls(
+        spec, spec.defaults(), prefix="t_", lang=current_lang()
+    )
 
 
 def test_one_function_builds_a_widget_for_every_param_type():
     at = AppTest.from_function(_controls_page, default_timeout=30).run()
     assert not at.exception
     assert at.session_state["chosen"] == {
-        "size": 300, "threshold": 0.5, "strict": False, "mode": "a", "pattern": "。",
+        "size": 300,
+        "threshold": 0.5,
+        "strict": False,
+        "mode": "a",
+        "pattern": "。",
         "window": None,
     }
     assert at.slider(key="t_demo_size").max == 4000  # slider capped; help says so
@@ -47,7 +53,11 @@ def test_one_function_builds_a_widget_for_every_param_type():
     at.checkbox(key="t_demo_window__on").check().run()
     at.slider(key="t_demo_window").set_value(7).run()
     assert at.session_state["chosen"] == {
-        "size": 300, "threshold": 0.8, "strict": True, "mode": "b", "pattern": "\n\n",
+        "size": 300,
+        "threshold": 0.8,
+        "strict": True,
+        "mode": "b",
+        "pattern": "\n\n",
         "window": 7,
     }
 

@@ -34,8 +34,11 @@ def _text(at: AppTest) -> str:
 
 def _highlight(at: AppTest) -> dict:
     """What the page handed the highlight component (its markup, legend and scroll request)."""
-    element = next(e for e in at.get("bidi_component") + at.get("unknown")
-                   if getattr(e.proto, "component_name", "") == "chunkviz.highlight")
+    element = next(
+        e
+        for e in at.get("bidi_component") + at.get("unknown")
+        if getattr(e.proto, "component_name", "") == "chunkviz.highlight"
+    )
     return json.loads(element.proto.json)
 
 
@@ -176,10 +179,16 @@ def test_a_link_with_overlap_not_below_size_keeps_the_pair_and_says_why():
     assert not at.error
 
 
-@pytest.mark.parametrize(("query", "kept"), [
-    ({"strategy": "semantic", "max_size": "1"}, {"min_size": 100, "max_size": 1000}),
-    ({"strategy": "parent_child", "parent_size": "1"}, {"child_size": 200, "parent_size": None}),
-])
+@pytest.mark.parametrize(
+    ("query", "kept"),
+    [
+        ({"strategy": "semantic", "max_size": "1"}, {"min_size": 100, "max_size": 1000}),
+        (
+            {"strategy": "parent_child", "parent_size": "1"},
+            {"child_size": 200, "parent_size": None},
+        ),
+    ],
+)
 def test_a_link_whose_one_value_breaks_a_pair_with_a_default_leaves_a_valid_pair(query, kept):
     at = _page(**query)
     assert not at.exception
@@ -224,8 +233,9 @@ def test_strategy_switch_builds_controls_from_the_schema():
     at.checkbox(key="explore_p_paragraph_max_size__on").check().run()
     at.slider(key="explore_p_paragraph_max_size").set_value(100).run()
     assert not at.exception
-    capped = chunkviz.chunk(sample.text, "paragraph", max_size=100,
-                            paragraph_starts=sample.paragraph_starts)
+    capped = chunkviz.chunk(
+        sample.text, "paragraph", max_size=100, paragraph_starts=sample.paragraph_starts
+    )
     assert len(capped) > 49
     assert _metric(at, "Chunks") == f"{len(capped):,}"
 
@@ -257,7 +267,12 @@ def test_long_document_is_paged_and_jump_goes_to_the_chunk_page():
 def test_only_the_open_tab_runs():
     at = _page()
     assert [t.label for t in at.tabs][:5] == [
-        "Questions & answers", "Figures", "Chunk table", "Export", "Share"]
+        "Questions & answers",
+        "Figures",
+        "Chunk table",
+        "Export",
+        "Share",
+    ]
     assert not at.code  # export and share tabs are closed: their content did not run
     assert not at.get("plotly_chart")
     at.session_state["explore_tab"] = "Figures"
@@ -279,8 +294,9 @@ def test_exports_and_code_snippets():
     at.session_state["explore_tab"] = "Export"
     at.run()
     codes = [c.value for c in at.code]
-    assert any("chunkviz.chunk(text, 'fixed', size=100, overlap=0, unit='chars')" in c
-               for c in codes)
+    assert any(
+        "chunkviz.chunk(text, 'fixed', size=100, overlap=0, unit='chars')" in c for c in codes
+    )
     assert any("CharacterTextSplitter" in c and "chunk_size=100" in c for c in codes)
     assert any('TokenChunker(tokenizer="character", chunk_size=100' in c for c in codes)
     assert any("LlamaIndex has no fixed character window" in c for c in codes)
@@ -290,8 +306,10 @@ def test_exports_and_code_snippets():
     at.session_state["explore_tab"] = "Share"
     at.run()
     codes = [c.value for c in at.code]
-    assert any("strategy=fixed&size=100&overlap=0&unit=chars&sample=jsquad_tsuyu&lang=en"
-               "&backend=bm25" in c for c in codes)
+    assert any(
+        "strategy=fixed&size=100&overlap=0&unit=chars&sample=jsquad_tsuyu&lang=en&backend=bm25" in c
+        for c in codes
+    )
 
 
 @pytest.mark.parametrize("name", [s["name"] for s in chunkviz.strategies()])
@@ -321,8 +339,9 @@ def test_upload_a_shift_jis_document_then_qa_pairs_as_csv():
     at = _page()
     at.radio(key=SOURCE).set_value("upload").run()
     text = "第1条 始業時刻は午前9時とする。\r\n第2条 終業時刻は午後6時とする。\r\n" * 20
-    at.file_uploader(key="explore_doc_upload").upload("規程.txt", text.encode("cp932"),
-                                                   "text/plain").run()
+    at.file_uploader(key="explore_doc_upload").upload(
+        "規程.txt", text.encode("cp932"), "text/plain"
+    ).run()
     assert not at.exception
     expected_text = text.replace("\r\n", "\n")
     assert _text(at) == expected_text
@@ -339,17 +358,20 @@ def test_upload_a_shift_jis_document_then_qa_pairs_as_csv():
     from chunkviz.document import locate_questions
     from chunkviz.views.explore import assess_qa
 
-    qa = assess_qa(result, locate_questions(expected_text,
-                                            [{"question": "q", "answer": "午前9時"}]))
-    assert table.iloc[0]["status"] == {"contained": "✓ contained", "broken": "✗ broken"}[
-        qa[0].status]
+    qa = assess_qa(
+        result, locate_questions(expected_text, [{"question": "q", "answer": "午前9時"}])
+    )
+    assert (
+        table.iloc[0]["status"] == {"contained": "✓ contained", "broken": "✗ broken"}[qa[0].status]
+    )
 
 
 def test_upload_errors_are_shown_and_the_page_survives():
     at = _page()
     at.radio(key=SOURCE).set_value("upload").run()
-    at.file_uploader(key="explore_doc_upload").upload("blob.txt", b"\x00\x01\x02" * 100,
-                                                   "text/plain").run()
+    at.file_uploader(key="explore_doc_upload").upload(
+        "blob.txt", b"\x00\x01\x02" * 100, "text/plain"
+    ).run()
     assert not at.exception
     assert "looks like a binary file" in at.error[0].value
     # The previous document (the sample) is still chunked and shown.
@@ -370,8 +392,14 @@ def test_html_upload_keeps_markup_as_text_for_the_view():
 def test_chunks_over_the_models_input_limit_are_counted():
     from chunkviz.retrieval.backends import over_limit
 
-    at = _page(strategy="fixed", size="3000", overlap="0", unit="chars", sample="tech_en",
-               backend="st:all-MiniLM-L6-v2")
+    at = _page(
+        strategy="fixed",
+        size="3000",
+        overlap="0",
+        unit="chars",
+        sample="tech_en",
+        backend="st:all-MiniLM-L6-v2",
+    )
     assert not at.exception
     backend = get_backend("st:all-MiniLM-L6-v2")
     result = chunkviz.chunk(load_sample("tech_en").text, "fixed", size=3000)
@@ -396,8 +424,9 @@ def test_terminal_formatting_is_removed_counted_and_kept_on_request():
 def test_an_uploaded_file_name_is_shown_literally():
     at = _page()
     at.radio(key=SOURCE).set_value("upload").run()
-    at.file_uploader(key="explore_doc_upload").upload("[x](https://evil.example).txt", b"text",
-                                                   "text/plain").run()
+    at.file_uploader(key="explore_doc_upload").upload(
+        "[x](https://evil.example).txt", b"text", "text/plain"
+    ).run()
     assert not at.exception
     info = next(c.value for c in at.caption if "characters" in c.value)
     # The file name is the document's name (no internal id before it), escaped.
@@ -422,8 +451,9 @@ def test_a_docx_bomb_is_an_error_message_not_a_traceback():
                 f.write(b"<w:p>" + b"A" * 100_000 + b"</w:p>")
     at = _page()
     at.radio(key=SOURCE).set_value("upload").run()
-    at.file_uploader(key="explore_doc_upload").upload("bomb.docx", bomb.getvalue(),
-                                                   "application/octet-stream").run()
+    at.file_uploader(key="explore_doc_upload").upload(
+        "bomb.docx", bomb.getvalue(), "application/octet-stream"
+    ).run()
     assert not at.exception
     assert "MAX\\_DOCX\\_XML\\_BYTES" in at.error[0].value
 
@@ -456,8 +486,11 @@ def test_only_broken_questions_paint_red_and_each_cut_is_marked():
     red_titles = re.findall(r'class="[^"]*\bbroken" data-s="\d+" title="([^"]*)"', markup)
     assert red_titles
     for title in red_titles:
-        asked = {line.split(": ", 2)[-1] for line in html.unescape(title).splitlines()
-                 if line.startswith("BROKEN")}
+        asked = {
+            line.split(": ", 2)[-1]
+            for line in html.unescape(title).splitlines()
+            if line.startswith("BROKEN")
+        }
         assert asked
         assert asked <= broken
     # 寒帯ジェット気流 (2495..2503) is cut where chunk 24 ends and 25 starts: a marker says so.
@@ -553,8 +586,10 @@ def test_cuts_inside_words_are_counted_marked_and_snapped_away():
     first = cuts.inside[0]
     a, b = cuts.words(text)[first]
     index = cuts.cuts.index(first) + 1  # chunk that starts at the first cut inside a word
-    assert (f'<span class="cn wc" id="chunk-{index}" title="cut inside the word: '
-            f'{html.escape(text[a:b])}">') in markup
+    assert (
+        f'<span class="cn wc" id="chunk-{index}" title="cut inside the word: '
+        f'{html.escape(text[a:b])}">'
+    ) in markup
     at.radio(key="explore_p_fixed_snap_en").set_value("word").run()
     assert not at.exception
     snapped = word_cuts(chunkviz.chunk(text, "fixed", size=400, overlap=0, snap="word"))

@@ -31,6 +31,7 @@ def test_the_configuration_and_everything_it_decides_run_in_a_fragment(monkeypat
                 return func(*args, **kw)
             finally:
                 depth[0] -= 1
+
         return real_fragment(counted, **kwargs)
 
     def spy(module: Any, name: str) -> None:
@@ -39,14 +40,19 @@ def test_the_configuration_and_everything_it_decides_run_in_a_fragment(monkeypat
         def recorded(*args: Any, **kwargs: Any) -> Any:
             inside.setdefault(name, []).append(depth[0] > 0)
             return real(*args, **kwargs)
+
         monkeypatch.setattr(module, name, recorded)
 
     monkeypatch.setattr(st, "fragment", fragment)
     # The fragment is made when its module is imported: import it again under the spy.
     importlib.reload(lesson)
     try:
-        for module, name in ((page_start, "document_picker"), (lesson, "configuration_picker"),
-                             (lesson, "number_tiles"), (lesson, "detail_tabs")):
+        for module, name in (
+            (page_start, "document_picker"),
+            (lesson, "configuration_picker"),
+            (lesson, "number_tiles"),
+            (lesson, "detail_tabs"),
+        ):
             spy(module, name)
         at = page("1_Explore.py", timeout=90)
         assert not at.exception

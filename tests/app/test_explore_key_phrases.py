@@ -14,8 +14,9 @@ TEXT = load_sample("jsquad_tsuyu").text[:3000]
 
 def _pasted(lang: str = "en"):
     document = Document("paste", "", TEXT, origin="paste")
-    return page("1_Explore.py", timeout=90, source="paste", pasted=TEXT, document=document,
-                lang=lang)
+    return page(
+        "1_Explore.py", timeout=90, source="paste", pasted=TEXT, document=document, lang=lang
+    )
 
 
 def test_a_pasted_document_without_questions_shows_its_cut_key_phrases_in_red():

@@ -60,12 +60,14 @@ def test_tokens_name_their_tokenizer_in_the_label_table_and_note():
     at.run()
     notes = " ".join(c.value for c in at.caption)
     # The backend named in words, not by its registry id.
-    assert ("counted by char-2gram, the tokenizer of the retrieval backend "
-            "BM25, character bigrams") in notes
+    assert (
+        "counted by char-2gram, the tokenizer of the retrieval backend BM25, character bigrams"
+    ) in notes
     assert "a chunk of c characters has c − 1 of them" in notes
     text = load_sample("jsquad_tsuyu").text
-    result = chunkviz.chunk(text, "fixed", size=400, overlap=0, unit="tokens",
-                            tokenizer=get_backend("bm25").tokenizer)
+    result = chunkviz.chunk(
+        text, "fixed", size=400, overlap=0, unit="tokens", tokenizer=get_backend("bm25").tokenizer
+    )
     assert _metric(at, "Chunks") == f"{len(result):,}"
 
 
@@ -81,8 +83,9 @@ def test_table_headers_are_short_with_their_meaning_in_help():
     assert all("width" in config[c] for c in table.value.columns)
     at.session_state["explore_tab"] = "Chunk table"
     at.run()
-    chunks = json.loads(next(df for df in at.dataframe if "preview" in df.value.columns)
-                        .proto.columns)
+    chunks = json.loads(
+        next(df for df in at.dataframe if "preview" in df.value.columns).proto.columns
+    )
     assert "char-2gram" in chunks["tokens"]["help"]
 
 

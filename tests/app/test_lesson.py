@@ -31,8 +31,10 @@ def test_fixed_150_30_switched_to_recursive_keeps_150_and_30():
     assert not at.exception
     assert at.slider(key="explore_p_recursive_size").value == 150
     assert at.slider(key="explore_p_recursive_overlap").value == 30
-    assert app_state(at).configuration() == ("recursive", {
-        **app_state(at).params_of("recursive"), "size": 150, "overlap": 30})
+    assert app_state(at).configuration() == (
+        "recursive",
+        {**app_state(at).params_of("recursive"), "size": 150, "overlap": 30},
+    )
     # ...and back: fixed follows what recursive had meanwhile.
     at.slider(key="explore_p_recursive_size").set_value(220).run()
     at.selectbox(key="explore_strategy_en").set_value("fixed").run()
@@ -78,7 +80,11 @@ def test_the_benchmark_page_writes_run_metric_delta_and_view_into_its_link(bench
     at.radio(key="bench_mode").set_value("budget").run()
     assert not at.exception
     assert {k: _query(at)[k] for k in ("run", "metric", "delta", "view")} == {
-        "run": DENSE, "metric": "mrr@10", "delta": "0.04", "view": "budget"}
+        "run": DENSE,
+        "metric": "mrr@10",
+        "delta": "0.04",
+        "view": "budget",
+    }
 
 
 def test_a_benchmark_link_opened_fresh_shows_the_senders_choices(bench):
@@ -117,8 +123,15 @@ def test_a_benchmark_link_with_values_this_page_cannot_show_says_so_in_japanese(
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_no_link_message_shows_a_python_repr(lang):
-    at = _explore(lang=lang, strategy="fixed", size="abc", overlap="x'y", bogus="q",
-                  backend="nope", sample="zzz")
+    at = _explore(
+        lang=lang,
+        strategy="fixed",
+        size="abc",
+        overlap="x'y",
+        bogus="q",
+        backend="nope",
+        sample="zzz",
+    )
     assert not at.exception
     warnings = [w.value for w in at.warning]
     assert len(warnings) == 5
@@ -140,7 +153,8 @@ def test_an_imported_chunking_becomes_the_current_configuration():
     text = load_sample("jsquad_tsuyu").text
     pieces = chunkviz.chunk(text, "fixed", size=300).chunk_texts()
     at.file_uploader(key="explore_chunks_upload").upload(
-        "mine.json", json.dumps(list(pieces), ensure_ascii=False).encode(), "application/json")
+        "mine.json", json.dumps(list(pieces), ensure_ascii=False).encode(), "application/json"
+    )
     at.run()
     assert not at.exception
     state = app_state(at)
@@ -152,15 +166,21 @@ def test_an_imported_chunking_becomes_the_current_configuration():
 
 # Files a user may upload, each refused with one message (PDF, QA file, document).
 _BAD_UPLOADS = {
-    "doc_upload": [("blob.txt", b"\x00\x01\x02" * 100, "text/plain"),
-                   ("broken.pdf", b"%PDF-1.7\n garbage", "application/pdf")],
-    "qa_upload": [("pairs.csv", "q,a\n質問,答え\n".encode(), "text/csv"),
-                  ("pairs.json", b'{"x": 1}', "application/json")],
+    "doc_upload": [
+        ("blob.txt", b"\x00\x01\x02" * 100, "text/plain"),
+        ("broken.pdf", b"%PDF-1.7\n garbage", "application/pdf"),
+    ],
+    "qa_upload": [
+        ("pairs.csv", "q,a\n質問,答え\n".encode(), "text/csv"),
+        ("pairs.json", b'{"x": 1}', "application/json"),
+    ],
 }
 
 
-@pytest.mark.parametrize(("where", "upload"), [
-    (where, upload) for where, uploads in _BAD_UPLOADS.items() for upload in uploads])
+@pytest.mark.parametrize(
+    ("where", "upload"),
+    [(where, upload) for where, uploads in _BAD_UPLOADS.items() for upload in uploads],
+)
 def test_a_refused_upload_reads_in_japanese_without_a_python_repr(where, upload):
     at = page("1_Explore.py", timeout=90, lang="ja")
     if where == "doc_upload":

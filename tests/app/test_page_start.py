@@ -19,10 +19,17 @@ EMPTY = text("en", "document.empty")
 PAGES = ["1_Explore.py", "2_Compare.py", "3_Similarity.py", "5_Strategies.py", "6_Tune.py"]
 
 
-@pytest.mark.parametrize(("value", "empty"), [
-    ("", True), (" ", True), ("\n\n\t", True), ("\u3000\u3000", True), ("。", False),
-    (" a ", False),
-])
+@pytest.mark.parametrize(
+    ("value", "empty"),
+    [
+        ("", True),
+        (" ", True),
+        ("\n\n\t", True),
+        ("\u3000\u3000", True),
+        ("。", False),
+        (" a ", False),
+    ],
+)
 def test_nothing_but_whitespace_is_empty(value, empty):
     assert is_empty(value) is empty
 
@@ -47,18 +54,27 @@ def test_the_same_page_goes_on_with_a_document():
 
 def _calls(path: Path, name: str) -> int:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return sum(1 for node in ast.walk(tree) if isinstance(node, ast.Call)
-               and getattr(node.func, "id", getattr(node.func, "attr", None)) == name)
+    return sum(
+        1
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", getattr(node.func, "attr", None)) == name
+    )
 
 
 def test_one_page_start_and_no_page_checks_emptiness_itself():
     ui = ROOT / "chunkviz" / "ui"
-    users = [p for p in sorted([*ui.rglob("*.py"), *(ROOT / "pages").glob("*.py")])
-             if _calls(p, "page_document")]
+    users = [
+        p
+        for p in sorted([*ui.rglob("*.py"), *(ROOT / "pages").glob("*.py")])
+        if _calls(p, "page_document")
+    ]
     assert len(users) == len(PAGES), users
-    pickers = [p.relative_to(ROOT) for p in sorted([*ui.rglob("*.py"),
-                                                    *(ROOT / "pages").glob("*.py")])
-               if _calls(p, "document_picker") and p.name != "page_start.py"]
+    pickers = [
+        p.relative_to(ROOT)
+        for p in sorted([*ui.rglob("*.py"), *(ROOT / "pages").glob("*.py")])
+        if _calls(p, "document_picker") and p.name != "page_start.py"
+    ]
     # The picker is drawn by the page start only.
     assert pickers == [], pickers
     for path in (ROOT / "pages").glob("*.py"):

@@ -22,18 +22,30 @@ UI = sorted(p for p in (ROOT / "chunkviz" / "ui").rglob("*.py") if p.name != "i1
 
 #: Logic a page may not hold, by syntax node: definitions, loops, comprehensions, handlers.
 LOGIC: dict[type[ast.AST], str] = {
-    ast.FunctionDef: "def", ast.AsyncFunctionDef: "async def", ast.ClassDef: "class",
-    ast.For: "for", ast.AsyncFor: "async for", ast.While: "while",
-    ast.ListComp: "list comprehension", ast.SetComp: "set comprehension",
-    ast.DictComp: "dict comprehension", ast.GeneratorExp: "generator expression",
-    ast.Try: "try", ast.TryStar: "try", ast.Global: "global", ast.Nonlocal: "nonlocal",
+    ast.FunctionDef: "def",
+    ast.AsyncFunctionDef: "async def",
+    ast.ClassDef: "class",
+    ast.For: "for",
+    ast.AsyncFor: "async for",
+    ast.While: "while",
+    ast.ListComp: "list comprehension",
+    ast.SetComp: "set comprehension",
+    ast.DictComp: "dict comprehension",
+    ast.GeneratorExp: "generator expression",
+    ast.Try: "try",
+    ast.TryStar: "try",
+    ast.Global: "global",
+    ast.Nonlocal: "nonlocal",
 }
 
 
 def logic(source: str) -> list[str]:
     """``line: what`` for each piece of logic in a page's ``source``."""
-    return [f"{node.lineno}: {LOGIC[type(node)]}" for node in ast.walk(ast.parse(source))
-            if type(node) in LOGIC]
+    return [
+        f"{node.lineno}: {LOGIC[type(node)]}"
+        for node in ast.walk(ast.parse(source))
+        if type(node) in LOGIC
+    ]
 
 
 def test_pages_define_no_logic():
@@ -42,29 +54,35 @@ def test_pages_define_no_logic():
     assert {name: lines for name, lines in found.items() if lines} == {}
 
 
-@pytest.mark.parametrize("source", [
-    "def f():\n    pass\n",
-    "@st.fragment\ndef part() -> None:\n    st.write(1)\n",
-    "class A:\n    pass\n",
-    "for x in xs:\n    st.write(x)\n",
-    "while True:\n    break\n",
-    "rows = [r for r in runs]\n",
-    "by = {r.path: r for r in runs}\n",
-    "st.write(', '.join(str(d) for d in dirs))\n",
-    "try:\n    x = 1\nexcept Exception:\n    pass\n",
-    "st.selectbox('a', xs, format_func=lambda x: [y for y in x])\n",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f():\n    pass\n",
+        "@st.fragment\ndef part() -> None:\n    st.write(1)\n",
+        "class A:\n    pass\n",
+        "for x in xs:\n    st.write(x)\n",
+        "while True:\n    break\n",
+        "rows = [r for r in runs]\n",
+        "by = {r.path: r for r in runs}\n",
+        "st.write(', '.join(str(d) for d in dirs))\n",
+        "try:\n    x = 1\nexcept Exception:\n    pass\n",
+        "st.selectbox('a', xs, format_func=lambda x: [y for y in x])\n",
+    ],
+)
 def test_each_kind_of_logic_is_found(source):
     assert logic(source)
 
 
-@pytest.mark.parametrize("source", [
-    "import streamlit as st\nst.title('x')\n",
-    "left, right = st.columns(2)\nwith left:\n    st.write(1)\n",
-    "if not runs:\n    st.info('none')\nelse:\n    st.write(runs[0])\n",
-    "st.selectbox('a', xs, format_func=lambda x: label(lang, x))\n",
-    "page = st.pagination(3) if pages > 1 else 1\n",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import streamlit as st\nst.title('x')\n",
+        "left, right = st.columns(2)\nwith left:\n    st.write(1)\n",
+        "if not runs:\n    st.info('none')\nelse:\n    st.write(runs[0])\n",
+        "st.selectbox('a', xs, format_func=lambda x: label(lang, x))\n",
+        "page = st.pagination(3) if pages > 1 else 1\n",
+    ],
+)
 def test_layout_is_not_logic(source):
     assert logic(source) == []
 

@@ -23,9 +23,11 @@ def test_a_clean_pdf_shows_its_note_and_no_warning():
     at = page("1_Explore.py", timeout=90, source="upload", document=_document())
     assert not at.exception
     notes = [c.value for c in at.caption if c.value.startswith("Reading note:")]
-    assert notes == ["Reading note: 0 vertical pages read as columns, 0 rotated pages turned "
-                     "upright, 0 ruby readings (furigana) left out of the text, 0.0% of the "
-                     "characters without a Unicode mapping."]
+    assert notes == [
+        "Reading note: 0 vertical pages read as columns, 0 rotated pages turned "
+        "upright, 0 ruby readings (furigana) left out of the text, 0.0% of the "
+        "characters without a Unicode mapping."
+    ]
     assert not [w for w in at.warning if "Unicode mapping" in w.value]
 
 
@@ -37,7 +39,8 @@ def test_pages_without_a_unicode_map_are_named_in_a_warning_in_both_languages():
     assert [w.value for w in at.warning if "Unicode mapping" in w.value] == [
         "Pages 1, 2: more than 5% of the characters have no Unicode mapping (a font without a "
         "ToUnicode map), so the text there is incomplete or garbled. Run OCR on those pages "
-        "(for example ocrmypdf --force-ocr) or paste their text."]
+        "(for example ocrmypdf --force-ocr) or paste their text."
+    ]
     at = set_lang(at, "ja")
     assert not at.exception
     assert any(w.value.startswith("1、2 ページでは") for w in at.warning)

@@ -34,8 +34,9 @@ def _run(app: AppState | None = None, **state) -> AppTest:
 
 def _pasted(text: str, **fields) -> AppState:
     """An app state whose document is ``text``, pasted."""
-    return AppState(source="paste", pasted=text,
-                    document=Document("paste", "", text, origin="paste"), **fields)
+    return AppState(
+        source="paste", pasted=text, document=Document("paste", "", text, origin="paste"), **fields
+    )
 
 
 def _shown_rankings(at: AppTest) -> dict[str, list[str]]:
@@ -150,9 +151,14 @@ def test_real_embeddings_tfidf_offline_on_the_lesson_text():
 
 def test_real_embeddings_use_the_apps_document_and_configuration():
     text = "短い。\n\n" + "とても長い段落です。" * 12 + "\n\nまた短い。"
-    at = _run(AppState(source="upload", strategy="fixed",
-                       document=Document("f1", "memo.txt", text, origin="upload"),
-                       params={"fixed": {"size": 40, "overlap": 10, "unit": "chars"}}))
+    at = _run(
+        AppState(
+            source="upload",
+            strategy="fixed",
+            document=Document("f1", "memo.txt", text, origin="upload"),
+            params={"fixed": {"size": 40, "overlap": 10, "unit": "chars"}},
+        )
+    )
     assert not at.exception
     assert any("memo.txt" in c.value for c in at.caption)
     assert any("fixed Size 40, Overlap 10, Unit characters" in c.value for c in at.caption)
@@ -167,8 +173,13 @@ def test_real_embeddings_use_the_apps_document_and_configuration():
 
 
 def test_bad_explore_parameters_show_the_error_and_keep_the_plane():
-    at = _run(_pasted("abc " * 50, strategy="fixed",
-                      params={"fixed": {"size": 10, "overlap": 10, "unit": "chars"}}))
+    at = _run(
+        _pasted(
+            "abc " * 50,
+            strategy="fixed",
+            params={"fixed": {"size": 10, "overlap": 10, "unit": "chars"}},
+        )
+    )
     assert not at.exception
     assert "overlap" in at.error[0].value
     assert len(at.table) == 3
@@ -176,8 +187,11 @@ def test_bad_explore_parameters_show_the_error_and_keep_the_plane():
 
 @pytest.mark.slow
 def test_use_m3_says_it_has_unit_vectors_only():
-    at = _run(_pasted(DEFAULT_TEXT, strategy="paragraph", backend="use-m3"),
-              sim_query_text=DEFAULT_QUERY_TEXT, sim_embed=True)
+    at = _run(
+        _pasted(DEFAULT_TEXT, strategy="paragraph", backend="use-m3"),
+        sim_query_text=DEFAULT_QUERY_TEXT,
+        sim_embed=True,
+    )
     assert not at.exception
     assert "use-m3 returns unit vectors only" in at.warning[0].value
     assert _metric(at, "Pearson r (length, norm)") == "undefined"
@@ -200,20 +214,28 @@ def test_a_configuration_with_too_many_chunks_is_refused_before_encoding(monkeyp
     monkeypatch.setattr(lexical.TfidfBackend, "encode_documents", counting)
     # The reported link: fixed, size 3, overlap 2 on the JSQuAD sample made 8,229 chunks, and
     # the lesson took 145 s and 1.94 GB.
-    at = _run(_pasted("梅雨前線" * 3000, strategy="fixed",
-                      params={"fixed": {"size": 3, "overlap": 2, "unit": "chars"}}),
-              sim_query_text="梅雨")
+    at = _run(
+        _pasted(
+            "梅雨前線" * 3000,
+            strategy="fixed",
+            params={"fixed": {"size": 3, "overlap": 2, "unit": "chars"}},
+        ),
+        sim_query_text="梅雨",
+    )
     assert not at.exception
     assert any("the similarity lesson embeds at most 2,000" in e.value for e in at.error), [
-        e.value for e in at.error]
+        e.value for e in at.error
+    ]
     assert all(n <= 2000 for n in encoded)
 
 
 def test_the_lesson_offers_e5_small_and_says_its_vectors_are_unit_length():
     # BM25 and the hybrid have no vectors: the lesson offers TF-IDF, e5-small and use-m3.
     for backend in ("bm25", "hybrid"):
-        at = _run(_pasted(DEFAULT_TEXT, strategy="paragraph", backend=backend),
-                  sim_query_text=DEFAULT_QUERY_TEXT)
+        at = _run(
+            _pasted(DEFAULT_TEXT, strategy="paragraph", backend=backend),
+            sim_query_text=DEFAULT_QUERY_TEXT,
+        )
         assert not at.exception
         box = at.selectbox(key="sim_lesson_backend")
         assert box.options[:2] == [

@@ -29,15 +29,19 @@ def test_controls_come_from_the_schema_with_the_registrys_defaults():
     from chunkviz.strategies import get_strategy
     from chunkviz.ui.controls import widget_key
 
-    for name, tab in (("semantic", None), ("perplexity", "Perplexity"),
-                      ("parent_child", "Parent-child")):
+    for name, tab in (
+        ("semantic", None),
+        ("perplexity", "Perplexity"),
+        ("parent_child", "Parent-child"),
+    ):
         at = _page(tab)
         assert not at.exception
         for p in get_strategy(name).params:
             # Widgets with translated option labels are keyed per language.
             key = widget_key("strategies_p_", name, p, "en")
-            assert at.session_state[key] == (p.default if p.default is not None
-                                             else at.session_state[key])
+            assert at.session_state[key] == (
+                p.default if p.default is not None else at.session_state[key]
+            )
             if p.optional:
                 assert at.session_state[key + "__on"] is (p.default is not None)
     assert _page().slider(key="strategies_p_semantic_percentile").value == 5.0
@@ -57,8 +61,14 @@ def _metrics(at: AppTest) -> dict[str, list[str]]:
 def test_semantic_picture_shows_the_documents_own_threshold_and_cuts():
     at = _page()
     assert not at.exception
-    curve = semantic_curve(TEXT, percentile=5, min_size=100, max_size=1000, model="tfidf",
-                           embedder=get_backend("tfidf"))
+    curve = semantic_curve(
+        TEXT,
+        percentile=5,
+        min_size=100,
+        max_size=1000,
+        model="tfidf",
+        embedder=get_backend("tfidf"),
+    )
     metrics = _metrics(at)
     assert metrics["Threshold"] == [f"{curve.threshold:.3f}"]
     assert metrics["Sentences"][0] == f"{len(curve.units):,}"
@@ -75,8 +85,14 @@ def test_semantic_percentile_moves_the_threshold():
     at = _page()
     at.slider(key="strategies_p_semantic_percentile").set_value(50.0).run()
     assert not at.exception
-    curve = semantic_curve(TEXT, percentile=50, min_size=100, max_size=1000, model="tfidf",
-                           embedder=get_backend("tfidf"))
+    curve = semantic_curve(
+        TEXT,
+        percentile=50,
+        min_size=100,
+        max_size=1000,
+        model="tfidf",
+        embedder=get_backend("tfidf"),
+    )
     assert _metrics(at)["Threshold"] == [f"{curve.threshold:.3f}"]
 
 
@@ -90,7 +106,8 @@ def test_perplexity_picture_names_the_language_model_and_counts_the_cuts():
     import chunkviz
 
     assert _metrics(at)["Chunks by this splitter"] == [
-        f"{len(chunkviz.chunk(TEXT, 'perplexity')):,}"]
+        f"{len(chunkviz.chunk(TEXT, 'perplexity')):,}"
+    ]
 
 
 def test_the_current_configurations_chunks_are_told_apart_from_each_splitters():
@@ -101,7 +118,8 @@ def test_the_current_configurations_chunks_are_told_apart_from_each_splitters():
     import chunkviz
 
     assert metrics["Chunks of the current configuration"] == [
-        f"{len(chunkviz.chunk(TEXT, current[0], **current[1]).chunks):,}"]
+        f"{len(chunkviz.chunk(TEXT, current[0], **current[1]).chunks):,}"
+    ]
     assert len(metrics["Chunks by this splitter"]) == 1  # the open tab's splitter
     assert "Chunks" not in metrics
 
@@ -166,8 +184,14 @@ def test_semantic_sentence_vectors_from_the_model_parameter():
     # The model is a select box of the known models (keyed per language: translated labels).
     at.selectbox(key="strategies_p_semantic_model_en").set_value("use-m3").run()
     assert not at.exception
-    curve = semantic_curve(TEXT, percentile=5, min_size=100, max_size=1000, model="use-m3",
-                           embedder=get_backend("use-m3"))
+    curve = semantic_curve(
+        TEXT,
+        percentile=5,
+        min_size=100,
+        max_size=1000,
+        model="use-m3",
+        embedder=get_backend("use-m3"),
+    )
     assert _metrics(at)["Threshold"] == [f"{curve.threshold:.3f}"]
 
 
@@ -175,8 +199,10 @@ def test_semantic_model_offers_the_known_models_and_takes_a_named_one():
     at = _page()
     box = at.selectbox(key="strategies_p_semantic_model_en")
     assert box.value == "tfidf"
-    assert box.options[:2] == ["tfidf: TF-IDF of character bigrams (fast, lexical)",
-                               "use-m3: bundled multilingual encoder (offline)"]
+    assert box.options[:2] == [
+        "tfidf: TF-IDF of character bigrams (fast, lexical)",
+        "use-m3: bundled multilingual encoder (offline)",
+    ]
     # A model the list does not know is still accepted (accept_new_options; AppTest cannot
     # type into a select box, so the model comes from the state) and shown as an option.
     at = page("5_Strategies.py", params={"semantic": {"model": "st:/no/such/model"}})

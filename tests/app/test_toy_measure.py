@@ -30,8 +30,9 @@ def precision_at_k(ranks, k: int) -> np.ndarray:
     return out
 
 
-TOY = Measure("toy_precision", "Toy precision", 0.05, precision_at_k, cutoffs=(3,), tested=(3,),
-              budget=True)
+TOY = Measure(
+    "toy_precision", "Toy precision", 0.05, precision_at_k, cutoffs=(3,), tested=(3,), budget=True
+)
 
 
 @pytest.fixture
@@ -43,7 +44,8 @@ def toy(monkeypatch):
 
 
 def test_a_measure_added_as_one_record_reaches_the_file_the_decision_and_the_page(
-        toy, tmp_path, monkeypatch):
+    toy, tmp_path, monkeypatch
+):
     results = run_benchmark(make_dataset(), CONFIGS, "bm25", bootstrap=200, permutations=200)
     # The results file: stored at its cut-off and at the budget, tested pairwise with its margin.
     path = save_results(results, tmp_path / "runs")

@@ -26,8 +26,14 @@ def test_the_recommendation_shown_is_tunes_and_synthetic_figures_say_so():
     assert not at.exception
     at = _run(at)
     assert not at.exception
-    expected = tune(load_sample("tech_en"), synthetic=30, form=DEFAULT_FORM,
-                    configs=grid_configs(GRID), backend="bm25", seed=0)
+    expected = tune(
+        load_sample("tech_en"),
+        synthetic=30,
+        form=DEFAULT_FORM,
+        configs=grid_configs(GRID),
+        backend="bm25",
+        seed=0,
+    )
     assert metric(at, REC) == expected.pick
     rec = expected.recommendation
     if rec.best != rec.pick:
@@ -35,8 +41,10 @@ def test_the_recommendation_shown_is_tunes_and_synthetic_figures_say_so():
     else:
         assert len(at.metric) == 1  # one tile when the pick is the best
     # The answer comes first: the tile and the verdict line before the chart and the tables.
-    assert any(f"Recommended at 2,000 characters of context\\: {expected.pick}" in str(m.value)
-               for m in at.markdown)
+    assert any(
+        f"Recommended at 2,000 characters of context\\: {expected.pick}" in str(m.value)
+        for m in at.markdown
+    )
     shown = " ".join(str(s.value) for s in at.success)
     # A saturated decision names the best and says the questions cannot separate them.
     assert "Recommended\\: " in shown or expected.recommendation.saturated
@@ -102,13 +110,19 @@ def test_the_cli_on_a_user_file_prints_the_pages_recommendation(tmp_path, capsys
     doc_path.write_text(text, encoding="utf-8")
     assert main(["tune", str(doc_path), "--synthetic", "30", "--quiet"]) == 0
     out = capsys.readouterr().out
-    label = next(line for line in out.splitlines()
-                 if line.startswith("Recommended at 2,000 characters: "))
+    label = next(
+        line for line in out.splitlines() if line.startswith("Recommended at 2,000 characters: ")
+    )
     reason = next(line for line in out.splitlines() if line.startswith("Why: "))
 
     # The same file as the upload picker leaves it in the app state.
-    at = page("6_Tune.py", timeout=300, source="upload", document=document_from_file(doc_path),
-              backend="bm25")
+    at = page(
+        "6_Tune.py",
+        timeout=300,
+        source="upload",
+        document=document_from_file(doc_path),
+        backend="bm25",
+    )
     at.radio(key="tune_source_en").set_value("synthetic").run()
     at.number_input(key="tune_count").set_value(30).run()
     at = at.button(key="tune_run").click().run()  # the default grid, as the CLI runs it
@@ -120,8 +134,14 @@ def test_the_cli_on_a_user_file_prints_the_pages_recommendation(tmp_path, capsys
 def test_a_japanese_run_labels_its_synthetic_figures_in_japanese():
     # Pasted text has no pairs, so the questions start as synthetic (AppTest cannot set a
     # radio whose labels the page translates).
-    at = page("6_Tune.py", timeout=300, source="paste", pasted=load_sample("tech_en").text,
-              backend="bm25", lang="ja")
+    at = page(
+        "6_Tune.py",
+        timeout=300,
+        source="paste",
+        pasted=load_sample("tech_en").text,
+        backend="bm25",
+        lang="ja",
+    )
     at.number_input(key="tune_count").set_value(30).run()
     at.multiselect(key="tune_grid").set_value(GRID).run()
     at = at.button(key="tune_run").click().run()
@@ -139,8 +159,14 @@ def test_the_margin_moves_the_recommendation_as_recommend_does_and_names_the_rul
     from chunkviz.views.tune_report import reason_text
 
     at = _run(page("6_Tune.py", timeout=300, sample="tech_en", backend="bm25"))
-    expected = tune(load_sample("tech_en"), synthetic=30, form=DEFAULT_FORM,
-                    configs=grid_configs(GRID), backend="bm25", seed=0)
+    expected = tune(
+        load_sample("tech_en"),
+        synthetic=30,
+        form=DEFAULT_FORM,
+        configs=grid_configs(GRID),
+        backend="bm25",
+        seed=0,
+    )
     assert expected.recommendation.delta == 0.01
     rule = _rule(expected.recommendation)
     assert any(c.value.startswith(escape_markdown(rule)) for c in at.caption)
@@ -152,8 +178,7 @@ def test_the_margin_moves_the_recommendation_as_recommend_does_and_names_the_rul
     assert not at.exception
     assert metric(at, REC) == wide.pick
     assert escape_markdown(reason_text("en", wide)) in at.success[0].value
-    assert any(c.value.startswith(escape_markdown(_rule(wide.recommendation)))
-               for c in at.caption)
+    assert any(c.value.startswith(escape_markdown(_rule(wide.recommendation))) for c in at.caption)
 
 
 def _rule(rec) -> str:  # type: ignore[no-untyped-def]
@@ -161,10 +186,14 @@ def _rule(rec) -> str:  # type: ignore[no-untyped-def]
     if rec.saturated:
         return "Rule: these questions cannot separate"
     if rec.rule == "equivalent":
-        return f"Rule: the smallest index among the configurations shown equivalent to the best " \
-               f"within ±{rec.delta:g}"
-    return f"Rule: the best itself; nothing with a smaller index is shown equivalent within " \
-           f"±{rec.delta:g}"
+        return (
+            f"Rule: the smallest index among the configurations shown equivalent to the best "
+            f"within ±{rec.delta:g}"
+        )
+    return (
+        f"Rule: the best itself; nothing with a smaller index is shown equivalent within "
+        f"±{rec.delta:g}"
+    )
 
 
 def test_the_same_file_uploaded_twice_gives_the_clis_recommendation_both_times(tmp_path, capsys):
@@ -181,8 +210,9 @@ def test_the_same_file_uploaded_twice_gives_the_clis_recommendation_both_times(t
     doc_path = tmp_path / "guide.md"
     doc_path.write_bytes(data)
     assert main(["tune", str(doc_path), "--synthetic", "30", "--quiet"]) == 0
-    label = next(line for line in capsys.readouterr().out.splitlines()
-                 if line.startswith(f"{REC}: "))
+    label = next(
+        line for line in capsys.readouterr().out.splitlines() if line.startswith(f"{REC}: ")
+    )
 
     for _ in range(2):  # two sessions, two uploads of the same bytes: two upload ids
         at = page("6_Tune.py", timeout=300, backend="bm25")

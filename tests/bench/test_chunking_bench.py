@@ -63,8 +63,9 @@ def test_targets_name_the_fastest_offsets_peer_and_judge_each_bar(bench):
         "semchunk offsets=True": row(5.0),
     }
     lines = bench.targets(rows)
-    assert lines[0].startswith("recursive vs fastest offsets peer "
-                               "(semantic-text-splitter chunk_indices): 1.90x")
+    assert lines[0].startswith(
+        "recursive vs fastest offsets peer (semantic-text-splitter chunk_indices): 1.90x"
+    )
     assert lines[0].endswith("NOT met")
     assert lines[1].endswith("(target >= 1): NOT met")
     assert lines[2] == "fixed vs bare slicing: 1.60x the time (target <= 1.5): NOT met"

@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("replication_bench",
-                                                  ROOT / "bench" / "replication.py")
+    spec = importlib.util.spec_from_file_location(
+        "replication_bench", ROOT / "bench" / "replication.py"
+    )
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -41,18 +42,25 @@ def test_the_seed_studys_pairs(bench):
     ]
 
 
-@pytest.mark.parametrize(("first", "second", "expected"), [
-    ("a_better", "a_better", "holds"), ("a_better", "b_better", "reverses"),
-    ("a_better", "equivalent", "differs"), ("inconclusive", "b_better", "one only"),
-    ("inconclusive", "inconclusive", "neither"), ("equivalent", "equivalent", "holds"),
-])
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [
+        ("a_better", "a_better", "holds"),
+        ("a_better", "b_better", "reverses"),
+        ("a_better", "equivalent", "differs"),
+        ("inconclusive", "b_better", "one only"),
+        ("inconclusive", "inconclusive", "neither"),
+        ("equivalent", "equivalent", "holds"),
+    ],
+)
 def test_statuses(bench, first, second, expected):
     assert bench.status(Replication("recall@5", "a", "b", first, second)) == expected
 
 
 def test_bm25_runs_of_both_corpora_are_paired(pairs):
     assert ("bm25", "jsquad", "jaquad") in {
-        (js.backend.name, js.dataset.spec, ja.dataset.spec) for js, ja in pairs}
+        (js.backend.name, js.dataset.spec, ja.dataset.spec) for js, ja in pairs
+    }
 
 
 def test_every_pair_is_counted_once_per_metric(bench, pairs):
@@ -72,7 +80,8 @@ def test_the_section_is_replaced_between_its_markers(bench, tmp_path, pairs):
     doc.write_text(f"# Title\n\n{bench.START}\nold\n{bench.END}\n\nafter\n", encoding="utf-8")
     bench.write_section(doc, "new body")
     assert doc.read_text(encoding="utf-8") == (
-        f"# Title\n\n{bench.START}\nnew body\n{bench.END}\n\nafter\n")
+        f"# Title\n\n{bench.START}\nnew body\n{bench.END}\n\nafter\n"
+    )
     doc.write_text("no markers\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="has no replication section"):
         bench.write_section(doc, "x")

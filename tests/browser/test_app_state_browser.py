@@ -34,27 +34,35 @@ def _settle(page) -> None:
         timeout=90_000,
     )
     page.wait_for_timeout(500)
-    page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')",
-                           timeout=90_000)
+    page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=90_000)
 
 
 def _metric(page, label: str) -> str:
-    block = page.locator("[data-testid='stMetric']").filter(
-        has=page.locator("[data-testid='stMetricLabel']", has_text=label)).first
+    block = (
+        page.locator("[data-testid='stMetric']")
+        .filter(has=page.locator("[data-testid='stMetricLabel']", has_text=label))
+        .first
+    )
     block.wait_for(timeout=90_000)
     return block.locator("[data-testid='stMetricValue']").inner_text().strip()
 
 
 def _selected(page, label: str) -> str:
     """The shown value of the select box labelled ``label``."""
-    box = page.locator("[data-testid='stSelectbox']").filter(
-        has=page.locator("[data-testid='stWidgetLabel']", has_text=label)).first
+    box = (
+        page.locator("[data-testid='stSelectbox']")
+        .filter(has=page.locator("[data-testid='stWidgetLabel']", has_text=label))
+        .first
+    )
     return box.locator("input[role='combobox']").input_value().strip()
 
 
 def _choose(page, label: str, option: str) -> None:
-    box = page.locator("[data-testid='stSelectbox']").filter(
-        has=page.locator("[data-testid='stWidgetLabel']", has_text=label)).first
+    box = (
+        page.locator("[data-testid='stSelectbox']")
+        .filter(has=page.locator("[data-testid='stWidgetLabel']", has_text=label))
+        .first
+    )
     box.locator("input[role='combobox']").click()
     page.get_by_role("option").filter(has_text=option).first.click()
     _settle(page)
@@ -87,8 +95,7 @@ def _nav(page, title: str) -> None:
 
 
 def test_language_round_trip_keeps_the_chunks_the_radios_and_the_link(app_url, page):
-    expected = len(chunkviz.chunk(load_sample("tech_en").text, "recursive", size=150,
-                                  overlap=30))
+    expected = len(chunkviz.chunk(load_sample("tech_en").text, "recursive", size=150, overlap=30))
     _open(page, f"{app_url}/Explore?{LINK}")
     assert _metric(page, "Chunks") == f"{expected:,}"
     english_link = _query(page)
@@ -113,8 +120,7 @@ def test_language_round_trip_keeps_the_chunks_the_radios_and_the_link(app_url, p
     assert _query(page) == english_link
 
 
-def test_upload_strategy_backend_and_language_survive_moving_between_pages(app_url, page,
-                                                                          tmp_path):
+def test_upload_strategy_backend_and_language_survive_moving_between_pages(app_url, page, tmp_path):
     text = "第1条 始業は午前9時。\n\n第2条 終業は午後6時。\n\n" * 40
     upload = tmp_path / "notes.txt"
     upload.write_text(text, encoding="utf-8")
@@ -124,7 +130,8 @@ def test_upload_strategy_backend_and_language_survive_moving_between_pages(app_u
     page.locator("[data-testid='stExpander'] summary").filter(has_text="Document").first.click()
     _radio(page, "Upload a file")
     page.get_by_role("region", name="Document file").locator("input[type='file']").set_input_files(
-        str(upload))
+        str(upload)
+    )
     page.get_by_text("notes.txt:", exact=False).first.wait_for(timeout=60_000)
     _settle(page)
     _choose(page, "Strategy", "paragraph — Natural paragraphs")
@@ -157,16 +164,16 @@ def test_upload_strategy_backend_and_language_survive_moving_between_pages(app_u
 
 
 def test_a_shared_japanese_link_opens_in_japanese_with_the_same_state(app_url, page):
-    expected = len(chunkviz.chunk(load_sample("tech_en").text, "recursive", size=150,
-                                  overlap=30))
+    expected = len(chunkviz.chunk(load_sample("tech_en").text, "recursive", size=150, overlap=30))
     _open(page, f"{app_url}/Explore?{LINK}&lang=ja&backend=tfidf")
     page.get_by_role("heading", name="探索").wait_for(timeout=60_000)
     assert _metric(page, "チャンク数") == f"{expected:,}"
     assert _selected(page, "分割戦略").startswith("recursive")
     assert _selected(page, "サンプル文書") == "運用ガイド（英語・Markdown）"
     assert _selected(page, "検索バックエンド").startswith("TF-IDF・文字バイグラム")
-    checked = page.locator("[data-testid='stSidebar'] [data-testid='stRadio'] "
-                           "label:has(input:checked)")
+    checked = page.locator(
+        "[data-testid='stSidebar'] [data-testid='stRadio'] label:has(input:checked)"
+    )
     assert checked.inner_text().strip() == "日本語"
     _every_radio_selected(page)
     _no_error(page)

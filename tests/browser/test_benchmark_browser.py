@@ -26,8 +26,11 @@ def test_the_first_screen_shows_the_verdict(browser, app_url):
         chart.locator(".main-svg").first.wait_for(timeout=120_000)
         assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
         # The answer before any number: the tile and the one-line verdict at the budget.
-        tile = page.locator("[data-testid='stMetric']").filter(
-            has_text="Recommended at 2,000 characters").first
+        tile = (
+            page.locator("[data-testid='stMetric']")
+            .filter(has_text="Recommended at 2,000 characters")
+            .first
+        )
         tile_box = tile.bounding_box()
         assert tile_box is not None
         assert tile_box["y"] >= 0, tile_box
@@ -60,8 +63,11 @@ def test_a_390_px_phone_never_scrolls_sideways(browser, app_url):
     context, page = _open(browser, app_url, 390, 844)
     try:
         # The answer is on a phone's first screen too (issue 34).
-        tile = page.locator("[data-testid='stMetric']").filter(
-            has_text="Recommended at 2,000 characters").first
+        tile = (
+            page.locator("[data-testid='stMetric']")
+            .filter(has_text="Recommended at 2,000 characters")
+            .first
+        )
         tile_box = tile.bounding_box()
         assert tile_box is not None
         assert tile_box["y"] + tile_box["height"] <= 844, tile_box

@@ -23,8 +23,11 @@ def test_the_by_type_section_renders_for_a_jaquad_run(browser, app_url):
         # The per-type table: a column per question type of JaQuAD, a row per configuration.
         table = page.locator("table:has-text('Multiple-sentence reasoning (829)')").first
         table.wait_for(timeout=120_000)
-        for name in ("Lexical variation (world knowledge) (930)", "Syntactic variation (899)",
-                     "Logical reasoning (472)"):
+        for name in (
+            "Lexical variation (world knowledge) (930)",
+            "Syntactic variation (899)",
+            "Logical reasoning (472)",
+        ):
             assert table.get_by_text(name, exact=True).count() == 1
         assert table.locator("tbody tr").count() == 8
         losses = page.get_by_text("fixed-100-0 loses", exact=False).first

@@ -152,8 +152,7 @@ def test_compares_panels_keep_the_top_character_when_the_markup_changes(app_url,
     choice.click()
     page.keyboard.type("1: fixed")
     page.keyboard.press("Enter")
-    page.wait_for_function(
-        f"() => ({_MEASURE})(null).cuts === 0", timeout=60_000)
+    page.wait_for_function(f"() => ({_MEASURE})(null).cuts === 0", timeout=60_000)
     kept = page.evaluate(_MEASURE, scrolled["offset"])
     assert kept["scrollTops"][0] > 0
     # The character at the top before the rerun is still on the first line of both panels.

@@ -26,15 +26,18 @@ def _slider(page, key: str):  # type: ignore[no-untyped-def]
     # While a rerun draws the new slider the previous one can stay in the page for a moment
     # (seen once on a loaded machine: max 399 beside max 436): wait until one is left.
     selector = f"{key} input[type='range']"
-    page.wait_for_function("sel => document.querySelectorAll(sel).length === 1", arg=selector,
-                           timeout=30_000)
+    page.wait_for_function(
+        "sel => document.querySelectorAll(sel).length === 1", arg=selector, timeout=30_000
+    )
     return page.locator(selector)
 
 
 def _wait_prop(page, selector: str, prop: str, want: str) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_function(
         "([sel, prop, want]) => document.querySelector(sel)?.[prop] === want",
-        arg=[selector, prop, want], timeout=30_000)
+        arg=[selector, prop, want],
+        timeout=30_000,
+    )
 
 
 def _wait_metric(page, want: str) -> None:  # type: ignore[no-untyped-def]
@@ -42,7 +45,9 @@ def _wait_metric(page, want: str) -> None:  # type: ignore[no-untyped-def]
         "want => [...document.querySelectorAll(\"[data-testid='stMetric']\")].some(m => "
         "m.textContent.includes('Chunks') && "
         "m.querySelector(\"[data-testid='stMetricValue']\").textContent.trim() === want)",
-        arg=want, timeout=60_000)
+        arg=want,
+        timeout=60_000,
+    )
 
 
 def test_type_437_into_size_and_overlap_stays_below_it(app_url, page):
@@ -67,8 +72,7 @@ def test_type_437_into_size_and_overlap_stays_below_it(app_url, page):
     handle = _slider(page, OVERLAP)
     handle.focus()
     handle.press("End")
-    page.wait_for_function("() => /[?&]overlap=436(&|$)/.test(location.search)",
-                           timeout=30_000)
+    page.wait_for_function("() => /[?&]overlap=436(&|$)/.test(location.search)", timeout=30_000)
     _wait_prop(page, f"{OVERLAP}__typed input", "value", "436")
     _wait_metric(page, f"{len(chunkviz.chunk(text, 'fixed', size=437, overlap=436)):,}")
     # Size now cannot be set to the overlap or below.

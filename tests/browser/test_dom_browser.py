@@ -50,8 +50,11 @@ PAGES = {
 
 
 def _selectors() -> dict[str, str]:
-    return {name: value for name, value in vars(dom).items()
-            if name.isupper() and isinstance(value, str)}
+    return {
+        name: value
+        for name, value in vars(dom).items()
+        if name.isupper() and isinstance(value, str)
+    }
 
 
 def test_every_selector_has_a_page_to_be_checked_on():
@@ -68,8 +71,11 @@ def test_each_selector_matches_on_its_page(page, app_url, where):
     if chart.count():
         chart.first.scroll_into_view_if_needed()
         chart.first.hover()
-    wanted = {name: PREFIXES.get(name, value) for name, value in _selectors().items()
-              if WHERE[name][1] == where}
+    wanted = {
+        name: PREFIXES.get(name, value)
+        for name, value in _selectors().items()
+        if WHERE[name][1] == where
+    }
     assert wanted
     counts = {}
     for name, selector in wanted.items():
@@ -83,8 +89,9 @@ def test_each_selector_matches_on_its_page(page, app_url, where):
 
 
 @pytest.mark.parametrize(("width", "folded"), [(900, True), (1400, False)])
-def test_the_fold_button_selector_folds_the_sidebar_of_a_narrow_window(browser, app_url, width,
-                                                                        folded):
+def test_the_fold_button_selector_folds_the_sidebar_of_a_narrow_window(
+    browser, app_url, width, folded
+):
     # chunkviz.ui.narrow clicks dom.SIDEBAR_FOLD_BUTTON below NARROW_PX (1000); Streamlit folds
     # the sidebar by itself only below its phone breakpoint, far under 900 px.
     context = browser.new_context(viewport={"width": width, "height": 900})
@@ -96,7 +103,9 @@ def test_the_fold_button_selector_folds_the_sidebar_of_a_narrow_window(browser, 
         page.wait_for_function(
             "([sel, folded]) => { const b = document.querySelector(sel)"
             "?.getBoundingClientRect(); return !!b && (b.right <= 0) === folded; }",
-            arg=["[data-testid='stSidebar']", folded], timeout=30_000)
+            arg=["[data-testid='stSidebar']", folded],
+            timeout=30_000,
+        )
         box = sidebar.bounding_box()
         assert box is not None
         assert (box["x"] + box["width"] <= 0) is folded, box

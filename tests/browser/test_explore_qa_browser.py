@@ -33,7 +33,8 @@ def test_selecting_a_broken_row_moves_the_highlight_to_its_answer(app_url, page)
     page.wait_for_function(
         "(n) => [...document.querySelectorAll('[data-testid=stDataFrame]')].some("
         "(d) => d.querySelectorAll('[role=row]').length === n + 1)",
-        arg=len(broken), timeout=60_000,
+        arg=len(broken),
+        timeout=60_000,
     )
     # The second row of the filtered table is a question far from the first: click its cell.
     # The grid draws on a canvas: click the row marker (the checkbox column) of the second row.

@@ -89,8 +89,11 @@ def test_a_size_change_keeps_the_reader_on_the_same_character(app_url, page):
     assert before["scrollTop"] > 0
     assert 0 <= before["y"] < before["height"]
     # Move the size slider by keyboard: 100 -> 102, two reruns with new markup.
-    size = page.locator("[data-testid='stSlider']").filter(
-        has=page.locator("[data-testid='stWidgetLabel']", has_text="Size")).first
+    size = (
+        page.locator("[data-testid='stSlider']")
+        .filter(has=page.locator("[data-testid='stWidgetLabel']", has_text="Size"))
+        .first
+    )
     thumb = size.get_by_role("slider")
     thumb.focus()
     thumb.press("ArrowRight")
@@ -179,11 +182,16 @@ def test_the_saved_view_opens_offline_with_the_page_marks(app_url, page, browser
         view.goto(Path(saved).as_uri())
         assert view.locator(".hl-box .cn").count() == badges
         assert view.locator(".hl-box .broken").count() == red
-        assert view.locator(".hl-box .broken").first.evaluate(
-            "el => getComputedStyle(el).backgroundColor") == "rgb(220, 38, 38)"
+        assert (
+            view.locator(".hl-box .broken").first.evaluate(
+                "el => getComputedStyle(el).backgroundColor"
+            )
+            == "rgb(220, 38, 38)"
+        )
         shown = view.evaluate(
             "() => [...document.querySelectorAll('.hl-box [data-s]')].map(e => e.innerText)"
-            ".join('')")
+            ".join('')"
+        )
         assert shown == text  # the document's own characters, <script> included, as text
         assert view.locator("script").count() == 0
         assert view.locator(".hl-legend .item").count() >= 10

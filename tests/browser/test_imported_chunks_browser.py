@@ -26,14 +26,21 @@ def test_uploaded_chunks_are_drawn_and_kept_across_pages_and_languages(app_url, 
     text = load_sample("jsquad_tsuyu").text
     pieces = chunkviz.chunk(text, "fixed", size=350).chunk_texts()
     upload = tmp_path / "lc.json"
-    upload.write_text(json.dumps([{"page_content": p, "metadata": {"start_index": text.find(p)}}
-                                  for p in pieces], ensure_ascii=False), encoding="utf-8")
+    upload.write_text(
+        json.dumps(
+            [{"page_content": p, "metadata": {"start_index": text.find(p)}} for p in pieces],
+            ensure_ascii=False,
+        ),
+        encoding="utf-8",
+    )
     _open(page, f"{app_url}/Explore")
     page.get_by_text("Import chunks from another library").first.click()
     page.get_by_role("region", name="Chunk file (JSON or JSONL)").locator(
-        "input[type='file']").set_input_files(str(upload))
+        "input[type='file']"
+    ).set_input_files(str(upload))
     page.get_by_text(f"{len(pieces)} chunks read as langchain", exact=False).first.wait_for(
-        timeout=60_000)
+        timeout=60_000
+    )
     _settle(page)
     _choose(page, "Strategy", "imported: lc.json")
     assert _metric(page, "Chunks") == f"{len(pieces)}"

@@ -24,16 +24,21 @@ ENGLISH = re.compile(r"\b(the|is|not|link|must|choose|ignored|available)\b")
 
 def _context(browser, screen: str):  # type: ignore[no-untyped-def]
     width, height, scale = SCREENS[screen]
-    return browser.new_context(viewport={"width": round(width / scale),
-                                         "height": round(height / scale)},
-                               device_scale_factor=scale)
+    return browser.new_context(
+        viewport={"width": round(width / scale), "height": round(height / scale)},
+        device_scale_factor=scale,
+    )
 
 
 def _in_viewport(page, locator) -> bool:  # type: ignore[no-untyped-def]
     box = locator.bounding_box()
     size = page.viewport_size
-    return (box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
-            and 0 <= box["x"] < size["width"])
+    return (
+        box is not None
+        and box["y"] >= 0
+        and box["y"] + box["height"] <= size["height"]
+        and 0 <= box["x"] < size["width"]
+    )
 
 
 @pytest.mark.parametrize("screen", ["desk", "projector"])
@@ -47,7 +52,9 @@ def test_explore_opened_cold_shows_a_red_answer_on_the_first_screen(browser, app
         if screen == "projector":  # the sidebar folds once; the view keeps its place
             page.wait_for_function(
                 "() => { const s = document.querySelector(\"[data-testid='stSidebar']\");"
-                " return !s || s.getBoundingClientRect().right <= 1; }", timeout=30_000)
+                " return !s || s.getBoundingClientRect().right <= 1; }",
+                timeout=30_000,
+            )
         page.wait_for_timeout(1500)
         assert page.evaluate("() => document.scrollingElement.scrollTop") == 0
         assert _in_viewport(page, red), red.bounding_box()
@@ -65,7 +72,8 @@ def test_explore_opened_cold_shows_a_red_answer_on_the_first_screen(browser, app
 
 
 def test_on_a_phone_the_numbers_sit_two_to_a_row_and_the_highlight_is_one_swipe_away(
-        browser, app_url):
+    browser, app_url
+):
     context = _context(browser, "phone")
     page = context.new_page()
     try:
@@ -77,7 +85,8 @@ def test_on_a_phone_the_numbers_sit_two_to_a_row_and_the_highlight_is_one_swipe_
         first, second, third = page.evaluate(
             "() => [...document.querySelectorAll(\"[data-testid='stMetric']\")].slice(0, 3)"
             ".map(e => { const r = e.getBoundingClientRect();"
-            " return {x: r.x, y: r.y, width: r.width}; })")
+            " return {x: r.x, y: r.y, width: r.width}; })"
+        )
         assert first["y"] == second["y"] < third["y"]  # two to a row
         assert second["x"] > first["x"] + first["width"]
         box = page.locator(".hl-box").first.bounding_box()
@@ -103,7 +112,9 @@ def test_following_a_broken_row_brings_the_page_itself_to_the_answer(browser, ap
         page.wait_for_function(
             "(n) => [...document.querySelectorAll('[data-testid=stDataFrame]')].some("
             "(d) => d.querySelectorAll('[role=row]').length === n + 1)",
-            arg=len(broken), timeout=60_000)
+            arg=len(broken),
+            timeout=60_000,
+        )
         grid = page.locator("[data-testid='stDataFrame']").filter(has_text="question").first
         grid.scroll_into_view_if_needed()
         page.wait_for_timeout(1000)
@@ -123,7 +134,8 @@ def _settle(page) -> None:  # type: ignore[no-untyped-def]
     """Wait until the app's script run is over (an open dropdown is redrawn by a rerun)."""
     page.wait_for_timeout(500)
     page.wait_for_function(
-        "() => !document.querySelector(\"[data-testid='stStatusWidget']\")", timeout=120_000)
+        "() => !document.querySelector(\"[data-testid='stStatusWidget']\")", timeout=120_000
+    )
     page.wait_for_timeout(500)
 
 
@@ -159,16 +171,21 @@ def test_a_benchmark_link_opens_on_the_senders_run_metric_and_numbers(browser, a
         page.goto(f"{app_url}/Benchmark")
         page.wait_for_selector("table", timeout=120_000)
         _choose(page, "Run to show", "Universal Sentence Encoder")
-        page.wait_for_function("() => location.search.includes('run=jsquad-use-m3')",
-                               timeout=120_000)
+        page.wait_for_function(
+            "() => location.search.includes('run=jsquad-use-m3')", timeout=120_000
+        )
         _choose(page, "Judge by", "nDCG@10")
-        page.wait_for_function("() => location.search.includes('metric=ndcg%4010')"
-                               " || location.search.includes('metric=ndcg@10')", timeout=120_000)
+        page.wait_for_function(
+            "() => location.search.includes('metric=ndcg%4010')"
+            " || location.search.includes('metric=ndcg@10')",
+            timeout=120_000,
+        )
         _settle(page)
         # The view radio, in its tab (the verdict chart above it names the budget too).
         page.get_by_role("tab", name="Trade-offs").click()
         page.locator("[data-testid='stRadio'] label").filter(
-            has_text="equal context budget").first.click()
+            has_text="equal context budget"
+        ).first.click()
         page.wait_for_function("() => location.search.includes('view=budget')", timeout=120_000)
         _settle(page)
         link = page.url
@@ -198,8 +215,9 @@ def test_a_japanese_page_with_a_bad_link_speaks_japanese_only(browser, app_url):
     context = _context(browser, "desk")
     page = context.new_page()
     try:
-        page.goto(f"{app_url}/Explore?lang=ja&backend=nope&sample=zzz&strategy=fixed&size=abc"
-                  "&bogus=1")
+        page.goto(
+            f"{app_url}/Explore?lang=ja&backend=nope&sample=zzz&strategy=fixed&size=abc&bogus=1"
+        )
         alerts = page.locator("[data-testid='stAlert']")
         alerts.first.wait_for(timeout=120_000)
         page.locator(".hl-box").first.wait_for(timeout=120_000)

@@ -48,8 +48,11 @@ def test_on_a_phone_compares_panels_stack_at_full_width(browser, app_url):
     page = context.new_page()
     try:
         page.goto(f"{app_url}/Compare?sample=jsquad_tsuyu")
-        page.wait_for_function(f"() => {{ const p = ({_PANELS})(); return p && p.length === 2 "
-                               "&& p.every((r) => r.width > 0); }", timeout=120_000)
+        page.wait_for_function(
+            f"() => {{ const p = ({_PANELS})(); return p && p.length === 2 "
+            "&& p.every((r) => r.width > 0); }",
+            timeout=120_000,
+        )
         first, second = page.evaluate(_PANELS)
         # Side by side they were ~170 px wide (7 kanji a line); stacked, each takes the width.
         assert first["width"] > 300
@@ -65,8 +68,9 @@ def _open_benchmark(page, app_url: str) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{app_url}/Benchmark")
     # The figures below the first screen are drawn when their tab is opened (issue 39).
     page.get_by_role("tab", name="Trade-offs").click()
-    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot .gtitle').length "
-                           ">= 3", timeout=120_000)
+    page.wait_for_function(
+        "() => document.querySelectorAll('.js-plotly-plot .gtitle').length >= 3", timeout=120_000
+    )
     page.wait_for_timeout(1500)
 
 
@@ -83,8 +87,9 @@ def test_chart_toolbars_show_only_on_hover_and_never_on_a_touch_screen(browser, 
         page.screenshot(path=str(ARTIFACTS / "lesson-benchmark-toolbars.png"))
     finally:
         context.close()
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                                is_mobile=True)
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
     page = phone.new_page()
     try:
         _open_benchmark(page, app_url)

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 
 
 def _rgb(colour: str) -> str:
-    return "rgb({}, {}, {})".format(*(int(colour[i:i + 2], 16) for i in (1, 3, 5)))
+    return "rgb({}, {}, {})".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
 
 
 def test_a_projector_draws_the_palettes_bands_and_underlines(browser, app_url):
@@ -27,7 +27,8 @@ def test_a_projector_draws_the_palettes_bands_and_underlines(browser, app_url):
         page.locator(".hl-box .c1").first.wait_for(timeout=120_000)
         for i, (band, line) in enumerate(zip(BANDS, UNDERLINES, strict=True)):
             drawn = page.locator(f".hl-box .c{i}").first.evaluate(
-                "e => { const s = getComputedStyle(e); return [s.backgroundColor, s.boxShadow]; }")
+                "e => { const s = getComputedStyle(e); return [s.backgroundColor, s.boxShadow]; }"
+            )
             assert drawn[0] == _rgb(band)
             assert _rgb(line) in drawn[1]  # the underline is kept
         page.locator(".hl-box .c1").first.scroll_into_view_if_needed()

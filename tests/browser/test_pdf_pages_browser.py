@@ -30,7 +30,9 @@ _TARGET = """
 def _settle(page) -> None:
     page.wait_for_function(
         "() => !document.querySelector('[data-stale=\"true\"]') && "
-        "!document.querySelector('[data-testid=\"stStatusWidget\"] svg')", timeout=90_000)
+        "!document.querySelector('[data-testid=\"stStatusWidget\"] svg')",
+        timeout=90_000,
+    )
     page.wait_for_timeout(400)
 
 
@@ -38,7 +40,8 @@ def _shot(page, name: str) -> None:
     """A screenshot of the page view (the rendered page and its boxes) in test-artifacts/."""
     box = page.evaluate_handle(
         "() => { for (const e of document.querySelectorAll('*')) { const b = e.shadowRoot"
-        " && e.shadowRoot.querySelector('.pv-box'); if (b) return b; } }").as_element()
+        " && e.shadowRoot.querySelector('.pv-box'); if (b) return b; } }"
+    ).as_element()
     assert box is not None
     box.evaluate("(b) => b.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(300)
@@ -46,8 +49,11 @@ def _shot(page, name: str) -> None:
 
 
 def _number(page, label: str, value: int) -> None:
-    box = page.locator("[data-testid='stNumberInput']").filter(
-        has=page.locator("[data-testid='stWidgetLabel']", has_text=label)).first
+    box = (
+        page.locator("[data-testid='stNumberInput']")
+        .filter(has=page.locator("[data-testid='stWidgetLabel']", has_text=label))
+        .first
+    )
     field = box.locator("input")
     field.fill(str(value))
     field.press("Enter")
@@ -62,8 +68,7 @@ def test_chunks_and_a_broken_answer_on_the_printed_pages(app_url, page, browser,
     assert layout is not None
     text = got.text
     result = chunkviz.chunk(text, "fixed", size=SIZE, overlap=0)
-    over = next(i for i, c in enumerate(result.chunks)
-                if len(layout.pages_of(c.start, c.end)) == 2)
+    over = next(i for i, c in enumerate(result.chunks) if len(layout.pages_of(c.start, c.end)) == 2)
     first, second = layout.pages_of(result.chunks[over].start, result.chunks[over].end)
     # An answer cut by the boundary between chunks 4 and 5, on one printed line.
     cut = 5 * SIZE
@@ -80,9 +85,11 @@ def test_chunks_and_a_broken_answer_on_the_printed_pages(app_url, page, browser,
     page.locator("[data-testid='stRadio'] label").filter(has_text="Upload a file").first.click()
     _settle(page)
     page.get_by_role("region", name="Document file").locator("input[type='file']").set_input_files(
-        str(pdf))
+        str(pdf)
+    )
     page.get_by_text(f"Read {layout.page_count} pages by layout", exact=False).first.wait_for(
-        timeout=180_000)
+        timeout=180_000
+    )
     _settle(page)
     page.get_by_label("Question", exact=True).fill("どこで切れる？")
     page.get_by_label("Answer (exact text from the document)").fill(answer)
@@ -93,13 +100,13 @@ def test_chunks_and_a_broken_answer_on_the_printed_pages(app_url, page, browser,
 
     # Select a chunk in the text view (the jump box): its boxes show on its page, outlined.
     _number(page, "Jump to chunk", over)
-    page.wait_for_function(_IN_VIEW, arg=[f'.pv-sel[data-chunk="{over}"]', first],
-                           timeout=60_000)
+    page.wait_for_function(_IN_VIEW, arg=[f'.pv-sel[data-chunk="{over}"]', first], timeout=60_000)
     _shot(page, "pdf-page-selected-chunk")
     # The same chunk continues on the next page: boxes there too.
     _number(page, "Page (of", second + 1)
-    page.wait_for_function(_IN_VIEW, arg=[f'.pv-chunk[data-chunk="{over}"]', second],
-                           timeout=60_000)
+    page.wait_for_function(
+        _IN_VIEW, arg=[f'.pv-chunk[data-chunk="{over}"]', second], timeout=60_000
+    )
     _shot(page, "pdf-page-chunk-continued")
 
     # The broken answer is red, with its cut marked, on the page where it is cut.
@@ -112,8 +119,9 @@ def test_chunks_and_a_broken_answer_on_the_printed_pages(app_url, page, browser,
     target = 4
     handle = page.evaluate_handle(
         "(n) => { for (const e of document.querySelectorAll('*')) { const r = e.shadowRoot"
-        " && e.shadowRoot.querySelector(`.pv-chunk[data-chunk=\"${n}\"]`); if (r) return r; } }",
-        target)
+        ' && e.shadowRoot.querySelector(`.pv-chunk[data-chunk="${n}"]`); if (r) return r; } }',
+        target,
+    )
     handle.as_element().click()
     page.wait_for_function(_TARGET, arg=target, timeout=60_000)
     _shot(page, "pdf-page-click-selects-text")

@@ -43,8 +43,12 @@ def _settled(page: Any) -> None:
 
 
 def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1
-            and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1)
+    return (
+        a["left"] < b["right"] - 1
+        and b["left"] < a["right"] - 1
+        and a["top"] < b["bottom"] - 1
+        and b["top"] < a["bottom"] - 1
+    )
 
 
 def _titles_whole(plot: Any) -> list[str]:
@@ -52,10 +56,17 @@ def _titles_whole(plot: Any) -> list[str]:
     drawn = plot.evaluate(_CHART_TEXTS)
     chart, texts = drawn["chart"], drawn["texts"]
     assert texts, "the chart draws no title"
-    problems = [f"cut: {t['text']}" for t in texts
-                if t["left"] < chart["left"] - 1 or t["right"] > chart["right"] + 1]
-    problems += [f"over each other: {a['text']} / {b['text']}"
-                 for i, a in enumerate(texts) for b in texts[i + 1:] if _overlap(a, b)]
+    problems = [
+        f"cut: {t['text']}"
+        for t in texts
+        if t["left"] < chart["left"] - 1 or t["right"] > chart["right"] + 1
+    ]
+    problems += [
+        f"over each other: {a['text']} / {b['text']}"
+        for i, a in enumerate(texts)
+        for b in texts[i + 1 :]
+        if _overlap(a, b)
+    ]
     return problems
 
 
@@ -125,7 +136,8 @@ def test_on_a_phone_benchmarks_chart_titles_are_whole_and_apart(browser, app_url
 
 
 def test_on_a_phone_explores_highlight_is_on_the_screen_that_starts_at_the_numbers(
-        browser, app_url):
+    browser, app_url
+):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     try:

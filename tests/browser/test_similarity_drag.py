@@ -72,9 +72,7 @@ def _wait_for_python(page, at) -> None:
     page.get_by_text(f"Rankings at the query ({at[0]:.2f}, {at[1]:.2f})").wait_for(
         state="visible", timeout=90_000
     )
-    page.wait_for_function(
-        "() => !document.querySelector('[data-stale=\"true\"]')", timeout=90_000
-    )
+    page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=90_000)
 
 
 def test_drag_query_dot_and_cosine_disagree_and_python_matches_the_drop(app_url, page):

@@ -12,8 +12,14 @@ pytestmark = pytest.mark.browser
 
 
 def test_clicking_a_cut_on_the_curve_marks_the_chunk_that_starts_there(app_url, page):
-    curve = semantic_curve(load_sample("jsquad_tsuyu").text, percentile=5, min_size=100,
-                           max_size=1000, model="tfidf", embedder=get_backend("tfidf"))
+    curve = semantic_curve(
+        load_sample("jsquad_tsuyu").text,
+        percentile=5,
+        min_size=100,
+        max_size=1000,
+        model="tfidf",
+        embedder=get_backend("tfidf"),
+    )
     topic = [i for i in curve.cuts if i not in curve.forced]
     expected_chunk = curve.cuts.index(topic[0]) + 1
     page.goto(f"{app_url}/Strategies")
@@ -35,6 +41,7 @@ def test_clicking_a_cut_on_the_curve_marks_the_chunk_that_starts_there(app_url, 
     page.wait_for_function(
         "n => [...document.querySelectorAll('*')].some(e => e.shadowRoot && "
         "e.shadowRoot.querySelector('#chunk-' + n + '.target'))",
-        arg=expected_chunk, timeout=60_000,
+        arg=expected_chunk,
+        timeout=60_000,
     )
     assert box.locator(f"#chunk-{expected_chunk}.target").count() == 1

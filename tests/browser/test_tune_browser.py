@@ -16,8 +16,9 @@ GRID = ["fixed-200-0", "paragraph"]
 
 
 def test_a_small_grid_runs_and_shows_the_recommendation(app_url, page):
-    result = tune(load_sample("tech_en"), synthetic=30, configs=grid_configs(GRID),
-                  backend="bm25", seed=0)
+    result = tune(
+        load_sample("tech_en"), synthetic=30, configs=grid_configs(GRID), backend="bm25", seed=0
+    )
     expected = result.recommendation
     page.goto(f"{app_url}/Tune?sample=tech_en&backend=bm25")
     page.wait_for_selector("[data-testid='stMultiSelect']", timeout=120_000)
@@ -45,9 +46,13 @@ def test_a_small_grid_runs_and_shows_the_recommendation(app_url, page):
     _no_error(page)
     body = page.inner_text("body")
     assert f"Synthetic questions: 30 {DEFAULT_FORM} questions (seed 0)" in body
-    rule = ("Rule: these questions cannot separate" if expected.saturated
-            else "Rule: the smallest index among" if expected.rule == "equivalent"
-            else "Rule: the best itself")
+    rule = (
+        "Rule: these questions cannot separate"
+        if expected.saturated
+        else "Rule: the smallest index among"
+        if expected.rule == "equivalent"
+        else "Rule: the best itself"
+    )
     assert rule in body  # the rule used is said, as the page renders it
     assert "checked on held-out real questions of JSQuAD and JaQuAD" in body
     assert "Held out (bench/verdict_holdout.py)" in body

@@ -25,8 +25,7 @@ _BADGES = """() => {
 def test_the_jsquad_sample_shows_its_cuts_inside_words(app_url, page):
     text = load_sample("jsquad_tsuyu").text
     cuts = word_cuts(chunkviz.chunk(text, "fixed", size=400, overlap=0))
-    page.goto(f"{app_url}/Explore?strategy=fixed&size=400&overlap=0&unit=chars"
-              "&sample=jsquad_tsuyu")
+    page.goto(f"{app_url}/Explore?strategy=fixed&size=400&overlap=0&unit=chars&sample=jsquad_tsuyu")
     page.wait_for_selector(".hl-box .cn", timeout=120_000)
     _settle(page)
     assert _metric(page, "Cuts inside words") == f"{cuts.count:,} / {len(cuts.cuts):,}"

@@ -14,8 +14,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_in_a_checkout_the_app_is_the_checkouts_entrypoint():
     cmd = app_cmd.command(["--server.port", "8600"])
-    assert cmd == [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-                   "--server.port", "8600"]
+    assert cmd == [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app.py"),
+        "--server.port",
+        "8600",
+    ]
 
 
 def test_streamlit_arguments_pass_through_the_cli(monkeypatch):
@@ -41,7 +48,7 @@ def test_on_posix_the_command_becomes_streamlit_so_a_signal_reaches_it(monkeypat
     monkeypatch.setattr(app_cmd.subprocess, "call", lambda cmd: pytest.fail("ran as a child"))
     with pytest.raises(Replaced):
         app_cmd.run(None, ["--server.headless", "true"])  # type: ignore[arg-type]
-    (path, argv), = replaced
+    ((path, argv),) = replaced
     assert path == sys.executable
     assert argv[1:4] == ["-m", "streamlit", "run"]
     assert argv[-2:] == ["--server.headless", "true"]
@@ -49,8 +56,11 @@ def test_on_posix_the_command_becomes_streamlit_so_a_signal_reaches_it(monkeypat
 
 def test_without_streamlit_the_cli_says_how_to_install(monkeypatch, capsys):
     real = importlib.util.find_spec
-    monkeypatch.setattr(app_cmd.importlib.util, "find_spec",
-                        lambda name: None if name == "streamlit" else real(name))
+    monkeypatch.setattr(
+        app_cmd.importlib.util,
+        "find_spec",
+        lambda name: None if name == "streamlit" else real(name),
+    )
     assert main(["app"]) == 2
     assert 'pip install "chunkviz[app]"' in capsys.readouterr().err
 

@@ -18,14 +18,21 @@ CONTEXT = "富士山は日本一高い山である。標高は三千七百七十
 @pytest.fixture
 def squad_file(tmp_path):
     qas = [
-        {"id": "f1", "question": "富士山の標高は", "answers": [
-            {"text": "三千七百七十六メートル", "answer_start": CONTEXT.index("三千")}]},
-        {"id": "f2", "question": "山頂には何がある", "answers": [
-            {"text": "浅間大社の奥宮", "answer_start": CONTEXT.index("浅間")}]},
+        {
+            "id": "f1",
+            "question": "富士山の標高は",
+            "answers": [{"text": "三千七百七十六メートル", "answer_start": CONTEXT.index("三千")}],
+        },
+        {
+            "id": "f2",
+            "question": "山頂には何がある",
+            "answers": [{"text": "浅間大社の奥宮", "answer_start": CONTEXT.index("浅間")}],
+        },
     ]
-    data = {"version": "1.1", "data": [
-        {"title": "富士山", "paragraphs": [{"context": CONTEXT, "qas": qas}]}
-    ]}
+    data = {
+        "version": "1.1",
+        "data": [{"title": "富士山", "paragraphs": [{"context": CONTEXT, "qas": qas}]}],
+    }
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return path
@@ -33,9 +40,24 @@ def squad_file(tmp_path):
 
 def test_bench_writes_a_results_file_and_prints_the_table(tmp_path, squad_file, capsys):
     out = tmp_path / "out"
-    code = main(["bench", "--dataset", f"squad:{squad_file}", "--backend", "bm25",
-                 "--grid", "fixed-20-4,paragraph", "--out", str(out), "--bootstrap", "50",
-                 "--permutations", "50", "--quiet"])
+    code = main(
+        [
+            "bench",
+            "--dataset",
+            f"squad:{squad_file}",
+            "--backend",
+            "bm25",
+            "--grid",
+            "fixed-20-4,paragraph",
+            "--out",
+            str(out),
+            "--bootstrap",
+            "50",
+            "--permutations",
+            "50",
+            "--quiet",
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     files = list(out.glob("*.json"))
@@ -55,8 +77,24 @@ def test_bench_writes_a_results_file_and_prints_the_table(tmp_path, squad_file, 
 
 
 def _bench(squad_file, out, grid):
-    return main(["bench", "--dataset", f"squad:{squad_file}", "--backend", "bm25", "--grid", grid,
-                 "--out", str(out), "--bootstrap", "50", "--permutations", "50", "--quiet"])
+    return main(
+        [
+            "bench",
+            "--dataset",
+            f"squad:{squad_file}",
+            "--backend",
+            "bm25",
+            "--grid",
+            grid,
+            "--out",
+            str(out),
+            "--bootstrap",
+            "50",
+            "--permutations",
+            "50",
+            "--quiet",
+        ]
+    )
 
 
 def test_two_runs_that_differ_only_in_grid_leave_two_files(tmp_path, squad_file):
@@ -109,10 +147,28 @@ def test_parse_grid():
 
 def test_bench_prints_the_unit_and_verdict_and_takes_margins(tmp_path, squad_file, capsys):
     out = tmp_path / "out"
-    code = main(["bench", "--dataset", f"squad:{squad_file}", "--backend", "bm25",
-                 "--grid", "fixed-20-4,paragraph", "--out", str(out), "--bootstrap", "50",
-                 "--permutations", "50", "--quiet", "--unit", "question",
-                 "--margin", "recall@5=0.5"])
+    code = main(
+        [
+            "bench",
+            "--dataset",
+            f"squad:{squad_file}",
+            "--backend",
+            "bm25",
+            "--grid",
+            "fixed-20-4,paragraph",
+            "--out",
+            str(out),
+            "--bootstrap",
+            "50",
+            "--permutations",
+            "50",
+            "--quiet",
+            "--unit",
+            "question",
+            "--margin",
+            "recall@5=0.5",
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "Inference resamples 2 questions (50 bootstrap resamples, 50 sign flips" in printed
@@ -140,9 +196,15 @@ def test_the_report_names_the_conclusions_that_depend_on_a_definition():
     data = load_results(Path(__file__).resolve().parents[1] / "fixtures" / "results_small.json")
     flipped = next(r for r in data.pairwise if r.metric == "recall@5" and r.significant)
     rows = tuple(replace(r, significant=False) if r is flipped else r for r in data.pairwise)
-    data = replace(data, sensitivity=Sensitivity(
-        definitions={}, ranks={}, ndcg_all=NdcgAll(k=10, places={}, relevant_counts={}),
-        pairwise={"ties_optimistic": rows}))
+    data = replace(
+        data,
+        sensitivity=Sensitivity(
+            definitions={},
+            ranks={},
+            ndcg_all=NdcgAll(k=10, places={}, relevant_counts={}),
+            pairwise={"ties_optimistic": rows},
+        ),
+    )
     text = format_report(data)
     assert "Inference resamples 15 questions" in text
     assert f"depends on the definitions: {flipped.a} vs {flipped.b}" in text

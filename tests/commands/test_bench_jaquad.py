@@ -14,9 +14,26 @@ from chunkviz.eval.results import load_results
 @pytest.fixture(scope="module")
 def jaquad_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("out")
-    code = main(["bench", "--dataset", "jaquad", "--backend", "bm25", "--sample", "60",
-                 "--grid", "fixed-200-0,paragraph", "--out", str(out), "--bootstrap", "50",
-                 "--permutations", "50", "--quiet"])
+    code = main(
+        [
+            "bench",
+            "--dataset",
+            "jaquad",
+            "--backend",
+            "bm25",
+            "--sample",
+            "60",
+            "--grid",
+            "fixed-200-0,paragraph",
+            "--out",
+            str(out),
+            "--bootstrap",
+            "50",
+            "--permutations",
+            "50",
+            "--quiet",
+        ]
+    )
     assert code == 0
     (path,) = out.glob("*.json")
     return path
@@ -42,14 +59,53 @@ def test_each_question_keeps_its_types_in_the_file(jaquad_run):
 
 def test_a_dataset_without_types_writes_no_type_fields(tmp_path):
     context = "富士山は日本一高い山である。標高は三千七百七十六メートル。"
-    data = {"data": [{"title": "富士山", "paragraphs": [{"context": context, "qas": [
-        {"id": "f1", "question": "標高は", "answers": [
-            {"text": "三千七百七十六メートル", "answer_start": context.index("三千")}]}]}]}]}
+    data = {
+        "data": [
+            {
+                "title": "富士山",
+                "paragraphs": [
+                    {
+                        "context": context,
+                        "qas": [
+                            {
+                                "id": "f1",
+                                "question": "標高は",
+                                "answers": [
+                                    {
+                                        "text": "三千七百七十六メートル",
+                                        "answer_start": context.index("三千"),
+                                    }
+                                ],
+                            }
+                        ],
+                    }
+                ],
+            }
+        ]
+    }
     path = tmp_path / "tiny.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    assert main(["bench", "--dataset", f"squad:{path}", "--backend", "bm25", "--grid",
-                 "paragraph", "--out", str(tmp_path / "out"), "--bootstrap", "20",
-                 "--permutations", "20", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "--dataset",
+                f"squad:{path}",
+                "--backend",
+                "bm25",
+                "--grid",
+                "paragraph",
+                "--out",
+                str(tmp_path / "out"),
+                "--bootstrap",
+                "20",
+                "--permutations",
+                "20",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     (written,) = (tmp_path / "out").glob("*.json")
     raw = json.loads(written.read_text(encoding="utf-8"))
     assert "question_types" not in raw

@@ -28,7 +28,10 @@ def doc(tmp_path):
 def test_strategies_json_from_a_subprocess_lists_every_strategy_with_its_schema():
     out = subprocess.run(
         [sys.executable, "-m", "chunkviz", "strategies", "--format", "json"],
-        capture_output=True, text=True, check=True, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
     )
     data = json.loads(out.stdout)
     assert [s["name"] for s in data] == [s.name for s in all_strategies()]
@@ -36,7 +39,10 @@ def test_strategies_json_from_a_subprocess_lists_every_strategy_with_its_schema(
     assert recursive["description"]
     size = next(p for p in recursive["params"] if p["name"] == "size")
     assert {k: size[k] for k in ("type", "default", "min", "unit")} == {
-        "type": "int", "default": 400, "min": 1, "unit": "chars/tokens",
+        "type": "int",
+        "default": 400,
+        "min": 1,
+        "unit": "chars/tokens",
     }
     for strategy in data:
         for param in strategy["params"]:
@@ -55,16 +61,45 @@ def test_chunk_jsonl_has_offsets_text_and_prefix(doc, capsys):
 
 
 def test_chunk_json_and_csv_carry_the_same_chunks(doc, capsys):
-    assert main(["chunk", str(doc), "--strategy", "recursive", "--size", "20",
-                 "--overlap", "5", "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "chunk",
+                str(doc),
+                "--strategy",
+                "recursive",
+                "--size",
+                "20",
+                "--overlap",
+                "5",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     result = chunkviz.chunk(DOC, "recursive", size=20, overlap=5)
     assert out == export.to_json(result) + "\n"  # Explore's JSON download, byte for byte
     payload = json.loads(out)
     assert (payload["strategy"], payload["params"]["size"]) == ("recursive", 20)
     records = payload["chunks"]
-    assert main(["chunk", str(doc), "--strategy", "recursive", "--size=20",
-                 "--overlap", "5", "--format", "csv"]) == 0
+    assert (
+        main(
+            [
+                "chunk",
+                str(doc),
+                "--strategy",
+                "recursive",
+                "--size=20",
+                "--overlap",
+                "5",
+                "--format",
+                "csv",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert out == export.to_csv(result)
     rows = list(csv.DictReader(io.StringIO(out)))
@@ -77,8 +112,7 @@ def test_chunk_json_and_csv_carry_the_same_chunks(doc, capsys):
 
 
 def test_overlap_equal_to_size_exits_2_with_the_named_message(doc, capsys):
-    code = main(["chunk", str(doc), "--strategy", "recursive", "--overlap", "200",
-                 "--size", "200"])
+    code = main(["chunk", str(doc), "--strategy", "recursive", "--overlap", "200", "--size", "200"])
     err = capsys.readouterr().err
     assert code == 2
     assert "overlap must be smaller than size (got overlap=200, size=200)" in err

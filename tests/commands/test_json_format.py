@@ -34,8 +34,9 @@ def test_the_committed_schema_is_the_generated_one():
 
 def test_tune_json_is_one_valid_document(tmp_path, capsys):
     doc = tmp_path / "x.txt"
-    doc.write_text((ROOT / "chunkviz" / "samples" / "tech_en.md").read_text(encoding="utf-8"),
-                   encoding="utf-8")
+    doc.write_text(
+        (ROOT / "chunkviz" / "samples" / "tech_en.md").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     assert main(["tune", str(doc), "--synthetic", "20", "--quiet", "--format", "json"]) == 0
     out = capsys.readouterr().out
     data = json.loads(out)  # the whole of standard output is the one document
@@ -56,18 +57,51 @@ def test_tune_json_needs_questions(tmp_path, capsys):
 
 
 def test_bench_json_is_the_results_file(tmp_path, capsys):
-    qas = [{"id": "f1", "question": "富士山の標高は", "answers": [
-        {"text": "三千七百七十六メートル", "answer_start": CONTEXT.index("三千")}]},
-        {"id": "f2", "question": "山頂には何がある", "answers": [
-            {"text": "浅間大社の奥宮", "answer_start": CONTEXT.index("浅間")}]}]
+    qas = [
+        {
+            "id": "f1",
+            "question": "富士山の標高は",
+            "answers": [{"text": "三千七百七十六メートル", "answer_start": CONTEXT.index("三千")}],
+        },
+        {
+            "id": "f2",
+            "question": "山頂には何がある",
+            "answers": [{"text": "浅間大社の奥宮", "answer_start": CONTEXT.index("浅間")}],
+        },
+    ]
     squad = tmp_path / "tiny.json"
-    squad.write_text(json.dumps({"version": "1.1", "data": [
-        {"title": "富士山", "paragraphs": [{"context": CONTEXT, "qas": qas}]}]},
-        ensure_ascii=False), encoding="utf-8")
+    squad.write_text(
+        json.dumps(
+            {
+                "version": "1.1",
+                "data": [{"title": "富士山", "paragraphs": [{"context": CONTEXT, "qas": qas}]}],
+            },
+            ensure_ascii=False,
+        ),
+        encoding="utf-8",
+    )
     out = tmp_path / "out"
-    assert main(["bench", "--dataset", f"squad:{squad}", "--grid", "fixed-20-4,paragraph",
-                 "--out", str(out), "--bootstrap", "50", "--permutations", "50", "--quiet",
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "--dataset",
+                f"squad:{squad}",
+                "--grid",
+                "fixed-20-4,paragraph",
+                "--out",
+                str(out),
+                "--bootstrap",
+                "50",
+                "--permutations",
+                "50",
+                "--quiet",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     data = json.loads(captured.out)
     _valid(data, "bench")
@@ -80,8 +114,23 @@ def test_bench_json_is_the_results_file(tmp_path, capsys):
 def test_chunk_json_is_valid_and_an_unknown_field_is_refused(tmp_path, capsys):
     doc = tmp_path / "doc.txt"
     doc.write_text(CONTEXT * 3, encoding="utf-8")
-    assert main(["chunk", str(doc), "--strategy", "fixed", "--size", "30", "--overlap", "5",
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "chunk",
+                str(doc),
+                "--strategy",
+                "fixed",
+                "--size",
+                "30",
+                "--overlap",
+                "5",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     _valid(data, "chunk")
     assert [c["start"] for c in data["chunks"]][:2] == [0, 25]
@@ -94,8 +143,10 @@ def test_audit_json_is_valid(tmp_path, capsys):
     doc = tmp_path / "doc.txt"
     doc.write_text(CONTEXT, encoding="utf-8")
     chunks = tmp_path / "chunks.json"
-    chunks.write_text(json.dumps([CONTEXT[:14], "どこにもない文", CONTEXT[20:]],
-                                 ensure_ascii=False), encoding="utf-8")
+    chunks.write_text(
+        json.dumps([CONTEXT[:14], "どこにもない文", CONTEXT[20:]], ensure_ascii=False),
+        encoding="utf-8",
+    )
     assert main(["audit", str(doc), str(chunks), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     _valid(data, "audit")
@@ -106,11 +157,23 @@ def test_audit_json_is_valid(tmp_path, capsys):
 
 def test_lost_json_is_valid(tmp_path, capsys):
     squad = tmp_path / "tiny.json"
-    qas = [{"id": "f1", "question": "標高は", "answers": [
-        {"text": "三千七百七十六メートル", "answer_start": CONTEXT.index("三千")}]}]
-    squad.write_text(json.dumps({"version": "1.1", "data": [
-        {"title": "富士山", "paragraphs": [{"context": CONTEXT, "qas": qas}]}]},
-        ensure_ascii=False), encoding="utf-8")
+    qas = [
+        {
+            "id": "f1",
+            "question": "標高は",
+            "answers": [{"text": "三千七百七十六メートル", "answer_start": CONTEXT.index("三千")}],
+        }
+    ]
+    squad.write_text(
+        json.dumps(
+            {
+                "version": "1.1",
+                "data": [{"title": "富士山", "paragraphs": [{"context": CONTEXT, "qas": qas}]}],
+            },
+            ensure_ascii=False,
+        ),
+        encoding="utf-8",
+    )
     assert main(["lost", "--dataset", f"squad:{squad}", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     _valid(data, "lost")
@@ -125,9 +188,24 @@ def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
     doc = tmp_path / "big.txt"
     doc.write_text(CONTEXT * 3000, encoding="utf-8")  # far more output than a pipe holds
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with subprocess.Popen([sys.executable, "-m", "chunkviz", "chunk", str(doc), "--strategy",
-                           "fixed", "--size", "10", "--format", "json"],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as proc:
+    with subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "chunkviz",
+            "chunk",
+            str(doc),
+            "--strategy",
+            "fixed",
+            "--size",
+            "10",
+            "--format",
+            "json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    ) as proc:
         assert proc.stdout.read(10).startswith(b"{")
         proc.stdout.close()  # as head does
         err = proc.stderr.read().decode()

@@ -16,15 +16,32 @@ from chunkviz.eval.runner import shipped_results_dir
 
 
 def test_lost_by_question_type_agrees_with_the_benchmark_file(capsys):
-    assert main(["lost", "--dataset", "jaquad", "--sample", "0", "--by-type", "question",
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "lost",
+                "--dataset",
+                "jaquad",
+                "--sample",
+                "0",
+                "--by-type",
+                "question",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     (path,) = shipped_results_dir().glob("jaquad-bm25-all-s0-*.json")
-    from_file = {r.type: (r.questions, dict(r.lost))
-                 for r in metric_by_type(load_results(path), "recall@5", "question")}
+    from_file = {
+        r.type: (r.questions, dict(r.lost))
+        for r in metric_by_type(load_results(path), "recall@5", "question")
+    }
     assert {e["type"]: (e["questions"], e["broken"]) for e in out["by_type"]} == from_file
     assert sum(e["broken"]["fixed-100-0"] for e in out["by_type"]) == next(
-        c["broken"] for c in out["configs"] if c["config"] == "fixed-100-0")
+        c["broken"] for c in out["configs"] if c["config"] == "fixed-100-0"
+    )
 
 
 def test_the_table_names_each_type(capsys):

@@ -13,8 +13,11 @@ from chunkviz.datasets.squad import REASON_MISMATCH, REASON_UNANSWERABLE
 from chunkviz.errors import DatasetError
 
 QUESTION_TYPES = {
-    "Lexical variation (world knowledge)", "Lexical variation (synonymy)",
-    "Syntactic variation", "Multiple sentence reasoning", "Logical reasoning",
+    "Lexical variation (world knowledge)",
+    "Lexical variation (synonymy)",
+    "Syntactic variation",
+    "Multiple sentence reasoning",
+    "Logical reasoning",
 }
 
 
@@ -47,8 +50,12 @@ def test_corpus_counts(corpus, raw):
 
 def test_every_span_is_its_answer_in_the_document(corpus):
     texts = {d.doc_id: d.text for d in corpus.documents}
-    bad = [q.qid for q in corpus.questions for s in q.spans
-           if s.doc_id != q.doc_id or texts[s.doc_id][s.start : s.end] != q.answer]
+    bad = [
+        q.qid
+        for q in corpus.questions
+        for s in q.spans
+        if s.doc_id != q.doc_id or texts[s.doc_id][s.start : s.end] != q.answer
+    ]
     assert not bad
     assert all(len(q.spans) == 1 and q.answer for q in corpus.questions)
 
@@ -58,8 +65,9 @@ def test_documents_are_the_contexts_in_file_order(corpus, raw):
     for article, doc in zip(_articles(raw), corpus.documents, strict=True):
         assert doc.title == article["title"]
         assert doc.text == SEPARATOR.join(p["context"] for p in article["paragraphs"])
-        assert {qa["id"].rsplit("-", 2)[0] for p in article["paragraphs"] for qa in p["qas"]} \
-            == {doc.doc_id}
+        assert {qa["id"].rsplit("-", 2)[0] for p in article["paragraphs"] for qa in p["qas"]} == {
+            doc.doc_id
+        }
 
 
 def test_paragraph_starts_are_context_starts_and_blank_lines(corpus, raw):
@@ -76,10 +84,15 @@ def test_paragraph_starts_are_context_starts_and_blank_lines(corpus, raw):
 
 
 def test_question_and_answer_types_are_kept(corpus, raw):
-    assert Counter(q.question_type for q in corpus.questions) == Counter({
-        "Lexical variation (world knowledge)": 930, "Syntactic variation": 899,
-        "Multiple sentence reasoning": 829, "Lexical variation (synonymy)": 809,
-        "Logical reasoning": 472})
+    assert Counter(q.question_type for q in corpus.questions) == Counter(
+        {
+            "Lexical variation (world knowledge)": 930,
+            "Syntactic variation": 899,
+            "Multiple sentence reasoning": 829,
+            "Lexical variation (synonymy)": 809,
+            "Logical reasoning": 472,
+        }
+    )
     answer_types = Counter(q.answer_type for q in corpus.questions)
     assert set(answer_types) == {"Object", "Person", "Date/Time", "Location", "Cause", "Manner"}
     assert answer_types["Object"] == 1968
@@ -95,21 +108,48 @@ def test_jsquad_questions_carry_no_types():
 
 
 def _fixture():
-    return {"version": "x", "data": [
-        {"title": "甲", "paragraphs": [
-            {"context": "一段落目。\n\n二段落目の文。", "qas": [
-                {"id": "de-007-00-000", "question": "何?", "question_type": "Logical reasoning",
-                 "answers": [{"text": "二段落目", "answer_start": 7, "answer_type": "Object"}]},
-                {"id": "de-007-00-001", "question": "ずれ?", "question_type": "Syntactic variation",
-                 "answers": [{"text": "一段", "answer_start": 3, "answer_type": "Object"}]},
-            ]},
-            {"context": "三つ目。", "qas": [
-                {"id": "de-007-01-000", "question": "三?", "answers": [
-                    {"text": "三つ目", "answer_start": 0}]},
-                {"id": "de-007-01-001", "question": "無?", "answers": []},
-            ]},
-        ]},
-    ]}
+    return {
+        "version": "x",
+        "data": [
+            {
+                "title": "甲",
+                "paragraphs": [
+                    {
+                        "context": "一段落目。\n\n二段落目の文。",
+                        "qas": [
+                            {
+                                "id": "de-007-00-000",
+                                "question": "何?",
+                                "question_type": "Logical reasoning",
+                                "answers": [
+                                    {"text": "二段落目", "answer_start": 7, "answer_type": "Object"}
+                                ],
+                            },
+                            {
+                                "id": "de-007-00-001",
+                                "question": "ずれ?",
+                                "question_type": "Syntactic variation",
+                                "answers": [
+                                    {"text": "一段", "answer_start": 3, "answer_type": "Object"}
+                                ],
+                            },
+                        ],
+                    },
+                    {
+                        "context": "三つ目。",
+                        "qas": [
+                            {
+                                "id": "de-007-01-000",
+                                "question": "三?",
+                                "answers": [{"text": "三つ目", "answer_start": 0}],
+                            },
+                            {"id": "de-007-01-001", "question": "無?", "answers": []},
+                        ],
+                    },
+                ],
+            },
+        ],
+    }
 
 
 def test_jaquad_path_reads_a_small_file(tmp_path):
@@ -132,7 +172,8 @@ def test_jaquad_path_reads_a_small_file(tmp_path):
 def test_jaquad_path_reads_a_folder_in_name_order(tmp_path, raw):
     (tmp_path / "b.json").write_text(json.dumps(_fixture(), ensure_ascii=False), "utf-8")
     (tmp_path / "a.json").write_text(
-        json.dumps({"data": raw[0]["data"][:2]}, ensure_ascii=False), "utf-8")
+        json.dumps({"data": raw[0]["data"][:2]}, ensure_ascii=False), "utf-8"
+    )
     (tmp_path / "notes.txt").write_text("ignored", "utf-8")
     ds = load_dataset(f"jaquad:{tmp_path}")
     assert [d.doc_id for d in ds.documents] == ["de-000", "de-001", "de-007"]
@@ -153,17 +194,54 @@ def test_an_empty_folder_is_a_clear_error(tmp_path):
 
 
 def test_ids_not_of_jaquads_form_are_refused():
-    data = {"data": [{"title": "T", "paragraphs": [{"context": "body", "qas": [
-        {"id": "q17", "question": "?", "answers": [{"text": "body", "answer_start": 0}]}]}]}]}
+    data = {
+        "data": [
+            {
+                "title": "T",
+                "paragraphs": [
+                    {
+                        "context": "body",
+                        "qas": [
+                            {
+                                "id": "q17",
+                                "question": "?",
+                                "answers": [{"text": "body", "answer_start": 0}],
+                            }
+                        ],
+                    }
+                ],
+            }
+        ]
+    }
     with pytest.raises(DatasetError, match="squad:PATH"):
         build_jaquad(data)
 
 
 def test_an_article_mixing_ids_is_refused():
-    data = {"data": [{"title": "T", "paragraphs": [{"context": "body", "qas": [
-        {"id": "de-001-00-000", "question": "?", "answers": [{"text": "b", "answer_start": 0}]},
-        {"id": "de-002-00-000", "question": "?", "answers": [{"text": "b", "answer_start": 0}]},
-    ]}]}]}
+    data = {
+        "data": [
+            {
+                "title": "T",
+                "paragraphs": [
+                    {
+                        "context": "body",
+                        "qas": [
+                            {
+                                "id": "de-001-00-000",
+                                "question": "?",
+                                "answers": [{"text": "b", "answer_start": 0}],
+                            },
+                            {
+                                "id": "de-002-00-000",
+                                "question": "?",
+                                "answers": [{"text": "b", "answer_start": 0}],
+                            },
+                        ],
+                    }
+                ],
+            }
+        ]
+    }
     with pytest.raises(DatasetError, match="several articles"):
         build_jaquad(data)
 

@@ -121,17 +121,49 @@ def test_missing_vendored_file_names_the_expected_path(monkeypatch, tmp_path):
 
 
 def test_context_without_title_prefix_is_refused():
-    data = {"data": [{"title": "T", "paragraphs": [
-        {"context": "no prefix here", "qas": [
-            {"id": "a1p0q0", "question": "?", "answers": [{"text": "no", "answer_start": 0}]}]}]}]}
+    data = {
+        "data": [
+            {
+                "title": "T",
+                "paragraphs": [
+                    {
+                        "context": "no prefix here",
+                        "qas": [
+                            {
+                                "id": "a1p0q0",
+                                "question": "?",
+                                "answers": [{"text": "no", "answer_start": 0}],
+                            }
+                        ],
+                    }
+                ],
+            }
+        ]
+    }
     with pytest.raises(DatasetError, match="title prefix"):
         build_jsquad(data)
 
 
 def test_ids_without_paragraph_numbers_are_refused():
-    data = {"data": [{"title": "T", "paragraphs": [
-        {"context": "T [SEP] body", "qas": [
-            {"id": "q-17", "question": "?", "answers": [{"text": "body", "answer_start": 8}]}]}]}]}
+    data = {
+        "data": [
+            {
+                "title": "T",
+                "paragraphs": [
+                    {
+                        "context": "T [SEP] body",
+                        "qas": [
+                            {
+                                "id": "q-17",
+                                "question": "?",
+                                "answers": [{"text": "body", "answer_start": 8}],
+                            }
+                        ],
+                    }
+                ],
+            }
+        ]
+    }
     with pytest.raises(DatasetError, match="squad:PATH"):
         build_jsquad(data)
 

@@ -24,14 +24,14 @@ def test_the_nearest_near_match_of_an_answer_not_found():
     text = "申請は勤怠システムから3営業日前までに行うこと。"
     near = nearest(fold(text), "勤怠システムから五営業日前")
     assert near is not None
-    assert text[near.start:near.end].startswith("勤怠システムから")
+    assert text[near.start : near.end].startswith("勤怠システムから")
     assert 0.8 <= near.similarity < 1
     assert nearest(fold(text), "まったく関係のない文") is None
 
 
 @given(st.text(alphabet="ab　 ａｂ⽂文\n", max_size=30), st.integers(0, 30), st.integers(1, 6))
 def test_every_match_is_a_span_of_the_text_that_folds_to_the_answer(text, start, length):
-    answer = text[start:start + length]
+    answer = text[start : start + length]
     for a, b in locate(text, answer):
         assert 0 <= a < b <= len(text)
         assert fold(text[a:b]).text == fold(answer).text

@@ -23,9 +23,7 @@ DOC = (
 
 
 def test_answers_become_spans_in_document_coordinates():
-    report = locate_qa_pairs(
-        [{"question": "締め日は？", "answer": "毎月末締め"}], DOC
-    )
+    report = locate_qa_pairs([{"question": "締め日は？", "answer": "毎月末締め"}], DOC)
     (q,) = report.dataset.questions
     assert q.spans == (Span("document", DOC.index("毎月末締め"), DOC.index("毎月末締め") + 5),)
     assert DOC[q.spans[0].start : q.spans[0].end] == "毎月末締め"

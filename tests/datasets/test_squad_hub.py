@@ -17,20 +17,45 @@ JA = "寒帯ジェット気流が冬に南下する。梅雨前線が停滞す�
 SQUAD = {
     "version": "v2.0",
     "data": [
-        {"title": "Weather", "paragraphs": [
-            {"context": EN, "qas": [
-                {"id": "q1", "question": "What moves south?",
-                 "answers": [{"text": "polar jet stream", "answer_start": 9},
-                             {"text": "jet stream", "answer_start": 15}]},
-                {"id": "q2", "question": "Unanswerable?", "answers": [], "is_impossible": True},
-                {"id": "q3", "question": "Wrong offset?",
-                 "answers": [{"text": "winter", "answer_start": 3}]},
-            ]},
-            {"context": JA, "qas": [
-                {"id": "q4", "question": "何が停滞する？",
-                 "answers": [{"text": "梅雨前線", "answer_start": 16}]},
-            ]},
-        ]},
+        {
+            "title": "Weather",
+            "paragraphs": [
+                {
+                    "context": EN,
+                    "qas": [
+                        {
+                            "id": "q1",
+                            "question": "What moves south?",
+                            "answers": [
+                                {"text": "polar jet stream", "answer_start": 9},
+                                {"text": "jet stream", "answer_start": 15},
+                            ],
+                        },
+                        {
+                            "id": "q2",
+                            "question": "Unanswerable?",
+                            "answers": [],
+                            "is_impossible": True,
+                        },
+                        {
+                            "id": "q3",
+                            "question": "Wrong offset?",
+                            "answers": [{"text": "winter", "answer_start": 3}],
+                        },
+                    ],
+                },
+                {
+                    "context": JA,
+                    "qas": [
+                        {
+                            "id": "q4",
+                            "question": "何が停滞する？",
+                            "answers": [{"text": "梅雨前線", "answer_start": 16}],
+                        },
+                    ],
+                },
+            ],
+        },
     ],
 }
 
@@ -90,12 +115,18 @@ def _hub_rows():
     for article in SQUAD["data"]:
         for p in article["paragraphs"]:
             for qa in p["qas"]:
-                rows.append({
-                    "id": qa["id"], "title": article["title"], "context": p["context"],
-                    "question": qa["question"],
-                    "answers": {"text": [a["text"] for a in qa["answers"]],
-                                "answer_start": [a["answer_start"] for a in qa["answers"]]},
-                })
+                rows.append(
+                    {
+                        "id": qa["id"],
+                        "title": article["title"],
+                        "context": p["context"],
+                        "question": qa["question"],
+                        "answers": {
+                            "text": [a["text"] for a in qa["answers"]],
+                            "answer_start": [a["answer_start"] for a in qa["answers"]],
+                        },
+                    }
+                )
     return rows
 
 

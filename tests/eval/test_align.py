@@ -42,8 +42,11 @@ def _langchain(docs: list) -> list[ImportedChunk]:
 
 def test_langchain_regex_separator_is_reported_and_aligned() -> None:
     splitter = CharacterTextSplitter(
-        separator=r"\s+", is_separator_regex=True, add_start_index=True,
-        chunk_size=60, chunk_overlap=0,
+        separator=r"\s+",
+        is_separator_regex=True,
+        add_start_index=True,
+        chunk_size=60,
+        chunk_overlap=0,
     )
     docs = splitter.create_documents([EN])
     # The library's own output, as NOTES.md records it: the pattern text joins the pieces.
@@ -70,7 +73,10 @@ def test_langchain_regex_separator_is_reported_and_aligned() -> None:
 
 def test_langchain_dropped_separators_are_reported_as_gaps() -> None:
     splitter = RecursiveCharacterTextSplitter(
-        separators=["。"], keep_separator=False, chunk_size=30, chunk_overlap=0,
+        separators=["。"],
+        keep_separator=False,
+        chunk_size=30,
+        chunk_overlap=0,
         add_start_index=True,
     )
     docs = splitter.create_documents([JA])
@@ -151,12 +157,21 @@ def test_chonkie_duplicate_start_index_is_reported() -> None:
 # its node format is tested with literal dumps shaped exactly like TextNode.model_dump().
 def _node(text: str, start: int | None, end: int | None) -> dict[str, object]:
     return {
-        "id_": "n", "embedding": None, "metadata": {}, "excluded_embed_metadata_keys": [],
-        "excluded_llm_metadata_keys": [], "relationships": {},
+        "id_": "n",
+        "embedding": None,
+        "metadata": {},
+        "excluded_embed_metadata_keys": [],
+        "excluded_llm_metadata_keys": [],
+        "relationships": {},
         "metadata_template": "{key}: {value}",
-        "metadata_separator": "\n", "text": text, "mimetype": "text/plain",
-        "start_char_idx": start, "end_char_idx": end, "metadata_seperator": "\n",
-        "text_template": "{metadata_str}\n\n{content}", "class_name": "TextNode",
+        "metadata_separator": "\n",
+        "text": text,
+        "mimetype": "text/plain",
+        "start_char_idx": start,
+        "end_char_idx": end,
+        "metadata_seperator": "\n",
+        "text_template": "{metadata_str}\n\n{content}",
+        "class_name": "TextNode",
     }
 
 
@@ -258,9 +273,13 @@ def test_audit_command_prints_the_report(tmp_path, capsys) -> None:
     doc.write_text(text, encoding="utf-8")
     pieces = [text[s:e] for s, e in truth]
     chunks = tmp_path / "chunks.json"
-    chunks.write_text(json.dumps(
-        [{"page_content": p, "metadata": {"start_index": text.find(p)}} for p in pieces],
-        ensure_ascii=False), encoding="utf-8")
+    chunks.write_text(
+        json.dumps(
+            [{"page_content": p, "metadata": {"start_index": text.find(p)}} for p in pieces],
+            ensure_ascii=False,
+        ),
+        encoding="utf-8",
+    )
     assert main(["audit", str(doc), str(chunks)]) == 0
     out = capsys.readouterr().out
     assert "4 chunks read as langchain; 4 aligned" in out
@@ -281,8 +300,9 @@ def test_fixed_windows_align_back_to_their_offsets(text: str, size: int, overlap
     pieces = result.chunk_texts()
     # With their claimed starts (chonkie, LlamaIndex), every chunk is placed exactly, even on
     # repeated text and when it is only whitespace.
-    claimed = align_chunks(text, [ImportedChunk(p, s) for p, (s, _) in zip(pieces, truth,
-                                                                                strict=True)])
+    claimed = align_chunks(
+        text, [ImportedChunk(p, s) for p, (s, _) in zip(pieces, truth, strict=True)]
+    )
     assert [(c.start, c.end) for c in claimed.chunks] == truth
     assert not claimed.wrong_claims
     # Without claims, adjacent windows (no overlap) are placed exactly too: the monotonic rule
@@ -332,7 +352,8 @@ def test_chunks_of_another_text_cost_a_window_each_not_the_text_so_far(monkeypat
 
 @pytest.mark.parametrize("jsonl", [False, True], ids=["json", "jsonl"])
 def test_the_audit_of_millions_of_chunks_is_refused_before_they_are_parsed(
-        tmp_path, capsys, monkeypatch, jsonl):
+    tmp_path, capsys, monkeypatch, jsonl
+):
     # 3.99 million chunks in a 16 MB file: a MemoryError traceback while json.loads built them.
     from chunkviz.cli import main
 
@@ -343,8 +364,10 @@ def test_the_audit_of_millions_of_chunks_is_refused_before_they_are_parsed(
     doc = tmp_path / "doc.txt"
     doc.write_text("a" * 1_000, encoding="utf-8")
     chunks = tmp_path / "chunks.json"
-    chunks.write_text("\n".join(['"a"'] * 3_990_000) if jsonl
-                      else "[" + ",".join(['"a"'] * 3_990_000) + "]", encoding="utf-8")
+    chunks.write_text(
+        "\n".join(['"a"'] * 3_990_000) if jsonl else "[" + ",".join(['"a"'] * 3_990_000) + "]",
+        encoding="utf-8",
+    )
     assert main(["audit", str(doc), str(chunks)]) == 2
     err = capsys.readouterr().err
     assert "chunk file chunks.json holds 3,990,000 chunks; at most 20,000" in err

@@ -66,7 +66,14 @@ def test_results_follow_the_schema(results):
     assert results.engine == "local"
     d = results.dataset
     assert (d.name, d.spec, d.documents, d.questions, d.sample, d.seed, d.dropped) == (
-        "tiny", "tiny", 2, 6, 0, 0, 1)
+        "tiny",
+        "tiny",
+        2,
+        6,
+        0,
+        0,
+        1,
+    )
     assert results.backend.measure == "bm25"
     assert results.question_ids == ("q1", "q2", "q3", "q4", "q5", "q6")
     assert results.labels == ("fixed-20-0", "fixed-40-8", "paragraph")
@@ -122,7 +129,8 @@ def test_every_rank_metric_is_recomputed_from_the_ranks(results):
     for label in results.labels:
         for key in rank_keys():
             assert results.recompute(label, key) == pytest.approx(
-                results.metrics[label][key].mean, abs=1e-12)
+                results.metrics[label][key].mean, abs=1e-12
+            )
         for key, est in results.budget.metrics[label].items():
             assert results.recompute(label, key) == pytest.approx(est.mean, abs=1e-12)
 
@@ -157,8 +165,14 @@ def test_two_runs_write_identical_files_apart_from_timings(tmp_path, results):
 
 def test_progress_names_each_stage_in_order_and_never_goes_back():
     calls = []
-    run_benchmark(make_dataset(), CONFIGS[:2], "bm25", bootstrap=50, permutations=50,
-                  progress=lambda stage, done, total, msg: calls.append((stage, done, total)))
+    run_benchmark(
+        make_dataset(),
+        CONFIGS[:2],
+        "bm25",
+        bootstrap=50,
+        permutations=50,
+        progress=lambda stage, done, total, msg: calls.append((stage, done, total)),
+    )
     stages = list(dict.fromkeys(c[0] for c in calls))
     assert stages == [s for s in STAGES if s in stages]
     assert {"chunk", "rank"} <= set(stages)
@@ -198,13 +212,26 @@ def test_the_chunk_and_encode_stages_go_through_the_engine(tmp_path):
     from tests.retrieval.test_cache import CountingBackend
 
     engine = RecordingEngine()
-    res = run_benchmark(make_dataset(), CONFIGS, CountingBackend(), cache_dir=tmp_path,
-                        bootstrap=50, permutations=50, engine=engine)
+    res = run_benchmark(
+        make_dataset(),
+        CONFIGS,
+        CountingBackend(),
+        cache_dir=tmp_path,
+        bootstrap=50,
+        permutations=50,
+        engine=engine,
+    )
     assert engine.chunked == [(2, len(CONFIGS))]
     unique = res.timings.unique_texts
     assert engine.encoded == [("query", 6), ("document", unique)]
-    plain = run_benchmark(make_dataset(), CONFIGS, CountingBackend(), cache_dir=tmp_path / "b",
-                          bootstrap=50, permutations=50)
+    plain = run_benchmark(
+        make_dataset(),
+        CONFIGS,
+        CountingBackend(),
+        cache_dir=tmp_path / "b",
+        bootstrap=50,
+        permutations=50,
+    )
     assert res.ranks == plain.ranks
     assert res.metrics == plain.metrics
 
@@ -225,11 +252,24 @@ def test_an_engine_that_encodes_elsewhere_lands_vectors_the_runner_reads(tmp_pat
             progress("encode", 1, 1, "done elsewhere")
 
     backend = CountingBackend()
-    res = run_benchmark(make_dataset(), CONFIGS, backend, cache_dir=tmp_path, bootstrap=50,
-                        permutations=50, engine=Elsewhere())
+    res = run_benchmark(
+        make_dataset(),
+        CONFIGS,
+        backend,
+        cache_dir=tmp_path,
+        bootstrap=50,
+        permutations=50,
+        engine=Elsewhere(),
+    )
     assert backend.calls == []
-    plain = run_benchmark(make_dataset(), CONFIGS, CountingBackend(), cache_dir=tmp_path / "b",
-                          bootstrap=50, permutations=50)
+    plain = run_benchmark(
+        make_dataset(),
+        CONFIGS,
+        CountingBackend(),
+        cache_dir=tmp_path / "b",
+        bootstrap=50,
+        permutations=50,
+    )
     assert res.ranks == plain.ranks
 
 
@@ -239,16 +279,18 @@ def test_dense_backend_encodes_each_unique_text_once(tmp_path):
     backend = CountingBackend()
     # fixed-40-8 and fixed-40-8 under another label share every text
     configs = (fixed_config(40, 8), Config("again", "fixed", {"size": 40, "overlap": 8}))
-    res = run_benchmark(make_dataset(), configs, backend, cache_dir=tmp_path, bootstrap=50,
-                        permutations=50)
+    res = run_benchmark(
+        make_dataset(), configs, backend, cache_dir=tmp_path, bootstrap=50, permutations=50
+    )
     encoded = [t for call in backend.calls for t in call]
     assert len(encoded) == len(set(encoded))
     assert res.timings.encoded_texts == res.configs[0].chunks + 6
     assert res.ranks["fixed-40-8"] == res.ranks["again"]
     backend.calls.clear()
     assert res.timings.cache_hits == 0  # a cold run finds nothing in the cache
-    warm = run_benchmark(make_dataset(), configs, backend, cache_dir=tmp_path, bootstrap=50,
-                         permutations=50)
+    warm = run_benchmark(
+        make_dataset(), configs, backend, cache_dir=tmp_path, bootstrap=50, permutations=50
+    )
     assert backend.calls == []
     assert warm.timings.encoded_texts == 0
     assert warm.timings.cache_hits == warm.timings.unique_texts
@@ -274,16 +316,37 @@ def test_bad_inputs_are_rejected():
 def test_run_ids_name_every_setting_that_changes_the_result():
     from chunkviz.eval.results import run_id
 
-    base = dict(dataset="jsquad", spec="jsquad", backend="st:cl-nagoya/ruri-v3-130m",
-                model="cl-nagoya/ruri-v3-130m", measure="cosine", sample=500, seed=2,
-                configs=CONFIGS, ks=range(1, 21), budget_chars=2000, alpha=0.05,
-                bootstrap=2000, permutations=5000)
+    base = dict(
+        dataset="jsquad",
+        spec="jsquad",
+        backend="st:cl-nagoya/ruri-v3-130m",
+        model="cl-nagoya/ruri-v3-130m",
+        measure="cosine",
+        sample=500,
+        seed=2,
+        configs=CONFIGS,
+        ks=range(1, 21),
+        budget_chars=2000,
+        alpha=0.05,
+        bootstrap=2000,
+        permutations=5000,
+    )
     first = run_id(**base)
     assert first.startswith("jsquad-st_cl-nagoya_ruri-v3-130m-n500-s2-")
     assert first == run_id(**base)
-    changes = dict(spec="jsquad:other.json", model="m2", measure="dot", sample=400, seed=3,
-                   configs=CONFIGS[:2], ks=range(1, 11), budget_chars=1000, alpha=0.01,
-                   bootstrap=1000, permutations=100)
+    changes = dict(
+        spec="jsquad:other.json",
+        model="m2",
+        measure="dot",
+        sample=400,
+        seed=3,
+        configs=CONFIGS[:2],
+        ks=range(1, 11),
+        budget_chars=1000,
+        alpha=0.01,
+        bootstrap=1000,
+        permutations=100,
+    )
     ids = {run_id(**{**base, key: value}) for key, value in changes.items()}
     assert len(ids) == len(changes)
     assert first not in ids
@@ -350,8 +413,13 @@ def test_the_unit_of_resampling_is_recorded_and_used(results, tmp_path):
     # The file's pairwise rows are what the stats module gives on the file's own ranks and units.
     clusters = Clusters.of(results.question_docs)
     per_q = {lab: metric_values("recall", results.ranks[lab], 5) for lab in results.labels}
-    expected = pairwise_tests(per_q, metric="recall@5", permutations=200, seed=0,
-                              resampling=Resampling.draw(clusters, 200, 0))
+    expected = pairwise_tests(
+        per_q,
+        metric="recall@5",
+        permutations=200,
+        seed=0,
+        resampling=Resampling.draw(clusters, 200, 0),
+    )
     rows = [r for r in results.pairwise if r.metric == "recall@5"]
     assert rows == expected
     assert all(r.unit == "document" and r.a_wins is not None for r in rows)
@@ -360,8 +428,15 @@ def test_the_unit_of_resampling_is_recorded_and_used(results, tmp_path):
 
 
 def test_question_level_inference_stays_an_option():
-    res = run_benchmark(make_dataset(), CONFIGS[:2], "bm25", bootstrap=50, permutations=50,
-                        unit="question", margins={"recall@5": 0.05})
+    res = run_benchmark(
+        make_dataset(),
+        CONFIGS[:2],
+        "bm25",
+        bootstrap=50,
+        permutations=50,
+        unit="question",
+        margins={"recall@5": 0.05},
+    )
     assert (res.stats.unit, res.stats.units) == ("question", 6)
     assert {r.unit for r in res.pairwise} == {"question"}
     assert res.stats.margins["recall@5"] == 0.05
@@ -381,16 +456,20 @@ def test_bench_and_lost_evaluate_the_same_sample_and_count_the_same_losses():
 
     data = make_dataset()
     for n, seed in ((3, 0), (3, 1), (4, 7)):
-        res = run_benchmark(data, CONFIGS, "bm25", sample=n, seed=seed, bootstrap=50,
-                            permutations=50)
+        res = run_benchmark(
+            data, CONFIGS, "bm25", sample=n, seed=seed, bootstrap=50, permutations=50
+        )
         sampled = sample_questions(data, n, seed)
         assert list(res.question_ids) == [q.qid for q in sampled.questions]
         rows = lost_table(sampled, CONFIGS)
         assert [c.broken for c in res.configs] == [r.broken for r in rows]
         assert [c.predicted_chunks for c in res.configs] == [r.predicted_chunks for r in rows]
         for c, r in zip(res.configs, rows, strict=True):
-            lost_ids = [q for q, rank in zip(res.question_ids, res.ranks[c.label], strict=True)
-                        if rank is None]
+            lost_ids = [
+                q
+                for q, rank in zip(res.question_ids, res.ranks[c.label], strict=True)
+                if rank is None
+            ]
             assert lost_ids == list(r.broken_ids)
 
 
@@ -420,8 +499,12 @@ def test_each_stage_can_be_called_on_its_own():
 def test_sensitivity_ranks_bound_the_main_ones_and_are_retested(results):
     sens = results.sensitivity
     assert sens is not None
-    assert set(sens.definitions) == {"ties_optimistic", "relevance_any_answer",
-                                     "relevance_answer_text", "ndcg_all_relevant"}
+    assert set(sens.definitions) == {
+        "ties_optimistic",
+        "relevance_any_answer",
+        "relevance_answer_text",
+        "ndcg_all_relevant",
+    }
     for label, main in results.ranks.items():
         for name in ("ties_optimistic", "relevance_any_answer", "relevance_answer_text"):
             alt = sens.ranks[name][label]
@@ -443,28 +526,33 @@ def test_sensitivity_ranks_bound_the_main_ones_and_are_retested(results):
     assert all(r.unit == "document" for rows in sens.pairwise.values() for r in rows)
 
 
-
 def test_a_definition_that_keeps_the_main_ranks_reuses_the_main_tests():
     from chunkviz.eval import runner
 
     loaded = runner.load_stage(make_dataset(), "bm25", sample=0, seed=0, cache_dir=None)
-    indexed = runner.spans_stage(loaded, CONFIGS, runner.chunk_stage(loaded, CONFIGS,
-                                                                     LocalEngine()))
-    ranked = runner.rank_stage(loaded, indexed, runner.encode_stage(loaded, indexed, "cosine",
-                                                                    LocalEngine()))
+    indexed = runner.spans_stage(
+        loaded, CONFIGS, runner.chunk_stage(loaded, CONFIGS, LocalEngine())
+    )
+    ranked = runner.rank_stage(
+        loaded, indexed, runner.encode_stage(loaded, indexed, "cosine", LocalEngine())
+    )
     scored = runner.score_stage(indexed, ranked, budget_chars=200, bootstrap=50, seed=0)
     main = runner.significance_stage(scored, alpha=0.05, permutations=50, seed=0)
-    kept = [name for name in runner.RANK_DEFINITIONS
-            if all(rk.alternative_ranks[name] == rk.ranks for rk in ranked)]
+    kept = [
+        name
+        for name in runner.RANK_DEFINITIONS
+        if all(rk.alternative_ranks[name] == rk.ranks for rk in ranked)
+    ]
     assert kept  # the reuse is exercised: some definition changes no rank here
-    computed = runner.sensitivity_stage(indexed, ranked, scored, alpha=0.05, permutations=50,
-                                        seed=0)
-    reused = runner.sensitivity_stage(indexed, ranked, scored, alpha=0.05, permutations=50,
-                                      seed=0, main=main)
+    computed = runner.sensitivity_stage(
+        indexed, ranked, scored, alpha=0.05, permutations=50, seed=0
+    )
+    reused = runner.sensitivity_stage(
+        indexed, ranked, scored, alpha=0.05, permutations=50, seed=0, main=main
+    )
     assert reused == computed
     for name in kept:
         assert all(any(r is m for m in main) for r in reused.pairwise[name])
-
 
 
 def test_wider_relevance_ranks_only_the_questions_it_changes():
@@ -474,8 +562,9 @@ def test_wider_relevance_ranks_only_the_questions_it_changes():
     from chunkviz.retrieval.ranking import best_relevant_ranks
 
     loaded = runner.load_stage(make_dataset(), "bm25", sample=0, seed=0, cache_dir=None)
-    indexed = runner.spans_stage(loaded, CONFIGS, runner.chunk_stage(loaded, CONFIGS,
-                                                                     LocalEngine()))
+    indexed = runner.spans_stage(
+        loaded, CONFIGS, runner.chunk_stage(loaded, CONFIGS, LocalEngine())
+    )
     encoded = runner.encode_stage(loaded, indexed, "cosine", LocalEngine())
     ranked = runner.rank_stage(loaded, indexed, encoded)
     kept = changed = 0
@@ -490,17 +579,20 @@ def test_wider_relevance_ranks_only_the_questions_it_changes():
     assert kept
 
 
-
 def test_wider_ranks_equal_ranking_every_row_again():
     from chunkviz.eval.runner import _wider_ranks
     from chunkviz.retrieval.ranking import best_relevant_ranks
 
     rng = np.random.default_rng(4)
     scores = rng.integers(0, 4, size=(40, 12)).astype(np.float64)  # many ties
-    relevant = [sorted(rng.choice(12, size=int(rng.integers(0, 3)), replace=False).tolist())
-                for _ in range(40)]
-    wider = [sorted(set(r) | set(rng.choice(12, size=2).tolist())) if i % 2 else r
-             for i, r in enumerate(relevant)]
+    relevant = [
+        sorted(rng.choice(12, size=int(rng.integers(0, 3)), replace=False).tolist())
+        for _ in range(40)
+    ]
+    wider = [
+        sorted(set(r) | set(rng.choice(12, size=2).tolist())) if i % 2 else r
+        for i, r in enumerate(relevant)
+    ]
     main = best_relevant_ranks(scores, relevant)
     expected = best_relevant_ranks(scores, wider)
     assert _wider_ranks(scores, relevant, wider, main) == expected
@@ -519,8 +611,9 @@ def test_a_run_over_the_dense_caps_is_refused_before_anything_is_encoded(tmp_pat
     monkeypatch.setattr(base, "MAX_DENSE_TEXTS", 5)
     backend = CountingBackend()
     with pytest.raises(ParameterError, match=r"this run would embed \d+ texts .* at most 5 texts"):
-        run_benchmark(make_dataset(), CONFIGS, backend, cache_dir=tmp_path, bootstrap=50,
-                      permutations=50)
+        run_benchmark(
+            make_dataset(), CONFIGS, backend, cache_dir=tmp_path, bootstrap=50, permutations=50
+        )
     assert backend.calls == []
 
 

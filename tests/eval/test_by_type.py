@@ -40,7 +40,8 @@ def test_types_are_counted_from_the_file(jaquad):
     assert counts == Counter(jaquad.question_types)
     assert sum(counts.values()) == len(jaquad.question_ids) == 3939
     assert [n for _, n in type_counts(jaquad, "answer")] == sorted(
-        Counter(jaquad.answer_types).values(), reverse=True)
+        Counter(jaquad.answer_types).values(), reverse=True
+    )
     assert has_types(jaquad)
 
 
@@ -62,8 +63,10 @@ def test_each_types_mean_is_the_mean_over_its_questions(jaquad):
             assert est.mean == pytest.approx(values.mean())
             assert est.ci_low <= est.mean <= est.ci_high
             assert row.lost[label] == sum(
-                1 for r, t in zip(jaquad.ranks[label], types, strict=True)
-                if t == row.type and r is None)
+                1
+                for r, t in zip(jaquad.ranks[label], types, strict=True)
+                if t == row.type and r is None
+            )
     for label in jaquad.labels:
         assert sum(row.lost[label] for row in rows) == jaquad.config(label).broken
 
@@ -85,15 +88,23 @@ def test_one_type_reproduces_the_files_own_tests(jaquad):
     for pair, (item,) in found.items():
         got, want = item.result, rows[pair]
         assert (got.diff, got.ci_low, got.ci_high, got.p_value, got.a_wins, got.b_wins) == (
-            want.diff, want.ci_low, want.ci_high, want.p_value, want.a_wins, want.b_wins)
+            want.diff,
+            want.ci_low,
+            want.ci_high,
+            want.p_value,
+            want.a_wins,
+            want.b_wins,
+        )
         assert got.p_holm == got.p_value  # Holm over one type changes nothing
 
 
 def test_retesting_a_metric_the_file_tested_gives_its_rows(jaquad):
     assert retest_pairs(jaquad, "mrr@10") == tuple(
-        p for p in jaquad.pairwise if p.metric == "mrr@10")
+        p for p in jaquad.pairwise if p.metric == "mrr@10"
+    )
     assert retest_pairs(jaquad, "recall@budget") == tuple(
-        p for p in jaquad.budget.pairwise if p.metric == "recall@budget")
+        p for p in jaquad.budget.pairwise if p.metric == "recall@budget"
+    )
     recall_1 = retest_pairs(jaquad, "recall@1")
     assert len(recall_1) == 28
     assert {p.metric for p in recall_1} == {"recall@1"}

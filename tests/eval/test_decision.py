@@ -40,7 +40,6 @@ def test_identical_or_ceiling_values_are_saturated_never_equivalent() -> None:
     assert not is_saturated(a, b, 0.005, 0.05)
 
 
-
 def test_saturation_counts_the_two_sides_misses_summed() -> None:
     # What the docstrings say: a's misses plus b's misses, not each side's on its own.
     a, b = np.ones(400), np.ones(400)
@@ -51,6 +50,7 @@ def test_saturation_counts_the_two_sides_misses_summed() -> None:
     a, b = np.ones(400), np.ones(400)
     a[:2], b[:2] = 0.5, 1 / 3
     assert is_saturated(a, b, 0.005, 0.05)
+
 
 def test_the_detectable_margin_is_the_tost_half_width_and_scales_with_n() -> None:
     rng = np.random.default_rng(0)
@@ -93,10 +93,11 @@ def _option(label: str, mean: float, chars: float, index_bytes: int = 100) -> Op
 
 
 def test_the_cheapest_equivalent_is_picked_by_context_not_by_chunks() -> None:
-    options = [_option("big", 0.97, 3664), _option("mid", 0.965, 1915),
-               _option("small", 0.90, 980)]
-    pairs = [_Pair("big", "mid", 0.005, -0.002, 0.012, "equivalent"),
-             _Pair("small", "big", -0.07, -0.09, -0.05, "b_better")]
+    options = [_option("big", 0.97, 3664), _option("mid", 0.965, 1915), _option("small", 0.90, 980)]
+    pairs = [
+        _Pair("big", "mid", 0.005, -0.002, 0.012, "equivalent"),
+        _Pair("small", "big", -0.07, -0.09, -0.05, "b_better"),
+    ]
     choice = recommend(options, pairs, basis="equal_k", metric="recall@5", delta=0.01)
     assert (choice.best, choice.pick, choice.rule) == ("big", "mid", "equivalent")
     assert [v.label for v in choice.alternatives] == ["small"]
@@ -126,23 +127,45 @@ def test_at_an_equal_budget_the_index_size_orders_costs() -> None:
 # ---------------------------------------------------------------------------- at the budget
 
 
-def _at_budget(label: str, mean: float, *, prior: float | None = None, cut: float = 0.0,
-               index_bytes: int = 100, chars: float = 2000.0, eligible: bool = True) -> Option:
-    return Option(label, mean, mean - 0.01, mean + 0.01, Cost(5, chars, None, index_bytes), cut,
-                  eligible, prior)
+def _at_budget(
+    label: str,
+    mean: float,
+    *,
+    prior: float | None = None,
+    cut: float = 0.0,
+    index_bytes: int = 100,
+    chars: float = 2000.0,
+    eligible: bool = True,
+) -> Option:
+    return Option(
+        label,
+        mean,
+        mean - 0.01,
+        mean + 0.01,
+        Cost(5, chars, None, index_bytes),
+        cut,
+        eligible,
+        prior,
+    )
 
 
 def _tied(labels: list[str], outcome: str = "saturated") -> list[_Pair]:
-    return [_Pair(a, b, 0.0, -0.01, 0.01, outcome) for i, a in enumerate(labels)
-            for b in labels[i + 1:]]
+    return [
+        _Pair(a, b, 0.0, -0.01, 0.01, outcome)
+        for i, a in enumerate(labels)
+        for b in labels[i + 1 :]
+    ]
 
 
 def test_what_the_questions_cannot_separate_goes_to_the_prior_never_to_more_context() -> None:
-    options = [_at_budget("big", 1.0, prior=0.95, chars=2400),
-               _at_budget("avg", 0.99, prior=0.97, chars=1900),
-               _at_budget("small", 0.98, prior=0.96, chars=2000)]
-    choice = recommend(options, _tied(["big", "avg", "small"]), basis="budget",
-                       metric="recall@budget", delta=0.01)
+    options = [
+        _at_budget("big", 1.0, prior=0.95, chars=2400),
+        _at_budget("avg", 0.99, prior=0.97, chars=1900),
+        _at_budget("small", 0.98, prior=0.96, chars=2000),
+    ]
+    choice = recommend(
+        options, _tied(["big", "avg", "small"]), basis="budget", metric="recall@budget", delta=0.01
+    )
     assert (choice.top, choice.best, choice.pick) == ("big", "avg", "avg")
     assert choice.prior_pick == "avg"
     assert choice.driver == "prior"
@@ -150,14 +173,19 @@ def test_what_the_questions_cannot_separate_goes_to_the_prior_never_to_more_cont
 
 def test_without_a_prior_ties_go_to_fewer_cut_then_the_smaller_index_then_less_context() -> None:
     cut = [_at_budget("a", 1.0, cut=0.2), _at_budget("b", 0.99, cut=0.1)]
-    assert recommend(cut, _tied(["a", "b"]), basis="budget", metric="recall@budget",
-                     delta=0.01).pick == "b"
+    assert (
+        recommend(cut, _tied(["a", "b"]), basis="budget", metric="recall@budget", delta=0.01).pick
+        == "b"
+    )
     size = [_at_budget("a", 1.0, index_bytes=900), _at_budget("b", 0.99, index_bytes=300)]
-    assert recommend(size, _tied(["a", "b"]), basis="budget", metric="recall@budget",
-                     delta=0.01).pick == "b"
+    assert (
+        recommend(size, _tied(["a", "b"]), basis="budget", metric="recall@budget", delta=0.01).pick
+        == "b"
+    )
     context = [_at_budget("a", 1.0, chars=2400), _at_budget("b", 0.99, chars=1600)]
-    choice = recommend(context, _tied(["a", "b"], "inconclusive"), basis="equal_k",
-                       metric="recall@5", delta=0.01)
+    choice = recommend(
+        context, _tied(["a", "b"], "inconclusive"), basis="equal_k", metric="recall@5", delta=0.01
+    )
     assert choice.pick == "b"  # at equal k too: a tie never goes to more context
     assert choice.driver == "none"
 
@@ -173,10 +201,13 @@ def test_questions_that_show_the_prior_pick_worse_overrule_the_prior() -> None:
 
 
 def test_a_configuration_that_cannot_be_retrieved_is_never_picked() -> None:
-    options = [_at_budget("whole", 1.0, prior=0.999, eligible=False),
-               _at_budget("fixed", 0.97, prior=0.98)]
-    choice = recommend(options, _tied(["whole", "fixed"]), basis="budget",
-                       metric="recall@budget", delta=0.01)
+    options = [
+        _at_budget("whole", 1.0, prior=0.999, eligible=False),
+        _at_budget("fixed", 0.97, prior=0.98),
+    ]
+    choice = recommend(
+        options, _tied(["whole", "fixed"]), basis="budget", metric="recall@budget", delta=0.01
+    )
     assert (choice.top, choice.pick, choice.prior_pick) == ("fixed", "fixed", "fixed")
     assert choice.ineligible == ("whole",)
     assert all(v.label != "whole" for v in choice.alternatives)

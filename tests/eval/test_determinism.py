@@ -20,11 +20,34 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(out: Path, hash_seed: str, threads: str) -> Path:
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "OMP_NUM_THREADS": threads,
-           "OPENBLAS_NUM_THREADS": threads, "MKL_NUM_THREADS": threads}
-    subprocess.run([sys.executable, "-m", "chunkviz", "bench", "--dataset", "jsquad",
-                    "--backend", "bm25", "--sample", "0", "--out", str(out), "--quiet"],
-                   cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "PYTHONHASHSEED": hash_seed,
+        "OMP_NUM_THREADS": threads,
+        "OPENBLAS_NUM_THREADS": threads,
+        "MKL_NUM_THREADS": threads,
+    }
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "chunkviz",
+            "bench",
+            "--dataset",
+            "jsquad",
+            "--backend",
+            "bm25",
+            "--sample",
+            "0",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     (path,) = out.glob("*.json")
     return path
 

@@ -42,8 +42,12 @@ def test_bench_reads_the_grids_by_name_and_by_their_labels():
 
 
 def test_recompute_builds_the_same_configurations_as_bench_and_tune():
-    recompute = {c.label: c for c in build_grid(
-        ["fixed", "recursive", "sentence", "paragraph"], [100, 200, 400, 800], [0, 20])}
+    recompute = {
+        c.label: c
+        for c in build_grid(
+            ["fixed", "recursive", "sentence", "paragraph"], [100, 200, 400, 800], [0, 20]
+        )
+    }
     for config in (*default_grid(), *tune_grid()):
         assert recompute[config.label] == config
 
@@ -55,8 +59,7 @@ def test_shipped_results_labels_are_the_one_format():
         for record in json.loads(path.read_text(encoding="utf-8"))["configs"]:
             assert config_label(record["strategy"], record["params"]) == record["label"]
             config = parse_label(record["label"])
-            assert (config.strategy, dict(config.params)) == (record["strategy"],
-                                                                record["params"])
+            assert (config.strategy, dict(config.params)) == (record["strategy"], record["params"])
 
 
 def test_labels_fill_defaults_and_name_other_parameters():
@@ -86,11 +89,16 @@ def test_bad_labels_are_refused_with_the_piece_named():
 
 def test_a_repeated_label_runs_once():
     assert parse_grid("paragraph,fixed-100-0,paragraph") == (
-        make_config("paragraph"), fixed_config(100, 0))
+        make_config("paragraph"),
+        fixed_config(100, 0),
+    )
 
 
-@given(strategy=st.sampled_from(["fixed", "recursive", "sentence", "markdown"]),
-       size=st.integers(1, 5000), percent=st.integers(0, 99))
+@given(
+    strategy=st.sampled_from(["fixed", "recursive", "sentence", "markdown"]),
+    size=st.integers(1, 5000),
+    percent=st.integers(0, 99),
+)
 def test_label_round_trip(strategy, size, percent):
     config = make_config(strategy, {"size": size, "overlap": size * percent // 100})
     assert parse_label(config.label) == config
@@ -101,8 +109,12 @@ def test_snapped_windows_join_the_recompute_grid_as_configurations_of_their_own(
     # issue 38: fixed and recursive get a snapped twin per level; paragraph has no snap.
     grid = build_grid(["fixed", "recursive", "paragraph"], [400], [20], ("none", "phrase"))
     assert [c.label for c in grid] == [
-        "fixed-400-80", "fixed-400-80-snap=phrase", "recursive-400-80",
-        "recursive-400-80-snap=phrase", "paragraph"]
+        "fixed-400-80",
+        "fixed-400-80-snap=phrase",
+        "recursive-400-80",
+        "recursive-400-80-snap=phrase",
+        "paragraph",
+    ]
     assert build_grid(["fixed"], [400], [20]) == (fixed_config(400, 80),)
 
 
@@ -127,8 +139,11 @@ def test_a_grid_of_thousands_of_labels_is_refused_before_a_label_is_read(monkeyp
     labels = ",".join(f"fixed-{100 + i}-0" for i in range(9_000))
     read = []
     monkeypatch.setattr(grid, "parse_label", lambda item: read.append(item))
-    with pytest.raises(ParameterError, match=r"--grid makes 9,000 configurations; a grid holds "
-                                             rf"at most {MAX_GRID_CONFIGS} \(MAX_GRID_CONFIGS"):
+    with pytest.raises(
+        ParameterError,
+        match=r"--grid makes 9,000 configurations; a grid holds "
+        rf"at most {MAX_GRID_CONFIGS} \(MAX_GRID_CONFIGS",
+    ):
         grid.parse_grid(labels)
     assert read == []
 

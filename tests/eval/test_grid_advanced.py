@@ -28,8 +28,13 @@ def _dataset() -> Dataset:
     answers = ["梅雨前線が停滞", "6月中旬", "強い風と雨"]
     questions = tuple(
         Question(f"q{i}", "d1", q, a, (Span("d1", TEXT.index(a), TEXT.index(a) + len(a)),))
-        for i, (q, a) in enumerate(zip(["梅雨前線はどうなる？", "関東の梅雨入りは？",
-                                        "台風は何をもたらす？"], answers, strict=True))
+        for i, (q, a) in enumerate(
+            zip(
+                ["梅雨前線はどうなる？", "関東の梅雨入りは？", "台風は何をもたらす？"],
+                answers,
+                strict=True,
+            )
+        )
     )
     return Dataset("tiny", (doc,), questions)
 
@@ -43,8 +48,9 @@ def test_chunk_document_runs_every_new_strategy_without_resources():
 
 
 def test_run_benchmark_accepts_the_new_strategies(tmp_path):
-    results = run_benchmark(_dataset(), CONFIGS, "bm25", cache_dir=tmp_path, bootstrap=50,
-                            permutations=50)
+    results = run_benchmark(
+        _dataset(), CONFIGS, "bm25", cache_dir=tmp_path, bootstrap=50, permutations=50
+    )
     labels = list(results.labels)
     assert labels == [c.label for c in CONFIGS]
     ranks = results.ranks

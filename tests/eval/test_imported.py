@@ -33,8 +33,7 @@ def test_the_id_digests_text_and_offsets():
     data = json.dumps(["w1 w1 w1。", "w2 w2。"]).encode()
     a = import_chunks(data, "a.json", TEXT)
     assert a.id == import_chunks(data, "b.json", TEXT).id
-    assert a.id != import_chunks(json.dumps(["w1 w1", " w1。w2 w2。"]).encode(), "a.json",
-                                 TEXT).id
+    assert a.id != import_chunks(json.dumps(["w1 w1", " w1。w2 w2。"]).encode(), "a.json", TEXT).id
     assert a.id != import_chunks(data, "a.json", TEXT + "x").id
 
 
@@ -81,19 +80,26 @@ def test_a_tiling_chunk_list_imports_back_to_its_own_offsets(text, size, style):
     pieces = result.chunk_texts()
     if not any(p.strip() for p in pieces):
         return  # whitespace alone has no place to be found at
-    items: list[object] = list(pieces) if style == "strings" else [
-        {"text": p, "start_index": c.start, "end_index": c.end}
-        for p, c in zip(pieces, result.chunks, strict=True)]
+    items: list[object] = (
+        list(pieces)
+        if style == "strings"
+        else [
+            {"text": p, "start_index": c.start, "end_index": c.end}
+            for p, c in zip(pieces, result.chunks, strict=True)
+        ]
+    )
     found = import_chunks(json.dumps(items).encode("utf-8", "surrogatepass"), "c.json", text)
     expected = [c for c, p in zip(result.chunks, pieces, strict=True) if p.strip()]
-    assert [c for c in found.result.chunks if text[c.start:c.end].strip()] == expected
+    assert [c for c in found.result.chunks if text[c.start : c.end].strip()] == expected
 
 
 def test_a_str_find_claim_inside_the_previous_chunk_is_not_trusted():
     # "abab" in windows of 3: "aba", "b". str.find("b") claims 1, inside "aba": the chunk is
     # placed where it follows the previous one, and the claim is reported wrong.
-    items = [{"page_content": "aba", "metadata": {"start_index": 0}},
-             {"page_content": "b", "metadata": {"start_index": 1}}]
+    items = [
+        {"page_content": "aba", "metadata": {"start_index": 0}},
+        {"page_content": "b", "metadata": {"start_index": 1}},
+    ]
     found = import_chunks(json.dumps(items).encode(), "c.json", "abab")
     assert found.result.chunks == (Chunk(0, 3), Chunk(3, 4))
     assert [c.index for c in found.report.wrong_claims] == [1]

@@ -84,8 +84,11 @@ def test_paragraph_chunking_reproduces_the_1145_paragraphs_and_breaks_nothing(co
         p["context"][len(a["title"] + " [SEP] ") :] for a in raw["data"] for p in a["paragraphs"]
     )
     config = Config("paragraph", "paragraph")
-    texts = [t for d in corpus.documents
-             for t in chunk_document(d, config.strategy, config.params).chunk_texts()]
+    texts = [
+        t
+        for d in corpus.documents
+        for t in chunk_document(d, config.strategy, config.params).chunk_texts()
+    ]
     assert len(texts) == 1145
     assert sorted(texts) == bodies
     row = lost_row(corpus, config)

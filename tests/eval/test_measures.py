@@ -28,8 +28,16 @@ from chunkviz.eval.metrics import recall_at_k
 
 
 def test_the_built_in_keys_come_from_the_records():
-    assert rank_keys() == ("recall@1", "recall@5", "recall@10", "recall@20", "ndcg@5",
-                           "ndcg@10", "mrr@5", "mrr@10")
+    assert rank_keys() == (
+        "recall@1",
+        "recall@5",
+        "recall@10",
+        "recall@20",
+        "ndcg@5",
+        "ndcg@10",
+        "mrr@5",
+        "mrr@10",
+    )
     assert pairwise_keys() == required_keys() == ("recall@5", "ndcg@10", "mrr@10")
     assert budget_keys() == ("recall@budget", "ndcg@budget", "mrr@budget")
     assert [m.name for m in span_measures()] == ["span_precision", "span_recall", "span_iou"]
@@ -37,17 +45,24 @@ def test_the_built_in_keys_come_from_the_records():
     assert default_margin("span_iou@5") == 0.02
 
 
-@pytest.mark.parametrize(("key", "name", "k"), [
-    ("recall@5", "recall", 5), ("ndcg@10", "ndcg", 10), ("mrr@budget", "mrr", BUDGET),
-    ("span_iou@5", "span_iou", 5)])
+@pytest.mark.parametrize(
+    ("key", "name", "k"),
+    [
+        ("recall@5", "recall", 5),
+        ("ndcg@10", "ndcg", 10),
+        ("mrr@budget", "mrr", BUDGET),
+        ("span_iou@5", "span_iou", 5),
+    ],
+)
 def test_a_key_parses_into_its_record_and_cut_off(key, name, k):
     parsed = parse_key(key)
     assert (parsed.measure.name, parsed.k, parsed.text) == (name, k, key)
     assert parsed.at_budget == (k == BUDGET)
 
 
-@pytest.mark.parametrize("key", ["recall", "recall@", "@5", "recall@0", "recall@-1", "recall@x",
-                                 "recall@５", "map@5"])
+@pytest.mark.parametrize(
+    "key", ["recall", "recall@", "@5", "recall@0", "recall@-1", "recall@x", "recall@５", "map@5"]
+)
 def test_a_bad_key_is_refused_with_the_rule(key):
     with pytest.raises(ParameterError, match="name@k|unknown metric"):
         parse_key(key)

@@ -29,8 +29,11 @@ from chunkviz.views.explore import QAResult
 from chunkviz.views.main_table import main_table
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-FILES = [FIXTURES / "results_small.json", FIXTURES / "results_small_dense.json",
-         *sorted(shipped_results_dir().glob("*.json"))]
+FILES = [
+    FIXTURES / "results_small.json",
+    FIXTURES / "results_small_dense.json",
+    *sorted(shipped_results_dir().glob("*.json")),
+]
 
 
 def _recompute(results: Results, label: str, key: str) -> float:
@@ -74,8 +77,7 @@ def test_compare_computes_recall_as_the_metric_module_does(results):
     item = Question("q1", "doc", "q", "x", (Span("doc", 0, 1),))
     for label in results.labels:
         ranks = results.ranks[label]
-        qa = tuple(QAResult(item, "broken" if r is None else "contained", (), ())
-                   for r in ranks)
+        qa = tuple(QAResult(item, "broken" if r is None else "contained", (), ()) for r in ranks)
         outcome = Outcome(label, doc, qa, tuple(ranks))
         for k in (1, 5, 10, 20):
             assert outcome.recall_at(k) == _recompute(results, label, f"recall@{k}")
@@ -87,7 +89,7 @@ def test_the_cli_prints_the_pages_table_with_the_recomputed_means(results, capsy
     report = format_report(results)
     encode = "col_index_build" if results.backend.kind == "lexical" else "col_encode"
     assert main_table_markdown(main_table(results), "en", encode) in report
-    for line in report.splitlines()[2:2 + len(results.labels)]:
+    for line in report.splitlines()[2 : 2 + len(results.labels)]:
         cells = [c.strip() for c in line.strip("|").split(" | ")]
         for cell, key in zip(cells[1:4], pairwise_keys(), strict=True):
             shown = float(cell.split(" ")[0].replace("**", ""))

@@ -124,6 +124,7 @@ def test_the_partial_last_chunk_counts_by_the_share_of_it_sent():
 @pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning")
 def test_cross_check_against_ranx():
     import ranx  # a test requirement (the dev extra, in requirements.lock)
+
     rng = np.random.default_rng(7)
     n_q, n_d = 40, 30
     qrels, run, ranks = {}, {}, []

@@ -20,6 +20,7 @@ MISSING = 'sentencepiece is not installed; run pip install "chunkviz[dense]"'
 @pytest.fixture
 def no_sentencepiece(monkeypatch):
     """The install of the issue: everything but sentencepiece."""
+
     def missing():
         raise MissingDependencyError(MISSING)
 
@@ -35,12 +36,17 @@ def work_done(monkeypatch):
         def wrapper(*args, **kwargs):
             calls.append(name)
             return real(*args, **kwargs)
+
         return wrapper
 
-    monkeypatch.setattr(chunkviz.datasets, "load_dataset",
-                        record("load_dataset", chunkviz.datasets.load_dataset))
-    monkeypatch.setattr(tune_module, "document_from_file",
-                        record("document_from_file", tune_module.document_from_file))
+    monkeypatch.setattr(
+        chunkviz.datasets, "load_dataset", record("load_dataset", chunkviz.datasets.load_dataset)
+    )
+    monkeypatch.setattr(
+        tune_module,
+        "document_from_file",
+        record("document_from_file", tune_module.document_from_file),
+    )
     monkeypatch.setattr(runner, "chunk_stage", record("chunk_stage", runner.chunk_stage))
     return calls
 
@@ -61,16 +67,19 @@ def test_preflight_refuses_an_unwritable_results_folder(tmp_path):
 
 
 def test_bench_without_sentencepiece_stops_before_reading_the_dataset(
-        no_sentencepiece, work_done, tmp_path, capsys):
-    code = main(["bench", "--dataset", "jsquad", "--sample", "5", "--quiet",
-                 "--out", str(tmp_path)])
+    no_sentencepiece, work_done, tmp_path, capsys
+):
+    code = main(
+        ["bench", "--dataset", "jsquad", "--sample", "5", "--quiet", "--out", str(tmp_path)]
+    )
     assert code == 2
     assert capsys.readouterr().err.strip() == f"error: {MISSING}"
     assert work_done == []
 
 
 def test_tune_without_sentencepiece_stops_before_reading_the_document(
-        no_sentencepiece, work_done, tmp_path, capsys):
+    no_sentencepiece, work_done, tmp_path, capsys
+):
     doc = tmp_path / "doc.txt"
     doc.write_text("梅雨前線は六月に北上する。" * 20, encoding="utf-8")
     assert main(["tune", str(doc), "--quiet"]) == 2
@@ -80,8 +89,11 @@ def test_tune_without_sentencepiece_stops_before_reading_the_document(
 
 def test_run_benchmark_checks_the_tokenizer_before_chunking(no_sentencepiece, work_done):
     text = "富士山は日本一高い山である。"
-    data = Dataset("d", (Document("a", "a", text),),
-                   (Question("q", "a", "何が高い", "富士山", (Span("a", 0, 3),)),))
+    data = Dataset(
+        "d",
+        (Document("a", "a", text),),
+        (Question("q", "a", "何が高い", "富士山", (Span("a", 0, 3),)),),
+    )
     with pytest.raises(MissingDependencyError, match=r"chunkviz\[dense\]"):
         runner.run_benchmark(data, parse_grid("paragraph"), "bm25")
     assert work_done == []

@@ -53,19 +53,31 @@ def test_a_shipped_document_equals_its_recomputation(prior: Prior, name: str) ->
 def test_means_are_document_weighted_and_leave_a_document_out(prior: Prior) -> None:
     docs = prior.data.documents
     label = "fixed-400-80"
-    by_hand = np.mean([budget_values("recall", [r or None for r in d.configs[label].ranks],
-                                     budget_k(d.configs[label].mean_chunk_chars, 2000,
-                                              k_max=d.configs[label].chunks)).mean()
-                       for d in docs])
+    by_hand = np.mean(
+        [
+            budget_values(
+                "recall",
+                [r or None for r in d.configs[label].ranks],
+                budget_k(d.configs[label].mean_chunk_chars, 2000, k_max=d.configs[label].chunks),
+            ).mean()
+            for d in docs
+        ]
+    )
     assert prior.means(2000)[label] == pytest.approx(float(by_hand))
     left = docs[0].doc_id
     without = prior.means(2000, exclude={left})
     assert without != prior.means(2000)
     one = prior.means(2000, keep=lambda d: d.doc_id == left)
     mine = docs[0].configs[label]
-    assert one[label] == pytest.approx(float(budget_values(
-        "recall", [r or None for r in mine.ranks],
-        budget_k(mine.mean_chunk_chars, 2000, k_max=mine.chunks)).mean()))
+    assert one[label] == pytest.approx(
+        float(
+            budget_values(
+                "recall",
+                [r or None for r in mine.ranks],
+                budget_k(mine.mean_chunk_chars, 2000, k_max=mine.chunks),
+            ).mean()
+        )
+    )
     assert prior.means(2000, keep=lambda d: False) == {}
 
 

@@ -27,9 +27,17 @@ def _texts(text: str, found: tuple[Probe, ...]) -> list[tuple[str, str]]:
 def test_character_classes_find_each_kind_with_exact_offsets() -> None:
     found = extract_probes(JA, method="chars")
     assert _texts(JA, found) == [
-        ("梅雨", "kanji"), ("1989年10月", "number"), ("費用", "kanji"), ("10万円", "number"),
-        ("寒帯ジェット気流", "compound"), ("梅雨前線", "kanji"), ("NHK", "latin"),
-        ("Web API", "latin"), ("項目", "kanji"), ("気温", "kanji"), ("東京", "kanji"),
+        ("梅雨", "kanji"),
+        ("1989年10月", "number"),
+        ("費用", "kanji"),
+        ("10万円", "number"),
+        ("寒帯ジェット気流", "compound"),
+        ("梅雨前線", "kanji"),
+        ("NHK", "latin"),
+        ("Web API", "latin"),
+        ("項目", "kanji"),
+        ("気温", "kanji"),
+        ("東京", "kanji"),
         ("25度", "number"),
     ]
     assert list(found) == sorted(found, key=lambda p: (p.start, p.end))
@@ -39,16 +47,26 @@ def test_character_classes_find_each_kind_with_exact_offsets() -> None:
 def test_quotes_and_cells_are_probes_of_their_own() -> None:
     text = "「ながら運転」は禁止。\n名前\tvalue one\n"
     assert _texts(text, extract_probes(text)) == [
-        ("ながら運転", "quoted"), ("運転", "kanji"),
-        ("禁止", "kanji"), ("名前", "kanji"), ("value one", "latin"),
+        ("ながら運転", "quoted"),
+        ("運転", "kanji"),
+        ("禁止", "kanji"),
+        ("名前", "kanji"),
+        ("value one", "latin"),
     ]
 
 
 def test_english_keeps_names_numbers_and_acronyms_not_every_word() -> None:
-    text = ("The Tokyo Stock Exchange opened in 1878. It moved to Nihonbashi in 2001 under the "
-            "name TSE. New York is far.")
+    text = (
+        "The Tokyo Stock Exchange opened in 1878. It moved to Nihonbashi in 2001 under the "
+        "name TSE. New York is far."
+    )
     assert [t for t, _ in _texts(text, extract_probes(text))] == [
-        "Tokyo Stock Exchange", "1878", "Nihonbashi", "2001", "TSE", "New York",
+        "Tokyo Stock Exchange",
+        "1878",
+        "Nihonbashi",
+        "2001",
+        "TSE",
+        "New York",
     ]
 
 

@@ -24,18 +24,23 @@ TEXT = (
 )
 
 
-def _shape(question: str, answer: str, text: str = TEXT, paragraphs: tuple[int, ...] = (0,)
-           ) -> tuple[tuple[int, float, int, bool], ...]:
+def _shape(
+    question: str, answer: str, text: str = TEXT, paragraphs: tuple[int, ...] = (0,)
+) -> tuple[tuple[int, float, int, bool], ...]:
     start = text.index(answer)
-    return question_shape(text, sentence_spans(text), paragraphs, question, answer, start,
-                          start + len(answer))
+    return question_shape(
+        text, sentence_spans(text), paragraphs, question, answer, start, start + len(answer)
+    )
 
 
 def test_pieces_say_sentence_and_distance_from_the_answer() -> None:
     # 気象庁は ends right before the answer (gap 0: -1); 月に新しい予報を始めた overlaps its
     # end (0); 北上 lies two sentences before, 8 characters into its 13.
     assert _shape("気象庁は何年何月に新しい予報を始めたか？北上", "1989年10月") == (
-        (0, -1.0, 4, True), (0, 0.0, 11, True), (-2, round(8 / (13 - 2), 2), 2, True))
+        (0, -1.0, 4, True),
+        (0, 0.0, 11, True),
+        (-2, round(8 / (13 - 2), 2), 2, True),
+    )
 
 
 def test_the_occurrence_nearest_the_answer_is_the_one_counted() -> None:
@@ -51,10 +56,12 @@ def test_pieces_say_whether_they_lie_in_the_answers_paragraph() -> None:
     # is outside the paragraph of an answer in the third and inside that of one in the second.
     second = TEXT.index("気象庁")
     assert _shape("北上", "気象庁", paragraphs=(0, second)) == (
-        (-2, round(8 / (13 - 2), 2), 2, False),)
+        (-2, round(8 / (13 - 2), 2), 2, False),
+    )
     assert _shape("新しい予報", "1989年10月", paragraphs=(0, second)) == ((0, 1.0, 5, True),)
     assert _shape("北上", "寒帯ジェット気流", paragraphs=(0, second)) == (
-        (-1, round(8 / (13 - 2), 2), 2, True),)
+        (-1, round(8 / (13 - 2), 2), 2, True),
+    )
 
 
 def test_characters_not_in_the_document_are_skipped() -> None:

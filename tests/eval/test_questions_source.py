@@ -25,10 +25,17 @@ from chunkviz.views.tune_report import provenance_lines
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 GOOD = json.loads((FIXTURES / "results_small.json").read_text(encoding="utf-8"))
-CLOZE = QuestionsSource(kind="both", own=3, synthetic=40, form="cloze", seed=7,
-                        note="synthetic questions ...",
-                        caveat="cloze questions favour lexical retrieval", validation_rho=0.6,
-                        validation="rho 0.60")
+CLOZE = QuestionsSource(
+    kind="both",
+    own=3,
+    synthetic=40,
+    form="cloze",
+    seed=7,
+    note="synthetic questions ...",
+    caveat="cloze questions favour lexical retrieval",
+    validation_rho=0.6,
+    validation="rho 0.60",
+)
 
 
 @pytest.mark.parametrize("path", sorted(shipped_results_dir().glob("*.json")))
@@ -45,30 +52,50 @@ def test_a_source_survives_the_round_trip_and_old_files_write_none():
     assert results_from_dict(data).questions_source == CLOZE
 
 
-@pytest.mark.parametrize(("field", "value", "message"), [
-    ("kind", "made-up", "questions_source.kind must be one of both, own, synthetic"),
-    ("kind", "own", "questions_source.kind is own but own=3 and synthetic=40"),
-    ("synthetic", -1, "questions_source.synthetic must be an integer >= 0"),
-    ("validation_rho", 2.0, r"questions_source.validation_rho must be a number <= 1.0 \(got 2.0\)"),
-    ("seed", "7", "questions_source.seed must be an integer or null"),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("kind", "made-up", "questions_source.kind must be one of both, own, synthetic"),
+        ("kind", "own", "questions_source.kind is own but own=3 and synthetic=40"),
+        ("synthetic", -1, "questions_source.synthetic must be an integer >= 0"),
+        (
+            "validation_rho",
+            2.0,
+            r"questions_source.validation_rho must be a number <= 1.0 \(got 2.0\)",
+        ),
+        ("seed", "7", "questions_source.seed must be an integer or null"),
+    ],
+)
 def test_a_damaged_source_names_its_field(field, value, message):
-    data = copy.deepcopy(json.loads(results_to_json(replace(results_from_dict(GOOD),
-                                                            questions_source=CLOZE))))
+    data = copy.deepcopy(
+        json.loads(results_to_json(replace(results_from_dict(GOOD), questions_source=CLOZE)))
+    )
     data["questions_source"][field] = value
     with pytest.raises(ResultsFileError, match=message):
         results_from_dict(data)
 
 
 def test_tune_records_synthetic_form_and_seed_and_its_sentences_say_so(tmp_path):
-    result = tune(load_sample("tech_en"), synthetic=30, form="cloze", seed=3,
-                  configs=tune_grid()[:2], bootstrap=100, permutations=200,
-                  cache_dir=tmp_path)
+    result = tune(
+        load_sample("tech_en"),
+        synthetic=30,
+        form="cloze",
+        seed=3,
+        configs=tune_grid()[:2],
+        bootstrap=100,
+        permutations=200,
+        cache_dir=tmp_path,
+    )
     source = result.results.questions_source
     assert source == questions_source(result.source)
     assert source is not None
-    assert (source.kind, source.own, source.synthetic, source.form, source.seed) == \
-        ("synthetic", 0, 30, "cloze", 3)
+    assert (source.kind, source.own, source.synthetic, source.form, source.seed) == (
+        "synthetic",
+        0,
+        30,
+        "cloze",
+        3,
+    )
     assert "favour lexical retrieval" in source.caveat
     lines = provenance_lines("en", source, "bm25")
     assert lines[0].startswith("Synthetic questions: 30 cloze questions (seed 3)")

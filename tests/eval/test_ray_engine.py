@@ -67,8 +67,9 @@ def subset(raw_subset, tmp_path_factory):
 
 def _unique_texts(dataset, configs=CONFIGS):
     chunkings = LocalEngine().chunk(dataset.documents, configs)
-    return list(dict.fromkeys(t for per_config in chunkings for r in per_config
-                              for t in r.embed_texts()))
+    return list(
+        dict.fromkeys(t for per_config in chunkings for r in per_config for t in r.embed_texts())
+    )
 
 
 @pytest.mark.slow
@@ -80,8 +81,9 @@ def test_ray_engine_is_an_engine(engine):
 @pytest.mark.slow
 def test_chunk_stage_gives_the_local_chunkings(engine, subset):
     _, dataset = subset
-    assert engine.chunk(dataset.documents, CONFIGS) == LocalEngine().chunk(dataset.documents,
-                                                                            CONFIGS)
+    assert engine.chunk(dataset.documents, CONFIGS) == LocalEngine().chunk(
+        dataset.documents, CONFIGS
+    )
 
 
 @pytest.mark.slow
@@ -99,8 +101,9 @@ def test_odd_texts_reach_the_workers_unchanged(engine):
 def test_ray_run_ranks_and_scores_like_the_local_run(engine, subset, backend, tmp_path):
     _, dataset = subset
     local = run_benchmark(dataset, CONFIGS, backend, cache_dir=tmp_path / "local", **FAST)
-    on_ray = run_benchmark(dataset, CONFIGS, backend, cache_dir=tmp_path / "ray", engine=engine,
-                           **FAST)
+    on_ray = run_benchmark(
+        dataset, CONFIGS, backend, cache_dir=tmp_path / "ray", engine=engine, **FAST
+    )
     assert len(local.question_ids) == QUESTIONS
     assert on_ray.ranks == local.ranks
     assert on_ray.metrics == local.metrics
@@ -153,8 +156,9 @@ def test_cached_texts_are_not_sent_to_the_cluster(engine, subset, tmp_path, monk
 
 
 @pytest.mark.slow
-def test_interrupted_ray_run_keeps_the_cache_and_writes_no_file(engine, subset, tmp_path,
-                                                                 monkeypatch, capsys):
+def test_interrupted_ray_run_keeps_the_cache_and_writes_no_file(
+    engine, subset, tmp_path, monkeypatch, capsys
+):
     path, dataset = subset
     texts = _unique_texts(dataset, [fixed_config(400, 0)])  # about 60 texts: a short test
     assert len(texts) > BATCH
@@ -169,10 +173,30 @@ def test_interrupted_ray_run_keeps_the_cache_and_writes_no_file(engine, subset, 
             raise KeyboardInterrupt  # Ctrl-C after the first batch of chunks landed
 
     monkeypatch.setattr(bench_cmd._Bar, "__call__", interrupt)
-    args = ["bench", "--dataset", f"jsquad:{path}", "--backend", "use-m3", "--sample",
-            str(QUESTIONS), "--grid", "fixed-400-0", "--out", str(out), "--batch-size", str(BATCH),
-            "--cache-dir", str(cache_dir), "--bootstrap", "200", "--permutations", "200",
-            "--quiet", "--engine", "ray"]
+    args = [
+        "bench",
+        "--dataset",
+        f"jsquad:{path}",
+        "--backend",
+        "use-m3",
+        "--sample",
+        str(QUESTIONS),
+        "--grid",
+        "fixed-400-0",
+        "--out",
+        str(out),
+        "--batch-size",
+        str(BATCH),
+        "--cache-dir",
+        str(cache_dir),
+        "--bootstrap",
+        "200",
+        "--permutations",
+        "200",
+        "--quiet",
+        "--engine",
+        "ray",
+    ]
     # The module's Ray is running, so the CLI's engine uses it (and leaves it running).
     assert main(args) == 130
     assert "interrupted" in capsys.readouterr().err
@@ -203,9 +227,22 @@ def test_interrupted_ray_run_keeps_the_cache_and_writes_no_file(engine, subset, 
 @pytest.mark.slow
 def test_cli_ray_engine_writes_the_local_results(engine, subset, tmp_path):
     path, _ = subset
-    common = ["bench", "--dataset", f"jsquad:{path}", "--backend", "bm25", "--sample",
-              str(QUESTIONS), "--grid", "fixed-200-40,paragraph", "--bootstrap", "200",
-              "--permutations", "200", "--quiet"]
+    common = [
+        "bench",
+        "--dataset",
+        f"jsquad:{path}",
+        "--backend",
+        "bm25",
+        "--sample",
+        str(QUESTIONS),
+        "--grid",
+        "fixed-200-40,paragraph",
+        "--bootstrap",
+        "200",
+        "--permutations",
+        "200",
+        "--quiet",
+    ]
     assert main([*common, "--out", str(tmp_path / "local")]) == 0
     assert main([*common, "--out", str(tmp_path / "ray"), "--engine", "ray"]) == 0
     (a,), (b,) = (tmp_path / "local").glob("*.json"), (tmp_path / "ray").glob("*.json")

@@ -20,13 +20,16 @@ GOOD = json.loads((FIXTURES / "results_small.json").read_text(encoding="utf-8"))
 FIRST = GOOD["configs"][0]["label"]
 
 
-@pytest.mark.parametrize(("message", "steps"), [
-    ("Expected `int` >= 0 - at `$.configs[0].chunks`", ["configs", 0, "chunks"]),
-    ("Expected `str` - at `$.ranks[...][2]`", ["ranks", None, 2]),
-    ("Object missing required field `run_id`", []),
-    ("anything - at `$.a[x]`", []),
-    ("anything - at `$a`", []),
-])
+@pytest.mark.parametrize(
+    ("message", "steps"),
+    [
+        ("Expected `int` >= 0 - at `$.configs[0].chunks`", ["configs", 0, "chunks"]),
+        ("Expected `str` - at `$.ranks[...][2]`", ["ranks", None, 2]),
+        ("Object missing required field `run_id`", []),
+        ("anything - at `$.a[x]`", []),
+        ("anything - at `$a`", []),
+    ],
+)
 def test_error_path_reads_only_the_path_suffix(message, steps):
     assert error_path(msgspec.ValidationError(message)) == steps
 
@@ -51,7 +54,8 @@ def test_the_rule_comes_from_the_schema_not_from_msgspecs_words():
     data["configs"][0]["chunks"] = -1
     words = msgspec.ValidationError("Some other wording entirely - at `$.configs[0].chunks`")
     assert problem(words, lambda: data, "x.json") == (
-        "x.json: configs[0].chunks must be an integer >= 0 (got -1)")
+        "x.json: configs[0].chunks must be an integer >= 0 (got -1)"
+    )
     del data["configs"][0]["label"]
     at_config = msgspec.ValidationError("Another wording - at `$.configs[0]`")
     assert problem(at_config, lambda: data, "x.json") == "x.json: configs[0].label is missing"
@@ -69,7 +73,8 @@ def test_a_file_too_large_to_search_gives_the_whole_rule_of_the_field(monkeypatc
 def test_a_path_the_schema_lacks_still_names_the_field():
     odd = msgspec.ValidationError("Expected `int` - at `$.configs[0].chunks[3]`")
     assert problem(odd, lambda: GOOD, "x.json") == (
-        "x.json: configs[0].chunks[3] does not have the type docs/results-schema.md gives it")
+        "x.json: configs[0].chunks[3] does not have the type docs/results-schema.md gives it"
+    )
 
 
 def test_the_rule_reads_in_the_readers_language_with_the_same_values():

@@ -38,6 +38,7 @@ def _set(path: str, value):
             del node[last]
         else:
             node[last] = value
+
     return damage
 
 
@@ -46,7 +47,7 @@ _DELETE = object()
 # (damage, what the message must name), each a way a file was found damaged by hand or by disk.
 DAMAGES = [
     (_set("dataset", "jsquad"), "dataset must be an object"),
-    (_set("dataset.sample", "0"), "dataset.sample must be an integer (got \"0\")"),
+    (_set("dataset.sample", "0"), 'dataset.sample must be an integer (got "0")'),
     (_set("dataset.questions", 14), "question_ids has 15 ids but dataset.questions is 14"),
     (_set("backend.name", _DELETE), "backend.name is missing"),
     (_set("configs.0.chunks", -1), "configs[0].chunks must be an integer >= 0 (got -1)"),
@@ -57,27 +58,34 @@ DAMAGES = [
     (_set(f"ranks.{FIRST}.0", 0), f"ranks.{FIRST}[0] must be an integer >= 1 (got 0)"),
     (_set(f"ranks.{FIRST}.0", 10**6), "is past the"),
     (_set(f"ranks.{FIRST}.1", None), "broken="),
-    (_set(f"metrics.{FIRST}.recall@5.mean", "NaN"),
-     f"metrics.{FIRST}.recall@5.mean must be a number (got \"NaN\")"),
+    (
+        _set(f"metrics.{FIRST}.recall@5.mean", "NaN"),
+        f'metrics.{FIRST}.recall@5.mean must be a number (got "NaN")',
+    ),
     (_set(f"metrics.{FIRST}.recall@5.mean", 0.5), "but the ranks give"),
-    (_set(f"metrics.{FIRST}.recall@5.ci_high", 1.5),
-     "ci_high must be a finite number in [0.0, 1.0] (got 1.5)"),
+    (
+        _set(f"metrics.{FIRST}.recall@5.ci_high", 1.5),
+        "ci_high must be a finite number in [0.0, 1.0] (got 1.5)",
+    ),
     (_set(f"metrics.{FIRST}.recall@5", _DELETE), "lacks recall@5"),
-    (_set(f"metrics.{FIRST}.map@5", {"mean": 0, "ci_low": 0, "ci_high": 0}),
-     "not a known metric"),
+    (_set(f"metrics.{FIRST}.map@5", {"mean": 0, "ci_low": 0, "ci_high": 0}), "not a known metric"),
     (_set("metrics", {}), "metrics must have one entry per configuration"),
     (_set(f"budget.k.{FIRST}", 0), f"budget.k.{FIRST} must be a number > 0.0 (got 0)"),
     (_set("pairwise.0.a", "nope"), "pairwise[0].a names no configuration"),
     (_set("pairwise.0.diff", 0.9), "pairwise[0].diff is 0.9 but the means give"),
     (_set("pairwise.0.p_holm", 2), "pairwise[0].p_holm must be a number <= 1.0 (got 2)"),
-    (_set("pairwise.0.significant", "yes"),
-     "pairwise[0].significant must be true or false (got \"yes\")"),
+    (
+        _set("pairwise.0.significant", "yes"),
+        'pairwise[0].significant must be true or false (got "yes")',
+    ),
     (_set("stats.alpha", 0), "stats.alpha must be a number > 0.0 (got 0)"),
     (_set(f"retrieval.chunk_offsets.{FIRST}.0", [0, 5, 5]), "start < end"),
     (_set(f"retrieval.chunk_offsets.{FIRST}", []), "chunks but configs says"),
     (_set(f"retrieval.topk.{FIRST}.0", [10**6]), "names a chunk past the"),
-    (_set("run_id", "../../etc/passwd"),
-     "run_id must be text matching regex '^[A-Za-z0-9._-]+$' (got \"../../etc/passwd\")"),
+    (
+        _set("run_id", "../../etc/passwd"),
+        "run_id must be text matching regex '^[A-Za-z0-9._-]+$' (got \"../../etc/passwd\")",
+    ),
     (_set("timings.total_seconds", -1), "timings.total_seconds must be a number >= 0.0 (got -1)"),
 ]
 
@@ -132,7 +140,8 @@ def test_the_good_fixture_loads_and_round_trips():
     assert again == good
     # A version-2 row (its first nine fields) is written back whole, the others at defaults.
     assert [{key: row[key] for key in g} for row, g in zip(rows, good_rows, strict=True)] == (
-        good_rows)
+        good_rows
+    )
 
 
 def test_one_damaged_file_is_listed_with_its_reason_and_the_others_still_load(tmp_path):
@@ -257,15 +266,20 @@ def test_a_file_over_the_size_bound_is_refused_before_it_is_decoded(monkeypatch)
 def test_a_deeply_nested_or_numerically_absurd_value_gives_one_message():
     data = copy.deepcopy(GOOD)
     data["configs"][0]["params"]["x"] = [1]
-    with pytest.raises(ResultsFileError, match=r"configs\[0\]\.params\.x must be an integer or a "
-                       r"number or true or false or text or null \(got \[1\]\)"):
+    with pytest.raises(
+        ResultsFileError,
+        match=r"configs\[0\]\.params\.x must be an integer or a "
+        r"number or true or false or text or null \(got \[1\]\)",
+    ):
         results_from_json(json.dumps(data), "x.json")
     text = json.dumps(GOOD).replace('"params": {', '"params": {"x": ' + "9" * 5000 + ", ", 1)
-    with pytest.raises(ResultsFileError,
-                       match=r"configs\[0\]\.params\.x must be an integer in range \(got \"999"):
+    with pytest.raises(
+        ResultsFileError, match=r"configs\[0\]\.params\.x must be an integer in range \(got \"999"
+    ):
         results_from_json(text, "x.json")
-    text = json.dumps(GOOD).replace('"engine"', '"junk": ' + "[" * 100_000 + "]" * 100_000
-                                    + ', "engine"', 1)
+    text = json.dumps(GOOD).replace(
+        '"engine"', '"junk": ' + "[" * 100_000 + "]" * 100_000 + ', "engine"', 1
+    )
     with pytest.raises(ResultsFileError, match="nested too deeply"):
         results_from_json(text, "x.json")
 
@@ -295,11 +309,20 @@ def test_a_pairwise_row_is_one_record_in_the_code_and_in_the_file():
         assert (stated.outcome, stated.verdict) == (read.outcome, read.verdict)
     legacy = msgspec.convert(GOOD["pairwise"][0], PairwiseResult)
     assert (legacy.unit, legacy.delta, legacy.equivalent, legacy.p_equiv, legacy.a_wins) == (
-        "question", None, False, None, None)
+        "question",
+        None,
+        False,
+        None,
+        None,
+    )
     assert math.isnan(legacy.eq_ci_low)
     flipped = msgspec.structs.replace(legacy, wins=(1, 2)).flipped()
     assert (flipped.a, flipped.b, flipped.wins, flipped.diff) == (
-        legacy.b, legacy.a, (2, 1), -legacy.diff)
+        legacy.b,
+        legacy.a,
+        (2, 1),
+        -legacy.diff,
+    )
 
 
 def test_a_bad_value_among_many_keys_is_named_within_a_bounded_search():
@@ -352,5 +375,6 @@ def test_a_sensitivity_row_must_name_a_metric_of_the_file(v3):
     data = copy.deepcopy(v3)
     name = next(iter(data["sensitivity"]["pairwise"]))
     data["sensitivity"]["pairwise"][name][0]["metric"] = "recall@7"
-    _refused(data, f"sensitivity.pairwise.{name}[0].metric is not a metric of the file "
-                   "(got recall@7)")
+    _refused(
+        data, f"sensitivity.pairwise.{name}[0].metric is not a metric of the file (got recall@7)"
+    )

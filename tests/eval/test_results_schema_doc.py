@@ -101,7 +101,8 @@ def test_the_committed_json_schema_is_the_generated_one():
     committed = (DOCS / "results-schema.json").read_text(encoding="utf-8")
     assert committed == schema_text(), (
         "docs/results-schema.json is stale: python -m chunkviz schema --out "
-        "docs/results-schema.json")
+        "docs/results-schema.json"
+    )
     assert json.loads(committed) == SCHEMA
 
 
@@ -127,23 +128,27 @@ def test_the_doc_lists_exactly_the_fields_of_the_struct(struct):
     assert not documented - fields, f"{struct}: rows for fields the struct does not have"
 
 
-@pytest.mark.parametrize(("struct", "field"), [
-    (s, f) for s in sorted(STRUCTS) for f in STRUCTS[s]["properties"]])
+@pytest.mark.parametrize(
+    ("struct", "field"), [(s, f) for s in sorted(STRUCTS) for f in STRUCTS[s]["properties"]]
+)
 def test_each_field_is_documented_with_its_type_bounds_and_optionality(struct, field):
     node = STRUCTS[struct]["properties"][field]
     type_cell, _meaning = TABLES[struct][field]
     for word in expected_words(node):
         assert word in type_cell.replace("−", "-"), (
-            f"{struct}.{field}: the type column {type_cell!r} must say {word!r}")
+            f"{struct}.{field}: the type column {type_cell!r} must say {word!r}"
+        )
     optional = field not in STRUCTS[struct].get("required", [])
     assert ("optional" in type_cell) == optional, (
         f"{struct}.{field}: the type column must say 'optional' exactly when the field may be "
-        "absent")
+        "absent"
+    )
 
 
 def test_the_rule_checks_what_it_should():
     # the checker itself: a wrong type cell fails
     assert "integer ≥ 1" in expected_words({"type": "integer", "minimum": 1})
-    assert expected_words({"anyOf": [{"type": "number", "minimum": 0, "maximum": 1},
-                                     {"type": "null"}]}) == ["or null", "number in [0, 1]"]
+    assert expected_words(
+        {"anyOf": [{"type": "number", "minimum": 0, "maximum": 1}, {"type": "null"}]}
+    ) == ["or null", "number in [0, 1]"]
     assert expected_words({"enum": ["a", "b"]}) == ['"a"', '"b"']

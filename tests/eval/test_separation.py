@@ -30,8 +30,11 @@ def test_recall_at_5_counts_come_from_the_files_own_tests(results):
 
 
 def test_the_headline_separates_the_most_and_the_first_wins_a_tie():
-    rows = (Separation("recall@5", 28, 24, 0, 4, 0), Separation("recall@1", 28, 26, 0, 2, 0),
-            Separation("mrr@10", 28, 26, 0, 2, 0))
+    rows = (
+        Separation("recall@5", 28, 24, 0, 4, 0),
+        Separation("recall@1", 28, 26, 0, 2, 0),
+        Separation("mrr@10", 28, 26, 0, 2, 0),
+    )
     assert headline(rows).metric == "recall@1"
     assert headline(rows[::-1]).metric == "mrr@10"
 

@@ -29,10 +29,11 @@ def test_overlap_rescues_the_same_span():
     assert analyze_spans(result, [span]).statuses[0].containing == (0,)
 
 
-@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 30), st.integers(0, 30)),
-                max_size=25),
-       st.lists(st.tuples(st.integers(1, 12), st.integers(0, 6)), min_size=1, max_size=3),
-       st.integers(1, 12))
+@given(
+    st.lists(st.tuples(st.integers(0, 2), st.integers(0, 30), st.integers(0, 30)), max_size=25),
+    st.lists(st.tuples(st.integers(1, 12), st.integers(0, 6)), min_size=1, max_size=3),
+    st.integers(1, 12),
+)
 def test_containing_ranges_agree_with_analyze_spans(raw_spans, windows, text_len):
     """Vectorised containment (all documents at once) against analyze_spans, per document."""
     import numpy as np
@@ -43,11 +44,13 @@ def test_containing_ranges_agree_with_analyze_spans(raw_spans, windows, text_len
     results = []
     for size, overlap in windows:  # one document per window setting, all of the same text
         results.append(chunkviz.chunk(text, "fixed", size=size, overlap=min(overlap, size - 1)))
-    offsets = np.asarray([(d, c.start, c.end) for d, r in enumerate(results) for c in r.chunks],
-                         dtype=np.int64).reshape(-1, 3)
+    offsets = np.asarray(
+        [(d, c.start, c.end) for d, r in enumerate(results) for c in r.chunks], dtype=np.int64
+    ).reshape(-1, 3)
     first = np.cumsum([0] + [len(r.chunks) for r in results])
-    spans = [(d % len(results), min(a, b, len(text)), min(max(a, b), len(text)))
-             for d, a, b in raw_spans]
+    spans = [
+        (d % len(results), min(a, b, len(text)), min(max(a, b), len(text))) for d, a, b in raw_spans
+    ]
     found = containing_ranges(offsets, np.asarray(spans, dtype=np.int64).reshape(-1, 3))
     assert found is not None
     lo, hi = found

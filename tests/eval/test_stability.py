@@ -31,13 +31,20 @@ def test_the_exact_sign_test_is_the_binomial_one_and_the_monte_carlo_limit(plus,
     a = np.r_[np.ones(plus), np.zeros(minus), np.ones(5)]
     b = np.r_[np.zeros(plus), np.ones(minus), np.ones(5)]
     assert paired_permutation_test(a, b, permutations=20000, seed=1) == pytest.approx(
-        got, abs=0.015)
+        got, abs=0.015
+    )
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    return tune(load_sample("tech_en"), synthetic=60, configs=tune_grid()[:8], bootstrap=200,
-                permutations=1000, cache_dir=tmp_path_factory.mktemp("c"))
+    return tune(
+        load_sample("tech_en"),
+        synthetic=60,
+        configs=tune_grid()[:8],
+        bootstrap=200,
+        permutations=1000,
+        cache_dir=tmp_path_factory.mktemp("c"),
+    )
 
 
 def test_stability_counts_every_resample_and_is_seeded(run) -> None:  # type: ignore[no-untyped-def]
@@ -55,8 +62,13 @@ def test_stability_counts_every_resample_and_is_seeded(run) -> None:  # type: ig
 
 def test_a_clear_winner_is_stable_and_a_coin_toss_is_not() -> None:
     # Resampling identical values always gives the same data: the same pick every time.
-    run = tune(load_sample("tech_en"), synthetic=40, configs=tune_grid()[:3], bootstrap=100,
-               permutations=200)
+    run = tune(
+        load_sample("tech_en"),
+        synthetic=40,
+        configs=tune_grid()[:3],
+        bootstrap=100,
+        permutations=200,
+    )
     results = run.results
     first = results.labels[0]
     same = replace(results, ranks={lab: results.ranks[first] for lab in results.labels})

@@ -140,8 +140,9 @@ def test_document_ci_is_wider_by_the_design_effect():
     # of n independent questions (1/n^2) sum (y_i - ybar)^2: the width ratio is the root of their
     # quotient, whose expectation is Kish's design effect 1 + (m - 1) rho.
     doc_means = y.reshape(groups, m).mean(axis=1)
-    plug_in = np.sqrt(((doc_means - y.mean()) ** 2).sum() / groups**2
-                      / (((y - y.mean()) ** 2).sum() / y.size**2))
+    plug_in = np.sqrt(
+        ((doc_means - y.mean()) ** 2).sum() / groups**2 / (((y - y.mean()) ** 2).sum() / y.size**2)
+    )
     assert ratio == pytest.approx(plug_in, rel=0.06)
     assert ratio == pytest.approx(np.sqrt(1 + (m - 1) * rho), rel=0.15)
     assert wide.mean == narrow.mean
@@ -183,8 +184,8 @@ def test_document_sign_flips_count_documents_not_questions():
     assert p_question == permutation_floor(20000)
     singletons = Clusters.of([f"d{i}" for i in range(600)])
     assert paired_permutation_test(a, b, permutations=500, seed=3, clusters=singletons) == (
-        paired_permutation_test(a, b, permutations=500, seed=3))
-
+        paired_permutation_test(a, b, permutations=500, seed=3)
+    )
 
 
 @pytest.mark.parametrize("unit", ["question", "document"])
@@ -194,11 +195,18 @@ def test_batched_sign_flips_give_each_pair_its_own_tests_p_value(unit):
     rng = np.random.default_rng(7)
     values = {f"c{i}": rng.integers(0, 11, 90) / 10.0 for i in range(5)}
     values["copy"] = values["c0"].copy()
-    clusters = (Clusters.of([f"d{i % 13}" for i in range(90)]) if unit == "document"
-                else Clusters.questions(90))
+    clusters = (
+        Clusters.of([f"d{i % 13}" for i in range(90)])
+        if unit == "document"
+        else Clusters.questions(90)
+    )
     rows = pairwise_tests(values, metric="mrr@10", permutations=1234, seed=5, clusters=clusters)
-    alone = [paired_permutation_test(values[r.a], values[r.b], permutations=1234, seed=5,
-                                     clusters=clusters) for r in rows]
+    alone = [
+        paired_permutation_test(
+            values[r.a], values[r.b], permutations=1234, seed=5, clusters=clusters
+        )
+        for r in rows
+    ]
     assert [r.p_value for r in rows] == alone
     assert next(r.p_value for r in rows if {r.a, r.b} == {"c0", "copy"}) == 1.0
     assert min(alone) < 0.5  # the check is not trivially comparing ones
@@ -257,8 +265,13 @@ def _signs(units: int, permutations: int, seed: int) -> np.ndarray:
     return np.concatenate(rows).astype(np.float64)
 
 
-@given(units=st.integers(1, 40), permutations=st.integers(1, 1200), seed=st.integers(0, 2**32),
-       cols=st.integers(1, 4), data=st.data())
+@given(
+    units=st.integers(1, 40),
+    permutations=st.integers(1, 1200),
+    seed=st.integers(0, 2**32),
+    cols=st.integers(1, 4),
+    data=st.data(),
+)
 @settings(max_examples=40, deadline=None)
 def test_sign_flip_sums_are_the_sign_matrix_product(units, permutations, seed, cols, data):
     # The lookup tables give the signed sums of the drawn sign matrix, so the counts match a
@@ -272,7 +285,8 @@ def test_sign_flip_sums_are_the_sign_matrix_product(units, permutations, seed, c
     direct = np.count_nonzero(np.abs(signs @ totals) >= observed - 1e-9, axis=0)
     expected = np.where(np.any(totals != 0, axis=0), (1 + direct) / (1 + permutations), 1.0)
     assert sign_flip_p_values(totals, permutations=permutations, seed=seed).tolist() == (
-        expected.tolist())
+        expected.tolist()
+    )
     assert not codes.flags.writeable
 
 
@@ -285,29 +299,38 @@ def test_the_shipped_bm25_run_keeps_its_p_values():
     sensitivity = results.sensitivity
     assert sensitivity is not None
     checked = 0
-    for ranks, rows in ((results.ranks, results.pairwise),
-                        (sensitivity.ranks["ties_optimistic"],
-                         sensitivity.pairwise["ties_optimistic"])):
+    for ranks, rows in (
+        (results.ranks, results.pairwise),
+        (sensitivity.ranks["ties_optimistic"], sensitivity.pairwise["ties_optimistic"]),
+    ):
         for key in ("recall@5", "ndcg@10", "mrr@10"):
             values = {lab: key_values(key, ranks[lab]) for lab in results.labels}
             stored = [r for r in rows if r.metric == key]
-            again = pairwise_tests(values, metric=key, alpha=results.stats.alpha,
-                                   permutations=results.stats.permutations,
-                                   seed=results.stats.seed, resampling=resampling,
-                                   margin=stored[0].delta)
+            again = pairwise_tests(
+                values,
+                metric=key,
+                alpha=results.stats.alpha,
+                permutations=results.stats.permutations,
+                seed=results.stats.seed,
+                resampling=resampling,
+                margin=stored[0].delta,
+            )
             assert [(r.a, r.b, r.p_value, r.p_holm) for r in again] == [
-                (r.a, r.b, r.p_value, r.p_holm) for r in stored]
-            checked += sum(r.p_value > permutation_floor(results.stats.permutations)
-                           for r in stored)
+                (r.a, r.b, r.p_value, r.p_holm) for r in stored
+            ]
+            checked += sum(
+                r.p_value > permutation_floor(results.stats.permutations) for r in stored
+            )
     assert checked >= 10  # not only p-values at the floor
 
 
 # ------------------------------------------------------------------ equivalence
 
 
-@pytest.mark.parametrize(("seed", "shift", "delta"), [(0, 0.0, 0.1), (1, 0.02, 0.05),
-                                                       (2, 0.08, 0.1), (3, -0.05, 0.2),
-                                                       (4, 0.0, 0.01)])
+@pytest.mark.parametrize(
+    ("seed", "shift", "delta"),
+    [(0, 0.0, 0.1), (1, 0.02, 0.05), (2, 0.08, 0.1), (3, -0.05, 0.2), (4, 0.0, 0.01)],
+)
 def test_tost_matches_statsmodels_ttost_paired(seed, shift, delta):
     from statsmodels.stats.weightstats import ttost_paired
 
@@ -371,8 +394,12 @@ def test_pairwise_outcomes_and_the_equivalence_guard():
     close = base.copy()
     close[rng.choice(500, 4, replace=False)] = 1 - close[rng.choice(500, 4, replace=False)]
     noisy = np.where(rng.random(500) < 0.2, 1 - base, base)
-    results = pairwise_tests({"good": better, "base": base, "close": close, "noisy": noisy},
-                             metric="recall@5", permutations=2000, margin=0.05)
+    results = pairwise_tests(
+        {"good": better, "base": base, "close": close, "noisy": noisy},
+        metric="recall@5",
+        permutations=2000,
+        margin=0.05,
+    )
     by_pair = {(r.a, r.b): r for r in results}
     assert by_pair[("good", "base")].outcome == "a_better"
     assert by_pair[("good", "base")].flipped().outcome == "b_better"
@@ -447,8 +474,9 @@ def test_a_pair_flipped_twice_is_itself():
     x = np.random.default_rng(3).random(60)
     y = x + np.random.default_rng(4).normal(0, 0.05, 60)
     docs = [f"d{i // 6}" for i in range(60)]
-    (r,) = pairwise_tests({"a": x, "b": y}, metric="ndcg@10", permutations=200,
-                          clusters=Clusters.of(docs))
+    (r,) = pairwise_tests(
+        {"a": x, "b": y}, metric="ndcg@10", permutations=200, clusters=Clusters.of(docs)
+    )
     assert r.unit == "document"
     assert r.flipped().flipped() == r
     assert r.flipped().a_wins == r.b_wins
@@ -458,20 +486,44 @@ def test_a_pair_flipped_twice_is_itself():
 
 
 def _row(a: str, b: str, diff: float, significant: bool, equivalent: bool = False):
-    return PairwiseResult(metric="recall@5", a=a, b=b, diff=diff, ci_low=diff - 0.01,
-                          ci_high=diff + 0.01, p_value=0.01, p_holm=0.01, significant=significant,
-                          delta=0.01, equivalent=equivalent)
+    return PairwiseResult(
+        metric="recall@5",
+        a=a,
+        b=b,
+        diff=diff,
+        ci_low=diff - 0.01,
+        ci_high=diff + 0.01,
+        p_value=0.01,
+        p_holm=0.01,
+        significant=significant,
+        delta=0.01,
+        equivalent=equivalent,
+    )
 
 
 def test_replication_statuses():
-    first = [_row("x", "y", 0.05, True), _row("x", "z", 0.0, False, True),
-             _row("y", "z", 0.01, False), _row("w", "x", 0.02, True), _row("w", "y", 0.0, False)]
-    second = [_row("y", "x", -0.04, True),  # the same conclusion, other orientation
-              _row("x", "z", 0.01, False), _row("y", "z", 0.0, False),
-              _row("w", "x", -0.03, True), _row("w", "y", 0.0, False)]
+    first = [
+        _row("x", "y", 0.05, True),
+        _row("x", "z", 0.0, False, True),
+        _row("y", "z", 0.01, False),
+        _row("w", "x", 0.02, True),
+        _row("w", "y", 0.0, False),
+    ]
+    second = [
+        _row("y", "x", -0.04, True),  # the same conclusion, other orientation
+        _row("x", "z", 0.01, False),
+        _row("y", "z", 0.0, False),
+        _row("w", "x", -0.03, True),
+        _row("w", "y", 0.0, False),
+    ]
     got = {(r.a, r.b): r.status for r in replicate(first, second)}
-    assert got == {("x", "y"): "holds", ("x", "z"): "one_only", ("y", "z"): "neither",
-                   ("w", "x"): "contradicts", ("w", "y"): "neither"}
+    assert got == {
+        ("x", "y"): "holds",
+        ("x", "z"): "one_only",
+        ("y", "z"): "neither",
+        ("w", "x"): "contradicts",
+        ("w", "y"): "neither",
+    }
     with pytest.raises(ParameterError, match="same configurations"):
         replicate(first, second[:2])
 

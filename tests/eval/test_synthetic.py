@@ -149,17 +149,23 @@ def test_seeded_forms_are_reproducible_by_seed_and_vary_with_it(form) -> None:
 
 @pytest.mark.parametrize("form", ["calibrated", "shaped"])
 def test_seeded_forms_use_spaces_and_english_question_words_for_latin_text(form) -> None:
-    text = ("The Orbit Queue stores Kafka offsets. Operators restart the Broker Service nightly. "
-            "The Metrics Exporter reads Prometheus targets.")
+    text = (
+        "The Orbit Queue stores Kafka offsets. Operators restart the Broker Service nightly. "
+        "The Metrics Exporter reads Prometheus targets."
+    )
     questions = synthetic_questions(Document("e", "en", text), form)
     assert questions
-    assert all(q.question.endswith((" what?", " when?")) and "の" not in q.question
-               for q in questions)
+    assert all(
+        q.question.endswith((" what?", " when?")) and "の" not in q.question for q in questions
+    )
 
 
-def _shaped_with(monkeypatch: pytest.MonkeyPatch,
-                 *shapes: tuple[tuple[int, float, int, bool], ...], text: str = TEXT,
-                 paragraph_starts: tuple[int, ...] = ()) -> dict[str, str]:
+def _shaped_with(
+    monkeypatch: pytest.MonkeyPatch,
+    *shapes: tuple[tuple[int, float, int, bool], ...],
+    text: str = TEXT,
+    paragraph_starts: tuple[int, ...] = (),
+) -> dict[str, str]:
     monkeypatch.setattr(synthetic, "shapes_for", lambda doc_id: shapes)
     doc = Document("d", "doc", text, paragraph_starts=paragraph_starts)
     return {q.answer: q.question for q in synthetic_questions(doc, "shaped")}
@@ -172,19 +178,20 @@ def test_shaped_pieces_land_where_the_real_question_had_its_words(monkeypatch) -
     assert _shaped_with(monkeypatch, ((0, -1.0, 2, True),))["1989年10月"] == "気象庁ははいつ？"
     # At the start of the previous sentence, then 5 characters after the answer.
     pieces = ((-1, 0.0, 3, True), (0, 5.0, 2, True))
-    assert _shaped_with(monkeypatch, pieces)["寒帯ジェット気流"] == (
-        "梅雨前線 と梅雨前線は何？")
+    assert _shaped_with(monkeypatch, pieces)["寒帯ジェット気流"] == ("梅雨前線 と梅雨前線は何？")
 
 
 def test_shaped_pieces_never_hold_the_answer(monkeypatch) -> None:
     # A piece that would reach into the answer is cut at it, or dropped.
     questions = _shaped_with(
-        monkeypatch, ((0, -1.0, 40, True), (0, 0.0, 40, True), (1, 0.0, 40, True)))
+        monkeypatch, ((0, -1.0, 40, True), (0, 0.0, 40, True), (1, 0.0, 40, True))
+    )
     for answer, question in questions.items():
         assert answer not in question
     # The last sentence has no next one: a shape's far sentences wrap around the document.
     assert questions["1989年10月"] == (
-        "気象庁は に新しい予報を始めた。 梅雨前線は六月に北上する。はいつ？")
+        "気象庁は に新しい予報を始めた。 梅雨前線は六月に北上する。はいつ？"
+    )
 
 
 def test_shaped_pieces_keep_to_the_answers_paragraph_as_the_real_one_did(monkeypatch) -> None:
@@ -193,17 +200,16 @@ def test_shaped_pieces_keep_to_the_answers_paragraph_as_the_real_one_did(monkeyp
     starts = (0, len(TEXT))  # two paragraphs: TEXT's three sentences, then one more
     # The sentence after the answer's, inside its paragraph: the paragraph's first sentence
     # (its sentences wrap around), grown to a whole word: 梅雨前 -> 梅雨前線.
-    inside = _shaped_with(monkeypatch, ((1, 0.0, 3, True),), text=text,
-                          paragraph_starts=starts)
+    inside = _shaped_with(monkeypatch, ((1, 0.0, 3, True),), text=text, paragraph_starts=starts)
     assert inside["1989年10月"] == "梅雨前線はいつ？"
     # The same piece outside the paragraph: the next paragraph's sentence, its length kept.
-    outside = _shaped_with(monkeypatch, ((1, 0.0, 3, False),), text=text,
-                           paragraph_starts=starts)
+    outside = _shaped_with(monkeypatch, ((1, 0.0, 3, False),), text=text, paragraph_starts=starts)
     assert outside["1989年10月"] == "台風ははいつ？"
     # A run outside the paragraph is not grown: 寒帯ジ stays, where inside it is 寒帯ジェット.
     assert _shaped_with(monkeypatch, ((-1, 0.0, 3, False),))["1989年10月"] == "寒帯ジはいつ？"
     assert _shaped_with(monkeypatch, ((-1, 0.0, 3, True),))["1989年10月"] == (
-        "寒帯ジェットはいつ？")
+        "寒帯ジェットはいつ？"
+    )
 
 
 def test_shaped_words_grow_over_the_runs_probes_are_made_of() -> None:

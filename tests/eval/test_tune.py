@@ -39,21 +39,36 @@ def test_default_grid_has_16_unique_configurations() -> None:
 
 
 def test_pareto_front_keeps_only_undominated_points() -> None:
-    points = [_point("a", 0.9, 100, 500), _point("b", 0.8, 50, 100), _point("c", 0.7, 60, 90),
-              _point("d", 0.9, 120, 50)]
+    points = [
+        _point("a", 0.9, 100, 500),
+        _point("b", 0.8, 50, 100),
+        _point("c", 0.7, 60, 90),
+        _point("d", 0.9, 120, 50),
+    ]
     assert pareto_front(points, "index_bytes") == ["b", "a"]
     assert pareto_front(points, "context_chars") == ["d"]
 
 
-SIX = ("梅雨は六月に始まる。台風は九月に多い。桜は四月に咲く。紅葉は十一月に見頃になる。"
-       "雪は一月に積もる。花火は八月に上がる。" + "これは説明のための文である。" * 15)
-SIX_QA = [{"question": q, "answer": a} for q, a in (
-    ("梅雨はいつ始まる？", "六月"), ("台風はいつ多い？", "九月"), ("桜はいつ咲く？", "四月"),
-    ("紅葉の見頃は？", "十一月"), ("雪はいつ積もる？", "一月"), ("花火はいつ上がる？", "八月"))]
+SIX = (
+    "梅雨は六月に始まる。台風は九月に多い。桜は四月に咲く。紅葉は十一月に見頃になる。"
+    "雪は一月に積もる。花火は八月に上がる。" + "これは説明のための文である。" * 15
+)
+SIX_QA = [
+    {"question": q, "answer": a}
+    for q, a in (
+        ("梅雨はいつ始まる？", "六月"),
+        ("台風はいつ多い？", "九月"),
+        ("桜はいつ咲く？", "四月"),
+        ("紅葉の見頃は？", "十一月"),
+        ("雪はいつ積もる？", "一月"),
+        ("花火はいつ上がる？", "八月"),
+    )
+]
 
 
 def test_tune_on_six_questions_every_configuration_finds_says_saturated(
-        tmp_path: Path, capsys) -> None:
+    tmp_path: Path, capsys
+) -> None:
     # Six pairs on a short document: every configuration finds every answer, so the paired
     # differences are all zero. A TOST on zero variance gives p = 0; the decision rule must
     # call that saturated, never equivalent.
@@ -96,8 +111,14 @@ def test_a_document_without_line_breaks_never_gets_itself_back(tmp_path: Path) -
     doc = document_from_file(doc_path)
     assert "\n" not in doc.text
     for budget in (1000, 2000, 4000):
-        result = tune(doc, synthetic=60, cache_dir=tmp_path / "c", budget=budget,
-                      bootstrap=200, permutations=1000)
+        result = tune(
+            doc,
+            synthetic=60,
+            cache_dir=tmp_path / "c",
+            budget=budget,
+            bootstrap=200,
+            permutations=1000,
+        )
         rec = result.recommendation
         assert "paragraph" in rec.ineligible
         assert rec.pick != "paragraph"
@@ -120,17 +141,23 @@ def qa_questions_from(tmp_path: Path, doc):  # type: ignore[no-untyped-def]
     return qa_questions(qa, doc)
 
 
-def test_a_one_chunk_configuration_is_not_said_to_score_1_by_construction(
-        tmp_path: Path) -> None:
+def test_a_one_chunk_configuration_is_not_said_to_score_1_by_construction(tmp_path: Path) -> None:
     # fixed-800-0 on a short document holds it in one chunk: every chunk is retrieved, but an
     # answer cut at the end of the window is still lost, so Recall@5 can be below 1.
     text = "あ" * 797 + "答えはここ。" + "い" * 100
     doc_path = tmp_path / "doc.txt"
     doc_path.write_text(text, encoding="utf-8")
     qa = tmp_path / "qa.json"
-    qa.write_text(json.dumps([{"question": "答えは？", "answer": "答えはここ"},
-                              {"question": "あは？", "answer": "あああ"}], ensure_ascii=False),
-                  encoding="utf-8")
+    qa.write_text(
+        json.dumps(
+            [
+                {"question": "答えは？", "answer": "答えはここ"},
+                {"question": "あは？", "answer": "あああ"},
+            ],
+            ensure_ascii=False,
+        ),
+        encoding="utf-8",
+    )
     doc = document_from_file(doc_path)
     grid = [c for c in tune_grid() if c.label in ("fixed-800-0", "fixed-100-20")]
     result = tune(doc, questions=qa_questions(qa, doc), configs=grid, cache_dir=tmp_path / "c")
@@ -139,14 +166,22 @@ def test_a_one_chunk_configuration_is_not_said_to_score_1_by_construction(
     assert one.quality < 1.0
     out = format_tune(result)
     assert "by construction" not in out
-    assert (f"fixed-800-0: at most 5 chunks, so every chunk is retrieved; its recall@5 "
-            f"({one.quality:.3f}) only counts answers no chunk holds whole") in out
+    assert (
+        f"fixed-800-0: at most 5 chunks, so every chunk is retrieved; its recall@5 "
+        f"({one.quality:.3f}) only counts answers no chunk holds whole"
+    ) in out
 
 
 def test_recommend_reads_the_results_file_and_its_margin(tmp_path: Path) -> None:
     doc = document_from_file(SAMPLES / "policy_ja.md")
-    result = tune(doc, synthetic=60, configs=tune_grid()[:6], bootstrap=100, permutations=200,
-                  cache_dir=tmp_path)
+    result = tune(
+        doc,
+        synthetic=60,
+        configs=tune_grid()[:6],
+        bootstrap=100,
+        permutations=200,
+        cache_dir=tmp_path,
+    )
     rec = result.recommendation
     assert rec.delta == 0.01
     assert rec.basis == "budget"
@@ -165,15 +200,17 @@ def test_recommend_reads_the_results_file_and_its_margin(tmp_path: Path) -> None
     with pytest.raises(ParameterError, match="margin must be positive"):
         recommend(result.results, 0)
     assert "Recall@budget at Equal context budget: 2,000 characters each" in reason_text(
-        "en", result)
+        "en", result
+    )
     assert "最良" in reason_text("ja", result)
 
 
 def test_tune_on_a_built_in_sample_with_synthetic_questions(tmp_path: Path) -> None:
     doc = document_from_file(SAMPLES / "policy_ja.md")
     grid = tune_grid()[:6]
-    result = tune(doc, synthetic=60, configs=grid, bootstrap=100, permutations=200,
-                  cache_dir=tmp_path)
+    result = tune(
+        doc, synthetic=60, configs=grid, bootstrap=100, permutations=200, cache_dir=tmp_path
+    )
     source = result.source
     assert source["synthetic"] is True
     assert f"synthetic {DEFAULT_FORM} questions" in result.results.dataset.name
@@ -191,11 +228,14 @@ def test_tune_on_a_built_in_sample_with_synthetic_questions(tmp_path: Path) -> N
     assert "key phrases in your document" in text
     assert "Held out (bench/verdict_holdout.py): on " in text
     assert "median Spearman rho" not in text  # the held-out figure, not the tuning split's rho
-    few = tune(doc, synthetic=5000, configs=grid, bootstrap=100, permutations=200,
-               cache_dir=tmp_path)
+    few = tune(
+        doc, synthetic=5000, configs=grid, bootstrap=100, permutations=200, cache_dir=tmp_path
+    )
     assert few.made < few.asked == 5000
-    assert (f"{few.made:,} of the 5,000 synthetic questions asked were made: this document has "
-            f"only {few.made:,} key phrases") in format_tune(few)
+    assert (
+        f"{few.made:,} of the 5,000 synthetic questions asked were made: this document has "
+        f"only {few.made:,} key phrases"
+    ) in format_tune(few)
     with pytest.raises(ParameterError, match="no questions to evaluate"):
         tune(doc, configs=grid)
 
@@ -206,10 +246,23 @@ def test_cli_tune_prints_the_core_recommendation(tmp_path: Path, capsys) -> None
     qa = tmp_path / "qa.json"
     qa.write_text((SAMPLES / "policy_ja.qa.json").read_text(encoding="utf-8"), encoding="utf-8")
     doc = document_from_file(doc_path)
-    expected = tune(doc, questions=qa_questions(qa, doc), synthetic=30,
-                    cache_dir=tmp_path / "c")
-    assert main(["tune", str(doc_path), "--qa", str(qa), "--synthetic", "30", "--quiet",
-                 "--out", str(tmp_path / "out")]) == 0
+    expected = tune(doc, questions=qa_questions(qa, doc), synthetic=30, cache_dir=tmp_path / "c")
+    assert (
+        main(
+            [
+                "tune",
+                str(doc_path),
+                "--qa",
+                str(qa),
+                "--synthetic",
+                "30",
+                "--quiet",
+                "--out",
+                str(tmp_path / "out"),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert f"Recommended at 2,000 characters: {expected.pick}\n" in out
     assert f"Why: {reason_text('en', expected)}\n" in out
@@ -221,8 +274,22 @@ def test_cli_tune_prints_the_core_recommendation(tmp_path: Path, capsys) -> None
     assert saved.questions_source == expected.results.questions_source
     assert (saved.questions_source.kind, saved.questions_source.synthetic) == ("both", 30)
     # An identical rerun rewrites its identical file (it was refused as "another run").
-    assert main(["tune", str(doc_path), "--qa", str(qa), "--synthetic", "30", "--quiet",
-                 "--out", str(tmp_path / "out")]) == 0
+    assert (
+        main(
+            [
+                "tune",
+                str(doc_path),
+                "--qa",
+                str(qa),
+                "--synthetic",
+                "30",
+                "--quiet",
+                "--out",
+                str(tmp_path / "out"),
+            ]
+        )
+        == 0
+    )
     assert len(list((tmp_path / "out").glob("*.json"))) == 1
 
 
@@ -246,8 +313,9 @@ def test_cli_tune_with_imported_chunks(tmp_path: Path, capsys) -> None:
     chunks = tmp_path / "chunks.json"
     pieces = [text[i : i + 300] for i in range(0, len(text), 300)]
     chunks.write_text(json.dumps(pieces, ensure_ascii=False), encoding="utf-8")
-    assert main(["tune", str(doc_path), "--chunks", str(chunks), "--synthetic", "30",
-                 "--quiet"]) == 0
+    assert (
+        main(["tune", str(doc_path), "--chunks", str(chunks), "--synthetic", "30", "--quiet"]) == 0
+    )
     captured = capsys.readouterr()
     from chunkviz.eval.imported import import_chunks, imported_label
 
@@ -261,8 +329,9 @@ def test_cli_tune_lm_form_says_what_is_missing(tmp_path: Path, capsys) -> None:
     doc_path.write_text((SAMPLES / "policy_ja.md").read_text(encoding="utf-8"), encoding="utf-8")
     assert main(["tune", str(doc_path), "--form", "lm", "--quiet"]) == 2
     assert "--lm hf:<local model path>" in capsys.readouterr().err
-    assert main(["tune", str(doc_path), "--form", "lm", "--lm", "hf:/nonexistent/lm",
-                 "--quiet"]) == 2
+    assert (
+        main(["tune", str(doc_path), "--form", "lm", "--lm", "hf:/nonexistent/lm", "--quiet"]) == 2
+    )
     assert "not available offline" in capsys.readouterr().err
 
 
@@ -282,8 +351,7 @@ def test_cli_tune_margin_gives_the_recommendation_of_that_margin(tmp_path: Path,
     doc_path = tmp_path / "policy.md"
     doc_path.write_text((SAMPLES / "policy_ja.md").read_text(encoding="utf-8"), encoding="utf-8")
     doc = document_from_file(doc_path)
-    assert main(["tune", str(doc_path), "--synthetic", "40", "--margin", "0.25",
-                 "--quiet"]) == 0
+    assert main(["tune", str(doc_path), "--synthetic", "40", "--margin", "0.25", "--quiet"]) == 0
     out = capsys.readouterr().out
     full = tune(doc, synthetic=40, margin=0.25, cache_dir=tmp_path / "c")
     assert full.recommendation.delta == 0.25

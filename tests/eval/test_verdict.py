@@ -36,8 +36,9 @@ def test_the_file_stores_the_paired_tests_at_the_equal_budget(shipped) -> None:
     assert len(results.budget.pairwise) == len(budget_keys()) * pairs
     for row in results.budget.pairwise:
         means = results.budget.metrics
-        assert row.diff == pytest.approx(means[row.a][row.metric].mean
-                                         - means[row.b][row.metric].mean, abs=1e-9)
+        assert row.diff == pytest.approx(
+            means[row.a][row.metric].mean - means[row.b][row.metric].mean, abs=1e-9
+        )
         assert row.delta == 0.01
         assert row.detectable is not None
         assert row.detectable > 0
@@ -47,7 +48,8 @@ def test_the_file_stores_the_paired_tests_at_the_equal_budget(shipped) -> None:
     assert again.stored
     # The same budget with the file's tests taken away: computed from the ranks, they agree.
     bare = msgspec.structs.replace(
-        results, budget=msgspec.structs.replace(results.budget, pairwise=()))
+        results, budget=msgspec.structs.replace(results.budget, pairwise=())
+    )
     fresh = budget_view(bare, "recall", results.budget.chars, 0.01)
     assert not fresh.stored
     assert fresh.k == dict(results.budget.k)

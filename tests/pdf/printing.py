@@ -16,14 +16,24 @@ from tests.helpers import pdf_of
 
 CHROMIUM = "/usr/bin/chromium"
 HEADER = "チャンキング戦略 — 社内資料"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def blocks(text: str) -> list[str]:
     """The text's paragraphs: blocks apart by lines that hold only whitespace."""
-    return [b.strip("\n") for b in re.split(r"\n[ \t\u3000]*\n", text.replace("\r\n", "\n"))
-            if b.strip()]
+    return [
+        b.strip("\n")
+        for b in re.split(r"\n[ \t\u3000]*\n", text.replace("\r\n", "\n"))
+        if b.strip()
+    ]
 
 
 def article_html(parts: Sequence[str], *, columns: int = 1) -> str:
@@ -37,10 +47,12 @@ def article_html(parts: Sequence[str], *, columns: int = 1) -> str:
         else:
             body.append(f"<p>{html.escape(b)}</p>")
     cols = f"column-count:{columns};column-gap:2em;" if columns > 1 else ""
-    return ("<html><head><meta charset='utf-8'><style>"
-            f"body{{font-family:'Noto Sans CJK JP';font-size:11pt;{cols}}}"
-            "pre{white-space:pre-wrap;font-family:'Noto Sans Mono CJK JP',monospace}"
-            "h2{font-size:15pt}</style></head><body>" + "".join(body) + "</body></html>")
+    return (
+        "<html><head><meta charset='utf-8'><style>"
+        f"body{{font-family:'Noto Sans CJK JP';font-size:11pt;{cols}}}"
+        "pre{white-space:pre-wrap;font-family:'Noto Sans Mono CJK JP',monospace}"
+        "h2{font-size:15pt}</style></head><body>" + "".join(body) + "</body></html>"
+    )
 
 
 def print_pdfs(pages: Mapping[str, str], folder: Path) -> dict[str, Path]:
@@ -70,9 +82,17 @@ def _print_all(pages: Mapping[str, str], folder: Path) -> dict[str, Path]:
     return out
 
 
-def simple_pdf(pages: Sequence[Sequence[str | tuple[float, str]]], *, header: str = "",
-               size: float = 11.0, numbers: bool = True, width: float = 595.0,
-               height: float = 842.0, rotate: int = 0, sideways: bool = False) -> bytes:
+def simple_pdf(
+    pages: Sequence[Sequence[str | tuple[float, str]]],
+    *,
+    header: str = "",
+    size: float = 11.0,
+    numbers: bool = True,
+    width: float = 595.0,
+    height: float = 842.0,
+    rotate: int = 0,
+    sideways: bool = False,
+) -> bytes:
     """A PDF drawn line by line in Helvetica (ASCII text), fast to make in any test.
 
     Each page is a list of lines from the top: a string starts at the left margin, an
@@ -94,7 +114,7 @@ def simple_pdf(pages: Sequence[Sequence[str | tuple[float, str]]], *, header: st
             ops.append(_show(width / 2 - 10, 24, f"{n} / {count}", 8))
         y = height - 72
         for line in lines:
-            x, body = (line if isinstance(line, tuple) else (56.0, line))
+            x, body = line if isinstance(line, tuple) else (56.0, line)
             if body:
                 ops.append(_show(x, y, body, size))
             y -= size * 1.4
@@ -106,13 +126,18 @@ def simple_pdf(pages: Sequence[Sequence[str | tuple[float, str]]], *, header: st
     for stream in streams:
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
         media = (height, width) if rotate == 90 else (width, height)
-        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Rotate %d "
-                       b"/Contents %d 0 R /Resources << /Font << /F1 3 0 R >> >> >>"
-                       % (*media, 0 if sideways else rotate, len(objects)))
+        objects.append(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] /Rotate %d "
+            b"/Contents %d 0 R /Resources << /Font << /F1 3 0 R >> >> >>"
+            % (*media, 0 if sideways else rotate, len(objects))
+        )
         kids.append(len(objects))
     objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
-    objects[1] = (b"<< /Type /Pages /Kids [" + b" ".join(b"%d 0 R" % k for k in kids)
-                  + b"] /Count %d >>" % len(kids))
+    objects[1] = (
+        b"<< /Type /Pages /Kids ["
+        + b" ".join(b"%d 0 R" % k for k in kids)
+        + b"] /Count %d >>" % len(kids)
+    )
     return pdf_of(objects)
 
 
@@ -138,20 +163,33 @@ def print_with(browser: object, markup: str, path: Path) -> Path:
     page = browser.new_page()  # type: ignore[attr-defined]
     try:
         page.set_content(markup)
-        page.pdf(path=str(path), format="A4", display_header_footer=True,
-                 header_template=("<div style='font-size:9px;width:100%;text-align:center'>"
-                                  f"{html.escape(HEADER)}</div>"),
-                 footer_template=("<div style='font-size:9px;width:100%;text-align:center'>"
-                                  "<span class='pageNumber'></span> / "
-                                  "<span class='totalPages'></span></div>"),
-                 margin={"top": "20mm", "bottom": "20mm", "left": "18mm", "right": "18mm"})
+        page.pdf(
+            path=str(path),
+            format="A4",
+            display_header_footer=True,
+            header_template=(
+                "<div style='font-size:9px;width:100%;text-align:center'>"
+                f"{html.escape(HEADER)}</div>"
+            ),
+            footer_template=(
+                "<div style='font-size:9px;width:100%;text-align:center'>"
+                "<span class='pageNumber'></span> / "
+                "<span class='totalPages'></span></div>"
+            ),
+            margin={"top": "20mm", "bottom": "20mm", "left": "18mm", "right": "18mm"},
+        )
     finally:
         page.close()
     return path
 
 
-def vertical_html(parts: Sequence[str], *, tiers: int = 1, per_page: int = 1_000,
-                  markup: Callable[[str], str] = html.escape) -> str:
+def vertical_html(
+    parts: Sequence[str],
+    *,
+    tiers: int = 1,
+    per_page: int = 1_000,
+    markup: Callable[[str], str] = html.escape,
+) -> str:
     """An HTML page of ``parts`` set vertically (``writing-mode: vertical-rl``), as 縦書き.
 
     Chromium does not paginate vertical text across printed pages, so the parts are laid out
@@ -169,16 +207,20 @@ def vertical_html(parts: Sequence[str], *, tiers: int = 1, per_page: int = 1_000
         size += len(part)
     body = []
     for page in pages:
-        inner = "".join(f"<h2>{markup(b)}</h2>" if len(b) < 40 and "。" not in b
-                        else f"<p>{markup(b)}</p>" for b in page)
+        inner = "".join(
+            f"<h2>{markup(b)}</h2>" if len(b) < 40 and "。" not in b else f"<p>{markup(b)}</p>"
+            for b in page
+        )
         body.append(f"<div class='page'>{inner}</div>")
     tiered = f"column-count:{tiers};column-gap:3em;" if tiers > 1 else ""
-    return ("<html><head><meta charset='utf-8'><style>"
-            "body{margin:0;font-family:'Noto Sans CJK JP';font-size:11pt}"
-            ".page{writing-mode:vertical-rl;height:240mm;width:170mm;overflow:hidden;"
-            f"break-after:page;{tiered}}}"
-            "p{margin:0 0 0 1em;text-indent:1em}h2{font-size:15pt;margin:0 0 0 1em}"
-            "</style></head><body>" + "".join(body) + "</body></html>")
+    return (
+        "<html><head><meta charset='utf-8'><style>"
+        "body{margin:0;font-family:'Noto Sans CJK JP';font-size:11pt}"
+        ".page{writing-mode:vertical-rl;height:240mm;width:170mm;overflow:hidden;"
+        f"break-after:page;{tiered}}}"
+        "p{margin:0 0 0 1em;text-indent:1em}h2{font-size:15pt;margin:0 0 0 1em}"
+        "</style></head><body>" + "".join(body) + "</body></html>"
+    )
 
 
 def ruby_markup(text: str) -> str:

@@ -61,8 +61,13 @@ def _line(text: str) -> PageChars:
             boxes.append((x, 400.0, x + w, 411.0))
         chars.append(ch)
         x += w
-    return PageChars(595, 842, "".join(chars), np.array(boxes, np.float32),
-                     sizes=np.full(len(chars), 14.7, np.float32))
+    return PageChars(
+        595,
+        842,
+        "".join(chars),
+        np.array(boxes, np.float32),
+        sizes=np.full(len(chars), 14.7, np.float32),
+    )
 
 
 @st.composite
@@ -132,9 +137,12 @@ PRINTED = [
 def printed_text(tmp_path_factory: pytest.TempPathFactory) -> str:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} and fonts-noto-cjk are needed: run scripts/ensure-chromium.sh")
-    markup = ("<html><head><meta charset='utf-8'><style>body{font-family:'Noto Sans CJK JP';"
-              "font-size:11pt} p{margin:0 0 1.5em 0}</style></head><body>"
-              + "".join(f"<p>{p}</p>" for p in PRINTED) + "</body></html>")
+    markup = (
+        "<html><head><meta charset='utf-8'><style>body{font-family:'Noto Sans CJK JP';"
+        "font-size:11pt} p{margin:0 0 1.5em 0}</style></head><body>"
+        + "".join(f"<p>{p}</p>" for p in PRINTED)
+        + "</body></html>"
+    )
     pdf = print_pdfs({"chars": markup}, tmp_path_factory.mktemp("chars"))["chars"]
     return extract(pdf.read_bytes(), "chars.pdf").text
 

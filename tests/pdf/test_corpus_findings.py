@@ -24,11 +24,15 @@ from chunkviz.pdf.compat import VERTICAL_FORMS, fold_vertical
 from chunkviz.pdf.reader import _kept, _packed
 from tests.pdf.printing import pdf_of
 
-_SPACE = (b"4 begincodespacerange <00> <7F> <C080> <DFBF> <E08080> <EFBFBF> <F0808080> "
-          b"<F7BFBFBF> endcodespacerange\n")
-_CMAP = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << "
-         b"/Registry (Adobe) /Ordering (Identity) /Supplement 0 >> def /CMapName /%s def "
-         b"/CMapType %d def\n")
+_SPACE = (
+    b"4 begincodespacerange <00> <7F> <C080> <DFBF> <E08080> <EFBFBF> <F0808080> "
+    b"<F7BFBFBF> endcodespacerange\n"
+)
+_CMAP = (
+    b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << "
+    b"/Registry (Adobe) /Ordering (Identity) /Supplement 0 >> def /CMapName /%s def "
+    b"/CMapType %d def\n"
+)
 _END = b"endcmap CMapName currentdict /CMap defineresource pop end end"
 
 
@@ -43,31 +47,46 @@ def utf8_cmap_pdf(text: str, shown: bytes | None = None) -> bytes:
     """
     chars = sorted(set(text))
     hexes = [c.encode("utf-8").hex().encode() for c in chars]
-    encoding = (_CMAP % (b"Uni-Utf8-H", 1) + _SPACE + b"%d begincidchar\n" % len(chars)
-                + b"".join(b"<%s> %d\n" % (h, i + 1) for i, h in enumerate(hexes))
-                + b"endcidchar " + _END)
-    to_unicode = (_CMAP % (b"Adobe-Identity-UCS", 2) + _SPACE + b"%d beginbfchar\n" % len(chars)
-                  + b"".join(b"<%s> <%s>\n" % (h, c.encode("utf-16-be").hex().encode())
-                             for h, c in zip(hexes, chars, strict=True))
-                  + b"endbfchar " + _END)
+    encoding = (
+        _CMAP % (b"Uni-Utf8-H", 1)
+        + _SPACE
+        + b"%d begincidchar\n" % len(chars)
+        + b"".join(b"<%s> %d\n" % (h, i + 1) for i, h in enumerate(hexes))
+        + b"endcidchar "
+        + _END
+    )
+    to_unicode = (
+        _CMAP % (b"Adobe-Identity-UCS", 2)
+        + _SPACE
+        + b"%d beginbfchar\n" % len(chars)
+        + b"".join(
+            b"<%s> <%s>\n" % (h, c.encode("utf-16-be").hex().encode())
+            for h, c in zip(hexes, chars, strict=True)
+        )
+        + b"endbfchar "
+        + _END
+    )
     shown = shown or b"<%s> Tj" % text.encode("utf-8").hex().encode()
     content = b"BT /F1 12 Tf 56 700 Td " + shown + b" ET"
-    return pdf_of([
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
-        b"<< /Type /Font /Subtype /Type0 /BaseFont /NotoSansCJKjp /Encoding 6 0 R "
-        b"/DescendantFonts [8 0 R] /ToUnicode 7 0 R >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
-        b"/Resources << /Font << /F1 3 0 R >> >> >>",
-        _stream(content),
-        _stream(encoding),
-        _stream(to_unicode),
-        b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /NotoSansCJKjp /CIDSystemInfo << "
-        b"/Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 9 0 R "
-        b"/DW 1000 /CIDToGIDMap /Identity >>",
-        b"<< /Type /FontDescriptor /FontName /NotoSansCJKjp /Flags 4 /FontBBox [0 -120 1000 880] "
-        b"/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>",
-    ])
+    return pdf_of(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+            b"<< /Type /Font /Subtype /Type0 /BaseFont /NotoSansCJKjp /Encoding 6 0 R "
+            b"/DescendantFonts [8 0 R] /ToUnicode 7 0 R >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 5 0 R "
+            b"/Resources << /Font << /F1 3 0 R >> >> >>",
+            _stream(content),
+            _stream(encoding),
+            _stream(to_unicode),
+            b"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /NotoSansCJKjp /CIDSystemInfo << "
+            b"/Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor 9 0 R "
+            b"/DW 1000 /CIDToGIDMap /Identity >>",
+            b"<< /Type /FontDescriptor /FontName /NotoSansCJKjp /Flags 4 "
+            b"/FontBBox [0 -120 1000 880] "
+            b"/ItalicAngle 0 /Ascent 880 /Descent -120 /CapHeight 700 /StemV 80 >>",
+        ]
+    )
 
 
 def test_a_font_with_utf8_codes_keeps_every_character_outside_the_bmp():
@@ -77,8 +96,7 @@ def test_a_font_with_utf8_codes_keeps_every_character_outside_the_bmp():
     assert got.quality.unmapped == 0
 
 
-@given(st.characters(min_codepoint=0x80, max_codepoint=0x10FFFF,
-                     exclude_categories=("Cs",)))
+@given(st.characters(min_codepoint=0x80, max_codepoint=0x10FFFF, exclude_categories=("Cs",)))
 def test_a_packed_code_above_the_unicode_range_is_read_as_its_utf8_bytes(ch):
     packed = int.from_bytes(ch.encode("utf-8"), "big")
     if packed > 0x10FFFF:

@@ -14,13 +14,21 @@ from chunkviz.pdf.layout import PageChars, assemble
 from chunkviz.pdf.reader import MAX_PDF_PAGES
 from tests.pdf.printing import simple_pdf
 
-ONE = ["The retention policy keeps every message for seven days unless the queue is",
-       "configured otherwise; the operator may shorten it for sensitive infor-",
-       "mation or lengthen it for audit trails.", "",
-       "A second paragraph starts here and is short.", "",
-       "Code sample:", "  retention = 7", "  compact = true"]
-TWO = ["Page two opens with a sentence that runs on to the very end of this line and",
-       "then continues here."]
+ONE = [
+    "The retention policy keeps every message for seven days unless the queue is",
+    "configured otherwise; the operator may shorten it for sensitive infor-",
+    "mation or lengthen it for audit trails.",
+    "",
+    "A second paragraph starts here and is short.",
+    "",
+    "Code sample:",
+    "  retention = 7",
+    "  compact = true",
+]
+TWO = [
+    "Page two opens with a sentence that runs on to the very end of this line and",
+    "then continues here.",
+]
 
 
 def test_a_printed_page_reads_as_paragraphs_without_its_header_and_page_numbers():
@@ -31,10 +39,12 @@ def test_a_printed_page_reads_as_paragraphs_without_its_header_and_page_numbers(
         " audit trails.\n\nA second paragraph starts here and is short.\n\n"
         "Code sample:\nretention = 7\ncompact = true\n\n"
         "Page two opens with a sentence that runs on to the very end of this line and then "
-        "continues here.")
+        "continues here."
+    )
     assert (got.furniture, got.pages, got.pages_without_text) == (4, 2, 0)
-    kept = extract(simple_pdf([ONE, TWO], header="Orbit Queue Handbook"), "handbook.pdf",
-                   keep_furniture=True)
+    kept = extract(
+        simple_pdf([ONE, TWO], header="Orbit Queue Handbook"), "handbook.pdf", keep_furniture=True
+    )
     assert kept.text.startswith("Orbit Queue Handbook\n\nThe retention policy")
     assert "\n\n1 / 2\n\n" in kept.text
     assert kept.furniture == 0
@@ -66,8 +76,10 @@ def test_two_columns_are_read_left_column_first():
     # Drawn row by row across both columns, as some PDF writers do.
     chars, boxes = [], []
     for i in range(8):
-        for x, words in ((56.0, f"left {i} of the first column"),
-                         (320.0, f"right {i} of the second column")):
+        for x, words in (
+            (56.0, f"left {i} of the first column"),
+            (320.0, f"right {i} of the second column"),
+        ):
             for k, ch in enumerate(words):
                 chars.append(ch)
                 boxes.append((x + 6 * k, 100 + 15 * i, x + 6 * k + 5, 111 + 15 * i))
@@ -92,7 +104,8 @@ def test_a_scanned_pdf_says_how_many_pages_have_no_text():
         extract(simple_pdf([[], [], []], numbers=False), "scan.pdf")
     assert str(info.value) == (
         "scan.pdf has no text layer on any of its 3 pages (a scanned PDF?); run OCR on it (for "
-        "example ocrmypdf) or paste its text")
+        "example ocrmypdf) or paste its text"
+    )
     partly = extract(simple_pdf([ONE, [], TWO], numbers=False), "partly.pdf")
     assert partly.pages_without_text == 1
 
@@ -103,7 +116,8 @@ def test_a_pdf_with_too_many_pages_is_refused_before_it_is_read():
         extract(pdf, "long.pdf")
     assert str(info.value) == (
         f"long.pdf has 2,000 pages; PDFs of up to {MAX_PDF_PAGES:,} pages are "
-        "read (MAX_PDF_PAGES); split it into parts and upload one")
+        "read (MAX_PDF_PAGES); split it into parts and upload one"
+    )
 
 
 @pytest.mark.parametrize("data", [b"%PDF-1.4\n1 0 obj <<", simple_pdf([ONE])[:200]])
@@ -118,22 +132,29 @@ def test_the_cli_reads_a_pdf_by_layout_and_says_what_it_left_out(tmp_path, capsy
     from chunkviz.cli import main
 
     (tmp_path / "handbook.pdf").write_bytes(simple_pdf([ONE, TWO], header="Orbit Queue Handbook"))
-    assert main(["chunk", str(tmp_path / "handbook.pdf"), "--format", "json",
-                 "--strategy", "paragraph"]) == 0
+    assert (
+        main(
+            ["chunk", str(tmp_path / "handbook.pdf"), "--format", "json", "--strategy", "paragraph"]
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     chunks = [r["text"] for r in json.loads(captured.out)["chunks"]]
     assert chunks[0].endswith("sensitive information or lengthen it for audit trails.")
     assert "Orbit Queue Handbook" not in captured.out
     assert "read 2 PDF pages by layout: 0 compatibility ideographs replaced, 4 header" in (
-        captured.err)
-    assert main(["chunk", str(tmp_path / "handbook.pdf"), "--format", "json",
-                 "--keep-furniture"]) == 0
+        captured.err
+    )
+    assert (
+        main(["chunk", str(tmp_path / "handbook.pdf"), "--format", "json", "--keep-furniture"]) == 0
+    )
     assert "Orbit Queue Handbook" in capsys.readouterr().out
 
 
 def test_a_pdf_of_nothing_but_headers_and_page_numbers_says_so():
     with pytest.raises(InputTextError, match="^empty.pdf has no text besides its running"):
         extract(simple_pdf([[], []], header="Orbit Queue Handbook"), "empty.pdf")
-    kept = extract(simple_pdf([[], []], header="Orbit Queue Handbook"), "empty.pdf",
-                   keep_furniture=True)
+    kept = extract(
+        simple_pdf([[], []], header="Orbit Queue Handbook"), "empty.pdf", keep_furniture=True
+    )
     assert kept.text.count("Orbit Queue Handbook") == 2

@@ -23,8 +23,11 @@ from tests.pdf.printing import HEADER
 pytestmark = pytest.mark.slow
 
 NAMES = [f"seed{p.stem[:3]}" for p in sorted(SEEDS.glob("*.txt"))] + [
-    f"jsquad{n}" for n in range(len(sorted(SEEDS.glob("*.txt"))),
-                                len(sorted(SEEDS.glob("*.txt"))) + JSQUAD_ARTICLES)]
+    f"jsquad{n}"
+    for n in range(
+        len(sorted(SEEDS.glob("*.txt"))), len(sorted(SEEDS.glob("*.txt"))) + JSQUAD_ARTICLES
+    )
+]
 
 
 def _bare(text: str) -> str:
@@ -36,8 +39,11 @@ def _breaks(text: str, context: int = 6) -> list[tuple[str, str]]:
 
     Whitespace aside, and symbols too: the printed emoji are pictures without text in the PDF.
     """
-    kept = "".join(ch for ch in text if ch == "\n" or not (
-        ch.isspace() or unicodedata.category(ch) in ("So", "Mn")))
+    kept = "".join(
+        ch
+        for ch in text
+        if ch == "\n" or not (ch.isspace() or unicodedata.category(ch) in ("So", "Mn"))
+    )
     bare = kept.replace("\n", "")
     out = []
     seen = 0
@@ -88,4 +94,3 @@ def test_real_answers_are_found(name, printed, reads):
     assert len(item.answers) >= 20
     found = sum(1 for answer in item.answers if locate(text, answer))
     assert found >= 0.99 * len(item.answers)
-

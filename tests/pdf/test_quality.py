@@ -12,20 +12,28 @@ from chunkviz.pdf.layout import PageChars
 from chunkviz.pdf.quality import UNMAPPED_WARNING, read_quality
 from tests.pdf.printing import simple_pdf
 
-LINES = ["A landscape table of retention settings runs across the turned page, and its",
-         "second line continues the same sentence to its end.", "",
-         "Queue   Days   Owner"]
+LINES = [
+    "A landscape table of retention settings runs across the turned page, and its",
+    "second line continues the same sentence to its end.",
+    "",
+    "Queue   Days   Owner",
+]
 
 
 @pytest.mark.parametrize("rotate", [0, 90])
 def test_a_turned_page_reads_upright_as_the_same_text(rotate):
     pages = [LINES, ["The second page is a short one."]]
-    got = extract(simple_pdf(pages, header="Settings", width=842, height=595, rotate=rotate),
-                  "landscape.pdf")
-    assert got.text == extract(simple_pdf(pages, header="Settings", width=842, height=595),
-                               "plain.pdf").text
-    assert got.text.startswith("A landscape table of retention settings runs across the turned "
-                               "page, and its second line continues")
+    got = extract(
+        simple_pdf(pages, header="Settings", width=842, height=595, rotate=rotate), "landscape.pdf"
+    )
+    assert (
+        got.text
+        == extract(simple_pdf(pages, header="Settings", width=842, height=595), "plain.pdf").text
+    )
+    assert got.text.startswith(
+        "A landscape table of retention settings runs across the turned "
+        "page, and its second line continues"
+    )
     assert got.quality is not None
     assert got.quality.rotated_pages == ((1, 2) if rotate else ())
     assert got.layout is not None
@@ -37,17 +45,20 @@ def test_a_turned_page_reads_upright_as_the_same_text(rotate):
 
 def test_text_turned_sideways_on_a_portrait_page_reads_bottom_to_top_as_rows():
     pages = [LINES, ["The second page is a short one."]]
-    got = extract(simple_pdf(pages, header="Settings", width=842, height=595, rotate=90,
-                             sideways=True), "sideways.pdf")
-    assert got.text == extract(simple_pdf(pages, header="Settings", width=842, height=595),
-                               "plain.pdf").text
+    got = extract(
+        simple_pdf(pages, header="Settings", width=842, height=595, rotate=90, sideways=True),
+        "sideways.pdf",
+    )
+    assert (
+        got.text
+        == extract(simple_pdf(pages, header="Settings", width=842, height=595), "plain.pdf").text
+    )
     assert got.quality is not None
     assert got.quality.rotated_pages == got.quality.vertical_pages == ()
 
 
 def _page(text: str, unmapped: int = 0, rotation: int = 0) -> PageChars:
-    boxes = np.array([(10.0 * i, 100.0, 10.0 * i + 9, 111.0) for i in range(len(text))],
-                     np.float32)
+    boxes = np.array([(10.0 * i, 100.0, 10.0 * i + 9, 111.0) for i in range(len(text))], np.float32)
     return PageChars(595, 842, text, boxes, unmapped=unmapped, rotation=rotation)
 
 
@@ -80,10 +91,13 @@ def test_the_cli_prints_the_reading_note(tmp_path, capsys):
     from chunkviz.cli import main
 
     (tmp_path / "landscape.pdf").write_bytes(
-        simple_pdf([LINES], width=842, height=595, rotate=90, numbers=False))
+        simple_pdf([LINES], width=842, height=595, rotate=90, numbers=False)
+    )
     assert main(["chunk", str(tmp_path / "landscape.pdf"), "--format", "json"]) == 0
-    assert ("Reading note: 0 vertical pages read as columns, 1 rotated pages turned upright"
-            in capsys.readouterr().err)
+    assert (
+        "Reading note: 0 vertical pages read as columns, 1 rotated pages turned upright"
+        in capsys.readouterr().err
+    )
 
 
 def test_the_page_view_numbers_each_chunk_at_its_first_box():

@@ -40,8 +40,11 @@ def _markup(kind: str, parts: list[str]) -> str:
     if kind == "vertical_ruby":
         return vertical_html(parts, markup=ruby_markup)
     # Horizontal, each paragraph's text with readings (headings without).
-    return re.sub(r"<p>(.*?)</p>", lambda m: f"<p>{ruby_markup(_unescape(m.group(1)))}</p>",
-                  article_html(parts))
+    return re.sub(
+        r"<p>(.*?)</p>",
+        lambda m: f"<p>{ruby_markup(_unescape(m.group(1)))}</p>",
+        article_html(parts),
+    )
 
 
 def _unescape(text: str) -> str:
@@ -51,8 +54,9 @@ def _unescape(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory: pytest.TempPathFactory
-            ) -> dict[tuple[int, str], tuple[ExtractedText, list[str], list[str], list[str]]]:
+def printed(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[tuple[int, str], tuple[ExtractedText, list[str], list[str], list[str]]]:
     """(article, kind) -> (what was read, paragraphs, answers, readings printed)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} and fonts-noto-cjk are needed: run scripts/ensure-chromium.sh")

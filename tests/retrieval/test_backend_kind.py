@@ -7,11 +7,19 @@ import pytest
 from chunkviz.retrieval.backends import backend_kind, list_backends
 
 
-@pytest.mark.parametrize(("name", "kind"), [
-    ("bm25", "lexical"), ("tfidf", "lexical"), ("use-m3", "dense"), ("e5-small", "dense"),
-    ("hybrid", "hybrid"), ("hybrid:bm25+use-m3", "hybrid"), ("st:/some/model", "dense"),
-    (" bm25 ", "lexical"),
-])
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("bm25", "lexical"),
+        ("tfidf", "lexical"),
+        ("use-m3", "dense"),
+        ("e5-small", "dense"),
+        ("hybrid", "hybrid"),
+        ("hybrid:bm25+use-m3", "hybrid"),
+        ("st:/some/model", "dense"),
+        (" bm25 ", "lexical"),
+    ],
+)
 def test_backend_kind(name, kind):
     assert backend_kind(name) == kind
 

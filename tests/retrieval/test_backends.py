@@ -25,14 +25,20 @@ def test_use_m3_is_unavailable_without_sentencepiece_and_the_hint_names_the_extr
     from chunkviz.retrieval.backends import make_backend
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "sentencepiece" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "sentencepiece" else real(name, *a),
+    )
     infos = {i.name: i for i in list_backends()}
     assert not infos["use-m3"].available
     assert infos["use-m3"].reason == (
-        'sentencepiece is not installed; run pip install "chunkviz[dense]"')
+        'sentencepiece is not installed; run pip install "chunkviz[dense]"'
+    )
     assert infos["use-m3"].reason.params == {
-        "package": "sentencepiece", "requirement": "chunkviz[dense]"}
+        "package": "sentencepiece",
+        "requirement": "chunkviz[dense]",
+    }
     assert infos["e5-small"].available
     with pytest.raises(MissingDependencyError, match=r"chunkviz\[dense\]"):
         make_backend("use-m3")

@@ -47,9 +47,13 @@ def test_scores_are_sums_of_fixed_point_weights():
 def test_scores_do_not_depend_on_the_hash_seed():
     digests = set()
     for seed in ("1", "2", "3"):
-        out = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, check=True,
-                             capture_output=True, text=True,
-                             env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin",
-                                  "PYTHONPATH": str(ROOT)})
+        out = subprocess.run(
+            [sys.executable, "-c", SCRIPT],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+            env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+        )
         digests.add(out.stdout.strip())
     assert len(digests) == 1

@@ -130,13 +130,16 @@ def _damage(kind: str, good: bytes) -> bytes:
         "garbage": b"PK\x03\x04" + b"\x00" * 200,
         "lengths disagree": _shard_bytes(np.repeat(key, 2, axis=0), np.ones((1, 4), np.float32)),
         "no vectors array": _shard_bytes(key, np.ones((1, 4), np.float32)).replace(
-            b"vectors", b"vectorz"),
+            b"vectors", b"vectorz"
+        ),
         "keys of text": _shard_bytes(np.array(["k"]), np.ones((1, 4), np.float32)),
     }[kind]
 
 
-@pytest.mark.parametrize("kind", ["truncated", "zero bytes", "garbage", "lengths disagree",
-                                  "no vectors array", "keys of text"])
+@pytest.mark.parametrize(
+    "kind",
+    ["truncated", "zero bytes", "garbage", "lengths disagree", "no vectors array", "keys of text"],
+)
 def test_damaged_shards_are_ignored_and_recomputed(tmp_path, kind, caplog):
     # zipfile.BadZipFile, EOFError and zip(strict=True) crashed the bench before.
     backend = CountingBackend()
@@ -178,8 +181,9 @@ def test_non_finite_vectors_in_a_shard_are_refused_by_name(tmp_path, bad, caplog
     out = EmbeddingCache(tmp_path).encode(backend, ["a"], "document")
     assert backend.calls == [["a"]]
     assert np.isfinite(out).all()
-    assert any(shard.name in r.getMessage() and "non-finite" in r.getMessage()
-               for r in caplog.records)
+    assert any(
+        shard.name in r.getMessage() and "non-finite" in r.getMessage() for r in caplog.records
+    )
 
 
 def test_missing_lists_uncached_texts_once_in_order(tmp_path):

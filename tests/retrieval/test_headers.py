@@ -47,8 +47,9 @@ def test_a_fixed_window_gets_the_breadcrumb_of_the_section_it_starts_in(policy):
     texts = contextual_texts(result, policy.title, "headings")
     crumbs = breadcrumbs(policy.text, [c.start for c in result.chunks])
     for chunk, path, text in zip(result.chunks, crumbs, texts, strict=True):
-        assert text == " > ".join((policy.title, *path)) + "\n" + policy.text[
-            chunk.start : chunk.end]
+        assert (
+            text == " > ".join((policy.title, *path)) + "\n" + policy.text[chunk.start : chunk.end]
+        )
     assert len({p for p in crumbs}) > 3
 
 
@@ -56,7 +57,8 @@ def test_text_without_headings_gets_the_title_alone():
     doc = load_sample("jsquad_tsuyu")
     result = chunk_document(doc, "paragraph", {})
     assert contextual_texts(result, doc.title, "headings") == contextual_texts(
-        result, doc.title, "title")
+        result, doc.title, "title"
+    )
 
 
 def test_unknown_modes_are_refused_with_the_choices():
@@ -69,8 +71,12 @@ def test_unknown_modes_are_refused_with_the_choices():
 def test_with_context_labels_each_mode_and_keeps_none_as_it_is():
     grid = (fixed_config(200, 40), Config("paragraph", "paragraph", {}))
     out = with_context(grid, ["none", "headings"])
-    assert [c.label for c in out] == ["fixed-200-40", "paragraph", "fixed-200-40+headings",
-                                      "paragraph+headings"]
+    assert [c.label for c in out] == [
+        "fixed-200-40",
+        "paragraph",
+        "fixed-200-40+headings",
+        "paragraph+headings",
+    ]
     assert out[:2] == grid
     assert {c.context for c in out[2:]} == {"headings"}
     assert Config.from_dict(out[2].as_dict()) == out[2]
@@ -79,8 +85,9 @@ def test_with_context_labels_each_mode_and_keeps_none_as_it_is():
 
 def _run(doc, modes):
     data = Dataset(doc.doc_id, (doc,), doc.questions)
-    grid = with_context((fixed_config(200, 40), Config("markdown", "markdown", {"size": 300})),
-                        modes)
+    grid = with_context(
+        (fixed_config(200, 40), Config("markdown", "markdown", {"size": 300})), modes
+    )
     return run_benchmark(data, grid, "bm25", bootstrap=50, permutations=50)
 
 
@@ -92,13 +99,19 @@ def test_a_headings_run_differs_from_none_only_where_it_should(policy):
     for a, b in zip(naive.configs, ctx.configs, strict=True):
         # same cuts: chunks, offsets, losses and sizes in characters of the source
         assert (a.strategy, dict(a.params), a.chunks, a.broken, a.mean_chunk_chars) == (
-            b.strategy, dict(b.params), b.chunks, b.broken, b.mean_chunk_chars)
+            b.strategy,
+            dict(b.params),
+            b.chunks,
+            b.broken,
+            b.mean_chunk_chars,
+        )
         assert naive.retrieval.chunk_offsets[a.label] == ctx.retrieval.chunk_offsets[b.label]
         assert [r is None for r in naive.ranks[a.label]] == [r is None for r in ctx.ranks[b.label]]
         # what is embedded grows by exactly the headers
         result = chunk_document(policy, a.strategy, a.params)
         extra = sum(map(len, contextual_texts(result, policy.title, "headings"))) - sum(
-            map(len, result.embed_texts()))
+            map(len, result.embed_texts())
+        )
         assert b.chars_embedded - a.chars_embedded == extra > 0
         assert (a.context, b.context) == ("none", "headings")
     assert naive.question_ids == ctx.question_ids

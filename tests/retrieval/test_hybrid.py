@@ -18,8 +18,12 @@ from chunkviz.retrieval.hybrid import (
 from chunkviz.retrieval.index import vector_backends
 from tests.eval.test_benchmark import CONFIGS, make_dataset
 
-DOCS = ["東京は日本の首都です。", "大阪はたこ焼きで有名だ。", "富士山は日本一高い山である。",
-        "京都には古い寺が多い。"]
+DOCS = [
+    "東京は日本の首都です。",
+    "大阪はたこ焼きで有名だ。",
+    "富士山は日本一高い山である。",
+    "京都には古い寺が多い。",
+]
 
 
 def test_competition_ranks_share_the_best_rank_among_ties():
@@ -73,14 +77,15 @@ def test_hybrid_scores_are_the_rrf_order_of_its_components(tmp_path):
     queries = ["日本で一番高い山は？", "日本の首都はどこ"]
     index = build_index(hybrid, DOCS, "cosine", cache=cache)
     got = index.scores(prepare_queries(hybrid, queries, cache=cache))
-    parts = [build_index(c, DOCS, "cosine", cache=cache).scores(
-        prepare_queries(c, queries, cache=cache)) for c in hybrid.components]
+    parts = [
+        build_index(c, DOCS, "cosine", cache=cache).scores(prepare_queries(c, queries, cache=cache))
+        for c in hybrid.components
+    ]
     want = order_as_scores(rrf_scores(parts))
     assert np.array_equal(got, want)
     assert list(got.argmax(axis=1)) == [2, 0]
     # a slice of prepared queries scores like the same rows of the whole batch
-    assert np.array_equal(index.scores(prepare_queries(hybrid, queries, cache=cache)[1:]),
-                          got[1:])
+    assert np.array_equal(index.scores(prepare_queries(hybrid, queries, cache=cache)[1:]), got[1:])
 
 
 def test_hybrid_has_no_vectors_of_its_own():
@@ -91,16 +96,19 @@ def test_hybrid_has_no_vectors_of_its_own():
 @pytest.fixture(scope="module")
 def hybrid_results(tmp_path_factory):
     cache = tmp_path_factory.mktemp("cache")
-    return run_benchmark(make_dataset(), CONFIGS, "hybrid", cache_dir=cache, bootstrap=50,
-                         permutations=50)
+    return run_benchmark(
+        make_dataset(), CONFIGS, "hybrid", cache_dir=cache, bootstrap=50, permutations=50
+    )
 
 
 def test_a_hybrid_run_records_both_components_and_round_trips(hybrid_results):
     record = hybrid_results.backend
     assert record.kind == "hybrid"
     assert record.measure == "rrf(bm25, cosine)"
-    assert [(c.name, c.kind) for c in record.components] == [("bm25", "lexical"),
-                                                              ("e5-small", "dense")]
+    assert [(c.name, c.kind) for c in record.components] == [
+        ("bm25", "lexical"),
+        ("e5-small", "dense"),
+    ]
     assert record.components[1].document_prefix == "passage: "
     again = results_from_json(results_to_json(hybrid_results))
     assert again.backend == record
@@ -109,10 +117,12 @@ def test_a_hybrid_run_records_both_components_and_round_trips(hybrid_results):
 
 def test_a_hybrid_run_is_deterministic_and_reuses_the_dense_cache(hybrid_results, tmp_path):
     cache = tmp_path / "cache"
-    first = run_benchmark(make_dataset(), CONFIGS, "hybrid", cache_dir=cache, bootstrap=50,
-                          permutations=50)
-    warm = run_benchmark(make_dataset(), CONFIGS, "hybrid", cache_dir=cache, bootstrap=50,
-                         permutations=50)
+    first = run_benchmark(
+        make_dataset(), CONFIGS, "hybrid", cache_dir=cache, bootstrap=50, permutations=50
+    )
+    warm = run_benchmark(
+        make_dataset(), CONFIGS, "hybrid", cache_dir=cache, bootstrap=50, permutations=50
+    )
     assert first.ranks == warm.ranks == hybrid_results.ranks
     assert warm.timings.encoded_texts == 0
     assert warm.timings.cache_hits == warm.timings.unique_texts

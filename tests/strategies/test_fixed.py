@@ -29,11 +29,10 @@ def test_fixed_matches_the_seed_example():
 
 def test_fixed_in_whitespace_tokens_cuts_on_token_boundaries():
     text = "alpha beta  gamma delta epsilon"
-    result = chunkviz.chunk(text, "fixed", size=2, overlap=1, unit="tokens",
-                            tokenizer=WhitespaceTokenizer())
-    assert result.chunk_texts() == [
-        "alpha beta  ", "beta  gamma ", "gamma delta ", "delta epsilon"
-    ]
+    result = chunkviz.chunk(
+        text, "fixed", size=2, overlap=1, unit="tokens", tokenizer=WhitespaceTokenizer()
+    )
+    assert result.chunk_texts() == ["alpha beta  ", "beta  gamma ", "gamma delta ", "delta epsilon"]
 
 
 def test_fixed_in_bundled_sentencepiece_tokens_covers_japanese():
@@ -52,8 +51,10 @@ def test_fixed_in_bundled_sentencepiece_tokens_covers_japanese():
         ),
         ({"size": 0}, "size is out of range (got size=0)"),
         ({"size": 10, "overlap": -1}, "overlap is out of range (got overlap=-1)"),
-        ({"size": 10, "unit": "words"},
-         "unit must be one of chars, tokens (got unit=words); use one of those values"),
+        (
+            {"size": 10, "unit": "words"},
+            "unit must be one of chars, tokens (got unit=words); use one of those values",
+        ),
         ({"size": 10, "stride": 3}, "strategy fixed has no parameter stride"),
     ],
 )

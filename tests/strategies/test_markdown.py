@@ -65,7 +65,9 @@ def test_markdown_hash_without_space_is_not_a_heading():
 
 def test_markdown_golden_on_repeated_text():
     assert chunkviz.chunk("w1 w1 w1", "markdown", size=3).chunks == (
-        Chunk(0, 3), Chunk(3, 6), Chunk(6, 8),
+        Chunk(0, 3),
+        Chunk(3, 6),
+        Chunk(6, 8),
     )
     assert chunkviz.chunk("。。。。", "markdown", size=2).chunks == (Chunk(0, 2), Chunk(2, 4))
     result = chunkviz.chunk("# w1\nw1 w1", "markdown", size=100)

@@ -17,15 +17,19 @@ def test_paragraph_without_max_size_keeps_every_paragraph_whole():
 def test_paragraph_max_size_cuts_only_the_long_paragraph_recursively():
     result = chunkviz.chunk(TEXT, "paragraph", max_size=12)
     assert result.chunk_texts() == [
-        "短い段落。", "長い段落の一文目。", "二文目。三文目。", "最後。",
+        "短い段落。",
+        "長い段落の一文目。",
+        "二文目。三文目。",
+        "最後。",
     ]
     assert result.chunks[1] == Chunk(7, 16)  # offsets are absolute, not relative to the paragraph
 
 
 def test_paragraph_max_size_in_tokens():
     text = "a b c d e\n\nf g"
-    result = chunkviz.chunk(text, "paragraph", max_size=2, unit="tokens",
-                            tokenizer=WhitespaceTokenizer())
+    result = chunkviz.chunk(
+        text, "paragraph", max_size=2, unit="tokens", tokenizer=WhitespaceTokenizer()
+    )
     assert result.chunk_texts() == ["a b ", "c d ", "e", "f g"]
 
 
@@ -38,7 +42,9 @@ def test_paragraph_max_size_with_known_paragraph_starts():
 def test_paragraph_golden_on_repeated_text():
     assert chunkviz.chunk("w1 w1 w1", "paragraph").chunks == (Chunk(0, 8),)
     assert chunkviz.chunk("w1 w1 w1", "paragraph", max_size=3).chunks == (
-        Chunk(0, 3), Chunk(3, 6), Chunk(6, 8),
+        Chunk(0, 3),
+        Chunk(3, 6),
+        Chunk(6, 8),
     )
     assert chunkviz.chunk("。。。。", "paragraph", max_size=2).chunks == (Chunk(0, 2), Chunk(2, 4))
 

@@ -12,8 +12,9 @@ from chunkviz.errors import ParameterError
 from chunkviz.strategies import all_strategies, get_strategy
 
 
-@pytest.mark.parametrize(("strategy", "name"), [("semantic", "percentile"),
-                                                 ("perplexity", "threshold")])
+@pytest.mark.parametrize(
+    ("strategy", "name"), [("semantic", "percentile"), ("perplexity", "threshold")]
+)
 @pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, "nan", np.float64("nan")])
 def test_non_finite_floats_are_refused_on_the_fast_path_too(strategy, name, value):
     # percentile=nan raised numpy's ValueError; threshold=nan disabled every cut silently.
@@ -27,18 +28,26 @@ def test_numpy_integers_are_integers():
     assert type(result.params["size"]) is int
 
 
-@pytest.mark.parametrize(("strategy", "resource"), [
-    ("semantic", "embedder"), ("fixed", "tokenizer"), ("perplexity", "language_model"),
-])
+@pytest.mark.parametrize(
+    ("strategy", "resource"),
+    [
+        ("semantic", "embedder"),
+        ("fixed", "tokenizer"),
+        ("perplexity", "language_model"),
+    ],
+)
 def test_a_string_where_a_resource_object_belongs_is_a_parameter_error(strategy, resource):
     # embedder='x' and tokenizer='x' raised AttributeError.
     params = {"unit": "tokens"} if resource == "tokenizer" else {}
-    with pytest.raises(ParameterError, match=rf"{resource} must be an object with a .*"
-                                             rf"\(got {resource}='x'\); pass "):
+    with pytest.raises(
+        ParameterError,
+        match=rf"{resource} must be an object with a .*"
+        rf"\(got {resource}='x'\); pass ",
+    ):
         chunkviz.chunk("a. b. c.", strategy, **{resource: "x"}, **params)
 
 
-BAD_VALUES = [1.5, "x", [1], True, None, math.nan, -10**9, 10**9, "1" * 500, object()]
+BAD_VALUES = [1.5, "x", [1], True, None, math.nan, -(10**9), 10**9, "1" * 500, object()]
 
 
 @pytest.mark.parametrize("strategy", [s.name for s in all_strategies()])

@@ -16,7 +16,9 @@ def test_hierarchy_packs_children_inside_parents():
     result = chunkviz.chunk(TEXT, "parent_child", child_size=8, parent_size=12)
     assert result.parents == (Chunk(0, 12), Chunk(12, 20))
     assert result.chunks == (
-        Chunk(0, 8, parent=0), Chunk(8, 12, parent=0), Chunk(12, 20, parent=1),
+        Chunk(0, 8, parent=0),
+        Chunk(8, 12, parent=0),
+        Chunk(12, 20, parent=1),
     )
 
 
@@ -37,11 +39,17 @@ def test_child_size_above_parent_size_is_rejected_by_name():
         chunkviz.chunk(TEXT, "parent_child", child_size=50, parent_size=10)
 
 
-@given(text=texts, mode=st.sampled_from(["hierarchy", "sentence_window"]),
-       child=st.integers(1, 15), extra=st.integers(0, 30), window=st.integers(0, 3))
+@given(
+    text=texts,
+    mode=st.sampled_from(["hierarchy", "sentence_window"]),
+    child=st.integers(1, 15),
+    extra=st.integers(0, 30),
+    window=st.integers(0, 3),
+)
 def test_every_child_lies_inside_its_parent(text, mode, child, extra, window):
-    result = chunkviz.chunk(text, "parent_child", mode=mode, child_size=child,
-                            parent_size=child + extra, window=window)
+    result = chunkviz.chunk(
+        text, "parent_child", mode=mode, child_size=child, parent_size=child + extra, window=window
+    )
     assert_valid_chunking(result, measure=len, size=child)
     for c in result.chunks:
         parent = result.parents[c.parent]

@@ -38,8 +38,9 @@ def test_the_offline_model_cuts_where_the_topic_changes():
 
 def test_changes_are_absolute_log_ratios_and_nan_never_cuts():
     lm = FixedPerplexities([10.0, 10.0, 30.0, 10.0, float("nan"), 10.0])
-    curve = perplexity_curve("a. b. c. d. e. f.", threshold=0.5, min_size=0, max_size=100,
-                             language_model=lm)
+    curve = perplexity_curve(
+        "a. b. c. d. e. f.", threshold=0.5, min_size=0, max_size=100, language_model=lm
+    )
     assert curve.changes[:3] == pytest.approx([0.0, math.log(3), math.log(3)])
     assert math.isnan(curve.changes[3])
     assert curve.breakpoints == (1, 2)
@@ -62,9 +63,9 @@ def test_unknown_lm_is_rejected_by_name():
         chunkviz.chunk("a. b.", "perplexity", lm="gpt2")
 
 
-@given(text=texts, threshold=st.floats(0, 3), order=st.integers(1, 5),
-       max_size=st.integers(5, 40))
+@given(text=texts, threshold=st.floats(0, 3), order=st.integers(1, 5), max_size=st.integers(5, 40))
 def test_perplexity_invariants_with_the_offline_model(text, threshold, order, max_size):
-    result = chunkviz.chunk(text, "perplexity", threshold=threshold, order=order, min_size=0,
-                            max_size=max_size)
+    result = chunkviz.chunk(
+        text, "perplexity", threshold=threshold, order=order, min_size=0, max_size=max_size
+    )
     assert_valid_chunking(result, measure=len, size=max_size)

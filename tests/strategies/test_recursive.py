@@ -58,8 +58,9 @@ def test_recursive_prefers_blank_lines_and_keeps_them_with_the_piece_before():
 
 def test_recursive_in_whitespace_tokens():
     text = "alpha beta gamma delta epsilon"
-    result = chunkviz.chunk(text, "recursive", size=2, unit="tokens",
-                            tokenizer=WhitespaceTokenizer())
+    result = chunkviz.chunk(
+        text, "recursive", size=2, unit="tokens", tokenizer=WhitespaceTokenizer()
+    )
     assert result.chunk_texts() == ["alpha beta ", "gamma delta ", "epsilon"]
 
 
@@ -119,8 +120,11 @@ def test_long_range_fast_path_finds_the_same_sentence_ends_as_the_regex(text):
     assert fast_region == _cuts(level, text, 1, max(len(text) - 1, 1))
 
 
-@given(text=texts, level=st.integers(0, len(recursive.DEFAULT_SEPARATORS) - 1),
-       per_candidate=st.sampled_from([0, 10**9]))
+@given(
+    text=texts,
+    level=st.integers(0, len(recursive.DEFAULT_SEPARATORS) - 1),
+    per_candidate=st.sampled_from([0, 10**9]),
+)
 @example(text="a...  b. Mr. X! y?\r\n\r\n z", level=2, per_candidate=0)
 @example(text="x\n \n\n y\r\r\n", level=0, per_candidate=0)
 def test_long_range_fast_path_gives_every_level_the_regex_cuts(text, level, per_candidate):
@@ -148,9 +152,9 @@ def test_recursive_chunks_are_the_same_on_the_long_range_fast_path(text, size, o
 def test_long_range_fast_path_on_a_long_document():
     text = "梅雨は「雨季。」と呼ばれる。夏が来る！？  秋。。\u3000冬」。と。" * 3000
     level = recursive.DEFAULT_SEPARATORS[2]
-    expected = list(dict.fromkeys(sorted(
-        m.end() for _, p in level.patterns for m in p.finditer(text)
-    )))
+    expected = list(
+        dict.fromkeys(sorted(m.end() for _, p in level.patterns for m in p.finditer(text)))
+    )
     assert _cuts(level, text, 0, len(text)) == expected
 
 
@@ -177,9 +181,13 @@ def test_japanese_separator_regex_matches_its_lookahead_definition(text):
     assert ends == expected
 
 
-@given(run=st.sampled_from([" ", ".", ",", "\n", "。", "x", "😀", "\ud800"]),
-       length=st.integers(2, 300), size=st.integers(1, 40), overlap=st.integers(0, 39),
-       vector_min=st.sampled_from([0, 2, 50]))
+@given(
+    run=st.sampled_from([" ", ".", ",", "\n", "。", "x", "😀", "\ud800"]),
+    length=st.integers(2, 300),
+    size=st.integers(1, 40),
+    overlap=st.integers(0, 39),
+    vector_min=st.sampled_from([0, 2, 50]),
+)
 def test_runs_kept_as_ranges_chunk_like_python_ints(run, length, size, overlap, vector_min):
     # Long runs of one-character pieces are int64 ranges packed with searchsorted (issue 14);
     # the chunks must be those of the list-and-bisect path, Python ints included.

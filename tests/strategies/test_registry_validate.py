@@ -13,7 +13,11 @@ def test_validated_settings_are_returned_as_fresh_dicts():
     first = spec.validate({"size": 400, "overlap": 80})
     first["size"] = -1  # a caller editing its copy must not reach the next caller
     assert spec.validate({"size": 400, "overlap": 80}) == {
-        "size": 400, "overlap": 80, "unit": "chars", "snap": "none", "max_shift": 10
+        "size": 400,
+        "overlap": 80,
+        "unit": "chars",
+        "snap": "none",
+        "max_shift": 10,
     }
 
 
@@ -48,13 +52,18 @@ def _declared():
 
 def test_every_strategy_declares_its_pairs():
     found = {(spec.name, rel.describe()) for spec, rel in _declared()}
-    assert {("fixed", "overlap < size"), ("recursive", "overlap < size"),
-            ("semantic", "min_size <= max_size"), ("perplexity", "min_size <= max_size"),
-            ("parent_child", "child_size <= parent_size")} <= found
+    assert {
+        ("fixed", "overlap < size"),
+        ("recursive", "overlap < size"),
+        ("semantic", "min_size <= max_size"),
+        ("perplexity", "min_size <= max_size"),
+        ("parent_child", "child_size <= parent_size"),
+    } <= found
 
 
-@pytest.mark.parametrize(("spec", "rel"), _declared(), ids=lambda x: getattr(x, "name", None)
-                         or x.describe())
+@pytest.mark.parametrize(
+    ("spec", "rel"), _declared(), ids=lambda x: getattr(x, "name", None) or x.describe()
+)
 def test_validate_refuses_a_pair_that_breaks_a_declared_relation(spec, rel):
     large = 10
     small = large if rel.strict else large + 1
@@ -72,11 +81,20 @@ def test_validate_refuses_a_pair_that_breaks_a_declared_relation(spec, rel):
 def test_a_relation_declared_by_any_strategy_is_enforced_by_validate():
     from chunkviz.strategies.registry import Param, Strategy
 
-    spec = Strategy("toy", "a test strategy", (
-        Param("low", "int", 1, min=0, max=100, at_most="high"),
-        Param("high", "int", 5, min=0, max=100),
-    ), "none", fn=lambda text, **kw: None)
+    spec = Strategy(
+        "toy",
+        "a test strategy",
+        (
+            Param("low", "int", 1, min=0, max=100, at_most="high"),
+            Param("high", "int", 5, min=0, max=100),
+        ),
+        "none",
+        fn=lambda text, **kw: None,
+    )
     assert spec.validate({"low": 5})["low"] == 5
-    with pytest.raises(chunkviz.ParameterError, match=r"^low must not exceed high \(got low=6, "
-                       r"high=5\); lower low to at most 5 or raise high$"):
+    with pytest.raises(
+        chunkviz.ParameterError,
+        match=r"^low must not exceed high \(got low=6, "
+        r"high=5\); lower low to at most 5 or raise high$",
+    ):
         spec.validate({"low": 6})

@@ -38,8 +38,9 @@ class LetterCounts:
 
 @pytest.mark.parametrize("model", ["tfidf", pytest.param("use-m3", marks=pytest.mark.slow)])
 def test_two_unrelated_topics_are_cut_between_them(model):
-    result = chunkviz.chunk(TWO_TOPICS, "semantic", percentile=10, min_size=0, max_size=2000,
-                            model=model)
+    result = chunkviz.chunk(
+        TWO_TOPICS, "semantic", percentile=10, min_size=0, max_size=2000, model=model
+    )
     assert result.chunk_texts() == ["".join(WEATHER), "".join(PYTHON)]
 
 
@@ -47,8 +48,9 @@ def test_curve_threshold_is_the_documents_own_percentile():
     text = "aaa. aab. bbb. bbc. ccc."
     curve = semantic_curve(text, percentile=30, min_size=0, max_size=100, embedder=LetterCounts())
     sims = np.array(curve.similarities)
-    expected = adjacent_similarities(np.array([[3, 0, 0], [2, 1, 0], [0, 3, 0], [0, 2, 1],
-                                               [0, 0, 3]], dtype=float))
+    expected = adjacent_similarities(
+        np.array([[3, 0, 0], [2, 1, 0], [0, 3, 0], [0, 2, 1], [0, 0, 3]], dtype=float)
+    )
     assert np.allclose(sims, expected)
     assert curve.threshold == pytest.approx(np.percentile(expected, 30))
     assert curve.breakpoints == tuple(int(i) for i in np.flatnonzero(expected < curve.threshold))
@@ -104,11 +106,21 @@ def test_an_embedder_with_the_wrong_shape_is_reported():
         chunkviz.chunk("a. b. c.", "semantic", embedder=Broken())
 
 
-@given(text=texts, percentile=st.floats(0, 100), min_size=st.integers(0, 20),
-       max_size=st.integers(20, 60))
+@given(
+    text=texts,
+    percentile=st.floats(0, 100),
+    min_size=st.integers(0, 20),
+    max_size=st.integers(20, 60),
+)
 def test_semantic_invariants_with_any_percentile(text, percentile, min_size, max_size):
-    result = chunkviz.chunk(text, "semantic", percentile=percentile, min_size=min_size,
-                            max_size=max_size, embedder=LetterCounts())
+    result = chunkviz.chunk(
+        text,
+        "semantic",
+        percentile=percentile,
+        min_size=min_size,
+        max_size=max_size,
+        embedder=LetterCounts(),
+    )
     assert_valid_chunking(result, measure=len, size=max_size)
 
 

@@ -25,7 +25,7 @@ def _sentences(text: str) -> list[str]:
         ("「行こう。」彼は走った。", ["「行こう。」", "彼は走った。"]),
         ("彼は「はい。」と言った。次。", ["彼は「はい。」と言った。", "次。"]),
         ("本当！？（驚き）すごい。」", ["本当！？", "（驚き）すごい。」"]),
-        ("He said \"Go.\" Then he went.", ["He said \"Go.\"", "Then he went."]),
+        ('He said "Go." Then he went.', ['He said "Go."', "Then he went."]),
         ("  見出し\n本文です。\r\n\r\n  次の段落  ", ["見出し", "本文です。", "次の段落"]),
         ("。。。。", ["。。。。"]),
         ("w1 w1 w1", ["w1 w1 w1"]),
@@ -90,5 +90,9 @@ def test_sentence_cuts_an_over_long_sentence_at_commas_first():
     text = "短い。これは長い文で、読点で切られ、最後まで続く。終わり。"
     result = chunkviz.chunk(text, "sentence", size=10)
     assert result.chunk_texts() == [
-        "短い。", "これは長い文で、", "読点で切られ、", "最後まで続く。", "終わり。",
+        "短い。",
+        "これは長い文で、",
+        "読点で切られ、",
+        "最後まで続く。",
+        "終わり。",
     ]

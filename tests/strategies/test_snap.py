@@ -20,31 +20,42 @@ snaps = st.sampled_from(["word", "phrase"])
 
 
 @pytest.mark.parametrize("strategy", ["fixed", "recursive"])
-@given(text=texts, snap=snaps, size=st.integers(1, 12), overlap=st.integers(0, 11),
-       shift=st.integers(0, 6))
+@given(
+    text=texts,
+    snap=snaps,
+    size=st.integers(1, 12),
+    overlap=st.integers(0, 11),
+    shift=st.integers(0, 6),
+)
 @example(text="w1 w1 w1", snap="word", size=3, overlap=1, shift=2)
 @example(text="あ" * 40, snap="phrase", size=7, overlap=2, shift=3)
-@example(text="e\u0301" * 9 + "\r\n" + "👨\u200d👩\u200d👧" * 3, snap="word", size=4, overlap=0,
-         shift=3)
+@example(
+    text="e\u0301" * 9 + "\r\n" + "👨\u200d👩\u200d👧" * 3, snap="word", size=4, overlap=0, shift=3
+)
 def test_snapped_windows_keep_every_invariant(strategy, text, snap, size, overlap, shift):
     overlap = min(overlap, size - 1)
-    result = chunkviz.chunk(text, strategy, size=size, overlap=overlap, snap=snap,
-                            max_shift=shift)
+    result = chunkviz.chunk(text, strategy, size=size, overlap=overlap, snap=snap, max_shift=shift)
     assert_valid_chunking(result, measure=len, size=size)
-    assert chunkviz.chunk(text, strategy, size=size, overlap=overlap, snap=snap,
-                          max_shift=shift) == result
+    assert (
+        chunkviz.chunk(text, strategy, size=size, overlap=overlap, snap=snap, max_shift=shift)
+        == result
+    )
     for a, b in itertools.pairwise(result.chunks):
         assert 0 <= a.end - b.start <= overlap, (a, b)
         if strategy == "fixed" and overlap == 0:
             assert a.end == b.start
 
 
-@given(text=texts, snap=snaps, size=st.integers(2, 12), overlap=st.integers(0, 11),
-       shift=st.integers(0, 6))
+@given(
+    text=texts,
+    snap=snaps,
+    size=st.integers(2, 12),
+    overlap=st.integers(0, 11),
+    shift=st.integers(0, 6),
+)
 def test_a_fixed_cut_moves_at_most_max_shift(text, snap, size, overlap, shift):
     overlap = min(overlap, size - 1)
-    result = chunkviz.chunk(text, "fixed", size=size, overlap=overlap, snap=snap,
-                            max_shift=shift)
+    result = chunkviz.chunk(text, "fixed", size=size, overlap=overlap, snap=snap, max_shift=shift)
     chunks = list(result.chunks)
     for a, b in itertools.pairwise(chunks):
         assert a.end >= a.start + size - shift  # ends move back by at most max_shift
@@ -56,8 +67,9 @@ def test_a_fixed_cut_moves_at_most_max_shift(text, snap, size, overlap, shift):
 @example(text=JA * 3, snap="word")
 def test_snapped_token_windows_stay_within_their_tokens(strategy, text, snap):
     tokenizer = WhitespaceTokenizer()
-    result = chunkviz.chunk(text, strategy, size=4, overlap=1, unit="tokens", snap=snap,
-                            tokenizer=tokenizer)
+    result = chunkviz.chunk(
+        text, strategy, size=4, overlap=1, unit="tokens", snap=snap, tokenizer=tokenizer
+    )
     assert_valid_chunking(result)
     assert_token_bound(result, tokenizer, 4)
 

@@ -102,12 +102,12 @@ def test_a_qa_row_jumps_to_its_answer_once_per_choice():
 def test_a_clicked_strip_mark_moves_the_panels_to_its_part_once():
     state: dict[str, Any] = {}
     offset = PANEL_PAGE_SIZE + 10
-    assert follow_to_page(state, "followed", "page", offset, 3 * PANEL_PAGE_SIZE,
-                          PANEL_PAGE_SIZE)
+    assert follow_to_page(state, "followed", "page", offset, 3 * PANEL_PAGE_SIZE, PANEL_PAGE_SIZE)
     assert state["page"] == 2
     state["page"] = 1  # the reader moves back; the click, still selected, does not pull
-    assert not follow_to_page(state, "followed", "page", offset, 3 * PANEL_PAGE_SIZE,
-                              PANEL_PAGE_SIZE)
+    assert not follow_to_page(
+        state, "followed", "page", offset, 3 * PANEL_PAGE_SIZE, PANEL_PAGE_SIZE
+    )
     assert state["page"] == 1
     # One part only: nothing to move.
     assert not follow_to_page({}, "followed", "page", 10, 100, PANEL_PAGE_SIZE)

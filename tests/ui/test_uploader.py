@@ -9,10 +9,13 @@ import pytest
 from chunkviz.ui.uploader import css_string, uploader_css
 
 
-@pytest.mark.parametrize(("lang", "button", "limits"), [
-    ("en", '"Upload"', '"64 MB per file • TXT, PDF, DOCX"'),
-    ("ja", '"アップロード"', '"1 ファイル 64 MB まで・TXT, PDF, DOCX"'),
-])
+@pytest.mark.parametrize(
+    ("lang", "button", "limits"),
+    [
+        ("en", '"Upload"', '"64 MB per file • TXT, PDF, DOCX"'),
+        ("ja", '"アップロード"', '"1 ファイル 64 MB まで・TXT, PDF, DOCX"'),
+    ],
+)
 def test_the_button_and_the_limits_are_the_catalogues(lang, button, limits):
     css = uploader_css("explore_doc_upload", ["txt", ".pdf", "docx"], lang, 64)
     assert f"::after {{ content: {button};" in css

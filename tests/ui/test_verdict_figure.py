@@ -15,14 +15,19 @@ from chunkviz.views.verdict import median_detectable
 def choices():  # type: ignore[no-untyped-def]
     path = next(shipped_results_dir().glob("jsquad-bm25-*.json"))
     results = load_results(path)
-    return [choose(results, "recall@5", "budget", 0.01),
-            choose(results, "recall@5", "equal_k", 0.01)]
+    return [
+        choose(results, "recall@5", "budget", 0.01),
+        choose(results, "recall@5", "equal_k", 0.01),
+    ]
 
 
 def _panel_shapes(fig, axis: str):  # type: ignore[no-untyped-def]
-    return [s for s in fig.layout.shapes
-            if s.yref in (axis, f"{axis} domain") and s.xref in (axis.replace("y", "x"),
-                                                                f"{axis.replace('y', 'x')} domain")]
+    return [
+        s
+        for s in fig.layout.shapes
+        if s.yref in (axis, f"{axis} domain")
+        and s.xref in (axis.replace("y", "x"), f"{axis.replace('y', 'x')} domain")
+    ]
 
 
 def test_each_panel_has_the_band_both_margin_lines_and_zero(choices) -> None:  # type: ignore[no-untyped-def]

@@ -8,9 +8,19 @@ from chunkviz.eval.by_type import TypeMetric
 from chunkviz.eval.stats import Estimate
 from chunkviz.views.by_type import lost_markdown, metric_markdown, type_slug, type_text
 
-JAQUAD_TYPES = ("Lexical variation (world knowledge)", "Lexical variation (synonymy)",
-                "Syntactic variation", "Multiple sentence reasoning", "Logical reasoning",
-                "Object", "Person", "Date/Time", "Location", "Cause", "Manner")
+JAQUAD_TYPES = (
+    "Lexical variation (world knowledge)",
+    "Lexical variation (synonymy)",
+    "Syntactic variation",
+    "Multiple sentence reasoning",
+    "Logical reasoning",
+    "Object",
+    "Person",
+    "Date/Time",
+    "Location",
+    "Cause",
+    "Manner",
+)
 
 
 def test_slugs():

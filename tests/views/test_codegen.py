@@ -53,12 +53,16 @@ def test_unknown_strategy_says_there_is_no_equivalent():
     assert "no splitter equivalent" in s.code
 
 
-@pytest.mark.parametrize(("library", "strategy", "params"), [
-    ("langchain", "recursive", {"size": 400, "overlap": 0, "unit": "chars"}),
-    ("chonkie", "recursive", {"size": 400, "overlap": 0, "unit": "chars"}),
-])
+@pytest.mark.parametrize(
+    ("library", "strategy", "params"),
+    [
+        ("langchain", "recursive", {"size": 400, "overlap": 0, "unit": "chars"}),
+        ("chonkie", "recursive", {"size": 400, "overlap": 0, "unit": "chars"}),
+    ],
+)
 def test_a_closest_snippet_saves_the_librarys_own_chunks_for_the_import(
-        tmp_path, monkeypatch, library, strategy, params):
+    tmp_path, monkeypatch, library, strategy, params
+):
     from chunkviz.eval.imported import import_chunks
     from chunkviz.views.codegen import IMPORT_FILE, import_back_code
 
@@ -137,8 +141,9 @@ def test_langchain_markdown_documents_are_saved_as_their_texts(tmp_path, monkeyp
 
 def test_a_snapped_window_is_only_the_closest_in_other_libraries():
     # issue 38: no peer snaps cuts to word boundaries, so its chunks are the unsnapped ones.
-    snaps = snippets("fixed", {"size": 400, "overlap": 80, "unit": "chars",
-                                       "snap": "word", "max_shift": 10})
+    snaps = snippets(
+        "fixed", {"size": 400, "overlap": 80, "unit": "chars", "snap": "word", "max_shift": 10}
+    )
     assert snaps[0].fidelity == "exact"
     assert "snap='word'" in snaps[0].code
     langchain = next(s for s in snaps if s.library == "langchain")

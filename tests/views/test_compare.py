@@ -42,8 +42,12 @@ def test_a_cut_answer_has_no_rank_and_a_whole_one_has_its_rank(bm25):
     assert sentences.recall_at(1) == 1.0
     assert fixed.recall_at(5) == 0.5  # one of the two found questions is broken
     rows = rank_rows([fixed, sentences])
-    assert rows[0] == {"question": PAIRS[0]["question"], "answer": PAIRS[0]["answer"],
-                       "fixed 14": "broken", "sentence": "1"}
+    assert rows[0] == {
+        "question": PAIRS[0]["question"],
+        "answer": PAIRS[0]["answer"],
+        "fixed 14": "broken",
+        "sentence": "1",
+    }
     assert rows[2]["sentence"] == "not found"
 
 
@@ -64,7 +68,6 @@ def test_config_label_skips_switched_off_parameters():
     assert config_label("sentence", {"size": 400, "max_sentences": None}) == "sentence size=400"
 
 
-
 def test_cuts_are_chunk_starts_and_ends_inside_the_text():
     overlapping = chunkviz.chunk("abcdefghij", "fixed", size=4, overlap=1)
     assert [(c.start, c.end) for c in overlapping.chunks] == [(0, 4), (3, 7), (6, 10)]
@@ -76,13 +79,17 @@ def test_cuts_are_chunk_starts_and_ends_inside_the_text():
 
 
 ABC = "abcdefghijkl"
-ABC_PAIRS = [{"question": "d to f?", "answer": "def"}, {"question": "f to h?", "answer": "fgh"},
-             {"question": "j to k?", "answer": "jk"}]
+ABC_PAIRS = [
+    {"question": "d to f?", "answer": "def"},
+    {"question": "f to h?", "answer": "fgh"},
+    {"question": "j to k?", "answer": "jk"},
+]
 
 
 def _abc(size: int, label: str):
-    return outcome(label, chunkviz.chunk(ABC, "fixed", size=size),
-                   locate_questions(ABC, ABC_PAIRS), None)
+    return outcome(
+        label, chunkviz.chunk(ABC, "fixed", size=size), locate_questions(ABC, ABC_PAIRS), None
+    )
 
 
 def test_boundary_diff_splits_cuts_and_answers_broken_in_only_one():
@@ -95,8 +102,10 @@ def test_boundary_diff_splits_cuts_and_answers_broken_in_only_one():
     assert boundary_diff(four, eight).only_a == (4,)
     assert boundary_diff(six, four).broken_only_a == (1,)  # the pair's order is kept
     rows = diff_rows(four, six, diff, {"broken in": "in"})
-    assert rows == [{"question": "d to f?", "answer": "def", "in": "4"},
-                    {"question": "f to h?", "answer": "fgh", "in": "6"}]
+    assert rows == [
+        {"question": "d to f?", "answer": "def", "in": "4"},
+        {"question": "f to h?", "answer": "fgh", "in": "6"},
+    ]
 
 
 def test_boundary_diff_needs_the_same_text():
@@ -110,8 +119,10 @@ def _document_text(markup: str) -> str:
     import html
     import re
 
-    return "".join(html.unescape(body)
-                   for body in re.findall(r'<span [^>]*data-s="\d+"[^>]*>([^<]*)</span>', markup))
+    return "".join(
+        html.unescape(body)
+        for body in re.findall(r'<span [^>]*data-s="\d+"[^>]*>([^<]*)</span>', markup)
+    )
 
 
 def test_mark_cuts_puts_a_marker_before_each_cut_and_keeps_the_text():
@@ -126,9 +137,11 @@ def test_mark_cuts_puts_a_marker_before_each_cut_and_keeps_the_text():
     assert marked.count('class="bd bd-there"') == 1
     assert '<span class="bd bd-here" role="img" aria-label="only &lt;here&gt;"' in marked
     # The span 4-8 is split at 6: the same classes and tooltip, the second part with data-s 6.
-    assert ('<span class="c1" data-s="4" title="chunk #1">&gt;&amp;</span>'
-            '<span class="bd bd-there" role="img" aria-label="other" title="other"></span>'
-            '<span class="c1" data-s="6" title="chunk #1">de</span>') in marked
+    assert (
+        '<span class="c1" data-s="4" title="chunk #1">&gt;&amp;</span>'
+        '<span class="bd bd-there" role="img" aria-label="other" title="other"></span>'
+        '<span class="c1" data-s="6" title="chunk #1">de</span>'
+    ) in marked
     assert mark_cuts(markup, [], [], here_title="", there_title="") == markup
 
 

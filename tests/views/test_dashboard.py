@@ -81,19 +81,27 @@ def test_main_table_copies_the_file_and_flags_the_maximum(bm25):
             stats = bm25.metrics[row.label][metric]
             cell = row.cells[metric]
             assert (cell.mean, cell.ci_low, cell.ci_high) == (
-                stats.mean, stats.ci_low, stats.ci_high)
+                stats.mean,
+                stats.ci_low,
+                stats.ci_high,
+            )
     # paragraph has the top means but beats only fixed-100-0 significantly: nothing is bold and
     # the tied group at the top is paragraph with the configurations it cannot be told from.
     for metric in METRICS:
         assert not [r.label for r in rows if r.cells[metric].best]
-        assert {r.label for r in rows if r.cells[metric].tied} == {
-            r.label for r in rows} - {"fixed-100-0"}
+        assert {r.label for r in rows if r.cells[metric].tied} == {r.label for r in rows} - {
+            "fixed-100-0"
+        }
 
 
 def _clear(results: Results, best: str) -> Results:
     """``results`` with every test of ``best`` significant (a clear winner)."""
-    return replace(results, pairwise=tuple(
-        replace(p, significant=True) if best in (p.a, p.b) else p for p in results.pairwise))
+    return replace(
+        results,
+        pairwise=tuple(
+            replace(p, significant=True) if best in (p.a, p.b) else p for p in results.pairwise
+        ),
+    )
 
 
 def test_only_a_best_that_beats_every_other_is_bold(bm25):
@@ -108,8 +116,13 @@ def test_only_a_best_that_beats_every_other_is_bold(bm25):
 
 def test_verdict_names_the_best_its_ties_and_the_unit(bm25):
     v = verdict(bm25, "recall@5")
-    assert (v.best, v.clear, v.unit, v.units, v.questions) == ("paragraph", False, "question",
-                                                               15, 15)
+    assert (v.best, v.clear, v.unit, v.units, v.questions) == (
+        "paragraph",
+        False,
+        "question",
+        15,
+        15,
+    )
     assert set(v.tied) == set(bm25.labels) - {"paragraph", "fixed-100-0"}
     assert v.delta is None  # a file written before equivalence tests
     with pytest.raises(ParameterError, match="no pairwise tests"):
@@ -120,31 +133,46 @@ def test_the_recommendation_is_the_least_context_shown_equivalent_never_fewest_c
     cheaper = "fixed-200-40"
     # Fewer chunks for paragraph must not make it cheaper: cost is the context sent at k.
     # (One chunk per document would make it no retrieval at all: one more than that.)
-    configs = tuple(replace(c, mean_chunk_chars=10.0) if c.label == cheaper
-                    else replace(c, chunks=bm25.dataset.documents + 1)
-                    if c.label == "paragraph" else c
-                    for c in bm25.configs)
+    configs = tuple(
+        replace(c, mean_chunk_chars=10.0)
+        if c.label == cheaper
+        else replace(c, chunks=bm25.dataset.documents + 1)
+        if c.label == "paragraph"
+        else c
+        for c in bm25.configs
+    )
     pairs = tuple(
-        replace(p, delta=0.01, equivalent=True, significant=False, eq_ci=(-0.005, 0.005),
-                p_equiv=0.001, p_equiv_holm=0.004, ci_low=-0.004,
-                ci_high=0.006, detectable=0.004)
+        replace(
+            p,
+            delta=0.01,
+            equivalent=True,
+            significant=False,
+            eq_ci=(-0.005, 0.005),
+            p_equiv=0.001,
+            p_equiv_holm=0.004,
+            ci_low=-0.004,
+            ci_high=0.006,
+            detectable=0.004,
+        )
         if p.metric == "recall@5" and {p.a, p.b} == {"paragraph", cheaper}
         else replace(p, delta=0.01)
-        for p in bm25.pairwise)
-    data = replace(bm25, configs=configs, pairwise=pairs,
-                   stats=replace(bm25.stats, unit="document", units=3))
+        for p in bm25.pairwise
+    )
+    data = replace(
+        bm25, configs=configs, pairwise=pairs, stats=replace(bm25.stats, unit="document", units=3)
+    )
     choice = choose(data, "recall@5", "equal_k", 0.01)
     assert (choice.best, choice.pick, choice.rule) == ("paragraph", cheaper, "equivalent")
     assert choice.option(cheaper).cost.chars == 50.0  # k = 5 chunks of 10 characters
-    en = choice_sentence("en", choice, budget_chars=2000, questions=15, unit="document",
-                         units=3)
+    en = choice_sentence("en", choice, budget_chars=2000, questions=15, unit="document", units=3)
     assert f"Recommended: {cheaper}" in en
     assert "shown equivalent to paragraph within ±0.01" in en
     assert "less context" in en
     assert "chunks each" in en
     assert "fewest chunks" not in en
-    assert "推奨" in choice_sentence("ja", choice, budget_chars=2000, questions=15,
-                                     unit="document", units=3)
+    assert "推奨" in choice_sentence(
+        "ja", choice, budget_chars=2000, questions=15, unit="document", units=3
+    )
     words = sentences(data, "recall@5", "en")
     assert any("equivalent within ±0.01" in w for w in words.shown)
     assert all("inconclusive" in w for w in words.folded)
@@ -171,11 +199,15 @@ def test_significance_matrix_is_antisymmetric_and_keeps_the_file_flags(bm25):
                 assert b is not None
                 assert a.diff == -b.diff
                 assert a.significant == b.significant
-    flagged = {frozenset((p.a, p.b)) for p in bm25.pairwise
-               if p.metric == "ndcg@10" and p.significant}
-    shown = {frozenset((matrix.labels[i], matrix.labels[j]))
-             for i in range(n) for j in range(n)
-             if matrix.cells[i][j] is not None and matrix.cells[i][j].significant}
+    flagged = {
+        frozenset((p.a, p.b)) for p in bm25.pairwise if p.metric == "ndcg@10" and p.significant
+    }
+    shown = {
+        frozenset((matrix.labels[i], matrix.labels[j]))
+        for i in range(n)
+        for j in range(n)
+        if matrix.cells[i][j] is not None and matrix.cells[i][j].significant
+    }
     assert shown == flagged == {frozenset(("fixed-100-0", "paragraph"))}
 
 
@@ -209,9 +241,21 @@ def test_sentences_show_conclusions_and_fold_the_rest(bm25):
 
 
 def test_a_floor_p_value_reads_as_a_bound_with_discordant_counts():
-    row = PairwiseResult(metric="recall@5", a="x", b="y", diff=0.05, ci_low=0.02, ci_high=0.08,
-                         p_value=1 / 5001, p_holm=28 / 5001, significant=True, unit="document",
-                         p_bound=True, p_holm_bound=True, wins=(120, 40))
+    row = PairwiseResult(
+        metric="recall@5",
+        a="x",
+        b="y",
+        diff=0.05,
+        ci_low=0.02,
+        ci_high=0.08,
+        p_value=1 / 5001,
+        p_holm=28 / 5001,
+        significant=True,
+        unit="document",
+        p_bound=True,
+        p_holm_bound=True,
+        wins=(120, 40),
+    )
     en = sentence(row, "en")
     assert "Holm-adjusted p ≤ 0.0056" in en
     assert "x wins 120 questions, y wins 40." in en
@@ -299,8 +343,9 @@ def test_compare_backends_needs_a_shared_configuration(bm25, dense):
 def test_backend_partners_match_questions_not_backend(bm25, dense, tmp_path):
     a = summarize(bm25, tmp_path / "a.json")
     b = summarize(dense, tmp_path / "b.json")
-    other_sample = summarize(replace(dense, dataset=replace(dense.dataset, sample=5)),
-                             tmp_path / "c.json")
+    other_sample = summarize(
+        replace(dense, dataset=replace(dense.dataset, sample=5)), tmp_path / "c.json"
+    )
     assert backend_partners([a, b, other_sample], a) == [b]
     assert backend_partners([a, other_sample], a) == []
 
@@ -308,22 +353,34 @@ def test_backend_partners_match_questions_not_backend(bm25, dense, tmp_path):
 def test_summarize_reads_what_the_run_list_shows(bm25):
     s = summarize(bm25, Path("results_small.json"))
     assert (s.backend, s.model, s.dataset, s.sample, s.seed, s.questions, s.created) == (
-        "bm25", "bm25s char-2gram", "jsquad-tiny", 0, 0, 15, "2026-11-29T12:00:00Z")
+        "bm25",
+        "bm25s char-2gram",
+        "jsquad-tiny",
+        0,
+        0,
+        15,
+        "2026-11-29T12:00:00Z",
+    )
 
 
 def test_the_run_list_entry_read_from_the_listed_fields_equals_the_whole_files():
     # Issue 39: the list reads the fields it shows, not every file's tables.
-    for path in [*sorted(FIXTURES.glob("results_small*.json")),
-                 *sorted(shipped_results_dir().glob("*.json"))]:
+    for path in [
+        *sorted(FIXTURES.glob("results_small*.json")),
+        *sorted(shipped_results_dir().glob("*.json")),
+    ]:
         assert read_summary(path) == summarize(load_results(path), path), path
 
 
-@pytest.mark.parametrize("text", [
-    '{"schema": "chunkviz.benchmark", "schema_version": 3, "configs": 7}',  # wrong type
-    '{"schema": "other"}',
-    '{"schema": "chunkviz.benchmark", "schema_version": 99}',
-    "[1, 2",  # not JSON
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"schema": "chunkviz.benchmark", "schema_version": 3, "configs": 7}',  # wrong type
+        '{"schema": "other"}',
+        '{"schema": "chunkviz.benchmark", "schema_version": 99}',
+        "[1, 2",  # not JSON
+    ],
+)
 def test_a_file_whose_listed_fields_cannot_be_read_is_left_to_the_whole_reader(tmp_path, text):
     path = tmp_path / "x.json"
     path.write_text(text, encoding="utf-8")
@@ -344,12 +401,20 @@ def test_answer_context_cuts_by_offsets():
 
 def test_explore_query_uses_explores_share_url_names():
     query = parse_qs(explore_query("fixed", {"size": 400, "overlap": 80}, "jsquad_tsuyu"))
-    assert query == {"strategy": ["fixed"], "size": ["400"], "overlap": ["80"],
-                     "sample": ["jsquad_tsuyu"]}
+    assert query == {
+        "strategy": ["fixed"],
+        "size": ["400"],
+        "overlap": ["80"],
+        "sample": ["jsquad_tsuyu"],
+    }
     # Explore restores exactly this configuration from the link, with nothing ignored.
     shared = from_query({k: v[0] for k, v in query.items()})
     assert (shared.strategy, shared.params, shared.sample, shared.problems) == (
-        "fixed", {"size": 400, "overlap": 80}, "jsquad_tsuyu", ())
+        "fixed",
+        {"size": 400, "overlap": 80},
+        "jsquad_tsuyu",
+        (),
+    )
     assert parse_qs(explore_query("paragraph", {}, None)) == {"strategy": ["paragraph"]}
 
 
@@ -363,7 +428,12 @@ def test_explore_sample_for_finds_the_jsquad_article_among_the_samples():
 def test_build_grid_crosses_sizes_and_overlap_percents():
     grid = build_grid(["fixed", "paragraph"], (100, 200), (0, 20))
     assert [c.label for c in grid] == [
-        "fixed-100-0", "fixed-100-20", "fixed-200-0", "fixed-200-40", "paragraph"]
+        "fixed-100-0",
+        "fixed-100-20",
+        "fixed-200-0",
+        "fixed-200-40",
+        "paragraph",
+    ]
     assert dict(grid[3].params) == {"size": 200, "overlap": 40}
 
 
@@ -399,8 +469,10 @@ def test_parse_ints_accepts_commas_spaces_and_japanese_commas():
 
 
 def test_results_dirs_from_environment(tmp_path):
-    env = {RESULTS_DIRS_ENV: f"{tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'}",
-           RECOMPUTE_DIR_ENV: str(tmp_path / "new")}
+    env = {
+        RESULTS_DIRS_ENV: f"{tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'}",
+        RECOMPUTE_DIR_ENV: str(tmp_path / "new"),
+    }
     assert results_dirs(env) == (tmp_path / "a", tmp_path / "b", tmp_path / "new")
     default = results_dirs({})
     assert default[0] == shipped_results_dir()
@@ -421,8 +493,12 @@ def test_markdown_cells_bold_only_a_clear_best(bm25):
     assert "**1.000** [1.000,\u00a01.000]" in table
     cell = Cell(0.5, 0.25, 0.75, best=False)
     assert cell_text(cell) == "0.500 [0.250,\u00a00.750]"  # no break inside the interval
-    assert main_table_markdown(main_table(bm25), "en",
-                               encode_key="col_index_build").count("Index build") == 1
+    assert (
+        main_table_markdown(main_table(bm25), "en", encode_key="col_index_build").count(
+            "Index build"
+        )
+        == 1
+    )
 
 
 def test_a_configuration_that_encoded_nothing_reads_cached_not_zero_seconds(bm25):
@@ -455,8 +531,9 @@ def test_fixture_losses_agree_with_span_analysis(name, tiny):
     # The hand-written ranks are null exactly where no chunk of the real chunking holds the answer.
     results = _load(name)
     for row in main_table(results):
-        config = Config.from_dict({"label": row.label, "strategy": row.strategy,
-                                   "params": row.params})
+        config = Config.from_dict(
+            {"label": row.label, "strategy": row.strategy, "params": row.params}
+        )
         lost = []
         for q in tiny.questions:
             chunking = chunk_document(tiny.document(q.doc_id), config.strategy, config.params)
@@ -495,17 +572,23 @@ def _with_sensitivity(results: Results) -> tuple[Results, tuple[str, str]]:
 
     flipped = next(r for r in results.pairwise if r.metric == "recall@5" and r.significant)
     ties = tuple(replace(r, significant=False) if r is flipped else r for r in results.pairwise)
-    rows = {"ties_optimistic": ties, "relevance_any_answer": results.pairwise,
-            "ndcg_all_relevant": tuple(r for r in results.pairwise if r.metric == "ndcg@10")}
-    sens = Sensitivity(definitions={}, ranks={},
-                       ndcg_all=NdcgAll(k=10, places={}, relevant_counts={}), pairwise=rows)
+    rows = {
+        "ties_optimistic": ties,
+        "relevance_any_answer": results.pairwise,
+        "ndcg_all_relevant": tuple(r for r in results.pairwise if r.metric == "ndcg@10"),
+    }
+    sens = Sensitivity(
+        definitions={},
+        ranks={},
+        ndcg_all=NdcgAll(k=10, places={}, relevant_counts={}),
+        pairwise=rows,
+    )
     return replace(results, sensitivity=sens), (flipped.a, flipped.b)
 
 
 def test_sensitivity_rows_list_only_pairs_whose_outcome_changes(bm25):
     data, pair = _with_sensitivity(bm25)
-    assert sensitivity_definitions(data, "recall@5") == ("ties_optimistic",
-                                                         "relevance_any_answer")
+    assert sensitivity_definitions(data, "recall@5") == ("ties_optimistic", "relevance_any_answer")
     assert sensitivity_definitions(data, "ndcg@10")[-1] == "ndcg_all_relevant"
     (row,) = sensitivity_rows(data, "recall@5")
     assert (row.a, row.b) == pair
@@ -516,17 +599,18 @@ def test_sensitivity_rows_list_only_pairs_whose_outcome_changes(bm25):
     assert sensitivity_rows(bm25, "recall@5") == ()  # a file without the section
     from chunkviz.views.benchmark_tables import sensitivity_markdown
 
-    table = sensitivity_markdown((row,), ("ties_optimistic", "relevance_any_answer"),
-                                 "en")
+    table = sensitivity_markdown((row,), ("ties_optimistic", "relevance_any_answer"), "en")
     assert "**inconclusive**" in table  # the changed cell is bold
     assert table.count("**") == 2
 
 
 def test_replication_says_which_conclusions_hold_on_another_question_set(bm25):
     first = next(r for r in bm25.pairwise if r.metric == "mrr@10" and r.significant)
-    other = replace(bm25, dataset=replace(bm25.dataset, spec="jsquad:train.json"),
-                    pairwise=tuple(replace(r, significant=False) if r is first else r
-                                   for r in bm25.pairwise))
+    other = replace(
+        bm25,
+        dataset=replace(bm25.dataset, spec="jsquad:train.json"),
+        pairwise=tuple(replace(r, significant=False) if r is first else r for r in bm25.pairwise),
+    )
     reps = replication(bm25, other, "mrr@10")
     status = {(r.a, r.b): r.status for r in reps}
     assert status[(first.a, first.b)] == "one_only"
@@ -537,8 +621,11 @@ def test_replication_says_which_conclusions_hold_on_another_question_set(bm25):
     dense_backend = replace(other, backend=replace(other.backend, name="use-m3"))
     with pytest.raises(ParameterError, match="one backend"):
         replication(bm25, dense_backend, "mrr@10")
-    runs = [summarize(bm25, Path("a.json")), summarize(other, Path("b.json")),
-            summarize(dense_backend, Path("c.json"))]
+    runs = [
+        summarize(bm25, Path("a.json")),
+        summarize(other, Path("b.json")),
+        summarize(dense_backend, Path("c.json")),
+    ]
     assert [r.path.name for r in replication_partners(runs, runs[0])] == ["b.json"]
 
 
@@ -550,12 +637,13 @@ def test_the_page_margin_recomputes_the_files_equivalence_tests_exactly():
     for old, new in zip(shipped.pairwise, again.pairwise, strict=True):
         assert (new.equivalent, new.delta) == (old.equivalent, old.delta)
         assert [new.p_equiv, new.p_equiv_holm, new.eq_ci_low, new.eq_ci_high] == pytest.approx(
-            [old.p_equiv, old.p_equiv_holm, old.eq_ci_low, old.eq_ci_high], abs=1e-12)
+            [old.p_equiv, old.p_equiv_holm, old.eq_ci_low, old.eq_ci_high], abs=1e-12
+        )
     wide = with_margin(shipped, "recall@5", 0.2)
-    assert all(r.equivalent for r in wide.pairwise if r.metric == "recall@5"
-               and abs(r.diff) < 0.02)
+    assert all(r.equivalent for r in wide.pairwise if r.metric == "recall@5" and abs(r.diff) < 0.02)
     assert [r for r in wide.pairwise if r.metric != "recall@5"] == [
-        r for r in shipped.pairwise if r.metric != "recall@5"]
+        r for r in shipped.pairwise if r.metric != "recall@5"
+    ]
     with pytest.raises(ParameterError, match="must be positive"):
         with_margin(shipped, "recall@5", 0.0)
 
@@ -569,7 +657,8 @@ def test_the_shipped_verdict_prices_context_and_tests_the_budget():
     choice = at_k.choice
     assert choice.option(choice.best).cut <= choice.option(choice.top).cut
     assert at_k.choice.option("fixed-800-160").cost.chars == pytest.approx(
-        5 * results.config("fixed-800-160").mean_chunk_chars)
+        5 * results.config("fixed-800-160").mean_chunk_chars
+    )
     for said in (at_k, at_budget):
         assert "cheapest" not in said.sentence
         assert "fewest chunks" not in said.sentence

@@ -69,8 +69,9 @@ def test_known_broken_answer_at_fixed_100():
 
 def test_user_answers_every_occurrence_and_not_found():
     text = "AB。AB。CD"
-    items = locate_questions(text, [{"question": "q1", "answer": "AB"},
-                             {"question": "q2", "answer": "ZZ"}])
+    items = locate_questions(
+        text, [{"question": "q1", "answer": "AB"}, {"question": "q2", "answer": "ZZ"}]
+    )
     assert [len(i.spans) for i in items] == [2, 0]
     result = chunkviz.chunk(text, "fixed", size=4, overlap=0)  # AB。A | B。CD
     qa = assess_qa(result, items)
@@ -89,9 +90,12 @@ def test_stats_prediction_cost_and_limit():
     text = "w " * 500
     result = chunkviz.chunk(text, "fixed", size=100, overlap=20)
     tokens = chunk_token_counts(result, WhitespaceTokenizer())
-    stats = chunk_stats(result, token_lengths=tokens,
-                        doc_tokens=document_tokens(text, WhitespaceTokenizer()),
-                        max_input_tokens=49)
+    stats = chunk_stats(
+        result,
+        token_lengths=tokens,
+        doc_tokens=document_tokens(text, WhitespaceTokenizer()),
+        max_input_tokens=49,
+    )
     assert stats.count == len(result) == chunkviz.predicted_chunk_count(1000, 100, 20)
     assert stats.predicted == stats.count
     assert stats.cost_factor == pytest.approx(1.25)
@@ -110,7 +114,8 @@ def test_paragraph_has_no_prediction_and_rows_preview():
     assert stats.cost_factor is None
     rows = chunk_rows(result, None)
     assert [(r["start"], r["end"], r["preview"]) for r in rows] == [
-        (0, 5, "一段落目。"), (7, 12, "二段落目。")
+        (0, 5, "一段落目。"),
+        (7, 12, "二段落目。"),
     ]
     assert summary(()) is None
 
@@ -122,7 +127,7 @@ def test_export_formats_agree_with_offsets():
 
     from chunkviz.views import export
 
-    text = "a,b\n\"c\"" * 5
+    text = 'a,b\n"c"' * 5
     result = chunkviz.chunk(text, "fixed", size=7, overlap=2)
     records = export.chunk_records(result)
     assert json.loads(export.to_json(result))["chunks"] == records
@@ -169,7 +174,6 @@ def test_cli_csv_is_neutralised_too(tmp_path, capsys):
     assert rows[0]["text"] == "'=1+1"
 
 
-
 def test_a_cut_copy_beside_a_whole_copy_is_contained_and_not_red():
     text = "共和国連合。" + "あ" * 10 + "共和国連合。"  # copies at 0..5 and 16..21
     items = locate_questions(text, [{"question": "何の連合？", "answer": "共和国連合"}])
@@ -177,7 +181,9 @@ def test_a_cut_copy_beside_a_whole_copy_is_contained_and_not_red():
     qa, marks = qa_report(result, items)
     assert (qa[0].status, qa[0].containing, qa[0].ambiguous) == ("contained", (0,), True)
     assert [(m.start, m.style, m.cut_by, m.whole_in) for m in marks] == [
-        (0, "ambiguous", (), ()), (16, "cut_copy", (0, 1), (0,))]
+        (0, "ambiguous", (), ()),
+        (16, "cut_copy", (0, 1), (0,)),
+    ]
     # Every copy cut: the question is broken and each copy is red.
     qa, marks = qa_report(chunkviz.chunk(text, "fixed", size=3, overlap=0), items)
     assert qa[0].status == "broken"
@@ -186,9 +192,14 @@ def test_a_cut_copy_beside_a_whole_copy_is_contained_and_not_red():
 
 def test_short_answers_found_many_times_are_ambiguous_and_not_underlined():
     text = "第2条。2日。2回。南海と南海。"
-    items = locate_questions(text, [{"question": "何条？", "answer": "2"},
-                                    {"question": "どこ？", "answer": "南海"},
-                                    {"question": "何日？", "answer": "2日"}])
+    items = locate_questions(
+        text,
+        [
+            {"question": "何条？", "answer": "2"},
+            {"question": "どこ？", "answer": "南海"},
+            {"question": "何日？", "answer": "2日"},
+        ],
+    )
     items.append(Question("known", "doc", "何回？", "2", (Span("doc", 7, 8),)))
     qa, marks = qa_report(chunkviz.chunk(text, "fixed", size=100), items)
     assert [r.ambiguous for r in qa] == [True, True, True, True]
@@ -205,12 +216,19 @@ def test_a_long_answer_found_once_is_not_ambiguous():
     assert [m.style for m in marks] == ["answer"]
 
 
-@given(st.text(alphabet="ab。", min_size=1, max_size=40), st.integers(1, 12), st.integers(0, 11),
-       st.lists(st.tuples(st.integers(0, 39), st.integers(1, 5)), min_size=1, max_size=4))
+@given(
+    st.text(alphabet="ab。", min_size=1, max_size=40),
+    st.integers(1, 12),
+    st.integers(0, 11),
+    st.lists(st.tuples(st.integers(0, 39), st.integers(1, 5)), min_size=1, max_size=4),
+)
 def test_red_marks_are_exactly_the_spans_of_broken_questions(text, size, overlap, picks):
     overlap = min(overlap, size - 1)
-    pairs = [{"question": f"q{i}", "answer": text[a : a + n]}
-             for i, (a, n) in enumerate(picks) if text[a : a + n].strip()]
+    pairs = [
+        {"question": f"q{i}", "answer": text[a : a + n]}
+        for i, (a, n) in enumerate(picks)
+        if text[a : a + n].strip()
+    ]
     items = locate_questions(text, pairs) if pairs else []
     result = chunkviz.chunk(text, "fixed", size=size, overlap=overlap)
     qa, marks = qa_report(result, items)
@@ -223,5 +241,6 @@ def test_red_marks_are_exactly_the_spans_of_broken_questions(text, size, overlap
     for r in qa:
         if r.status == "broken":
             assert sum(1 for m in marks if m.label == r.item.question) == len(r.item.spans)
-        assert r.ambiguous == (len(r.item.spans) > 1 or (len(r.item.spans) == 1
-                                                          and len(r.item.answer) <= 2))
+        assert r.ambiguous == (
+            len(r.item.spans) > 1 or (len(r.item.spans) == 1 and len(r.item.answer) <= 2)
+        )

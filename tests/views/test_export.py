@@ -11,8 +11,10 @@ from chunkviz.views import export
 from chunkviz.views.explore import qa_report
 
 TEXT = "寒帯ジェット気流が南下する。梅雨前線が停滞する。オホーツク海高気圧が張り出す。"
-PAIRS = ({"question": "何が南下する？", "answer": "寒帯ジェット気流"},
-         {"question": "何が停滞する？", "answer": "梅雨前線"})
+PAIRS = (
+    {"question": "何が南下する？", "answer": "寒帯ジェット気流"},
+    {"question": "何が停滞する？", "answer": "梅雨前線"},
+)
 
 
 def _chunking(size: int, name: str = "notes.txt"):
@@ -28,8 +30,13 @@ def test_json_names_the_document_and_configuration_and_each_chunks_qa():
     payload = json.loads(export.to_json(result, document, qa))
     # An upload is named by its text's hash, never by the browser's upload id (issue 25).
     digest = hashlib.sha256(TEXT.encode()).hexdigest()[:16]
-    assert payload["document"] == {"name": "notes.txt", "id": f"sha256:{digest}",
-                                   "origin": "upload", "chars": len(TEXT), "questions": 2}
+    assert payload["document"] == {
+        "name": "notes.txt",
+        "id": f"sha256:{digest}",
+        "origin": "upload",
+        "chars": len(TEXT),
+        "questions": 2,
+    }
     assert (payload["strategy"], payload["params"]) == ("fixed", dict(result.params))
     # 寒帯ジェット気流 (0..8) is cut by chunks 0 and 1 at size 5; 梅雨前線 (14..18) by 2 and 3.
     assert [q["status"] for q in payload["questions"]] == ["broken", "broken"]
@@ -56,8 +63,12 @@ def test_jsonl_lines_carry_the_document_and_configuration():
     lines = [json.loads(line) for line in export.to_jsonl(result, document, qa).splitlines()]
     assert len(lines) == len(result.chunks)
     for line, record in zip(lines, export.chunk_records(result, qa), strict=True):
-        assert line == {"document": "notes.txt", "strategy": "fixed",
-                        "params": dict(result.params), **record}
+        assert line == {
+            "document": "notes.txt",
+            "strategy": "fixed",
+            "params": dict(result.params),
+            **record,
+        }
 
 
 def test_csv_rows_carry_context_and_a_hostile_document_name_is_neutralised():
@@ -93,7 +104,9 @@ def test_exports_say_which_chunk_edges_fall_inside_a_word():
     payload = json.loads(export.to_json(result, word_cuts=cuts))
     assert payload["word_cuts"] == {"level": "word", "cuts": 1, "inside_words": 1}
     assert [(r["start_in_word"], r["end_in_word"]) for r in payload["chunks"]] == [
-        (False, True), (True, False)]
+        (False, True),
+        (True, False),
+    ]
     rows = list(csv.DictReader(io.StringIO(export.to_csv(result, word_cuts=cuts))))
     assert [r["end_in_word"] for r in rows] == ["True", "False"]
     assert "word_cuts" not in json.loads(export.to_json(result))

@@ -101,7 +101,7 @@ def test_overlap_region_is_shared():
 
 
 def test_script_and_img_are_escaped():
-    text = "<script>alert(1)</script> and <img src=x onerror=alert(1)> \"quoted\""
+    text = '<script>alert(1)</script> and <img src=x onerror=alert(1)> "quoted"'
     markup = render_html(text, [Chunk(0, len(text))], [Mark(0, 8, '<b onmouseover="x">')])
     assert "<script" not in markup
     assert "<img" not in markup
@@ -118,8 +118,12 @@ def test_pages_render_exactly_the_text(text, size, overlap, page_size, data):
     pages = page_count(len(text), page_size)
     rendered = "".join(
         _visible_text(
-            render_html(text, result.chunks, start=page_bounds(len(text), p, page_size)[0],
-                        end=page_bounds(len(text), p, page_size)[1])
+            render_html(
+                text,
+                result.chunks,
+                start=page_bounds(len(text), p, page_size)[0],
+                end=page_bounds(len(text), p, page_size)[1],
+            )
         )
         for p in range(pages)
     )
@@ -178,8 +182,9 @@ def test_chunk_ends_are_marked_where_the_next_chunk_does_not_start_there():
 def test_cut_inside_a_broken_answer_has_a_focusable_marker_naming_the_boundary():
     text = "寒帯ジェット気流が合流する"
     result = chunkviz.chunk(text, "fixed", size=5, overlap=0)
-    markup = render_html(text, result.chunks,
-                         [Mark(0, 8, "<何>気流？", broken=True, cut_by=(0, 1))])
+    markup = render_html(
+        text, result.chunks, [Mark(0, 8, "<何>気流？", broken=True, cut_by=(0, 1))]
+    )
     assert markup.count('class="cut"') == 1  # one cut at 5, none at the answer's own edges
     marker = markup[markup.index('<span class="cut"') :]
     assert marker.startswith('<span class="cut" tabindex="0" data-cut="5">✂#0|#1<span class="tip"')
@@ -192,8 +197,10 @@ def test_cut_inside_a_broken_answer_has_a_focusable_marker_naming_the_boundary()
 
 def test_cut_copy_and_ambiguous_marks_have_their_own_style_and_words():
     text = "abcdefghij"
-    marks = [Mark(2, 6, "q", kind="cut_copy", cut_by=(0, 1), whole_in=(1,)),
-             Mark(7, 9, "q", kind="ambiguous")]
+    marks = [
+        Mark(2, 6, "q", kind="cut_copy", cut_by=(0, 1), whole_in=(1,)),
+        Mark(7, 9, "q", kind="ambiguous"),
+    ]
     markup = render_html(text, [Chunk(0, 4), Chunk(4, 10)], marks)
     assert _classes_by_offset(markup, 2) == "c0 cutcopy"
     assert _classes_by_offset(markup, 7) == "c1 amb"
@@ -206,8 +213,7 @@ def test_parents_are_drawn_above_their_children():
     text = "一文目です。二文目です。三文目です。四文目です。"
     result = chunkviz.chunk(text, "parent_child", child_size=6, parent_size=12)
     assert len(result.parents) == 2
-    markup = render_html(text, result.chunks, parents=result.parents,
-                         labels=labels_for("ja"))
+    markup = render_html(text, result.chunks, parents=result.parents, labels=labels_for("ja"))
     assert markup.count('class="pn"') == 2
     assert '<span class="pn" id="parent-1" title="親チャンク #1">親#1</span>' in markup
     assert _classes_by_offset(markup, 0) == "c0 pa0"
@@ -228,16 +234,32 @@ def test_every_text_span_says_where_its_text_starts():
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_the_legend_explains_every_mark_in_each_language(lang):
     entries = legend_entries(lang, parents=True)
-    keys = [k for k in catalogue(lang) if k.startswith("highlight.legend.") and
-            not k.endswith(".title")]
+    keys = [
+        k for k in catalogue(lang) if k.startswith("highlight.legend.") and not k.endswith(".title")
+    ]
     # The key-phrase entries replace the answer entries on a document without questions.
     phrases = legend_entries(lang, key_phrases=True)
     assert len(entries) + 2 == len(keys)
     assert {words for _, words in entries} | {words for _, words in phrases} == {
-        catalogue(lang)[k] for k in keys}
+        catalogue(lang)[k] for k in keys
+    }
     classes = {css.split()[-1] for swatches, _ in entries for css, _ in swatches}
-    assert classes >= {"c0", "c1", "d2", "d3", "d4", "cn", "ce", "ans", "amb", "cutcopy",
-                       "broken", "cut", "pa0", "pn"}
+    assert classes >= {
+        "c0",
+        "c1",
+        "d2",
+        "d3",
+        "d4",
+        "cn",
+        "ce",
+        "ans",
+        "amb",
+        "cutcopy",
+        "broken",
+        "cut",
+        "pa0",
+        "pn",
+    }
     legend = legend_html(lang)
     assert "pa0" not in legend  # parents only when the view draws them
     assert legend.count('class="item"') == len(entries) - 1

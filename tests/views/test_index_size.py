@@ -15,8 +15,11 @@ def test_a_lexical_index_is_measured_by_building_it():
     size = index_size(result, backend)
     assert size == IndexSize("lexical", index.nbytes, len(result.chunks), index.dims)
     assert index.nbytes != len(result.chunks)
-    assert index_metric(size) == (format_bytes(index.nbytes), "lexical",
-                                  {"vectors": len(result.chunks), "dims": index.dims})
+    assert index_metric(size) == (
+        format_bytes(index.nbytes),
+        "lexical",
+        {"vectors": len(result.chunks), "dims": index.dims},
+    )
 
 
 def test_a_large_lexical_index_is_not_built_and_says_so():
@@ -65,6 +68,9 @@ def test_a_hybrid_index_is_its_lexical_index_plus_its_dense_vectors():
     assert (value, variant) == (format_bytes(lexical.nbytes + n * 384 * 4), "hybrid")
     assert fields == {"vectors": n, "dims": 384, "terms": lexical.dims}
     # Over the lexical limit the BM25 half is not built: said so, not a partial sum.
-    skipped = index_size(result, HybridBackend(bm25, _Dense()),  # type: ignore[arg-type]
-                         lexical_limit=10)
+    skipped = index_size(
+        result,
+        HybridBackend(bm25, _Dense()),  # type: ignore[arg-type]
+        lexical_limit=10,
+    )
     assert index_metric(skipped)[:2] == ("—", "hybrid_skipped")

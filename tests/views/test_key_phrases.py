@@ -25,8 +25,9 @@ def test_the_key_phrases_are_tunes_probes_with_their_spans():
     phrases = key_phrases(_document())
     probes = extract_probes(TEXT)
     assert [(q.spans[0].start, q.spans[0].end) for q in phrases] == [
-        (p.start, p.end) for p in probes]
-    assert all(q.answer == TEXT[q.spans[0].start:q.spans[0].end] for q in phrases)
+        (p.start, p.end) for p in probes
+    ]
+    assert all(q.answer == TEXT[q.spans[0].start : q.spans[0].end] for q in phrases)
     assert "寒帯ジェット気流" in {q.answer for q in phrases}
 
 
@@ -38,7 +39,7 @@ def test_a_boundary_inside_a_phrase_cuts_it_and_only_cut_phrases_are_red():
     assert marks  # something red on a document with no questions
     assert all(m.broken for m in marks)
     assert all(any(m.start < c.end < m.end for c in result.chunks) for m in marks)
-    cut = {TEXT[m.start:m.end] for m in marks}
+    cut = {TEXT[m.start : m.end] for m in marks}
     assert any("ジェット" in phrase for phrase in cut)
     line = key_phrase_line("en", report)
     assert f"of {len(report):,} key phrases are cut" in line
@@ -58,8 +59,12 @@ def test_cut_phrases_are_never_called_answers():
     report = assess_qa(result, key_phrases(_document()))
     marks = list(cut_phrase_marks(report, 0, len(TEXT)))
     for lang in ("en", "ja"):
-        answer_words = [labels_for(lang).broken, labels_for(lang).cut, labels_for(lang).answer,
-                        *(text(lang, f"highlight.legend.{k}") for k in ("broken", "cut", "answer"))]
+        answer_words = [
+            labels_for(lang).broken,
+            labels_for(lang).cut,
+            labels_for(lang).answer,
+            *(text(lang, f"highlight.legend.{k}") for k in ("broken", "cut", "answer")),
+        ]
         markup = render_html(TEXT, result.chunks, marks, labels=key_phrase_labels(lang))
         legend = legend_html(lang, key_phrases=True)
         assert key_phrase_labels(lang).broken in markup

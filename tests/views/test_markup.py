@@ -34,8 +34,9 @@ def test_escape_markdown_keeps_plain_text_and_japanese():
 
 
 def test_escape_html_escapes_markup_and_quotes():
-    assert escape_html('<script>"x" & \'y\'</script>') == (
-        "&lt;script&gt;&quot;x&quot; &amp; &#x27;y&#x27;&lt;/script&gt;")
+    assert escape_html("<script>\"x\" & 'y'</script>") == (
+        "&lt;script&gt;&quot;x&quot; &amp; &#x27;y&#x27;&lt;/script&gt;"
+    )
 
 
 def test_escape_markdown_neutralises_a_leading_block_marker_only():
@@ -44,8 +45,10 @@ def test_escape_markdown_neutralises_a_leading_block_marker_only():
     assert escape_markdown("fixed-400-80 (0.5)") == "fixed-400-80 (0.5)"
 
 
-@pytest.mark.parametrize("text", ["https://evil.example/login", "see www.evil.example",
-                                  "mail a@evil.example", "HTTP://X.Y"])
+@pytest.mark.parametrize(
+    "text",
+    ["https://evil.example/login", "see www.evil.example", "mail a@evil.example", "HTTP://X.Y"],
+)
 def test_bare_urls_and_addresses_cannot_become_links(text):
     # GFM links bare URLs after escapes are resolved: "https\\://evil.example" was a link.
     import re

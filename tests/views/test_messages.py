@@ -36,21 +36,36 @@ def test_every_error_key_exists_in_both_languages_with_the_same_fields():
         assert set(fields.findall(template)) == set(fields.findall(ja[key])), key
 
 
-@pytest.mark.parametrize(("call", "english", "japanese"), [
-    (lambda: chunkviz.chunk("abc", "fixed", size="abc"),
-     "size must be an integer (got size=abc); use an integer from 1 to",
-     "size は整数でなければなりません（size=abc）。1 から"),
-    (lambda: chunkviz.chunk("abc", "fixed", size=0),
-     "size is out of range (got size=0)", "size が範囲外です（size=0）"),
-    (lambda: chunkviz.chunk("abc", "fixed", size=10, overlap=10),
-     "overlap must be smaller than size (got overlap=10, size=10)",
-     "オーバーラップはサイズより小さくなければなりません（overlap=10、size=10）"),
-    (lambda: chunkviz.chunk("abc", "nope"), "unknown strategy nope; choose one of ",
-     "分割戦略 nope はありません"),
-    (lambda: chunkviz.chunk("abc", "fixed", unit="bytes"),
-     "unit must be one of chars, tokens (got unit=bytes)",
-     "unit はchars、tokens のいずれかでなければなりません（unit=bytes）"),
-])
+@pytest.mark.parametrize(
+    ("call", "english", "japanese"),
+    [
+        (
+            lambda: chunkviz.chunk("abc", "fixed", size="abc"),
+            "size must be an integer (got size=abc); use an integer from 1 to",
+            "size は整数でなければなりません（size=abc）。1 から",
+        ),
+        (
+            lambda: chunkviz.chunk("abc", "fixed", size=0),
+            "size is out of range (got size=0)",
+            "size が範囲外です（size=0）",
+        ),
+        (
+            lambda: chunkviz.chunk("abc", "fixed", size=10, overlap=10),
+            "overlap must be smaller than size (got overlap=10, size=10)",
+            "オーバーラップはサイズより小さくなければなりません（overlap=10、size=10）",
+        ),
+        (
+            lambda: chunkviz.chunk("abc", "nope"),
+            "unknown strategy nope; choose one of ",
+            "分割戦略 nope はありません",
+        ),
+        (
+            lambda: chunkviz.chunk("abc", "fixed", unit="bytes"),
+            "unit must be one of chars, tokens (got unit=bytes)",
+            "unit はchars、tokens のいずれかでなければなりません（unit=bytes）",
+        ),
+    ],
+)
 def test_a_strategy_refusal_reads_in_each_language_without_reprs(call, english, japanese):
     exc = _error(call)
     assert english in error_text("en", exc)
@@ -63,12 +78,23 @@ def test_a_strategy_refusal_reads_in_each_language_without_reprs(call, english, 
 
 
 def test_link_problems_render_in_japanese_with_the_values_as_typed():
-    shared = from_query({"lang": "xx", "backend": "nope", "sample": "zzz", "strategy": "fixed",
-                         "size": "abc", "bogus": "1"}, backends=["bm25", "tfidf"])
+    shared = from_query(
+        {
+            "lang": "xx",
+            "backend": "nope",
+            "sample": "zzz",
+            "strategy": "fixed",
+            "size": "abc",
+            "bogus": "1",
+        },
+        backends=["bm25", "tfidf"],
+    )
     assert len(shared.problems) == 5
     texts = [render("ja", p) for p in shared.problems]
-    assert ("リンクの backend=nope は利用できるバックエンドではありません。"
-            "bm25、tfidf から選んでください") in texts
+    assert (
+        "リンクの backend=nope は利用できるバックエンドではありません。"
+        "bm25、tfidf から選んでください"
+    ) in texts
     for text in texts:
         assert not REPR.search(text), text
         assert not ENGLISH.search(text), text
@@ -82,8 +108,16 @@ def test_a_message_without_a_code_is_shown_as_its_text():
     assert error_text("ja", ChunkvizError("as raised, a sentence")) == "as raised, a sentence"
 
 
-@given(st.one_of(st.text(max_size=200), st.integers(), st.floats(allow_nan=False),
-                 st.lists(st.text(max_size=5), max_size=4), st.booleans(), st.none()))
+@given(
+    st.one_of(
+        st.text(max_size=200),
+        st.integers(),
+        st.floats(allow_nan=False),
+        st.lists(st.text(max_size=5), max_size=4),
+        st.booleans(),
+        st.none(),
+    )
+)
 def test_a_value_is_shown_as_a_value_never_as_a_repr(value):
     shown = value_text("en", value)
     assert len(shown) <= 60
@@ -110,8 +144,12 @@ SIZED = [s for s in all_strategies() if {"size", "overlap"} <= {p.name for p in 
 def test_carried_size_and_overlap_always_make_a_valid_configuration(spec, size, overlap):
     fixed = get_strategy("fixed")
     overlap = min(overlap, size - 1)
-    values = carried(fixed.params, {"size": size, "overlap": overlap, "unit": "chars"},
-                     spec.params, spec.defaults())
+    values = carried(
+        fixed.params,
+        {"size": size, "overlap": overlap, "unit": "chars"},
+        spec.params,
+        spec.defaults(),
+    )
     assert spec.validate(values) == values
     schema = {p.name: p for p in spec.params}
     if schema["size"].min <= size <= schema["size"].max:
@@ -121,6 +159,10 @@ def test_carried_size_and_overlap_always_make_a_valid_configuration(spec, size, 
 
 def test_carried_leaves_a_strategy_without_shared_parameters_alone():
     fixed, paragraph = get_strategy("fixed"), get_strategy("paragraph")
-    values = carried(fixed.params, {"size": 150, "overlap": 30, "unit": "chars"},
-                     paragraph.params, paragraph.defaults())
+    values = carried(
+        fixed.params,
+        {"size": 150, "overlap": 30, "unit": "chars"},
+        paragraph.params,
+        paragraph.defaults(),
+    )
     assert values == paragraph.defaults()

@@ -23,7 +23,7 @@ from chunkviz.views.highlight import (
 
 def _luminance(colour: str) -> float:
     """WCAG 2 relative luminance of ``#rrggbb``."""
-    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -69,8 +69,10 @@ def test_the_stylesheet_draws_the_palette():
     assert re.search(r"\.hl-box \{[^}]*color: " + TEXT_COLOUR, STYLE)
     for i, (band, line) in enumerate(zip(BANDS, UNDERLINES, strict=True)):
         assert f".c{i} {{ background: {band}; box-shadow: inset 0 -2px 0 {line}; }}" in STYLE
-    assert f".ov {{ background: repeating-linear-gradient(135deg, {BANDS[0]} 0 5px, " \
-           f"{BANDS[1]} 5px 10px); }}" in STYLE
+    assert (
+        f".ov {{ background: repeating-linear-gradient(135deg, {BANDS[0]} 0 5px, "
+        f"{BANDS[1]} 5px 10px); }}" in STYLE
+    )
     for deep in (".ov.d3", ".ov.d4"):
         rule = re.search(re.escape(deep) + r" \{[^}]*\}", STYLE)
         assert rule is not None

@@ -47,8 +47,13 @@ def test_an_already_broken_pair_does_not_narrow_and_is_reported():
 
 @pytest.mark.parametrize(
     ("previous", "slid", "typed", "expected"),
-    [(400, 400, 437, 437), (400, 120, 400, 120), (400, 400, 400, 400), (400, None, None, 400),
-     (400, 120, 437, 120)],
+    [
+        (400, 400, 437, 437),
+        (400, 120, 400, 120),
+        (400, 400, 400, 400),
+        (400, None, None, 400),
+        (400, 120, 437, 120),
+    ],
 )
 def test_changed_value_takes_the_widget_the_user_moved(previous, slid, typed, expected):
     assert changed_value(previous, slid, typed) == expected
@@ -57,13 +62,17 @@ def test_changed_value_takes_the_widget_the_user_moved(previous, slid, typed, ex
 def test_settle_puts_back_the_bounded_change_only():
     previous = {"size": 400, "overlap": 0, "unit": "chars"}
     assert settle(FIXED, previous, {"size": 200, "overlap": 300, "unit": "tokens"}) == {
-        "size": 200, "overlap": 0, "unit": "tokens"}
+        "size": 200,
+        "overlap": 0,
+        "unit": "tokens",
+    }
     valid = {"size": 200, "overlap": 100, "unit": "chars"}
     assert settle(FIXED, previous, valid) == valid
 
 
-@pytest.mark.parametrize("spec", [s for s in all_strategies() if relations(s.params)],
-                         ids=lambda s: s.name)
+@pytest.mark.parametrize(
+    "spec", [s for s in all_strategies() if relations(s.params)], ids=lambda s: s.name
+)
 def test_every_declared_relation_is_the_strategys_own_rule(spec):
     # The schema tells the truth: the strategy accepts the edge pair and refuses the next one.
     text = "寒帯ジェット気流が南下する。梅雨前線が停滞する。" * 20

@@ -89,7 +89,9 @@ def test_hit_rows_say_which_hit_brought_each_parent_and_which_were_absorbed():
     expansion = expand_to_parents(RESULT, [3, 0, 1, 2], k=4)
     rows = hit_rows(RESULT, expansion)
     assert [(r.rank, r.child, r.parent, r.fate) for r in rows] == [
-        (1, 3, 1, "expanded"), (2, 0, 0, "expanded"), (3, 1, 0, "absorbed"),
+        (1, 3, 1, "expanded"),
+        (2, 0, 0, "expanded"),
+        (3, 1, 0, "absorbed"),
         (4, 2, 1, "absorbed"),
     ]
     assert [r.context for r in rows] == [0, 1, 1, 0]

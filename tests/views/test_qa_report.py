@@ -27,13 +27,18 @@ def _by_definition(result, item):
     return status, tuple(sorted(held)), tuple(sorted(cut))
 
 
-@given(st.text(alphabet="ab。", min_size=1, max_size=40), st.integers(1, 12), st.integers(0, 11),
-       st.lists(st.tuples(st.integers(0, 39), st.integers(1, 5)), max_size=5))
+@given(
+    st.text(alphabet="ab。", min_size=1, max_size=40),
+    st.integers(1, 12),
+    st.integers(0, 11),
+    st.lists(st.tuples(st.integers(0, 39), st.integers(1, 5)), max_size=5),
+)
 @example("aaaa", 2, 1, [(0, 1), (9, 2)])  # overlapping windows; an answer not in the text
 def test_statuses_are_the_definition_for_every_question(text, size, overlap, picks):
     overlap = min(overlap, size - 1)
-    pairs = [{"question": f"q{i}", "answer": text[a : a + n] or "zz"}
-             for i, (a, n) in enumerate(picks)]
+    pairs = [
+        {"question": f"q{i}", "answer": text[a : a + n] or "zz"} for i, (a, n) in enumerate(picks)
+    ]
     items = locate_questions(text, [p for p in pairs if p["answer"].strip()])
     result = chunkviz.chunk(text, "fixed", size=size, overlap=overlap)
     qa = assess_qa(result, items)
@@ -75,7 +80,9 @@ def test_a_pages_marks_are_the_whole_texts_that_touch_it_and_draw_alike():
         mine = qa_marks(qa, result, start=a, end=b)
         touching = [m for m in everything if m.end > a and m.start < b]
         assert {(m.start, m.end, m.label) for m in touching} <= {
-            (m.start, m.end, m.label) for m in mine}
+            (m.start, m.end, m.label) for m in mine
+        }
         assert [m for m in mine if m in touching] == touching
-        assert (render_html(text, result.chunks, mine, start=a, end=b)
-                == render_html(text, result.chunks, everything, start=a, end=b))
+        assert render_html(text, result.chunks, mine, start=a, end=b) == render_html(
+            text, result.chunks, everything, start=a, end=b
+        )

@@ -47,15 +47,26 @@ def test_rows_follow_the_shown_questions_in_the_ui_words():
     statuses = {"contained": "ok", "broken": "cut", "not found": "none", "ambiguous": "?"}
     rows = qa_rows(qa, [3, 1], columns, statuses)
     assert [r["QUESTION"] for r in rows] == ["cut too?", "cut?"]
-    assert rows[0] == {"QUESTION": "cut too?", "ANSWER": "hij", "STATUS": "cut", "IN": "",
-                       "CUT": "#1, #2", "FOUND": 1, "AMBIGUOUS": "", "NEAREST": ""}
+    assert rows[0] == {
+        "QUESTION": "cut too?",
+        "ANSWER": "hij",
+        "STATUS": "cut",
+        "IN": "",
+        "CUT": "#1, #2",
+        "FOUND": 1,
+        "AMBIGUOUS": "",
+        "NEAREST": "",
+    }
     assert qa_rows(qa, [0], columns, statuses)[0]["IN"] == "#0"
 
 
 def test_the_ambiguous_filter_keeps_answers_whose_place_is_a_guess():
     text = "abcabc-long tail"
-    pairs = [{"question": "twice?", "answer": "abc"}, {"question": "once?", "answer": "c-lo"},
-             {"question": "short?", "answer": "ta"}]
+    pairs = [
+        {"question": "twice?", "answer": "abc"},
+        {"question": "once?", "answer": "c-lo"},
+        {"question": "short?", "answer": "ta"},
+    ]
     qa = assess_qa(chunkviz.chunk(text, "fixed", size=5), locate_questions(text, pairs))
     assert [r.ambiguous for r in qa] == [True, False, True]
     assert shown_questions(qa, "ambiguous") == [0, 2]
@@ -81,18 +92,24 @@ def test_the_not_found_row_shows_its_nearest_near_match():
     from chunkviz.views.qa_table import near_label, near_matches
 
     text = "年次有給休暇は入社6か月後に10日付与される。"
-    pairs = [{"question": "いつ?", "answer": "入社6ヶ月後"},  # ヶ where the text has か
-             {"question": "何日?", "answer": "１０日"}]  # fullwidth digits: found
+    pairs = [
+        {"question": "いつ?", "answer": "入社6ヶ月後"},  # ヶ where the text has か
+        {"question": "何日?", "answer": "１０日"},
+    ]  # fullwidth digits: found
     result = chunkviz.chunk(text, "fixed", size=100)
     qa = assess_qa(result, locate_questions(text, pairs))
     assert [r.status for r in qa] == ["not found", "contained"]
     span = qa[1].item.spans[0]
-    assert text[span.start:span.end] == "10日"  # exact offsets of the shown text
+    assert text[span.start : span.end] == "10日"  # exact offsets of the shown text
     near = near_matches(text, qa, [0, 1])
     assert list(near) == [0]
-    assert text[near[0].start:near[0].end] == "入社6か月後"
+    assert text[near[0].start : near[0].end] == "入社6か月後"
     assert near_label(text, near[0]) == "入社6か月後 (83%)"
-    rows = qa_rows(qa, [0, 1], {c: c for c in QA_COLUMNS},
-                   {"contained": "ok", "broken": "x", "not found": "?", "ambiguous": "a"},
-                   {0: near_label(text, near[0])})
+    rows = qa_rows(
+        qa,
+        [0, 1],
+        {c: c for c in QA_COLUMNS},
+        {"contained": "ok", "broken": "x", "not found": "?", "ambiguous": "a"},
+        {0: near_label(text, near[0])},
+    )
     assert [r["nearest"] for r in rows] == ["入社6か月後 (83%)", ""]

@@ -7,8 +7,12 @@ from hypothesis import strategies as st
 from chunkviz.views.share_link import from_query, to_query
 
 
-@given(st.integers(1, 5000), st.integers(0, 4999), st.sampled_from(["chars", "tokens"]),
-       st.sampled_from([None, "policy_ja", "jsquad_tsuyu", "tech_en"]))
+@given(
+    st.integers(1, 5000),
+    st.integers(0, 4999),
+    st.sampled_from(["chars", "tokens"]),
+    st.sampled_from([None, "policy_ja", "jsquad_tsuyu", "tech_en"]),
+)
 def test_round_trip(size, overlap, unit, sample):
     params = {"size": size, "overlap": overlap, "unit": unit}
     query = to_query("fixed", params, sample)
@@ -23,7 +27,8 @@ def test_round_trip(size, overlap, unit, sample):
         assert shared.params == {"unit": unit}
         assert shared.problems == (
             f"overlap={overlap}, size={size} in the link break the rule overlap < size; "
-            "overlap=0 and size=400 are kept instead",)
+            "overlap=0 and size=400 are kept instead",
+        )
 
 
 def test_the_document_itself_never_goes_into_the_link():
@@ -32,8 +37,9 @@ def test_the_document_itself_never_goes_into_the_link():
 
 
 def test_bad_values_are_reported_not_guessed():
-    shared = from_query({"strategy": "fixed", "size": "0", "overlap": "x", "colour": "red",
-                         "sample": "secret.txt"})
+    shared = from_query(
+        {"strategy": "fixed", "size": "0", "overlap": "x", "colour": "red", "sample": "secret.txt"}
+    )
     assert shared.params == {}
     assert shared.sample is None
     text = " | ".join(shared.problems)
@@ -76,8 +82,7 @@ def test_a_benchmark_link_carries_the_context_budget_within_the_pages_range():
     from chunkviz.views.share_link import PAGE_KEYS
 
     assert "budget" in PAGE_KEYS
-    query = to_query(BenchView(run="r", metric="recall@5", delta=0.01, view="budget",
-                               budget=1500))
+    query = to_query(BenchView(run="r", metric="recall@5", delta=0.01, view="budget", budget=1500))
     assert query["budget"] == "1500"
     assert read_budget(query) == (1500, None)
     assert read_budget({}) == (None, None)

@@ -31,8 +31,9 @@ from chunkviz.views.markup import escape_markdown
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _breakdown(path: str, mtime_ns: int, metric: str, kind: TypeKind,
-               delta: float | None) -> tuple[tuple[TypeMetric, ...], ByType]:
+def _breakdown(
+    path: str, mtime_ns: int, metric: str, kind: TypeKind, delta: float | None
+) -> tuple[tuple[TypeMetric, ...], ByType]:
     """The by-type figures of one run file (keyed by its path and mtime, metric, kind, δ)."""
     results = data.load(path, mtime_ns)
     return metric_by_type(results, metric, kind), compare_by_type(results, metric, kind, delta)
@@ -44,8 +45,13 @@ def render(results: Results, path: Path, metric: str, delta: float | None, lang:
         return
     st.subheader(tr("by_type.title"))
     st.caption(tr("by_type.intro", metric=metric_label(metric), min=MIN_QUESTIONS))
-    kind = st.radio(tr("by_type.kind"), TYPE_KINDS, key="bench_type_kind", horizontal=True,
-                    format_func=lambda k: tr(f"by_type.kind_{k}"))
+    kind = st.radio(
+        tr("by_type.kind"),
+        TYPE_KINDS,
+        key="bench_type_kind",
+        horizontal=True,
+        format_func=lambda k: tr(f"by_type.kind_{k}"),
+    )
     with st.spinner(tr("by_type.busy")):
         rows, comparisons = _breakdown(str(path), path.stat().st_mtime_ns, metric, kind, delta)
     labels = list(results.labels)
@@ -56,24 +62,29 @@ def render(results: Results, path: Path, metric: str, delta: float | None, lang:
     if not comparisons:
         return
     st.markdown(f"**{tr('by_type.loses_title')}**")
-    worst = min(labels, key=lambda lab: sum(
-        r.estimates[lab].mean for r in rows if r.estimates))
-    label = st.selectbox(tr("by_type.config"), labels, index=labels.index(worst),
-                         key="bench_type_config")
+    worst = min(labels, key=lambda lab: sum(r.estimates[lab].mean for r in rows if r.estimates))
+    label = st.selectbox(
+        tr("by_type.config"), labels, index=labels.index(worst), key="bench_type_config"
+    )
     losses = losses_by_type(results, metric, kind, label, comparisons)
     if losses:
-        st.markdown("\n".join(f"- {escape_markdown(line)}"
-                              for line in views.loss_lines(losses, label, lang)))
+        st.markdown(
+            "\n".join(
+                f"- {escape_markdown(line)}" for line in views.loss_lines(losses, label, lang)
+            )
+        )
     else:
         st.info(tr("by_type.no_losses", config=label))
     # A pair is named by its two configuration labels (values); the default sets the chosen
     # configuration against the best one overall.
     pairs = {f"{a} vs {b}": (a, b) for a, b in comparisons}
     best = max(labels, key=lambda lab: sum(r.estimates[lab].mean for r in rows if r.estimates))
-    default = next((name for name, pair in pairs.items() if set(pair) == {label, best}),
-                   next(iter(pairs)))
-    pick = st.selectbox(tr("by_type.pair"), list(pairs), key="bench_type_pair",
-                        index=list(pairs).index(default))
+    default = next(
+        (name for name, pair in pairs.items() if set(pair) == {label, best}), next(iter(pairs))
+    )
+    pick = st.selectbox(
+        tr("by_type.pair"), list(pairs), key="bench_type_pair", index=list(pairs).index(default)
+    )
     items = comparisons[pairs[pick]]
     st.markdown(views.comparison_markdown(items, lang))
     st.caption(tr("by_type.pair_caption", alpha=results.stats.alpha, n=len(items)))

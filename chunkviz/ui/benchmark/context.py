@@ -20,15 +20,19 @@ def render(results: Results, metric: str) -> None:
     if not rows:
         return
     st.subheader(tr("benchmark.ctx_title"))
-    table = pd.DataFrame([{
-        tr("benchmark.ctx_col_naive"): r.naive,
-        tr("benchmark.ctx_col_contextual"): r.contextual,
-        tr("benchmark.ctx_col_naive_mean"): round(r.naive_mean, 3),
-        tr("benchmark.ctx_col_contextual_mean"): round(r.contextual_mean, 3),
-        tr("benchmark.ctx_col_diff"): f"{r.diff:+.3f} [{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
-        tr("benchmark.ctx_col_p"): f"{r.p_holm:.3g}",
-        tr("benchmark.ctx_col_outcome"): tr(f"benchmark.ctx_{r.outcome}"),
-    } for r in rows])
+    table = pd.DataFrame(
+        [
+            {
+                tr("benchmark.ctx_col_naive"): r.naive,
+                tr("benchmark.ctx_col_contextual"): r.contextual,
+                tr("benchmark.ctx_col_naive_mean"): round(r.naive_mean, 3),
+                tr("benchmark.ctx_col_contextual_mean"): round(r.contextual_mean, 3),
+                tr("benchmark.ctx_col_diff"): f"{r.diff:+.3f} [{r.ci_low:+.3f}, {r.ci_high:+.3f}]",
+                tr("benchmark.ctx_col_p"): f"{r.p_holm:.3g}",
+                tr("benchmark.ctx_col_outcome"): tr(f"benchmark.ctx_{r.outcome}"),
+            }
+            for r in rows
+        ]
+    )
     st.dataframe(table, hide_index=True, key="bench_ctx_table")
-    st.caption(tr("benchmark.ctx_caption", metric=metric_label(metric),
-                  alpha=results.stats.alpha))
+    st.caption(tr("benchmark.ctx_caption", metric=metric_label(metric), alpha=results.stats.alpha))

@@ -106,6 +106,7 @@ def results_dirs_now() -> tuple[Path, ...]:
 def discover() -> Found:
     """Every ``*.json`` in the results directories (``results_dirs``), read through the cache."""
     dirs = results_dirs_now()
-    signature = tuple((str(p), p.stat().st_mtime_ns)
-                      for d in dirs if d.is_dir() for p in sorted(d.glob("*.json")))
+    signature = tuple(
+        (str(p), p.stat().st_mtime_ns) for d in dirs if d.is_dir() for p in sorted(d.glob("*.json"))
+    )
     return _listing(signature)

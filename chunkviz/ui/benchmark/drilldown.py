@@ -56,18 +56,25 @@ def render(results: Results, qid: str) -> None:
         span = question.spans[0]
         ctx = answer_context(document.text, span.start, span.end)
         st.markdown(tr("benchmark.drill_question", q=escape_markdown(question.question)))
-        st.markdown(tr("benchmark.drill_answer", a=escape_markdown(question.answer),
-                       start=span.start, end=span.end, doc=escape_markdown(question.doc_id)))
+        st.markdown(
+            tr(
+                "benchmark.drill_answer",
+                a=escape_markdown(question.answer),
+                start=span.start,
+                end=span.end,
+                doc=escape_markdown(question.doc_id),
+            )
+        )
         # The answer is highlighted with Markdown's own syntax on escaped text (no raw HTML).
         before, answer, after = (escape_markdown(s) for s in (ctx.before, ctx.answer, ctx.after))
         st.markdown(f"> …{before}:orange-background[**{answer}**]{after}…")
     configs = {c.label: c for c in results.configs}
     spans = [(sp.start, sp.end) for sp in question.spans] if question is not None else []
     rows = drilldown_rows(results, qid, question.doc_id if question else "", spans)
-    head = " | ".join(tr(f"benchmark.{c}") for c in ("col_config", "col_rank", "col_holding",
-                                                      "col_top"))
-    lines = [f"| {head} | |",
-             "| --- | ---: | --- | --- | --- |"]
+    head = " | ".join(
+        tr(f"benchmark.{c}") for c in ("col_config", "col_rank", "col_holding", "col_top")
+    )
+    lines = [f"| {head} | |", "| --- | ---: | --- | --- | --- |"]
     for row in rows:
         shown = tr("benchmark.drill_lost") if row.rank is None else str(row.rank)
         if row.containing:
@@ -87,5 +94,8 @@ def render(results: Results, qid: str) -> None:
         lines.append(f"| {escape_markdown(row.label)} | {shown} | {holding} | {top} | {link} |")
     st.markdown(f"**{tr('benchmark.drill_rank')}**")
     st.markdown("\n".join(lines))
-    st.caption(tr("benchmark.drill_sample", sample=escape_markdown(sample)) if sample
-               else tr("benchmark.drill_no_sample"))
+    st.caption(
+        tr("benchmark.drill_sample", sample=escape_markdown(sample))
+        if sample
+        else tr("benchmark.drill_no_sample")
+    )

@@ -89,9 +89,13 @@ def seed_budget(state: AppState, key: str, default: int) -> None:
     _seed_number(state, "budget", read_budget, key, default)
 
 
-def _seed_number(state: AppState, link_key: str,
-                 read: Callable[[Mapping[str, str]], tuple[Any, Message | None]], key: str,
-                 default: float) -> None:
+def _seed_number(
+    state: AppState,
+    link_key: str,
+    read: Callable[[Mapping[str, str]], tuple[Any, Message | None]],
+    key: str,
+    default: float,
+) -> None:
     """Start the number input ``key`` at the link's ``link_key`` as ``read`` checks it."""
     pending = _pending(state)
     value, problem = read(pending)

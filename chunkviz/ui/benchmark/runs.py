@@ -28,8 +28,9 @@ from chunkviz.views.tune_report import provenance_lines
 def skipped_warnings(found: data.Found) -> None:
     """One warning per results file that could not be read, with why."""
     for path, why in found.skipped:
-        st.warning(tr("benchmark.skipped", path=escape_markdown(str(path)),
-                      why=message_markdown(why)))
+        st.warning(
+            tr("benchmark.skipped", path=escape_markdown(str(path)), why=message_markdown(why))
+        )
 
 
 def no_runs() -> None:
@@ -58,8 +59,12 @@ def pick_run(state: AppState, runs: Sequence[RunSummary]) -> RunSummary:
     """The run picker, on the run ``shown_runs`` settled."""
     by_path = {str(r.path): r for r in runs}
     lang = state.lang
-    run_path = st.selectbox(tr("benchmark.run"), options=list(by_path), key="bench_run",
-                            format_func=lambda p: run_label(lang, by_path[p]))
+    run_path = st.selectbox(
+        tr("benchmark.run"),
+        options=list(by_path),
+        key="bench_run",
+        format_func=lambda p: run_label(lang, by_path[p]),
+    )
     return by_path[run_path]
 
 
@@ -69,9 +74,11 @@ def provenance(results: Results, lang: Lang) -> None:
         st.caption(escape_markdown(line))
 
 
-def verdict_runs(runs: Sequence[RunSummary], run: RunSummary, results: Results,
-                 metric: str) -> list[tuple[Path, Results]]:
+def verdict_runs(
+    runs: Sequence[RunSummary], run: RunSummary, results: Results, metric: str
+) -> list[tuple[Path, Results]]:
     """``run`` first, then its questions under other backends that test ``metric`` pairwise."""
     partners = data.load_readable([p.path for p in backend_partners(runs, run)])
     return [(run.path, results)] + [
-        (path, res) for path, res in partners if metric in pairwise_metrics(res)]
+        (path, res) for path, res in partners if metric in pairwise_metrics(res)
+    ]

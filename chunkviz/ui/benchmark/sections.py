@@ -40,10 +40,16 @@ def _bullets(lines: Sequence[str]) -> str:
 def significance(results: Results, metric: str | None, unit_word: str, lang: Lang) -> None:
     """The row-minus-column matrix of ``metric`` and its sentences (folded past the first)."""
     st.subheader(tr("benchmark.sig"))
-    st.caption(tr("benchmark.sig_caption",
-                  test=escape_markdown(recorded_text(lang, "stats_test", str(results.stats.test))),
-                  alpha=results.stats.alpha, unit=unit_word,
-                  permutations=results.stats.permutations, floor=floor_text(results)))
+    st.caption(
+        tr(
+            "benchmark.sig_caption",
+            test=escape_markdown(recorded_text(lang, "stats_test", str(results.stats.test))),
+            alpha=results.stats.alpha,
+            unit=unit_word,
+            permutations=results.stats.permutations,
+            floor=floor_text(results),
+        )
+    )
     if metric is None:
         return
     st.markdown(tables.matrix_markdown(significance_matrix(results, metric), lang))
@@ -55,8 +61,9 @@ def significance(results: Results, metric: str | None, unit_word: str, lang: Lan
             st.markdown(_bullets(said.folded))
 
 
-def robustness(results: Results, runs: Sequence[RunSummary], run: RunSummary,
-               metric: str, lang: Lang) -> None:
+def robustness(
+    results: Results, runs: Sequence[RunSummary], run: RunSummary, metric: str, lang: Lang
+) -> None:
     """Which outcomes depend on a definition, and which hold on another question set."""
     st.subheader(tr("benchmark.sens"))
     names = sensitivity_definitions(results, metric)
@@ -74,8 +81,12 @@ def robustness(results: Results, runs: Sequence[RunSummary], run: RunSummary,
     if not twins:
         st.info(tr("benchmark.rep_none", backend=backend_text(lang, run.backend)))
         return
-    twin = st.selectbox(tr("benchmark.rep_other"), list(twins), key="bench_replication",
-                        format_func=lambda p: run_label(lang, twins[p]))
+    twin = st.selectbox(
+        tr("benchmark.rep_other"),
+        list(twins),
+        key="bench_replication",
+        format_func=lambda p: run_label(lang, twins[p]),
+    )
     with guard() as attempt:
         reps = replication(results, data.load_path(twins[twin].path), metric)
     if attempt.ok:
@@ -96,11 +107,19 @@ def seed_view(state: AppState) -> None:
     st.session_state.setdefault(VIEW_KEY, VIEWS[0])
 
 
-def publish_view(run: RunSummary, metric: str | None, delta: float | None,
-                 budget: int | None) -> None:
+def publish_view(
+    run: RunSummary, metric: str | None, delta: float | None, budget: int | None
+) -> None:
     """Write the page's choices into its link, whichever tab is open."""
-    bench_link.publish(BenchView(run=run.run_id, metric=metric, delta=delta,
-                                 view=st.session_state[VIEW_KEY], budget=budget))
+    bench_link.publish(
+        BenchView(
+            run=run.run_id,
+            metric=metric,
+            delta=delta,
+            view=st.session_state[VIEW_KEY],
+            budget=budget,
+        )
+    )
 
 
 def plots(results: Results, rows: Sequence[TableRow]) -> None:
@@ -110,47 +129,70 @@ def plots(results: Results, rows: Sequence[TableRow]) -> None:
     """
     st.subheader(tr("benchmark.plots"))
     left, right = st.columns(2)
-    left.plotly_chart(figs.quality_scatter(rows, "recall@5", tr("benchmark.chunks_axis")),
-                      key="bench_fig_recall")
-    right.plotly_chart(figs.quality_scatter(rows, "ndcg@10", tr("benchmark.chunks_axis")),
-                       key="bench_fig_ndcg")
+    left.plotly_chart(
+        figs.quality_scatter(rows, "recall@5", tr("benchmark.chunks_axis")), key="bench_fig_recall"
+    )
+    right.plotly_chart(
+        figs.quality_scatter(rows, "ndcg@10", tr("benchmark.chunks_axis")), key="bench_fig_ndcg"
+    )
     left, right = st.columns(2)
-    left.plotly_chart(figs.lost_bar(rows, tr("benchmark.lost_title"), tr("benchmark.lost_axis")),
-                      key="bench_fig_lost")
+    left.plotly_chart(
+        figs.lost_bar(rows, tr("benchmark.lost_title"), tr("benchmark.lost_axis")),
+        key="bench_fig_lost",
+    )
     with right:
-        measure = st.radio(tr("benchmark.curve_measure"), curve_measures(),
-                           key="bench_curve_measure", format_func=metric_label,
-                           horizontal=True)
-        st.plotly_chart(figs.curves_figure(curves(results, measure), results.ks, measure,
-                                           tr("benchmark.curves_title")), key="bench_fig_curves")
+        measure = st.radio(
+            tr("benchmark.curve_measure"),
+            curve_measures(),
+            key="bench_curve_measure",
+            format_func=metric_label,
+            horizontal=True,
+        )
+        st.plotly_chart(
+            figs.curves_figure(
+                curves(results, measure), results.ks, measure, tr("benchmark.curves_title")
+            ),
+            key="bench_fig_curves",
+        )
     chars = results.budget.chars
     labels_mode: dict[RetrievalRule, str] = {
         "equal_k": tr("benchmark.mode_equal_k", k=5),
-        "budget": tr("benchmark.mode_budget", chars=chars)}
+        "budget": tr("benchmark.mode_budget", chars=chars),
+    }
     ss = st.session_state
     ss.setdefault("bench_mode", ss[VIEW_KEY])
-    mode = st.radio(tr("benchmark.mode"), list(labels_mode), key="bench_mode",
-                    format_func=labels_mode.__getitem__, horizontal=True)
+    mode = st.radio(
+        tr("benchmark.mode"),
+        list(labels_mode),
+        key="bench_mode",
+        format_func=labels_mode.__getitem__,
+        horizontal=True,
+    )
     ss[VIEW_KEY] = mode
-    title = (tr("benchmark.mode_title_k", k=5) if mode == "equal_k"
-             else tr("benchmark.mode_title_budget", chars=chars))
-    st.plotly_chart(figs.mode_bar(mode_rows(results, mode), title, "Recall"),
-                    key="bench_fig_mode")
+    title = (
+        tr("benchmark.mode_title_k", k=5)
+        if mode == "equal_k"
+        else tr("benchmark.mode_title_budget", chars=chars)
+    )
+    st.plotly_chart(figs.mode_bar(mode_rows(results, mode), title, "Recall"), key="bench_fig_mode")
     st.caption(tr("benchmark.mode_caption"))
 
 
-def backends(results: Results, runs: Sequence[RunSummary], run: RunSummary,
-             lang: Lang) -> None:
+def backends(results: Results, runs: Sequence[RunSummary], run: RunSummary, lang: Lang) -> None:
     """The same grid under another backend (a run of the same dataset, sample and seed)."""
     st.subheader(tr("benchmark.backends"))
     partners = {str(p.path): p for p in backend_partners(runs, run)}
     if not partners:
-        st.info(tr("benchmark.backends_none", dataset=run.dataset, sample=run.sample,
-                   seed=run.seed))
+        st.info(
+            tr("benchmark.backends_none", dataset=run.dataset, sample=run.sample, seed=run.seed)
+        )
         return
     other_path = st.selectbox(
-        tr("benchmark.backends_other"), list(partners), key="bench_partner",
-        format_func=lambda p: run_label(lang, partners[p]))
+        tr("benchmark.backends_other"),
+        list(partners),
+        key="bench_partner",
+        format_func=lambda p: run_label(lang, partners[p]),
+    )
     # Listed from its header; its tables may still break a rule.
     with guard() as attempt:
         other = data.load_path(partners[other_path].path)
@@ -170,8 +212,13 @@ def drill(results: Results) -> None:
     """Pick a question (typing filters them by their text) and see its rank everywhere."""
     st.subheader(tr("benchmark.drill"))
     texts = drilldown.question_texts(results)
-    qid = st.selectbox(tr("benchmark.drill_pick"), results.question_ids, index=None,
-                       key="bench_qid", placeholder=tr("benchmark.drill_placeholder"),
-                       format_func=lambda q: question_label(q, texts))
+    qid = st.selectbox(
+        tr("benchmark.drill_pick"),
+        results.question_ids,
+        index=None,
+        key="bench_qid",
+        placeholder=tr("benchmark.drill_placeholder"),
+        format_func=lambda q: question_label(q, texts),
+    )
     if qid is not None:
         drilldown.render(results, qid)

@@ -24,20 +24,25 @@ def render(path: Path) -> None:
     best = headline(counts)
     r5 = next((s for s in counts if s.metric == "recall@5"), None)
     st.subheader(tr("separation.title"))
-    header = [tr(f"separation.col_{c}") for c in
-              ("metric", "separated", "equivalent", "inconclusive", "saturated")]
+    header = [
+        tr(f"separation.col_{c}")
+        for c in ("metric", "separated", "equivalent", "inconclusive", "saturated")
+    ]
     lines = ["| " + " | ".join(header) + " |", "| --- |" + " ---: |" * 4]
     for s in counts:
         name = metric_label(s.metric)
         name = f"**{name}**" if s is best else name
-        lines.append(f"| {name} | {s.separated} / {s.pairs} | {s.equivalent} | "
-                     f"{s.inconclusive} | {s.saturated} |")
+        lines.append(
+            f"| {name} | {s.separated} / {s.pairs} | {s.equivalent} | "
+            f"{s.inconclusive} | {s.saturated} |"
+        )
     st.markdown("\n".join(lines))
     if best.separated == 0:
         st.markdown(tr("separation.none", pairs=best.pairs))
     else:
-        why = tr("separation.why", metric=metric_label(best.metric), n=best.separated,
-                 pairs=best.pairs)
+        why = tr(
+            "separation.why", metric=metric_label(best.metric), n=best.separated, pairs=best.pairs
+        )
         if r5 is not None and r5.separated < best.separated:
             why += " " + tr("separation.recall5", n=r5.separated, pairs=r5.pairs)
         st.markdown(why)

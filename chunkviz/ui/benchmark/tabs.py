@@ -21,14 +21,22 @@ from chunkviz.views.main_table import TableRow
 from chunkviz.views.run_list import RunSummary
 
 
-def below_first_screen(state: AppState, results: Results, rows: Sequence[TableRow],
-                       runs: Sequence[RunSummary], run: RunSummary, metric: str | None,
-                       delta: float | None, unit_word: str) -> None:
+def below_first_screen(
+    state: AppState,
+    results: Results,
+    rows: Sequence[TableRow],
+    runs: Sequence[RunSummary],
+    run: RunSummary,
+    metric: str | None,
+    delta: float | None,
+    unit_word: str,
+) -> None:
     """The tabs under the main table; the open one draws its section (``sections.TABS``)."""
     lang = state.lang
     sections.seed_view(state)
-    for name, tab in lazy_tabs({n: tr(f"benchmark.tab_{n}") for n in sections.TABS},
-                               key="bench_tab"):
+    for name, tab in lazy_tabs(
+        {n: tr(f"benchmark.tab_{n}") for n in sections.TABS}, key="bench_tab"
+    ):
         with tab:
             if name == "significance":
                 sections.significance(results, metric, unit_word, lang)

@@ -38,7 +38,9 @@ _HTML = '<div class="cmp-grid" data-testid="chunkviz-compare"></div>'
 
 # Layout of the panels and the boundary-difference markers (``bd``: the highlight has its own
 # ``.cut`` markers); the highlight's own look is STYLE.
-_CSS = STYLE + """
+_CSS = (
+    STYLE
+    + """
 .cmp-grid {
   display: grid; gap: 0.75rem;
   grid-template-columns: repeat(var(--cmp-n, 2), minmax(0, 1fr));
@@ -60,6 +62,7 @@ _CSS = STYLE + """
 .bd-here { border-left: 3px solid #7c3aed; }
 .bd-there { border-left: 2px dashed #64748b; }
 """
+)
 
 _JS = """
 // The top of a panel's text area, in viewport pixels.
@@ -208,7 +211,11 @@ def _version(markup: str) -> str:
 
 def compare_view(panels: Sequence[Panel], *, start: int, end: int, key: str) -> None:
     """Mount the panels side by side; they show characters ``start`` to ``end`` of the text."""
-    data = {"start": start, "end": end,
-            "panels": [{"caption": p.caption, "html": p.markup, "version": _version(p.markup)}
-                       for p in panels]}
+    data = {
+        "start": start,
+        "end": end,
+        "panels": [
+            {"caption": p.caption, "html": p.markup, "version": _version(p.markup)} for p in panels
+        ],
+    }
     _component()(key=key, data=data)

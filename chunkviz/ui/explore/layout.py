@@ -57,6 +57,10 @@ EXPLORE_CSS = f"""<style>
 def document_heading(state: AppState) -> str:
     """The document expander's label: which document is open, its size and its questions."""
     doc = state.document
-    return tr("lesson.document_heading",
-              name=escape_markdown(document_label(state.lang, doc)), chars=len(doc.text),
-              questions=len(doc.questions), lang=state.lang)
+    return tr(
+        "lesson.document_heading",
+        name=escape_markdown(document_label(state.lang, doc)),
+        chars=len(doc.text),
+        questions=len(doc.questions),
+        lang=state.lang,
+    )

@@ -41,15 +41,17 @@ def link_warnings(state: AppState) -> None:
 
 
 @st.fragment
-def configured(state: AppState, document: Document, settings: DeltaGenerator,
-               view: DeltaGenerator) -> None:
+def configured(
+    state: AppState, document: Document, settings: DeltaGenerator, view: DeltaGenerator
+) -> None:
     """The configuration and numbers in ``settings``, the highlight in ``view``, then the tabs."""
     with guard():
         _configured(state, document, settings, view)
 
 
-def _configured(state: AppState, document: Document, settings: DeltaGenerator,
-                view: DeltaGenerator) -> None:
+def _configured(
+    state: AppState, document: Document, settings: DeltaGenerator, view: DeltaGenerator
+) -> None:
     ss = st.session_state
     with settings:
         strategy, params = configuration_picker(state, prefix="explore_", columns=1)
@@ -64,16 +66,24 @@ def _configured(state: AppState, document: Document, settings: DeltaGenerator,
         def mode_words(mode: str) -> str:  # the language bound now: AppTest formats outside
             return tr(f"explore.context_{mode}", lang=lang)
 
-        state.context = st.selectbox(tr("explore.context"), CONTEXT_MODES, key=context_key,
-                                     format_func=mode_words, help=tr("explore.context_help"))
+        state.context = st.selectbox(
+            tr("explore.context"),
+            CONTEXT_MODES,
+            key=context_key,
+            format_func=mode_words,
+            help=tr("explore.context_help"),
+        )
     text = document.text
 
-    with guard() as attempt, st.spinner(tr("lesson.busy_chunking", chars=len(text)),
-                                        show_time=True):
+    with (
+        guard() as attempt,
+        st.spinner(tr("lesson.busy_chunking", chars=len(text)), show_time=True),
+    ):
         backend = load_backend(state.backend)
         result = chunk_cached(document, strategy, params, state.backend, state.imported)
-        tokens = token_counts_cached(document, strategy, params, state.backend,
-                                     state.context, state.imported)
+        tokens = token_counts_cached(
+            document, strategy, params, state.backend, state.context, state.imported
+        )
         doc_tokens = doc_tokens_cached(text, state.backend)
         qa = qa_cached(document, strategy, params, state.backend, state.imported)
     if attempt.failed:
@@ -81,57 +91,112 @@ def _configured(state: AppState, document: Document, settings: DeltaGenerator,
 
     # Every "tokens" on this page is counted by the backend's tokenizer, named where it's shown.
     tokenizer_name = str(getattr(backend.tokenizer, "name", state.backend))
-    stats = chunk_stats(result, token_lengths=tokens, doc_tokens=doc_tokens,
-                        max_input_tokens=backend.max_input_tokens)
+    stats = chunk_stats(
+        result,
+        token_lengths=tokens,
+        doc_tokens=doc_tokens,
+        max_input_tokens=backend.max_input_tokens,
+    )
     counts = qa_counts(qa)  # answers not found are counted apart, never as broken
 
-    run = ExploreRun(state, document, strategy, params, result, tokens, qa, counts, stats,
-                     backend, tokenizer_name)
+    run = ExploreRun(
+        state,
+        document,
+        strategy,
+        params,
+        result,
+        tokens,
+        qa,
+        counts,
+        stats,
+        backend,
+        tokenizer_name,
+    )
     # No questions: the key phrases (Tune's probes) a boundary cuts are the red marks instead.
-    phrases = (None if document.questions else
-               key_phrases_cached(document, strategy, params, state.backend, state.imported))
+    phrases = (
+        None
+        if document.questions
+        else key_phrases_cached(document, strategy, params, state.backend, state.imported)
+    )
 
     # --- Numbers ---------------------------------------------------------------------------
     with numbers_slot:
-        number_tiles(run, index_size_cached(document, strategy, params, state.backend,
-                                            state.imported))
+        number_tiles(
+            run, index_size_cached(document, strategy, params, state.backend, state.imported)
+        )
 
     # --- Highlight -------------------------------------------------------------------------
     with view:
-        st.markdown(lesson_line(state.lang, qa) if phrases is None
-                    else key_phrase_line(state.lang, phrases))
+        st.markdown(
+            lesson_line(state.lang, qa) if phrases is None else key_phrase_line(state.lang, phrases)
+        )
         pages = page_count(len(text))
         jump = current_jump(ss, "explore", result.chunks, len(text))
         # The view comes first, its pager and jump box under it (a short screen shows the text).
         view_slot = st.container()
         bar = st.columns([3, 1])
-        page = (bar[0].pagination(pages, key="explore_page", max_visible_pages=9,
-                                  default=page_default(ss, "explore", pages))
-                if pages > 1 else 1)
+        page = (
+            bar[0].pagination(
+                pages,
+                key="explore_page",
+                max_visible_pages=9,
+                default=page_default(ss, "explore", pages),
+            )
+            if pages > 1
+            else 1
+        )
         if stats.count:
-            bar[1].number_input(tr("explore.jump"), min_value=0, max_value=stats.count - 1,
-                                step=1, key="explore_jump", help=tr("explore.jump_help"),
-                                on_change=lambda: request_jump(ss, "explore",
-                                                               int(ss["explore_jump"])))
+            bar[1].number_input(
+                tr("explore.jump"),
+                min_value=0,
+                max_value=stats.count - 1,
+                step=1,
+                key="explore_jump",
+                help=tr("explore.jump_help"),
+                on_change=lambda: request_jump(ss, "explore", int(ss["explore_jump"])),
+            )
         a, b = page_bounds(len(text), page - 1)
-        marks = (marks_cached(document, strategy, params, state.backend, a, b, state.imported)
-                 if phrases is None else cut_phrase_marks(phrases, a, b))
-        markup = render_html(text, result.chunks, marks, start=a, end=b,
-                             labels=labels_for(state.lang) if phrases is None
-                             else key_phrase_labels(state.lang), parents=result.parents,
-                             word_cuts=words_at_cuts(text, stats.word_cuts, a, b))
+        marks = (
+            marks_cached(document, strategy, params, state.backend, a, b, state.imported)
+            if phrases is None
+            else cut_phrase_marks(phrases, a, b)
+        )
+        markup = render_html(
+            text,
+            result.chunks,
+            marks,
+            start=a,
+            end=b,
+            labels=labels_for(state.lang) if phrases is None else key_phrase_labels(state.lang),
+            parents=result.parents,
+            word_cuts=words_at_cuts(text, stats.word_cuts, a, b),
+        )
         with view_slot:
-            highlight_view(markup, scroll_to=jump.scroll, focus=jump.focus,
-                           key="explore_highlight", request=jump.request, legend=state.lang,
-                           parents=bool(result.parents), text_id=text_key(text), lead=True,
-                           key_phrases=phrases is not None)
+            highlight_view(
+                markup,
+                scroll_to=jump.scroll,
+                focus=jump.focus,
+                key="explore_highlight",
+                request=jump.request,
+                legend=state.lang,
+                parents=bool(result.parents),
+                text_id=text_key(text),
+                lead=True,
+                key_phrases=phrases is not None,
+            )
         if pages > 1:
             st.caption(tr("explore.page_info", a=a, b=b, n=len(text), p=page, pages=pages))
-        if document.layout is not None and st.toggle(tr("pdfview.show"),
-                                                     key="explore_pdf_view",
-                                                     help=tr("pdfview.show_help")):
-            page_view(document, result, marks, selected=jump.scroll,
-                      on_select=lambda i: request_jump(ss, "explore", i), key="explore_pdf")
+        if document.layout is not None and st.toggle(
+            tr("pdfview.show"), key="explore_pdf_view", help=tr("pdfview.show_help")
+        ):
+            page_view(
+                document,
+                result,
+                marks,
+                selected=jump.scroll,
+                on_select=lambda i: request_jump(ss, "explore", i),
+                key="explore_pdf",
+            )
 
     # --- Details ---------------------------------------------------------------------------
     detail_tabs(run)

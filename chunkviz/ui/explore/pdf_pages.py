@@ -103,12 +103,21 @@ def page_view(
         # A newly selected chunk brings its first page; the reader may then turn pages.
         st.session_state[f"{key}_followed"] = follow
         st.session_state[page_key] = on_page[0] + 1
-    number = int(st.number_input(tr("pdfview.page", pages=pages), min_value=1, max_value=pages,
-                                 step=1, key=page_key, help=tr("pdfview.page_help")))
+    number = int(
+        st.number_input(
+            tr("pdfview.page", pages=pages),
+            min_value=1,
+            max_value=pages,
+            step=1,
+            key=page_key,
+            help=tr("pdfview.page_help"),
+        )
+    )
     page = number - 1
     if len(on_page) > 1:
-        st.caption(tr("pdfview.spans", chunk=selected,
-                      pages=", ".join(str(p + 1) for p in on_page)))
+        st.caption(
+            tr("pdfview.spans", chunk=selected, pages=", ".join(str(p + 1) for p in on_page))
+        )
     shapes = page_shapes(layout, chunks, marks, page)
     image = _page_image(_digest(layout.pdf), page, layout.pdf)
 
@@ -117,6 +126,13 @@ def page_view(
         if isinstance(chosen, int) and 0 <= chosen < len(chunks):
             on_select(chosen)
 
-    _component()(key=key, data={"image": image, "version": f"{page}:{_digest(layout.pdf)}",
-                                "svg": page_svg(shapes, selected), "page": page},
-                 on_chunk_change=clicked)
+    _component()(
+        key=key,
+        data={
+            "image": image,
+            "version": f"{page}:{_digest(layout.pdf)}",
+            "svg": page_svg(shapes, selected),
+            "page": page,
+        },
+        on_chunk_change=clicked,
+    )

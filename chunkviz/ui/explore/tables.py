@@ -20,11 +20,23 @@ from chunkviz.views.explore import CHUNK_COLUMNS
 Width = Literal["small", "medium", "large"] | int
 
 #: QA table: column id -> width (question and answer are bounded so the counts stay readable).
-QA_WIDTHS: dict[str, Width] = {"question": 340, "answer": 170, "status": 120, "in": 90,
-                               "cut": 90, "found": 60}
-CHUNK_WIDTHS: dict[str, Width] = {"index": "small", "start": "small", "end": "small",
-                                  "chars": "small", "tokens": "small", "prefix": "small",
-                                  "preview": "large"}
+QA_WIDTHS: dict[str, Width] = {
+    "question": 340,
+    "answer": 170,
+    "status": 120,
+    "in": 90,
+    "cut": 90,
+    "found": 60,
+}
+CHUNK_WIDTHS: dict[str, Width] = {
+    "index": "small",
+    "start": "small",
+    "end": "small",
+    "chars": "small",
+    "tokens": "small",
+    "prefix": "small",
+    "preview": "large",
+}
 
 
 def _column(label: str, short_key: str, help_key: str, width: Width, **fields: Any) -> Any:
@@ -38,14 +50,27 @@ def qa_columns(ids: Sequence[str] = tuple(QA_WIDTHS)) -> dict[str, Any]:
 
     A column without a width here (one added later) is drawn small, with its full label.
     """
-    return {tr(f"explore.col_{c}"): _column(tr(f"explore.col_{c}"), f"explore.col_short.{c}",
-                                            f"explore.col_help.{c}", QA_WIDTHS.get(c, "small"))
-            for c in ids}
+    return {
+        tr(f"explore.col_{c}"): _column(
+            tr(f"explore.col_{c}"),
+            f"explore.col_short.{c}",
+            f"explore.col_help.{c}",
+            QA_WIDTHS.get(c, "small"),
+        )
+        for c in ids
+    }
 
 
 def chunk_columns(tokenizer: str, backend: str) -> dict[str, Any]:
     """``column_config`` of the chunk table; the tokens column's help names the tokenizer."""
-    return {tr(f"explore.chunk_col.{c}"): _column(
-        tr(f"explore.chunk_col.{c}"), f"explore.chunk_col_short.{c}",
-        f"explore.chunk_col_help.{c}", CHUNK_WIDTHS[c], tokenizer=tokenizer, backend=backend)
-        for c in CHUNK_COLUMNS}
+    return {
+        tr(f"explore.chunk_col.{c}"): _column(
+            tr(f"explore.chunk_col.{c}"),
+            f"explore.chunk_col_short.{c}",
+            f"explore.chunk_col_help.{c}",
+            CHUNK_WIDTHS[c],
+            tokenizer=tokenizer,
+            backend=backend,
+        )
+        for c in CHUNK_COLUMNS
+    }

@@ -32,25 +32,46 @@ def plane_section(state: AppState) -> None:
     c1, c2, c3 = st.columns([3, 1, 1])
     # One radio per language (its state is the displayed option); the preset is "sim_preset".
     preset_key = f"sim_preset_{lang}"
-    preset_name = c1.radio(tr("similarity.preset"), PRESETS,
-                           index=PRESETS.index(st.session_state["sim_preset"]),
-                           format_func=lambda p: tr(f"similarity.preset_{p}"), key=preset_key,
-                           horizontal=True, on_change=view.on_preset, args=(preset_key,))
-    seed = int(c2.number_input(tr("similarity.seed"), min_value=0, max_value=9999, value=0,
-                               key="sim_seed", disabled=preset_name != "random",
-                               on_change=view.reset_query))
+    preset_name = c1.radio(
+        tr("similarity.preset"),
+        PRESETS,
+        index=PRESETS.index(st.session_state["sim_preset"]),
+        format_func=lambda p: tr(f"similarity.preset_{p}"),
+        key=preset_key,
+        horizontal=True,
+        on_change=view.on_preset,
+        args=(preset_key,),
+    )
+    seed = int(
+        c2.number_input(
+            tr("similarity.seed"),
+            min_value=0,
+            max_value=9999,
+            value=0,
+            key="sim_seed",
+            disabled=preset_name != "random",
+            on_change=view.reset_query,
+        )
+    )
     k = c3.slider(tr("similarity.k"), min_value=1, max_value=3, value=2, key="sim_k")
     st.caption(tr(f"similarity.help_{preset_name}"))
-    points = view.points_editor(preset(preset_name, seed=seed),
-                                key=f"sim_points_{preset_name}_{seed}")
+    points = view.points_editor(
+        preset(preset_name, seed=seed), key=f"sim_points_{preset_name}_{seed}"
+    )
     query = st.session_state["sim_query"]
     if not points:
         st.info(tr("similarity.no_points"))
         return
-    similarity_plane(points, query, k=min(k, len(points)), measure_names=names,
-                     text=view.plane_words(),
-                     key="sim_plane", on_release=view.on_release,
-                     seq=st.session_state["sim_query_seq"])
+    similarity_plane(
+        points,
+        query,
+        k=min(k, len(points)),
+        measure_names=names,
+        text=view.plane_words(),
+        key="sim_plane",
+        on_release=view.on_release,
+        seq=st.session_state["sim_query_seq"],
+    )
     st.subheader(tr("similarity.rankings", x=query[0], y=query[1]))
     view.rank_tables(points, query, names)
     view.measure_notes(points, query, lang)
@@ -69,8 +90,13 @@ def real_section(state: AppState) -> None:
         backend_name, backend = view.lesson_backend(state.backend)
     if attempt.failed:
         return
-    st.caption(tr("similarity.config", label=escape_markdown(config_text(lang, strategy, params)),
-                  n=len(result.chunks)))
+    st.caption(
+        tr(
+            "similarity.config",
+            label=escape_markdown(config_text(lang, strategy, params)),
+            n=len(result.chunks),
+        )
+    )
     st.caption(tr("similarity.embedder", backend=backend_text(state.lang, backend_name)))
     st.metric(tr("similarity.n_chunks"), len(result.chunks))
     first = document.questions[0].question if document.questions else ""
@@ -85,17 +111,29 @@ def real_section(state: AppState) -> None:
         return
     backend_words = backend_text(state.lang, backend_name)
     # A model encodes every chunk (half a minute with e5-small): only once the reader asks.
-    if not encoding_asked(backend_name, key="sim_embed",
-                          label=tr("similarity.embed_ask", backend=backend_words),
-                          help=tr("similarity.embed_ask_help", n=len(result.chunks))):
+    if not encoding_asked(
+        backend_name,
+        key="sim_embed",
+        label=tr("similarity.embed_ask", backend=backend_words),
+        help=tr("similarity.embed_ask_help", n=len(result.chunks)),
+    ):
         st.info(tr("similarity.embed_waiting"))
         return
     texts = result.chunk_texts()
-    with guard() as attempt, st.spinner(
-            tr("lesson.busy_embedding", n=len(texts), backend=backend_words), show_time=True):
-        lesson = lesson_cached(backend, backend.name, backend.model,
-                               tuple(result.embed_texts()),
-                               tuple(c.end - c.start for c in result.chunks), query_text)
+    with (
+        guard() as attempt,
+        st.spinner(
+            tr("lesson.busy_embedding", n=len(texts), backend=backend_words), show_time=True
+        ),
+    ):
+        lesson = lesson_cached(
+            backend,
+            backend.name,
+            backend.model,
+            tuple(result.embed_texts()),
+            tuple(c.end - c.start for c in result.chunks),
+            query_text,
+        )
     if attempt.failed:
         return
     names = measure_names(lang)

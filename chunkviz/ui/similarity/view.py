@@ -76,19 +76,27 @@ def points_editor(base: Sequence[PlanePoint], key: str) -> list[PlanePoint]:
         st.caption(tr("similarity.edit_help"))
         edited = st.data_editor(
             pd.DataFrame(points_to_rows(base), columns=["label", "angle", "length"]),
-            num_rows="dynamic", key=key, hide_index=True, column_config={
+            num_rows="dynamic",
+            key=key,
+            hide_index=True,
+            column_config={
                 "label": st.column_config.TextColumn(tr("similarity.label"), max_chars=12),
-                "angle": st.column_config.NumberColumn(tr("similarity.angle"), min_value=-360,
-                                                       max_value=360),
-                "length": st.column_config.NumberColumn(tr("similarity.length"),
-                                                        min_value=0.05, max_value=5)})
+                "angle": st.column_config.NumberColumn(
+                    tr("similarity.angle"), min_value=-360, max_value=360
+                ),
+                "length": st.column_config.NumberColumn(
+                    tr("similarity.length"), min_value=0.05, max_value=5
+                ),
+            },
+        )
     with guard():
         return list(points_from_rows(edited.to_dict("records")))
     return list(base)
 
 
-def rank_tables(points: Sequence[PlanePoint], query: tuple[float, float],
-                names: Mapping[Measure, str]) -> None:
+def rank_tables(
+    points: Sequence[PlanePoint], query: tuple[float, float], names: Mapping[Measure, str]
+) -> None:
     """One ranking table per measure, side by side."""
     ranks = rankings(points, query)
     all_scores = scores(points, query)
@@ -96,12 +104,17 @@ def rank_tables(points: Sequence[PlanePoint], query: tuple[float, float],
         with col, st.container(key=f"sim_rank_{m}"):
             st.markdown(f"**{names[m]}**")
             order = ranks[m]
-            st.table(pd.DataFrame({
-                tr("similarity.rank"): [str(r) for r in range(1, len(points) + 1)],
-                tr("similarity.chunk"): [escape_markdown(points[i].label) for i in order],
-                tr("similarity.length"): [f"{points[i].length:.2f}" for i in order],
-                tr("similarity.score"): [f"{all_scores[m][i]:.3f}" for i in order],
-            }), hide_index=True)
+            st.table(
+                pd.DataFrame(
+                    {
+                        tr("similarity.rank"): [str(r) for r in range(1, len(points) + 1)],
+                        tr("similarity.chunk"): [escape_markdown(points[i].label) for i in order],
+                        tr("similarity.length"): [f"{points[i].length:.2f}" for i in order],
+                        tr("similarity.score"): [f"{all_scores[m][i]:.3f}" for i in order],
+                    }
+                ),
+                hide_index=True,
+            )
 
 
 def measure_notes(points: Sequence[PlanePoint], query: tuple[float, float], lang: Any) -> None:
@@ -126,28 +139,39 @@ def lesson_backend(name: str) -> tuple[str, Any]:
     if choices is None:
         return name, backend
     st.caption(tr("similarity.no_vectors", backend=backend_text(current_lang(), name)))
-    picked = st.selectbox(tr("similarity.lesson_backend"), choices,
-                          format_func=lambda n: tr(f"backend.{n}"), key="sim_lesson_backend")
+    picked = st.selectbox(
+        tr("similarity.lesson_backend"),
+        choices,
+        format_func=lambda n: tr(f"backend.{n}"),
+        key="sim_lesson_backend",
+    )
     return str(picked), load_backend(str(picked))
 
 
-def lesson_charts(lesson: Lesson, texts: Sequence[str], names: Mapping[Measure, str],
-                  lang: Any) -> None:
+def lesson_charts(
+    lesson: Lesson, texts: Sequence[str], names: Mapping[Measure, str], lang: Any
+) -> None:
     """The lesson's numbers, its three figures and its table."""
     pearson = lesson.stats.pearson
     moved = ", ".join(f"#{i}" for i in lesson.moved)
     m2, m3 = st.columns(2)
-    m2.metric(tr("similarity.pearson"),
-              f"{pearson:.2f}" if pearson is not None else tr("similarity.pearson_na"),
-              help=tr("similarity.pearson_help"))
+    m2.metric(
+        tr("similarity.pearson"),
+        f"{pearson:.2f}" if pearson is not None else tr("similarity.pearson_na"),
+        help=tr("similarity.pearson_help"),
+    )
     m3.metric(tr("similarity.moved"), moved or tr("similarity.moved_none"))
     g1, g2 = st.columns(2)
     g1.plotly_chart(norm_figure(lesson, texts, lang), key="sim_norm_chart")
     g2.plotly_chart(rank_figure(lesson, names, lang), key="sim_rank_chart")
     st.plotly_chart(pca_figure(lesson, texts, lang), key="sim_pca_chart")
     st.caption(tr("similarity.table"))
-    columns: dict[str, str] = {c: tr(f"similarity.col_{c}")
-                               for c in ("chunk", "text", "chars", "norm", "spread", "moved")}
+    columns: dict[str, str] = {
+        c: tr(f"similarity.col_{c}") for c in ("chunk", "text", "chars", "norm", "spread", "moved")
+    }
     columns |= {str(m): name for m, name in names.items()}
-    st.dataframe(pd.DataFrame(lesson_rows(texts, lesson)).rename(columns=columns),
-                 hide_index=True, key="sim_rank_table")
+    st.dataframe(
+        pd.DataFrame(lesson_rows(texts, lesson)).rename(columns=columns),
+        hide_index=True,
+        key="sim_rank_table",
+    )

@@ -22,8 +22,12 @@ PPL_AXIS_MARGIN = 70
 
 
 def _markers(
-    fig: go.Figure, ys: Sequence[float], cuts: Sequence[int], forced: Sequence[int],
-    suppressed: Sequence[int], lang: Lang,
+    fig: go.Figure,
+    ys: Sequence[float],
+    cuts: Sequence[int],
+    forced: Sequence[int],
+    suppressed: Sequence[int],
+    lang: Lang,
 ) -> None:
     forced_set = set(forced)
     groups = (
@@ -62,8 +66,7 @@ def _layout(fig: go.Figure, title: str, ytitle: str, lang: Lang) -> go.Figure:
     return fig
 
 
-def semantic_figure(curve: SemanticCurve, percentile: float, lang: Lang,
-                    backend: str) -> go.Figure:
+def semantic_figure(curve: SemanticCurve, percentile: float, lang: Lang, backend: str) -> go.Figure:
     """``s_i`` by boundary, the percentile threshold line, and the cuts.
 
     The title names the sentence vectors' ``backend`` in words; the model as recorded

@@ -56,7 +56,13 @@ QuestionSource = Literal["own", "synthetic", "both"]
 QUESTION_SOURCES: tuple[QuestionSource, ...] = ("own", "synthetic", "both")
 #: Forms the page offers (``lm`` needs a local model the page cannot load).
 PAGE_FORMS: tuple[Form, ...] = (
-    "shaped", "calibrated", "context", "keywords", "template", "inverse", "cloze"
+    "shaped",
+    "calibrated",
+    "context",
+    "keywords",
+    "template",
+    "inverse",
+    "cloze",
 )
 
 
@@ -94,8 +100,11 @@ def default_labels(offered: Sequence[Config]) -> list[str]:
     return [c.label for c in offered if c.label not in extra]
 
 
-def grid_configs(labels: Sequence[str], document: Document | None = None,
-                 imported: Sequence[ImportedChunking] = ()) -> list[Config]:
+def grid_configs(
+    labels: Sequence[str],
+    document: Document | None = None,
+    imported: Sequence[ImportedChunking] = (),
+) -> list[Config]:
     """The offered configurations named by ``labels``, in grid order."""
     wanted = set(labels)
     offered = tune_configs(document, imported) if document is not None else offered_grid()
@@ -119,8 +128,12 @@ def stored(document: Document, settings: TuneSettings) -> TuneResult | None:
     return result if isinstance(result, TuneResult) else None
 
 
-def run_tune(document: Document, settings: TuneSettings, lang: Lang,
-             imported: Sequence[ImportedChunking] = ()) -> TuneResult:
+def run_tune(
+    document: Document,
+    settings: TuneSettings,
+    lang: Lang,
+    imported: Sequence[ImportedChunking] = (),
+) -> TuneResult:
     """``tune`` with a progress bar; the result is kept under ``run_key``.
 
     ``imported``: the chunkings imported for ``document`` (their labels may be in the grid).
@@ -132,11 +145,17 @@ def run_tune(document: Document, settings: TuneSettings, lang: Lang,
     def progress(stage: Stage, done: int, total: int, message: str) -> None:
         bar.progress(run_fraction(stage, done, total), text=progress_text(lang, stage, done, total))
 
-    result = tune(document, questions=document.questions if settings.own else (),
-                  synthetic=settings.synthetic, form=settings.form,
-                  configs=grid_configs(settings.configs, document, imported),
-                  backend=backend,
-                  seed=settings.seed, progress=progress, budget=settings.budget)
+    result = tune(
+        document,
+        questions=document.questions if settings.own else (),
+        synthetic=settings.synthetic,
+        form=settings.form,
+        configs=grid_configs(settings.configs, document, imported),
+        backend=backend,
+        seed=settings.seed,
+        progress=progress,
+        budget=settings.budget,
+    )
     bar.progress(1.0, text=tr("tune.done", lang=lang))
     # One run is kept per session (the latest); results are values, shared read-only.
     st.session_state[RESULTS_KEY] = {run_key(document, settings): result}
@@ -157,12 +176,17 @@ def validation_lines(lang: Lang, result: TuneResult) -> list[str]:
 
     Markdown-safe (a backend's name may be a model path the user gave).
     """
-    return [escape_markdown(line) for line in
-            provenance_lines(lang, questions_source(result.source), result.results.backend.name)]
+    return [
+        escape_markdown(line)
+        for line in provenance_lines(
+            lang, questions_source(result.source), result.results.backend.name
+        )
+    ]
 
 
-def recommended(document: Document, settings: TuneSettings, result: TuneResult,
-                margin: float) -> TuneResult:
+def recommended(
+    document: Document, settings: TuneSettings, result: TuneResult, margin: float
+) -> TuneResult:
     """``result`` recommended under ``margin``; a new margin's recommendation is kept too."""
     if result.recommendation.delta == margin:
         return result
@@ -178,8 +202,10 @@ def recommendation_lines(lang: Lang, result: TuneResult) -> tuple[str, str]:
     """The reason and the rule used, in ``lang``, Markdown-safe."""
     rec = result.recommendation
     rule = "saturated" if rec.saturated else rec.rule
-    return (escape_markdown(reason_text(lang, result)),
-            escape_markdown(tr(f"tune.rec.rule_{rule}", delta=f"{rec.delta:g}", lang=lang)))
+    return (
+        escape_markdown(reason_text(lang, result)),
+        escape_markdown(tr(f"tune.rec.rule_{rule}", delta=f"{rec.delta:g}", lang=lang)),
+    )
 
 
 def decision_notes(lang: Lang, result: TuneResult) -> tuple[list[str], bool]:
@@ -198,9 +224,14 @@ def decision_notes(lang: Lang, result: TuneResult) -> tuple[list[str], bool]:
 def headline(lang: Lang, result: TuneResult) -> None:
     """The answer before any number, drawn as the Benchmark page draws its own."""
     results = result.results
-    verdict_headline(result.recommendation, result.budget, len(results.question_ids), lang,
-                     units=results.stats.units or len(results.question_ids),
-                     unit=results.stats.unit)
+    verdict_headline(
+        result.recommendation,
+        result.budget,
+        len(results.question_ids),
+        lang,
+        units=results.stats.units or len(results.question_ids),
+        unit=results.stats.unit,
+    )
 
 
 def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figure:
@@ -209,58 +240,106 @@ def front_figure(points: Sequence[TunePoint], cost: Cost, lang: Lang) -> go.Figu
     title = "tune.front_size" if cost == "index_bytes" else "tune.front_context"
     by_label = {p.label: p for p in points}
     front = [by_label[label] for label in pareto_front(points, cost)]
-    fig = go.Figure([
-        go.Scatter(x=[float(getattr(p, cost)) for p in points], y=[p.quality for p in points],
-                   text=[p.label for p in points], mode="markers", marker={"size": 10},
-                   name="", hovertemplate="%{text}<br>%{x:,.0f}<br>%{y:.3f}<extra></extra>"),
-        go.Scatter(x=[float(getattr(p, cost)) for p in front], y=[p.quality for p in front],
-                   text=[p.label for p in front], mode="lines+markers+text",
-                   textposition="top center", name=tr("tune.on_front", lang=lang),
-                   hoverinfo="skip"),
-    ])
-    fig.update_layout(title=tr(title, lang=lang), xaxis_title=tr(axis, lang=lang),
-                      yaxis_title=tr("tune.axis_quality", lang=lang), height=380,
-                      margin={"l": 10, "r": 10, "t": 50, "b": 10}, showlegend=False)
+    fig = go.Figure(
+        [
+            go.Scatter(
+                x=[float(getattr(p, cost)) for p in points],
+                y=[p.quality for p in points],
+                text=[p.label for p in points],
+                mode="markers",
+                marker={"size": 10},
+                name="",
+                hovertemplate="%{text}<br>%{x:,.0f}<br>%{y:.3f}<extra></extra>",
+            ),
+            go.Scatter(
+                x=[float(getattr(p, cost)) for p in front],
+                y=[p.quality for p in front],
+                text=[p.label for p in front],
+                mode="lines+markers+text",
+                textposition="top center",
+                name=tr("tune.on_front", lang=lang),
+                hoverinfo="skip",
+            ),
+        ]
+    )
+    fig.update_layout(
+        title=tr(title, lang=lang),
+        xaxis_title=tr(axis, lang=lang),
+        yaxis_title=tr("tune.axis_quality", lang=lang),
+        height=380,
+        margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        showlegend=False,
+    )
     # Round 1-2-5 ticks written in full: plotly's own log ticks read "1000 … 2" (2 for 2,000).
     xs = [float(getattr(p, cost)) for p in points if getattr(p, cost) > 0] or [1.0]
     low, high = min(xs) / 1.3, max(xs) * 1.3
     ticks = log_ticks(low, high)
     shown = format_bytes if cost == "index_bytes" else "{:,}".format
-    fig.update_xaxes(type="log", range=[math.log10(low), math.log10(high)], tickvals=ticks,
-                     ticktext=[shown(t) for t in ticks])
+    fig.update_xaxes(
+        type="log",
+        range=[math.log10(low), math.log10(high)],
+        tickvals=ticks,
+        ticktext=[shown(t) for t in ticks],
+    )
     return fig
 
 
 def point_rows(lang: Lang, result: TuneResult) -> list[dict[str, Any]]:
     """The table of points, with translated column names and each one's comparison with the best."""
-    col = {k: tr(f"tune.col_{k}", lang=lang) for k in (
-        "config", "quality", "ci", "versus", "diff", "detectable", "chunks", "context", "tokens",
-        "bytes", "cut", "front")}
+    col = {
+        k: tr(f"tune.col_{k}", lang=lang)
+        for k in (
+            "config",
+            "quality",
+            "ci",
+            "versus",
+            "diff",
+            "detectable",
+            "chunks",
+            "context",
+            "tokens",
+            "bytes",
+            "cut",
+            "front",
+        )
+    }
     versus = {v.label: v for v in result.recommendation.versus}
-    fronts = {"index_bytes": tr("tune.axis_size", lang=lang),
-              "context_chars": tr("tune.axis_context", lang=lang)}
+    fronts = {
+        "index_bytes": tr("tune.axis_size", lang=lang),
+        "context_chars": tr("tune.axis_context", lang=lang),
+    }
     rows = []
     for p in result.points:
         v = versus.get(p.label)
-        rows.append({
-            col["config"]: p.label, col["quality"]: round(p.quality, 3),
-            col["ci"]: f"{p.ci_low:.3f}–{p.ci_high:.3f}",
-            col["versus"]: outcome_word(lang, "best" if v is None else v.outcome),
-            col["diff"]: ("—" if v is None
-                          else f"{v.diff:+.3f} ({v.ci_low:+.3f}–{v.ci_high:+.3f})"),
-            col["detectable"]: "—" if v is None else detectable_text(v.detectable),
-            col["chunks"]: p.chunks, col["context"]: round(p.context_chars),
-            col["tokens"]: round(p.context_tokens), col["bytes"]: p.index_bytes,
-            col["cut"]: f"{p.probes_cut}/{result.probes}",
-            col["front"]: ", ".join(fronts[c] for c in p.front) or "—"})
+        rows.append(
+            {
+                col["config"]: p.label,
+                col["quality"]: round(p.quality, 3),
+                col["ci"]: f"{p.ci_low:.3f}–{p.ci_high:.3f}",
+                col["versus"]: outcome_word(lang, "best" if v is None else v.outcome),
+                col["diff"]: (
+                    "—" if v is None else f"{v.diff:+.3f} ({v.ci_low:+.3f}–{v.ci_high:+.3f})"
+                ),
+                col["detectable"]: "—" if v is None else detectable_text(v.detectable),
+                col["chunks"]: p.chunks,
+                col["context"]: round(p.context_chars),
+                col["tokens"]: round(p.context_tokens),
+                col["bytes"]: p.index_bytes,
+                col["cut"]: f"{p.probes_cut}/{result.probes}",
+                col["front"]: ", ".join(fronts[c] for c in p.front) or "—",
+            }
+        )
     return rows
 
 
 def point_columns(lang: Lang, result: TuneResult) -> dict[str, Any]:
     """``column_config`` of the points table: what a key phrase is and how cuts are counted."""
     name = tr("tune.col_cut", lang=lang)
-    return {name: st.column_config.TextColumn(
-        name, help=tr("tune.col_cut_help", total=result.probes, lang=lang))}
+    return {
+        name: st.column_config.TextColumn(
+            name, help=tr("tune.col_cut_help", total=result.probes, lang=lang)
+        )
+    }
 
 
 def open_in_explore(state: AppState, label: str) -> None:
@@ -281,8 +360,9 @@ def config_labels(configs: Sequence[Config]) -> list[str]:
     return [c.label for c in configs]
 
 
-def lost_before_retrieval(document: Document, chosen: Sequence[str],
-                          imported: Sequence[ImportedChunking]) -> None:
+def lost_before_retrieval(
+    document: Document, chosen: Sequence[str], imported: Sequence[ImportedChunking]
+) -> None:
     """Without questions: how many key phrases each chosen configuration cuts, nothing more.
 
     Lost before retrieval is all that can be counted without a question.
@@ -292,8 +372,14 @@ def lost_before_retrieval(document: Document, chosen: Sequence[str],
     if not total:
         st.caption(tr("tune.no_probes"))
     for row in rows:
-        st.markdown(tr("tune.lost_sentence", total=total, broken=row.broken,
-                       config=escape_markdown(row.config)))
+        st.markdown(
+            tr(
+                "tune.lost_sentence",
+                total=total,
+                broken=row.broken,
+                config=escape_markdown(row.config),
+            )
+        )
     st.caption(tr("tune.probe_note"))
 
 
@@ -304,8 +390,9 @@ def open_pick(state: AppState, result: TuneResult) -> None:
     bind("tune_open_pick", result.pick)
     if st.session_state["tune_open_pick"] not in points:
         st.session_state["tune_open_pick"] = result.pick
-    picked = pick_col.selectbox(tr("tune.open_pick"), points, key="tune_open_pick",
-                                help=tr("tune.open_help"))
+    picked = pick_col.selectbox(
+        tr("tune.open_pick"), points, key="tune_open_pick", help=tr("tune.open_help")
+    )
     if open_col.button(tr("tune.open"), key="tune_open"):
         open_in_explore(state, str(picked))
 

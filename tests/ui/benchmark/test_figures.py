@@ -25,12 +25,15 @@ def test_lost_bar_prints_counts_at_a_fixed_size_with_head_room():
     assert fig.layout.yaxis.range[1] >= 1.15 * max(1, *(r.broken for r in rows))
 
 
-@pytest.mark.parametrize("title", [
-    "Recall when every configuration retrieves 5 chunks",
-    "すべての構成が同じ文脈量（2,000 文字）を受け取ったときの再現率",
-    "short",
-    "a" * 100,
-])
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Recall when every configuration retrieves 5 chunks",
+        "すべての構成が同じ文脈量（2,000 文字）を受け取ったときの再現率",
+        "short",
+        "a" * 100,
+    ],
+)
 def test_a_title_is_wrapped_into_lines_a_phone_shows_whole(title):
     from chunkviz.ui.benchmark.figures import TITLE_WIDTH, _width, wrap_title
 

@@ -11,8 +11,10 @@ PAIRS = [{"question": "d to f?", "answer": "def"}, {"question": "f to h?", "answ
 
 def _pair():
     items = locate_questions(TEXT, PAIRS)
-    return (outcome("4", chunkviz.chunk(TEXT, "fixed", size=4), items, None),
-            outcome("8", chunkviz.chunk(TEXT, "fixed", size=8), items, None))
+    return (
+        outcome("4", chunkviz.chunk(TEXT, "fixed", size=4), items, None),
+        outcome("8", chunkviz.chunk(TEXT, "fixed", size=8), items, None),
+    )
 
 
 def test_the_strip_puts_each_kind_of_cut_on_its_row_with_its_offset():

@@ -27,8 +27,9 @@ def test_semantic_title_names_the_backend_in_words_not_its_model_repr():
     from chunkviz.retrieval.backends import get_backend
 
     text = "梅雨は雨の季節。梅雨前線が停滞する。台風は夏に来る。台風は風が強い。"
-    curve = semantic_curve(text, percentile=40, min_size=0, max_size=30, model="tfidf",
-                           embedder=get_backend("tfidf"))
+    curve = semantic_curve(
+        text, percentile=40, min_size=0, max_size=30, model="tfidf", embedder=get_backend("tfidf")
+    )
     assert "hash" in curve.embedder  # the repr the title used to show
     for lang, words in (("en", "TF-IDF, character bigrams"), ("ja", "TF-IDF")):
         title = semantic_figure(curve, 40, lang, "tfidf").layout.title.text
@@ -38,8 +39,9 @@ def test_semantic_title_names_the_backend_in_words_not_its_model_repr():
 
 def test_perplexity_figure_draws_changes_threshold_and_perplexities():
     lm = FixedPerplexities([10.0, 40.0, 40.0, float("nan")])
-    curve = perplexity_curve("a. b. c. d.", threshold=0.5, min_size=0, max_size=100,
-                             language_model=lm)
+    curve = perplexity_curve(
+        "a. b. c. d.", threshold=0.5, min_size=0, max_size=100, language_model=lm
+    )
     fig = perplexity_figure(curve, "ja", "文字 3-gram")
     assert fig.layout.shapes[0].y0 == 0.5
     bars = fig.data[0]
@@ -50,8 +52,9 @@ def test_perplexity_figure_draws_changes_threshold_and_perplexities():
 
 def test_perplexity_axis_ticks_and_threshold_label_have_room():
     lm = FixedPerplexities([10.0, 4000.0, 40.0, float("nan")])
-    curve = perplexity_curve("a. b. c. d.", threshold=1.0, min_size=0, max_size=100,
-                             language_model=lm)
+    curve = perplexity_curve(
+        "a. b. c. d.", threshold=1.0, min_size=0, max_size=100, language_model=lm
+    )
     fig = perplexity_figure(curve, "en", "character 3-gram")
     # Ticks such as "4k" and "200" on the right-hand PPL axis need more than a 10 px margin.
     assert fig.layout.margin.r >= 60
