@@ -30,8 +30,10 @@ test-fast: $(STAMP)
 browser-deps:
 	bash scripts/ensure-chromium.sh
 
+# The same three checks run in the suite (tests/test_lint.py), so CI holds them too.
 lint: $(STAMP)
 	$(PY) -m ruff check chunkviz tests bench app.py pages
+	$(PY) -m ruff format --check chunkviz tests bench app.py pages
 	$(PY) -m mypy
 
 bench: $(STAMP)
