@@ -23,7 +23,7 @@ import math
 import platform
 import time
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -697,23 +697,21 @@ def significance_stage(
     counts the test stage's steps still to come (the sensitivity tests), so its progress never
     goes back. The budget's tests (``budget_stage``) are made the same way.
     """
-    pairwise: list[PairwiseResult] = []
     tested = pairwise_keys()
-    margin_of = margins_for(tested, margins)
-    for i, key in enumerate(tested):
-        pairwise.extend(
-            pairwise_tests(
-                scored.per_question[key],
-                metric=key,
-                alpha=alpha,
-                permutations=permutations,
-                seed=seed,
-                resampling=scored.resampling,
-                margin=margin_of[key],
-            )
-        )
+
+    def report(i: int, key: str) -> None:
         progress("test", i + 1, len(tested) + steps_after, f"{key}: pairwise tests")
-    return pairwise
+
+    return _tests_per_key(
+        scored.per_question,
+        tested,
+        scored,
+        alpha=alpha,
+        permutations=permutations,
+        seed=seed,
+        margins=margins,
+        done=report,
+    )
 
 
 def budget_stage(
@@ -730,12 +728,39 @@ def budget_stage(
     (``significance_stage``), on each configuration's values at its budget k; Holm runs over
     the pairs of each budget metric.
     """
-    margin_of = margins_for(budget_keys(), margins)
+    return _tests_per_key(
+        scored.budget_per_question,
+        budget_keys(),
+        scored,
+        alpha=alpha,
+        permutations=permutations,
+        seed=seed,
+        margins=margins,
+    )
+
+
+def _tests_per_key(
+    values: Mapping[str, Mapping[str, np.ndarray]],
+    keys: Sequence[str],
+    scored: Scored,
+    *,
+    alpha: float,
+    permutations: int,
+    seed: int,
+    margins: Mapping[str, float] | None,
+    done: Callable[[int, str], None] | None = None,
+) -> list[PairwiseResult]:
+    """Every pair's tests on each of ``keys`` (per-question ``values[key][label]``), in order.
+
+    One rule for the tests at equal k and at the budget: the units and resampling of
+    ``scored``, one seed, each key's margin (``margins_for``), Holm within each key.
+    """
+    margin_of = margins_for(keys, margins)
     out: list[PairwiseResult] = []
-    for key in budget_keys():
+    for i, key in enumerate(keys):
         out.extend(
             pairwise_tests(
-                scored.budget_per_question[key],
+                values[key],
                 metric=key,
                 alpha=alpha,
                 permutations=permutations,
@@ -744,6 +769,8 @@ def budget_stage(
                 margin=margin_of[key],
             )
         )
+        if done is not None:
+            done(i, key)
     return out
 
 
