@@ -22,8 +22,13 @@ link_warnings(state)
 # stacks them: numbers first, the highlight one swipe below). Further views go in the tabs below.
 settings, view = st.columns([5, 7], gap="medium")
 with settings:
+    # The configuration is drawn even for an empty document, so its widgets keep their values.
     document = page_document(
-        state, prefix="explore_", heading=document_heading(state), key="explore_document"
+        state,
+        prefix="explore_",
+        heading=document_heading(state),
+        key="explore_document",
+        stop=False,
     )
     with st.expander(tr("import.heading")):
         chunks_importer(state, prefix="explore_")

@@ -25,7 +25,12 @@ def is_empty(text: str) -> bool:
 
 
 def page_document(
-    state: AppState, *, prefix: str, heading: str | None = None, key: str | None = None
+    state: AppState,
+    *,
+    prefix: str,
+    heading: str | None = None,
+    key: str | None = None,
+    stop: bool = True,
 ) -> Document:
     """The document expander (``document.heading`` unless ``heading``); stop if it is empty.
 
@@ -34,14 +39,26 @@ def page_document(
         prefix: The page's widget key prefix (``explore_``).
         heading: The expander's label.
         key: The expander's widget key.
+        stop: Stop the page's run at an empty document. A page whose configuration widgets
+            come after the document passes False and calls ``empty_notice`` after them:
+            Streamlit forgets a widget that a full run does not draw, and the browser then
+            sends it back at its first option (Explore's strategy came back as ``code`` after
+            the empty paste box of "Paste text").
 
     Returns:
-        The document, never empty: for an empty one the page says so and its run stops here
-        (inside a fragment, the fragment's run).
+        The document; with ``stop``, never empty: for an empty one the page says so and its
+        run stops here.
     """
     with st.expander(heading or tr("document.heading"), key=key):
         document = document_picker(state, prefix=prefix)
-    if is_empty(document.text):
-        st.info(tr("document.empty"))
+    if stop and empty_notice(document):
         st.stop()
     return document
+
+
+def empty_notice(document: Document) -> bool:
+    """Whether ``document`` is empty (``is_empty``); if so the page says so where it stands."""
+    if not is_empty(document.text):
+        return False
+    st.info(tr("document.empty"))
+    return True

@@ -17,6 +17,11 @@ from tests.app.helpers import ROOT, page
 
 EMPTY = text("en", "document.empty")
 PAGES = ["1_Explore.py", "2_Compare.py", "3_Similarity.py", "5_Strategies.py", "6_Tune.py"]
+#: Pages that draw their configuration before the emptiness check (``page_document(stop=False)``
+#: then ``empty_notice``): a run that skipped the configuration's widgets made the browser send
+#: Explore's strategy back at its first option after the empty "Paste text" box
+#: (tests/browser/test_highlight_browser.py).
+CONFIGURED_FIRST = {"1_Explore.py"}
 
 
 @pytest.mark.parametrize(
@@ -40,9 +45,10 @@ def test_a_page_stops_at_an_empty_document(name, pasted):
     at = page(name, timeout=180, source="paste", pasted=pasted)
     assert not at.exception
     assert [i.value for i in at.info].count(EMPTY) == 1
-    # Nothing after the start ran: no chunk counted, no configuration picked.
+    # Nothing after the start ran: no chunk counted; a configuration only where it comes first.
     assert not at.metric
-    assert not [s for s in at.selectbox if s.key and "strategy" in s.key]
+    drawn = [s for s in at.selectbox if s.key and "strategy" in s.key]
+    assert bool(drawn) == (name in CONFIGURED_FIRST)
 
 
 def test_the_same_page_goes_on_with_a_document():

@@ -17,6 +17,7 @@ from chunkviz.ui.guard import guard, message_markdown
 from chunkviz.ui.highlight_view import highlight_view, text_key
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.jumps import current_jump, page_default, request_jump
+from chunkviz.ui.page_start import empty_notice
 from chunkviz.ui.pickers import configuration_picker
 from chunkviz.ui.resources import (
     chunk_cached,
@@ -74,6 +75,8 @@ def _configured(
             help=tr("explore.context_help"),
         )
     text = document.text
+    if empty_notice(document):  # after the configuration: its widgets keep their values
+        return
 
     with (
         guard() as attempt,
