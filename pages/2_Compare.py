@@ -10,7 +10,7 @@ from chunkviz.ui.compare.aligned import compare_view
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.jumps import valid_page
 from chunkviz.ui.lazy import encoding_asked
-from chunkviz.ui.page_start import page_document
+from chunkviz.ui.page_start import empty_notice, page_document
 from chunkviz.ui.state import app_state
 from chunkviz.views.compare import diff_rows, diff_words, rank_rows, summary_rows, table_words
 from chunkviz.views.highlight import PANEL_PAGE_SIZE, page_bounds, page_count
@@ -20,7 +20,8 @@ ss = st.session_state
 st.title(tr("compare.title"))
 st.caption(tr("compare.intro", backend=backend_text(state.lang, state.backend)))
 
-document = page_document(state, prefix="compare_")
+# The configurations are drawn even for an empty document, so their widgets keep their values.
+document = page_document(state, prefix="compare_", stop=False)
 text = document.text
 
 n = st.slider(tr("compare.count"), 2, 4, 2, key="compare_n", help=tr("compare.count_help"))
@@ -33,6 +34,8 @@ ranked = bool(document.questions) and encoding_asked(
     help=tr("compare.rank_ask_help", n=len(document.questions)),
 )
 outcomes, names = sections.configurations(state, document, n, ranked)
+if empty_notice(document):
+    st.stop()
 ready, numbers = sections.numbered(outcomes, names)
 words = table_words(state.lang)
 st.subheader(tr("compare.summary"), help=tr("compare.summary_help"))

@@ -19,9 +19,9 @@ EMPTY = text("en", "document.empty")
 PAGES = ["1_Explore.py", "2_Compare.py", "3_Similarity.py", "5_Strategies.py", "6_Tune.py"]
 #: Pages that draw their configuration before the emptiness check (``page_document(stop=False)``
 #: then ``empty_notice``): a run that skipped the configuration's widgets made the browser send
-#: Explore's strategy back at its first option after the empty "Paste text" box
-#: (tests/browser/test_highlight_browser.py).
-CONFIGURED_FIRST = {"1_Explore.py"}
+#: the strategy back at its first option after the empty "Paste text" box
+#: (tests/browser/test_highlight_browser.py, test_compare_browser.py).
+CONFIGURED_FIRST = {"1_Explore.py", "2_Compare.py"}
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.test_app_state_browser import _settle
+from tests.browser.test_highlight_browser import _paste
 
 pytestmark = pytest.mark.browser
 
@@ -159,3 +161,19 @@ def test_compares_panels_keep_the_top_character_when_the_markup_changes(app_url,
     assert abs(kept["below"][0]) < kept["line"]
     assert abs(kept["below"][1]) < kept["line"]
     page.screenshot(path=str(ARTIFACTS / "compare-kept-place.png"), full_page=False)
+
+
+def test_pasting_a_document_keeps_the_configurations(app_url, page):
+    # "Paste text" makes the document empty for one run. A page that stopped there, before its
+    # configuration pickers, lost their widgets: the next click sent the strategy back as the
+    # first option ("code"). The configurations are drawn first now (page_document(stop=False)).
+    page.goto(f"{app_url}/Compare?sample=jsquad_tsuyu&strategy=fixed&size=300&overlap=0")
+    page.wait_for_selector("[data-testid='stDataFrame']", timeout=120_000)
+    _settle(page)
+    _paste(page, "一文目。二文目。三文目。" * 20)
+    count = page.get_by_role("slider").first
+    count.focus()
+    count.press("ArrowRight")  # any rerun after the paste
+    _settle(page)
+    assert "strategy=fixed" in page.url
+    assert "size=300" in page.url

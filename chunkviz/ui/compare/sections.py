@@ -18,6 +18,7 @@ from chunkviz.ui.compare.figures import diff_figure
 from chunkviz.ui.guard import guard
 from chunkviz.ui.i18n import tr
 from chunkviz.ui.jumps import follow_to_page, keep_choice
+from chunkviz.ui.page_start import is_empty
 from chunkviz.ui.pickers import configuration_picker
 from chunkviz.ui.resources import outcome_cached
 from chunkviz.ui.state import AppState
@@ -59,6 +60,9 @@ def configurations(
                 expander=tr("compare.parameters"),
             )
             names.append(config_text(state.lang, strategy, params))
+            if is_empty(document.text):  # the pickers only: the page says it is empty
+                outcomes.append(None)
+                continue
             busy = (
                 tr("lesson.busy_ranking", n=len(document.questions), backend=backend_words)
                 if ranked
