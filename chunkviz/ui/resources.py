@@ -213,17 +213,29 @@ def _question_spans(key: str, _document: Document) -> QuestionSpans:
     return QuestionSpans(_document.questions)
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
-def _qa(
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _key_phrase_spans(key: str, _document: Document) -> QuestionSpans:
+    # The key phrases are the document's: the same for every configuration.
+    return QuestionSpans(key_phrases(_document))
+
+
+#: What a span report assesses: the document's questions, or its key phrases (Tune's probes).
+_SPAN_SOURCES = {"questions": _question_spans, "key_phrases": _key_phrase_spans}
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _span_report(
     key: str,
+    source: str,
     strategy: str,
     params: ParamItems,
     backend: str,
     _document: Document,
     _imported: Imported,
 ) -> QAReport:
+    # One report per configuration and span source (8 of each kept, as before the two merged).
     result = chunk_cached(_document, strategy, dict(params), backend, _imported)
-    return assess_qa(result, _question_spans(key, _document))
+    return assess_qa(result, _SPAN_SOURCES[source](key, _document))
 
 
 def qa_cached(
@@ -238,26 +250,15 @@ def qa_cached(
     Kept while the user pages through the document, switches tabs or the language; only a new
     configuration, text or set of questions recomputes it.
     """
-    return _qa(document_key(document), strategy, param_items(params), backend, document, imported)
-
-
-@st.cache_resource(max_entries=4, show_spinner=False)
-def _key_phrase_spans(key: str, _document: Document) -> QuestionSpans:
-    # The key phrases are the document's: the same for every configuration.
-    return QuestionSpans(key_phrases(_document))
-
-
-@st.cache_resource(max_entries=8, show_spinner=False)
-def _key_phrase_report(
-    key: str,
-    strategy: str,
-    params: ParamItems,
-    backend: str,
-    _document: Document,
-    _imported: Imported,
-) -> QAReport:
-    result = chunk_cached(_document, strategy, dict(params), backend, _imported)
-    return assess_qa(result, _key_phrase_spans(key, _document))
+    return _span_report(
+        document_key(document),
+        "questions",
+        strategy,
+        param_items(params),
+        backend,
+        document,
+        imported,
+    )
 
 
 def key_phrases_cached(
@@ -272,8 +273,14 @@ def key_phrases_cached(
     ``chunkviz.views.key_phrases``: the phrases are found once per document, their fate once
     per configuration.
     """
-    return _key_phrase_report(
-        document_key(document), strategy, param_items(params), backend, document, imported
+    return _span_report(
+        document_key(document),
+        "key_phrases",
+        strategy,
+        param_items(params),
+        backend,
+        document,
+        imported,
     )
 
 
