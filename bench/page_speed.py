@@ -35,72 +35,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, start_app, stop_app  # noqa: E402
+
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 PAGES = ("Strategies", "Compare", "Similarity")
 BACKENDS = ("bm25", "e5-small")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _serve(root: Path = ROOT) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=root,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(180):
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.read().decode().strip() == "ok":
-                    return proc, url
-        except OSError:
-            time.sleep(0.5)
-    proc.kill()
-    raise SystemExit("streamlit did not start")
 
 
 def _settle(page: Any, timeout_ms: int = 600_000) -> None:
@@ -174,7 +124,7 @@ def _benchmark_only(browser: Any, url: str, rounds: int, against: Path | None) -
     servers = {"this": url}
     procs = []
     if against is not None:
-        proc, servers["against"] = _serve(against)
+        proc, servers["against"] = start_app(against)
         procs.append(proc)
     try:
         for name, where in servers.items():
@@ -191,8 +141,7 @@ def _benchmark_only(browser: Any, url: str, rounds: int, against: Path | None) -
             print(f"Benchmark first screen ({name}), later opens {_ms(times)}", flush=True)
     finally:
         for proc in procs:
-            proc.terminate()
-            proc.wait(timeout=30)
+            stop_app(proc)
 
 
 # Run in a child process from a checkout's root: the Benchmark page under AppTest, the first run
@@ -278,13 +227,13 @@ def main() -> None:
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
         f"{' '.join(f'{x:.1f}' for x in os.getloadavg())} (before)"
     )
-    proc, url = _serve()
+    proc, url = start_app()
     opened: dict[tuple[str, str], list[float]] = {}
     bench: list[float] = []
     print("e5-small against bm25, pages opened cold on the JSQuAD sample (8,231 characters)")
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             if args.benchmark_only:
                 _benchmark_only(browser, url, args.rounds, args.against)
                 args.explore_only, args.rounds = True, 0
@@ -324,8 +273,7 @@ def main() -> None:
                 print(f"Explore size change at {n:,} characters {_ms(times)}", flush=True)
             browser.close()
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        stop_app(proc)
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} (after)")
 
 

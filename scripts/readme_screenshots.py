@@ -10,8 +10,6 @@ at 1400x900, and writes the two PNGs. Run from the repository root:
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -21,8 +19,8 @@ sys.path.insert(0, str(ROOT))  # run as a file from the checkout: the browser te
 from tests.browser.conftest import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
-    _free_port,
-    _wait_healthy,
+    start_app,
+    stop_app,
 )
 
 IMAGES = ROOT / "docs" / "images"
@@ -58,34 +56,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chromium", default=CHROMIUM)
     args = parser.parse_args()
-    port = _free_port()
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    proc, url = start_app(ROOT)
     try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_healthy(url, proc)
         shoot(url, args.chromium)
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        stop_app(proc)
     print(f"wrote {IMAGES / 'explore.png'} and {IMAGES / 'benchmark.png'}")
 
 

@@ -10,6 +10,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -48,43 +49,65 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 90) 
     raise RuntimeError(f"streamlit did not answer {url}/_stcore/health within {timeout} s")
 
 
-@pytest.fixture(scope="session")
-def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start ``streamlit run app.py`` on a free port; killed at teardown."""
+def start_app(
+    root: Path = ROOT, output: int | IO[bytes] = subprocess.DEVNULL
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``streamlit run app.py`` in ``root`` on a free port, once it answers its health check.
+
+    The browser tests, ``bench/page_speed.py`` and ``scripts/readme_screenshots.py`` start the
+    app this way: offline, headless, no usage statistics. The server is killed if it never
+    becomes healthy. Returns the process and its URL.
+    """
     port = _free_port()
-    log = tmp_path_factory.mktemp("streamlit") / "server.log"
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "streamlit",
-                "run",
-                "app.py",
-                "--server.headless",
-                "true",
-                "--server.port",
-                str(port),
-                "--browser.gatherUsageStats",
-                "false",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=root,
+        env=env,
+        stdout=output,
+        stderr=subprocess.STDOUT if output is not subprocess.DEVNULL else subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, proc)
+    except BaseException:
+        stop_app(proc)
+        raise
+    return proc, url
+
+
+def stop_app(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server ``start_app`` started (killed if it does not stop within 20 s)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Start ``streamlit run app.py`` on a free port; killed at teardown."""
+    log = tmp_path_factory.mktemp("streamlit") / "server.log"
+    with log.open("wb") as out:
+        proc, url = start_app(ROOT, out)
+    try:
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_app(proc)
 
 
 @pytest.fixture(scope="session")
