@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -26,8 +24,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.conftest import _free_port
+from tests.wheel_build import build_wheel
+
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "app.py", "pages", ".streamlit", "chunkviz")
 #: A small file of the user's: the bundled Japanese policy sample, copied out of the checkout.
 DOC = (ROOT / "chunkviz" / "samples" / "policy_ja.md").read_text(encoding="utf-8")
 
@@ -62,32 +62,7 @@ class Venv:
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Venv:
     base = tmp_path_factory.mktemp("clean")
-    src = base / "src"
-    src.mkdir()
-    for name in SOURCES:
-        origin = ROOT / name
-        if origin.is_dir():
-            shutil.copytree(
-                origin, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_app")
-            )
-        else:
-            shutil.copy2(origin, src / name)
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
-    subprocess.run(
-        [
-            *pip,
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(base / "dist"),
-            str(src),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = (base / "dist").glob("chunkviz-*.whl")
+    wheel = build_wheel(base)
     subprocess.run(
         [sys.executable, "-m", "venv", str(base / "venv")], check=True, capture_output=True
     )
@@ -170,12 +145,6 @@ def test_backends_lists_use_m3_only_because_it_loads(venv):
         "from chunkviz.retrieval.backends import get_backend;print(get_backend('use-m3').name)",
     )
     assert load.returncode == 0, load.stderr[-2000:]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_chunkviz_app_answers_its_health_check(venv):

@@ -8,7 +8,6 @@ folder; every command runs from another temporary folder with only that folder o
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -16,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.wheel_build import PIP, build_wheel
+
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "app.py", "pages", ".streamlit", "chunkviz")
 
 pytestmark = pytest.mark.slow
 
@@ -52,35 +52,10 @@ def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     base = tmp_path_factory.mktemp("wheel")
-    src = base / "src"
-    for name in SOURCES:
-        origin = ROOT / name
-        if origin.is_dir():
-            shutil.copytree(
-                origin, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_app")
-            )
-        else:
-            src.mkdir(exist_ok=True)
-            shutil.copy2(origin, src / name)
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
-    subprocess.run(
-        [
-            *pip,
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(base / "dist"),
-            str(src),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = (base / "dist").glob("chunkviz-*.whl")
+    wheel = build_wheel(base)
     site = base / "site"
     subprocess.run(
-        [*pip, "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
+        [*PIP, "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
         check=True,
         capture_output=True,
     )
