@@ -14,6 +14,22 @@ from streamlit.testing.v1 import AppTest
 from chunkviz.ui.state import STATE_KEY, AppState
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The AppTest element kinds whose labels a reader sees (the language tests read them all).
+WIDGETS = (
+    "slider",
+    "selectbox",
+    "radio",
+    "text_input",
+    "number_input",
+    "checkbox",
+    "toggle",
+    "text_area",
+    "multiselect",
+    "button",
+    "tabs",
+    "expander",
+    "metric",
+)
 
 
 def page(

@@ -10,24 +10,9 @@ from streamlit.testing.v1 import AppTest
 
 from chunkviz.text import catalogue
 from chunkviz.ui.state import STATE_KEY, AppState
-from tests.app.helpers import ROOT
+from tests.app.helpers import ROOT, WIDGETS
 
 PAGES = ["app.py", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py"))]
-WIDGETS = (
-    "slider",
-    "selectbox",
-    "radio",
-    "text_input",
-    "number_input",
-    "checkbox",
-    "toggle",
-    "text_area",
-    "multiselect",
-    "button",
-    "tabs",
-    "expander",
-    "metric",
-)
 TEXTS = ("title", "header", "subheader", "markdown", "caption", "info", "warning", "success")
 
 

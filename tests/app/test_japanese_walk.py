@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 from chunkviz.strategies import all_strategies
 from chunkviz.text import catalogue
 from chunkviz.ui.state import STATE_KEY, AppState
-from tests.app.helpers import ROOT
+from tests.app.helpers import ROOT, WIDGETS
 
 TEXTS = (
     "title",
@@ -32,21 +32,6 @@ TEXTS = (
     "warning",
     "success",
     "error",
-)
-WIDGETS = (
-    "slider",
-    "selectbox",
-    "radio",
-    "text_input",
-    "number_input",
-    "checkbox",
-    "toggle",
-    "text_area",
-    "multiselect",
-    "button",
-    "tabs",
-    "expander",
-    "metric",
 )
 #: Widgets whose options are the data's own text (a benchmark's questions), not the app's.
 DATA_OPTIONS = {"bench_qid"}
