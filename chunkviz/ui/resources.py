@@ -12,6 +12,7 @@ question reports and curves are frozen values, kept in ``cache_resource`` and sh
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,9 +60,11 @@ def param_items(params: Mapping[str, Any]) -> ParamItems:
 
 
 #: ``document_key`` of the documents seen last, by ``id``; each entry holds its document, so
-#: the id is not reused while the entry lives.
+#: the id is not reused while the entry lives. Every session's script thread reads and writes
+#: it: ``_KEYS_LOCK`` keeps the eviction (an iteration) apart from another thread's insertion.
 _KEYS: dict[int, tuple[Document, str]] = {}
 _KEYS_KEPT = 16
+_KEYS_LOCK = threading.Lock()
 
 
 def document_key(document: Document) -> str:
@@ -71,7 +74,8 @@ def document_key(document: Document) -> str:
     question and span: 48,000 hashes at 200,000 characters) at each of the 15 cached calls of
     one slider move on Explore (issue 39).
     """
-    hit = _KEYS.get(id(document))
+    with _KEYS_LOCK:
+        hit = _KEYS.get(id(document))
     if hit is not None and hit[0] is document:
         return hit[1]
     h = hashlib.sha256(document.text.encode("utf-8", "surrogatepass"))
@@ -79,9 +83,10 @@ def document_key(document: Document) -> str:
     for q in document.questions:
         h.update(repr((q.question, q.answer, [(s.start, s.end) for s in q.spans])).encode())
     key = h.hexdigest()
-    if len(_KEYS) >= _KEYS_KEPT:
-        _KEYS.pop(next(iter(_KEYS)), None)
-    _KEYS[id(document)] = (document, key)
+    with _KEYS_LOCK:
+        if len(_KEYS) >= _KEYS_KEPT:
+            _KEYS.pop(next(iter(_KEYS)), None)
+        _KEYS[id(document)] = (document, key)
     return key
 
 
